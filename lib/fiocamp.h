@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libfiocamp: read everything fio writes.
+ *
+ * The library turns fio's JSON, json+ and terse reports and its bw/iops/lat/
+ * hist logs into plain C structs, and offers the statistics the tools need.
+ * It reads only what it is given, never prints and never exits.
+ *
+ * Conventions that hold for the whole header:
+ *
+ *  - Functions that can fail return 0 (FC_OK) or a negative enum fc_status and
+ *    fill a caller-supplied struct fc_error (which may be NULL).  The error
+ *    names the input (file name, or the label given for a buffer), the line
+ *    and column or byte offset, and what was expected.
+ *  - Units are normalised where the data is read and live in field names:
+ *    latencies are always nanoseconds (_ns) even when fio 2.x wrote
+ *    microseconds, byte counts are bytes, rates are per second.
+ *  - A value fio did not report is NaN for doubles, and for integers the
+ *    matching `_known`/`present` flag is false.  Nothing is invented.
+ *  - Objects returned by a *_read / *_open function are owned by the caller
+ *    and released with the matching *_free / *_close.  Every pointer reachable
+ *    from them (strings, arrays) is borrowed: valid until that release, never
+ *    to be freed on its own.
+ *  - No global state; distinct objects may be used from distinct threads.
+ */
+#ifndef FIOCAMP_H
+#define FIOCAMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FC_PUBLIC __attribute__((visibility("default")))
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+/* ------------------------------------------------------------------------ */
+
+enum fc_status {
+	FC_OK = 0,
+	FC_E_NOMEM = -1,      /* out of memory */
+	FC_E_IO = -2,         /* open/read failed; sys_errno says why */
+	FC_E_NOT_FIO = -3,    /* the input holds nothing fio writes */
+	FC_E_UNFINISHED = -4, /* fio started but its report is missing or cut short */
+	FC_E_SYNTAX = -5,     /* malformed JSON, terse line or log line */
+	FC_E_FORMAT = -6,     /* well-formed, but not a shape fio produces */
+	FC_E_LIMIT = -7,      /* input larger than a documented limit */
+	FC_E_INVAL = -8,      /* bad argument from the caller */
+};
+
+#define FC_ERROR_SOURCE_MAX 512
+#define FC_ERROR_MESSAGE_MAX 256
+
+struct fc_error {
+	enum fc_status code;
+	int sys_errno;                     /* errno for FC_E_IO, else 0 */
+	char source[FC_ERROR_SOURCE_MAX];  /* file name or buffer label */
+	unsigned long line;                /* 1-based; 0 = not applicable */
+	unsigned long column;              /* 1-based; 0 = not applicable */
+	unsigned long long offset;         /* byte offset into the input */
+	bool has_offset;
+	char message[FC_ERROR_MESSAGE_MAX];
+};
+
+/* Short English text for a status ("fio did not finish", ...).  Static. */
+FC_PUBLIC const char *fc_status_text(enum fc_status status);
+
+/*
+ * Writes "source:line:column: message" (or "source: byte N: message", or
+ * "source: message") into buf, always NUL-terminated when len > 0.
+ * Returns the length the full text needs, like snprintf.
+ */
+FC_PUBLIC int fc_error_format(const struct fc_error *err, char *buf, size_t len);
+
+/* ------------------------------------------------------------------------ */
+/* The normalised model: output -> runs -> jobs -> directions               */
+/* ------------------------------------------------------------------------ */
+
+enum fc_ddir {
+	FC_DDIR_READ = 0,
+	FC_DDIR_WRITE = 1,
+	FC_DDIR_TRIM = 2,
+	FC_DDIR_MIXED = 3, /* unified_rw_reporting=mixed|both */
+	FC_DDIR_SYNC = 4,  /* fsync/fdatasync latencies (fio >= 3.4) */
+	FC_DDIR_COUNT = 5,
+};
+
+/* "read", "write", "trim", "mixed", "sync"; NULL if out of range. */
+FC_PUBLIC const char *fc_ddir_name(enum fc_ddir ddir);
+
+struct fc_percentile {
+	double percent;  /* 99.9 for "99.900000" */
+	double value_ns; /* fio's bucket midpoint */
+};
+
+struct fc_bin {
+	double value_ns; /* bucket midpoint latency */
+	uint64_t count;
+};
+
+/* A slat/clat/lat object.  All values in ns. */
+struct fc_lat {
+	bool present;           /* fio reported this latency */
+	bool n_known;           /* N given (>= 3.18) or derived from bins */
+	uint64_t n;             /* samples */
+	double min_ns, max_ns, mean_ns, stddev_ns;
+	size_t n_percentiles;   /* ascending by percent, duplicates merged */
+	const struct fc_percentile *percentiles;
+	size_t n_bins;          /* json+ only; ascending by value */
+	const struct fc_bin *bins;
+};
+
+/* One element of a direction's per-priority breakdown (fio >= 3.18). */
+struct fc_prio {
+	int prioclass;    /* -1 if fio did not say (3.18-3.29 high/low split) */
+	int prio;         /* -1 if unknown */
+	int priohint;     /* -1 if unknown (< 3.36) */
+	bool high;        /* from clat_high_prio in 3.18-3.29 */
+	bool total_lat;   /* lat is lat_ns (lat_percentiles=1), else clat_ns */
+	struct fc_lat lat;
+};
+
+/* fio's statistics over its own periodic bw/iops samples (not throughput). */
+struct fc_samples {
+	bool present;
+	double min, max, mean, stddev; /* bw: bytes/s; iops: I/O per second */
+	uint64_t n;                    /* number of samples (>= 2.99) */
+	bool n_known;
+};
+
+struct fc_dir {
+	bool present;            /* the direction object/block was in the output */
+	uint64_t io_bytes;       /* bytes (KiB in fio < 2.21 converted) */
+	double bw_bytes;         /* throughput, bytes/s */
+	double iops;             /* I/O per second over runtime */
+	uint64_t runtime_ms;
+	uint64_t total_ios, short_ios, drop_ios;
+	bool ios_known;          /* total/short/drop given (>= 2.1.14) */
+	struct fc_lat slat, clat, lat;
+	struct fc_samples bw_samples;   /* bytes/s */
+	struct fc_samples iops_samples; /* I/O per second */
+	double bw_agg_pct;       /* share of the group's bandwidth; NaN if absent */
+	double cachehit_pct;     /* NaN if absent */
+	size_t n_prios;
+	const struct fc_prio *prios;
+};
+
+/* A percent distribution such as iodepth_level or latency_us. */
+struct fc_bucket {
+	const char *label; /* fio's key: "1", "32", ">=64", "250" ... */
+	double percent;
+};
+
+struct fc_buckets {
+	size_t n;
+	const struct fc_bucket *items; /* in fio's order */
+};
+
+struct fc_option {
+	const char *key;
+	const char *value; /* "" for valueless options (fio >= 3.39) */
+};
+
+struct fc_job {
+	size_t index;            /* position in jobs[] / client_stats[] / terse lines */
+	unsigned clone;          /* n-th entry with the same name, group and host */
+	const char *name;        /* jobname; not unique (numjobs clones) */
+	int groupid;
+	int error;               /* errno of the first fatal error, 0 = ok */
+	const char *description; /* NULL if none; may hold control characters */
+	const char *hostname;    /* client/server mode; NULL otherwise */
+	int port;                /* client/server mode; 0 otherwise */
+	bool all_clients;        /* the client-mode "All clients" aggregate */
+	int64_t job_start_ms;    /* Unix ms (>= 3.36); -1 unknown */
+	int64_t eta_s;           /* -1 unknown (fio's INT_MAX sentinel too) */
+	int64_t elapsed_s;       /* -1 unknown */
+	int64_t job_runtime_ms;  /* summed over a reporting group; -1 unknown */
+	double usr_cpu_pct, sys_cpu_pct;
+	uint64_t ctx, majf, minf;
+	int64_t total_err, first_error; /* continue_on_error only; -1 unknown */
+	struct fc_dir dir[FC_DDIR_COUNT];
+	struct fc_buckets iodepth, iodepth_submit, iodepth_complete;
+	struct fc_buckets latency_ns, latency_us, latency_ms;
+	size_t n_options;        /* "job options", in fio's order, last wins */
+	const struct fc_option *options;
+};
+
+struct fc_disk {
+	const char *name;      /* "vda" */
+	const char *hostname;  /* client mode; NULL otherwise */
+	uint64_t read_ios, write_ios, read_merges, write_merges;
+	uint64_t read_ticks_ms, write_ticks_ms, in_queue_ms;
+	int64_t read_sectors, write_sectors; /* -1 unknown (< 3.36) */
+	double util_pct;
+};
+
+enum fc_format {
+	FC_FORMAT_JSON = 0,
+	FC_FORMAT_JSON_PLUS = 1, /* some latency carried bins */
+	FC_FORMAT_TERSE = 2,
+};
+
+/* Units fio used in the source, before normalisation. */
+#define FC_UNITS_LAT_US 0x1      /* latencies were microseconds (2.x JSON, terse) */
+#define FC_UNITS_IO_KIB 0x2      /* io_bytes was KiB (fio < 2.21) */
+#define FC_UNITS_BINS_INDEX 0x4  /* json+ bins keyed by bucket index (2.2.12-2.19) */
+
+/* One report: a JSON document, or the terse lines of one fio invocation. */
+struct fc_run {
+	enum fc_format format;
+	int terse_version;        /* 2..5 for terse, 0 otherwise */
+	const char *fio_version;  /* as printed, "fio-3.36-115-gf53eaac"; NULL if unknown */
+	int version_major, version_minor, version_patch; /* -1 unknown */
+	int64_t timestamp_s;      /* Unix s, end of run; -1 unknown */
+	int64_t timestamp_ms;     /* -1 unknown (client mode, fio < 2.12) */
+	const char *time_text;    /* fio's ctime() string; NULL if absent */
+	bool client_mode;         /* client_stats[] instead of jobs[] */
+	bool final;               /* the last complete report of its output */
+	unsigned units;           /* FC_UNITS_* */
+	unsigned long line;       /* where it starts in the input (1-based) */
+	unsigned long long offset;
+	size_t n_global_options;  /* merged over servers in client mode, last wins */
+	const struct fc_option *global_options;
+	size_t n_jobs;
+	const struct fc_job *jobs;
+	size_t n_disks;
+	const struct fc_disk *disks;
+};
+
+/* A line of text fio printed around its reports. */
+enum fc_diag_kind {
+	FC_DIAG_TEXT = 0,     /* anything else (normal output, banners) */
+	FC_DIAG_NOTE = 1,     /* "note: ..." */
+	FC_DIAG_FIO = 2,      /* "fio: ..." warnings and errors */
+	FC_DIAG_SIGNAL = 3,   /* "fio: terminating on signal N" */
+	FC_DIAG_HOST = 4,     /* "<host> ..." relayed by a fio client */
+	FC_DIAG_BROKEN = 5,   /* a report that could not be read; text = reason */
+};
+
+struct fc_diag {
+	enum fc_diag_kind kind;
+	unsigned long line;   /* 1-based line in the input */
+	const char *text;     /* without the line end */
+};
+
+struct fc_output {
+	const char *source;           /* file name or buffer label */
+	enum fc_status status;        /* FC_OK, or FC_E_UNFINISHED */
+	size_t n_runs;                /* every report found, in input order */
+	const struct fc_run *runs;
+	const struct fc_run *final;   /* the final report; NULL if fio did not finish */
+	size_t n_diags;
+	const struct fc_diag *diags;  /* every line outside the reports */
+	int signal;                   /* N of "terminating on signal N", else 0 */
+};
+
+/* Inputs larger than this are refused with FC_E_LIMIT. */
+#define FC_OUTPUT_MAX_BYTES (1024ull * 1024 * 1024)
+
+/*
+ * Reads every fio report in a file or buffer: JSON and json+ documents
+ * (several of them, with any text around them, raw control characters in
+ * strings, duplicate keys, nan/inf, BOM, CRLF) and terse lines of any
+ * version.  The last complete report is marked final.
+ *
+ * Returns FC_OK with *out set when a final report was found.
+ * Returns FC_E_UNFINISHED with *out set (holding the diagnostics and any
+ * earlier status reports) when fio's output stops short of its report:
+ * a truncated document, or fio's own text without a report.
+ * Any other status leaves *out NULL: FC_E_NOT_FIO when nothing fio writes
+ * was found, FC_E_SYNTAX for a document broken before its end.
+ * The caller frees *out with fc_output_free().  `source` labels a buffer in
+ * errors and is copied.
+ */
+FC_PUBLIC int fc_output_read_file(const char *path, struct fc_output **out,
+				  struct fc_error *err);
+FC_PUBLIC int fc_output_read_buffer(const void *buf, size_t len, const char *source,
+				    struct fc_output **out, struct fc_error *err);
+FC_PUBLIC void fc_output_free(struct fc_output *out);
+
+/* The value of option `key` for a job: its own "job options" first, then the
+ * run's "global options".  NULL if fio did not list it.  Borrowed. */
+FC_PUBLIC const char *fc_job_option(const struct fc_run *run, const struct fc_job *job,
+				    const char *key);
+
+/* Parses "fio-3.36-115-gabc" into numbers.  Returns 0, or FC_E_FORMAT. */
+FC_PUBLIC int fc_version_parse(const char *text, int *major, int *minor, int *patch);
+
+/* ------------------------------------------------------------------------ */
+/* fio's latency histogram (json+ bins, clat_hist logs)                      */
+/* ------------------------------------------------------------------------ */
+
+/* fio >= 2.99 has 29 groups of 64 buckets (1856), 2.x has 19 (1216). */
+#define FC_HIST_BUCKETS 1856
+#define FC_HIST_BUCKETS_V2 1216
+
+/*
+ * Latency of bucket `index` of a histogram with `groups` groups (29 or 19):
+ * `edge` < 0 gives the lower edge, 0 the midpoint fio reports, > 0 the upper
+ * edge (exclusive).  In the histogram's own unit (ns for 29 groups, us for
+ * 19).  NaN if the index is out of range.
+ */
+FC_PUBLIC double fc_hist_bucket_value(unsigned index, unsigned groups, int edge);
+
+/* ------------------------------------------------------------------------ */
+/* Logs: bw, iops, lat, clat, slat, clat_hist                               */
+/* ------------------------------------------------------------------------ */
+
+enum fc_log_type {
+	FC_LOG_UNKNOWN = 0,
+	FC_LOG_BW,
+	FC_LOG_IOPS,
+	FC_LOG_LAT,
+	FC_LOG_CLAT,
+	FC_LOG_SLAT,
+	FC_LOG_CLAT_HIST,
+};
+
+/* "bw", "iops", "lat", "clat", "slat", "clat_hist"; NULL for unknown. */
+FC_PUBLIC const char *fc_log_type_name(enum fc_log_type type);
+
+/*
+ * What a log file's name says.  fio names logs <prefix>_<type>.<N>.log,
+ * <prefix>_<type>.log (per_job_logs=0), with .fz when compressed and
+ * .<host> appended by a fio client; --bandwidth-log writes
+ * <stub>-read_bw.log.  Pointers borrow from the name that was parsed.
+ */
+struct fc_log_name {
+	const char *prefix;
+	size_t prefix_len;
+	enum fc_log_type type;
+	int index;             /* fio's global thread number; 0 for a shared file */
+	bool compressed;       /* .fz */
+	const char *host;      /* client mode suffix; NULL if none */
+	size_t host_len;
+	bool aggregate;        /* --bandwidth-log's <stub>-<ddir>_bw.log */
+	enum fc_ddir aggregate_ddir;
+};
+
+/* Parses the last path component of `path`.  0, or FC_E_FORMAT if the name
+ * is not a fio log name. */
+FC_PUBLIC int fc_log_name_parse(const char *path, struct fc_log_name *out);
+
+/* The column layout of a log.  Auto-detected unless given. */
+struct fc_log_layout {
+	unsigned columns;      /* fields per line, 2..8 (hist: 3 + buckets) */
+	bool has_value1;       /* log_window_value=both: avg then max */
+	bool has_ddir;
+	bool has_bs;
+	bool has_offset;       /* log_offset=1 */
+	bool has_prio;         /* fio >= 3.18 */
+	bool prio_hex;         /* log_prio=1 */
+	bool has_issue_time;   /* log_issue_time=1 */
+	bool hist;             /* clat_hist: time, ddir, bs, buckets... */
+	unsigned hist_buckets; /* buckets per hist line */
+	unsigned hist_groups;  /* 29 (ns) or 19 (2.x, us) */
+};
+
+struct fc_log_sample {
+	uint64_t time_ms;
+	int64_t value;        /* avg in windowed mode with value1 */
+	int64_t value1;       /* max, with log_window_value=both; else 0 */
+	int ddir;             /* 0 read, 1 write, 2 trim; 0 if no column */
+	uint64_t bs;          /* bytes of the I/O; 0 for a windowed sample */
+	uint64_t offset;      /* 0 if no column */
+	uint32_t prio;        /* 0 if no column */
+	uint64_t issue_time_ns; /* 0 if no column */
+	unsigned long line;
+};
+
+/* A clat_hist row.  `buckets` is borrowed until the next read. */
+struct fc_hist_row {
+	uint64_t time_ms;
+	int ddir;
+	uint64_t bs;
+	unsigned n_buckets;
+	const uint64_t *buckets;
+	unsigned long line;
+};
+
+struct fc_log_reader;
+
+/*
+ * Opens a log for streaming.  `layout` may be NULL (detected from the first
+ * line and the name) or give what the caller knows from the job's options.
+ * The reader holds a fixed-size buffer, never the whole file.  A file with
+ * the .fz name or zlib contents is refused with FC_E_FORMAT (inflate it with
+ * `fio --inflate-log`).
+ */
+FC_PUBLIC int fc_log_open(const char *path, const struct fc_log_layout *layout,
+			  struct fc_log_reader **out, struct fc_error *err);
+/* The same over a caller's buffer, which must outlive the reader. */
+FC_PUBLIC int fc_log_open_buffer(const void *buf, size_t len, const char *source,
+				 const struct fc_log_layout *layout,
+				 struct fc_log_reader **out, struct fc_error *err);
+/* The layout in use (detected once the first line is read). */
+FC_PUBLIC const struct fc_log_layout *fc_log_get_layout(const struct fc_log_reader *r);
+/* 1 = a sample was read, 0 = end of log, < 0 = error (err filled). */
+FC_PUBLIC int fc_log_next(struct fc_log_reader *r, struct fc_log_sample *s,
+			  struct fc_error *err);
+/* For clat_hist logs.  Same return convention. */
+FC_PUBLIC int fc_log_next_hist(struct fc_log_reader *r, struct fc_hist_row *row,
+			       struct fc_error *err);
+FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
+
+/* One interval of a profile. */
+struct fc_profile_point {
+	uint64_t start_ms;     /* interval start, relative to the log's time 0 */
+	bool gap;              /* no sample fell into this interval */
+	double value;          /* iops: I/O/s; bw: KiB/s; lat: mean ns; hist: mean ns */
+	double min, max;       /* of the samples (lat, hist) or of the window rates */
+	uint64_t samples;      /* log lines (I/Os for per-I/O logs) in the interval */
+	const double *percentiles_ns; /* hist only: one per requested percentile */
+};
+
+struct fc_profile_series {
+	size_t n;
+	const struct fc_profile_point *points; /* consecutive intervals, gaps included */
+};
+
+struct fc_profile_opts {
+	uint64_t interval_ms;          /* 0 = 1000 */
+	enum fc_log_type type;         /* FC_LOG_UNKNOWN = from the file name */
+	const struct fc_log_layout *layout; /* NULL = detect */
+	const double *percentiles;     /* hist only; NULL = 50, 90, 99, 99.9 */
+	size_t n_percentiles;
+};
+
+struct fc_profile {
+	enum fc_log_type type;
+	bool per_io;                   /* per-I/O log (bs != 0), else windowed */
+	uint64_t interval_ms;
+	uint64_t lines;                /* samples read */
+	bool time_went_backwards;      /* shared per_job_logs=0 file, or several jobs */
+	struct fc_log_layout layout;
+	size_t n_percentiles;
+	const double *percentiles;
+	struct fc_profile_series dir[3]; /* read, write, trim */
+};
+
+/*
+ * Reads a log in one pass into per-interval values per direction, with
+ * memory per interval, not per line.  Windowed rate logs (iops, bw) are
+ * spread over the intervals their windows cover, so unequal windows and
+ * several jobs in one file add up; per-I/O logs count I/Os (iops) or sum
+ * bytes (bw).  Intervals without samples are gaps, never zeros.
+ */
+FC_PUBLIC int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
+				   struct fc_profile **out, struct fc_error *err);
+FC_PUBLIC int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
+				     const struct fc_profile_opts *opts,
+				     struct fc_profile **out, struct fc_error *err);
+FC_PUBLIC void fc_profile_free(struct fc_profile *p);
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                               */
+/* ------------------------------------------------------------------------ */
+
+struct fc_summary {
+	size_t n;                 /* finite values used; NaNs are skipped */
+	double min, max, mean;
+	double median;
+	double q1, q3, iqr;       /* quartiles by linear interpolation (type 7) */
+	double mad;               /* median absolute deviation, unscaled */
+};
+
+/* Summarises `values` (unchanged).  NaN fields when n == 0.  0 or FC_E_NOMEM. */
+FC_PUBLIC int fc_summarize(const double *values, size_t n, struct fc_summary *out);
+
+/* Quantile q in [0,1] of ascending `sorted` values, linear interpolation. */
+FC_PUBLIC double fc_quantile_sorted(const double *sorted, size_t n, double q);
+
+struct fc_mann_whitney {
+	double u;          /* U statistic of the first sample */
+	double p;          /* two-sided p-value */
+	bool exact;        /* exact permutation distribution (small n), else normal */
+	bool ties;
+};
+
+/*
+ * Two-sided Mann-Whitney U test of a against b.  Exact (ties handled by the
+ * permutation distribution of mid-ranks) when na + nb <= 40 or so, the normal
+ * approximation with tie correction above.  NaNs are skipped.
+ * FC_E_INVAL if either sample is empty.
+ */
+FC_PUBLIC int fc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			      struct fc_mann_whitney *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FIOCAMP_H */

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private: building the model (fiocamp.h) from JSON and terse input.
+ * Everything a builder allocates comes from the output's arena.
+ */
+#ifndef FC_MODEL_H
+#define FC_MODEL_H
+
+#include "fiocamp.h"
+#include "util.h"
+
+/* Set every field to "not reported": NaN doubles, -1 sentinels, zeros. */
+void fc_lat_init(struct fc_lat *l);
+void fc_samples_init(struct fc_samples *s);
+void fc_dir_init(struct fc_dir *d);
+void fc_job_init(struct fc_job *j);
+void fc_disk_init(struct fc_disk *d);
+void fc_run_init(struct fc_run *r);
+
+/* One terse job line, parsed. */
+struct fc_terse_line {
+	int version;             /* 2..5 */
+	const char *fio_version; /* NULL for v2 */
+	struct fc_job job;       /* index and clone are left to the caller */
+	size_t n_disks;          /* disk-util records at the end of the line */
+	struct fc_disk *disks;
+};
+
+/*
+ * Cheap test: if `line` (without its line end) looks like a terse job line,
+ * returns its version (2..5), else 0.
+ */
+int fc_terse_detect(const char *line, size_t len);
+
+/*
+ * Parses a terse job line of any version into *out, allocating from `a`.
+ * `lineno` is the line's number in `source`, for errors, which name the
+ * 1-based field that is wrong.
+ */
+int fc_terse_parse(struct fc_arena *a, const char *line, size_t len, const char *source,
+		   unsigned long lineno, struct fc_terse_line *out, struct fc_error *err);
+
+/*
+ * A client-mode disk-util line (";vda;8633;707;...").  Appends one struct
+ * fc_disk per record to `disks` (a vec of struct fc_disk), names from `a`.
+ * Returns 0, or a negative status with err filled.
+ */
+int fc_terse_parse_disk_line(struct fc_arena *a, const char *line, size_t len,
+			     const char *source, unsigned long lineno, struct fc_vec *disks,
+			     struct fc_error *err);
+
+#endif

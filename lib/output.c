@@ -1,0 +1,1394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading fio's reports: find every JSON document and terse line in the
+ * input, keep the text around them as diagnostics, and build the model.
+ *
+ * fio starts each JSON document with a '{' alone at column 0 and indents
+ * everything inside, so a line beginning with '{' is where a document may
+ * start (documents re-written by jq, compact or not, start the same way).
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "json.h"
+#include "model.h"
+#include "util.h"
+
+/* ---- defaults ---------------------------------------------------------- */
+
+void fc_lat_init(struct fc_lat *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->min_ns = l->max_ns = l->mean_ns = l->stddev_ns = NAN;
+}
+
+void fc_samples_init(struct fc_samples *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = s->max = s->mean = s->stddev = NAN;
+}
+
+void fc_dir_init(struct fc_dir *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->bw_bytes = d->iops = NAN;
+	fc_lat_init(&d->slat);
+	fc_lat_init(&d->clat);
+	fc_lat_init(&d->lat);
+	fc_samples_init(&d->bw_samples);
+	fc_samples_init(&d->iops_samples);
+	d->bw_agg_pct = d->cachehit_pct = NAN;
+}
+
+void fc_job_init(struct fc_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->name = "";
+	j->job_start_ms = j->eta_s = j->elapsed_s = j->job_runtime_ms = -1;
+	j->total_err = j->first_error = -1;
+	j->usr_cpu_pct = j->sys_cpu_pct = NAN;
+	for (int d = 0; d < FC_DDIR_COUNT; d++)
+		fc_dir_init(&j->dir[d]);
+}
+
+void fc_disk_init(struct fc_disk *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = "";
+	d->read_sectors = d->write_sectors = -1;
+	d->util_pct = NAN;
+}
+
+void fc_run_init(struct fc_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->version_major = r->version_minor = r->version_patch = -1;
+	r->timestamp_s = r->timestamp_ms = -1;
+}
+
+const char *fc_ddir_name(enum fc_ddir ddir)
+{
+	static const char *const names[] = {"read", "write", "trim", "mixed", "sync"};
+	if ((unsigned)ddir >= FC_ARRAY_SIZE(names))
+		return NULL;
+	return names[ddir];
+}
+
+int fc_version_parse(const char *text, int *major, int *minor, int *patch)
+{
+	if (!text)
+		return FC_E_FORMAT;
+	if (strncmp(text, "fio-", 4) == 0)
+		text += 4;
+	int v[3] = {0, 0, 0};
+	int n = 0;
+	const char *p = text;
+	while (n < 3) {
+		if (*p < '0' || *p > '9')
+			break;
+		long x = 0;
+		while (*p >= '0' && *p <= '9') {
+			if (x < 100000)
+				x = x * 10 + (*p - '0');
+			p++;
+		}
+		v[n++] = (int)x;
+		if (*p != '.')
+			break;
+		p++;
+	}
+	if (n < 2)
+		return FC_E_FORMAT;
+	*major = v[0];
+	*minor = v[1];
+	*patch = v[2];
+	return FC_OK;
+}
+
+const char *fc_job_option(const struct fc_run *run, const struct fc_job *job, const char *key)
+{
+	if (job)
+		for (size_t i = 0; i < job->n_options; i++)
+			if (strcmp(job->options[i].key, key) == 0)
+				return job->options[i].value;
+	if (run)
+		for (size_t i = 0; i < run->n_global_options; i++)
+			if (strcmp(run->global_options[i].key, key) == 0)
+				return run->global_options[i].value;
+	return NULL;
+}
+
+/* ---- the builder ------------------------------------------------------- */
+
+struct seq_pct {
+	struct fc_percentile v;
+	size_t seq;
+};
+
+struct seq_bin {
+	struct fc_bin v;
+	size_t seq;
+};
+
+struct builder {
+	struct fc_arena *a;
+	struct fc_json j;
+	struct fc_vec pcts;    /* struct seq_pct */
+	struct fc_vec bins;    /* struct seq_bin */
+	struct fc_vec opts;    /* struct fc_option */
+	struct fc_vec buckets; /* struct fc_bucket */
+	struct fc_vec prios;   /* struct fc_prio */
+	struct fc_vec jobs;    /* struct fc_job */
+	struct fc_vec disks;   /* struct fc_disk */
+	unsigned units;
+	bool plus;
+	bool has_jobs;
+};
+
+static bool nomem(struct builder *b)
+{
+	return fj_fail(&b->j, FC_E_NOMEM, "out of memory");
+}
+
+static bool num(struct builder *b, double *out)
+{
+	struct fj_num n;
+	if (!fj_number(&b->j, &n))
+		return false;
+	*out = n.d;
+	return true;
+}
+
+/* Integers fio prints with %lld or %llu; negative or fractional values are
+ * clamped to what they can mean rather than rejected. */
+static bool u64(struct builder *b, uint64_t *out)
+{
+	struct fj_num n;
+	if (!fj_number(&b->j, &n))
+		return false;
+	if (n.is_int)
+		*out = n.i < 0 ? 0 : (uint64_t)n.i;
+	else if (!(n.d >= 0))
+		*out = 0;
+	else if (n.d >= 18446744073709551615.0)
+		*out = UINT64_MAX;
+	else
+		*out = (uint64_t)n.d;
+	return true;
+}
+
+static bool i64(struct builder *b, int64_t *out)
+{
+	struct fj_num n;
+	if (!fj_number(&b->j, &n))
+		return false;
+	if (n.is_int)
+		*out = n.i;
+	else if (isnan(n.d))
+		*out = -1;
+	else if (n.d >= 9.2e18)
+		*out = INT64_MAX;
+	else if (n.d <= -9.2e18)
+		*out = INT64_MIN;
+	else
+		*out = (int64_t)n.d;
+	return true;
+}
+
+static bool int32(struct builder *b, int *out)
+{
+	int64_t v;
+	if (!i64(b, &v))
+		return false;
+	*out = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int)v;
+	return true;
+}
+
+static bool str(struct builder *b, const char **out)
+{
+	struct fj_str s;
+	if (!fj_scalar_text(&b->j, &s))
+		return false;
+	char *c = fc_arena_strndup(b->a, s.p, s.len);
+	if (!c)
+		return nomem(b);
+	*out = c;
+	return true;
+}
+
+static int cmp_pct(const void *x, const void *y)
+{
+	const struct seq_pct *a = x, *b = y;
+	if (a->v.percent != b->v.percent)
+		return a->v.percent < b->v.percent ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static int cmp_bin(const void *x, const void *y)
+{
+	const struct seq_bin *a = x, *b = y;
+	if (a->v.value_ns != b->v.value_ns)
+		return a->v.value_ns < b->v.value_ns ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static bool parse_percentiles(struct builder *b, struct fc_lat *l, double scale)
+{
+	struct fj_str key;
+	fc_vec_clear(&b->pcts);
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		bool ok;
+		double pct = fc_parse_double(key.p, key.len, &ok);
+		double v;
+		if (!num(b, &v))
+			return false;
+		if (!ok || !(pct >= 0 && pct <= 100))
+			continue; /* fio writes "%f" of the percent; anything else is not ours */
+		struct seq_pct *e = fc_vec_push(&b->pcts);
+		if (!e)
+			return nomem(b);
+		e->v.percent = pct;
+		e->v.value_ns = v * scale;
+		e->seq = b->pcts.n;
+	}
+	if (b->j.status)
+		return false;
+	struct seq_pct *v = b->pcts.data;
+	size_t n = b->pcts.n;
+	qsort(v, n, sizeof(*v), cmp_pct);
+	struct fc_percentile *out = fc_arena_alloc(b->a, (n ? n : 1) * sizeof(*out));
+	if (!out)
+		return nomem(b);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* duplicate keys (fio < 3.4 padding, repeated percentile_list
+		 * entries): the last one wins, as in any JSON reader */
+		if (i + 1 < n && v[i + 1].v.percent == v[i].v.percent)
+			continue;
+		out[m++] = v[i].v;
+	}
+	l->percentiles = out;
+	l->n_percentiles = m;
+	return true;
+}
+
+static bool parse_bins(struct builder *b, struct fc_lat *l, double scale)
+{
+	struct fj_str key;
+	int64_t meta_bits = -1, meta_val = -1, meta_nr = -1;
+	fc_vec_clear(&b->bins);
+	b->plus = true;
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		if (key.len > 14 && memcmp(key.p, "FIO_IO_U_PLAT_", 14) == 0) {
+			int64_t v;
+			if (!i64(b, &v))
+				return false;
+			if (FJ_KEY(key, "FIO_IO_U_PLAT_BITS"))
+				meta_bits = v;
+			else if (FJ_KEY(key, "FIO_IO_U_PLAT_VAL"))
+				meta_val = v;
+			else if (FJ_KEY(key, "FIO_IO_U_PLAT_NR"))
+				meta_nr = v;
+			continue;
+		}
+		bool ok;
+		double at = fc_parse_double(key.p, key.len, &ok);
+		uint64_t count;
+		if (!u64(b, &count))
+			return false;
+		if (!ok || !(at >= 0))
+			continue;
+		struct seq_bin *e = fc_vec_push(&b->bins);
+		if (!e)
+			return nomem(b);
+		e->v.value_ns = at;
+		e->v.count = count;
+		e->seq = b->bins.n;
+	}
+	if (b->j.status)
+		return false;
+	struct seq_bin *v = b->bins.data;
+	size_t n = b->bins.n;
+	if (meta_bits >= 0 || meta_val >= 0 || meta_nr >= 0) {
+		/* fio 2.2.12-2.19: keys are bucket indices of a 19-group
+		 * histogram in microseconds */
+		unsigned groups = 19;
+		if (meta_val == 64 && meta_nr > 0 && meta_nr % 64 == 0 && meta_nr / 64 <= 40)
+			groups = (unsigned)(meta_nr / 64);
+		b->units |= FC_UNITS_BINS_INDEX;
+		for (size_t i = 0; i < n; i++) {
+			double idx = v[i].v.value_ns;
+			double val = idx == floor(idx) && idx < 4096
+					     ? fc_hist_bucket_value((unsigned)idx, groups, 0)
+					     : NAN;
+			v[i].v.value_ns = val * 1000.0;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			v[i].v.value_ns *= scale;
+	}
+	qsort(v, n, sizeof(*v), cmp_bin);
+	struct fc_bin *out = fc_arena_alloc(b->a, (n ? n : 1) * sizeof(*out));
+	if (!out)
+		return nomem(b);
+	size_t m = 0;
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i + 1 < n && v[i + 1].v.value_ns == v[i].v.value_ns)
+			continue;
+		if (v[i].v.count == 0 || isnan(v[i].v.value_ns))
+			continue;
+		out[m++] = v[i].v;
+		total += v[i].v.count;
+	}
+	l->bins = out;
+	l->n_bins = m;
+	if (!l->n_known) {
+		l->n = total;
+		l->n_known = true;
+	}
+	return true;
+}
+
+/* A slat/clat/lat object; `us` for fio 2.x, which wrote microseconds. */
+static bool parse_lat(struct builder *b, struct fc_lat *l, bool us)
+{
+	struct fj_str key;
+	double scale = us ? 1000.0 : 1.0;
+	bool n_given = false;
+	fc_lat_init(l);
+	l->present = true;
+	if (us)
+		b->units |= FC_UNITS_LAT_US;
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		double d;
+		if (FJ_KEY(key, "min")) {
+			if (!num(b, &d))
+				return false;
+			l->min_ns = d * scale;
+		} else if (FJ_KEY(key, "max")) {
+			if (!num(b, &d))
+				return false;
+			l->max_ns = d * scale;
+		} else if (FJ_KEY(key, "mean")) {
+			if (!num(b, &d))
+				return false;
+			l->mean_ns = d * scale;
+		} else if (FJ_KEY(key, "stddev")) {
+			if (!num(b, &d))
+				return false;
+			l->stddev_ns = d * scale;
+		} else if (FJ_KEY(key, "N")) {
+			if (!u64(b, &l->n))
+				return false;
+			l->n_known = n_given = true;
+		} else if (FJ_KEY(key, "percentile")) {
+			if (!parse_percentiles(b, l, scale))
+				return false;
+		} else if (FJ_KEY(key, "bins")) {
+			/* N may come after bins; bins only fill it when N is absent */
+			bool had = l->n_known;
+			uint64_t n = l->n;
+			if (!parse_bins(b, l, scale))
+				return false;
+			if (had) {
+				l->n = n;
+				l->n_known = true;
+			} else {
+				l->n_known = !n_given;
+			}
+		} else if (!fj_skip(&b->j)) {
+			return false;
+		}
+	}
+	if (n_given)
+		l->n_known = true;
+	return b->j.status == 0;
+}
+
+static bool parse_prio(struct builder *b, struct fc_prio *p)
+{
+	struct fj_str key;
+	memset(p, 0, sizeof(*p));
+	p->prioclass = p->prio = p->priohint = -1;
+	fc_lat_init(&p->lat);
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		if (FJ_KEY(key, "prioclass")) {
+			if (!int32(b, &p->prioclass))
+				return false;
+		} else if (FJ_KEY(key, "prio")) {
+			if (!int32(b, &p->prio))
+				return false;
+		} else if (FJ_KEY(key, "priohint")) {
+			if (!int32(b, &p->priohint))
+				return false;
+		} else if (FJ_KEY(key, "clat_ns")) {
+			if (!parse_lat(b, &p->lat, false))
+				return false;
+			p->total_lat = false;
+		} else if (FJ_KEY(key, "lat_ns")) {
+			if (!parse_lat(b, &p->lat, false))
+				return false;
+			p->total_lat = true;
+		} else if (!fj_skip(&b->j)) {
+			return false;
+		}
+	}
+	return b->j.status == 0;
+}
+
+static bool push_prio(struct builder *b, const struct fc_prio *p)
+{
+	struct fc_prio *e = fc_vec_push(&b->prios);
+	if (!e)
+		return nomem(b);
+	*e = *p;
+	return true;
+}
+
+static bool parse_samples_key(struct builder *b, const struct fj_str *key, struct fc_dir *d,
+			      bool *handled)
+{
+	double v;
+	uint64_t n;
+	*handled = true;
+	/* bw_* are KiB/s in fio's output */
+	if (FJ_KEY(key[0], "bw_min") || FJ_KEY(key[0], "bw_max") || FJ_KEY(key[0], "bw_mean") ||
+	    FJ_KEY(key[0], "bw_dev")) {
+		if (!num(b, &v))
+			return false;
+		v *= 1024.0;
+		d->bw_samples.present = true;
+		if (FJ_KEY(key[0], "bw_min"))
+			d->bw_samples.min = v;
+		else if (FJ_KEY(key[0], "bw_max"))
+			d->bw_samples.max = v;
+		else if (FJ_KEY(key[0], "bw_mean"))
+			d->bw_samples.mean = v;
+		else
+			d->bw_samples.stddev = v;
+		return true;
+	}
+	if (FJ_KEY(key[0], "bw_samples")) {
+		if (!u64(b, &n))
+			return false;
+		d->bw_samples.n = n;
+		d->bw_samples.n_known = d->bw_samples.present = true;
+		return true;
+	}
+	if (FJ_KEY(key[0], "iops_min") || FJ_KEY(key[0], "iops_max") ||
+	    FJ_KEY(key[0], "iops_mean") || FJ_KEY(key[0], "iops_stddev")) {
+		if (!num(b, &v))
+			return false;
+		d->iops_samples.present = true;
+		if (FJ_KEY(key[0], "iops_min"))
+			d->iops_samples.min = v;
+		else if (FJ_KEY(key[0], "iops_max"))
+			d->iops_samples.max = v;
+		else if (FJ_KEY(key[0], "iops_mean"))
+			d->iops_samples.mean = v;
+		else
+			d->iops_samples.stddev = v;
+		return true;
+	}
+	if (FJ_KEY(key[0], "iops_samples")) {
+		if (!u64(b, &n))
+			return false;
+		d->iops_samples.n = n;
+		d->iops_samples.n_known = d->iops_samples.present = true;
+		return true;
+	}
+	*handled = false;
+	return true;
+}
+
+static bool parse_dir(struct builder *b, struct fc_dir *d)
+{
+	struct fj_str key;
+	uint64_t io_bytes = 0, io_kbytes = 0;
+	bool have_io_bytes = false, have_io_kbytes = false;
+	double bw_kib = NAN;
+	fc_dir_init(d);
+	d->present = true;
+	fc_vec_clear(&b->prios);
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		bool handled;
+		struct fc_prio prio;
+		if (FJ_KEY(key, "io_bytes")) {
+			if (!u64(b, &io_bytes))
+				return false;
+			have_io_bytes = true;
+		} else if (FJ_KEY(key, "io_kbytes")) {
+			if (!u64(b, &io_kbytes))
+				return false;
+			have_io_kbytes = true;
+		} else if (FJ_KEY(key, "bw_bytes")) {
+			if (!num(b, &d->bw_bytes))
+				return false;
+		} else if (FJ_KEY(key, "bw")) {
+			if (!num(b, &bw_kib))
+				return false;
+		} else if (FJ_KEY(key, "iops")) {
+			if (!num(b, &d->iops))
+				return false;
+		} else if (FJ_KEY(key, "runtime")) {
+			if (!u64(b, &d->runtime_ms))
+				return false;
+		} else if (FJ_KEY(key, "total_ios")) {
+			if (!u64(b, &d->total_ios))
+				return false;
+			d->ios_known = true;
+		} else if (FJ_KEY(key, "short_ios")) {
+			if (!u64(b, &d->short_ios))
+				return false;
+		} else if (FJ_KEY(key, "drop_ios")) {
+			if (!u64(b, &d->drop_ios))
+				return false;
+		} else if (FJ_KEY(key, "slat_ns") || FJ_KEY(key, "slat")) {
+			if (!parse_lat(b, &d->slat, key.len == 4))
+				return false;
+		} else if (FJ_KEY(key, "clat_ns") || FJ_KEY(key, "clat")) {
+			if (!parse_lat(b, &d->clat, key.len == 4))
+				return false;
+		} else if (FJ_KEY(key, "lat_ns") || FJ_KEY(key, "lat")) {
+			if (!parse_lat(b, &d->lat, key.len == 3))
+				return false;
+		} else if (FJ_KEY(key, "prios")) {
+			if (!fj_array_begin(&b->j))
+				return false;
+			while (fj_array_next(&b->j)) {
+				if (!parse_prio(b, &prio) || !push_prio(b, &prio))
+					return false;
+			}
+			if (b->j.status)
+				return false;
+		} else if (FJ_KEY(key, "clat_high_prio") || FJ_KEY(key, "clat_low_prio") ||
+			   FJ_KEY(key, "lat_high_prio") || FJ_KEY(key, "lat_low_prio")) {
+			/* fio 3.18-3.29 */
+			memset(&prio, 0, sizeof(prio));
+			prio.prioclass = prio.prio = prio.priohint = -1;
+			prio.total_lat = key.p[0] == 'l';
+			prio.high = memmem(key.p, key.len, "high", 4) != NULL;
+			if (!parse_lat(b, &prio.lat, false) || !push_prio(b, &prio))
+				return false;
+		} else if (FJ_KEY(key, "bw_agg")) {
+			if (!num(b, &d->bw_agg_pct))
+				return false;
+		} else if (FJ_KEY(key, "cachehit")) {
+			if (!num(b, &d->cachehit_pct))
+				return false;
+		} else {
+			if (!parse_samples_key(b, &key, d, &handled))
+				return false;
+			if (!handled && !fj_skip(&b->j))
+				return false;
+		}
+	}
+	if (b->j.status)
+		return false;
+	if (have_io_bytes && !have_io_kbytes) {
+		/* before fio 2.21 io_bytes held KiB */
+		d->io_bytes = io_bytes * 1024;
+		b->units |= FC_UNITS_IO_KIB;
+	} else if (have_io_bytes) {
+		d->io_bytes = io_bytes;
+	} else if (have_io_kbytes) {
+		d->io_bytes = io_kbytes * 1024;
+	}
+	if (isnan(d->bw_bytes) && !isnan(bw_kib))
+		d->bw_bytes = bw_kib * 1024.0;
+	if (b->prios.n) {
+		d->prios = fc_arena_memdup(b->a, b->prios.data, b->prios.n * sizeof(struct fc_prio));
+		if (!d->prios)
+			return nomem(b);
+		d->n_prios = b->prios.n;
+	}
+	return true;
+}
+
+static bool parse_options(struct builder *b, struct fc_vec *opts)
+{
+	struct fj_str key, val;
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		enum fj_type t = fj_peek(&b->j);
+		if (t == FJ_OBJECT || t == FJ_ARRAY) {
+			if (!fj_skip(&b->j))
+				return false;
+			continue;
+		}
+		char *k = fc_arena_strndup(b->a, key.p, key.len);
+		if (!k)
+			return nomem(b);
+		if (!fj_scalar_text(&b->j, &val))
+			return false;
+		char *v = fc_arena_strndup(b->a, val.p, val.len);
+		if (!v)
+			return nomem(b);
+		struct fc_option *e = NULL;
+		struct fc_option *o = opts->data;
+		for (size_t i = 0; i < opts->n; i++)
+			if (strcmp(o[i].key, k) == 0)
+				e = &o[i];
+		if (!e) {
+			e = fc_vec_push(opts);
+			if (!e)
+				return nomem(b);
+			e->key = k;
+		}
+		e->value = v;
+	}
+	return b->j.status == 0;
+}
+
+/* "global options" is an object, or an array of per-server objects
+ * carrying hostname and port (client mode, fio >= 3.39). */
+static bool parse_global_options(struct builder *b, struct fc_run *run)
+{
+	fc_vec_clear(&b->opts);
+	if (fj_peek(&b->j) == FJ_ARRAY) {
+		if (!fj_array_begin(&b->j))
+			return false;
+		while (fj_array_next(&b->j)) {
+			if (fj_peek(&b->j) != FJ_OBJECT) {
+				if (!fj_skip(&b->j))
+					return false;
+				continue;
+			}
+			if (!parse_options(b, &b->opts))
+				return false;
+		}
+		if (b->j.status)
+			return false;
+		/* hostname/port identify the server, they are not options */
+		struct fc_option *o = b->opts.data;
+		size_t m = 0;
+		for (size_t i = 0; i < b->opts.n; i++)
+			if (strcmp(o[i].key, "hostname") && strcmp(o[i].key, "port"))
+				o[m++] = o[i];
+		b->opts.n = m;
+	} else if (fj_peek(&b->j) == FJ_OBJECT) {
+		if (!parse_options(b, &b->opts))
+			return false;
+	} else {
+		return fj_skip(&b->j);
+	}
+	if (b->opts.n) {
+		run->global_options =
+			fc_arena_memdup(b->a, b->opts.data, b->opts.n * sizeof(struct fc_option));
+		if (!run->global_options)
+			return nomem(b);
+		run->n_global_options = b->opts.n;
+	}
+	return true;
+}
+
+static bool parse_buckets(struct builder *b, struct fc_buckets *out)
+{
+	struct fj_str key;
+	fc_vec_clear(&b->buckets);
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		double v;
+		struct fc_bucket *e = NULL, *items = b->buckets.data;
+		for (size_t i = 0; i < b->buckets.n; i++)
+			if (strlen(items[i].label) == key.len &&
+			    memcmp(items[i].label, key.p, key.len) == 0)
+				e = &items[i];
+		if (!e) {
+			char *label = fc_arena_strndup(b->a, key.p, key.len);
+			if (!label)
+				return nomem(b);
+			e = fc_vec_push(&b->buckets);
+			if (!e)
+				return nomem(b);
+			e->label = label;
+		}
+		if (!num(b, &v))
+			return false;
+		e->percent = v;
+	}
+	if (b->j.status)
+		return false;
+	if (b->buckets.n) {
+		out->items = fc_arena_memdup(b->a, b->buckets.data,
+					     b->buckets.n * sizeof(struct fc_bucket));
+		if (!out->items)
+			return nomem(b);
+		out->n = b->buckets.n;
+	}
+	return true;
+}
+
+static int ddir_of_key(const struct fj_str *k)
+{
+	if (FJ_KEY(k[0], "read"))
+		return FC_DDIR_READ;
+	if (FJ_KEY(k[0], "write"))
+		return FC_DDIR_WRITE;
+	if (FJ_KEY(k[0], "trim"))
+		return FC_DDIR_TRIM;
+	if (FJ_KEY(k[0], "mixed"))
+		return FC_DDIR_MIXED;
+	if (FJ_KEY(k[0], "sync"))
+		return FC_DDIR_SYNC;
+	return -1;
+}
+
+static bool parse_job(struct builder *b, struct fc_job *job)
+{
+	struct fj_str key;
+	fc_job_init(job);
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		int ddir = ddir_of_key(&key);
+		bool ok = true;
+		double d;
+		if (ddir >= 0) {
+			ok = parse_dir(b, &job->dir[ddir]);
+		} else if (FJ_KEY(key, "jobname")) {
+			ok = str(b, &job->name);
+		} else if (FJ_KEY(key, "groupid")) {
+			ok = int32(b, &job->groupid);
+		} else if (FJ_KEY(key, "error")) {
+			ok = int32(b, &job->error);
+		} else if (FJ_KEY(key, "eta")) {
+			ok = i64(b, &job->eta_s);
+			if (job->eta_s >= 2147483647 || job->eta_s < 0)
+				job->eta_s = -1;
+		} else if (FJ_KEY(key, "elapsed")) {
+			ok = i64(b, &job->elapsed_s);
+		} else if (FJ_KEY(key, "job_start")) {
+			ok = i64(b, &job->job_start_ms);
+		} else if (FJ_KEY(key, "job_runtime")) {
+			ok = i64(b, &job->job_runtime_ms);
+		} else if (FJ_KEY(key, "usr_cpu")) {
+			ok = num(b, &d);
+			job->usr_cpu_pct = d;
+		} else if (FJ_KEY(key, "sys_cpu")) {
+			ok = num(b, &d);
+			job->sys_cpu_pct = d;
+		} else if (FJ_KEY(key, "ctx")) {
+			ok = u64(b, &job->ctx);
+		} else if (FJ_KEY(key, "majf")) {
+			ok = u64(b, &job->majf);
+		} else if (FJ_KEY(key, "minf")) {
+			ok = u64(b, &job->minf);
+		} else if (FJ_KEY(key, "total_err")) {
+			ok = i64(b, &job->total_err);
+		} else if (FJ_KEY(key, "first_error")) {
+			ok = i64(b, &job->first_error);
+		} else if (FJ_KEY(key, "desc")) {
+			ok = str(b, &job->description);
+		} else if (FJ_KEY(key, "hostname")) {
+			ok = str(b, &job->hostname);
+		} else if (FJ_KEY(key, "port")) {
+			ok = int32(b, &job->port);
+		} else if (FJ_KEY(key, "job options")) {
+			fc_vec_clear(&b->opts);
+			ok = parse_options(b, &b->opts);
+			if (ok && b->opts.n) {
+				job->options = fc_arena_memdup(b->a, b->opts.data,
+							       b->opts.n * sizeof(struct fc_option));
+				job->n_options = b->opts.n;
+				ok = job->options != NULL || nomem(b);
+			}
+		} else if (FJ_KEY(key, "iodepth_level")) {
+			ok = parse_buckets(b, &job->iodepth);
+		} else if (FJ_KEY(key, "iodepth_submit")) {
+			ok = parse_buckets(b, &job->iodepth_submit);
+		} else if (FJ_KEY(key, "iodepth_complete")) {
+			ok = parse_buckets(b, &job->iodepth_complete);
+		} else if (FJ_KEY(key, "latency_ns")) {
+			ok = parse_buckets(b, &job->latency_ns);
+		} else if (FJ_KEY(key, "latency_us")) {
+			ok = parse_buckets(b, &job->latency_us);
+		} else if (FJ_KEY(key, "latency_ms")) {
+			ok = parse_buckets(b, &job->latency_ms);
+		} else {
+			ok = fj_skip(&b->j);
+		}
+		if (!ok)
+			return false;
+	}
+	if (b->j.status)
+		return false;
+	job->all_clients = strcmp(job->name, "All clients") == 0 && job->hostname;
+	return true;
+}
+
+static bool parse_disk(struct builder *b, struct fc_disk *dk)
+{
+	struct fj_str key;
+	fc_disk_init(dk);
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		bool ok;
+		if (FJ_KEY(key, "name"))
+			ok = str(b, &dk->name);
+		else if (FJ_KEY(key, "hostname"))
+			ok = str(b, &dk->hostname);
+		else if (FJ_KEY(key, "read_ios"))
+			ok = u64(b, &dk->read_ios);
+		else if (FJ_KEY(key, "write_ios"))
+			ok = u64(b, &dk->write_ios);
+		else if (FJ_KEY(key, "read_merges"))
+			ok = u64(b, &dk->read_merges);
+		else if (FJ_KEY(key, "write_merges"))
+			ok = u64(b, &dk->write_merges);
+		else if (FJ_KEY(key, "read_ticks"))
+			ok = u64(b, &dk->read_ticks_ms);
+		else if (FJ_KEY(key, "write_ticks"))
+			ok = u64(b, &dk->write_ticks_ms);
+		else if (FJ_KEY(key, "in_queue"))
+			ok = u64(b, &dk->in_queue_ms);
+		else if (FJ_KEY(key, "read_sectors"))
+			ok = i64(b, &dk->read_sectors);
+		else if (FJ_KEY(key, "write_sectors"))
+			ok = i64(b, &dk->write_sectors);
+		else if (FJ_KEY(key, "util"))
+			ok = num(b, &dk->util_pct);
+		else
+			ok = fj_skip(&b->j);
+		if (!ok)
+			return false;
+	}
+	return b->j.status == 0;
+}
+
+/* Numbers numjobs clones: the n-th job with the same identity. */
+static void number_clones(struct fc_job *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = 0;
+		for (size_t k = 0; k < i; k++) {
+			if (jobs[k].groupid != jobs[i].groupid || jobs[k].port != jobs[i].port ||
+			    strcmp(jobs[k].name, jobs[i].name) != 0)
+				continue;
+			if ((jobs[k].hostname == NULL) != (jobs[i].hostname == NULL))
+				continue;
+			if (jobs[k].hostname && strcmp(jobs[k].hostname, jobs[i].hostname) != 0)
+				continue;
+			c++;
+		}
+		jobs[i].clone = c;
+	}
+}
+
+static bool parse_jobs(struct builder *b, struct fc_run *run)
+{
+	if (!fj_array_begin(&b->j))
+		return false;
+	fc_vec_clear(&b->jobs);
+	while (fj_array_next(&b->j)) {
+		struct fc_job job;
+		if (!parse_job(b, &job))
+			return false;
+		struct fc_job *e = fc_vec_push(&b->jobs);
+		if (!e)
+			return nomem(b);
+		*e = job;
+		e->index = b->jobs.n - 1;
+	}
+	if (b->j.status)
+		return false;
+	number_clones(b->jobs.data, b->jobs.n);
+	run->jobs = fc_arena_memdup(b->a, b->jobs.data, b->jobs.n * sizeof(struct fc_job));
+	if (!run->jobs)
+		return nomem(b);
+	run->n_jobs = b->jobs.n;
+	return true;
+}
+
+static bool parse_disks(struct builder *b, struct fc_run *run)
+{
+	if (!fj_array_begin(&b->j))
+		return false;
+	fc_vec_clear(&b->disks);
+	while (fj_array_next(&b->j)) {
+		struct fc_disk dk;
+		if (!parse_disk(b, &dk))
+			return false;
+		struct fc_disk *e = fc_vec_push(&b->disks);
+		if (!e)
+			return nomem(b);
+		*e = dk;
+	}
+	if (b->j.status)
+		return false;
+	run->disks = fc_arena_memdup(b->a, b->disks.data, b->disks.n * sizeof(struct fc_disk));
+	if (!run->disks)
+		return nomem(b);
+	run->n_disks = b->disks.n;
+	return true;
+}
+
+static bool parse_document(struct builder *b, struct fc_run *run)
+{
+	struct fj_str key;
+	fc_run_init(run);
+	b->units = 0;
+	b->plus = false;
+	b->has_jobs = false;
+	if (!fj_object_begin(&b->j))
+		return false;
+	while (fj_object_next(&b->j, &key)) {
+		bool ok;
+		if (FJ_KEY(key, "fio version")) {
+			ok = str(b, &run->fio_version);
+		} else if (FJ_KEY(key, "timestamp")) {
+			ok = i64(b, &run->timestamp_s);
+		} else if (FJ_KEY(key, "timestamp_ms")) {
+			ok = i64(b, &run->timestamp_ms);
+		} else if (FJ_KEY(key, "time")) {
+			ok = str(b, &run->time_text);
+		} else if (FJ_KEY(key, "global options")) {
+			ok = parse_global_options(b, run);
+		} else if (FJ_KEY(key, "jobs") || FJ_KEY(key, "client_stats")) {
+			run->client_mode = key.p[0] == 'c';
+			b->has_jobs = true;
+			ok = parse_jobs(b, run);
+		} else if (FJ_KEY(key, "disk_util")) {
+			ok = parse_disks(b, run);
+		} else {
+			ok = fj_skip(&b->j);
+		}
+		if (!ok)
+			return false;
+	}
+	if (b->j.status)
+		return false;
+	run->format = b->plus ? FC_FORMAT_JSON_PLUS : FC_FORMAT_JSON;
+	run->units = b->units;
+	if (run->fio_version)
+		fc_version_parse(run->fio_version, &run->version_major, &run->version_minor,
+				 &run->version_patch);
+	return true;
+}
+
+/* ---- scanning the input ------------------------------------------------ */
+
+struct output_box {
+	struct fc_output pub;
+	struct fc_arena arena;
+};
+
+void fc_output_free(struct fc_output *out)
+{
+	if (!out)
+		return;
+	struct output_box *box = (struct output_box *)out;
+	fc_arena_release(&box->arena);
+	free(box);
+}
+
+struct scan {
+	struct builder b;
+	const char *source;
+	struct fc_vec runs;   /* struct fc_run */
+	struct fc_vec diags;  /* struct fc_diag */
+	/* the terse run being collected */
+	bool terse_open;
+	struct fc_run terse;
+	struct fc_vec terse_jobs;  /* struct fc_job */
+	struct fc_vec terse_disks; /* struct fc_disk */
+	bool fio_text;        /* text that only fio prints */
+	bool json_not_fio;    /* a JSON document without jobs */
+	int signal;
+	bool truncated;
+	bool last_broken;     /* the last report could not be read */
+	struct fc_error first_broken;
+	bool have_broken;
+};
+
+static int scan_nomem(struct fc_error *err, const char *source)
+{
+	return fc_err(err, FC_E_NOMEM, source, 0, 0, "out of memory");
+}
+
+static bool starts(const char *p, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+	return len >= n && memcmp(p, lit, n) == 0;
+}
+
+static enum fc_diag_kind classify(struct scan *s, const char *p, size_t len)
+{
+	if (len > 2 && p[0] == '<') {
+		const char *gt = memchr(p, '>', len);
+		if (gt) {
+			s->fio_text = true;
+			return FC_DIAG_HOST;
+		}
+	}
+	if (starts(p, len, "fio: terminating on signal ")) {
+		s->fio_text = true;
+		s->signal = atoi(p + 27);
+		return FC_DIAG_SIGNAL;
+	}
+	if (starts(p, len, "fio: ")) {
+		s->fio_text = true;
+		return FC_DIAG_FIO;
+	}
+	if (starts(p, len, "note: ")) {
+		s->fio_text = true;
+		return FC_DIAG_NOTE;
+	}
+	/* the job banner and start lines of fio's normal output */
+	if (memmem(p, len, ": (g=", 5) || starts(p, len, "Starting ") ||
+	    starts(p, len, "Jobs: ") || starts(p, len, "Run status group"))
+		s->fio_text = true;
+	return FC_DIAG_TEXT;
+}
+
+static int add_diag(struct scan *s, enum fc_diag_kind kind, unsigned long line, const char *p,
+		    size_t len, struct fc_error *err)
+{
+	struct fc_diag *d = fc_vec_push(&s->diags);
+	if (!d)
+		return scan_nomem(err, s->source);
+	d->kind = kind;
+	d->line = line;
+	d->text = fc_arena_strndup(s->b.a, p, len);
+	if (!d->text)
+		return scan_nomem(err, s->source);
+	return FC_OK;
+}
+
+static int flush_terse(struct scan *s, struct fc_error *err)
+{
+	if (!s->terse_open)
+		return FC_OK;
+	s->terse_open = false;
+	struct fc_run *r = fc_vec_push(&s->runs);
+	if (!r)
+		return scan_nomem(err, s->source);
+	*r = s->terse;
+	number_clones(s->terse_jobs.data, s->terse_jobs.n);
+	r->jobs = fc_arena_memdup(s->b.a, s->terse_jobs.data,
+				  s->terse_jobs.n * sizeof(struct fc_job));
+	r->n_jobs = s->terse_jobs.n;
+	r->disks = fc_arena_memdup(s->b.a, s->terse_disks.data,
+				   s->terse_disks.n * sizeof(struct fc_disk));
+	r->n_disks = s->terse_disks.n;
+	if (!r->jobs || !r->disks)
+		return scan_nomem(err, s->source);
+	fc_vec_clear(&s->terse_jobs);
+	fc_vec_clear(&s->terse_disks);
+	s->last_broken = false;
+	return FC_OK;
+}
+
+static int terse_line(struct scan *s, const char *p, size_t len, unsigned long lineno,
+		      unsigned long long offset, struct fc_error *err)
+{
+	struct fc_terse_line t;
+	int rc = fc_terse_parse(s->b.a, p, len, s->source, lineno, &t, err);
+	if (rc < 0)
+		return rc;
+	if (!s->terse_open) {
+		s->terse_open = true;
+		fc_run_init(&s->terse);
+		s->terse.format = FC_FORMAT_TERSE;
+		s->terse.terse_version = t.version;
+		s->terse.units = FC_UNITS_LAT_US;
+		s->terse.line = lineno;
+		s->terse.offset = offset;
+		s->terse.fio_version = t.fio_version;
+		if (t.fio_version)
+			fc_version_parse(t.fio_version, &s->terse.version_major,
+					 &s->terse.version_minor, &s->terse.version_patch);
+	}
+	struct fc_job *j = fc_vec_push(&s->terse_jobs);
+	if (!j)
+		return scan_nomem(err, s->source);
+	*j = t.job;
+	j->index = s->terse_jobs.n - 1;
+	j->all_clients = strcmp(j->name, "All clients") == 0;
+	if (j->all_clients)
+		s->terse.client_mode = true;
+	for (size_t i = 0; i < t.n_disks; i++) {
+		struct fc_disk *d = fc_vec_push(&s->terse_disks);
+		if (!d)
+			return scan_nomem(err, s->source);
+		*d = t.disks[i];
+	}
+	return FC_OK;
+}
+
+/* Parses the document starting at p.  Returns the end of what was read. */
+static int json_document(struct scan *s, const char *base, const char *p, const char *end,
+			 unsigned long lineno, const char **next, struct fc_error *err)
+{
+	struct builder *b = &s->b;
+	fj_init(&b->j, base, p, end, s->source);
+	struct fc_run run;
+	bool ok = parse_document(b, &run);
+	if (!ok) {
+		struct fc_error e;
+		fj_error(&b->j, &e);
+		if (b->j.status == FC_E_NOMEM) {
+			fj_release(&b->j);
+			*err = e;
+			return FC_E_NOMEM;
+		}
+		char msg[FC_ERROR_MESSAGE_MAX + 64];
+		if (b->j.eof) {
+			s->truncated = true;
+			snprintf(msg, sizeof(msg), "report from line %lu is cut short: %s", lineno,
+				 e.message);
+			e.code = FC_E_UNFINISHED;
+			*next = end;
+		} else {
+			snprintf(msg, sizeof(msg), "report from line %lu is not readable: line %lu, column %lu: %s",
+				 lineno, e.line, e.column, e.message);
+			*next = NULL; /* resume after the opening line */
+		}
+		fj_release(&b->j);
+		if (!s->have_broken) {
+			s->first_broken = e;
+			s->have_broken = true;
+		}
+		s->last_broken = true;
+		return add_diag(s, FC_DIAG_BROKEN, lineno, msg, strlen(msg), err);
+	}
+	*next = b->j.p;
+	fj_release(&b->j);
+	if (!b->has_jobs) {
+		s->json_not_fio = true;
+		const char *m = "a JSON document without \"jobs\" or \"client_stats\" (not a fio report)";
+		return add_diag(s, FC_DIAG_BROKEN, lineno, m, strlen(m), err);
+	}
+	run.line = lineno;
+	run.offset = (unsigned long long)(p - base);
+	struct fc_run *r = fc_vec_push(&s->runs);
+	if (!r)
+		return scan_nomem(err, s->source);
+	*r = run;
+	s->last_broken = false;
+	return FC_OK;
+}
+
+static unsigned long count_lines(const char *p, const char *end)
+{
+	unsigned long n = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;
+		n++;
+		p = nl + 1;
+	}
+	return n;
+}
+
+static int scan_input(struct scan *s, const char *buf, size_t len, struct fc_error *err)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned long lineno = 1;
+	int rc;
+	if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		p += 3;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *l = p, *lend = le;
+		if (lend > l && lend[-1] == '\r')
+			lend--;
+		if (l < lend && *l == '{') {
+			if ((rc = flush_terse(s, err)) < 0)
+				return rc;
+			const char *next;
+			if ((rc = json_document(s, buf, l, end, lineno, &next, err)) < 0)
+				return rc;
+			if (!next) {
+				/* a broken report: its lines are not diagnostics;
+				 * go on at the next line that may start one */
+				while (nl && nl + 1 < end && nl[1] != '{') {
+					nl = memchr(nl + 1, '\n', (size_t)(end - nl - 1));
+					lineno++;
+				}
+			} else {
+				lineno += count_lines(p, next);
+				p = next;
+				/* the rest of the closing line, if any, is text */
+				const char *q = p;
+				while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+					q++;
+				if (q < end && *q == '\n') {
+					p = q + 1;
+					lineno++;
+				}
+				continue;
+			}
+		} else if (l < lend) {
+			size_t n = (size_t)(lend - l);
+			if (fc_terse_detect(l, n)) {
+				rc = terse_line(s, l, n, lineno, (unsigned long long)(l - buf), err);
+				if (rc < 0)
+					return rc;
+			} else if (s->terse_open && *l == ';') {
+				rc = fc_terse_parse_disk_line(s->b.a, l, n, s->source, lineno,
+							      &s->terse_disks, err);
+				if (rc < 0)
+					return rc;
+			} else {
+				enum fc_diag_kind k = classify(s, l, n);
+				if ((rc = add_diag(s, k, lineno, l, n, err)) < 0)
+					return rc;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+		lineno++;
+	}
+	return flush_terse(s, err);
+}
+
+static void scan_release(struct scan *s)
+{
+	fc_vec_release(&s->b.pcts);
+	fc_vec_release(&s->b.bins);
+	fc_vec_release(&s->b.opts);
+	fc_vec_release(&s->b.buckets);
+	fc_vec_release(&s->b.prios);
+	fc_vec_release(&s->b.jobs);
+	fc_vec_release(&s->b.disks);
+	fc_vec_release(&s->runs);
+	fc_vec_release(&s->diags);
+	fc_vec_release(&s->terse_jobs);
+	fc_vec_release(&s->terse_disks);
+}
+
+int fc_output_read_buffer(const void *buf, size_t len, const char *source,
+			  struct fc_output **outp, struct fc_error *err)
+{
+	*outp = NULL;
+	if (!source)
+		source = "(buffer)";
+	if (!buf && len)
+		return fc_err(err, FC_E_INVAL, source, 0, 0, "no buffer");
+	if (len > FC_OUTPUT_MAX_BYTES)
+		return fc_err(err, FC_E_LIMIT, source, 0, 0,
+			      "input has %zu bytes, more than the limit of %llu", len,
+			      FC_OUTPUT_MAX_BYTES);
+	struct output_box *box = calloc(1, sizeof(*box));
+	if (!box)
+		return scan_nomem(err, source);
+	fc_arena_init(&box->arena, len / 2 + 4096);
+	struct fc_output *out = &box->pub;
+	struct scan s;
+	memset(&s, 0, sizeof(s));
+	s.b.a = &box->arena;
+	fc_vec_init(&s.b.pcts, sizeof(struct seq_pct), 0);
+	fc_vec_init(&s.b.bins, sizeof(struct seq_bin), 0);
+	fc_vec_init(&s.b.opts, sizeof(struct fc_option), 0);
+	fc_vec_init(&s.b.buckets, sizeof(struct fc_bucket), 0);
+	fc_vec_init(&s.b.prios, sizeof(struct fc_prio), 0);
+	fc_vec_init(&s.b.jobs, sizeof(struct fc_job), 0);
+	fc_vec_init(&s.b.disks, sizeof(struct fc_disk), 0);
+	fc_vec_init(&s.runs, sizeof(struct fc_run), 0);
+	fc_vec_init(&s.diags, sizeof(struct fc_diag), 0);
+	fc_vec_init(&s.terse_jobs, sizeof(struct fc_job), 0);
+	fc_vec_init(&s.terse_disks, sizeof(struct fc_disk), 0);
+
+	int rc;
+	out->source = s.source = fc_arena_strdup(&box->arena, source);
+	if (!out->source) {
+		rc = scan_nomem(err, source);
+		goto fail;
+	}
+	if ((rc = scan_input(&s, buf, len, err)) < 0)
+		goto fail;
+
+	out->runs = fc_arena_memdup(&box->arena, s.runs.data, s.runs.n * sizeof(struct fc_run));
+	out->diags = fc_arena_memdup(&box->arena, s.diags.data, s.diags.n * sizeof(struct fc_diag));
+	if (!out->runs || !out->diags) {
+		rc = scan_nomem(err, source);
+		goto fail;
+	}
+	out->n_runs = s.runs.n;
+	out->n_diags = s.diags.n;
+	out->signal = s.signal;
+
+	if (s.truncated) {
+		out->status = FC_E_UNFINISHED;
+		rc = fc_err(err, FC_E_UNFINISHED, source, s.first_broken.line, 0,
+			    "fio did not finish: its report is cut short (%s)",
+			    s.first_broken.message);
+		goto partial;
+	}
+	if (s.last_broken) {
+		if (err)
+			*err = s.first_broken;
+		rc = s.first_broken.code ? (int)s.first_broken.code : FC_E_SYNTAX;
+		goto fail;
+	}
+	if (out->n_runs) {
+		struct fc_run *runs = (struct fc_run *)out->runs;
+		runs[out->n_runs - 1].final = true;
+		out->final = &runs[out->n_runs - 1];
+		out->status = FC_OK;
+		scan_release(&s);
+		fc_err_clear(err);
+		*outp = out;
+		return FC_OK;
+	}
+	if (s.fio_text) {
+		out->status = FC_E_UNFINISHED;
+		if (s.signal)
+			rc = fc_err(err, FC_E_UNFINISHED, source, 0, 0,
+				    "fio did not finish: it stopped on signal %d without a report",
+				    s.signal);
+		else
+			rc = fc_err(err, FC_E_UNFINISHED, source, 0, 0,
+				    "fio did not finish: its text holds no report");
+		goto partial;
+	}
+	if (s.json_not_fio)
+		rc = fc_err(err, FC_E_NOT_FIO, source, 0, 0,
+			    "not fio output: JSON without \"jobs\" or \"client_stats\"");
+	else if (len == 0)
+		rc = fc_err(err, FC_E_NOT_FIO, source, 0, 0, "not fio output: the file is empty");
+	else
+		rc = fc_err(err, FC_E_NOT_FIO, source, 0, 0,
+			    "not fio output: no JSON report, terse line or fio message found");
+fail:
+	scan_release(&s);
+	fc_output_free(out);
+	return rc;
+partial:
+	scan_release(&s);
+	*outp = out;
+	return rc;
+}
+
+int fc_output_read_file(const char *path, struct fc_output **out, struct fc_error *err)
+{
+	char *buf;
+	size_t len;
+	*out = NULL;
+	int rc = fc_read_file(path, FC_OUTPUT_MAX_BYTES, &buf, &len, err);
+	if (rc < 0)
+		return rc;
+	rc = fc_output_read_buffer(buf, len, path, out, err);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private helpers shared by the library's .c files: an arena that owns every
+ * string and array of a parsed result, a growable scratch vector, error
+ * filling, cleanup attributes.  Not installed.
+ */
+#ifndef FC_UTIL_H
+#define FC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "fiocamp.h"
+
+#define FC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define FC_UNUSED __attribute__((unused))
+#define FC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+static inline void fc_freep(void *p)
+{
+	free(*(void **)p);
+}
+#define _cleanup_free_ __attribute__((cleanup(fc_freep)))
+
+/* Hands a pointer over: returns it and clears the variable that held it. */
+#define FC_TAKE_PTR(p)                                                                   \
+	({                                                                               \
+		__typeof__(p) take_ptr_tmp_ = (p);                                       \
+		(p) = NULL;                                                              \
+		take_ptr_tmp_;                                                           \
+	})
+
+/*
+ * Arena: bump allocation in chunks, freed all at once.  Every allocation is
+ * aligned for any scalar type.  Returns NULL when out of memory.
+ */
+struct fc_arena_chunk;
+struct fc_arena {
+	struct fc_arena_chunk *head;
+	size_t used;  /* bytes used in head */
+	size_t cap;   /* usable bytes in head */
+	size_t chunk; /* size of the next chunk */
+};
+
+void fc_arena_init(struct fc_arena *a, size_t first_chunk);
+void *fc_arena_alloc(struct fc_arena *a, size_t size);
+void *fc_arena_calloc(struct fc_arena *a, size_t n, size_t size);
+void *fc_arena_memdup(struct fc_arena *a, const void *p, size_t size);
+char *fc_arena_strndup(struct fc_arena *a, const char *s, size_t len);
+char *fc_arena_strdup(struct fc_arena *a, const char *s);
+void fc_arena_release(struct fc_arena *a);
+
+/*
+ * Scratch vector of fixed-size elements on the heap.  push returns a pointer
+ * to the new (zeroed) element or NULL when out of memory or past max_elems.
+ */
+struct fc_vec {
+	void *data;
+	size_t n, cap, elem_size, max_elems;
+};
+
+void fc_vec_init(struct fc_vec *v, size_t elem_size, size_t max_elems);
+void *fc_vec_push(struct fc_vec *v);
+void fc_vec_clear(struct fc_vec *v); /* n = 0, memory kept */
+void fc_vec_release(struct fc_vec *v);
+
+/* Fills err (if not NULL); returns `code` so callers can `return fc_err(...)`. */
+int fc_err(struct fc_error *err, enum fc_status code, const char *source, unsigned long line,
+	   unsigned long column, const char *fmt, ...) FC_PRINTF(6, 7);
+int fc_err_at(struct fc_error *err, enum fc_status code, const char *source,
+	      unsigned long long offset, const char *fmt, ...) FC_PRINTF(5, 6);
+int fc_err_errno(struct fc_error *err, int errnum, const char *source, const char *what);
+/* Clears err to FC_OK. */
+void fc_err_clear(struct fc_error *err);
+
+/*
+ * Reads a whole file into a NUL-terminated heap buffer (caller frees),
+ * refusing files above max_bytes with FC_E_LIMIT.
+ */
+int fc_read_file(const char *path, size_t max_bytes, char **buf, size_t *len,
+		 struct fc_error *err);
+
+/* Locale-independent strtod over [s, s+len).  Sets *ok to false when the
+ * text is not a number in full. */
+double fc_parse_double(const char *s, size_t len, bool *ok);
+
+#endif

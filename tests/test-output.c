@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading fio's reports: every sample fio 3.33 produced in
+ * tests/fixtures/fio-3.33 (see its README for the command lines), checked
+ * against the numbers fio printed.
+ */
+#include "check.h"
+#include "fiocamp.h"
+
+static struct fc_output *load(const char *rel, int expect)
+{
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	int rc = fc_output_read_file(check_src(rel), &o, &e);
+	if (rc != expect) {
+		char msg[1024];
+		fc_error_format(&e, msg, sizeof(msg));
+		fprintf(stderr, "%s: rc %d, expected %d: %s\n", rel, rc, expect, msg);
+	}
+	CHECK_INT(rc, expect);
+	return o;
+}
+
+#define FIX "tests/fixtures/fio-3.33/"
+
+static void test_psync_randrw(void)
+{
+	struct fc_output *o = load(FIX "json_psync_randrw.json", FC_OK);
+	if (!o)
+		return;
+	CHECK_INT(o->n_runs, 1);
+	CHECK_INT(o->n_diags, 0);
+	const struct fc_run *r = o->final;
+	CHECK(r == &o->runs[0] && r->final);
+	CHECK_INT(r->format, FC_FORMAT_JSON);
+	CHECK_STR(r->fio_version, "fio-3.33");
+	CHECK_INT(r->version_major, 3);
+	CHECK_INT(r->version_minor, 33);
+	CHECK_INT(r->timestamp_s, 1796048964);
+	CHECK_INT(r->timestamp_ms, 1796048964451);
+	CHECK_STR(r->time_text, "Mon Nov 30 14:29:24 2026");
+	CHECK(!r->client_mode);
+	CHECK_INT(r->units, 0);
+	CHECK_INT(r->n_global_options, 0);
+	CHECK_INT(r->n_jobs, 1);
+	CHECK_INT(r->n_disks, 1);
+	CHECK_STR(r->disks[0].name, "vda");
+	const struct fc_job *j = &r->jobs[0];
+	CHECK_STR(j->name, "randrw_psync");
+	CHECK_INT(j->error, 0);
+	CHECK_INT(j->eta_s, 0);
+	CHECK_INT(j->elapsed_s, 3);
+	CHECK_INT(j->job_start_ms, -1); /* >= 3.36 only */
+	CHECK_INT(j->n_options, 9);
+	CHECK_STR(fc_job_option(r, j, "rwmixread"), "70");
+	CHECK_STR(fc_job_option(r, j, "time_based"), NULL); /* valueless: left out before 3.39 */
+	const struct fc_dir *rd = &j->dir[FC_DDIR_READ];
+	CHECK(rd->present);
+	CHECK_U64(rd->io_bytes, 121036800);
+	CHECK_DBL(rd->bw_bytes, 60488155, 0);
+	CHECK_DBL(rd->iops, 14767.616192, 0);
+	CHECK_U64(rd->runtime_ms, 2001);
+	CHECK_U64(rd->total_ios, 29550);
+	CHECK(rd->slat.present && rd->slat.n_known && rd->slat.n == 0);
+	CHECK_INT(rd->slat.n_percentiles, 0);
+	CHECK_DBL(rd->clat.min_ns, 28072, 0);
+	CHECK_DBL(rd->clat.max_ns, 1402950, 0);
+	CHECK_DBL(rd->clat.mean_ns, 45481.161286, 0);
+	CHECK_U64(rd->clat.n, 29550);
+	CHECK_INT(rd->clat.n_percentiles, 17);
+	CHECK_DBL(rd->clat.percentiles[12].percent, 99.0, 0);
+	CHECK_DBL(rd->clat.percentiles[12].value_ns, 99840, 0);
+	CHECK_DBL(rd->clat.percentiles[16].percent, 99.99, 0);
+	CHECK_DBL(rd->clat.percentiles[16].value_ns, 1138688, 0);
+	CHECK_INT(rd->clat.n_bins, 0);
+	CHECK_DBL(rd->lat.mean_ns, 45596.775871, 0);
+	CHECK_DBL(rd->bw_samples.min, 51712.0 * 1024, 0);
+	CHECK_DBL(rd->bw_samples.max, 64808.0 * 1024, 0);
+	CHECK_DBL(rd->bw_samples.mean, 58370.666667 * 1024, 1e-15);
+	CHECK_DBL(rd->bw_samples.stddev, 6550.804938 * 1024, 1e-15);
+	CHECK_DBL(rd->iops_samples.max, 16202, 0);
+	CHECK_DBL(rd->iops_samples.stddev, 1637.701234, 0);
+	CHECK_U64(rd->bw_samples.n, 3);
+	CHECK_DBL(rd->bw_agg_pct, 98.814189, 0);
+	CHECK_DBL(rd->iops_samples.min, 12928, 0);
+	CHECK_DBL(rd->iops_samples.mean, 14592.666667, 0);
+	CHECK_U64(rd->iops_samples.n, 3);
+	CHECK(isnan(rd->cachehit_pct));
+	CHECK_U64(j->dir[FC_DDIR_WRITE].io_bytes, 51716096);
+	CHECK_DBL(j->dir[FC_DDIR_WRITE].iops, 6309.845077, 0);
+	CHECK(j->dir[FC_DDIR_TRIM].present);
+	CHECK_U64(j->dir[FC_DDIR_TRIM].io_bytes, 0);
+	CHECK(j->dir[FC_DDIR_SYNC].present);
+	CHECK(!j->dir[FC_DDIR_MIXED].present);
+	CHECK_INT(j->iodepth.n, 7);
+	CHECK_STR(j->iodepth.items[6].label, ">=64");
+	CHECK_INT(j->latency_ns.n, 10);
+	CHECK_INT(j->latency_ms.n, 12);
+	fc_output_free(o);
+}
+
+static void test_jsonplus(void)
+{
+	struct fc_output *o = load(FIX "jsonplus_libaio_randread.json", FC_OK);
+	if (!o)
+		return;
+	const struct fc_run *r = o->final;
+	CHECK_INT(r->format, FC_FORMAT_JSON_PLUS);
+	const struct fc_lat *c = &r->jobs[0].dir[FC_DDIR_READ].clat;
+	CHECK_U64(c->n, 111727);
+	CHECK_INT(c->n_bins, 306);
+	CHECK_DBL(c->bins[0].value_ns, 21632, 0);
+	CHECK_U64(c->bins[0].count, 1);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < c->n_bins; i++) {
+		sum += c->bins[i].count;
+		if (i)
+			CHECK(c->bins[i].value_ns > c->bins[i - 1].value_ns);
+	}
+	CHECK_U64(sum, 111727);
+	CHECK_DBL(c->percentiles[6].value_ns, 57088, 0);
+	/* bins are fio's bucket midpoints */
+	CHECK_DBL(fc_hist_bucket_value(596, 29, 0), 21632, 0);
+	CHECK_DBL(fc_hist_bucket_value(596, 29, -1), 21504, 0);
+	CHECK_DBL(fc_hist_bucket_value(596, 29, 1), 21760, 0);
+	CHECK_DBL(fc_hist_bucket_value(5, 29, 0), 5, 0);
+	CHECK(isnan(fc_hist_bucket_value(1856, 29, 0)));
+	fc_output_free(o);
+}
+
+static void test_fsync_both(void)
+{
+	struct fc_output *o = load(FIX "json_fsync_unified_both.json", FC_OK);
+	if (!o)
+		return;
+	const struct fc_job *j = &o->final->jobs[0];
+	CHECK(j->dir[FC_DDIR_MIXED].present);
+	CHECK_DBL(j->dir[FC_DDIR_MIXED].iops, 15358.641359, 0);
+	const struct fc_dir *s = &j->dir[FC_DDIR_SYNC];
+	CHECK(s->present);
+	CHECK_U64(s->total_ios, 987);
+	CHECK_DBL(s->lat.min_ns, 34084, 0);
+	CHECK_DBL(s->lat.mean_ns, 467270.655522, 0);
+	CHECK_U64(s->lat.n, 987);
+	CHECK_DBL(s->lat.percentiles[6].value_ns, 244736, 0);
+	CHECK(isnan(s->iops));
+	fc_output_free(o);
+}
+
+static void test_numjobs(void)
+{
+	struct fc_output *o = load(FIX "json_numjobs2_no_group_reporting.json", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->n_jobs, 2);
+		CHECK_STR(r->jobs[0].name, "nj");
+		CHECK_STR(r->jobs[1].name, "nj");
+		CHECK_INT(r->jobs[0].clone, 0);
+		CHECK_INT(r->jobs[1].clone, 1);
+		CHECK_INT(r->jobs[1].index, 1);
+		CHECK_INT(r->jobs[0].job_runtime_ms, 1000);
+		CHECK_U64(r->jobs[1].dir[FC_DDIR_READ].io_bytes, 111017984);
+		fc_output_free(o);
+	}
+	o = load(FIX "json_numjobs2_group_reporting.json", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->n_jobs, 1);
+		CHECK_INT(r->jobs[0].job_runtime_ms, 2000); /* summed over the group */
+		CHECK_U64(r->jobs[0].dir[FC_DDIR_READ].io_bytes, 214622208);
+		CHECK_U64(r->jobs[0].dir[FC_DDIR_READ].iops_samples.n, 2);
+		CHECK_DBL(r->jobs[0].dir[FC_DDIR_READ].bw_samples.min, 207056.0 * 1024, 0);
+		fc_output_free(o);
+	}
+}
+
+static void test_quirks(void)
+{
+	struct fc_output *o = load(FIX "quirk_json_stdout_with_note_line.txt", FC_OK);
+	if (o) {
+		CHECK_INT(o->n_diags, 1);
+		CHECK_INT(o->diags[0].kind, FC_DIAG_NOTE);
+		CHECK_INT(o->diags[0].line, 1);
+		CHECK(strncmp(o->diags[0].text, "note: both iodepth", 18) == 0);
+		CHECK_INT(o->final->line, 2);
+		fc_output_free(o);
+	}
+	o = load(FIX "quirk_json_stdout_with_error_lines_process.txt", FC_OK);
+	if (o) {
+		CHECK_INT(o->n_diags, 2);
+		CHECK_INT(o->diags[0].kind, FC_DIAG_FIO);
+		CHECK_INT(o->diags[1].kind, FC_DIAG_FIO);
+		CHECK(strstr(o->diags[1].text, "err=22") != NULL);
+		CHECK_INT(o->final->jobs[0].error, 22);
+		CHECK_INT(o->final->jobs[0].eta_s, -1); /* 2147483647 in the file */
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_READ].io_bytes, 0);
+		fc_output_free(o);
+	}
+	o = load(FIX "quirk_json_output_file_with_error_lines_thread.txt", FC_OK);
+	if (o) {
+		CHECK_INT(o->n_diags, 3);
+		CHECK_INT(o->final->jobs[0].error, 22);
+		fc_output_free(o);
+	}
+	o = load(FIX "quirk_json_status_interval_3docs.txt", FC_OK);
+	if (o) {
+		CHECK_INT(o->n_runs, 3);
+		CHECK(!o->runs[0].final && !o->runs[1].final && o->runs[2].final);
+		CHECK(o->final == &o->runs[2]);
+		CHECK_U64(o->runs[0].jobs[0].dir[FC_DDIR_READ].io_bytes, 71168000);
+		CHECK_U64(o->runs[1].jobs[0].dir[FC_DDIR_READ].runtime_ms, 1890);
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_READ].io_bytes, 149082112);
+		CHECK_INT(o->runs[1].line, 271);
+		CHECK_INT(o->runs[2].line, 541);
+		fc_output_free(o);
+	}
+	o = load(FIX "quirk_json_invalid_control_char_in_desc.txt", FC_OK);
+	if (o) {
+		CHECK_STR(o->final->jobs[0].description, "line1\nline2 \"quoted\" tab\there");
+		CHECK_STR(fc_job_option(o->final, &o->final->jobs[0], "description"),
+			  "line1\nline2 \"quoted\" tab\there");
+		fc_output_free(o);
+	}
+	o = load(FIX "quirk_json_after_sigint.txt", FC_OK);
+	if (o) {
+		CHECK_INT(o->signal, 2);
+		CHECK_INT(o->n_diags, 1);
+		CHECK_INT(o->diags[0].kind, FC_DIAG_SIGNAL);
+		CHECK_INT(o->diags[0].line, 2);
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_READ].io_bytes, 91287552);
+		fc_output_free(o);
+	}
+}
+
+static void test_client(void)
+{
+	struct fc_output *o = load(FIX "client_1server_2jobs_stdout.txt", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK(r->client_mode);
+		CHECK_INT(r->timestamp_ms, -1);
+		CHECK_INT(r->n_global_options, 8);
+		CHECK_STR(fc_job_option(r, &r->jobs[0], "log_avg_msec"), "500");
+		CHECK_INT(r->n_jobs, 3);
+		CHECK_STR(r->jobs[0].hostname, "127.0.0.1");
+		CHECK_INT(r->jobs[0].port, 18765);
+		CHECK(!r->jobs[0].all_clients && !r->jobs[1].all_clients);
+		CHECK(r->jobs[2].all_clients);
+		CHECK_U64(r->jobs[2].dir[FC_DDIR_READ].io_bytes, 191324160);
+		CHECK_INT(r->jobs[0].eta_s, -1);
+		CHECK_INT(o->n_diags, 1);
+		CHECK_INT(o->diags[0].kind, FC_DIAG_HOST);
+		fc_output_free(o);
+	}
+	o = load(FIX "client_2servers_stdout_dup_global_keys.txt", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->n_global_options, 6); /* duplicates merged, last wins */
+		CHECK_INT(r->n_jobs, 3);
+		CHECK_INT(r->jobs[0].port, 18765);
+		CHECK_INT(r->jobs[1].port, 18766);
+		CHECK_INT(r->jobs[0].clone, 0);
+		CHECK_INT(r->jobs[1].clone, 0); /* other server, not a clone */
+		CHECK(r->jobs[2].all_clients);
+		CHECK_U64(r->jobs[1].dir[FC_DDIR_READ].io_bytes, 47558656);
+		CHECK_INT(o->n_diags, 6);
+		fc_output_free(o);
+	}
+}
+
+static void check_buffer(const char *text, int expect, const char *msg_part)
+{
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	int rc = fc_output_read_buffer(text, strlen(text), "buf", &o, &e);
+	CHECK_INT(rc, expect);
+	if (msg_part && !strstr(e.message, msg_part)) {
+		fprintf(stderr, "message \"%s\" lacks \"%s\"\n", e.message, msg_part);
+		CHECK(0);
+	}
+	if (rc == FC_OK || rc == FC_E_UNFINISHED)
+		CHECK(o != NULL);
+	else
+		CHECK(o == NULL);
+	fc_output_free(o);
+}
+
+static void test_bad_input(void)
+{
+	check_buffer("", FC_E_NOT_FIO, "empty");
+	check_buffer("hello world\n", FC_E_NOT_FIO, "no JSON report");
+	check_buffer("{\"a\": 1}\n", FC_E_NOT_FIO, "without \"jobs\"");
+	check_buffer("{\n  \"fio version\" : \"fio-3.33\",\n  \"jobs\" : [\n    {\n",
+		     FC_E_UNFINISHED, "cut short");
+	check_buffer("fio: terminating on signal 9\n", FC_E_UNFINISHED, "signal 9");
+	check_buffer("jobname: (g=0): rw=read, bs=4k\nStarting 1 process\n", FC_E_UNFINISHED,
+		     "no report");
+	check_buffer("{\n  \"jobs\" : [ {} x ]\n}\n", FC_E_SYNTAX, "expected ',' or ']'");
+
+	/* a broken report followed by a good one: the good one counts */
+	const char *two = "{\n  \"jobs\" : [ x ]\n}\n{\n  \"jobs\" : []\n}\n";
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	CHECK_INT(fc_output_read_buffer(two, strlen(two), "two", &o, &e), FC_OK);
+	if (o) {
+		CHECK_INT(o->n_runs, 1);
+		CHECK_INT(o->runs[0].line, 4);
+		CHECK_INT(o->n_diags, 1);
+		CHECK_INT(o->diags[0].kind, FC_DIAG_BROKEN);
+		fc_output_free(o);
+	}
+
+	/* status reports, then fio killed in the middle of the final one */
+	const char *killed = "{\n\"jobs\":[]\n}\n{\n\"jobs\":[";
+	CHECK_INT(fc_output_read_buffer(killed, strlen(killed), "k", &o, &e), FC_E_UNFINISHED);
+	if (o) {
+		CHECK_INT(o->status, FC_E_UNFINISHED);
+		CHECK_INT(o->n_runs, 1);
+		CHECK(o->final == NULL);
+		CHECK(!o->runs[0].final);
+		fc_output_free(o);
+	}
+
+	/* BOM, CRLF, nan */
+	const char *crlf = "\xef\xbb\xbf{\r\n\"jobs\":[{\"jobname\":\"x\",\"read\":{\"iops\":nan,"
+			   "\"io_bytes\":5}}]\r\n}\r\n";
+	CHECK_INT(fc_output_read_buffer(crlf, strlen(crlf), "crlf", &o, &e), FC_OK);
+	if (o) {
+		CHECK(isnan(o->final->jobs[0].dir[0].iops));
+		CHECK_U64(o->final->jobs[0].dir[0].io_bytes, 5 * 1024); /* no io_kbytes: KiB */
+		CHECK(o->final->units & FC_UNITS_IO_KIB);
+		fc_output_free(o);
+	}
+}
+
+int main(void)
+{
+	test_psync_randrw();
+	test_jsonplus();
+	test_fsync_both();
+	test_numjobs();
+	test_quirks();
+	test_client();
+	test_bad_input();
+	return check_exit();
+}
