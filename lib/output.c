@@ -259,7 +259,8 @@ static bool parse_percentiles(struct builder *b, struct fc_lat *l, double scale)
 		return false;
 	struct seq_pct *v = b->pcts.data;
 	size_t n = b->pcts.n;
-	qsort(v, n, sizeof(*v), cmp_pct);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_pct);
 	struct fc_percentile *out = fc_arena_alloc(b->a, (n ? n : 1) * sizeof(*out));
 	if (!out)
 		return nomem(b);
@@ -333,7 +334,8 @@ static bool parse_bins(struct builder *b, struct fc_lat *l, double scale)
 		for (size_t i = 0; i < n; i++)
 			v[i].v.value_ns *= scale;
 	}
-	qsort(v, n, sizeof(*v), cmp_bin);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_bin);
 	struct fc_bin *out = fc_arena_alloc(b->a, (n ? n : 1) * sizeof(*out));
 	if (!out)
 		return nomem(b);
