@@ -404,12 +404,12 @@ static bool read_string(struct fc_json *j, struct fj_str *s)
 			j->scratch[o++] = '\t';
 			break;
 		case 'u': {
-			unsigned cp;
+			unsigned cp = 0;
 			if (!read_hex4(j, q, &cp))
 				return false;
 			q += 4;
 			if (cp >= 0xd800 && cp <= 0xdbff) {
-				unsigned lo;
+				unsigned lo = 0;
 				if (end - q >= 6 && q[0] == '\\' && q[1] == 'u' &&
 				    read_hex4(j, q + 2, &lo) && lo >= 0xdc00 && lo <= 0xdfff) {
 					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
@@ -543,7 +543,7 @@ bool fj_number(struct fc_json *j, struct fj_num *n)
 		char b[16];
 		return fail_syntax(j, "expected a number, found %s", found(j, b, sizeof(b)));
 	}
-	const char *e;
+	const char *e = NULL;
 	if (!scan_number(j, &e, n))
 		return false;
 	j->p = e;

@@ -218,6 +218,15 @@ static bool str(struct builder *b, const char **out)
 	return true;
 }
 
+/* fio prints percentiles and bins in ascending order: check before sorting */
+static bool sorted(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp((const char *)v + (i - 1) * size, (const char *)v + i * size) > 0)
+			return false;
+	return true;
+}
+
 static int cmp_pct(const void *x, const void *y)
 {
 	const struct seq_pct *a = x, *b = y;
@@ -259,7 +268,7 @@ static bool parse_percentiles(struct builder *b, struct fc_lat *l, double scale)
 		return false;
 	struct seq_pct *v = b->pcts.data;
 	size_t n = b->pcts.n;
-	if (n > 1)
+	if (n > 1 && !sorted(v, n, sizeof(*v), cmp_pct))
 		qsort(v, n, sizeof(*v), cmp_pct);
 	struct fc_percentile *out = fc_arena_alloc(b->a, (n ? n : 1) * sizeof(*out));
 	if (!out)
@@ -334,7 +343,7 @@ static bool parse_bins(struct builder *b, struct fc_lat *l, double scale)
 		for (size_t i = 0; i < n; i++)
 			v[i].v.value_ns *= scale;
 	}
-	if (n > 1)
+	if (n > 1 && !sorted(v, n, sizeof(*v), cmp_bin))
 		qsort(v, n, sizeof(*v), cmp_bin);
 	struct fc_bin *out = fc_arena_alloc(b->a, (n ? n : 1) * sizeof(*out));
 	if (!out)
