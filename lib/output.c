@@ -250,6 +250,12 @@ static bool parse_percentiles(struct builder *b, struct fc_lat *l, double scale)
 	if (!fj_object_begin(&b->j))
 		return false;
 	while (fj_object_next(&b->j, &key)) {
+		if (FJ_KEY(key, "0.00")) {
+			/* fio < 3.4 padded the object with "0.00" : 0 entries */
+			if (!fj_skip(&b->j))
+				return false;
+			continue;
+		}
 		bool ok;
 		double pct = fc_parse_double(key.p, key.len, &ok);
 		double v;

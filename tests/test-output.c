@@ -333,6 +333,126 @@ static void test_bad_input(void)
 	}
 }
 
+#define HM "tests/fixtures/handmade/"
+
+static void test_fio2(void)
+{
+	struct fc_output *o = load(HM "fio-2.2.10-randrw.json", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->version_major, 2);
+		CHECK_INT(r->version_minor, 2);
+		CHECK_INT(r->version_patch, 10);
+		CHECK_INT(r->units, FC_UNITS_LAT_US | FC_UNITS_IO_KIB);
+		CHECK_INT(r->timestamp_ms, -1);
+		const struct fc_job *j = &r->jobs[0];
+		CHECK_INT(j->n_options, 0);
+		const struct fc_dir *d = &j->dir[FC_DDIR_READ];
+		CHECK_U64(d->io_bytes, 118200ull * 1024);
+		CHECK_DBL(d->bw_bytes, 59070.0 * 1024, 0);
+		CHECK_DBL(d->iops, 14767.62, 0);
+		CHECK_DBL(d->clat.min_ns, 28000, 0);
+		CHECK_DBL(d->clat.max_ns, 1402000, 0);
+		CHECK_DBL(d->clat.mean_ns, 45480, 1e-12);
+		CHECK(!d->clat.n_known);
+		CHECK_INT(d->clat.n_percentiles, 17); /* the "0.00" padding is gone */
+		CHECK_DBL(d->clat.percentiles[0].percent, 1.0, 0);
+		CHECK_DBL(d->clat.percentiles[12].value_ns, 99000, 0);
+		CHECK_DBL(d->lat.mean_ns, 45600, 1e-12);
+		CHECK_DBL(d->bw_samples.min, 51712.0 * 1024, 0);
+		CHECK(!d->iops_samples.present);
+		CHECK_INT(j->latency_us.n, 10);
+		CHECK_INT(r->n_disks, 1);
+		CHECK_INT(r->disks[0].read_sectors, -1);
+		fc_output_free(o);
+	}
+
+	struct fc_output *a = load(HM "fio-2.12-jsonplus-randread.json", FC_OK);
+	struct fc_output *b = load(HM "fio-2.21-jsonplus-randread.json", FC_OK);
+	if (a && b) {
+		const struct fc_run *ra = a->final, *rb = b->final;
+		CHECK_INT(ra->format, FC_FORMAT_JSON_PLUS);
+		CHECK_INT(ra->units, FC_UNITS_LAT_US | FC_UNITS_IO_KIB | FC_UNITS_BINS_INDEX);
+		CHECK_INT(rb->units, FC_UNITS_LAT_US);
+		CHECK_INT(ra->timestamp_ms, 1796048992119);
+		CHECK(ra->jobs[0].n_options > 5);
+		const struct fc_lat *la = &ra->jobs[0].dir[FC_DDIR_READ].clat;
+		const struct fc_lat *lb = &rb->jobs[0].dir[FC_DDIR_READ].clat;
+		/* no N in 2.x: the bins give it */
+		CHECK(la->n_known && lb->n_known);
+		CHECK_U64(la->n, 111727);
+		CHECK_U64(lb->n, 111727);
+		CHECK_U64(ra->jobs[0].dir[FC_DDIR_READ].io_bytes,
+			  rb->jobs[0].dir[FC_DDIR_READ].io_bytes / 1024 * 1024);
+		/* index keys and value keys name the same buckets */
+		CHECK_INT(la->n_bins, lb->n_bins);
+		for (size_t i = 0; i < la->n_bins && i < lb->n_bins; i++) {
+			CHECK_DBL(la->bins[i].value_ns, lb->bins[i].value_ns, 0);
+			CHECK_U64(la->bins[i].count, lb->bins[i].count);
+		}
+		/* the first 3.33 bin, 21632 ns, is 21 us: an exact 2.x bucket */
+		CHECK_DBL(la->bins[0].value_ns, 21000, 0);
+	}
+	fc_output_free(a);
+	fc_output_free(b);
+}
+
+static void test_fio3_shapes(void)
+{
+	struct fc_output *o = load(HM "fio-3.20-clat-prio-randrw.json", FC_OK);
+	if (o) {
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		CHECK_INT(d->n_prios, 2);
+		if (d->n_prios == 2) {
+			CHECK(d->prios[0].high && !d->prios[1].high);
+			CHECK_INT(d->prios[0].prioclass, -1);
+			CHECK(!d->prios[0].total_lat);
+			CHECK_U64(d->prios[0].lat.n, 7387);
+			CHECK_U64(d->prios[1].lat.n, 22162);
+			CHECK_DBL(d->prios[1].lat.percentiles[12].value_ns, 99840, 0);
+		}
+		CHECK_INT(o->final->jobs[0].dir[FC_DDIR_WRITE].n_prios, 0);
+		fc_output_free(o);
+	}
+	o = load(HM "fio-3.36-prios-randrw.json", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->jobs[0].job_start_ms, 1796048964451 - 2003);
+		const struct fc_dir *d = &r->jobs[0].dir[FC_DDIR_READ];
+		CHECK_INT(d->n_prios, 2);
+		if (d->n_prios == 2) {
+			CHECK_INT(d->prios[0].prioclass, 1);
+			CHECK_INT(d->prios[0].prio, 0);
+			CHECK_INT(d->prios[0].priohint, 0);
+			CHECK_INT(d->prios[1].prioclass, 2);
+			CHECK_INT(d->prios[1].prio, 4);
+			CHECK(!d->prios[1].high);
+		}
+		CHECK_INT(r->disks[0].read_sectors, 26805 * 8);
+		fc_output_free(o);
+	}
+	o = load(HM "fio-3.39-client-2servers.json", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK(r->client_mode);
+		CHECK_INT(r->n_global_options, 3); /* merged; hostname and port dropped */
+		CHECK_STR(fc_job_option(r, &r->jobs[0], "time_based"), "");
+		CHECK_STR(fc_job_option(r, NULL, "hostname"), NULL);
+		CHECK_INT(r->n_jobs, 3);
+		CHECK_INT(r->jobs[1].port, 18766);
+		CHECK(r->jobs[2].all_clients);
+		CHECK_INT(r->jobs[2].dir[FC_DDIR_READ].clat.n_percentiles, 17);
+		fc_output_free(o);
+	}
+	o = load(HM "fio-3.42-zbd-steadystate.json", FC_OK);
+	if (o) {
+		CHECK_INT(o->final->version_minor, 42);
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_READ].total_ios, 29550);
+		CHECK_INT(o->final->jobs[0].job_start_ms, 1796048964451 - 2003);
+		fc_output_free(o);
+	}
+}
+
 int main(void)
 {
 	test_psync_randrw();
@@ -342,5 +462,7 @@ int main(void)
 	test_quirks();
 	test_client();
 	test_bad_input();
+	test_fio2();
+	test_fio3_shapes();
 	return check_exit();
 }
