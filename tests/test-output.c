@@ -453,6 +453,66 @@ static void test_fio3_shapes(void)
 	}
 }
 
+static void test_more_333(void)
+{
+	struct fc_output *o = load(FIX "jsonplus_slat_clat_lat_percentiles.json", FC_OK);
+	if (o) {
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		CHECK_U64(d->slat.n, 13319);
+		CHECK_DBL(d->slat.percentiles[6].value_ns, 5152, 0);
+		CHECK_INT(d->slat.n_bins, 332);
+		CHECK_DBL(d->lat.percentiles[6].value_ns, 136192, 0);
+		CHECK_INT(d->lat.n_bins, 377);
+		uint64_t sum = 0;
+		for (size_t i = 0; i < d->lat.n_bins; i++)
+			sum += d->lat.bins[i].count;
+		CHECK_U64(sum, d->lat.n);
+		fc_output_free(o);
+	}
+	o = load(FIX "json_cmdprio_prios.json", FC_OK);
+	if (o) {
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		CHECK_INT(d->n_prios, 2);
+		if (d->n_prios == 2) {
+			CHECK_INT(d->prios[0].prioclass, 0);
+			CHECK_U64(d->prios[0].lat.n, 8051);
+			CHECK_INT(d->prios[1].prioclass, 1);
+			CHECK_U64(d->prios[1].lat.n, 3560);
+			CHECK_INT(d->prios[1].priohint, -1);
+		}
+		CHECK_U64(d->total_ios, 11611);
+		fc_output_free(o);
+	}
+	o = load(FIX "json_per_io_iops_log.json", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		const struct fc_dir *d = &r->jobs[0].dir[FC_DDIR_READ];
+		CHECK_DBL(d->iops, 199.801193, 0);
+		CHECK_DBL(d->iops_samples.mean, 1, 0); /* one sample per I/O */
+		CHECK_U64(d->iops_samples.n, 201);
+		CHECK(fc_job_option(r, &r->jobs[0], "write_iops_log") != NULL);
+		CHECK_STR(fc_job_option(r, &r->jobs[0], "log_avg_msec"), NULL);
+		fc_output_free(o);
+	}
+	o = load(FIX "json_idle_prof.json", FC_OK);
+	if (o) {
+		CHECK_INT(o->final->jobs[0].job_runtime_ms, 1000);
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_READ].total_ios, 2171);
+		fc_output_free(o);
+	}
+	o = load(FIX "quirk_json_banner_line_two_groups.txt", FC_OK);
+	if (o) {
+		CHECK_INT(o->n_diags, 1);
+		CHECK_INT(o->diags[0].kind, FC_DIAG_TEXT);
+		CHECK(strncmp(o->diags[0].text, "two: (g=0): rw=randread", 23) == 0);
+		CHECK_INT(o->final->n_jobs, 2);
+		CHECK_INT(o->final->jobs[1].groupid, 1);
+		CHECK_STR(o->final->jobs[1].name, "second");
+		CHECK_U64(o->final->jobs[1].dir[FC_DDIR_READ].io_bytes, 914423808);
+		fc_output_free(o);
+	}
+}
+
 int main(void)
 {
 	test_psync_randrw();
@@ -464,5 +524,6 @@ int main(void)
 	test_bad_input();
 	test_fio2();
 	test_fio3_shapes();
+	test_more_333();
 	return check_exit();
 }
