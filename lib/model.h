@@ -27,8 +27,11 @@ struct fc_terse_line {
 };
 
 /*
- * Cheap test: if `line` (without its line end) looks like a terse job line,
- * returns its version (2..5), else 0.
+ * Cheap test: if `line` (without its line end) is meant as a terse job line,
+ * returns the version it claims, else 0.  Claimed are "N;fio-..." (v3 and
+ * later, any N, so that an unknown version reaches fc_terse_parse and is
+ * refused there) and "2;name;groupid;error;..." with three integers (v2).
+ * No other text fio prints starts with digits and ';'.
  */
 int fc_terse_detect(const char *line, size_t len);
 

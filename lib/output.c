@@ -1112,6 +1112,21 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 	return FC_OK;
 }
 
+static bool terse_has_disk(const struct scan *s, const struct fc_disk *d)
+{
+	const struct fc_disk *have = s->terse_disks.data;
+	for (size_t i = 0; i < s->terse_disks.n; i++) {
+		const struct fc_disk *h = &have[i];
+		if (strcmp(h->name, d->name) == 0 && h->read_ios == d->read_ios &&
+		    h->write_ios == d->write_ios && h->read_merges == d->read_merges &&
+		    h->write_merges == d->write_merges && h->read_ticks_ms == d->read_ticks_ms &&
+		    h->write_ticks_ms == d->write_ticks_ms && h->in_queue_ms == d->in_queue_ms &&
+		    h->util_pct == d->util_pct)
+			return true;
+	}
+	return false;
+}
+
 static int terse_line(struct scan *s, const char *p, size_t len, unsigned long lineno,
 		      unsigned long long offset, struct fc_error *err)
 {
@@ -1141,11 +1156,34 @@ static int terse_line(struct scan *s, const char *p, size_t len, unsigned long l
 	if (j->all_clients)
 		s->terse.client_mode = true;
 	for (size_t i = 0; i < t.n_disks; i++) {
+		/* every job line repeats the same disk records: keep one */
+		if (terse_has_disk(s, &t.disks[i]))
+			continue;
 		struct fc_disk *d = fc_vec_push(&s->terse_disks);
 		if (!d)
 			return scan_nomem(err, s->source);
 		*d = t.disks[i];
 	}
+	return FC_OK;
+}
+
+/* A line starting with ';' after terse job lines: the description of the
+ * last v2 job (v2 prints it on a line of its own), else client-mode disks. */
+static int terse_extra_line(struct scan *s, const char *p, size_t len, unsigned long lineno,
+			    struct fc_error *err)
+{
+	if (s->terse.terse_version != 2) {
+		s->terse.client_mode = true;
+		return fc_terse_parse_disk_line(s->b.a, p, len, s->source, lineno,
+						&s->terse_disks, err);
+	}
+	struct fc_job *j = (struct fc_job *)s->terse_jobs.data + s->terse_jobs.n - 1;
+	if (j->description)
+		return fc_err(err, FC_E_SYNTAX, s->source, lineno, 1,
+			      "a second description line for terse job \"%s\"", j->name);
+	j->description = fc_arena_strndup(s->b.a, p + 1, len - 1);
+	if (!j->description)
+		return scan_nomem(err, s->source);
 	return FC_OK;
 }
 
@@ -1261,8 +1299,7 @@ static int scan_input(struct scan *s, const char *buf, size_t len, struct fc_err
 				if (rc < 0)
 					return rc;
 			} else if (s->terse_open && *l == ';') {
-				rc = fc_terse_parse_disk_line(s->b.a, l, n, s->source, lineno,
-							      &s->terse_disks, err);
+				rc = terse_extra_line(s, l, n, lineno, err);
 				if (rc < 0)
 					return rc;
 			} else {
