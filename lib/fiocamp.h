@@ -324,55 +324,118 @@ enum fc_log_type {
 FC_PUBLIC const char *fc_log_type_name(enum fc_log_type type);
 
 /*
- * What a log file's name says.  fio names logs <prefix>_<type>.<N>.log,
- * <prefix>_<type>.log (per_job_logs=0), with .fz when compressed and
- * .<host> appended by a fio client; --bandwidth-log writes
- * <stub>-read_bw.log.  Pointers borrow from the name that was parsed.
+ * What a log file's name says.  fio names logs
+ *
+ *   <prefix>_<type>.<N>.log          per_job_logs=1 (the default)
+ *   <prefix>_<type>.log              per_job_logs=0: one file shared by jobs
+ *   ... .log.fz                      log_store_compressed=1
+ *   ... .log.<host>, .log.fz.<host>  written by a fio client for a server
+ *   <stub>-<read|write|trim>_bw.log  --bandwidth-log (stub "agg" before 3.42)
+ *
+ * The prefix may itself hold '_', '.' and even ".log" (fio doubles a prefix
+ * given as a file name: foo_bw.log_bw.1.log).  When a name reads both with
+ * and without a host suffix, the reading without one (longest prefix) wins;
+ * a shared bw log whose prefix ends in -read/-write/-trim reads as a
+ * --bandwidth-log file.  Pointers borrow from the path that was parsed.
  */
 struct fc_log_name {
 	const char *prefix;
-	size_t prefix_len;
+	size_t prefix_len;     /* >= 1 */
 	enum fc_log_type type;
-	int index;             /* fio's global thread number; 0 for a shared file */
+	int index;             /* fio's global thread number N (>= 1); 0 if none */
 	bool compressed;       /* .fz */
 	const char *host;      /* client mode suffix; NULL if none */
 	size_t host_len;
 	bool aggregate;        /* --bandwidth-log's <stub>-<ddir>_bw.log */
-	enum fc_ddir aggregate_ddir;
+	enum fc_ddir aggregate_ddir; /* read, write or trim when aggregate */
 };
 
-/* Parses the last path component of `path`.  0, or FC_E_FORMAT if the name
- * is not a fio log name. */
+/* Parses the last path component of `path`.  0, or FC_E_FORMAT (and *out
+ * zeroed) if the name is not a fio log name. */
 FC_PUBLIC int fc_log_name_parse(const char *path, struct fc_log_name *out);
 
-/* The column layout of a log.  Auto-detected unless given. */
+/*
+ * The column layout of a log.  A line is
+ *
+ *   time, value[, value1], ddir, bs[, offset], prio[, issue_time]
+ *
+ * with fields separated by a comma and any spaces or tabs; a clat_hist line
+ * is `time, ddir, bs, c0, ..., c(K-1)`.  Which columns a file has depends on
+ * fio's version and options and must be worked out from the first line:
+ *
+ *   2  time, value                         (no fio writes this; accepted)
+ *   3  + ddir                              fio < 1.26.3
+ *   4  + bs                                1.26.3 - 3.17
+ *   5  + prio                              >= 3.18, or + offset (log_offset)
+ *                                          in 2.1.11 - 3.17
+ *   6  + offset + prio                     >= 3.18 with log_offset, or
+ *      value1 + prio                       >= 3.37 log_window_value=both
+ *   7  value1 + offset + prio              >= 3.37, or offset + prio +
+ *                                          issue_time (>= 3.38 log_issue_time)
+ *   8  value1 + offset + prio + issue_time
+ *   3 + K  clat_hist, K = 1856 >> c (fio >= 2.99, ns) or 1216 >> c (2.x,
+ *          microseconds), c = log_hist_coarseness 0..6
+ *
+ * Ambiguous counts are settled by the first line (field numbers 1-based):
+ *   5: a hex 5th field is a prio (log_prio=1); a decimal one above 1 is an
+ *      offset, since fio writes prio 0 or 1 there; otherwise prio.  While
+ *      guessed, a later decimal value above 1 switches the layout to offset
+ *      (a 3.17 log_offset log whose first I/O was at offset 0).
+ *   6: value1 if field 3 exceeds 2 (it cannot be a ddir), else offset if
+ *      field 4 exceeds 2 (it would be the ddir of a value1 line), else value1
+ *      if field 5 is not 0 (a windowed offset line has bs 0 and offset 0),
+ *      else offset.
+ *   7: issue_time if field 6 is hex; else value1 if field 7 is hex or
+ *      field 3 exceeds 2; else issue_time.
+ *
+ * Callers that know the job's options pass a layout to fc_log_open().  With
+ * `columns` != 0 it is used exactly as given (the flags must add up to
+ * `columns`).  With `columns` == 0 the flags that are true are hints the
+ * detection obeys: has_value1 (log_window_value=both), has_offset
+ * (log_offset=1), has_issue_time, prio_hex (log_prio=1), hist, and
+ * value_us, which no line can reveal.
+ */
 struct fc_log_layout {
-	unsigned columns;      /* fields per line, 2..8 (hist: 3 + buckets) */
-	bool has_value1;       /* log_window_value=both: avg then max */
+	unsigned columns;      /* fields per line, 2..8 (hist: 3 + hist_buckets) */
+	bool has_value1;       /* log_window_value=both: value is the avg, value1 the max */
 	bool has_ddir;
 	bool has_bs;
 	bool has_offset;       /* log_offset=1 */
 	bool has_prio;         /* fio >= 3.18 */
-	bool prio_hex;         /* log_prio=1 */
+	bool prio_hex;         /* log_prio=1: 0x%04x, class in the top 3 bits */
 	bool has_issue_time;   /* log_issue_time=1 */
 	bool hist;             /* clat_hist: time, ddir, bs, buckets... */
-	unsigned hist_buckets; /* buckets per hist line */
-	unsigned hist_groups;  /* 29 (ns) or 19 (2.x, us) */
+	unsigned hist_buckets; /* buckets per hist line, K */
+	unsigned hist_groups;  /* 29 (fio >= 2.99, ns) or 19 (2.x, us) */
+	bool value_us;         /* lat/clat/slat values are us (fio < 2.99); a
+				  hint only the caller can give (the JSON has
+				  clat, not clat_ns); profiles then report ns */
 };
 
+/*
+ * One line of a bw/iops/lat/clat/slat log, as fio wrote it (no unit
+ * conversion).  Units: time ms since the job's start (after ramp_time), or
+ * Unix ms with log_alternate_epoch/log_unix_epoch; lat ns (us in fio 2.x);
+ * per-I/O bw: bytes / clat ms of that one I/O (not throughput); windowed bw
+ * KiB/s; per-I/O iops 1, windowed iops I/O per second.  See fio-formats.md
+ * section 3.4.
+ */
 struct fc_log_sample {
 	uint64_t time_ms;
-	int64_t value;        /* avg in windowed mode with value1 */
-	int64_t value1;       /* max, with log_window_value=both; else 0 */
+	int64_t value;        /* the avg with log_window_value=both */
+	int64_t value1;       /* the max with log_window_value=both; else 0 */
 	int ddir;             /* 0 read, 1 write, 2 trim; 0 if no column */
 	uint64_t bs;          /* bytes of the I/O; 0 for a windowed sample */
-	uint64_t offset;      /* 0 if no column */
-	uint32_t prio;        /* 0 if no column */
+	uint64_t offset;      /* bytes; 0 if no column */
+	uint32_t prio;        /* 0/1 (RT class) or, with log_prio, the ioprio;
+				 0 if no column */
 	uint64_t issue_time_ns; /* 0 if no column */
-	unsigned long line;
+	unsigned long line;   /* 1-based line in the file */
 };
 
-/* A clat_hist row.  `buckets` is borrowed until the next read. */
+/* A clat_hist row.  `buckets` is borrowed until the next read or close.
+ * Bucket j counts the completion latencies of the row's window that fell
+ * into fio's buckets j*2^c .. (j+1)*2^c - 1 (c = coarseness). */
 struct fc_hist_row {
 	uint64_t time_ms;
 	int ddir;
@@ -384,70 +447,159 @@ struct fc_hist_row {
 
 struct fc_log_reader;
 
+/* A file line longer than this is refused with FC_E_LIMIT.  A clat_hist line
+ * of 1856 buckets is at most about 40 KiB. */
+#define FC_LOG_LINE_MAX (256u * 1024)
+
 /*
- * Opens a log for streaming.  `layout` may be NULL (detected from the first
- * line and the name) or give what the caller knows from the job's options.
- * The reader holds a fixed-size buffer, never the whole file.  A file with
- * the .fz name or zlib contents is refused with FC_E_FORMAT (inflate it with
- * `fio --inflate-log`).
+ * Opens a log for streaming and reads its first line to settle the layout.
+ * `layout` may be NULL (detect) or describe what the caller knows (see
+ * struct fc_log_layout); it is copied.  The reader holds one fixed buffer of
+ * FC_LOG_LINE_MAX bytes, never the whole file.  A name ending in .fz (also
+ * before a client host suffix) or zlib/gzip contents are refused with
+ * FC_E_FORMAT: inflate them with `fio --inflate-log=FILE`.  Empty files and
+ * files of blank lines are fine (no samples; the layout has 0 columns).
+ * Blank lines, spaces or tabs around fields, CRLF line ends, a missing final
+ * newline and a UTF-8 BOM are accepted; anything else that is not a number
+ * in the right place is FC_E_SYNTAX naming the file, line and column, the
+ * field and what was expected.  A line whose field count differs from the
+ * first line's is FC_E_SYNTAX; a ddir other than 0, 1, 2 is FC_E_FORMAT.
+ * The caller closes *out with fc_log_close().
  */
 FC_PUBLIC int fc_log_open(const char *path, const struct fc_log_layout *layout,
 			  struct fc_log_reader **out, struct fc_error *err);
-/* The same over a caller's buffer, which must outlive the reader. */
+/* The same over a caller's buffer, which must outlive the reader.  `source`
+ * (copied) labels errors and, if it is a fio log name, gives the type. */
 FC_PUBLIC int fc_log_open_buffer(const void *buf, size_t len, const char *source,
 				 const struct fc_log_layout *layout,
 				 struct fc_log_reader **out, struct fc_error *err);
-/* The layout in use (detected once the first line is read). */
+/* The layout in use; borrowed, valid until close.  It may change once: a
+ * guessed 5-column prio layout that turns out to hold offsets. */
 FC_PUBLIC const struct fc_log_layout *fc_log_get_layout(const struct fc_log_reader *r);
-/* 1 = a sample was read, 0 = end of log, < 0 = error (err filled). */
+/* The type the file name gave (FC_LOG_UNKNOWN if it gave none). */
+FC_PUBLIC enum fc_log_type fc_log_get_type(const struct fc_log_reader *r);
+/*
+ * 1 = a sample was read, 0 = end of log, < 0 = error (err filled).  After an
+ * error every further call returns the same status.  FC_E_INVAL on a
+ * clat_hist log.
+ */
 FC_PUBLIC int fc_log_next(struct fc_log_reader *r, struct fc_log_sample *s,
 			  struct fc_error *err);
-/* For clat_hist logs.  Same return convention. */
+/* For clat_hist logs.  Same return convention; FC_E_INVAL on other logs. */
 FC_PUBLIC int fc_log_next_hist(struct fc_log_reader *r, struct fc_hist_row *row,
 			       struct fc_error *err);
 FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
 
-/* One interval of a profile. */
+/*
+ * Profiles: a log reduced to values per interval and direction.
+ *
+ * Intervals are [k * interval_ms, (k + 1) * interval_ms) in the log's own
+ * time base.  A log line is one of two kinds, told apart by its bs column:
+ *
+ *  - per-I/O (bs != 0, fio without log_avg_msec): an event at `time`.  The
+ *    interval holding `time` gets it.  iops: value = I/Os / interval_s;
+ *    bw: value = sum of bs / 1024 / interval_s (KiB/s; fio's per-I/O bw
+ *    value column is the speed of one I/O, not throughput, and is not used);
+ *    lat/clat/slat: mean, min and max of the values.  The last interval of a
+ *    log may be partial; fio does not say when the job stopped.
+ *
+ *  - windowed (bs == 0, log_avg_msec; clat_hist rows always): a summary of
+ *    the window (start, time] where start is the previous line's time of the
+ *    same direction and job block, clipped to time - window_ms if the caller
+ *    gave window_ms.  The first window of a block starts at 0 (fio's windows
+ *    start at the job's start) or, for Unix-epoch times (>= 10^12 ms), is as
+ *    long as window_ms, or the block's next window, or interval_ms for a lone
+ *    line.  A window is spread over the intervals it overlaps, weighted by
+ *    the overlap: rates (iops, bw) add rate x overlap ("mass") and report
+ *    mass / covered time, so unequal and sub-second windows add up; lat
+ *    values report the overlap-weighted mean; clat_hist counts are shared
+ *    out in proportion to the overlap.  A window of zero length (the same
+ *    time twice in a direction, e.g. fio's log_compression bug #1746) adds
+ *    nothing and is counted in empty_windows.
+ *
+ * Job blocks: time going backwards within a direction starts a new block
+ * (jobs appended to one per_job_logs=0 file, or files concatenated).  Blocks
+ * add up: masses and counts add, and an interval's covered time is the most
+ * any one block covered, so several jobs give their summed rate.
+ *
+ * A log holds per-I/O or windowed lines, not both; a line of the other kind
+ * is FC_E_FORMAT.  Latencies are reported in ns (us logs converted, see
+ * value_us and 19-group histograms).
+ */
+
+#define FC_PROFILE_MAX_INTERVALS (1u << 20) /* per direction; FC_E_LIMIT above */
+#define FC_PROFILE_MAX_PERCENTILES 64
+#define FC_PROFILE_HIST_MAX_BYTES (256u << 20) /* merged hist buckets; FC_E_LIMIT */
+
+/*
+ * One interval.  For a clat_hist log, bucket j of the merged rows stands for
+ * the centre of the latencies it spans: the mean of fio's reported values
+ * (fc_hist_bucket_value with edge 0) of its first and last fine bucket,
+ * which is fio's own value at coarseness 0.  Percentile p is the value of the
+ * first bucket at which the cumulative count reaches p/100 of the total, the
+ * rule fio's JSON percentiles follow.  The mean is the count-weighted mean
+ * of the bucket values.
+ */
 struct fc_profile_point {
-	uint64_t start_ms;     /* interval start, relative to the log's time 0 */
-	bool gap;              /* no sample fell into this interval */
-	double value;          /* iops: I/O/s; bw: KiB/s; lat: mean ns; hist: mean ns */
-	double min, max;       /* of the samples (lat, hist) or of the window rates */
-	uint64_t samples;      /* log lines (I/Os for per-I/O logs) in the interval */
-	const double *percentiles_ns; /* hist only: one per requested percentile */
+	uint64_t start_ms;     /* k * interval_ms */
+	bool gap;              /* nothing measured here: samples == 0 */
+	double value;          /* iops: I/O/s; bw: KiB/s; lat, hist: mean ns */
+	double min, max;       /* lat: of the values (windowed: of the windows
+				  overlapping, max from value1 if present);
+				  windowed iops/bw: of the window rates; hist:
+				  the lowest and highest non-empty bucket; NaN
+				  for per-I/O iops/bw */
+	double total;          /* iops: I/Os; bw: KiB; hist: latencies counted
+				  (fractions from shared windows); NaN for lat */
+	double covered_ms;     /* windowed: time covered by windows (at most
+				  interval_ms); per-I/O: interval_ms */
+	uint64_t samples;      /* lines counted: per-I/O lines in the interval,
+				  or windowed lines whose window overlaps it */
+	const double *percentiles_ns; /* hist only: one per requested percentile;
+					 NULL otherwise */
 };
 
 struct fc_profile_series {
 	size_t n;
-	const struct fc_profile_point *points; /* consecutive intervals, gaps included */
+	const struct fc_profile_point *points; /* consecutive intervals from the
+						  first to the last with data,
+						  gaps included (NaN values) */
 };
 
 struct fc_profile_opts {
-	uint64_t interval_ms;          /* 0 = 1000 */
-	enum fc_log_type type;         /* FC_LOG_UNKNOWN = from the file name */
-	const struct fc_log_layout *layout; /* NULL = detect */
-	const double *percentiles;     /* hist only; NULL = 50, 90, 99, 99.9 */
-	size_t n_percentiles;
+	uint64_t interval_ms;          /* 0 = 1000; at most 2^40 */
+	enum fc_log_type type;         /* FC_LOG_UNKNOWN = from the file name
+					  (or the layout for clat_hist) */
+	const struct fc_log_layout *layout; /* NULL = detect, see fc_log_open */
+	uint64_t window_ms;            /* log_avg_msec / log_hist_msec if known,
+					  else 0 (see above) */
+	const double *percentiles;     /* hist only, each in [0, 100];
+					  NULL = 50, 90, 99, 99.9 */
+	size_t n_percentiles;          /* at most FC_PROFILE_MAX_PERCENTILES */
 };
 
 struct fc_profile {
 	enum fc_log_type type;
-	bool per_io;                   /* per-I/O log (bs != 0), else windowed */
+	bool per_io;                   /* per-I/O log, else windowed */
 	uint64_t interval_ms;
-	uint64_t lines;                /* samples read */
-	bool time_went_backwards;      /* shared per_job_logs=0 file, or several jobs */
+	uint64_t lines;                /* samples (or hist rows) read */
+	uint64_t empty_windows;        /* windowed lines with a zero-length window */
+	bool time_went_backwards;      /* several job blocks in one file */
+	bool time_absolute;            /* Unix-epoch times (log_alternate_epoch) */
 	struct fc_log_layout layout;
 	size_t n_percentiles;
-	const double *percentiles;
+	const double *percentiles;     /* hist only: the percents requested */
 	struct fc_profile_series dir[3]; /* read, write, trim */
 };
 
 /*
  * Reads a log in one pass into per-interval values per direction, with
- * memory per interval, not per line.  Windowed rate logs (iops, bw) are
- * spread over the intervals their windows cover, so unequal windows and
- * several jobs in one file add up; per-I/O logs count I/Os (iops) or sum
- * bytes (bw).  Intervals without samples are gaps, never zeros.
+ * memory per interval (and per hist bucket), never per line.  Returns 0 with
+ * *out set (free with fc_profile_free), or an error: those of fc_log_open /
+ * fc_log_next, FC_E_INVAL for bad options or a type that cannot be told,
+ * FC_E_FORMAT for mixed per-I/O and windowed lines or times beyond 2^53 ms,
+ * FC_E_LIMIT past the limits above.  Everything reachable from *out is
+ * borrowed from it.
  */
 FC_PUBLIC int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
 				   struct fc_profile **out, struct fc_error *err);

@@ -1,8 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* fio's bw/iops/lat/hist logs: names, streaming reader, profiles.  Not written yet. */
+/*
+ * fio's bw/iops/lat/clat/slat/clat_hist logs: file names and a streaming
+ * reader.
+ *
+ * The reader keeps one buffer of FC_LOG_LINE_MAX bytes and works on the
+ * complete lines in it; the partial line at its end moves to the front
+ * before the next read.  Every region handed to the line scanner ends with
+ * '\n', so the scanner needs no bounds checks: each loop stops at that byte
+ * at the latest.  A final line without a newline gets one appended (in the
+ * buffer for files, in a small copy for caller buffers, which stay
+ * untouched).
+ */
+#define _GNU_SOURCE
+#include "log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
+
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 const char *fc_log_type_name(enum fc_log_type type)
 {
@@ -12,77 +35,1190 @@ const char *fc_log_type_name(enum fc_log_type type)
 	return names[type];
 }
 
+/* ---- file names ---------------------------------------------------------- */
+
+static const struct {
+	const char *suffix;
+	size_t len;
+	enum fc_log_type type;
+} log_suffixes[] = {
+    /* longest first: "_clat_hist" also ends in neither "_lat" nor "_clat" */
+    {"_clat_hist", 10, FC_LOG_CLAT_HIST},
+    {"_clat", 5, FC_LOG_CLAT},
+    {"_slat", 5, FC_LOG_SLAT},
+    {"_lat", 4, FC_LOG_LAT},
+    {"_iops", 5, FC_LOG_IOPS},
+    {"_bw", 3, FC_LOG_BW},
+};
+
+static const struct {
+	const char *suffix;
+	size_t len;
+	enum fc_ddir ddir;
+} agg_suffixes[] = {
+    {"-read", 5, FC_DDIR_READ},
+    {"-write", 6, FC_DDIR_WRITE},
+    {"-trim", 5, FC_DDIR_TRIM},
+};
+
+/* Reads the part of a name before ".log" as <prefix>_<type>[.<N>]. */
+static bool parse_stem(const char *s, size_t len, struct fc_log_name *out)
+{
+	size_t end = len;
+	int index = 0;
+	size_t i = len;
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i < len && i > 0 && s[i - 1] == '.') {
+		long long v = 0;
+		for (size_t j = i; j < len; j++) {
+			v = v * 10 + (s[j] - '0');
+			if (v > INT_MAX)
+				return false;
+		}
+		if (v < 1)
+			return false;
+		index = (int)v;
+		end = i - 1;
+	}
+	for (size_t t = 0; t < FC_ARRAY_SIZE(log_suffixes); t++) {
+		size_t tl = log_suffixes[t].len;
+		if (end <= tl || memcmp(s + end - tl, log_suffixes[t].suffix, tl) != 0)
+			continue;
+		out->prefix = s;
+		out->prefix_len = end - tl;
+		out->type = log_suffixes[t].type;
+		out->index = index;
+		if (index || out->type != FC_LOG_BW)
+			return true;
+		for (size_t a = 0; a < FC_ARRAY_SIZE(agg_suffixes); a++) {
+			size_t al = agg_suffixes[a].len;
+			if (out->prefix_len > al &&
+			    memcmp(s + out->prefix_len - al, agg_suffixes[a].suffix, al) == 0) {
+				out->aggregate = true;
+				out->aggregate_ddir = agg_suffixes[a].ddir;
+				out->prefix_len -= al;
+				break;
+			}
+		}
+		return true;
+	}
+	return false;
+}
+
 int fc_log_name_parse(const char *path, struct fc_log_name *out)
 {
-	(void)path;
 	memset(out, 0, sizeof(*out));
+	if (!path)
+		return FC_E_FORMAT;
+	const char *name = strrchr(path, '/');
+	name = name ? name + 1 : path;
+	size_t len = strlen(name);
+	/* Every ".log" is a candidate end of the stem; the last one wins. */
+	for (size_t i = len >= 4 ? len - 4 + 1 : 0; i-- > 0;) {
+		if (memcmp(name + i, ".log", 4) != 0)
+			continue;
+		const char *rest = name + i + 4;
+		size_t rest_len = len - i - 4;
+		struct fc_log_name n = {0};
+		if (rest_len >= 3 && memcmp(rest, ".fz", 3) == 0 &&
+		    (rest_len == 3 || rest[3] == '.')) {
+			n.compressed = true;
+			rest += 3;
+			rest_len -= 3;
+		}
+		if (rest_len > 0) {
+			if (rest[0] != '.' || rest_len == 1)
+				continue;
+			n.host = rest + 1;
+			n.host_len = rest_len - 1;
+		}
+		if (!parse_stem(name, i, &n))
+			continue;
+		*out = n;
+		return FC_OK;
+	}
 	return FC_E_FORMAT;
 }
 
-int fc_log_open(const char *path, const struct fc_log_layout *layout,
-		struct fc_log_reader **out, struct fc_error *err)
+/* ---- the reader ---------------------------------------------------------- */
+
+enum role {
+	R_TIME,
+	R_VALUE,
+	R_VALUE1,
+	R_DDIR,
+	R_BS,
+	R_OFFSET,
+	R_PRIO,
+	R_ISSUE,
+	R_COUNT,
+};
+
+static const char *const role_names[R_COUNT] = {
+    "time", "value", "value1", "ddir", "bs", "offset", "prio", "issue_time",
+};
+
+/* Optional columns, in the order fio prints them after time and value. */
+#define L_VALUE1 (1u << R_VALUE1)
+#define L_DDIR	 (1u << R_DDIR)
+#define L_BS	 (1u << R_BS)
+#define L_OFFSET (1u << R_OFFSET)
+#define L_PRIO	 (1u << R_PRIO)
+#define L_ISSUE	 (1u << R_ISSUE)
+
+#define MAX_FIELDS 8
+
+struct fields {
+	uint64_t v[MAX_FIELDS];
+	uint32_t neg; /* bit i: field i had a minus sign */
+	uint32_t hex; /* bit i: field i was 0x... */
+	unsigned n;
+};
+
+struct fc_log_reader {
+	char *source;
+	int fd; /* -1 for a caller's buffer */
+
+	/* Lines [p, end) are complete, end[-1] == '\n'. */
+	const char *p, *end;
+	const char *line_start;
+	unsigned long line; /* lines consumed so far */
+
+	/* file input: buf holds [buf, data_end); bytes before `scanned` that
+	 * follow `end` hold no newline */
+	char *buf;
+	size_t buf_cap;
+	char *data_end, *scanned;
+	bool eof;
+	/* caller's buffer: stage 0 = not started, 1 = tail left, 2 = done */
+	const char *in, *in_end, *tail;
+	int stage;
+
+	/* error offsets: byte `base` is at offset base_offset of the input */
+	const char *base;
+	unsigned long long base_offset;
+
+	enum fc_log_type type;
+	struct fc_log_layout layout;
+	bool layout_exact;
+	bool prio5_guessed;
+	int8_t col[R_COUNT];
+	uint32_t allow_neg, allow_hex;
+	unsigned long first_line;
+
+	int status;
+	struct fc_error status_err;
+
+	bool have_first;
+	struct fc_log_sample first;
+	struct fc_hist_row hist_row;
+	uint64_t *hist;
+};
+
+const char *fc_log_source(const struct fc_log_reader *r)
 {
-	(void)layout;
+	return r->source;
+}
+
+const struct fc_log_layout *fc_log_get_layout(const struct fc_log_reader *r)
+{
+	return r ? &r->layout : NULL;
+}
+
+enum fc_log_type fc_log_get_type(const struct fc_log_reader *r)
+{
+	return r ? r->type : FC_LOG_UNKNOWN;
+}
+
+void fc_log_close(struct fc_log_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->buf);
+	free(r->hist);
+	free(r->source);
+	free(r);
+}
+
+/* An error at byte `at` of the line being read. */
+static int err_at(struct fc_log_reader *r, struct fc_error *err, int code, const char *at,
+		  const char *fmt, ...) FC_PRINTF(5, 6);
+static int err_at(struct fc_log_reader *r, struct fc_error *err, int code, const char *at,
+		  const char *fmt, ...)
+{
+	char msg[FC_ERROR_MESSAGE_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	unsigned long col = at ? (unsigned long)(at - r->line_start) + 1 : 0;
+	fc_err(err, code, r->source, r->line, col, "%s", msg);
+	if (err && at) {
+		err->offset = r->base_offset + (unsigned long long)(at - r->base);
+		err->has_offset = true;
+	}
+	return code;
+}
+
+/* What is at `p`, for messages. */
+static void describe_byte(const char *p, char *buf, size_t len)
+{
+	unsigned char c = (unsigned char)*p;
+	if (c == '\n' || (c == '\r' && p[1] == '\n'))
+		snprintf(buf, len, "the end of the line");
+	else if (c > ' ' && c < 0x7f)
+		snprintf(buf, len, "'%c'", c);
+	else
+		snprintf(buf, len, "byte 0x%02x", c);
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Hex digits after "0x" at p; the prio column with log_prio=1. */
+static const char *scan_hex(struct fc_log_reader *r, const char *p, const char *start, unsigned n,
+			    uint64_t *out, struct fc_error *err)
+{
+	const char *digits = p;
+	uint64_t x = 0;
+	for (;;) {
+		unsigned char c = (unsigned char)*p;
+		unsigned h;
+		if (c >= '0' && c <= '9')
+			h = c - '0';
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			h = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (x >> 60) {
+			err_at(r, err, FC_E_SYNTAX, start, "field %u: number too large", n + 1);
+			return NULL;
+		}
+		x = x << 4 | h;
+		p++;
+	}
+	if (p == digits) {
+		err_at(r, err, FC_E_SYNTAX, p, "field %u: expected hex digits after 0x", n + 1);
+		return NULL;
+	}
+	*out = x;
+	return p;
+}
+
+/* Decimal digits at p, more than 19 of them: with overflow checks. */
+static const char *scan_long(struct fc_log_reader *r, const char *p, unsigned n, uint64_t *out,
+			     struct fc_error *err)
+{
+	const char *start = p;
+	uint64_t x = 0;
+	unsigned d;
+	while ((d = (unsigned char)*p - '0') <= 9) {
+		if (x > (UINT64_MAX - d) / 10) {
+			err_at(r, err, FC_E_SYNTAX, start, "field %u: number too large", n + 1);
+			return NULL;
+		}
+		x = x * 10 + d;
+		p++;
+	}
+	*out = x;
+	return p;
+}
+
+/*
+ * Scans the line at r->p into `fs` (the first MAX_FIELDS fields) and, when
+ * `extra` is given, fields 3.. into extra[0..extra_cap).  Returns 1 for a
+ * line with fields, 0 for a blank line, < 0 on a syntax error.  r->p moves
+ * past the line either way.  Always inlined so that the common case (no
+ * extra, plain decimal fields after ", ") compiles to a tight loop; signs and
+ * hex digits leave it.
+ */
+static inline __attribute__((always_inline)) int scan_line(struct fc_log_reader *r,
+							   struct fields *fs, uint64_t *extra,
+							   unsigned extra_cap, struct fc_error *err)
+{
+	const char *p = r->p;
+	r->line_start = p;
+	r->line++;
+	while (is_blank(*p))
+		p++;
+	if (*p == '\r' && p[1] == '\n')
+		p++;
+	if (UNLIKELY(*p == '\n')) {
+		r->p = p + 1;
+		return 0;
+	}
+	unsigned n = 0;
+	uint32_t neg = 0, hex = 0;
+	for (;;) {
+		while (is_blank(*p))
+			p++;
+		const char *start = p;
+		uint64_t x = 0;
+		uint32_t flag = 0; /* 1: minus sign, 2: hex */
+		unsigned d = (unsigned char)*p - '0';
+		if (LIKELY(d <= 9)) {
+			/* 19 digits cannot overflow; longer numbers are checked */
+			do {
+				x = x * 10 + d;
+				p++;
+				d = (unsigned char)*p - '0';
+			} while (d <= 9);
+			if (UNLIKELY(p - start > 19)) {
+				p = scan_long(r, start, n, &x, err);
+				if (!p)
+					return FC_E_SYNTAX;
+			} else if (UNLIKELY((*p | 0x20) == 'x') && p - start == 1 && x == 0) {
+				p = scan_hex(r, p + 1, start, n, &x, err);
+				if (!p)
+					return FC_E_SYNTAX;
+				flag = 2;
+			}
+		} else if (*p == '-' && (unsigned)((unsigned char)p[1] - '0') <= 9) {
+			p = scan_long(r, p + 1, n, &x, err);
+			if (!p)
+				return FC_E_SYNTAX;
+			flag = 1;
+		} else {
+			char what[32];
+			p += *p == '-';
+			describe_byte(p, what, sizeof(what));
+			return err_at(r, err, FC_E_SYNTAX, p,
+				      "field %u: expected a number, found %s", n + 1, what);
+		}
+		if (LIKELY(n < MAX_FIELDS))
+			fs->v[n] = x;
+		if (UNLIKELY(flag)) {
+			if (n >= MAX_FIELDS)
+				return err_at(r, err, FC_E_SYNTAX, start,
+					      "field %u: expected an unsigned decimal count",
+					      n + 1);
+			neg |= (flag & 1) << n;
+			hex |= (flag >> 1) << n;
+		}
+		if (extra && n >= 3 && n - 3 < extra_cap)
+			extra[n - 3] = x;
+		n++;
+		if (LIKELY(*p == ',')) {
+			p++;
+			continue;
+		}
+		while (is_blank(*p))
+			p++;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\r' && p[1] == '\n')
+			p++;
+		if (LIKELY(*p == '\n'))
+			break;
+		char what[32];
+		describe_byte(p, what, sizeof(what));
+		return err_at(r, err, FC_E_SYNTAX, p,
+			      "after field %u: expected ',' or the end of the line, found %s", n,
+			      what);
+	}
+	r->p = p + 1;
+	fs->n = n;
+	fs->neg = neg;
+	fs->hex = hex;
+	return 1;
+}
+
+/*
+ * The line exactly as fio prints it: `columns` unsigned decimal fields
+ * joined by ", ", then '\n'.  Fills fs and returns the byte after the line,
+ * or NULL for anything else (then scan_line() reads it and explains).  This
+ * is most of the time spent on a large log.
+ */
+static inline __attribute__((always_inline)) const char *
+scan_fio_line(const char *p, unsigned columns, struct fields *fs)
+{
+	for (unsigned i = 0;; i++) {
+		const char *start = p;
+		unsigned d = (unsigned char)*p - '0';
+		if (d > 9)
+			return NULL;
+		uint64_t x = 0;
+		do {
+			x = x * 10 + d;
+			p++;
+			d = (unsigned char)*p - '0';
+		} while (d <= 9);
+		if (p - start > 19)
+			return NULL;
+		fs->v[i] = x;
+		if (i + 1 == columns)
+			break;
+		if (p[0] != ',' || p[1] != ' ')
+			return NULL;
+		p += 2;
+	}
+	if (*p != '\n')
+		return NULL;
+	fs->n = columns;
+	fs->neg = fs->hex = 0;
+	return p + 1;
+}
+
+/* Start of field `index` (0-based) of the line just scanned, for messages. */
+static const char *field_start(const struct fc_log_reader *r, unsigned index)
+{
+	const char *p = r->line_start;
+	while (index > 0 && *p != '\n') {
+		if (*p == ',')
+			index--;
+		p++;
+	}
+	while (is_blank(*p))
+		p++;
+	return p;
+}
+
+/* Tells which layout the 2.x/3.x hist bucket count K belongs to. */
+static unsigned hist_groups_for(unsigned k)
+{
+	for (unsigned c = 0; c <= 6; c++) {
+		if (k == ((unsigned)FC_HIST_BUCKETS >> c))
+			return 29;
+		if (k == ((unsigned)FC_HIST_BUCKETS_V2 >> c))
+			return 19;
+	}
+	return 0;
+}
+
+static void describe_layout(const struct fc_log_layout *l, char *buf, size_t len)
+{
+	if (l->hist) {
+		snprintf(buf, len, "time, ddir, bs and %u buckets", l->hist_buckets);
+		return;
+	}
+	size_t used = (size_t)snprintf(buf, len, "time, value");
+	static const struct {
+		size_t off;
+		const char *name;
+	} cols[] = {
+	    {offsetof(struct fc_log_layout, has_value1), "value1"},
+	    {offsetof(struct fc_log_layout, has_ddir), "ddir"},
+	    {offsetof(struct fc_log_layout, has_bs), "bs"},
+	    {offsetof(struct fc_log_layout, has_offset), "offset"},
+	    {offsetof(struct fc_log_layout, has_prio), "prio"},
+	    {offsetof(struct fc_log_layout, has_issue_time), "issue_time"},
+	};
+	for (size_t i = 0; i < FC_ARRAY_SIZE(cols) && used < len; i++) {
+		if (*(const bool *)((const char *)l + cols[i].off))
+			used += (size_t)snprintf(buf + used, len - used, ", %s", cols[i].name);
+	}
+}
+
+static unsigned layout_mask(const struct fc_log_layout *l)
+{
+	return (l->has_value1 ? L_VALUE1 : 0) | (l->has_ddir ? L_DDIR : 0) |
+	       (l->has_bs ? L_BS : 0) | (l->has_offset ? L_OFFSET : 0) |
+	       (l->has_prio ? L_PRIO : 0) | (l->has_issue_time ? L_ISSUE : 0);
+}
+
+/* Sets the flags, column count and column indexes for the optional columns in `mask`. */
+static void apply_mask(struct fc_log_reader *r, unsigned mask)
+{
+	struct fc_log_layout *l = &r->layout;
+	l->has_value1 = mask & L_VALUE1;
+	l->has_ddir = mask & L_DDIR;
+	l->has_bs = mask & L_BS;
+	l->has_offset = mask & L_OFFSET;
+	l->has_prio = mask & L_PRIO;
+	l->has_issue_time = mask & L_ISSUE;
+	l->hist = false;
+	l->hist_buckets = 0;
+	l->hist_groups = 0;
+	r->col[R_TIME] = 0;
+	r->col[R_VALUE] = 1;
+	int8_t next = 2;
+	for (int role = R_VALUE1; role < R_COUNT; role++) {
+		if (mask & (1u << role))
+			r->col[role] = next++;
+		else
+			r->col[role] = -1;
+	}
+	l->columns = (unsigned)next;
+	r->allow_neg = 1u << 1;
+	if (r->col[R_VALUE1] >= 0)
+		r->allow_neg |= 1u << r->col[R_VALUE1];
+	r->allow_hex = r->col[R_PRIO] >= 0 ? 1u << r->col[R_PRIO] : 0;
+}
+
+static int set_hist(struct fc_log_reader *r, unsigned columns, const char *at, struct fc_error *err)
+{
+	struct fc_log_layout *l = &r->layout;
+	unsigned k = columns >= 3 ? columns - 3 : 0;
+	unsigned groups = hist_groups_for(k);
+	if (!groups)
+		return err_at(r, err, FC_E_FORMAT, at,
+			      "%u fields: a clat_hist line has time, ddir, bs and 1856 >> c "
+			      "(fio >= 2.99) or 1216 >> c (fio 2.x) buckets, c = 0..6",
+			      columns);
+	if (l->hist_groups && l->hist_groups != groups)
+		return err_at(r, err, FC_E_FORMAT, at,
+			      "%u buckets do not fit a histogram of %u groups", k, l->hist_groups);
+	memset(r->col, -1, sizeof(r->col));
+	l->columns = columns;
+	l->hist = true;
+	l->hist_buckets = k;
+	l->hist_groups = groups;
+	l->has_value1 = l->has_offset = l->has_prio = l->prio_hex = l->has_issue_time = false;
+	l->has_ddir = l->has_bs = true;
+	r->allow_neg = r->allow_hex = 0;
+	free(r->hist);
+	r->hist = calloc(k, sizeof(*r->hist));
+	if (!r->hist)
+		return fc_err(err, FC_E_NOMEM, r->source, 0, 0, "out of memory");
+	return FC_OK;
+}
+
+/* The layouts a line of n fields can have (two at most), as column masks. */
+static const unsigned layout_candidates[MAX_FIELDS + 1][2] = {
+    [2] = {0, ~0u},
+    [3] = {L_DDIR, ~0u},
+    [4] = {L_DDIR | L_BS, ~0u},
+    [5] = {L_DDIR | L_BS | L_PRIO, L_DDIR | L_BS | L_OFFSET},
+    [6] = {L_DDIR | L_BS | L_OFFSET | L_PRIO, L_VALUE1 | L_DDIR | L_BS | L_PRIO},
+    [7] = {L_VALUE1 | L_DDIR | L_BS | L_OFFSET | L_PRIO,
+	   L_DDIR | L_BS | L_OFFSET | L_PRIO | L_ISSUE},
+    [8] = {L_VALUE1 | L_DDIR | L_BS | L_OFFSET | L_PRIO | L_ISSUE, ~0u},
+};
+
+/* Settles an ambiguous field count from the first line (see fiocamp.h). */
+static unsigned guess_layout(struct fc_log_reader *r, const struct fields *fs)
+{
+	const uint64_t *v = fs->v;
+	switch (fs->n) {
+	case 5:
+		if (fs->hex & (1u << 4))
+			return L_DDIR | L_BS | L_PRIO;
+		if (v[4] > 1)
+			return L_DDIR | L_BS | L_OFFSET;
+		r->prio5_guessed = true;
+		return L_DDIR | L_BS | L_PRIO;
+	case 6:
+		if (v[2] > 2)
+			return L_VALUE1 | L_DDIR | L_BS | L_PRIO;
+		if (v[3] > 2)
+			return L_DDIR | L_BS | L_OFFSET | L_PRIO;
+		if (v[4] != 0)
+			return L_VALUE1 | L_DDIR | L_BS | L_PRIO;
+		return L_DDIR | L_BS | L_OFFSET | L_PRIO;
+	default: /* 7 */
+		if (fs->hex & (1u << 5))
+			return L_DDIR | L_BS | L_OFFSET | L_PRIO | L_ISSUE;
+		if ((fs->hex & (1u << 6)) || v[2] > 2)
+			return L_VALUE1 | L_DDIR | L_BS | L_OFFSET | L_PRIO;
+		return L_DDIR | L_BS | L_OFFSET | L_PRIO | L_ISSUE;
+	}
+}
+
+/* Works out the layout from the first line, the name and the caller's hints. */
+static int detect_layout(struct fc_log_reader *r, const struct fields *fs, struct fc_error *err)
+{
+	struct fc_log_layout *l = &r->layout;
+	const char *at = r->line_start;
+	r->first_line = r->line;
+	if (r->layout_exact)
+		return FC_OK;
+	if (fs->n > MAX_FIELDS || l->hist || r->type == FC_LOG_CLAT_HIST) {
+		if (r->type != FC_LOG_UNKNOWN && r->type != FC_LOG_CLAT_HIST)
+			return err_at(r, err, FC_E_FORMAT, at,
+				      "%u fields: %s log lines have 2 to 8 fields", fs->n,
+				      fc_log_type_name(r->type));
+		return set_hist(r, fs->n, at, err);
+	}
+	if (fs->n < 2)
+		return err_at(r, err, FC_E_SYNTAX, at, "1 field: expected at least time and value");
+	unsigned want = layout_mask(l) & (L_VALUE1 | L_OFFSET | L_ISSUE);
+	if (l->prio_hex)
+		want |= L_PRIO;
+	unsigned fits[2], nfits = 0;
+	for (int i = 0; i < 2; i++) {
+		unsigned m = layout_candidates[fs->n][i];
+		if (m != ~0u && (m & want) == want)
+			fits[nfits++] = m;
+	}
+	if (nfits == 0) {
+		char hint[128];
+		apply_mask(r, want);
+		describe_layout(l, hint, sizeof(hint));
+		return err_at(r, err, FC_E_FORMAT, at,
+			      "%u fields do not fit the columns the caller gave (%s)", fs->n, hint);
+	}
+	unsigned mask = nfits == 1 ? fits[0] : guess_layout(r, fs);
+	bool prio_hex = l->prio_hex;
+	apply_mask(r, mask);
+	l->prio_hex = prio_hex || (r->col[R_PRIO] >= 0 && (fs->hex & (1u << r->col[R_PRIO])));
+	return FC_OK;
+}
+
+static int range_error(struct fc_log_reader *r, struct fc_error *err, int role, uint64_t v,
+		       const char *limit)
+{
+	return err_at(r, err, FC_E_SYNTAX, field_start(r, (unsigned)r->col[role]),
+		      "field %d (%s): %llu is out of range (%s)", r->col[role] + 1,
+		      role_names[role], (unsigned long long)v, limit);
+}
+
+static int field_count_error(struct fc_log_reader *r, const struct fields *fs, struct fc_error *err)
+{
+	char lay[160];
+	describe_layout(&r->layout, lay, sizeof(lay));
+	if (r->first_line && r->first_line != r->line)
+		return err_at(r, err, FC_E_SYNTAX, r->line_start,
+			      "%u fields, expected %u like line %lu (%s)", fs->n, r->layout.columns,
+			      r->first_line, lay);
+	return err_at(r, err, FC_E_SYNTAX, r->line_start, "%u fields, expected %u (%s)", fs->n,
+		      r->layout.columns, lay);
+}
+
+/* The first field with a sign or hex digits where none may be. */
+static int sign_error(struct fc_log_reader *r, const struct fields *fs, struct fc_error *err)
+{
+	uint32_t bad = (fs->neg & ~r->allow_neg) | (fs->hex & ~r->allow_hex);
+	unsigned i = (unsigned)__builtin_ctz(bad);
+	const char *name = "bucket";
+	for (int role = 0; role < R_COUNT; role++) {
+		if (r->col[role] == (int)i)
+			name = role_names[role];
+	}
+	if (r->layout.hist)
+		name = i == 0 ? "time" : i == 1 ? "ddir" : i == 2 ? "bs" : "bucket";
+	const char *what = (fs->hex >> i) & 1 ? "a decimal number (hex only in the prio column)"
+					      : "an unsigned number";
+	return err_at(r, err, FC_E_SYNTAX, field_start(r, i), "field %u (%s): expected %s", i + 1,
+		      name, what);
+}
+
+static int ddir_error(struct fc_log_reader *r, unsigned col, uint64_t v, struct fc_error *err)
+{
+	return err_at(r, err, FC_E_FORMAT, field_start(r, col),
+		      "field %u (ddir): %llu is not a direction (0 read, 1 write, 2 trim)", col + 1,
+		      (unsigned long long)v);
+}
+
+static inline int to_int64(struct fc_log_reader *r, const struct fields *fs, int role, int64_t *out,
+			   struct fc_error *err)
+{
+	int c = r->col[role];
+	uint64_t v = fs->v[c];
+	if (LIKELY(!((fs->neg >> c) & 1))) {
+		if (UNLIKELY(v > (uint64_t)INT64_MAX))
+			return range_error(r, err, role, v, "at most 2^63 - 1");
+		*out = (int64_t)v;
+		return FC_OK;
+	}
+	if (v > (uint64_t)INT64_MAX + 1)
+		return range_error(r, err, role, v, "at least -2^63");
+	*out = v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v;
+	return FC_OK;
+}
+
+/* A 5-column log guessed to end in prio shows a value only an offset has. */
+static void switch_to_offset(struct fc_log_reader *r)
+{
+	bool prio_hex = r->layout.prio_hex;
+	r->prio5_guessed = false;
+	apply_mask(r, L_DDIR | L_BS | L_OFFSET);
+	r->layout.prio_hex = prio_hex;
+}
+
+static inline int fields_to_sample(struct fc_log_reader *r, const struct fields *fs,
+				   struct fc_log_sample *s, struct fc_error *err)
+{
+	if (UNLIKELY(fs->n != r->layout.columns))
+		return field_count_error(r, fs, err);
+	if (UNLIKELY((fs->neg & ~r->allow_neg) | (fs->hex & ~r->allow_hex)))
+		return sign_error(r, fs, err);
+	s->time_ms = fs->v[0];
+	int rc = to_int64(r, fs, R_VALUE, &s->value, err);
+	if (UNLIKELY(rc))
+		return rc;
+	s->value1 = 0;
+	if (r->col[R_VALUE1] >= 0) {
+		rc = to_int64(r, fs, R_VALUE1, &s->value1, err);
+		if (rc)
+			return rc;
+	}
+	s->ddir = 0;
+	if (LIKELY(r->col[R_DDIR] >= 0)) {
+		uint64_t d = fs->v[r->col[R_DDIR]];
+		if (UNLIKELY(d > 2))
+			return ddir_error(r, (unsigned)r->col[R_DDIR], d, err);
+		s->ddir = (int)d;
+	}
+	s->bs = r->col[R_BS] >= 0 ? fs->v[r->col[R_BS]] : 0;
+	if (UNLIKELY(r->prio5_guessed) && fs->v[4] > 1 && !(fs->hex & (1u << 4)))
+		switch_to_offset(r);
+	s->offset = r->col[R_OFFSET] >= 0 ? fs->v[r->col[R_OFFSET]] : 0;
+	s->prio = 0;
+	if (r->col[R_PRIO] >= 0) {
+		uint64_t pr = fs->v[r->col[R_PRIO]];
+		if (UNLIKELY(pr > UINT32_MAX))
+			return range_error(r, err, R_PRIO, pr, "at most 2^32 - 1");
+		s->prio = (uint32_t)pr;
+	}
+	s->issue_time_ns = r->col[R_ISSUE] >= 0 ? fs->v[r->col[R_ISSUE]] : 0;
+	s->line = r->line;
+	return FC_OK;
+}
+
+static int fields_to_hist(struct fc_log_reader *r, const struct fields *fs, struct fc_hist_row *h,
+			  struct fc_error *err)
+{
+	if (fs->n != r->layout.columns)
+		return field_count_error(r, fs, err);
+	if (fs->neg | fs->hex)
+		return sign_error(r, fs, err);
+	if (fs->v[1] > 2)
+		return ddir_error(r, 1, fs->v[1], err);
+	h->time_ms = fs->v[0];
+	h->ddir = (int)fs->v[1];
+	h->bs = fs->v[2];
+	h->n_buckets = r->layout.hist_buckets;
+	h->buckets = r->hist;
+	h->line = r->line;
+	return FC_OK;
+}
+
+/* ---- input --------------------------------------------------------------- */
+
+static int fill_buffer_input(struct fc_log_reader *r, struct fc_error *err)
+{
+	if (r->stage == 0) {
+		r->stage = 1;
+		size_t len = (size_t)(r->in_end - r->in);
+		const char *nl = len ? memrchr(r->in, '\n', len) : NULL;
+		r->tail = nl ? nl + 1 : r->in;
+		if (nl) {
+			r->p = r->in;
+			r->end = nl + 1;
+			return 1;
+		}
+	}
+	if (r->stage == 1) {
+		r->stage = 2;
+		size_t len = (size_t)(r->in_end - r->tail);
+		if (len == 0)
+			return 0;
+		if (len >= FC_LOG_LINE_MAX)
+			return fc_err(err, FC_E_LIMIT, r->source, r->line + 1, 0,
+				      "line is longer than %u bytes", FC_LOG_LINE_MAX);
+		r->buf = malloc(len + 1);
+		if (!r->buf)
+			return fc_err(err, FC_E_NOMEM, r->source, 0, 0, "out of memory");
+		memcpy(r->buf, r->tail, len);
+		r->buf[len] = '\n';
+		r->base_offset += (unsigned long long)(r->tail - r->base);
+		r->base = r->buf;
+		r->p = r->buf;
+		r->end = r->buf + len + 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Makes complete lines available at r->p.  1, 0 at the end, < 0 on error. */
+static int fill(struct fc_log_reader *r, struct fc_error *err)
+{
+	if (r->fd < 0)
+		return fill_buffer_input(r, err);
+	size_t keep = (size_t)(r->data_end - r->p);
+	size_t shift = (size_t)(r->p - r->buf);
+	if (shift) {
+		memmove(r->buf, r->p, keep);
+		r->base_offset += shift;
+		r->scanned -= shift;
+	}
+	r->p = r->end = r->buf;
+	r->data_end = r->buf + keep;
+	for (;;) {
+		size_t unscanned = (size_t)(r->data_end - r->scanned);
+		char *nl = unscanned ? memrchr(r->scanned, '\n', unscanned) : NULL;
+		r->scanned = r->data_end;
+		if (nl) {
+			r->end = nl + 1;
+			return 1;
+		}
+		if (r->eof) {
+			if (r->data_end == r->p)
+				return 0;
+			/* the buffer has one spare byte for this */
+			*r->data_end++ = '\n';
+			r->scanned = r->data_end;
+			r->end = r->data_end;
+			return 1;
+		}
+		size_t room = r->buf_cap - (size_t)(r->data_end - r->buf);
+		if (room == 0)
+			return fc_err(err, FC_E_LIMIT, r->source, r->line + 1, 0,
+				      "line is longer than %u bytes", FC_LOG_LINE_MAX);
+		ssize_t got = read(r->fd, r->data_end, room);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return fc_err_errno(err, errno, r->source, "cannot read");
+		}
+		if (got == 0)
+			r->eof = true;
+		r->data_end += got;
+	}
+}
+
+/* Compressed content fio's reader cannot take as text. */
+static int check_magic(struct fc_log_reader *r, const unsigned char *b, size_t len,
+		       struct fc_error *err)
+{
+	if (len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		return fc_err(err, FC_E_FORMAT, r->source, 0, 0,
+			      "gzip data, not a text log: gunzip it first");
+	/* fio's deflate streams start with 0x78 ('x', 32 KiB window), which no
+	 * text log does */
+	if (len >= 2 && b[0] == 0x78 && ((b[0] << 8) | b[1]) % 31 == 0)
+		return fc_err(err, FC_E_FORMAT, r->source, 0, 0,
+			      "zlib data (a log_store_compressed=1 log): turn it into text with "
+			      "`fio --inflate-log=FILE`");
+	return FC_OK;
+}
+
+static bool has_bom(const char *p, size_t len)
+{
+	return len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0;
+}
+
+/* The first line with fields: settles the layout and keeps the sample. */
+static int read_first(struct fc_log_reader *r, struct fc_error *err)
+{
+	struct fields fs = {0};
+	for (;;) {
+		if (r->p == r->end) {
+			int rc = fill(r, err);
+			if (rc <= 0)
+				return rc;
+			continue;
+		}
+		const char *line = r->p;
+		int rc = scan_line(r, &fs, NULL, 0, err);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			continue;
+		rc = detect_layout(r, &fs, err);
+		if (rc < 0)
+			return rc;
+		if (r->layout.hist) {
+			/* again, now that there is room for the buckets */
+			r->p = line;
+			r->line--;
+			rc = scan_line(r, &fs, r->hist, r->layout.hist_buckets, err);
+			if (rc < 0)
+				return rc;
+			rc = fields_to_hist(r, &fs, &r->hist_row, err);
+		} else {
+			rc = fields_to_sample(r, &fs, &r->first, err);
+		}
+		if (rc < 0)
+			return rc;
+		r->have_first = true;
+		return FC_OK;
+	}
+}
+
+static int check_given_layout(struct fc_log_reader *r, const struct fc_log_layout *given,
+			      struct fc_error *err)
+{
+	r->layout = *given;
+	if (given->columns == 0) {
+		r->layout.has_ddir = r->layout.has_bs = r->layout.has_prio = false;
+		r->layout.hist_buckets = 0;
+		if (given->hist_groups && given->hist_groups != 29 && given->hist_groups != 19)
+			return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+				      "hist_groups must be 29 or 19, not %u", given->hist_groups);
+		return FC_OK;
+	}
+	r->layout_exact = true;
+	if (given->hist) {
+		unsigned groups = hist_groups_for(given->hist_buckets);
+		if (given->columns != given->hist_buckets + 3 || !groups ||
+		    (given->hist_groups && given->hist_groups != groups))
+			return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+				      "the layout given is not a clat_hist layout: %u columns, %u "
+				      "buckets, %u groups",
+				      given->columns, given->hist_buckets, given->hist_groups);
+		bool value_us = given->value_us;
+		int rc = set_hist(r, given->columns, NULL, err);
+		r->layout.value_us = value_us;
+		return rc;
+	}
+	unsigned mask = layout_mask(given);
+	bool prio_hex = given->prio_hex, value_us = given->value_us;
+	apply_mask(r, mask);
+	r->layout.prio_hex = prio_hex && r->layout.has_prio;
+	r->layout.value_us = value_us;
+	if (r->layout.columns != given->columns)
+		return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+			      "the layout given has %u columns, but its flags make %u",
+			      given->columns, r->layout.columns);
+	return FC_OK;
+}
+
+static struct fc_log_reader *reader_new(const char *source, struct fc_error *err)
+{
+	struct fc_log_reader *r = calloc(1, sizeof(*r));
+	if (!r) {
+		fc_err(err, FC_E_NOMEM, source, 0, 0, "out of memory");
+		return NULL;
+	}
+	r->fd = -1;
+	r->source = strdup(source ? source : "(buffer)");
+	if (!r->source) {
+		free(r);
+		fc_err(err, FC_E_NOMEM, source, 0, 0, "out of memory");
+		return NULL;
+	}
+	return r;
+}
+
+/* What the name says; a compressed log is refused by name. */
+static int take_name(struct fc_log_reader *r, const char *name, struct fc_error *err)
+{
+	struct fc_log_name n;
+	if (fc_log_name_parse(name, &n) != FC_OK)
+		return FC_OK;
+	if (n.compressed)
+		return fc_err(err, FC_E_FORMAT, r->source, 0, 0,
+			      "a compressed log (.fz, log_store_compressed=1): turn it into text "
+			      "with `fio --inflate-log=FILE`");
+	r->type = n.type;
+	return FC_OK;
+}
+
+static int open_common(struct fc_log_reader *r, const char *name,
+		       const struct fc_log_layout *layout, struct fc_error *err)
+{
+	int rc = take_name(r, name, err);
+	if (rc < 0)
+		return rc;
+	if (layout) {
+		rc = check_given_layout(r, layout, err);
+		if (rc < 0)
+			return rc;
+		if (r->layout.hist && r->type != FC_LOG_UNKNOWN && r->type != FC_LOG_CLAT_HIST)
+			return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+				      "a clat_hist layout was given for a %s log",
+				      fc_log_type_name(r->type));
+		if (r->layout_exact && !r->layout.hist && r->type == FC_LOG_CLAT_HIST)
+			return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+				      "a bw/iops/lat layout was given for a clat_hist log");
+	}
+	return read_first(r, err);
+}
+
+int fc_log_open(const char *path, const struct fc_log_layout *layout, struct fc_log_reader **out,
+		struct fc_error *err)
+{
 	*out = NULL;
-	return fc_err(err, FC_E_INVAL, path, 0, 0, "log reading is not written yet");
+	if (!path)
+		return fc_err(err, FC_E_INVAL, NULL, 0, 0, "no path given");
+	struct fc_log_reader *r = reader_new(path, err);
+	if (!r)
+		return FC_E_NOMEM;
+	int rc;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		rc = fc_err_errno(err, errno, path, "cannot open");
+		goto fail;
+	}
+	struct stat st;
+	if (fstat(r->fd, &st) < 0) {
+		rc = fc_err_errno(err, errno, path, "cannot stat");
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = fc_err_errno(err, EISDIR, path, "cannot read");
+		goto fail;
+	}
+	r->buf_cap = FC_LOG_LINE_MAX;
+	r->buf = malloc(r->buf_cap + 1);
+	if (!r->buf) {
+		rc = fc_err(err, FC_E_NOMEM, path, 0, 0, "out of memory");
+		goto fail;
+	}
+	r->p = r->end = r->scanned = r->data_end = r->buf;
+	r->base = r->buf;
+	/* the first bytes tell compressed data and a BOM */
+	while (r->data_end - r->buf < 3 && !r->eof) {
+		ssize_t got = read(r->fd, r->data_end, r->buf_cap - (size_t)(r->data_end - r->buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = fc_err_errno(err, errno, path, "cannot read");
+			goto fail;
+		}
+		if (got == 0)
+			r->eof = true;
+		r->data_end += got;
+	}
+	rc = check_magic(r, (const unsigned char *)r->buf, (size_t)(r->data_end - r->buf), err);
+	if (rc < 0)
+		goto fail;
+	if (has_bom(r->buf, (size_t)(r->data_end - r->buf)))
+		r->p = r->end = r->scanned = r->buf + 3;
+	rc = open_common(r, path, layout, err);
+	if (rc < 0)
+		goto fail;
+	*out = r;
+	return FC_OK;
+fail:
+	fc_log_close(r);
+	return rc;
 }
 
 int fc_log_open_buffer(const void *buf, size_t len, const char *source,
 		       const struct fc_log_layout *layout, struct fc_log_reader **out,
 		       struct fc_error *err)
 {
-	(void)buf;
-	(void)len;
-	(void)layout;
 	*out = NULL;
-	return fc_err(err, FC_E_INVAL, source, 0, 0, "log reading is not written yet");
+	if (!buf && len)
+		return fc_err(err, FC_E_INVAL, source, 0, 0, "no buffer given");
+	struct fc_log_reader *r = reader_new(source, err);
+	if (!r)
+		return FC_E_NOMEM;
+	const char *b = buf ? buf : "";
+	r->in = r->base = r->p = r->end = b;
+	r->in_end = b + len;
+	int rc = check_magic(r, (const unsigned char *)b, len, err);
+	if (rc < 0)
+		goto fail;
+	if (has_bom(b, len))
+		r->in = r->p = r->end = b + 3;
+	rc = open_common(r, source, layout, err);
+	if (rc < 0)
+		goto fail;
+	*out = r;
+	return FC_OK;
+fail:
+	fc_log_close(r);
+	return rc;
 }
 
-const struct fc_log_layout *fc_log_get_layout(const struct fc_log_reader *r)
+/* ---- reading ------------------------------------------------------------- */
+
+static int replay_error(const struct fc_log_reader *r, struct fc_error *err)
 {
-	(void)r;
-	return NULL;
+	if (err)
+		*err = r->status_err;
+	return r->status;
+}
+
+long fc_log_read_batch(struct fc_log_reader *r, struct fc_log_sample *out, size_t cap,
+		       struct fc_error *err)
+{
+	if (r->status)
+		return replay_error(r, err);
+	if (r->layout.hist)
+		return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+			      "a clat_hist log: read it with fc_log_next_hist()");
+	size_t n = 0;
+	if (r->have_first && cap) {
+		out[n++] = r->first;
+		r->have_first = false;
+	}
+	struct fields fs = {0};
+	const unsigned columns = r->layout.columns;
+	const bool fast = columns >= 2 && columns <= MAX_FIELDS;
+	while (n < cap) {
+		int rc;
+		if (UNLIKELY(r->p == r->end)) {
+			rc = fill(r, &r->status_err);
+			if (rc == 0)
+				break;
+			if (rc < 0) {
+				r->status = rc;
+				break;
+			}
+		}
+		const char *next = fast ? scan_fio_line(r->p, columns, &fs) : NULL;
+		if (LIKELY(next)) {
+			r->line_start = r->p;
+			r->line++;
+			r->p = next;
+		} else {
+			rc = scan_line(r, &fs, NULL, 0, &r->status_err);
+			if (UNLIKELY(rc <= 0)) {
+				if (rc == 0)
+					continue;
+				r->status = rc;
+				break;
+			}
+		}
+		rc = fields_to_sample(r, &fs, &out[n], &r->status_err);
+		if (UNLIKELY(rc < 0)) {
+			r->status = rc;
+			break;
+		}
+		n++;
+	}
+	if (n)
+		return (long)n;
+	if (r->status)
+		return replay_error(r, err);
+	return 0;
 }
 
 int fc_log_next(struct fc_log_reader *r, struct fc_log_sample *s, struct fc_error *err)
 {
-	(void)r;
-	(void)s;
-	return fc_err(err, FC_E_INVAL, NULL, 0, 0, "log reading is not written yet");
+	if (!r || !s)
+		return fc_err(err, FC_E_INVAL, NULL, 0, 0, "no reader or sample given");
+	return (int)fc_log_read_batch(r, s, 1, err);
 }
 
 int fc_log_next_hist(struct fc_log_reader *r, struct fc_hist_row *row, struct fc_error *err)
 {
-	(void)r;
-	(void)row;
-	return fc_err(err, FC_E_INVAL, NULL, 0, 0, "log reading is not written yet");
-}
-
-void fc_log_close(struct fc_log_reader *r)
-{
-	(void)r;
-}
-
-int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
-			 struct fc_profile **out, struct fc_error *err)
-{
-	(void)opts;
-	*out = NULL;
-	return fc_err(err, FC_E_INVAL, path, 0, 0, "log profiles are not written yet");
-}
-
-int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
-			   const struct fc_profile_opts *opts, struct fc_profile **out,
-			   struct fc_error *err)
-{
-	(void)buf;
-	(void)len;
-	(void)opts;
-	*out = NULL;
-	return fc_err(err, FC_E_INVAL, source, 0, 0, "log profiles are not written yet");
-}
-
-void fc_profile_free(struct fc_profile *p)
-{
-	(void)p;
+	if (!r || !row)
+		return fc_err(err, FC_E_INVAL, NULL, 0, 0, "no reader or row given");
+	if (r->status)
+		return replay_error(r, err);
+	if (!r->layout.hist) {
+		if (r->layout.columns == 0 && !r->have_first)
+			return 0; /* empty: no kind to complain about */
+		return fc_err(err, FC_E_INVAL, r->source, 0, 0,
+			      "not a clat_hist log: read it with fc_log_next()");
+	}
+	if (r->have_first) {
+		*row = r->hist_row;
+		r->have_first = false;
+		return 1;
+	}
+	struct fields fs = {0};
+	for (;;) {
+		int rc;
+		if (r->p == r->end) {
+			rc = fill(r, &r->status_err);
+			if (rc == 0)
+				return 0;
+		} else {
+			rc = scan_line(r, &fs, r->hist, r->layout.hist_buckets, &r->status_err);
+			if (rc == 0)
+				continue;
+			if (rc > 0) {
+				rc = fields_to_hist(r, &fs, row, &r->status_err);
+				if (rc == 0)
+					return 1;
+			}
+		}
+		if (rc < 0) {
+			r->status = rc;
+			return replay_error(r, err);
+		}
+	}
 }

@@ -1,0 +1,722 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Profiles: a log reduced in one pass to values per interval and direction.
+ * The definitions are in fiocamp.h.  Memory grows with the intervals the log
+ * spans (and their hist buckets), never with its lines.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "log.h"
+#include "util.h"
+
+#define LIKELY(x)   __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define EPOCH_MIN_MS	1000000000000ull /* 10^12 ms: Unix time after 2001-09-09 */
+#define TIME_MAX_MS	(1ull << 53)	 /* exact in a double */
+#define INTERVAL_MAX_MS (1ull << 40)
+#define BATCH		256
+
+static const double default_percentiles[] = {50.0, 90.0, 99.0, 99.9};
+
+/* What one interval has gathered. */
+struct acc {
+	double sum;	/* per-I/O: I/Os, bytes or summed latency; windowed: value x overlap ms */
+	double weight;	/* windowed: overlap ms summed over every block */
+	double cov;	/* windowed: most overlap ms of one finished block */
+	double cov_blk; /* windowed: overlap ms of the current block */
+	double min, max;
+	uint64_t samples;
+	double *hist; /* clat_hist: merged counts, NULL until a row overlaps */
+};
+
+/* One direction. */
+struct series {
+	struct acc *a; /* intervals k0 .. k0 + n - 1 */
+	uint64_t k0;
+	size_t n, cap;
+	/* the current job block */
+	bool started, absolute;
+	uint64_t prev_t;
+	bool blk_any;
+	uint64_t blk_lo, blk_hi;
+	/* a Unix-time block's first windowed line, until its window is known */
+	bool pending;
+	uint64_t pend_t;
+	double pend_v, pend_vmax;
+	uint64_t *pend_hist;
+	/* per-I/O: the interval last used */
+	bool cur_valid;
+	uint64_t cur_lo;
+	size_t cur_i;
+};
+
+enum kind {
+	K_IOPS,
+	K_BW,
+	K_LAT,
+	K_HIST,
+};
+
+struct builder {
+	const char *source;
+	enum kind kind;
+	bool kind_known;
+	bool per_io;
+	uint64_t interval_ms;
+	uint64_t window_ms;
+	unsigned hist_k;
+	double *bucket_ns; /* hist: value of each merged bucket */
+	size_t hist_bytes;
+	unsigned long line; /* of the line being added, for messages */
+	struct series s[3];
+	struct fc_profile *p;
+	struct fc_error *err;
+};
+
+struct profile_box {
+	struct fc_profile pub;
+	struct fc_arena arena;
+};
+
+/* ---- intervals ----------------------------------------------------------- */
+
+static void acc_init(struct acc *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&a[i], 0, sizeof(a[i]));
+		a[i].min = INFINITY;
+		a[i].max = -INFINITY;
+	}
+}
+
+/* Makes intervals k_lo .. k_hi part of the series. */
+static int ensure(struct builder *b, struct series *se, uint64_t k_lo, uint64_t k_hi)
+{
+	uint64_t new_k0 = k_lo, new_end = k_hi + 1;
+	if (se->n) {
+		if (k_lo >= se->k0 && k_hi < se->k0 + se->n)
+			return FC_OK;
+		if (se->k0 < new_k0)
+			new_k0 = se->k0;
+		if (se->k0 + se->n > new_end)
+			new_end = se->k0 + se->n;
+	}
+	uint64_t span = new_end - new_k0;
+	if (span > FC_PROFILE_MAX_INTERVALS)
+		return fc_err(b->err, FC_E_LIMIT, b->source, b->line, 0,
+			      "the log spans %llu intervals of %llu ms, more than %u; choose a "
+			      "longer interval",
+			      (unsigned long long)span, (unsigned long long)b->interval_ms,
+			      FC_PROFILE_MAX_INTERVALS);
+	size_t front = se->n ? (size_t)(se->k0 - new_k0) : 0;
+	if (span > se->cap || front) {
+		size_t cap = se->cap ? se->cap * 2 : 16;
+		if (cap < span)
+			cap = (size_t)span;
+		if (cap > FC_PROFILE_MAX_INTERVALS)
+			cap = FC_PROFILE_MAX_INTERVALS;
+		struct acc *a;
+		if (front) {
+			a = malloc(cap * sizeof(*a));
+			if (a) {
+				acc_init(a, front);
+				memcpy(a + front, se->a, se->n * sizeof(*a));
+				free(se->a);
+			}
+		} else {
+			a = realloc(se->a, cap * sizeof(*a));
+		}
+		if (!a)
+			return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+		se->a = a;
+		se->cap = cap;
+	}
+	size_t old_end = front + se->n;
+	acc_init(se->a + old_end, (size_t)span - old_end);
+	se->k0 = new_k0;
+	se->n = (size_t)span;
+	se->cur_valid = false;
+	return FC_OK;
+}
+
+static int hist_of(struct builder *b, struct acc *a)
+{
+	if (a->hist)
+		return FC_OK;
+	size_t bytes = b->hist_k * sizeof(double);
+	if (b->hist_bytes + bytes > FC_PROFILE_HIST_MAX_BYTES)
+		return fc_err(b->err, FC_E_LIMIT, b->source, b->line, 0,
+			      "the histograms of this log need more than %u MiB; choose a longer "
+			      "interval",
+			      FC_PROFILE_HIST_MAX_BYTES >> 20);
+	a->hist = calloc(b->hist_k, sizeof(double));
+	if (!a->hist)
+		return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+	b->hist_bytes += bytes;
+	return FC_OK;
+}
+
+/* Spreads the window [from, to) over the intervals it overlaps. */
+static int add_window(struct builder *b, struct series *se, uint64_t from, uint64_t to, double v,
+		      double vmax, const uint64_t *row)
+{
+	if (from >= to) {
+		b->p->empty_windows++;
+		return FC_OK;
+	}
+	uint64_t len_ms = b->interval_ms;
+	uint64_t k_lo = from / len_ms, k_hi = (to - 1) / len_ms;
+	int rc = ensure(b, se, k_lo, k_hi);
+	if (rc < 0)
+		return rc;
+	double window = (double)(to - from);
+	for (uint64_t k = k_lo; k <= k_hi; k++) {
+		uint64_t lo = k * len_ms, hi = lo + len_ms;
+		if (lo < from)
+			lo = from;
+		if (hi > to)
+			hi = to;
+		double ov = (double)(hi - lo);
+		struct acc *a = &se->a[k - se->k0];
+		a->sum += v * ov;
+		a->weight += ov;
+		a->cov_blk += ov;
+		a->samples++;
+		a->min = fmin(a->min, v);
+		a->max = fmax(a->max, vmax);
+		if (row) {
+			rc = hist_of(b, a);
+			if (rc < 0)
+				return rc;
+			double *h = a->hist;
+			double share = ov / window;
+			for (unsigned j = 0; j < b->hist_k; j++) {
+				if (row[j])
+					h[j] += (double)row[j] * share;
+			}
+		}
+	}
+	if (!se->blk_any || k_lo < se->blk_lo)
+		se->blk_lo = k_lo;
+	if (!se->blk_any || k_hi > se->blk_hi)
+		se->blk_hi = k_hi;
+	se->blk_any = true;
+	return FC_OK;
+}
+
+/* The end of a job block: its coverage joins the others'. */
+static void fold_block(struct series *se)
+{
+	if (!se->blk_any)
+		return;
+	for (uint64_t k = se->blk_lo; k <= se->blk_hi; k++) {
+		struct acc *a = &se->a[k - se->k0];
+		if (a->cov_blk > a->cov)
+			a->cov = a->cov_blk;
+		a->cov_blk = 0;
+	}
+	se->blk_any = false;
+}
+
+/* A Unix-time block's first line whose window length never showed. */
+static int flush_pending(struct builder *b, struct series *se)
+{
+	if (!se->pending)
+		return FC_OK;
+	se->pending = false;
+	uint64_t len = b->interval_ms;
+	uint64_t from = se->pend_t > len ? se->pend_t - len : 0;
+	return add_window(b, se, from, se->pend_t, se->pend_v, se->pend_vmax,
+			  b->kind == K_HIST ? se->pend_hist : NULL);
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+static int windowed(struct builder *b, int ddir, uint64_t t, double v, double vmax,
+		    const uint64_t *row)
+{
+	struct series *se = &b->s[ddir];
+	int rc;
+	if (!se->started || t < se->prev_t) {
+		if (se->started) {
+			rc = flush_pending(b, se);
+			if (rc < 0)
+				return rc;
+			fold_block(se);
+			b->p->time_went_backwards = true;
+		}
+		se->started = true;
+		se->prev_t = t;
+		se->absolute = t >= EPOCH_MIN_MS;
+		b->p->time_absolute |= se->absolute;
+		if (b->window_ms)
+			return add_window(b, se, t > b->window_ms ? t - b->window_ms : 0, t, v,
+					  vmax, row);
+		if (!se->absolute)
+			return add_window(b, se, 0, t, v, vmax, row); /* fio's windows start at 0 */
+		se->pending = true;
+		se->pend_t = t;
+		se->pend_v = v;
+		se->pend_vmax = vmax;
+		if (row) {
+			if (!se->pend_hist) {
+				se->pend_hist = malloc(b->hist_k * sizeof(*se->pend_hist));
+				if (!se->pend_hist)
+					return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0,
+						      "out of memory");
+			}
+			memcpy(se->pend_hist, row, b->hist_k * sizeof(*row));
+		}
+		return FC_OK;
+	}
+	uint64_t from = se->prev_t;
+	if (se->pending && t > from) {
+		uint64_t len = t - from;
+		se->pending = false;
+		rc = add_window(b, se, from > len ? from - len : 0, from, se->pend_v, se->pend_vmax,
+				row ? se->pend_hist : NULL);
+		if (rc < 0)
+			return rc;
+	}
+	if (b->window_ms && t - from > b->window_ms)
+		from = t - b->window_ms;
+	se->prev_t = t;
+	return add_window(b, se, from, t, v, vmax, row);
+}
+
+/* The interval of a per-I/O line at time t (slow path: a new interval). */
+static int locate(struct builder *b, struct series *se, uint64_t t, unsigned long line)
+{
+	uint64_t k = t / b->interval_ms;
+	b->line = line;
+	int rc = ensure(b, se, k, k);
+	if (rc < 0)
+		return rc;
+	se->cur_valid = true;
+	se->cur_lo = k * b->interval_ms;
+	se->cur_i = (size_t)(k - se->k0);
+	return FC_OK;
+}
+
+static int kind_error(struct builder *b, const struct fc_log_sample *s)
+{
+	return fc_err(b->err, FC_E_FORMAT, b->source, s->line, 0,
+		      "bs %llu makes this a %s line, but the log began with %s lines; a log "
+		      "holds one kind",
+		      (unsigned long long)s->bs, s->bs ? "per-I/O" : "windowed",
+		      b->per_io ? "per-I/O" : "windowed");
+}
+
+static int time_error(struct builder *b, unsigned long line, uint64_t t)
+{
+	return fc_err(b->err, FC_E_FORMAT, b->source, line, 0,
+		      "time %llu ms is beyond 2^53 ms, no clock fio uses", (unsigned long long)t);
+}
+
+/* Windowed bw/iops/lat lines. */
+static int add_windowed(struct builder *b, const struct fc_log_sample *s, size_t n)
+{
+	const bool has_bs = b->p->layout.has_bs;
+	const bool has_value1 = b->p->layout.has_value1;
+	for (size_t i = 0; i < n; i++, s++) {
+		if (UNLIKELY(has_bs && s->bs != 0))
+			return kind_error(b, s);
+		if (UNLIKELY(s->time_ms > TIME_MAX_MS))
+			return time_error(b, s->line, s->time_ms);
+		b->line = s->line;
+		double v = (double)s->value;
+		double vmax = has_value1 ? (double)s->value1 : v;
+		int rc = windowed(b, s->ddir, s->time_ms, v, vmax, NULL);
+		if (rc < 0)
+			return rc;
+	}
+	return FC_OK;
+}
+
+/*
+ * Per-I/O lines of one kind.  Inlined per kind so that each loop is tight:
+ * a large per-I/O log is where the time goes.
+ */
+static inline __attribute__((always_inline)) int
+add_per_io_kind(struct builder *b, const struct fc_log_sample *s, size_t n, enum kind kind)
+{
+	const bool has_bs = b->p->layout.has_bs;
+	const uint64_t interval_ms = b->interval_ms;
+	for (size_t i = 0; i < n; i++, s++) {
+		if (UNLIKELY(has_bs && s->bs == 0))
+			return kind_error(b, s);
+		uint64_t t = s->time_ms;
+		if (UNLIKELY(t > TIME_MAX_MS))
+			return time_error(b, s->line, t);
+		struct series *se = &b->s[s->ddir];
+		if (UNLIKELY(t < se->prev_t))
+			b->p->time_went_backwards = true;
+		se->prev_t = t;
+		if (UNLIKELY(!se->cur_valid || t - se->cur_lo >= interval_ms)) {
+			int rc = locate(b, se, t, s->line);
+			if (rc < 0)
+				return rc;
+		}
+		struct acc *a = &se->a[se->cur_i];
+		a->samples++; /* the I/O count for iops */
+		if (kind == K_BW) {
+			a->sum += (double)s->bs;
+		} else if (kind == K_LAT) {
+			double v = (double)s->value;
+			a->sum += v;
+			a->min = fmin(a->min, v);
+			a->max = fmax(a->max, v);
+		}
+	}
+	return FC_OK;
+}
+
+static int add_samples(struct builder *b, const struct fc_log_sample *s, size_t n)
+{
+	if (UNLIKELY(!b->kind_known)) {
+		b->kind_known = true;
+		b->per_io = b->p->layout.has_bs ? s->bs != 0 : b->kind == K_LAT;
+		b->p->per_io = b->per_io;
+	}
+	if (!b->per_io)
+		return add_windowed(b, s, n);
+	switch (b->kind) {
+	case K_IOPS:
+		return add_per_io_kind(b, s, n, K_IOPS);
+	case K_BW:
+		return add_per_io_kind(b, s, n, K_BW);
+	default:
+		return add_per_io_kind(b, s, n, K_LAT);
+	}
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+static void hist_point(const struct builder *b, const struct acc *a, struct fc_profile_point *pt,
+		       double *pct, const double *want, size_t n_want)
+{
+	const double *h = a->hist;
+	double total = 0;
+	double weighted = 0;
+	int lo = -1, hi = -1;
+	for (unsigned j = 0; h && j < b->hist_k; j++) {
+		if (h[j] <= 0)
+			continue;
+		total += h[j];
+		weighted += h[j] * b->bucket_ns[j];
+		if (lo < 0)
+			lo = (int)j;
+		hi = (int)j;
+	}
+	pt->total = total;
+	if (lo < 0) {
+		pt->value = pt->min = pt->max = NAN;
+		for (size_t i = 0; i < n_want; i++)
+			pct[i] = NAN;
+		return;
+	}
+	pt->value = weighted / total;
+	pt->min = b->bucket_ns[lo];
+	pt->max = b->bucket_ns[hi];
+	for (size_t i = 0; i < n_want; i++) {
+		/* fio's rule (stat.c calc_clat_percentiles), in long double as there */
+		long double target = (long double)want[i] / 100.0 * total;
+		double cum = 0;
+		pct[i] = b->bucket_ns[hi];
+		for (int j = lo; j <= hi; j++) {
+			if (h[j] <= 0)
+				continue;
+			cum += h[j];
+			if (cum >= target) {
+				pct[i] = b->bucket_ns[j];
+				break;
+			}
+		}
+	}
+}
+
+static int build_points(struct builder *b, struct profile_box *box)
+{
+	struct fc_profile *p = &box->pub;
+	double lat_scale = p->layout.value_us && b->kind == K_LAT ? 1000.0 : 1.0;
+	double len_ms = (double)b->interval_ms;
+	for (int d = 0; d < 3; d++) {
+		struct series *se = &b->s[d];
+		size_t first = SIZE_MAX, last = 0;
+		for (size_t i = 0; i < se->n; i++) {
+			if (se->a[i].samples) {
+				if (first == SIZE_MAX)
+					first = i;
+				last = i;
+			}
+		}
+		if (first == SIZE_MAX)
+			continue;
+		size_t n = last - first + 1;
+		struct fc_profile_point *pts = fc_arena_calloc(&box->arena, n, sizeof(*pts));
+		double *pct = NULL;
+		if (pts && b->kind == K_HIST)
+			pct =
+			    fc_arena_calloc(&box->arena, n * p->n_percentiles + 1, sizeof(double));
+		if (!pts || (b->kind == K_HIST && !pct))
+			return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+		for (size_t i = 0; i < n; i++) {
+			const struct acc *a = &se->a[first + i];
+			struct fc_profile_point *pt = &pts[i];
+			pt->start_ms = (se->k0 + first + i) * b->interval_ms;
+			pt->samples = a->samples;
+			pt->gap = a->samples == 0;
+			pt->covered_ms = b->per_io ? len_ms : a->cov;
+			pt->value = pt->min = pt->max = pt->total = NAN;
+			if (pt->gap) {
+				pt->covered_ms = 0;
+				if (pct) {
+					pt->percentiles_ns = pct + i * p->n_percentiles;
+					for (size_t j = 0; j < p->n_percentiles; j++)
+						pct[i * p->n_percentiles + j] = NAN;
+				}
+				continue;
+			}
+			switch (b->kind) {
+			case K_IOPS:
+			case K_BW: {
+				double unit = b->kind == K_BW && b->per_io ? 1024.0 : 1.0;
+				if (b->per_io) {
+					pt->total =
+					    (b->kind == K_IOPS ? (double)a->samples : a->sum) /
+					    unit;
+					pt->value = pt->total * 1000.0 / len_ms;
+				} else {
+					pt->total = a->sum / 1000.0;
+					pt->value = a->cov > 0 ? a->sum / a->cov : NAN;
+					pt->min = a->min;
+					pt->max = a->max;
+				}
+				break;
+			}
+			case K_LAT:
+				pt->value =
+				    (b->per_io ? a->sum / (double)a->samples : a->sum / a->weight) *
+				    lat_scale;
+				pt->min = a->min * lat_scale;
+				pt->max = a->max * lat_scale;
+				break;
+			case K_HIST:
+				pt->percentiles_ns = pct + i * p->n_percentiles;
+				hist_point(b, a, pt, pct + i * p->n_percentiles, p->percentiles,
+					   p->n_percentiles);
+				break;
+			}
+		}
+		p->dir[d].n = n;
+		p->dir[d].points = pts;
+	}
+	return FC_OK;
+}
+
+/* ---- driver -------------------------------------------------------------- */
+
+static int resolve_type(struct builder *b, struct fc_log_reader *r, const struct fc_profile_opts *o,
+			enum fc_log_type *type)
+{
+	const struct fc_log_layout *l = fc_log_get_layout(r);
+	enum fc_log_type t = o->type != FC_LOG_UNKNOWN ? o->type : fc_log_get_type(r);
+	if (t == FC_LOG_UNKNOWN && l->hist)
+		t = FC_LOG_CLAT_HIST;
+	if (t == FC_LOG_UNKNOWN && l->columns == 0) {
+		*type = t; /* an empty log of any type: an empty profile */
+		b->kind = K_IOPS;
+		return FC_OK;
+	}
+	if (t == FC_LOG_UNKNOWN)
+		return fc_err(b->err, FC_E_INVAL, b->source, 0, 0,
+			      "the name does not say which log this is; set fc_profile_opts.type");
+	if ((unsigned)t > FC_LOG_CLAT_HIST)
+		return fc_err(b->err, FC_E_INVAL, b->source, 0, 0, "unknown log type %d", (int)t);
+	if (l->columns && (t == FC_LOG_CLAT_HIST) != l->hist)
+		return fc_err(b->err, FC_E_FORMAT, b->source, 0, 0,
+			      "a %s profile was asked for, but the lines are %s lines",
+			      fc_log_type_name(t), l->hist ? "clat_hist" : "bw/iops/lat");
+	*type = t;
+	switch (t) {
+	case FC_LOG_IOPS:
+		b->kind = K_IOPS;
+		break;
+	case FC_LOG_BW:
+		b->kind = K_BW;
+		break;
+	case FC_LOG_CLAT_HIST:
+		b->kind = K_HIST;
+		break;
+	default:
+		b->kind = K_LAT;
+	}
+	return FC_OK;
+}
+
+static int setup_hist(struct builder *b, const struct fc_log_layout *l)
+{
+	b->hist_k = l->hist_buckets;
+	b->bucket_ns = malloc(b->hist_k * sizeof(double));
+	if (!b->bucket_ns)
+		return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+	unsigned stride = l->hist_groups * 64 / b->hist_k;
+	double scale = l->hist_groups == 19 ? 1000.0 : 1.0; /* fio 2.x counted us */
+	for (unsigned j = 0; j < b->hist_k; j++) {
+		double first = fc_hist_bucket_value(j * stride, l->hist_groups, 0);
+		double last = fc_hist_bucket_value(j * stride + stride - 1, l->hist_groups, 0);
+		b->bucket_ns[j] = (first + last) / 2 * scale;
+	}
+	return FC_OK;
+}
+
+static int read_all(struct builder *b, struct fc_log_reader *r)
+{
+	int rc;
+	if (b->kind == K_HIST) {
+		struct fc_hist_row row;
+		b->per_io = false;
+		while ((rc = fc_log_next_hist(r, &row, b->err)) > 0) {
+			b->p->lines++;
+			b->line = row.line;
+			if (row.time_ms > TIME_MAX_MS)
+				return time_error(b, row.line, row.time_ms);
+			rc = windowed(b, row.ddir, row.time_ms, 0, 0, row.buckets);
+			if (rc < 0)
+				return rc;
+		}
+		return rc;
+	}
+	struct fc_log_sample batch[BATCH];
+	long n;
+	while ((n = fc_log_read_batch(r, batch, BATCH, b->err)) > 0) {
+		b->p->lines += (uint64_t)n;
+		rc = add_samples(b, batch, (size_t)n);
+		if (rc < 0)
+			return rc;
+	}
+	return (int)n;
+}
+
+static void builder_release(struct builder *b)
+{
+	for (int d = 0; d < 3; d++) {
+		struct series *se = &b->s[d];
+		for (size_t i = 0; i < se->n; i++)
+			free(se->a[i].hist);
+		free(se->a);
+		free(se->pend_hist);
+	}
+	free(b->bucket_ns);
+}
+
+static int profile_run(struct fc_log_reader *r, const struct fc_profile_opts *opts,
+		       struct fc_profile **out, struct fc_error *err)
+{
+	static const struct fc_profile_opts defaults = {0};
+	const struct fc_profile_opts *o = opts ? opts : &defaults;
+	struct builder b = {0};
+	b.source = fc_log_source(r);
+	b.err = err;
+	b.interval_ms = o->interval_ms ? o->interval_ms : 1000;
+	b.window_ms = o->window_ms;
+	if (b.interval_ms > INTERVAL_MAX_MS || b.window_ms > INTERVAL_MAX_MS)
+		return fc_err(err, FC_E_INVAL, b.source, 0, 0,
+			      "interval_ms and window_ms must be at most 2^40");
+	const double *want = o->percentiles ? o->percentiles : default_percentiles;
+	size_t n_want = o->percentiles ? o->n_percentiles : FC_ARRAY_SIZE(default_percentiles);
+	if (n_want > FC_PROFILE_MAX_PERCENTILES)
+		return fc_err(err, FC_E_INVAL, b.source, 0, 0, "more than %d percentiles",
+			      FC_PROFILE_MAX_PERCENTILES);
+	for (size_t i = 0; i < n_want; i++) {
+		if (!(want[i] >= 0 && want[i] <= 100))
+			return fc_err(err, FC_E_INVAL, b.source, 0, 0,
+				      "percentile %g is not in [0, 100]", want[i]);
+	}
+	enum fc_log_type type = FC_LOG_UNKNOWN;
+	int rc = resolve_type(&b, r, o, &type);
+	if (rc < 0)
+		return rc;
+
+	struct profile_box *box = calloc(1, sizeof(*box));
+	if (!box)
+		return fc_err(err, FC_E_NOMEM, b.source, 0, 0, "out of memory");
+	fc_arena_init(&box->arena, 4096);
+	struct fc_profile *p = &box->pub;
+	b.p = p;
+	p->type = type;
+	p->interval_ms = b.interval_ms;
+	p->layout = *fc_log_get_layout(r);
+	if (b.kind == K_HIST) {
+		p->n_percentiles = n_want;
+		p->percentiles = fc_arena_memdup(&box->arena, want, n_want * sizeof(*want));
+		if (!p->percentiles) {
+			rc = fc_err(err, FC_E_NOMEM, b.source, 0, 0, "out of memory");
+			goto fail;
+		}
+		if (p->layout.hist) {
+			rc = setup_hist(&b, &p->layout);
+			if (rc < 0)
+				goto fail;
+		}
+	}
+	rc = read_all(&b, r);
+	if (rc < 0)
+		goto fail;
+	/* the layout may have changed on the way (5-column prio to offset) */
+	p->layout = *fc_log_get_layout(r);
+	for (int d = 0; d < 3; d++) {
+		rc = flush_pending(&b, &b.s[d]);
+		if (rc < 0)
+			goto fail;
+		fold_block(&b.s[d]);
+	}
+	rc = build_points(&b, box);
+	if (rc < 0)
+		goto fail;
+	builder_release(&b);
+	*out = p;
+	return FC_OK;
+fail:
+	builder_release(&b);
+	fc_profile_free(p);
+	return rc;
+}
+
+int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
+			 struct fc_profile **out, struct fc_error *err)
+{
+	*out = NULL;
+	struct fc_log_reader *r;
+	int rc = fc_log_open(path, opts ? opts->layout : NULL, &r, err);
+	if (rc < 0)
+		return rc;
+	rc = profile_run(r, opts, out, err);
+	fc_log_close(r);
+	return rc;
+}
+
+int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
+			   const struct fc_profile_opts *opts, struct fc_profile **out,
+			   struct fc_error *err)
+{
+	*out = NULL;
+	struct fc_log_reader *r;
+	int rc = fc_log_open_buffer(buf, len, source, opts ? opts->layout : NULL, &r, err);
+	if (rc < 0)
+		return rc;
+	rc = profile_run(r, opts, out, err);
+	fc_log_close(r);
+	return rc;
+}
+
+void fc_profile_free(struct fc_profile *p)
+{
+	if (!p)
+		return;
+	struct profile_box *box = (struct profile_box *)p;
+	fc_arena_release(&box->arena);
+	free(box);
+}
