@@ -515,7 +515,12 @@ FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
  *    values report the overlap-weighted mean; clat_hist counts are shared
  *    out in proportion to the overlap.  A window of zero length (the same
  *    time twice in a direction, e.g. fio's log_compression bug #1746) adds
- *    nothing and is counted in empty_windows.
+ *    nothing and is counted in empty_windows.  fio's window ends drift
+ *    (1000, 2001, 3002), so the last interval may hold only a few ms of the
+ *    last window; covered_ms says how much.
+ *
+ * Logs without a bs column (fio < 1.26.3): lat/clat/slat lines count as
+ * per-I/O, bw and iops lines as windowed.
  *
  * Job blocks: time going backwards within a direction starts a new block
  * (jobs appended to one per_job_logs=0 file, or files concatenated).  Blocks
@@ -536,9 +541,11 @@ FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
  * the centre of the latencies it spans: the mean of fio's reported values
  * (fc_hist_bucket_value with edge 0) of its first and last fine bucket,
  * which is fio's own value at coarseness 0.  Percentile p is the value of the
- * first bucket at which the cumulative count reaches p/100 of the total, the
- * rule fio's JSON percentiles follow.  The mean is the count-weighted mean
- * of the bucket values.
+ * first non-empty bucket at which the cumulative count reaches p/100 of the
+ * total, the rule fio's JSON percentiles follow (so p = 0 gives the lowest
+ * non-empty bucket, p = 100 the highest).  The mean is the count-weighted
+ * mean of the bucket values.  An interval whose rows counted no latencies is
+ * not a gap: total 0, NaN values and percentiles.
  */
 struct fc_profile_point {
 	uint64_t start_ms;     /* k * interval_ms */
