@@ -447,8 +447,9 @@ struct fc_hist_row {
 
 struct fc_log_reader;
 
-/* A file line longer than this is refused with FC_E_LIMIT.  A clat_hist line
- * of 1856 buckets is at most about 40 KiB. */
+/* The reader's buffer: a line of this many bytes or more (without its
+ * newline) is refused with FC_E_LIMIT.  A clat_hist line of 1856 buckets is
+ * at most about 40 KiB. */
 #define FC_LOG_LINE_MAX (256u * 1024)
 
 /*

@@ -812,7 +812,7 @@ static int fill_buffer_input(struct fc_log_reader *r, struct fc_error *err)
 			return 0;
 		if (len >= FC_LOG_LINE_MAX)
 			return fc_err(err, FC_E_LIMIT, r->source, r->line + 1, 0,
-				      "line is longer than %u bytes", FC_LOG_LINE_MAX);
+				      "line is longer than %u bytes", FC_LOG_LINE_MAX - 1);
 		r->buf = malloc(len + 1);
 		if (!r->buf)
 			return fc_err(err, FC_E_NOMEM, r->source, 0, 0, "out of memory");
@@ -861,7 +861,7 @@ static int fill(struct fc_log_reader *r, struct fc_error *err)
 		size_t room = r->buf_cap - (size_t)(r->data_end - r->buf);
 		if (room == 0)
 			return fc_err(err, FC_E_LIMIT, r->source, r->line + 1, 0,
-				      "line is longer than %u bytes", FC_LOG_LINE_MAX);
+				      "line is longer than %u bytes", FC_LOG_LINE_MAX - 1);
 		ssize_t got = read(r->fd, r->data_end, room);
 		if (got < 0) {
 			if (errno == EINTR)

@@ -821,6 +821,31 @@ static void test_large(void)
 	fc_log_close(r);
 	fc_log_close(rb);
 
+	/* lines up to FC_LOG_LINE_MAX - 1 bytes, with or without a newline */
+	for (size_t l = FC_LOG_LINE_MAX - 1; l <= FC_LOG_LINE_MAX; l++) {
+		for (int nl = 0; nl < 2; nl++) {
+			memset(text, ' ', l);
+			memcpy(text, "1,", 2);
+			text[l - 1] = '2';
+			text[l] = '\n';
+			write_file(path, text, l + (size_t)nl);
+			int want = l < FC_LOG_LINE_MAX ? 0 : FC_E_LIMIT;
+			int got = fc_log_open(path, NULL, &r, &e);
+			CHECK_INT(got, want);
+			if (got == 0) {
+				CHECK_INT(fc_log_next(r, &s, &e), 1);
+				CHECK_U64(s.time_ms, 1);
+				CHECK_INT(s.value, 2);
+				fc_log_close(r);
+			} else {
+				CHECK_STR(e.message, "line is longer than 262143 bytes");
+			}
+			CHECK_INT(fc_log_open_buffer(text, l + (size_t)nl, "t", NULL, &r, &e),
+				  nl ? 0 : want);
+			if (nl || !want)
+				fc_log_close(r);
+		}
+	}
 	/* a line longer than the buffer */
 	memset(text, '1', FC_LOG_LINE_MAX + 10);
 	write_file(path, text, FC_LOG_LINE_MAX + 10);
