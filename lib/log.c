@@ -1026,6 +1026,8 @@ static int open_common(struct fc_log_reader *r, const char *name,
 int fc_log_open(const char *path, const struct fc_log_layout *layout, struct fc_log_reader **out,
 		struct fc_error *err)
 {
+	if (!out)
+		return fc_err(err, FC_E_INVAL, path, 0, 0, "no place for the result given");
 	*out = NULL;
 	if (!path)
 		return fc_err(err, FC_E_INVAL, NULL, 0, 0, "no path given");
@@ -1087,6 +1089,8 @@ int fc_log_open_buffer(const void *buf, size_t len, const char *source,
 		       const struct fc_log_layout *layout, struct fc_log_reader **out,
 		       struct fc_error *err)
 {
+	if (!out)
+		return fc_err(err, FC_E_INVAL, source, 0, 0, "no place for the result given");
 	*out = NULL;
 	if (!buf && len)
 		return fc_err(err, FC_E_INVAL, source, 0, 0, "no buffer given");

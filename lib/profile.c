@@ -688,6 +688,8 @@ fail:
 int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
 			 struct fc_profile **out, struct fc_error *err)
 {
+	if (!out)
+		return fc_err(err, FC_E_INVAL, path, 0, 0, "no place for the result given");
 	*out = NULL;
 	struct fc_log_reader *r;
 	int rc = fc_log_open(path, opts ? opts->layout : NULL, &r, err);
@@ -702,6 +704,8 @@ int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
 			   const struct fc_profile_opts *opts, struct fc_profile **out,
 			   struct fc_error *err)
 {
+	if (!out)
+		return fc_err(err, FC_E_INVAL, source, 0, 0, "no place for the result given");
 	*out = NULL;
 	struct fc_log_reader *r;
 	int rc = fc_log_open_buffer(buf, len, source, opts ? opts->layout : NULL, &r, err);

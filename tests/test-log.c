@@ -723,6 +723,9 @@ static void test_errors(void)
 	CHECK(r == NULL);
 	CHECK_INT(fc_log_open(check_src(LOGS "handmade"), NULL, &r, &e), FC_E_IO);
 	CHECK_INT(fc_log_open(NULL, NULL, &r, &e), FC_E_INVAL);
+	CHECK_INT(fc_log_open(check_src(LOGS "iops_avg1000ms_2s_run_iops.1.log"), NULL, NULL, &e),
+		  FC_E_INVAL);
+	CHECK_INT(fc_log_open_buffer("1, 2\n", 5, "t", NULL, NULL, &e), FC_E_INVAL);
 	CHECK_INT(fc_log_open_buffer(NULL, 3, "t", NULL, &r, &e), FC_E_INVAL);
 	CHECK_INT(fc_log_open(check_src(LOGS "no_such_iops.1.log"), NULL, &r, NULL), FC_E_IO);
 }

@@ -767,6 +767,8 @@ static void test_definitions(void)
 	    fc_profile_read_file(check_src(LOGS "compressed/fz_iops.1.log.fz"), NULL, &none, &e),
 	    FC_E_FORMAT);
 	CHECK(none == NULL);
+	CHECK_INT(fc_profile_read_buffer("1, 2\n", 5, "t_iops.log", NULL, NULL, &e), FC_E_INVAL);
+	CHECK_INT(fc_profile_read_file("t_iops.log", NULL, NULL, NULL), FC_E_INVAL);
 	fc_profile_free(NULL);
 }
 
