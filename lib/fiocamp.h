@@ -594,7 +594,7 @@ struct fc_profile {
 	uint64_t empty_windows;        /* windowed lines with a zero-length window */
 	bool time_went_backwards;      /* several job blocks in one file */
 	bool time_absolute;            /* Unix-epoch times (log_alternate_epoch) */
-	struct fc_log_layout layout;
+	struct fc_log_layout layout;   /* as the reader ended up with it */
 	size_t n_percentiles;
 	const double *percentiles;     /* hist only: the percents requested */
 	struct fc_profile_series dir[3]; /* read, write, trim */
@@ -606,8 +606,9 @@ struct fc_profile {
  * *out set (free with fc_profile_free), or an error: those of fc_log_open /
  * fc_log_next, FC_E_INVAL for bad options or a type that cannot be told,
  * FC_E_FORMAT for mixed per-I/O and windowed lines or times beyond 2^53 ms,
- * FC_E_LIMIT past the limits above.  Everything reachable from *out is
- * borrowed from it.
+ * FC_E_LIMIT past the limits above.  An empty log gives a profile without
+ * points (its type FC_LOG_UNKNOWN if neither name nor caller gave one).
+ * Everything reachable from *out is borrowed from it.
  */
 FC_PUBLIC int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
 				   struct fc_profile **out, struct fc_error *err);
