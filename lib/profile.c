@@ -291,6 +291,7 @@ static int locate(struct builder *b, struct series *se, uint64_t t, unsigned lon
 {
 	uint64_t k = t / b->interval_ms;
 	b->line = line;
+	b->p->time_absolute |= t >= EPOCH_MIN_MS;
 	int rc = ensure(b, se, k, k);
 	if (rc < 0)
 		return rc;

@@ -682,11 +682,20 @@ static void test_definitions(void)
 		check_point(&p->dir[0].points[4], 4000, 300, 300, 300, 300, 1000, 1);
 		fc_profile_free(p);
 	}
+	/* per-I/O lines in Unix time */
+	p = profile_text("1796049013160, 1, 0, 4096, 0\n1796049014001, 1, 0, 4096, 0\n",
+			 "u_iops.1.log", NULL, 0, NULL);
+	if (p) {
+		CHECK(p->time_absolute && p->per_io);
+		CHECK_INT(p->dir[0].n, 2);
+		check_point(&p->dir[0].points[1], 1796049014000ull, 1, NAN, NAN, 1, 1000, 1);
+		fc_profile_free(p);
+	}
 	/* per-I/O blocks (files concatenated) add up */
 	p = profile_text("0, 1, 1, 4096, 0\n500, 1, 1, 4096, 0\n10, 1, 1, 4096, 0\n", "c_iops.log",
 			 NULL, 0, NULL);
 	if (p) {
-		CHECK(p->time_went_backwards);
+		CHECK(p->time_went_backwards && !p->time_absolute);
 		check_point(&p->dir[1].points[0], 0, 3, NAN, NAN, 3, 1000, 3);
 		fc_profile_free(p);
 	}
