@@ -1,0 +1,777 @@
+/* SPDX-License-Identifier: MIT */
+#include "campaign.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Campaign files are small; a bigger one is a mistake. */
+#define CAMPAIGN_MAX_BYTES (1024 * 1024)
+#define CAMPAIGN_MAX_ERRORS 20
+
+struct builtin_action {
+	const char *name;
+	enum action_kind kind;
+	int min_args, max_args;
+	const char *usage;
+};
+
+static const struct builtin_action builtin_actions[] = {
+	{"settle", ACT_SETTLE, 1, 1, "settle DURATION"},
+	{"wait-ssh", ACT_WAIT_SSH, 0, 1, "wait-ssh [HOST[:PORT]]"},
+	{"run", ACT_RUN, 1, -1, "run COMMAND [ARG...]"},
+	{"remote", ACT_REMOTE, 1, -1, "remote COMMAND [ARG...]"},
+	{"hash", ACT_HASH, 1, 1, "hash PATH"},
+	{"verify-hash", ACT_VERIFY_HASH, 1, 1, "verify-hash PATH"},
+	{"prefill", ACT_PREFILL, 0, 0, "prefill"},
+	{"fresh-file", ACT_FRESH_FILE, 0, 0, "fresh-file"},
+};
+
+const char *campaign_builtin_actions_help(void)
+{
+	return "settle DURATION, wait-ssh [HOST[:PORT]], run CMD..., remote CMD..., hash PATH, "
+	       "verify-hash PATH, prefill, fresh-file";
+}
+
+struct parser {
+	struct campaign *c;
+	struct strv *errors;
+	const char *source;
+	unsigned line;
+	int n_errors;
+	/* where each [campaign] key was set, 0 = not set */
+	unsigned seen[32];
+	bool in_campaign, in_provider;
+	bool had_campaign, had_provider;
+	bool any_section;
+	struct state *state;
+};
+
+static void perror_at(struct parser *p, unsigned line, const char *fmt, ...) FCR_PRINTF(3, 4);
+
+static void perror_at(struct parser *p, unsigned line, const char *fmt, ...)
+{
+	p->n_errors++;
+	if (p->n_errors > CAMPAIGN_MAX_ERRORS)
+		return;
+	char msg[900];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	strv_addf(p->errors, "%s:%u: %s", p->source, line, msg);
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Cuts an inline comment: ';' or '#' at the start of the value or after a
+ * blank.  In `before` values ';' separates actions, so only '#' starts a
+ * comment there; quotes protect both. */
+static void cut_comment(char *v, bool semicolon_is_comment)
+{
+	char quote = 0;
+	for (char *s = v; *s; s++) {
+		if (quote) {
+			if (*s == quote)
+				quote = 0;
+			continue;
+		}
+		if (!semicolon_is_comment && (*s == '\'' || *s == '"')) {
+			quote = *s;
+			continue;
+		}
+		bool starts = *s == '#' || (semicolon_is_comment && *s == ';');
+		if (starts && (s == v || s[-1] == ' ' || s[-1] == '\t')) {
+			*s = '\0';
+			return;
+		}
+	}
+}
+
+enum ckey {
+	K_NAME,
+	K_SUITE,
+	K_ROUNDS,
+	K_PAUSE,
+	K_TARGET,
+	K_DIRECTORY,
+	K_SIZE,
+	K_RUNTIME,
+	K_PREFILL,
+	K_IOENGINE,
+	K_DIRECT,
+	K_SSH_PORT,
+	K_SSH_OPTIONS,
+	K_WAIT_TIMEOUT,
+};
+
+static const char *const campaign_keys[] = {
+	[K_NAME] = "name",
+	[K_SUITE] = "suite",
+	[K_ROUNDS] = "rounds",
+	[K_PAUSE] = "pause",
+	[K_TARGET] = "target",
+	[K_DIRECTORY] = "directory",
+	[K_SIZE] = "size",
+	[K_RUNTIME] = "runtime",
+	[K_PREFILL] = "prefill",
+	[K_IOENGINE] = "ioengine",
+	[K_DIRECT] = "direct",
+	[K_SSH_PORT] = "ssh-port",
+	[K_SSH_OPTIONS] = "ssh-options",
+	[K_WAIT_TIMEOUT] = "wait-timeout",
+};
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0") || !strcmp(v, "off")) {
+		*out = false;
+		return 0;
+	}
+	return -1;
+}
+
+static int parse_uint(const char *v, unsigned long max, unsigned long *out)
+{
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+	if (*end || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* "HOST", "HOST:PORT", "[V6]", "[V6]:PORT" */
+static int parse_host_port(const char *text, char **host, unsigned *port, bool *port_given)
+{
+	const char *colon;
+	*port_given = false;
+	if (*text == '[') {
+		const char *close = strchr(text, ']');
+		if (!close || close == text + 1)
+			return -1;
+		*host = xstrndup(text + 1, (size_t)(close - text - 1));
+		colon = close[1] == ':' ? close + 1 : NULL;
+		if (close[1] && !colon)
+			goto bad;
+	} else {
+		colon = strchr(text, ':');
+		if (colon && strchr(colon + 1, ':'))
+			return -1; /* a bare IPv6 address needs brackets */
+		*host = colon ? xstrndup(text, (size_t)(colon - text)) : xstrdup(text);
+		if (!**host)
+			goto bad;
+	}
+	if (colon) {
+		unsigned long n;
+		if (parse_uint(colon + 1, 65535, &n) < 0 || n == 0)
+			goto bad;
+		*port = (unsigned)n;
+		*port_given = true;
+	}
+	return 0;
+bad:
+	free(*host);
+	*host = NULL;
+	return -1;
+}
+
+static void parse_target(struct parser *p, const char *v)
+{
+	struct campaign *c = p->c;
+	free(c->target_text);
+	c->target_text = xstrdup(v);
+	if (!strcmp(v, "local")) {
+		c->target = TARGET_LOCAL;
+		return;
+	}
+	if (strncmp(v, "ssh", 3) || (v[3] != ' ' && v[3] != '\t')) {
+		perror_at(p, p->line, "bad target '%s' (expected local, ssh HOST or ssh USER@HOST[:PORT])",
+			  v);
+		return;
+	}
+	const char *dest = v + 3;
+	while (*dest == ' ' || *dest == '\t')
+		dest++;
+	if (!*dest || strpbrk(dest, " \t")) {
+		perror_at(p, p->line, "bad target '%s' (expected ssh USER@HOST[:PORT])", v);
+		return;
+	}
+	const char *at = strrchr(dest, '@');
+	const char *hostpart = at ? at + 1 : dest;
+	char *host = NULL;
+	unsigned port = 22;
+	bool given;
+	if ((at && at == dest) || parse_host_port(hostpart, &host, &port, &given) < 0 ||
+	    host[0] == '-') {
+		perror_at(p, p->line, "bad ssh destination '%s' (expected USER@HOST[:PORT])", dest);
+		free(host);
+		return;
+	}
+	c->target = TARGET_SSH;
+	c->ssh_host = host;
+	if (given) {
+		c->ssh_port = port;
+		c->ssh_port_given = true;
+	}
+	c->ssh_dest = at ? xasprintf("%.*s@%s", (int)(at - dest), dest, host) : xstrdup(host);
+}
+
+static void parse_campaign_key(struct parser *p, const char *key, char *v)
+{
+	struct campaign *c = p->c;
+	size_t k;
+	for (k = 0; k < FCR_ARRAY_SIZE(campaign_keys); k++) {
+		if (!strcmp(campaign_keys[k], key))
+			break;
+	}
+	if (k == FCR_ARRAY_SIZE(campaign_keys)) {
+		perror_at(p, p->line,
+			  "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
+			  "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
+			  "ssh-options, wait-timeout)",
+			  key);
+		return;
+	}
+	if (p->seen[k]) {
+		perror_at(p, p->line, "'%s' was already set on line %u", key, p->seen[k]);
+		return;
+	}
+	p->seen[k] = p->line;
+	if (!*v && k != K_SSH_OPTIONS) {
+		perror_at(p, p->line, "'%s' needs a value", key);
+		return;
+	}
+	struct rerr err;
+	unsigned long n;
+	switch ((enum ckey)k) {
+	case K_NAME:
+		if (!name_is_safe(v)) {
+			perror_at(p, p->line, "bad name '%s' (letters, digits, '.', '_', '-')", v);
+			return;
+		}
+		free(c->name);
+		c->name = xstrdup(v);
+		break;
+	case K_SUITE: {
+		struct strv words = {0};
+		if (shell_split(v, &words, &err) < 0) {
+			perror_at(p, p->line, "suite: %s", err.msg);
+			return;
+		}
+		for (size_t i = 0; i < words.n; i++) {
+			char *stem = path_stem(words.v[i], ".fio");
+			if (!name_is_safe(stem))
+				perror_at(p, p->line,
+					  "bad test name '%s' (letters, digits, '.', '_', '-')",
+					  stem);
+			for (size_t j = 0; j < i; j++) {
+				char *other = path_stem(words.v[j], ".fio");
+				if (!strcmp(other, stem))
+					perror_at(p, p->line, "test '%s' appears twice in the suite",
+						  stem);
+				free(other);
+			}
+			if (!strcmp(stem, "prefill"))
+				perror_at(p, p->line, "'prefill' is the prefill job, not a test");
+			free(stem);
+		}
+		strv_release(&c->suite);
+		c->suite = words;
+		break;
+	}
+	case K_ROUNDS:
+		if (parse_uint(v, 10000, &n) < 0 || n == 0)
+			perror_at(p, p->line, "bad rounds '%s' (expected a number from 1 to 10000)",
+				  v);
+		else
+			c->rounds = (unsigned)n;
+		break;
+	case K_PAUSE:
+		if (parse_duration_ms(v, &c->pause_ms, &err) < 0)
+			perror_at(p, p->line, "pause: %s", err.msg);
+		break;
+	case K_RUNTIME:
+		if (parse_duration_ms(v, &c->runtime_ms, &err) < 0)
+			perror_at(p, p->line, "runtime: %s", err.msg);
+		else if (c->runtime_ms < 1000 || c->runtime_ms % 1000)
+			perror_at(p, p->line, "runtime '%s' must be whole seconds, at least 1s",
+				  v);
+		break;
+	case K_WAIT_TIMEOUT:
+		if (parse_duration_ms(v, &c->wait_timeout_ms, &err) < 0)
+			perror_at(p, p->line, "wait-timeout: %s", err.msg);
+		break;
+	case K_TARGET:
+		parse_target(p, v);
+		break;
+	case K_DIRECTORY:
+		if (v[0] != '/')
+			perror_at(p, p->line, "directory '%s' must be an absolute path", v);
+		else if (strpbrk(v, ":\n\\"))
+			perror_at(p, p->line, "directory '%s' must not contain ':' or '\\'", v);
+		free(c->directory);
+		c->directory = xstrdup(v);
+		break;
+	case K_SIZE:
+		if (parse_size_bytes(v, &c->size_bytes, &err) < 0)
+			perror_at(p, p->line, "size: %s", err.msg);
+		else if (c->size_bytes < 1024 * 1024)
+			perror_at(p, p->line, "size '%s' is smaller than 1M", v);
+		free(c->size_text);
+		c->size_text = xstrdup(v);
+		break;
+	case K_PREFILL:
+		if (parse_bool(v, &c->prefill) < 0)
+			perror_at(p, p->line, "bad prefill '%s' (expected yes or no)", v);
+		break;
+	case K_IOENGINE:
+		if (!name_is_safe(v))
+			perror_at(p, p->line, "bad ioengine '%s'", v);
+		free(c->ioengine);
+		c->ioengine = xstrdup(v);
+		break;
+	case K_DIRECT: {
+		bool b;
+		if (parse_bool(v, &b) < 0)
+			perror_at(p, p->line, "bad direct '%s' (expected 1 or 0)", v);
+		c->direct = b;
+		break;
+	}
+	case K_SSH_PORT:
+		if (parse_uint(v, 65535, &n) < 0 || n == 0) {
+			perror_at(p, p->line, "bad ssh-port '%s' (expected 1 to 65535)", v);
+		} else {
+			c->ssh_port = (unsigned)n;
+			c->ssh_port_given = true;
+		}
+		break;
+	case K_SSH_OPTIONS:
+		strv_release(&c->ssh_options);
+		if (shell_split(v, &c->ssh_options, &err) < 0)
+			perror_at(p, p->line, "ssh-options: %s", err.msg);
+		break;
+	}
+}
+
+/* Splits a `before` value on ';' outside quotes into trimmed actions. */
+static void parse_before(struct parser *p, const char *value)
+{
+	struct state *s = p->state;
+	const char *start = value;
+	char quote = 0;
+	for (const char *q = value;; q++) {
+		if (*q && quote) {
+			if (*q == quote)
+				quote = 0;
+			continue;
+		}
+		if (*q == '\'' || *q == '"') {
+			quote = *q;
+			continue;
+		}
+		if (*q && *q != ';')
+			continue;
+		char *piece = xstrndup(start, (size_t)(q - start));
+		char *t = trim(piece);
+		if (!*t) {
+			if (*q || q != start || s->n_actions == 0)
+				perror_at(p, p->line, "empty action in 'before'");
+		} else {
+			s->actions = xrealloc(s->actions, (s->n_actions + 1) * sizeof(*s->actions));
+			struct action *a = &s->actions[s->n_actions++];
+			memset(a, 0, sizeof(*a));
+			a->text = xstrdup(t);
+			a->line = p->line;
+			struct rerr err;
+			if (shell_split(t, &a->words, &err) < 0)
+				perror_at(p, p->line, "'%s': %s", t, err.msg);
+		}
+		free(piece);
+		if (!*q)
+			break;
+		start = q + 1;
+	}
+}
+
+static void parse_section(struct parser *p, char *inner)
+{
+	struct campaign *c = p->c;
+	char *name = trim(inner);
+	p->any_section = true;
+	p->in_campaign = p->in_provider = false;
+	p->state = NULL;
+	if (!strcmp(name, "campaign")) {
+		if (p->had_campaign)
+			perror_at(p, p->line, "a second [campaign] section");
+		p->had_campaign = true;
+		p->in_campaign = true;
+		return;
+	}
+	if (!strcmp(name, "provider")) {
+		if (p->had_provider)
+			perror_at(p, p->line, "a second [provider] section");
+		p->had_provider = true;
+		p->in_provider = true;
+		return;
+	}
+	if (!strncmp(name, "state", 5) && (name[5] == ' ' || name[5] == '\t')) {
+		char *sn = trim(name + 5);
+		if (!name_is_safe(sn)) {
+			perror_at(p, p->line, "bad state name '%s' (letters, digits, '.', '_', '-')",
+				  sn);
+		} else if (!strcmp(sn, "prefill")) {
+			perror_at(p, p->line, "'prefill' is reserved for the prefill run");
+		} else {
+			for (size_t i = 0; i < c->n_states; i++) {
+				if (!strcmp(c->states[i].name, sn))
+					perror_at(p, p->line, "state '%s' was already defined on line %u",
+						  sn, c->states[i].line);
+			}
+		}
+		c->states = xrealloc(c->states, (c->n_states + 1) * sizeof(*c->states));
+		struct state *s = &c->states[c->n_states++];
+		memset(s, 0, sizeof(*s));
+		s->name = xstrdup(sn);
+		s->line = p->line;
+		p->state = s;
+		return;
+	}
+	if (!strcmp(name, "state"))
+		perror_at(p, p->line, "[state] needs a name: [state NAME]");
+	else
+		perror_at(p, p->line,
+			  "unknown section [%s] (expected [campaign], [provider] or [state NAME])",
+			  name);
+	/* keys up to the next section are ignored: the section is wrong already */
+	p->state = NULL;
+}
+
+static void parse_line(struct parser *p, char *line)
+{
+	struct campaign *c = p->c;
+	char *s = trim(line);
+	if (!*s || *s == ';' || *s == '#')
+		return;
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		if (!close) {
+			perror_at(p, p->line, "section header without ']'");
+			return;
+		}
+		char *after = trim(close + 1);
+		if (*after && *after != ';' && *after != '#') {
+			perror_at(p, p->line, "text after the section header: '%s'", after);
+			return;
+		}
+		*close = '\0';
+		parse_section(p, s + 1);
+		return;
+	}
+	char *eq = strchr(s, '=');
+	if (!eq) {
+		perror_at(p, p->line, "expected 'key = value' or '[section]', found '%s'", s);
+		return;
+	}
+	*eq = '\0';
+	char *key = trim(s);
+	char *value = eq + 1;
+	bool before = !strcmp(key, "before");
+	cut_comment(value, !before);
+	value = trim(value);
+	if (!*key) {
+		perror_at(p, p->line, "a value without a key");
+		return;
+	}
+	if (p->in_campaign) {
+		parse_campaign_key(p, key, value);
+	} else if (p->in_provider) {
+		if (!strcmp(key, "type")) {
+			if (c->provider_line)
+				perror_at(p, p->line, "'type' was already set on line %u",
+					  c->provider_line);
+			free(c->provider_type);
+			c->provider_type = xstrdup(value);
+			c->provider_line = p->line;
+			return;
+		}
+		for (size_t i = 0; i < c->n_provider_keys; i++) {
+			if (!strcmp(c->provider_keys[i].key, key)) {
+				perror_at(p, p->line, "'%s' was already set on line %u", key,
+					  c->provider_keys[i].line);
+				return;
+			}
+		}
+		c->provider_keys = xrealloc(c->provider_keys,
+					    (c->n_provider_keys + 1) * sizeof(*c->provider_keys));
+		struct provider_key *k = &c->provider_keys[c->n_provider_keys++];
+		k->key = xstrdup(key);
+		k->value = xstrdup(value);
+		k->file = c->source;
+		k->line = p->line;
+	} else if (p->state) {
+		if (!before) {
+			perror_at(p, p->line, "unknown key '%s' in [state %s] (expected before)", key,
+				  p->state->name);
+			return;
+		}
+		parse_before(p, value);
+	} else if (!p->any_section) {
+		perror_at(p, p->line, "'%s' outside any section (start with [campaign])", key);
+	}
+}
+
+static bool provider_action_known(const struct campaign *c, const char *name,
+				  const struct provider_action **out)
+{
+	if (!c->provider)
+		return false;
+	for (const struct provider_action *pa = c->provider->actions; pa->name; pa++) {
+		if (!strcmp(pa->name, name)) {
+			*out = pa;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void check_action(struct parser *p, struct state *s, size_t idx)
+{
+	struct campaign *c = p->c;
+	struct action *a = &s->actions[idx];
+	if (a->words.n == 0)
+		return;
+	const char *name = a->words.v[0];
+	int nargs = (int)a->words.n - 1;
+	const struct builtin_action *b = NULL;
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(builtin_actions); i++) {
+		if (!strcmp(builtin_actions[i].name, name))
+			b = &builtin_actions[i];
+	}
+	if (!b) {
+		const struct provider_action *pa;
+		if (provider_action_known(c, name, &pa)) {
+			a->kind = ACT_PROVIDER;
+			a->takes_down = pa->takes_down;
+			if (nargs < pa->min_args || (pa->max_args >= 0 && nargs > pa->max_args))
+				perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)",
+					  a->text, pa->usage);
+			return;
+		}
+		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
+			return; /* the provider is missing; reported on its type line */
+		perror_at(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)", name,
+			  campaign_builtin_actions_help(), c->provider_type ? c->provider_type : "none",
+			  c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
+								    : "no actions");
+		return;
+	}
+	a->kind = b->kind;
+	if (nargs < b->min_args || (b->max_args >= 0 && nargs > b->max_args)) {
+		perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)", a->text,
+			  b->usage);
+		return;
+	}
+	struct rerr err;
+	switch (b->kind) {
+	case ACT_SETTLE:
+		if (parse_duration_ms(a->words.v[1], &a->settle_ms, &err) < 0)
+			perror_at(p, a->line, "settle: %s", err.msg);
+		break;
+	case ACT_WAIT_SSH:
+		a->probe_port = 22;
+		if (nargs == 1) {
+			bool given;
+			if (parse_host_port(a->words.v[1], &a->probe_host, &a->probe_port, &given) <
+			    0)
+				perror_at(p, a->line, "wait-ssh: bad HOST[:PORT] '%s'",
+					  a->words.v[1]);
+		} else if (c->target != TARGET_SSH) {
+			perror_at(p, a->line, "wait-ssh needs HOST[:PORT] when the target is local");
+		}
+		break;
+	case ACT_VERIFY_HASH: {
+		bool found = false;
+		for (size_t si = 0; si < c->n_states && !found; si++) {
+			struct state *os = &c->states[si];
+			size_t end = os == s ? idx : os->n_actions;
+			for (size_t ai = 0; ai < end; ai++) {
+				struct action *o = &os->actions[ai];
+				if (o->words.n == 2 && !strcmp(o->words.v[0], "hash") &&
+				    !strcmp(o->words.v[1], a->words.v[1]))
+					found = true;
+			}
+			if (os == s)
+				break;
+		}
+		if (!found)
+			perror_at(p, a->line, "verify-hash %s: no earlier 'hash %s' to compare with",
+				  a->words.v[1], a->words.v[1]);
+		break;
+	}
+	case ACT_HASH:
+	case ACT_RUN:
+	case ACT_REMOTE:
+	case ACT_PREFILL:
+	case ACT_FRESH_FILE:
+	case ACT_PROVIDER:
+		break;
+	}
+}
+
+static void finish(struct parser *p)
+{
+	struct campaign *c = p->c;
+	if (!p->had_campaign)
+		perror_at(p, 1, "no [campaign] section");
+	if (p->had_campaign && !p->seen[K_SUITE])
+		perror_at(p, p->line, "[campaign] needs 'suite' (e.g. suite = rw4k rr4k)");
+	else if (p->seen[K_SUITE] && c->suite.n == 0)
+		perror_at(p, p->seen[K_SUITE], "'suite' lists no tests");
+	if (p->had_campaign && !p->seen[K_DIRECTORY])
+		perror_at(p, p->line, "[campaign] needs 'directory' (where the test file lives)");
+	if (p->had_campaign && !p->seen[K_SIZE])
+		perror_at(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
+	if (p->had_campaign && c->n_states == 0)
+		perror_at(p, p->line, "no [state NAME] section: a campaign needs at least one state");
+	if (c->ssh_port_given && c->target != TARGET_SSH)
+		perror_at(p, p->seen[K_SSH_PORT] ? p->seen[K_SSH_PORT] : p->seen[K_TARGET],
+			  "a port is only meaningful with an ssh target");
+	if (p->seen[K_SSH_OPTIONS] && c->target != TARGET_SSH)
+		perror_at(p, p->seen[K_SSH_OPTIONS], "ssh-options needs an ssh target");
+
+	if (!c->provider_type)
+		c->provider_type = xstrdup("none");
+	bool planned = false;
+	c->provider = provider_find(c->provider_type, &planned);
+	if (!c->provider) {
+		if (planned)
+			perror_at(p, c->provider_line,
+				  "provider type '%s' is not built in yet (built in: %s)",
+				  c->provider_type, provider_known_types());
+		else
+			perror_at(p, c->provider_line ? c->provider_line : 1,
+				  "unknown provider type '%s' (built in: %s)", c->provider_type,
+				  provider_known_types());
+	}
+	for (size_t i = 0; i < c->n_states; i++) {
+		for (size_t j = 0; j < c->states[i].n_actions; j++)
+			check_action(p, &c->states[i], j);
+	}
+}
+
+int campaign_parse(const char *text, size_t len, const char *source, struct campaign **out,
+		   struct strv *errors)
+{
+	*out = NULL;
+	struct campaign *c = xcalloc(1, sizeof(*c));
+	c->source = xstrdup(source);
+	c->text = xstrndup(text, len);
+	c->text_len = len;
+	c->rounds = 1;
+	c->runtime_ms = 30000;
+	c->wait_timeout_ms = 600000;
+	c->ioengine = xstrdup("libaio");
+	c->direct = 1;
+	c->ssh_port = 22;
+	c->target = TARGET_LOCAL;
+	c->target_text = xstrdup("local");
+	c->name = path_stem(source, ".ini");
+	if (!name_is_safe(c->name)) {
+		free(c->name);
+		c->name = xstrdup("campaign");
+	}
+
+	struct parser p = {.c = c, .errors = errors, .source = source};
+	if (len > CAMPAIGN_MAX_BYTES) {
+		perror_at(&p, 1, "larger than %d bytes: not a campaign file", CAMPAIGN_MAX_BYTES);
+		campaign_free(c);
+		return -1;
+	}
+	if (memchr(text, '\0', len)) {
+		perror_at(&p, 1, "holds a NUL byte: not a text file");
+		campaign_free(c);
+		return -1;
+	}
+	const char *pos = c->text;
+	const char *end = c->text + len;
+	/* a UTF-8 byte order mark is harmless */
+	if (len >= 3 && !memcmp(pos, "\xef\xbb\xbf", 3))
+		pos += 3;
+	while (pos < end) {
+		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+		size_t n = nl ? (size_t)(nl - pos) : (size_t)(end - pos);
+		char *line = xstrndup(pos, n);
+		if (n && line[n - 1] == '\r')
+			line[n - 1] = '\0';
+		p.line++;
+		parse_line(&p, line);
+		free(line);
+		pos = nl ? nl + 1 : end;
+	}
+	finish(&p);
+	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
+		strv_addf(errors, "%s: %d more errors", source, p.n_errors - CAMPAIGN_MAX_ERRORS);
+	if (p.n_errors) {
+		campaign_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+void campaign_free(struct campaign *c)
+{
+	if (!c)
+		return;
+	free(c->source);
+	free(c->text);
+	free(c->name);
+	strv_release(&c->suite);
+	free(c->directory);
+	free(c->size_text);
+	free(c->ioengine);
+	free(c->target_text);
+	free(c->ssh_dest);
+	free(c->ssh_host);
+	strv_release(&c->ssh_options);
+	free(c->provider_type);
+	for (size_t i = 0; i < c->n_provider_keys; i++) {
+		free((char *)c->provider_keys[i].key);
+		free((char *)c->provider_keys[i].value);
+	}
+	free(c->provider_keys);
+	for (size_t i = 0; i < c->n_states; i++) {
+		struct state *s = &c->states[i];
+		for (size_t j = 0; j < s->n_actions; j++) {
+			free(s->actions[j].text);
+			strv_release(&s->actions[j].words);
+			free(s->actions[j].probe_host);
+		}
+		free(s->actions);
+		free(s->name);
+	}
+	free(c->states);
+	free(c);
+}
+
+char *campaign_test_file(const struct campaign *c)
+{
+	size_t n = strlen(c->directory);
+	return xasprintf("%s%sfiocamp.testfile", c->directory,
+			 n && c->directory[n - 1] == '/' ? "" : "/");
+}

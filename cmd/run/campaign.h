@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The campaign file: an INI file like fio's job files with the sections
+ * [campaign], [provider] and [state NAME].  campaign_parse() reads and checks
+ * all of it before anything runs, and reports every problem as
+ * "file:line: message".  See fiocamp-campaign(5).
+ */
+#ifndef FCR_CAMPAIGN_H
+#define FCR_CAMPAIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "provider.h"
+#include "rutil.h"
+
+enum action_kind {
+	ACT_SETTLE,
+	ACT_WAIT_SSH,
+	ACT_RUN,
+	ACT_REMOTE,
+	ACT_HASH,
+	ACT_VERIFY_HASH,
+	ACT_PREFILL,
+	ACT_FRESH_FILE,
+	ACT_PROVIDER, /* performed by the provider */
+};
+
+struct action {
+	enum action_kind kind;
+	char *text;          /* as written, trimmed */
+	struct strv words;   /* name and arguments, shell-split */
+	unsigned line;
+	bool takes_down;     /* provider action that takes the machine away */
+	uint64_t settle_ms;  /* ACT_SETTLE */
+	char *probe_host;    /* ACT_WAIT_SSH: NULL = the target's host */
+	unsigned probe_port; /* ACT_WAIT_SSH */
+};
+
+struct state {
+	char *name;
+	unsigned line;
+	struct action *actions;
+	size_t n_actions;
+};
+
+enum target_kind { TARGET_LOCAL, TARGET_SSH };
+
+struct campaign {
+	char *source;       /* the file name used in messages */
+	char *text;         /* the file's bytes, for the copy in the campaign directory */
+	size_t text_len;
+
+	char *name;
+	struct strv suite;  /* entries as written: names or paths */
+	unsigned rounds;
+	uint64_t pause_ms;
+	uint64_t runtime_ms;
+	uint64_t wait_timeout_ms;
+	char *directory;
+	uint64_t size_bytes;
+	char *size_text;
+	bool prefill;
+	char *ioengine;
+	int direct;
+
+	char *target_text;
+	enum target_kind target;
+	char *ssh_dest;     /* "user@host" or "host" */
+	char *ssh_host;     /* host alone, for probes */
+	unsigned ssh_port;  /* 22 unless given */
+	bool ssh_port_given;
+	struct strv ssh_options; /* from ssh-options, shell-split */
+
+	char *provider_type;     /* "none" when there is no [provider] */
+	unsigned provider_line;
+	struct provider_key *provider_keys;
+	size_t n_provider_keys;
+	const struct provider_ops *provider; /* NULL when not built in */
+
+	struct state *states;
+	size_t n_states;
+};
+
+/*
+ * Parses `len` bytes of `text` (copied) named `source` in messages.  On
+ * success returns 0 with *out set (free with campaign_free).  On failure
+ * returns -1 and appends one "source:line: message" per problem to errors.
+ */
+int campaign_parse(const char *text, size_t len, const char *source, struct campaign **out,
+		   struct strv *errors);
+void campaign_free(struct campaign *c);
+
+/* Name and usage of the built-in actions, for --help. */
+const char *campaign_builtin_actions_help(void);
+
+/* The test file on the target: <directory>/fiocamp.testfile. */
+char *campaign_test_file(const struct campaign *c);
+
+#endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+#include "jobs.h"
+
+#include <string.h>
+
+#ifndef FIOCAMP_JOBS_DIR
+#define FIOCAMP_JOBS_DIR "/usr/local/share/fiocamp/fio-jobs"
+#endif
+
+/* Job files are small; anything bigger is not one. */
+#define JOBFILE_MAX_BYTES (1024 * 1024)
+
+const char *jobs_installed_dir(void)
+{
+	return FIOCAMP_JOBS_DIR;
+}
+
+const struct embedded_file *jobs_embedded(const char *name)
+{
+	for (const struct embedded_file *e = embedded_files; e->name; e++) {
+		if (!strcmp(e->name, name))
+			return e;
+	}
+	return NULL;
+}
+
+static int try_path(const char *path, struct jobfile *out, struct rerr *err)
+{
+	if (!path_exists(path))
+		return 1;
+	if (read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err) < 0)
+		return -1;
+	out->origin = xstrdup(path);
+	return 0;
+}
+
+int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
+		 struct jobfile *out, struct rerr *err)
+{
+	memset(out, 0, sizeof(*out));
+	size_t n = strlen(entry);
+	bool is_path = strchr(entry, '/') || (n > 4 && !strcmp(entry + n - 4, ".fio"));
+	int rc;
+	if (is_path) {
+		char *path = entry[0] == '/' || !campaign_dir
+				     ? xstrdup(entry)
+				     : xasprintf("%s/%s", campaign_dir, entry);
+		rc = try_path(path, out, err);
+		if (rc > 0)
+			rerr_set(err, "job file %s not found", path);
+		free(path);
+		if (rc != 0)
+			return -1;
+		out->test = path_stem(entry, ".fio");
+		return 0;
+	}
+	struct strv tried = {0};
+	if (jobs_dir)
+		strv_addf(&tried, "%s/%s.fio", jobs_dir, entry);
+	if (campaign_dir) {
+		strv_addf(&tried, "%s/%s.fio", campaign_dir, entry);
+		strv_addf(&tried, "%s/fio-jobs/%s.fio", campaign_dir, entry);
+	}
+	strv_addf(&tried, "%s/%s.fio", jobs_installed_dir(), entry);
+	for (size_t i = 0; i < tried.n; i++) {
+		rc = try_path(tried.v[i], out, err);
+		if (rc < 0) {
+			strv_release(&tried);
+			return -1;
+		}
+		if (rc == 0) {
+			strv_release(&tried);
+			out->test = xstrdup(entry);
+			return 0;
+		}
+	}
+	char *fname = xasprintf("%s.fio", entry);
+	const struct embedded_file *e = jobs_embedded(fname);
+	free(fname);
+	if (e) {
+		strv_release(&tried);
+		out->text = xstrndup(e->data, e->len);
+		out->len = e->len;
+		out->origin = xasprintf("(built in) %s.fio", entry);
+		out->test = xstrdup(entry);
+		return 0;
+	}
+	struct sbuf b = {0};
+	for (size_t i = 0; i < tried.n; i++) {
+		sbuf_add(&b, i ? ", " : "");
+		sbuf_add(&b, tried.v[i]);
+	}
+	rerr_set(err, "no job file for test '%s' (looked for %s, and among the built-in ones)",
+		 entry, b.s);
+	sbuf_release(&b);
+	strv_release(&tried);
+	return -1;
+}
+
+void jobfile_release(struct jobfile *j)
+{
+	free(j->test);
+	free(j->text);
+	free(j->origin);
+	memset(j, 0, sizeof(*j));
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fiocamp-run: runs a campaign of stock fio jobs on a target machine,
+ * changing its state between blocks of rounds, and records everything in a
+ * campaign directory that fiocamp-analyze reads.  See fiocamp-run(1).
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "campaign.h"
+#include "jobs.h"
+#include "run.h"
+
+#ifndef FIOCAMP_VERSION
+#define FIOCAMP_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: fiocamp-run [options] CAMPAIGN.ini\n"
+		"       fiocamp-run --demo [options]\n"
+		"       fiocamp-run --resume DIR [options]\n"
+		"\n"
+		"Runs the states x rounds x tests of a campaign file with stock fio and\n"
+		"records everything in a campaign directory (see fiocamp-campaign(5)).\n"
+		"\n"
+		"options:\n"
+		"  -o, --output DIR   the campaign directory to create (default:\n"
+		"                     NAME-YYYYmmdd-HHMMSS here); never overwritten\n"
+		"  -n, --dry-run      print the whole plan and the expected duration\n"
+		"      --resume DIR   continue a campaign at the first step not done\n"
+		"  -k, --keep-going   record a failed fio run and go on\n"
+		"  -q, --quiet        no progress output, no analysis at the end\n"
+		"      --jobs-dir DIR look for job files in DIR first\n"
+		"      --demo         run the built-in demo campaign (about two minutes)\n"
+		"  -h, --help         this text\n"
+		"      --version      the version\n"
+		"\n"
+		"actions without a provider: %s\n"
+		"job files: --jobs-dir, beside the campaign file, %s, built in\n"
+		"exit status: 0 done, 1 failed, 2 bad usage or campaign file, 130 interrupted\n",
+		campaign_builtin_actions_help(), jobs_installed_dir());
+}
+
+/* The campaign's name and file recorded in a manifest: the copy in the
+ * campaign directory is named campaign.ini, and job files are found again
+ * beside the original. */
+static void recorded_campaign(const char *dir, char **name, char **file_dir)
+{
+	char *path = xasprintf("%s/manifest.json", dir);
+	json_error_t jerr;
+	json_t *m = json_load_file(path, 0, &jerr);
+	free(path);
+	*name = *file_dir = NULL;
+	if (!m)
+		return;
+	const char *file = json_string_value(json_object_get(m, "campaign_file"));
+	const char *n = json_string_value(json_object_get(m, "campaign"));
+	*file_dir = file ? path_dirname(file) : NULL;
+	*name = n && name_is_safe(n) ? xstrdup(n) : NULL;
+	json_decref(m);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_RESUME = 256, OPT_JOBS_DIR, OPT_DEMO, OPT_VERSION };
+	static const struct option longopts[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"resume", required_argument, NULL, OPT_RESUME},
+		{"keep-going", no_argument, NULL, 'k'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"jobs-dir", required_argument, NULL, OPT_JOBS_DIR},
+		{"demo", no_argument, NULL, OPT_DEMO},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, OPT_VERSION},
+		{NULL, 0, NULL, 0},
+	};
+	struct run_options o = {0};
+	bool dry_run = false, demo = false;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "o:nkqh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			o.out_dir = optarg;
+			break;
+		case 'n':
+			dry_run = true;
+			break;
+		case OPT_RESUME:
+			o.resume_dir = optarg;
+			break;
+		case 'k':
+			o.keep_going = true;
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case OPT_JOBS_DIR:
+			o.jobs_dir = optarg;
+			break;
+		case OPT_DEMO:
+			demo = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("fiocamp-run %s\n", FIOCAMP_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_RUN_USAGE;
+		}
+	}
+	int nargs = argc - optind;
+	int modes = (demo ? 1 : 0) + (o.resume_dir ? 1 : 0) + (nargs ? 1 : 0);
+	if (modes != 1 || nargs > 1) {
+		fprintf(stderr, "fiocamp-run: give one of CAMPAIGN.ini, --demo or --resume DIR\n");
+		usage(stderr);
+		return EXIT_RUN_USAGE;
+	}
+	if (o.resume_dir && o.out_dir) {
+		fprintf(stderr, "fiocamp-run: --resume continues DIR in place; -o makes no sense "
+				"with it\n");
+		return EXIT_RUN_USAGE;
+	}
+
+	char *text = NULL, *source = NULL, *resume_name = NULL;
+	size_t len = 0;
+	struct rerr err;
+	if (demo) {
+		const struct embedded_file *e = jobs_embedded("demo.ini");
+		text = xstrndup(e->data, e->len);
+		len = e->len;
+		source = xstrdup("demo.ini (built in)");
+	} else {
+		const char *file = nargs ? argv[optind] : NULL;
+		char *ini = file ? xstrdup(file) : xasprintf("%s/campaign.ini", o.resume_dir);
+		if (read_file(ini, 1024 * 1024 + 1, &text, &len, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			free(ini);
+			return EXIT_RUN_USAGE;
+		}
+		source = ini;
+		if (file) {
+			char *abs = realpath(file, NULL);
+			if (abs) {
+				o.campaign_path = abs;
+				o.campaign_dir = path_dirname(abs);
+			}
+		} else {
+			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir);
+		}
+	}
+	struct strv errors = {0};
+	struct campaign *c = NULL;
+	int rc = EXIT_RUN_USAGE;
+	if (campaign_parse(text, len, source, &c, &errors) < 0) {
+		for (size_t i = 0; i < errors.n; i++)
+			fprintf(stderr, "%s\n", errors.v[i]);
+	} else {
+		if (resume_name) {
+			/* the copy is named campaign.ini; the manifest knows the real name */
+			free(c->name);
+			c->name = resume_name;
+			resume_name = NULL;
+		}
+		rc = dry_run ? run_dry(c, &o) : run_campaign(c, &o);
+	}
+	strv_release(&errors);
+	campaign_free(c);
+	free(text);
+	free(source);
+	free(o.campaign_dir);
+	free(o.campaign_path);
+	free(resume_name);
+	return rc;
+}

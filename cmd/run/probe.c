@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+#include "probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define PROBE_TIMEOUT_MS 1000
+
+static int wait_fd(int fd, short events, double deadline)
+{
+	for (;;) {
+		double left = deadline - mono_now();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = {.fd = fd, .events = events};
+		int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		return r;
+	}
+}
+
+/* One attempt: 1 when the banner arrived (copied to banner), 0 otherwise. */
+static int probe_once(const struct addrinfo *ai, char *banner, size_t len)
+{
+	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			ai->ai_protocol);
+	if (fd < 0)
+		return 0;
+	double deadline = mono_now() + PROBE_TIMEOUT_MS / 1000.0;
+	int ok = 0;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+		if (errno != EINPROGRESS)
+			goto out;
+		if (wait_fd(fd, POLLOUT, deadline) <= 0)
+			goto out;
+		int soerr = 0;
+		socklen_t sl = sizeof(soerr);
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 || soerr)
+			goto out;
+	}
+	char buf[256];
+	size_t used = 0;
+	while (used < sizeof(buf) - 1) {
+		if (wait_fd(fd, POLLIN, deadline) <= 0)
+			goto out;
+		ssize_t r = read(fd, buf + used, sizeof(buf) - 1 - used);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (r <= 0)
+			goto out;
+		used += (size_t)r;
+		buf[used] = '\0';
+		if (used >= 4 && strncmp(buf, "SSH-", 4)) {
+			/* RFC 4253 allows lines before the banner; look for it */
+			char *line = strstr(buf, "\nSSH-");
+			if (!line && memchr(buf, '\n', used) && used > 200)
+				goto out;
+			if (!line)
+				continue;
+			memmove(buf, line + 1, strlen(line + 1) + 1);
+			used = strlen(buf);
+		}
+		if (used >= 4 && !strncmp(buf, "SSH-", 4)) {
+			buf[strcspn(buf, "\r\n")] = '\0';
+			snprintf(banner, len, "%s", buf);
+			ok = 1;
+			break;
+		}
+	}
+out:
+	close(fd);
+	return ok;
+}
+
+int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
+	      struct probe_result *res, struct rerr *err)
+{
+	memset(res, 0, sizeof(*res));
+	char service[16];
+	snprintf(service, sizeof(service), "%u", port);
+	double start = mono_now();
+	double end = start + (double)timeout_ms / 1000.0;
+	unsigned in_a_row = 0;
+	double next = start;
+	while (!stop || !*stop) {
+		double now = mono_now();
+		if (now > end)
+			return rerr_set(err, "%s:%u: no SSH banner within %llus (%u probes)", host,
+					port, (unsigned long long)(timeout_ms / 1000), res->probes);
+		if (now < next) {
+			sleep_ms_unless((uint64_t)((next - now) * 1000) + 1, stop);
+			continue;
+		}
+		next += PROBE_INTERVAL_MS / 1000.0;
+		if (next < mono_now())
+			next = mono_now();
+		/* resolve each time: a VM may come back with a new address */
+		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
+		int gr = getaddrinfo(host, service, &hints, &ai);
+		res->probes++;
+		int ok = 0;
+		if (gr == 0) {
+			ok = probe_once(ai, res->banner, sizeof(res->banner));
+			freeaddrinfo(ai);
+		}
+		if (!ok) {
+			in_a_row = 0;
+			continue;
+		}
+		res->answered++;
+		in_a_row++;
+		if (in_a_row == 1)
+			res->first_seen_wall = wall_now();
+		if (in_a_row == 2) {
+			res->ready_wall = wall_now();
+			return 0;
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* wait-ssh: TCP probes until an SSH server answers with its banner. */
+#ifndef FCR_PROBE_H
+#define FCR_PROBE_H
+
+#include <stdint.h>
+
+#include "rutil.h"
+
+#define PROBE_INTERVAL_MS 250
+
+struct probe_result {
+	unsigned probes;       /* connection attempts */
+	unsigned answered;     /* attempts that saw "SSH-" */
+	double first_seen_wall;  /* first banner of the final pair */
+	double ready_wall;     /* second banner in a row: the server is back */
+	char banner[128];      /* the banner line */
+};
+
+/*
+ * Starts a probe every 250 ms (each connect and read bounded by 1 s) until
+ * two probes in a row read a line starting "SSH-".  Returns 0, 1 when *stop
+ * became nonzero, or -1 on timeout or when the host cannot be resolved.
+ */
+int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
+	      struct probe_result *res, struct rerr *err);
+
+#endif

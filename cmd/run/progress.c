@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+#include "progress.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static enum progress_mode mode;
+static char status_text[512];
+static int status_shown;
+static double last_draw;
+
+void progress_init(enum progress_mode m)
+{
+	mode = m;
+}
+
+enum progress_mode progress_mode(void)
+{
+	return mode;
+}
+
+static unsigned term_width(void)
+{
+	struct winsize ws;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
+		return ws.ws_col;
+	return 80;
+}
+
+static void draw(void)
+{
+	unsigned w = term_width() - 1;
+	fprintf(stderr, "\r\033[K%.*s", (int)w, status_text);
+	fflush(stderr);
+	status_shown = 1;
+	last_draw = mono_now();
+}
+
+void progress_clear(void)
+{
+	if (mode == PROGRESS_TTY && status_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		status_shown = 0;
+	}
+}
+
+void progress_line(const char *fmt, ...)
+{
+	if (mode == PROGRESS_QUIET)
+		return;
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (mode == PROGRESS_TTY) {
+		progress_clear();
+		fprintf(stderr, "%s\n", text);
+		if (status_text[0])
+			draw();
+		return;
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[16];
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	fprintf(stderr, "%s %s\n", stamp, text);
+	fflush(stderr);
+}
+
+void progress_status(int force, const char *fmt, ...)
+{
+	if (mode != PROGRESS_TTY)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(status_text, sizeof(status_text), fmt, ap);
+	va_end(ap);
+	if (force || mono_now() - last_draw >= 0.2)
+		draw();
+}

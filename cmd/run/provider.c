@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+#include "provider.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Providers built into this binary.  `none` has no actions: a campaign
+ * without a [provider] section (or with type = none) may only use the
+ * built-in actions. */
+static const struct provider_action none_actions[] = {
+	{.name = NULL},
+};
+
+static int none_configure(const struct provider_key *keys, size_t n_keys,
+			  const struct provider_ctx *ctx, void **state, char *err, size_t err_len)
+{
+	(void)ctx;
+	*state = NULL;
+	if (n_keys) {
+		snprintf(err, err_len, "%s:%u: unknown key '%s' for provider type none",
+			 keys[0].file, keys[0].line, keys[0].key);
+		return -1;
+	}
+	return 0;
+}
+
+static int none_preflight(void *state, const struct provider_step *steps, size_t n_steps,
+			  char *err, size_t err_len)
+{
+	(void)state, (void)steps, (void)n_steps, (void)err, (void)err_len;
+	return 0;
+}
+
+static int none_perform(void *state, const char *action, int argc, char *const *argv,
+			json_t *result, char *err, size_t err_len)
+{
+	(void)state, (void)argc, (void)argv, (void)result;
+	snprintf(err, err_len, "provider none cannot perform '%s'", action);
+	return -1;
+}
+
+static int none_ensure_powered_on(void *state, char *err, size_t err_len)
+{
+	(void)state, (void)err, (void)err_len;
+	return 0;
+}
+
+static void none_free(void *state)
+{
+	(void)state;
+}
+
+static const struct provider_ops none_ops = {
+	.type = "none",
+	.summary = "no provider: only the built-in actions",
+	.actions = none_actions,
+	.configure = none_configure,
+	.preflight = none_preflight,
+	.perform = none_perform,
+	.ensure_powered_on = none_ensure_powered_on,
+	.free = none_free,
+};
+
+static const struct provider_ops *const builtin[] = {
+	&none_ops,
+};
+
+/* Types that have their own issue but are not in this binary yet. */
+static const char *const planned_types[] = {"netcup", "proxmox", "command"};
+
+const struct provider_ops *provider_find(const char *type, bool *planned)
+{
+	*planned = false;
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+		if (!strcmp(builtin[i]->type, type))
+			return builtin[i];
+	}
+	for (size_t i = 0; i < sizeof(planned_types) / sizeof(planned_types[0]); i++) {
+		if (!strcmp(planned_types[i], type))
+			*planned = true;
+	}
+	return NULL;
+}
+
+const char *provider_known_types(void)
+{
+	return "none";
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+json_t *json_utc(double wall)
+{
+	char buf[40];
+	format_utc(buf, sizeof(buf), wall);
+	return json_string(buf);
+}
+
+json_t *json_seconds(double s)
+{
+	return json_real(round(s * 1000.0) / 1000.0);
+}
+
+int record_open(struct record *r, const char *dir, struct rerr *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->journal_fd = -1;
+	r->dir = xstrdup(dir);
+	r->manifest_path = xasprintf("%s/manifest.json", dir);
+	char *path = xasprintf("%s/journal.jsonl", dir);
+	r->journal_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (r->journal_fd < 0) {
+		rerr_errno(err, errno, "%s: cannot open", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return 0;
+}
+
+void record_close(struct record *r)
+{
+	if (r->journal_fd >= 0)
+		close(r->journal_fd);
+	r->journal_fd = -1;
+	json_decref(r->m);
+	r->m = NULL;
+	free(r->dir);
+	free(r->manifest_path);
+	r->dir = r->manifest_path = NULL;
+}
+
+void record_event(struct record *r, const char *event, json_t *fields)
+{
+	json_t *e = json_object();
+	json_object_set_new(e, "t", json_utc(wall_now()));
+	json_object_set_new(e, "mono", json_real(round(mono_now() * 1e6) / 1e6));
+	json_object_set_new(e, "session", json_integer(r->session));
+	json_object_set_new(e, "event", json_string(event));
+	if (fields) {
+		json_object_update(e, fields);
+		json_decref(fields);
+	}
+	char *line = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(12));
+	json_decref(e);
+	if (!line) {
+		r->failed = true;
+		rerr_set(&r->err, "journal: cannot encode an event");
+		return;
+	}
+	size_t n = strlen(line);
+	line = xrealloc(line, n + 2);
+	line[n++] = '\n';
+	const char *p = line;
+	size_t left = n;
+	while (left) {
+		ssize_t w = write(r->journal_fd, p, left);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			r->failed = true;
+			rerr_errno(&r->err, errno, "%s/journal.jsonl: cannot write", r->dir);
+			free(line);
+			return;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	free(line);
+	if (fdatasync(r->journal_fd) < 0) {
+		r->failed = true;
+		rerr_errno(&r->err, errno, "%s/journal.jsonl: cannot sync", r->dir);
+	}
+}
+
+int record_save(struct record *r)
+{
+	json_object_set_new(r->m, "updated", json_utc(wall_now()));
+	char *text = json_dumps(r->m, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(12));
+	if (!text) {
+		r->failed = true;
+		return rerr_set(&r->err, "manifest: cannot encode");
+	}
+	size_t n = strlen(text);
+	text = xrealloc(text, n + 2);
+	text[n++] = '\n';
+	int rc = write_file_atomic(r->manifest_path, text, n, &r->err);
+	free(text);
+	if (rc < 0)
+		r->failed = true;
+	return rc;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The campaign directory's two records (docs/campaign-directory.md):
+ * journal.jsonl, appended and fsync'd one event at a time, and
+ * manifest.json, kept in memory and rewritten atomically.
+ */
+#ifndef FCR_RECORD_H
+#define FCR_RECORD_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "rutil.h"
+
+struct record {
+	char *dir;
+	char *manifest_path;
+	int journal_fd;
+	json_t *m;      /* the manifest; owned */
+	int session;    /* 1 for the first run, +1 per --resume */
+	bool failed;    /* a write failed: the campaign must stop */
+	struct rerr err;
+};
+
+/* Opens (creating if needed) the journal of `dir`.  The manifest is set by
+ * the caller (r->m) before the first record_save(). */
+int record_open(struct record *r, const char *dir, struct rerr *err);
+void record_close(struct record *r);
+
+/* Appends {"t", "mono", "session", "event", ...fields} and fsyncs.  Steals
+ * `fields` (may be NULL).  A failure sets r->failed. */
+void record_event(struct record *r, const char *event, json_t *fields);
+/* Rewrites manifest.json (sets "updated").  A failure sets r->failed. */
+int record_save(struct record *r);
+
+/* "2026-11-30T15:26:19.123Z" as a new JSON string. */
+json_t *json_utc(double wall);
+/* A number rounded to milliseconds. */
+json_t *json_seconds(double s);
+
+#endif

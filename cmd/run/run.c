@@ -1,0 +1,1759 @@
+/* SPDX-License-Identifier: MIT */
+#include "run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fiocamp.h>
+
+#include "jobs.h"
+#include "probe.h"
+#include "progress.h"
+#include "record.h"
+#include "spawn.h"
+#include "target.h"
+
+/* Ctrl-C and SIGTERM count here (an int is written atomically on Linux, and
+ * the API of the helpers takes `volatile int *`). */
+static volatile int g_interrupts;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_interrupts++;
+}
+
+/* First guess of fio's own time beyond its runtime (start-up, layout,
+ * report); replaced by what the runs measure. */
+#define FIO_OVERHEAD_GUESS_S 0.3
+
+enum step { STEP_OK = 0, STEP_FAILED = 1, STEP_INTERRUPTED = 2, STEP_FATAL = 3 };
+
+struct runner {
+	const struct campaign *c;
+	const struct run_options *o;
+	char *cdir;
+	struct record rec;
+	struct target tgt;
+	struct jobfile *jobs; /* one per suite entry */
+	struct jobfile prefill_job;
+	void *prov;
+	bool prov_ready;
+	bool maybe_down; /* an action took the machine away and no wait-ssh saw it back */
+
+	/* for the ETA */
+	double fio_extra_s;
+	unsigned fio_extra_n;
+	unsigned tests_left;
+	unsigned pauses_left;
+	uint64_t settle_left_ms;
+	double started_mono;
+
+	/* where we are, for the status line */
+	size_t si;
+	unsigned round;
+	const char *test;
+	double test_started;
+	char iops[64];
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static json_t *jget(json_t *o, const char *k)
+{
+	return json_object_get(o, k);
+}
+
+static const char *jstr(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static void jset_str(json_t *o, const char *k, const char *v)
+{
+	json_object_set_new(o, k, v ? json_string(v) : json_null());
+}
+
+static bool status_is(json_t *o, const char *s)
+{
+	const char *st = jstr(o, "status");
+	return st && !strcmp(st, s);
+}
+
+static void fmt_clock(char *buf, size_t len, double s)
+{
+	if (s < 0)
+		s = 0;
+	unsigned long t = (unsigned long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, (t / 60) % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+static double fio_extra(const struct runner *R)
+{
+	return R->fio_extra_n ? R->fio_extra_s / R->fio_extra_n : FIO_OVERHEAD_GUESS_S;
+}
+
+static double eta_s(const struct runner *R)
+{
+	const struct campaign *c = R->c;
+	double left = R->tests_left * ((double)c->runtime_ms / 1000.0 + fio_extra(R)) +
+		      R->pauses_left * ((double)c->pause_ms / 1000.0) +
+		      (double)R->settle_left_ms / 1000.0;
+	if (R->test)
+		left -= mono_now() - R->test_started;
+	return left < 0 ? 0 : left;
+}
+
+static void show_status(struct runner *R, const char *what, int force)
+{
+	if (progress_mode() != PROGRESS_TTY)
+		return;
+	char el[32], eta[32];
+	fmt_clock(el, sizeof(el), mono_now() - R->started_mono);
+	fmt_clock(eta, sizeof(eta), eta_s(R));
+	const struct campaign *c = R->c;
+	if (R->si < c->n_states)
+		progress_status(force, "state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
+				R->si + 1, c->n_states, c->states[R->si].name, R->round, c->rounds,
+				what, el, eta, R->iops[0] ? " | " : "", R->iops);
+	else
+		progress_status(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
+				R->iops[0] ? " | " : "", R->iops);
+}
+
+static void on_fio_status(void *opaque, const char *text)
+{
+	struct runner *R = opaque;
+	snprintf(R->iops, sizeof(R->iops), "%s", text);
+	show_status(R, R->test ? R->test : "fio", 0);
+}
+
+/* Waits `ms` with the status line ticking.  1 when interrupted. */
+static int wait_ticking(struct runner *R, uint64_t ms, const char *what)
+{
+	double end = mono_now() + (double)ms / 1000.0;
+	for (;;) {
+		double left = end - mono_now();
+		if (left <= 0)
+			return 0;
+		char label[96];
+		snprintf(label, sizeof(label), "%s (%.0fs left)", what, ceil(left));
+		show_status(R, label, 0);
+		uint64_t chunk = left > 0.5 ? 500 : (uint64_t)(left * 1000.0) + 1;
+		if (sleep_ms_unless(chunk, &g_interrupts))
+			return 1;
+	}
+}
+
+/* ---- the fio environment ------------------------------------------------ */
+
+static void fio_env(const struct runner *R, const char *test, struct strv *env)
+{
+	const struct campaign *c = R->c;
+	strv_addf(env, "FIOCAMP_FILE=%s", R->tgt.test_file);
+	strv_addf(env, "FIOCAMP_SIZE=%llu", (unsigned long long)c->size_bytes);
+	strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
+	strv_addf(env, "FIOCAMP_IOENGINE=%s", c->ioengine);
+	strv_addf(env, "FIOCAMP_DIRECT=%d", c->direct);
+	strv_addf(env, "FIOCAMP_TEST=%s", test);
+}
+
+/* ---- evaluating a fio run ----------------------------------------------- */
+
+static int fsync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* Logs fio wrote for `test` in `dir`, as paths relative to the campaign
+ * directory, sorted. */
+static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *test)
+{
+	json_t *arr = json_array();
+	DIR *d = opendir(dir_abs);
+	if (!d)
+		return arr;
+	struct strv names = {0};
+	size_t tl = strlen(test);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (strncmp(e->d_name, test, tl) || e->d_name[tl] != '_')
+			continue;
+		if ((n > 4 && !strcmp(e->d_name + n - 4, ".log")) || strstr(e->d_name, ".log."))
+			strv_add(&names, e->d_name);
+	}
+	closedir(d);
+	for (size_t i = 1; i < names.n; i++) {
+		for (size_t j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0; j--) {
+			char *t = names.v[j];
+			names.v[j] = names.v[j - 1];
+			names.v[j - 1] = t;
+		}
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		char *abs = xasprintf("%s/%s", dir_abs, names.v[i]);
+		fsync_path(abs);
+		free(abs);
+		json_array_append_new(arr, json_sprintf("%s/%s", dir_rel, names.v[i]));
+	}
+	strv_release(&names);
+	return arr;
+}
+
+/* A line worth quoting from fio's stderr: its first "fio: " line, or the last. */
+static void stderr_hint(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	char *text;
+	if (read_file(path, 1024 * 1024, &text, NULL, NULL) < 0)
+		return;
+	char *save = NULL, *last = NULL, *hit = NULL;
+	for (char *l = strtok_r(text, "\r\n", &save); l; l = strtok_r(NULL, "\r\n", &save)) {
+		if (!*l)
+			continue;
+		if (!hit && !strncmp(l, "fio: ", 5) && !strstr(l, "terminating on signal"))
+			hit = l;
+		last = l;
+	}
+	if (hit || last)
+		snprintf(buf, len, "%s", hit ? hit : last);
+	free(text);
+}
+
+/* Reads fio's JSON; fills obj's iops and, on a problem, error text.  Returns
+ * true when the report is complete and no job reported an error. */
+static bool judge_report(const char *json_path, json_t *obj, char *why, size_t len)
+{
+	struct fc_output *out = NULL;
+	struct fc_error ferr;
+	int rc = fc_output_read_file(json_path, &out, &ferr);
+	if (rc < 0 && !out) {
+		char msg[512];
+		fc_error_format(&ferr, msg, sizeof(msg));
+		snprintf(why, len, "no JSON report (%s)", msg);
+		return false;
+	}
+	bool ok = true;
+	json_t *diags = json_array();
+	for (size_t i = 0; i < out->n_diags && json_array_size(diags) < 10; i++) {
+		const struct fc_diag *d = &out->diags[i];
+		if (d->kind == FC_DIAG_FIO || d->kind == FC_DIAG_BROKEN || d->kind == FC_DIAG_NOTE)
+			json_array_append_new(diags, json_string(d->text));
+	}
+	if (json_array_size(diags))
+		json_object_set_new(obj, "diagnostics", diags);
+	else
+		json_decref(diags);
+	if (!out->final) {
+		snprintf(why, len, "fio's JSON report is incomplete");
+		ok = false;
+	} else {
+		double iops = 0;
+		for (size_t j = 0; j < out->final->n_jobs; j++) {
+			const struct fc_job *job = &out->final->jobs[j];
+			if (job->error && ok) {
+				snprintf(why, len, "fio reported error %d (%s) in job %s", job->error,
+					 strerror(job->error), job->name ? job->name : "?");
+				ok = false;
+			}
+			for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
+				if (job->dir[d].present && isfinite(job->dir[d].iops))
+					iops += job->dir[d].iops;
+			}
+		}
+		if (out->final->n_jobs == 0 && ok) {
+			snprintf(why, len, "fio's report lists no job");
+			ok = false;
+		}
+		json_object_set_new(obj, "iops", json_real(round(iops * 1000) / 1000));
+	}
+	fc_output_free(out);
+	return ok;
+}
+
+/*
+ * One fio run: writes <name>.fio and <name>.env into dir, runs fio, records
+ * everything in obj.  `what` labels the run in messages ("sparse r1 rr4k").
+ */
+static enum step fio_unit(struct runner *R, const char *dir_rel, const char *name,
+			  const struct jobfile *job, json_t *obj, json_t *where, const char *what)
+{
+	struct rerr err;
+	char *dir = xasprintf("%s/%s", R->cdir, dir_rel);
+	char *job_rel = xasprintf("%s/%s.fio", dir_rel, name);
+	char *env_rel = xasprintf("%s/%s.env", dir_rel, name);
+	char *json_rel = xasprintf("%s/%s.json", dir_rel, name);
+	char *stderr_rel = xasprintf("%s/%s.stderr", dir_rel, name);
+	char *job_abs = xasprintf("%s/%s", R->cdir, job_rel);
+	char *env_abs = xasprintf("%s/%s", R->cdir, env_rel);
+	char *json_abs = xasprintf("%s/%s", R->cdir, json_rel);
+	char *stderr_abs = xasprintf("%s/%s", R->cdir, stderr_rel);
+	struct strv env = {0};
+	struct strv argv = {0};
+	enum step result = STEP_FAILED;
+	fio_env(R, name, &env);
+	struct sbuf envtext = {0};
+	for (size_t i = 0; i < env.n; i++) {
+		sbuf_add(&envtext, env.v[i]);
+		sbuf_add(&envtext, "\n");
+	}
+	json_object_set_new(obj, "status", json_string("running"));
+	if (write_file(job_abs, job->text, job->len, false, &err) < 0 ||
+	    write_file(env_abs, envtext.s, envtext.len, false, &err) < 0) {
+		sbuf_release(&envtext);
+		json_object_set_new(obj, "status", json_string("failed"));
+		jset_str(obj, "error", err.msg);
+		progress_line("%s: %s", what, err.msg);
+		goto out;
+	}
+	sbuf_release(&envtext);
+	jset_str(obj, "job", job_rel);
+	jset_str(obj, "env", env_rel);
+
+	target_fio_argv(&R->tgt, name, env.v, &argv);
+	json_t *ev = json_deep_copy(where);
+	char *joined = shell_join(argv.v);
+	json_object_set_new(ev, "argv", json_string(joined));
+	free(joined);
+	record_event(&R->rec, "fio-start", ev);
+	double t0_wall = wall_now(), t0 = mono_now();
+	R->test = name;
+	R->test_started = t0;
+	R->iops[0] = '\0';
+	json_object_set_new(obj, "started", json_utc(t0_wall));
+	struct fio_exec x = {
+		.test = name,
+		.dir = dir,
+		.env = env.v,
+		.on_status = on_fio_status,
+		.opaque = R,
+		.interrupts = &g_interrupts,
+	};
+	int rc = target_run_fio(&R->tgt, &x, &err);
+	double t1 = mono_now(), t1_wall = wall_now();
+	R->test = NULL;
+	json_object_set_new(obj, "finished", json_utc(t1_wall));
+	json_object_set_new(obj, "duration_s", json_seconds(t1 - t0));
+
+	char why[1600] = "";
+	bool interrupted = x.interrupted || g_interrupts;
+	if (x.started && WIFEXITED(x.status))
+		json_object_set_new(obj, "exit_status", json_integer(WEXITSTATUS(x.status)));
+	else
+		json_object_set_new(obj, "exit_status", json_null());
+	bool have_json = path_exists(json_abs);
+	jset_str(obj, "json", have_json ? json_rel : NULL);
+	if (have_json)
+		fsync_path(json_abs);
+	json_object_set_new(obj, "logs", list_logs(dir, dir_rel, name));
+	bool have_stderr = path_exists(stderr_abs);
+	jset_str(obj, "stderr", have_stderr ? stderr_rel : NULL);
+
+	bool ok = false;
+	if (rc < 0) {
+		snprintf(why, sizeof(why), "%s", err.msg);
+	} else if (!interrupted && !status_ok(x.status)) {
+		char st[64];
+		describe_status(st, sizeof(st), x.status);
+		snprintf(why, sizeof(why), "fio ended with %s", st);
+	} else if (!have_json) {
+		snprintf(why, sizeof(why), "fio wrote no JSON report");
+	} else {
+		ok = judge_report(json_abs, obj, why, sizeof(why));
+	}
+	if (!ok && have_stderr && !interrupted) {
+		char hint[400];
+		stderr_hint(stderr_abs, hint, sizeof(hint));
+		if (hint[0]) {
+			size_t n = strlen(why);
+			snprintf(why + n, sizeof(why) - n, ": %s", hint);
+		}
+	}
+	if (have_stderr)
+		fsync_path(stderr_abs);
+	fsync_dir(dir, NULL);
+
+	if (interrupted) {
+		result = STEP_INTERRUPTED;
+		json_object_set_new(obj, "status", json_string("interrupted"));
+	} else if (ok) {
+		result = STEP_OK;
+		json_object_set_new(obj, "status", json_string("done"));
+		if (R->c->runtime_ms && strcmp(dir_rel, "prefill")) {
+			R->fio_extra_s += (t1 - t0) - (double)R->c->runtime_ms / 1000.0;
+			R->fio_extra_n++;
+		}
+	} else {
+		result = STEP_FAILED;
+		json_object_set_new(obj, "status", json_string("failed"));
+		jset_str(obj, "error", why);
+	}
+	ev = json_deep_copy(where);
+	json_object_set_new(ev, "status", json_incref(jget(obj, "status")));
+	json_object_set_new(ev, "exit_status", json_incref(jget(obj, "exit_status")));
+	json_object_set_new(ev, "duration_s", json_seconds(t1 - t0));
+	if (jget(obj, "iops"))
+		json_object_set_new(ev, "iops", json_incref(jget(obj, "iops")));
+	if (result == STEP_FAILED)
+		jset_str(ev, "error", why);
+	record_event(&R->rec, "fio-end", ev);
+	if (result == STEP_OK) {
+		double iops = json_number_value(jget(obj, "iops"));
+		progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);
+	} else if (result == STEP_FAILED) {
+		progress_line("%s: FAILED: %s", what, why);
+	} else {
+		progress_line("%s: interrupted", what);
+	}
+out:
+	strv_release(&env);
+	strv_release(&argv);
+	free(dir);
+	free(job_rel);
+	free(env_rel);
+	free(json_rel);
+	free(stderr_rel);
+	free(job_abs);
+	free(env_abs);
+	free(json_abs);
+	free(stderr_abs);
+	return result;
+}
+
+/* ---- moving unfinished work aside --------------------------------------- */
+
+/* The first free "<base>.<tag>-<k>", k from 1. */
+static char *aside_name(const char *base_abs, const char *tag, unsigned *k)
+{
+	for (*k = 1;; (*k)++) {
+		char *p = xasprintf("%s.%s-%u", base_abs, tag, *k);
+		if (!path_exists(p))
+			return p;
+		free(p);
+	}
+}
+
+/* Moves the prefill files of `name` (prefill/<name>.*) into
+ * prefill/<name>.interrupted-<k>/. */
+static int move_prefill_aside(struct runner *R, const char *name, struct rerr *err)
+{
+	char *dir = xasprintf("%s/prefill", R->cdir);
+	DIR *d = opendir(dir);
+	if (!d) {
+		free(dir);
+		return 0;
+	}
+	size_t nl = strlen(name);
+	struct strv found = {0};
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strncmp(e->d_name, name, nl) && e->d_name[nl] == '.' &&
+		    strncmp(e->d_name + nl, ".interrupted-", 13))
+			strv_add(&found, e->d_name);
+	}
+	closedir(d);
+	int rc = 0;
+	if (found.n) {
+		char *base = xasprintf("%s/%s", dir, name);
+		unsigned k;
+		char *aside = aside_name(base, "interrupted", &k);
+		free(base);
+		if (mkdir(aside, 0755) < 0)
+			rc = rerr_errno(err, errno, "%s: cannot create", aside);
+		for (size_t i = 0; rc == 0 && i < found.n; i++) {
+			char *from = xasprintf("%s/%s", dir, found.v[i]);
+			char *to = xasprintf("%s/%s", aside, found.v[i]);
+			if (rename(from, to) < 0)
+				rc = rerr_errno(err, errno, "cannot move %s aside", from);
+			free(from);
+			free(to);
+		}
+		if (rc == 0) {
+			record_event(&R->rec, "moved-aside",
+				     json_pack("{s:s, s:s}", "from", name, "to",
+					       aside + strlen(R->cdir) + 1));
+			fsync_dir(dir, NULL);
+		}
+		free(aside);
+	}
+	strv_release(&found);
+	free(dir);
+	return rc;
+}
+
+/* ---- prefill ------------------------------------------------------------- */
+
+static enum step run_prefill(struct runner *R, const char *name, json_t *obj, const char *label)
+{
+	struct rerr err;
+	char *dir = xasprintf("%s/prefill", R->cdir);
+	if (mkdir_p(dir, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
+		free(dir);
+		progress_line("%s: %s", label, err.msg);
+		jset_str(obj, "error", err.msg);
+		json_object_set_new(obj, "status", json_string("failed"));
+		return STEP_FAILED;
+	}
+	free(dir);
+	progress_line("%s: writing the whole test file (%s)", label, R->c->size_text);
+	show_status(R, label, 1);
+	json_t *where = json_pack("{s:s}", "test", name);
+	json_t *fio = json_object();
+	enum step s = fio_unit(R, "prefill", name, &R->prefill_job, fio, where, label);
+	json_decref(where);
+	/* the manifest keeps prefill as {status, json}: the details go to its fio object */
+	json_object_set(obj, "status", jget(fio, "status"));
+	json_object_set(obj, "json", jget(fio, "json"));
+	json_object_set(obj, "started", jget(fio, "started"));
+	json_object_set(obj, "finished", jget(fio, "finished"));
+	json_object_set(obj, "duration_s", jget(fio, "duration_s"));
+	if (jget(fio, "error"))
+		json_object_set(obj, "error", jget(fio, "error"));
+	json_decref(fio);
+	return s;
+}
+
+/* ---- actions ------------------------------------------------------------- */
+
+/* The sha256 recorded by the latest finished `hash PATH` before state si. */
+static const char *recorded_hash(struct runner *R, const char *path)
+{
+	const char *found = NULL;
+	json_t *states = jget(R->rec.m, "states");
+	for (size_t i = 0; i < json_array_size(states); i++) {
+		json_t *before = jget(json_array_get(states, i), "before");
+		for (size_t j = 0; j < json_array_size(before); j++) {
+			json_t *a = json_array_get(before, j);
+			json_t *res = jget(a, "result");
+			if (!strcmp(jstr(a, "action") ? jstr(a, "action") : "", "hash") &&
+			    status_is(a, "done") && jstr(res, "path") && !strcmp(jstr(res, "path"), path))
+				found = jstr(res, "sha256");
+		}
+	}
+	return found;
+}
+
+/* The start of the first action of this state that took the machine away. */
+static double down_since(json_t *state_obj, size_t upto, const struct state *s)
+{
+	json_t *before = jget(state_obj, "before");
+	for (size_t j = 0; j < upto && j < s->n_actions; j++) {
+		if (!s->actions[j].takes_down)
+			continue;
+		double t = parse_utc(jstr(json_array_get(before, j), "started"));
+		if (isfinite(t))
+			return t;
+	}
+	return NAN;
+}
+
+static void json_add_output(json_t *res, const char *key, const char *text)
+{
+	size_t n = strlen(text);
+	if (!n)
+		return;
+	/* a command's output is evidence, but the manifest is no log file */
+	if (n > 4096)
+		json_object_set_new(res, key, json_sprintf("…%s", text + n - 4096));
+	else
+		json_object_set_new(res, key, json_string(text));
+}
+
+static enum step run_command_action(struct runner *R, const struct action *a, json_t *res,
+				    char *why, size_t len)
+{
+	char *const *argv = a->words.v + 1;
+	struct capture cap;
+	struct rerr err;
+	int rc = a->kind == ACT_RUN ? run_capture(argv, NULL, NULL, 0, 1024 * 1024, &g_interrupts,
+						  &cap, &err)
+				    : target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
+	if (rc < 0) {
+		snprintf(why, len, "%s", err.msg);
+		return g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
+	}
+	json_object_set_new(res, "exit_status",
+			    WIFEXITED(cap.status) ? json_integer(WEXITSTATUS(cap.status))
+						  : json_null());
+	json_add_output(res, "stdout", cap.out);
+	json_add_output(res, "stderr", cap.err);
+	enum step s = STEP_OK;
+	if (cap.stopped) {
+		s = STEP_INTERRUPTED;
+	} else if (!status_ok(cap.status)) {
+		char st[64];
+		describe_status(st, sizeof(st), cap.status);
+		const char *nl = strchr(cap.err, '\n');
+		snprintf(why, len, "'%s' ended with %s%s%.*s", a->text, st, cap.err[0] ? ": " : "",
+			 (int)(nl ? (size_t)(nl - cap.err) : strlen(cap.err)), cap.err);
+		s = STEP_FAILED;
+	}
+	capture_release(&cap);
+	return s;
+}
+
+static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *state_obj,
+				json_t *obj)
+{
+	const struct campaign *c = R->c;
+	const struct state *st = &c->states[si];
+	const struct action *a = &st->actions[ai];
+	char label[300];
+	snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
+	json_t *res = json_object();
+	char why[1600] = "";
+	enum step s = STEP_OK;
+	struct rerr err;
+
+	json_object_set_new(obj, "status", json_string("running"));
+	double t0_wall = wall_now(), t0 = mono_now();
+	json_object_set_new(obj, "started", json_utc(t0_wall));
+	json_object_del(obj, "error");
+	json_object_del(obj, "result");
+	json_object_del(obj, "downtime_s");
+	if (a->takes_down)
+		R->maybe_down = true;
+	record_save(&R->rec);
+	record_event(&R->rec, "action-start",
+		     json_pack("{s:s, s:i, s:s}", "state", st->name, "index", (int)ai, "action",
+			       a->text));
+	progress_line("%s", label);
+	show_status(R, a->text, 1);
+
+	switch (a->kind) {
+	case ACT_SETTLE:
+		if (wait_ticking(R, a->settle_ms, "settle"))
+			s = STEP_INTERRUPTED;
+		else
+			R->settle_left_ms -= a->settle_ms;
+		break;
+	case ACT_WAIT_SSH: {
+		const char *host = a->probe_host ? a->probe_host : target_probe_host(&R->tgt);
+		unsigned port = a->probe_host ? a->probe_port : c->ssh_port;
+		struct probe_result pr;
+		int rc = probe_ssh(host, port, c->wait_timeout_ms, &g_interrupts, &pr, &err);
+		json_object_set_new(res, "host", json_string(host));
+		json_object_set_new(res, "port", json_integer(port));
+		json_object_set_new(res, "probes", json_integer(pr.probes));
+		json_object_set_new(res, "interval_ms", json_integer(PROBE_INTERVAL_MS));
+		if (rc > 0) {
+			s = STEP_INTERRUPTED;
+			break;
+		}
+		if (rc < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = STEP_FAILED;
+			break;
+		}
+		json_object_set_new(res, "banner", json_string(pr.banner));
+		json_object_set_new(res, "answered", json_utc(pr.ready_wall));
+		R->maybe_down = false;
+		double since = down_since(state_obj, ai, st);
+		if (isfinite(since)) {
+			double down = pr.ready_wall - since;
+			json_object_set_new(obj, "downtime_s", json_seconds(down));
+			if (!json_is_number(jget(state_obj, "downtime_s")))
+				json_object_set_new(state_obj, "downtime_s", json_seconds(down));
+			progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
+		}
+		break;
+	}
+	case ACT_RUN:
+	case ACT_REMOTE:
+		s = run_command_action(R, a, res, why, sizeof(why));
+		break;
+	case ACT_HASH: {
+		char *hex = NULL;
+		if (target_sha256(&R->tgt, a->words.v[1], &hex, &err) < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
+			break;
+		}
+		json_object_set_new(res, "path", json_string(a->words.v[1]));
+		json_object_set_new(res, "sha256", json_string(hex));
+		progress_line("%s: sha256 %s", st->name, hex);
+		free(hex);
+		break;
+	}
+	case ACT_VERIFY_HASH: {
+		const char *expected = recorded_hash(R, a->words.v[1]);
+		char *hex = NULL;
+		if (!expected) {
+			snprintf(why, sizeof(why), "verify-hash %s: no finished 'hash %s' recorded",
+				 a->words.v[1], a->words.v[1]);
+			s = STEP_FAILED;
+			break;
+		}
+		if (target_sha256(&R->tgt, a->words.v[1], &hex, &err) < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
+			break;
+		}
+		bool match = !strcmp(hex, expected);
+		json_object_set_new(res, "path", json_string(a->words.v[1]));
+		json_object_set_new(res, "expected", json_string(expected));
+		json_object_set_new(res, "actual", json_string(hex));
+		json_object_set_new(res, "match", json_boolean(match));
+		if (!match) {
+			snprintf(why, sizeof(why), "verify-hash %s: sha256 differs: expected %s, got %s",
+				 a->words.v[1], expected, hex);
+			s = STEP_FAILED;
+		} else {
+			progress_line("%s: sha256 of %s matches", st->name, a->words.v[1]);
+		}
+		free(hex);
+		break;
+	}
+	case ACT_PREFILL: {
+		char *name = xasprintf("before-%s", st->name);
+		json_t *pobj = json_object();
+		s = run_prefill(R, name, pobj, label);
+		json_object_set(res, "json", jget(pobj, "json"));
+		if (s == STEP_FAILED)
+			snprintf(why, sizeof(why), "%s",
+				 jstr(pobj, "error") ? jstr(pobj, "error") : "prefill failed");
+		json_decref(pobj);
+		free(name);
+		break;
+	}
+	case ACT_FRESH_FILE:
+		if (target_fresh_file(&R->tgt, &err) < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = STEP_FAILED;
+		} else {
+			json_object_set_new(res, "path", json_string(R->tgt.test_file));
+			json_object_set_new(res, "size", json_integer((json_int_t)c->size_bytes));
+		}
+		break;
+	case ACT_PROVIDER: {
+		char msg[600] = "";
+		int rc = c->provider->perform(R->prov, a->words.v[0], (int)a->words.n - 1,
+					      a->words.v + 1, res, msg, sizeof(msg));
+		if (rc < 0) {
+			snprintf(why, sizeof(why), "%s", msg);
+			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
+		}
+		break;
+	}
+	}
+	if (s == STEP_OK && g_interrupts)
+		s = STEP_INTERRUPTED;
+	double t1 = mono_now();
+	json_object_set_new(obj, "finished", json_utc(wall_now()));
+	json_object_set_new(obj, "duration_s", json_seconds(t1 - t0));
+	if (json_object_size(res))
+		json_object_set_new(obj, "result", res);
+	else
+		json_decref(res);
+	const char *status = s == STEP_OK ? "done" : s == STEP_INTERRUPTED ? "interrupted" : "failed";
+	json_object_set_new(obj, "status", json_string(status));
+	if (s == STEP_FAILED)
+		jset_str(obj, "error", why);
+	json_t *ev = json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai,
+			       "action", a->text, "status", status, "duration_s",
+			       json_seconds(t1 - t0));
+	if (jget(obj, "downtime_s"))
+		json_object_set(ev, "downtime_s", jget(obj, "downtime_s"));
+	if (jget(obj, "result"))
+		json_object_set(ev, "result", jget(obj, "result"));
+	if (s == STEP_FAILED)
+		jset_str(ev, "error", why);
+	record_event(&R->rec, "action-end", ev);
+	if (s == STEP_FAILED)
+		progress_line("%s: FAILED: %s", label, why);
+	else if (s == STEP_INTERRUPTED)
+		progress_line("%s: interrupted", label);
+	record_save(&R->rec);
+	return R->rec.failed ? STEP_FATAL : s;
+}
+
+/* ---- rounds -------------------------------------------------------------- */
+
+static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *round_obj)
+{
+	const struct campaign *c = R->c;
+	const struct state *st = &c->states[si];
+	struct rerr err;
+	char *rel = xasprintf("%s/r%u", st->name, r);
+	char *abs = xasprintf("%s/%s", R->cdir, rel);
+	enum step result = STEP_OK;
+
+	if (path_exists(abs)) {
+		/* a round cut short (or failed) earlier: keep it, run the round again */
+		const char *tag = status_is(round_obj, "failed") ? "failed" : "interrupted";
+		unsigned k;
+		char *aside = aside_name(abs, tag, &k);
+		if (rename(abs, aside) < 0) {
+			rerr_errno(&err, errno, "cannot move %s aside", abs);
+			progress_line("%s", err.msg);
+			free(aside);
+			result = STEP_FATAL;
+			goto out;
+		}
+		char *aside_rel = xstrdup(aside + strlen(R->cdir) + 1);
+		json_t *list = jget(round_obj, "moved_aside");
+		if (!json_is_array(list)) {
+			list = json_array();
+			json_object_set_new(round_obj, "moved_aside", list);
+		}
+		json_array_append_new(list, json_string(aside_rel));
+		record_event(&R->rec, "moved-aside",
+			     json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round", (int)r,
+				       "from", rel, "to", aside_rel));
+		progress_line("%s round %u: the unfinished earlier attempt is kept as %s", st->name,
+			      r, aside_rel);
+		free(aside_rel);
+		free(aside);
+	}
+	if (mkdir_p(abs, &err) < 0) {
+		progress_line("%s", err.msg);
+		result = STEP_FATAL;
+		goto out;
+	}
+	char *state_dir = xasprintf("%s/%s", R->cdir, st->name);
+	fsync_dir(state_dir, NULL);
+	free(state_dir);
+	json_object_set_new(round_obj, "status", json_string("running"));
+	json_object_set_new(round_obj, "started", json_utc(wall_now()));
+	json_object_del(round_obj, "finished");
+	json_t *tests = json_array();
+	json_object_set_new(round_obj, "tests", tests);
+	for (size_t ti = 0; ti < c->suite.n; ti++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "test", json_string(R->jobs[ti].test));
+		json_object_set_new(t, "status", json_string("pending"));
+		json_array_append_new(tests, t);
+	}
+	record_event(&R->rec, "round-start",
+		     json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+	record_save(&R->rec);
+	if (R->rec.failed) {
+		result = STEP_FATAL;
+		goto out;
+	}
+	bool any_failed = false;
+	for (size_t ti = 0; ti < c->suite.n; ti++) {
+		const struct jobfile *job = &R->jobs[ti];
+		json_t *t = json_array_get(tests, ti);
+		json_t *where = json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r,
+					  "test", job->test);
+		char what[300];
+		snprintf(what, sizeof(what), "%s r%u/%u %s", st->name, r, c->rounds, job->test);
+		show_status(R, job->test, 1);
+		enum step s = fio_unit(R, rel, job->test, job, t, where, what);
+		json_decref(where);
+		if (R->tests_left)
+			R->tests_left--;
+		record_save(&R->rec);
+		if (R->rec.failed) {
+			result = STEP_FATAL;
+			goto out;
+		}
+		if (s == STEP_INTERRUPTED) {
+			result = STEP_INTERRUPTED;
+			break;
+		}
+		if (s == STEP_FAILED) {
+			any_failed = true;
+			if (!R->o->keep_going) {
+				result = STEP_FAILED;
+				break;
+			}
+		}
+	}
+	if (result == STEP_OK && any_failed)
+		result = STEP_FAILED;
+	const char *status = result == STEP_OK ? "done"
+			     : result == STEP_INTERRUPTED ? "interrupted"
+							  : "failed";
+	for (size_t ti = 0; ti < json_array_size(tests); ti++) {
+		json_t *t = json_array_get(tests, ti);
+		if (status_is(t, "pending"))
+			json_object_set_new(t, "status", json_string("skipped"));
+	}
+	json_object_set_new(round_obj, "status", json_string(status));
+	json_object_set_new(round_obj, "finished", json_utc(wall_now()));
+	record_event(&R->rec, "round-end",
+		     json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status",
+			       status));
+	record_save(&R->rec);
+	if (R->rec.failed)
+		result = STEP_FATAL;
+out:
+	free(rel);
+	free(abs);
+	return result;
+}
+
+/* ---- states -------------------------------------------------------------- */
+
+static void mark_rest_skipped(json_t *state_obj)
+{
+	json_t *rounds = jget(state_obj, "rounds");
+	for (size_t i = 0; i < json_array_size(rounds); i++) {
+		json_t *r = json_array_get(rounds, i);
+		if (status_is(r, "pending"))
+			json_object_set_new(r, "status", json_string("skipped"));
+	}
+	json_t *before = jget(state_obj, "before");
+	for (size_t i = 0; i < json_array_size(before); i++) {
+		json_t *a = json_array_get(before, i);
+		if (status_is(a, "pending"))
+			json_object_set_new(a, "status", json_string("skipped"));
+	}
+}
+
+static enum step run_state(struct runner *R, size_t si)
+{
+	const struct campaign *c = R->c;
+	const struct state *st = &c->states[si];
+	json_t *state_obj = json_array_get(jget(R->rec.m, "states"), si);
+	R->si = si;
+	R->round = 0;
+	if (status_is(state_obj, "done"))
+		return STEP_OK;
+	json_object_set_new(state_obj, "status", json_string("running"));
+	record_event(&R->rec, "state-start", json_pack("{s:s, s:i}", "state", st->name, "index",
+						       (int)si));
+	record_save(&R->rec);
+	progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
+	enum step result = STEP_OK;
+	json_t *before = jget(state_obj, "before");
+	for (size_t ai = 0; ai < st->n_actions; ai++) {
+		json_t *a = json_array_get(before, ai);
+		if (status_is(a, "done"))
+			continue;
+		enum step s = perform_action(R, si, ai, state_obj, a);
+		if (s != STEP_OK) {
+			result = s;
+			break;
+		}
+	}
+	bool ran_round = false;
+	bool any_failed = false;
+	json_t *rounds = jget(state_obj, "rounds");
+	for (unsigned r = 1; result == STEP_OK && r <= c->rounds; r++) {
+		json_t *round_obj = json_array_get(rounds, r - 1);
+		R->round = r;
+		if (status_is(round_obj, "done"))
+			continue;
+		if (ran_round && c->pause_ms) {
+			char label[64], d[32];
+			format_duration(d, sizeof(d), c->pause_ms);
+			snprintf(label, sizeof(label), "pause %s", d);
+			record_event(&R->rec, "pause",
+				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round", (int)r,
+					       "duration_s", json_seconds((double)c->pause_ms / 1000)));
+			if (wait_ticking(R, c->pause_ms, label)) {
+				result = STEP_INTERRUPTED;
+				break;
+			}
+		}
+		if (R->pauses_left && r > 1)
+			R->pauses_left--;
+		enum step s = run_round(R, si, r, round_obj);
+		ran_round = true;
+		if (s == STEP_FAILED && R->o->keep_going) {
+			any_failed = true;
+			continue;
+		}
+		if (s != STEP_OK)
+			result = s;
+	}
+	if (result == STEP_OK && any_failed)
+		result = STEP_FAILED;
+	if (result == STEP_FAILED && !R->o->keep_going)
+		mark_rest_skipped(state_obj);
+	if (result == STEP_FAILED && R->o->keep_going)
+		mark_rest_skipped(state_obj);
+	const char *status = result == STEP_OK ? "done"
+			     : result == STEP_INTERRUPTED ? "interrupted"
+							  : "failed";
+	json_object_set_new(state_obj, "status", json_string(status));
+	record_event(&R->rec, "state-end", json_pack("{s:s, s:s}", "state", st->name, "status",
+						     status));
+	record_save(&R->rec);
+	if (R->rec.failed)
+		return STEP_FATAL;
+	return result;
+}
+
+/* ---- the manifest -------------------------------------------------------- */
+
+static json_t *settings_json(const struct campaign *c)
+{
+	return json_pack("{s:i, s:o, s:o, s:s, s:I, s:s, s:b, s:s, s:i}", "rounds", (int)c->rounds,
+			 "pause_s", json_seconds((double)c->pause_ms / 1000), "runtime_s",
+			 json_seconds((double)c->runtime_ms / 1000), "size", c->size_text,
+			 "size_bytes", (json_int_t)c->size_bytes, "directory", c->directory,
+			 "prefill", c->prefill, "ioengine", c->ioengine, "direct", c->direct);
+}
+
+static json_t *new_manifest(const struct runner *R)
+{
+	const struct campaign *c = R->c;
+	json_t *m = json_object();
+	json_object_set_new(m, "format", json_string("fiocamp-manifest"));
+	json_object_set_new(m, "version", json_integer(1));
+	json_object_set_new(m, "campaign", json_string(c->name));
+	json_object_set_new(m, "status", json_string("running"));
+	json_object_set_new(m, "created", json_utc(wall_now()));
+	json_object_set_new(m, "updated", json_utc(wall_now()));
+	json_object_set_new(m, "fio_version", json_null());
+	json_object_set_new(m, "target", json_string(c->target_text));
+	json_object_set_new(m, "host", json_object());
+	json_object_set_new(m, "settings", settings_json(c));
+	json_t *tests = json_array();
+	json_t *jobs = json_object();
+	for (size_t i = 0; i < c->suite.n; i++) {
+		json_array_append_new(tests, json_string(R->jobs[i].test));
+		json_object_set_new(jobs, R->jobs[i].test, json_string(R->jobs[i].origin));
+	}
+	json_object_set_new(m, "tests", tests);
+	json_object_set_new(m, "job_sources", jobs);
+	json_object_set_new(m, "campaign_file",
+			    R->o->campaign_path ? json_string(R->o->campaign_path) : json_null());
+	json_object_set_new(m, "provider", json_string(c->provider_type));
+	json_object_set_new(m, "sessions", json_integer(1));
+	if (c->prefill)
+		json_object_set_new(m, "prefill",
+				    json_pack("{s:s, s:n}", "status", "pending", "json"));
+	else
+		json_object_set_new(m, "prefill", json_null());
+	json_t *states = json_array();
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct state *st = &c->states[si];
+		json_t *before = json_array();
+		for (size_t ai = 0; ai < st->n_actions; ai++)
+			json_array_append_new(before, json_pack("{s:s, s:s, s:s}", "action",
+								st->actions[ai].words.v[0], "text",
+								st->actions[ai].text, "status",
+								"pending"));
+		json_t *rounds = json_array();
+		for (unsigned r = 1; r <= c->rounds; r++)
+			json_array_append_new(rounds, json_pack("{s:i, s:s, s:[]}", "round", (int)r,
+								"status", "pending", "tests"));
+		json_array_append_new(states, json_pack("{s:s, s:s, s:n, s:o, s:o}", "name",
+							st->name, "status", "pending",
+							"downtime_s", "before", before, "rounds",
+							rounds));
+	}
+	json_object_set_new(m, "states", states);
+	return m;
+}
+
+/* Checks that a manifest read back describes this campaign. */
+static int check_manifest(const struct runner *R, json_t *m, struct rerr *err)
+{
+	const struct campaign *c = R->c;
+	if (!json_is_object(m) || !jstr(m, "format") ||
+	    strcmp(jstr(m, "format"), "fiocamp-manifest"))
+		return rerr_set(err, "not a fiocamp manifest");
+	if (json_integer_value(jget(m, "version")) != 1)
+		return rerr_set(err, "manifest version %lld is not 1",
+				(long long)json_integer_value(jget(m, "version")));
+	json_t *states = jget(m, "states");
+	if (json_array_size(states) != c->n_states)
+		return rerr_set(err, "the manifest has %zu states, campaign.ini %zu",
+				json_array_size(states), c->n_states);
+	json_t *tests = jget(m, "tests");
+	if (json_array_size(tests) != c->suite.n)
+		return rerr_set(err, "the manifest has %zu tests, campaign.ini %zu",
+				json_array_size(tests), c->suite.n);
+	for (size_t i = 0; i < c->suite.n; i++) {
+		const char *t = json_string_value(json_array_get(tests, i));
+		if (!t || strcmp(t, R->jobs[i].test))
+			return rerr_set(err, "test %zu is %s in the manifest, %s in campaign.ini",
+					i + 1, t ? t : "?", R->jobs[i].test);
+	}
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *s = json_array_get(states, si);
+		const struct state *st = &c->states[si];
+		if (!jstr(s, "name") || strcmp(jstr(s, "name"), st->name))
+			return rerr_set(err, "state %zu is %s in the manifest, %s in campaign.ini",
+					si + 1, jstr(s, "name") ? jstr(s, "name") : "?", st->name);
+		if (json_array_size(jget(s, "before")) != st->n_actions ||
+		    json_array_size(jget(s, "rounds")) != c->rounds)
+			return rerr_set(err, "state %s has other actions or rounds than campaign.ini",
+					st->name);
+		for (size_t r = 0; r < c->rounds; r++) {
+			json_t *ro = json_array_get(jget(s, "rounds"), r);
+			if (!jstr(ro, "status") || !json_is_array(jget(ro, "tests")))
+				return rerr_set(err, "state %s round %zu is malformed", st->name,
+						r + 1);
+		}
+		for (size_t ai = 0; ai < st->n_actions; ai++) {
+			if (!jstr(json_array_get(jget(s, "before"), ai), "status"))
+				return rerr_set(err, "state %s action %zu is malformed", st->name,
+						ai + 1);
+		}
+	}
+	if (c->prefill && !json_is_object(jget(m, "prefill")))
+		return rerr_set(err, "the manifest lacks the prefill step");
+	return 0;
+}
+
+static void count_work(struct runner *R)
+{
+	const struct campaign *c = R->c;
+	json_t *states = jget(R->rec.m, "states");
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *s = json_array_get(states, si);
+		if (status_is(s, "done"))
+			continue;
+		unsigned left = 0;
+		for (unsigned r = 0; r < c->rounds; r++) {
+			if (!status_is(json_array_get(jget(s, "rounds"), r), "done"))
+				left++;
+		}
+		R->tests_left += left * (unsigned)c->suite.n;
+		R->pauses_left += left ? left - 1 : 0;
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
+			const struct action *a = &c->states[si].actions[ai];
+			if (a->kind == ACT_SETTLE &&
+			    !status_is(json_array_get(jget(s, "before"), ai), "done"))
+				R->settle_left_ms += a->settle_ms;
+		}
+	}
+}
+
+/* ---- the end report ------------------------------------------------------ */
+
+static char *find_analyzer(void)
+{
+	const char *env = getenv("FIOCAMP_ANALYZE");
+	if (env && *env)
+		return strcmp(env, "builtin") ? xstrdup(env) : NULL;
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *dir = path_dirname(self);
+		const char *rel[] = {"../analyze/fiocamp-analyze", "fiocamp-analyze"};
+		for (size_t i = 0; i < FCR_ARRAY_SIZE(rel); i++) {
+			char *p = xasprintf("%s/%s", dir, rel[i]);
+			if (access(p, X_OK) == 0) {
+				free(dir);
+				return p;
+			}
+			free(p);
+		}
+		free(dir);
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		return NULL;
+	char *copy = xstrdup(path), *save = NULL;
+	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/fiocamp-analyze", *d ? d : ".");
+		if (access(p, X_OK) == 0) {
+			free(copy);
+			return p;
+		}
+		free(p);
+	}
+	free(copy);
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A short per-state table of median IOPS through libfiocamp. */
+static void builtin_table(const struct runner *R)
+{
+	const struct campaign *c = R->c;
+	json_t *states = jget(R->rec.m, "states");
+	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds",
+	       "median IOPS", "min", "max", "vs first");
+	double *base = xcalloc(c->suite.n, sizeof(double));
+	for (size_t ti = 0; ti < c->suite.n; ti++)
+		base[ti] = NAN;
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *s = json_array_get(states, si);
+		for (size_t ti = 0; ti < c->suite.n; ti++) {
+			double *vals = xcalloc(c->rounds, sizeof(double));
+			size_t n = 0;
+			for (unsigned r = 0; r < c->rounds; r++) {
+				json_t *t = json_array_get(jget(json_array_get(jget(s, "rounds"), r),
+								"tests"),
+							   ti);
+				if (!status_is(t, "done") || !jstr(t, "json"))
+					continue;
+				char *path = xasprintf("%s/%s", R->cdir, jstr(t, "json"));
+				struct fc_output *out = NULL;
+				struct fc_error ferr;
+				fc_output_read_file(path, &out, &ferr);
+				free(path);
+				if (!out || !out->final) {
+					fc_output_free(out);
+					continue;
+				}
+				double iops = 0;
+				for (size_t j = 0; j < out->final->n_jobs; j++) {
+					for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
+						const struct fc_dir *dd = &out->final->jobs[j].dir[d];
+						if (dd->present && isfinite(dd->iops))
+							iops += dd->iops;
+					}
+				}
+				fc_output_free(out);
+				vals[n++] = iops;
+			}
+			if (n == 0) {
+				printf("%-16s %-10s %6d %12s\n", c->states[si].name, R->jobs[ti].test,
+				       0, "-");
+				free(vals);
+				continue;
+			}
+			qsort(vals, n, sizeof(double), cmp_double);
+			struct fc_summary sum;
+			if (fc_summarize(vals, n, &sum) < 0) {
+				/* a library without statistics yet: the median of sorted values */
+				sum.min = vals[0];
+				sum.max = vals[n - 1];
+				sum.median = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+			}
+			char change[16] = "";
+			if (isnan(base[ti]))
+				base[ti] = sum.median;
+			else if (base[ti] > 0)
+				snprintf(change, sizeof(change), "%+.1f%%",
+					 (sum.median / base[ti] - 1) * 100);
+			printf("%-16s %-10s %6zu %12.0f %12.0f %12.0f %9s\n", c->states[si].name,
+			       R->jobs[ti].test, n, sum.median, sum.min, sum.max, change);
+			free(vals);
+		}
+	}
+	free(base);
+	fflush(stdout);
+}
+
+static void print_analysis(const struct runner *R)
+{
+	char *analyzer = find_analyzer();
+	fflush(stdout);
+	if (analyzer) {
+		char *const argv[] = {analyzer, R->cdir, NULL};
+		struct spawn_opts o = {
+			.argv = argv,
+			.stdin_fd = SPAWN_DEVNULL,
+			.stdout_fd = STDOUT_FILENO,
+			.stderr_fd = STDERR_FILENO,
+		};
+		struct child ch;
+		struct rerr err;
+		int status = 0;
+		if (spawn(&o, &ch, &err) == 0 && child_wait(&ch, &status) == 0 &&
+		    status_ok(status)) {
+			free(analyzer);
+			return;
+		}
+		fprintf(stderr, "fiocamp-run: %s did not finish; the short table instead:\n",
+			analyzer);
+		free(analyzer);
+	}
+	builtin_table(R);
+}
+
+/* ---- the campaign ------------------------------------------------------- */
+
+static int resolve_jobs(struct runner *R, struct rerr *err)
+{
+	const struct campaign *c = R->c;
+	R->jobs = xcalloc(c->suite.n, sizeof(*R->jobs));
+	for (size_t i = 0; i < c->suite.n; i++) {
+		if (jobs_resolve(c->suite.v[i], R->o->campaign_dir, R->o->jobs_dir, &R->jobs[i],
+				 err) < 0)
+			return -1;
+	}
+	bool need_prefill = c->prefill;
+	for (size_t si = 0; si < c->n_states; si++) {
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++)
+			need_prefill |= c->states[si].actions[ai].kind == ACT_PREFILL;
+	}
+	if (need_prefill &&
+	    jobs_resolve("prefill", R->o->campaign_dir, R->o->jobs_dir, &R->prefill_job, err) < 0)
+		return -1;
+	return 0;
+}
+
+static void release_runner(struct runner *R)
+{
+	for (size_t i = 0; R->jobs && i < R->c->suite.n; i++)
+		jobfile_release(&R->jobs[i]);
+	free(R->jobs);
+	jobfile_release(&R->prefill_job);
+	target_release(&R->tgt);
+	if (R->rec.dir)
+		record_close(&R->rec);
+	free(R->cdir);
+}
+
+static char *default_dir_name(const struct campaign *c)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return xasprintf("%s-%s", c->name, stamp);
+}
+
+static int create_campaign_dir(struct runner *R, struct rerr *err)
+{
+	const struct campaign *c = R->c;
+	R->cdir = R->o->out_dir ? xstrdup(R->o->out_dir) : default_dir_name(c);
+	size_t n = strlen(R->cdir);
+	while (n > 1 && R->cdir[n - 1] == '/')
+		R->cdir[--n] = '\0';
+	char *parent = path_dirname(R->cdir);
+	int rc = mkdir_p(parent, err);
+	free(parent);
+	if (rc < 0)
+		return -1;
+	if (mkdir(R->cdir, 0755) < 0) {
+		if (errno == EEXIST)
+			return rerr_set(err,
+					"%s already exists: a campaign directory is never "
+					"overwritten (continue it with --resume %s, or choose "
+					"another with -o)",
+					R->cdir, R->cdir);
+		return rerr_errno(err, errno, "%s: cannot create", R->cdir);
+	}
+	char *ini = xasprintf("%s/campaign.ini", R->cdir);
+	rc = write_file(ini, c->text, c->text_len, false, err);
+	free(ini);
+	if (rc < 0)
+		return -1;
+	return fsync_dir(R->cdir, err);
+}
+
+static int load_manifest(struct runner *R, struct rerr *err)
+{
+	char *path = xasprintf("%s/manifest.json", R->cdir);
+	json_error_t jerr;
+	json_t *m = json_load_file(path, 0, &jerr);
+	if (!m) {
+		rerr_set(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		free(path);
+		return -1;
+	}
+	struct rerr why;
+	if (check_manifest(R, m, &why) < 0) {
+		rerr_set(err, "%s: %s", path, why.msg);
+		free(path);
+		json_decref(m);
+		return -1;
+	}
+	free(path);
+	R->rec.m = m;
+	R->rec.session = (int)json_integer_value(jget(m, "sessions")) + 1;
+	json_object_set_new(m, "sessions", json_integer(R->rec.session));
+	return 0;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: waits return early and look at g_interrupts */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void journal_failure(struct runner *R, const char *what, const char *msg)
+{
+	record_event(&R->rec, "error", json_pack("{s:s, s:s}", "step", what, "message", msg));
+}
+
+static void provider_journal(void *opaque, json_t *event)
+{
+	struct runner *R = opaque;
+	const char *name = jstr(event, "event");
+	char *copy = xstrdup(name ? name : "provider");
+	json_object_del(event, "event");
+	record_event(&R->rec, copy, event);
+	free(copy);
+}
+
+static int setup_provider(struct runner *R, struct rerr *err)
+{
+	const struct campaign *c = R->c;
+	static struct provider_ctx ctx;
+	ctx.journal = provider_journal;
+	ctx.opaque = R;
+	ctx.stop = &g_interrupts;
+	char msg[600] = "";
+	if (c->provider->configure(c->provider_keys, c->n_provider_keys, &ctx, &R->prov, msg,
+				   sizeof(msg)) < 0)
+		return rerr_set(err, "%s", msg);
+	R->prov_ready = true;
+	struct provider_step *steps = NULL;
+	size_t n = 0;
+	for (size_t si = 0; si < c->n_states; si++) {
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
+			const struct action *a = &c->states[si].actions[ai];
+			if (a->kind != ACT_PROVIDER)
+				continue;
+			steps = xrealloc(steps, (n + 1) * sizeof(*steps));
+			steps[n++] = (struct provider_step){
+				.state = c->states[si].name,
+				.action = a->words.v[0],
+				.argc = (int)a->words.n - 1,
+				.argv = a->words.v + 1,
+				.file = c->source,
+				.line = a->line,
+			};
+		}
+	}
+	int rc = c->provider->preflight(R->prov, steps, n, msg, sizeof(msg));
+	free(steps);
+	if (rc < 0)
+		return rerr_set(err, "provider %s: %s", c->provider_type, msg);
+	return 0;
+}
+
+int run_campaign(const struct campaign *c, const struct run_options *o)
+{
+	struct runner R_ = {.c = c, .o = o}, *R = &R_;
+	struct rerr err;
+	mono_init();
+	R->started_mono = mono_now();
+	progress_init(o->quiet ? PROGRESS_QUIET : isatty(STDERR_FILENO) ? PROGRESS_TTY
+									: PROGRESS_PLAIN);
+	int exit_code = EXIT_RUN_FAILED;
+	if (resolve_jobs(R, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		release_runner(R);
+		return EXIT_RUN_USAGE;
+	}
+	bool resume = o->resume_dir != NULL;
+	if (resume) {
+		R->cdir = xstrdup(o->resume_dir);
+		if (record_open(&R->rec, R->cdir, &err) < 0 || load_manifest(R, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
+			release_runner(R);
+			return EXIT_RUN_USAGE;
+		}
+	} else {
+		if (create_campaign_dir(R, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			release_runner(R);
+			return EXIT_RUN_USAGE;
+		}
+		if (record_open(&R->rec, R->cdir, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			release_runner(R);
+			return EXIT_RUN_FAILED;
+		}
+		R->rec.session = 1;
+		R->rec.m = new_manifest(R);
+	}
+	install_signals();
+	record_event(&R->rec, resume ? "resume" : "campaign-start",
+		     json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", R->cdir,
+			       "keep_going", o->keep_going));
+	if (resume && status_is(R->rec.m, "done")) {
+		progress_line("%s: the campaign is complete; nothing left to do", R->cdir);
+		record_event(&R->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
+		if (!o->quiet)
+			print_analysis(R);
+		release_runner(R);
+		return EXIT_RUN_OK;
+	}
+	json_object_set_new(R->rec.m, "status", json_string("running"));
+	if (record_save(&R->rec) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", R->rec.err.msg);
+		release_runner(R);
+		return EXIT_RUN_FAILED;
+	}
+	progress_line("campaign %s: %s%s", c->name, R->cdir, resume ? " (resumed)" : "");
+
+	const char *final = "failed";
+	enum step result = STEP_OK;
+	if (target_init(&R->tgt, c, &g_interrupts, &err) < 0) {
+		progress_line("%s", err.msg);
+		journal_failure(R, "target", err.msg);
+		result = STEP_FAILED;
+		goto end;
+	}
+	char *fio_version = NULL;
+	json_t *host = json_object();
+	progress_line("preflight: %s", c->target_text);
+	if (target_preflight(&R->tgt, host, &fio_version, &err) < 0) {
+		json_decref(host);
+		progress_line("preflight failed: %s", err.msg);
+		journal_failure(R, "preflight", err.msg);
+		result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
+		goto end;
+	}
+	json_object_set_new(R->rec.m, "fio_version", json_string(fio_version));
+	json_object_set_new(R->rec.m, "host", host);
+	record_event(&R->rec, "preflight",
+		     json_pack("{s:s, s:O, s:s*}", "fio_version", fio_version, "host", host,
+			       "remote_dir", R->tgt.remote_tmp));
+	free(fio_version);
+	if (setup_provider(R, &err) < 0) {
+		progress_line("%s", err.msg);
+		journal_failure(R, "provider", err.msg);
+		result = STEP_FAILED;
+		goto end;
+	}
+	record_save(&R->rec);
+	count_work(R);
+
+	json_t *prefill = jget(R->rec.m, "prefill");
+	if (c->prefill && !status_is(prefill, "done")) {
+		result = run_prefill(R, "prefill", prefill, "prefill");
+		record_save(&R->rec);
+	}
+	bool any_failed = result == STEP_FAILED;
+	if (result == STEP_FAILED && !o->keep_going)
+		goto end;
+	result = STEP_OK;
+	for (size_t si = 0; si < c->n_states; si++) {
+		enum step s = run_state(R, si);
+		if (s == STEP_FAILED) {
+			any_failed = true;
+			if (o->keep_going)
+				continue;
+		}
+		if (s != STEP_OK) {
+			result = s;
+			break;
+		}
+	}
+	if (result == STEP_OK && any_failed)
+		result = STEP_FAILED;
+	if (result == STEP_OK)
+		final = "done";
+end:
+	if (R->rec.failed) {
+		fprintf(stderr, "\nfiocamp-run: %s\n", R->rec.err.msg);
+		result = STEP_FATAL;
+	}
+	if (result == STEP_INTERRUPTED || (g_interrupts && result != STEP_OK)) {
+		final = "interrupted";
+		exit_code = EXIT_RUN_INTERRUPTED;
+	} else if (result == STEP_OK) {
+		exit_code = EXIT_RUN_OK;
+	}
+	/* mark whatever was left running */
+	json_t *states = jget(R->rec.m, "states");
+	for (size_t si = 0; si < json_array_size(states); si++) {
+		json_t *s = json_array_get(states, si);
+		if (status_is(s, "running"))
+			json_object_set_new(s, "status", json_string(final));
+	}
+	if (R->maybe_down && R->prov_ready && result != STEP_OK) {
+		char msg[600] = "";
+		progress_line("the machine may be off: asking the provider to power it on");
+		int rc = c->provider->ensure_powered_on(R->prov, msg, sizeof(msg));
+		record_event(&R->rec, "ensure-powered-on",
+			     json_pack("{s:s, s:s}", "status", rc < 0 ? "failed" : "done", "message",
+				       msg));
+		if (rc < 0)
+			fprintf(stderr, "fiocamp-run: could not power the machine on: %s\n", msg);
+	}
+	if (R->prov_ready)
+		c->provider->free(R->prov);
+	target_cleanup(&R->tgt);
+	json_object_set_new(R->rec.m, "status", json_string(final));
+	record_event(&R->rec, "campaign-end",
+		     json_pack("{s:s, s:o}", "status", final, "elapsed_s",
+			       json_seconds(mono_now() - R->started_mono)));
+	record_save(&R->rec);
+	progress_clear();
+	char el[32];
+	fmt_clock(el, sizeof(el), mono_now() - R->started_mono);
+	if (exit_code == EXIT_RUN_INTERRUPTED) {
+		fprintf(stderr, "fiocamp-run: interrupted after %s; continue with: fiocamp-run --resume %s\n",
+			el, R->cdir);
+	} else if (exit_code != EXIT_RUN_OK) {
+		fprintf(stderr,
+			"fiocamp-run: the campaign failed after %s (details in %s/manifest.json); "
+			"after fixing the cause: fiocamp-run --resume %s\n",
+			el, R->cdir, R->cdir);
+	} else {
+		progress_line("campaign %s done in %s: %s", c->name, el, R->cdir);
+	}
+	if (!o->quiet && (exit_code == EXIT_RUN_OK || (o->keep_going && exit_code == EXIT_RUN_FAILED)))
+		print_analysis(R);
+	release_runner(R);
+	return exit_code;
+}
+
+/* ---- --dry-run ----------------------------------------------------------- */
+
+int run_dry(const struct campaign *c, const struct run_options *o)
+{
+	struct runner R_ = {.c = c, .o = o}, *R = &R_;
+	struct rerr err;
+	if (resolve_jobs(R, &err) < 0 || target_init(&R->tgt, c, NULL, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		release_runner(R);
+		return EXIT_RUN_USAGE;
+	}
+	char size[32], pause[32], runtime[32];
+	format_size(size, sizeof(size), c->size_bytes);
+	format_duration(pause, sizeof(pause), c->pause_ms);
+	format_duration(runtime, sizeof(runtime), c->runtime_ms);
+	printf("campaign %s (%s): %zu state%s x %u round%s x %zu test%s, target %s\n", c->name,
+	       c->source, c->n_states, c->n_states == 1 ? "" : "s", c->rounds,
+	       c->rounds == 1 ? "" : "s", c->suite.n, c->suite.n == 1 ? "" : "s", c->target_text);
+	printf("test file %s, %s (%llu bytes); runtime %s; pause %s; ioengine %s, direct=%d\n",
+	       R->tgt.test_file, size, (unsigned long long)c->size_bytes, runtime, pause,
+	       c->ioengine, c->direct);
+	printf("provider %s\n", c->provider_type);
+	if (o->resume_dir)
+		printf("resuming %s: steps marked done there are skipped\n", o->resume_dir);
+	else
+		printf("campaign directory %s\n", o->out_dir ? o->out_dir : "NAME-YYYYmmdd-HHMMSS");
+	printf("jobs:\n");
+	for (size_t i = 0; i < c->suite.n; i++)
+		printf("  %-10s %s\n", R->jobs[i].test, R->jobs[i].origin);
+	if (R->prefill_job.origin)
+		printf("  %-10s %s\n", "prefill", R->prefill_job.origin);
+
+	double total_s = 0;
+	unsigned unknown = 0;
+	unsigned step = 0;
+	struct strv env = {0}, argv = {0};
+	char *joined;
+	printf("\nplan:\n");
+	printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n", ++step,
+	       c->target_text, c->directory, size);
+	if (c->prefill) {
+		fio_env(R, "prefill", &env);
+		target_fio_argv(&R->tgt, "prefill", env.v, &argv);
+		joined = shell_join(argv.v);
+		char *envj = shell_join(env.v);
+		printf("%3u. prefill -> prefill/prefill.json (duration depends on the disk)\n"
+		       "       env %s %s\n",
+		       ++step, envj, joined);
+		free(envj);
+		free(joined);
+		strv_release(&env);
+		strv_release(&argv);
+		unknown++;
+	}
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct state *st = &c->states[si];
+		printf("%3u. state %zu/%zu: %s\n", ++step, si + 1, c->n_states, st->name);
+		for (size_t ai = 0; ai < st->n_actions; ai++) {
+			const struct action *a = &st->actions[ai];
+			char d[32];
+			switch (a->kind) {
+			case ACT_SETTLE:
+				format_duration(d, sizeof(d), a->settle_ms);
+				printf("%3u.   settle %s\n", ++step, d);
+				total_s += (double)a->settle_ms / 1000.0;
+				break;
+			case ACT_WAIT_SSH:
+				printf("%3u.   wait-ssh %s:%u: a probe every %d ms until the SSH banner "
+				       "arrives twice in a row (at most %llus)\n",
+				       ++step, a->probe_host ? a->probe_host : c->ssh_host,
+				       a->probe_host ? a->probe_port : c->ssh_port, PROBE_INTERVAL_MS,
+				       (unsigned long long)(c->wait_timeout_ms / 1000));
+				unknown++;
+				break;
+			case ACT_RUN:
+				joined = shell_join(a->words.v + 1);
+				printf("%3u.   run here: %s\n", ++step, joined);
+				free(joined);
+				unknown++;
+				break;
+			case ACT_REMOTE:
+			case ACT_HASH:
+			case ACT_VERIFY_HASH: {
+				char *const sha[] = {"sha256sum", "--", a->words.n > 1 ? a->words.v[1] : "", NULL};
+				joined = shell_join(a->kind == ACT_REMOTE ? a->words.v + 1 : sha);
+				printf("%3u.   %s on %s: %s%s\n", ++step, a->words.v[0], c->target_text,
+				       joined,
+				       a->kind == ACT_VERIFY_HASH ? " (compared with the recorded hash)"
+				       : a->kind == ACT_HASH	  ? " (recorded)"
+								  : "");
+				free(joined);
+				unknown++;
+				break;
+			}
+			case ACT_PREFILL:
+				printf("%3u.   prefill -> prefill/before-%s.json (write the whole test "
+				       "file)\n",
+				       ++step, st->name);
+				unknown++;
+				break;
+			case ACT_FRESH_FILE:
+				printf("%3u.   fresh-file: remove %s and create it again, %s, never "
+				       "written (sparse)\n",
+				       ++step, R->tgt.test_file, size);
+				break;
+			case ACT_PROVIDER:
+				printf("%3u.   provider %s: %s%s\n", ++step, c->provider_type, a->text,
+				       a->takes_down ? " (the machine goes away: downtime starts)"
+						     : "");
+				unknown++;
+				break;
+			}
+		}
+		for (unsigned r = 1; r <= c->rounds; r++) {
+			if (r > 1 && c->pause_ms) {
+				printf("%3u.   pause %s\n", ++step, pause);
+				total_s += (double)c->pause_ms / 1000.0;
+			}
+			printf("%3u.   round %u/%u -> %s/r%u/\n", ++step, r, c->rounds, st->name, r);
+			for (size_t ti = 0; ti < c->suite.n; ti++) {
+				fio_env(R, R->jobs[ti].test, &env);
+				target_fio_argv(&R->tgt, R->jobs[ti].test, env.v, &argv);
+				joined = shell_join(argv.v);
+				char *envj = shell_join(env.v);
+				if (c->target == TARGET_LOCAL)
+					printf("         %s (%s): cd %s/r%u && env %s %s\n",
+					       R->jobs[ti].test, runtime, st->name, r, envj, joined);
+				else
+					printf("         %s (%s): %s\n", R->jobs[ti].test, runtime,
+					       joined);
+				free(envj);
+				free(joined);
+				strv_release(&env);
+				strv_release(&argv);
+				total_s += (double)c->runtime_ms / 1000.0 + FIO_OVERHEAD_GUESS_S;
+			}
+		}
+	}
+	char d[32];
+	format_duration(d, sizeof(d), (uint64_t)(total_s * 1000));
+	printf("\nexpected duration: about %s", d);
+	if (unknown)
+		printf(" plus %u step%s whose duration depends on the machine (prefill, waits, "
+		       "commands, provider actions)",
+		       unknown, unknown == 1 ? "" : "s");
+	printf("\n");
+	release_runner(R);
+	return EXIT_RUN_OK;
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+#include "target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Outputs copied back from a remote fio run (JSON and logs) stay below this. */
+#define FETCH_MAX_BYTES (512u * 1024 * 1024)
+#define SMALL_OUTPUT_MAX (1024 * 1024)
+
+int target_init(struct target *t, const struct campaign *c, volatile int *stop,
+		struct rerr *err)
+{
+	memset(t, 0, sizeof(*t));
+	t->c = c;
+	t->stop = stop;
+	t->test_file = campaign_test_file(c);
+	if (c->target != TARGET_SSH)
+		return 0;
+	strv_add(&t->ssh_argv, "ssh");
+	strv_add(&t->ssh_argv, "-o");
+	strv_add(&t->ssh_argv, "BatchMode=yes");
+	strv_add(&t->ssh_argv, "-o");
+	strv_add(&t->ssh_argv, "ConnectTimeout=15");
+	strv_add(&t->ssh_argv, "-o");
+	strv_add(&t->ssh_argv, "ServerAliveInterval=15");
+	if (c->ssh_port_given) {
+		strv_add(&t->ssh_argv, "-p");
+		strv_addf(&t->ssh_argv, "%u", c->ssh_port);
+	}
+	for (size_t i = 0; i < c->ssh_options.n; i++)
+		strv_add(&t->ssh_argv, c->ssh_options.v[i]);
+	const char *env = getenv("FIOCAMP_SSH_OPTS");
+	if (env && *env) {
+		struct strv words = {0};
+		if (shell_split(env, &words, err) < 0) {
+			char msg[sizeof(err->msg)];
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			strv_release(&words);
+			return rerr_set(err, "FIOCAMP_SSH_OPTS: %s", msg);
+		}
+		for (size_t i = 0; i < words.n; i++)
+			strv_add(&t->ssh_argv, words.v[i]);
+		strv_release(&words);
+	}
+	strv_add(&t->ssh_argv, c->ssh_dest);
+	return 0;
+}
+
+void target_release(struct target *t)
+{
+	strv_release(&t->ssh_argv);
+	free(t->remote_tmp);
+	free(t->test_file);
+	t->remote_tmp = t->test_file = NULL;
+}
+
+const char *target_probe_host(const struct target *t)
+{
+	return t->c->ssh_host;
+}
+
+/* ssh argv running `script` through the remote shell. */
+static void ssh_script_argv(const struct target *t, const char *script, struct strv *out)
+{
+	for (size_t i = 0; i < t->ssh_argv.n; i++)
+		strv_add(out, t->ssh_argv.v[i]);
+	strv_add(out, script);
+}
+
+static int run_remote_script(struct target *t, const char *script, const void *input,
+			     size_t input_len, size_t out_max, struct capture *cap,
+			     struct rerr *err)
+{
+	struct strv argv = {0};
+	ssh_script_argv(t, script, &argv);
+	int rc = run_capture(argv.v, NULL, input, input_len, out_max, t->stop, cap, err);
+	strv_release(&argv);
+	return rc;
+}
+
+int target_exec(struct target *t, char *const *argv, const void *input, size_t input_len,
+		struct capture *cap, struct rerr *err)
+{
+	if (t->c->target == TARGET_LOCAL)
+		return run_capture(argv, NULL, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap,
+				   err);
+	char *script = shell_join(argv);
+	int rc = run_remote_script(t, script, input, input_len, SMALL_OUTPUT_MAX, cap, err);
+	free(script);
+	return rc;
+}
+
+/* The first line of a command's stderr, for messages. */
+static const char *first_line(const char *text, char *buf, size_t len)
+{
+	const char *nl = strchr(text, '\n');
+	size_t n = nl ? (size_t)(nl - text) : strlen(text);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int local_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
+{
+	const struct campaign *c = t->c;
+	char *const argv[] = {"fio", "--version", NULL};
+	struct capture cap;
+	if (run_capture(argv, NULL, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
+		return rerr_set(err, "fio is not installed here (%s)", err->msg);
+	if (!status_ok(cap.status)) {
+		capture_release(&cap);
+		return rerr_set(err, "fio --version failed");
+	}
+	cap.out[strcspn(cap.out, "\r\n")] = '\0';
+	*fio_version = xstrdup(cap.out);
+	capture_release(&cap);
+
+	if (mkdir_p(c->directory, err) < 0)
+		return -1;
+	struct stat st;
+	uint64_t have = 0;
+	if (stat(t->test_file, &st) == 0)
+		have = (uint64_t)st.st_blocks * 512;
+	struct statvfs vfs;
+	if (statvfs(c->directory, &vfs) == 0) {
+		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+		if (avail + have < c->size_bytes) {
+			char need[32];
+			format_size(need, sizeof(need), c->size_bytes);
+			return rerr_set(err, "%s: %llu MiB free, the test file needs %s",
+					c->directory, (unsigned long long)(avail >> 20), need);
+		}
+	}
+
+	struct utsname u;
+	if (uname(&u) == 0) {
+		json_object_set_new(host, "hostname", json_string(u.nodename));
+		json_object_set_new(host, "kernel", json_string(u.release));
+	}
+	json_object_set_new(host, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	char *mem;
+	if (read_file("/proc/meminfo", SMALL_OUTPUT_MAX, &mem, NULL, NULL) == 0) {
+		const char *p = strstr(mem, "MemTotal:");
+		if (p)
+			json_object_set_new(host, "mem_kib",
+					    json_integer(strtoll(p + 9, NULL, 10)));
+		free(mem);
+	}
+	return 0;
+}
+
+static int ssh_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
+{
+	const struct campaign *c = t->c;
+	struct sbuf s = {0};
+	sbuf_add(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
+		     "127; }; mkdir -p -- ");
+	shell_quote(&s, c->directory);
+	sbuf_add(&s, " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
+		     "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
+		     "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
+		     "0) && (df -Pk -- ");
+	shell_quote(&s, c->directory);
+	sbuf_add(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
+	shell_quote(&s, t->test_file);
+	sbuf_add(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
+	struct capture cap;
+	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, &cap, err);
+	sbuf_release(&s);
+	if (rc < 0)
+		return -1;
+	if (!status_ok(cap.status)) {
+		char st[64], line[256];
+		describe_status(st, sizeof(st), cap.status);
+		rerr_set(err, "ssh %s: preflight failed (%s): %s", c->ssh_dest, st,
+			 first_line(cap.err, line, sizeof(line)));
+		capture_release(&cap);
+		return -1;
+	}
+	char *lines[8] = {0};
+	size_t n = 0;
+	char *save = NULL;
+	for (char *l = strtok_r(cap.out, "\n", &save); l && n < 8; l = strtok_r(NULL, "\n", &save))
+		lines[n++] = l;
+	if (n < 8) {
+		capture_release(&cap);
+		return rerr_set(err, "ssh %s: unexpected preflight answer", c->ssh_dest);
+	}
+	t->remote_tmp = xstrdup(lines[0]);
+	*fio_version = xstrdup(lines[1]);
+	json_object_set_new(host, "hostname", json_string(lines[2]));
+	json_object_set_new(host, "kernel", json_string(lines[3]));
+	json_object_set_new(host, "cpus", json_integer(strtoll(lines[4], NULL, 10)));
+	json_object_set_new(host, "mem_kib", json_integer(strtoll(lines[5], NULL, 10)));
+	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024, have = strtoull(lines[7], NULL, 10) * 1024;
+	capture_release(&cap);
+	if (avail + have < c->size_bytes) {
+		char need[32];
+		format_size(need, sizeof(need), c->size_bytes);
+		return rerr_set(err, "%s:%s: %llu MiB free, the test file needs %s", c->ssh_dest,
+				c->directory, (unsigned long long)(avail >> 20), need);
+	}
+	return 0;
+}
+
+int target_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
+{
+	*fio_version = NULL;
+	if (t->c->target == TARGET_LOCAL)
+		return local_preflight(t, host, fio_version, err);
+	return ssh_preflight(t, host, fio_version, err);
+}
+
+void target_cleanup(struct target *t)
+{
+	if (t->c->target != TARGET_SSH || !t->remote_tmp)
+		return;
+	struct sbuf s = {0};
+	sbuf_add(&s, "rm -rf -- ");
+	shell_quote(&s, t->remote_tmp);
+	struct capture cap;
+	struct rerr err;
+	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, &cap, &err) == 0)
+		capture_release(&cap);
+	sbuf_release(&s);
+}
+
+static void fio_args(const char *test, struct strv *out)
+{
+	strv_add(out, "fio");
+	strv_add(out, "--output-format=json");
+	strv_addf(out, "--output=%s.json", test);
+	/* status lines on stdout, never in the JSON file */
+	strv_add(out, "--eta=always");
+	strv_addf(out, "%s.fio", test);
+}
+
+static char *remote_fio_script(const struct target *t, const char *test, char *const *env)
+{
+	struct sbuf s = {0};
+	sbuf_add(&s, "cd ");
+	shell_quote(&s, t->remote_tmp ? t->remote_tmp : "/tmp/fiocamp.XXXXXX");
+	sbuf_add(&s, " && rm -rf run && mkdir run && echo $$ > fio.pid && cd run && cat > ");
+	char *job = xasprintf("%s.fio", test);
+	shell_quote(&s, job);
+	free(job);
+	sbuf_add(&s, " && exec env");
+	for (size_t i = 0; env[i]; i++) {
+		sbuf_add(&s, " ");
+		shell_quote(&s, env[i]);
+	}
+	struct strv fio = {0};
+	fio_args(test, &fio);
+	char *joined = shell_join(fio.v);
+	sbuf_add(&s, " ");
+	sbuf_add(&s, joined);
+	free(joined);
+	strv_release(&fio);
+	return sbuf_take(&s);
+}
+
+void target_fio_argv(const struct target *t, const char *test, char *const *env,
+		     struct strv *out)
+{
+	if (t->c->target == TARGET_LOCAL) {
+		fio_args(test, out);
+		return;
+	}
+	char *script = remote_fio_script(t, test, env);
+	ssh_script_argv(t, script, out);
+	free(script);
+}
+
+/* Picks "r=170k IOPS" out of fio's status line. */
+static void scan_status(struct fio_exec *x, char *line)
+{
+	char *iops = strstr(line, " IOPS]");
+	if (!iops || !x->on_status)
+		return;
+	*iops = '\0';
+	char *open = strrchr(line, '[');
+	if (!open)
+		return;
+	char text[96];
+	snprintf(text, sizeof(text), "%s IOPS", open + 1);
+	x->on_status(x->opaque, text);
+}
+
+static void remote_signal(struct target *t, const char *sig)
+{
+	struct sbuf s = {0};
+	sbuf_addf(&s, "kill -%s $(cat ", sig);
+	char *pidfile = xasprintf("%s/fio.pid", t->remote_tmp);
+	shell_quote(&s, pidfile);
+	free(pidfile);
+	sbuf_add(&s, ") 2>/dev/null");
+	struct capture cap;
+	struct rerr err;
+	/* not stoppable: this is how we stop */
+	struct strv argv = {0};
+	ssh_script_argv(t, s.s, &argv);
+	if (run_capture(argv.v, NULL, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
+		capture_release(&cap);
+	strv_release(&argv);
+	sbuf_release(&s);
+}
+
+static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr *err)
+{
+	struct sbuf s = {0};
+	sbuf_add(&s, "cd ");
+	char *run = xasprintf("%s/run", t->remote_tmp);
+	shell_quote(&s, run);
+	free(run);
+	sbuf_add(&s, " && rm -f ");
+	char *job = xasprintf("%s.fio", x->test);
+	shell_quote(&s, job);
+	free(job);
+	sbuf_add(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
+	struct capture cap;
+	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, &cap, err);
+	sbuf_release(&s);
+	if (rc < 0)
+		return -1;
+	if (!status_ok(cap.status)) {
+		char st[64], line[256];
+		describe_status(st, sizeof(st), cap.status);
+		rerr_set(err, "copying fio's outputs back failed (%s): %s", st,
+			 first_line(cap.err, line, sizeof(line)));
+		capture_release(&cap);
+		return -1;
+	}
+	if (cap.out_len == 0) {
+		capture_release(&cap);
+		return 0;
+	}
+	char *const tar[] = {"tar", "-xf", "-", "-C", (char *)x->dir, "--no-same-owner",
+			     "--keep-old-files", NULL};
+	struct capture un;
+	rc = run_capture(tar, NULL, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
+	capture_release(&cap);
+	if (rc < 0)
+		return -1;
+	if (!status_ok(un.status)) {
+		char line[256];
+		rerr_set(err, "unpacking fio's outputs into %s failed: %s", x->dir,
+			 first_line(un.err, line, sizeof(line)));
+		capture_release(&un);
+		return -1;
+	}
+	capture_release(&un);
+	return 0;
+}
+
+int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
+{
+	bool remote = t->c->target == TARGET_SSH;
+	char *stderr_path = xasprintf("%s/%s.stderr", x->dir, x->test);
+	char *job_path = xasprintf("%s/%s.fio", x->dir, x->test);
+	int err_fd = open(stderr_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int in_fd = -1;
+	int rc = -1;
+	x->started = x->interrupted = x->killed = false;
+	x->status = 0;
+	if (err_fd < 0) {
+		rerr_errno(err, errno, "%s: cannot create", stderr_path);
+		goto out;
+	}
+	struct strv argv = {0};
+	target_fio_argv(t, x->test, x->env, &argv);
+	struct spawn_opts o = {
+		.argv = argv.v,
+		.env_add = remote ? NULL : x->env,
+		.cwd = remote ? NULL : x->dir,
+		.stdin_fd = SPAWN_DEVNULL,
+		.stdout_fd = SPAWN_PIPE,
+		.stderr_fd = err_fd,
+		.own_pgrp = true,
+	};
+	if (remote) {
+		in_fd = open(job_path, O_RDONLY | O_CLOEXEC);
+		if (in_fd < 0) {
+			rerr_errno(err, errno, "%s: cannot open", job_path);
+			strv_release(&argv);
+			goto out;
+		}
+		o.stdin_fd = in_fd;
+	}
+	struct child c;
+	rc = spawn(&o, &c, err);
+	strv_release(&argv);
+	if (rc < 0)
+		goto out;
+	x->started = true;
+	char buf[4096];
+	size_t used = 0;
+	while (c.out_fd >= 0) {
+		struct pollfd pfd = {.fd = c.out_fd, .events = POLLIN};
+		int pr = poll(&pfd, 1, 200);
+		int n_int = x->interrupts ? *x->interrupts : 0;
+		if (n_int >= 1 && !x->interrupted) {
+			x->interrupted = true;
+			if (remote)
+				remote_signal(t, "INT");
+			else
+				kill(c.pid, SIGINT);
+		}
+		if (n_int >= 2 && !x->killed) {
+			x->killed = true;
+			if (remote)
+				remote_signal(t, "KILL");
+			kill(c.pid, SIGKILL);
+		}
+		if (pr <= 0)
+			continue;
+		ssize_t r = read(c.out_fd, buf + used, sizeof(buf) - 1 - used);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			close(c.out_fd);
+			c.out_fd = -1;
+			break;
+		}
+		used += (size_t)r;
+		buf[used] = '\0';
+		/* status lines end in \r (terminal style) or \n */
+		char *start = buf;
+		for (;;) {
+			char *end = strpbrk(start, "\r\n");
+			if (!end)
+				break;
+			*end = '\0';
+			scan_status(x, start);
+			start = end + 1;
+		}
+		used = (size_t)(buf + used - start);
+		memmove(buf, start, used);
+		if (used == sizeof(buf) - 1)
+			used = 0; /* a line that long is no status line */
+	}
+	child_wait(&c, &x->status);
+	rc = 0;
+	if (remote && fetch_outputs(t, x, err) < 0)
+		rc = -1;
+out:
+	if (in_fd >= 0)
+		close(in_fd);
+	if (err_fd >= 0) {
+		struct stat st;
+		if (fstat(err_fd, &st) == 0 && st.st_size == 0)
+			unlink(stderr_path);
+		fsync(err_fd);
+		close(err_fd);
+	}
+	free(stderr_path);
+	free(job_path);
+	return rc;
+}
+
+int target_fresh_file(struct target *t, struct rerr *err)
+{
+	const struct campaign *c = t->c;
+	if (c->target == TARGET_LOCAL) {
+		if (mkdir_p(c->directory, err) < 0)
+			return -1;
+		if (unlink(t->test_file) < 0 && errno != ENOENT)
+			return rerr_errno(err, errno, "%s: cannot remove", t->test_file);
+		int fd = open(t->test_file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return rerr_errno(err, errno, "%s: cannot create", t->test_file);
+		if (ftruncate(fd, (off_t)c->size_bytes) < 0 || fsync(fd) < 0) {
+			int e = errno;
+			close(fd);
+			return rerr_errno(err, e, "%s: cannot set its size", t->test_file);
+		}
+		close(fd);
+		return 0;
+	}
+	struct sbuf s = {0};
+	sbuf_add(&s, "rm -f -- ");
+	shell_quote(&s, t->test_file);
+	sbuf_addf(&s, " && truncate -s %llu -- ", (unsigned long long)c->size_bytes);
+	shell_quote(&s, t->test_file);
+	sbuf_add(&s, " && sync");
+	struct capture cap;
+	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, &cap, err);
+	sbuf_release(&s);
+	if (rc < 0)
+		return -1;
+	if (!status_ok(cap.status)) {
+		char line[256];
+		rerr_set(err, "fresh-file on %s failed: %s", c->ssh_dest,
+			 first_line(cap.err, line, sizeof(line)));
+		rc = -1;
+	}
+	capture_release(&cap);
+	return rc;
+}
+
+int target_sha256(struct target *t, const char *path, char **hex, struct rerr *err)
+{
+	char *const argv[] = {"sha256sum", "--", (char *)path, NULL};
+	struct capture cap;
+	if (target_exec(t, argv, NULL, 0, &cap, err) < 0)
+		return -1;
+	int rc = 0;
+	if (!status_ok(cap.status)) {
+		char line[256], st[64];
+		describe_status(st, sizeof(st), cap.status);
+		rc = rerr_set(err, "sha256sum %s failed (%s): %s", path, st,
+			      first_line(cap.err, line, sizeof(line)));
+	} else if (cap.out_len < 64 || strspn(cap.out, "0123456789abcdef") != 64) {
+		rc = rerr_set(err, "sha256sum %s: unexpected output", path);
+	} else {
+		*hex = xstrndup(cap.out, 64);
+	}
+	capture_release(&cap);
+	return rc;
+}

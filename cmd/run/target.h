@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine the tests run on: `local` (fio forked here) or `ssh` (fio
+ * through the system ssh in BatchMode, job file sent on stdin, outputs
+ * copied back with tar).  Every child is started from an argv array; on the
+ * remote side the one command string ssh needs is built with shell quoting.
+ */
+#ifndef FCR_TARGET_H
+#define FCR_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "campaign.h"
+#include "spawn.h"
+
+struct target {
+	const struct campaign *c;
+	struct strv ssh_argv; /* "ssh", options, destination */
+	char *remote_tmp;     /* ssh: this run's work directory on the target */
+	char *test_file;      /* <directory>/fiocamp.testfile */
+	volatile int *stop;   /* set by Ctrl-C: long commands end early */
+};
+
+/* Builds the ssh command line (options from the campaign and from the
+ * FIOCAMP_SSH_OPTS environment variable). */
+int target_init(struct target *t, const struct campaign *c, volatile int *stop,
+		struct rerr *err);
+void target_release(struct target *t);
+
+/* Checks fio, creates the test directory and (ssh) the remote work
+ * directory, fills host facts ({hostname, kernel, cpus, mem_kib}) and fio's
+ * version (caller frees).  Fails when fio is missing or the space for the
+ * test file is not there. */
+int target_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err);
+/* Removes the remote work directory. */
+void target_cleanup(struct target *t);
+
+/* Runs argv on the target (local: directly).  0 when it ran. */
+int target_exec(struct target *t, char *const *argv, const void *input, size_t input_len,
+		struct capture *cap, struct rerr *err);
+
+/* One fio run. */
+struct fio_exec {
+	const char *test;    /* the test name: <test>.fio, <test>.json, log prefix */
+	const char *dir;     /* local directory holding <test>.fio; outputs land here */
+	char *const *env;    /* FIOCAMP_*=value */
+	/* fio's status lines ("r=170k IOPS"), for the progress display */
+	void (*on_status)(void *opaque, const char *iops_text);
+	void *opaque;
+	volatile int *interrupts; /* 1 = stop fio with SIGINT, 2 = kill it */
+
+	int status;          /* wait status of fio (or of ssh) */
+	bool interrupted;    /* SIGINT was sent */
+	bool killed;         /* SIGKILL was sent */
+	bool started;        /* fio was started */
+};
+
+/* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
+ * For a local target the child runs in x->dir with x->env added. */
+void target_fio_argv(const struct target *t, const char *test, char *const *env,
+		     struct strv *out);
+int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err);
+
+/* Makes the test file a never-written file of the campaign's size. */
+int target_fresh_file(struct target *t, struct rerr *err);
+/* sha256 of `path` on the target, as 64 hex digits (caller frees). */
+int target_sha256(struct target *t, const char *path, char **hex, struct rerr *err);
+
+/* Host and port that wait-ssh probes by default. */
+const char *target_probe_host(const struct target *t);
+
+#endif
