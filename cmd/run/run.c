@@ -57,6 +57,7 @@ struct runner {
 	unsigned pauses_left;
 	uint64_t settle_left_ms;
 	double started_mono;
+	double last_fio_end; /* mono time the last fio run ended */
 
 	/* where we are, for the status line */
 	size_t si;
@@ -124,10 +125,13 @@ static void show_status(struct runner *R, const char *what, int force)
 	fmt_clock(el, sizeof(el), mono_now() - R->started_mono);
 	fmt_clock(eta, sizeof(eta), eta_s(R));
 	const struct campaign *c = R->c;
-	if (R->si < c->n_states)
+	if (R->si < c->n_states && R->round)
 		progress_status(force, "state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
 				R->si + 1, c->n_states, c->states[R->si].name, R->round, c->rounds,
 				what, el, eta, R->iops[0] ? " | " : "", R->iops);
+	else if (R->si < c->n_states)
+		progress_status(force, "state %zu/%zu %s | before | %s | %s elapsed | ETA %s",
+				R->si + 1, c->n_states, c->states[R->si].name, what, el, eta);
 	else
 		progress_status(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
 				R->iops[0] ? " | " : "", R->iops);
@@ -182,6 +186,30 @@ static int fsync_path(const char *path)
 	return rc;
 }
 
+/*
+ * Makes every file of a run directory durable, then the directory itself.
+ * Done once per round, before the manifest says "done", and not between
+ * two fio runs, where it would add to the gap between them.
+ */
+static void sync_outputs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = xasprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+			fsync_path(p);
+		free(p);
+	}
+	closedir(d);
+	fsync_dir(dir, NULL);
+}
+
 /* Logs fio wrote for `test` in `dir`, as paths relative to the campaign
  * directory, sorted. */
 static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *test)
@@ -209,9 +237,6 @@ static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *t
 		}
 	}
 	for (size_t i = 0; i < names.n; i++) {
-		char *abs = xasprintf("%s/%s", dir_abs, names.v[i]);
-		fsync_path(abs);
-		free(abs);
 		json_array_append_new(arr, json_sprintf("%s/%s", dir_rel, names.v[i]));
 	}
 	strv_release(&names);
@@ -316,8 +341,9 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 		sbuf_add(&envtext, "\n");
 	}
 	json_object_set_new(obj, "status", json_string("running"));
-	if (write_file(job_abs, job->text, job->len, false, &err) < 0 ||
-	    write_file(env_abs, envtext.s, envtext.len, false, &err) < 0) {
+	/* made durable with the other outputs when the round ends (sync_outputs) */
+	if (write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
+	    write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
 		sbuf_release(&envtext);
 		json_object_set_new(obj, "status", json_string("failed"));
 		jset_str(obj, "error", err.msg);
@@ -349,7 +375,9 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	};
 	int rc = target_run_fio(&R->tgt, &x, &err);
 	double t1 = mono_now(), t1_wall = wall_now();
+	R->last_fio_end = t1;
 	R->test = NULL;
+	R->iops[0] = '\0';
 	json_object_set_new(obj, "finished", json_utc(t1_wall));
 	json_object_set_new(obj, "duration_s", json_seconds(t1 - t0));
 
@@ -361,8 +389,6 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 		json_object_set_new(obj, "exit_status", json_null());
 	bool have_json = path_exists(json_abs);
 	jset_str(obj, "json", have_json ? json_rel : NULL);
-	if (have_json)
-		fsync_path(json_abs);
 	json_object_set_new(obj, "logs", list_logs(dir, dir_rel, name));
 	bool have_stderr = path_exists(stderr_abs);
 	jset_str(obj, "stderr", have_stderr ? stderr_rel : NULL);
@@ -387,9 +413,6 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 			snprintf(why + n, sizeof(why) - n, ": %s", hint);
 		}
 	}
-	if (have_stderr)
-		fsync_path(stderr_abs);
-	fsync_dir(dir, NULL);
 
 	if (interrupted) {
 		result = STEP_INTERRUPTED;
@@ -519,6 +542,9 @@ static enum step run_prefill(struct runner *R, const char *name, json_t *obj, co
 	json_t *fio = json_object();
 	enum step s = fio_unit(R, "prefill", name, &R->prefill_job, fio, where, label);
 	json_decref(where);
+	char *pdir = xasprintf("%s/prefill", R->cdir);
+	sync_outputs(pdir);
+	free(pdir);
 	/* the manifest keeps prefill as {status, json}: the details go to its fio object */
 	json_object_set(obj, "status", jget(fio, "status"));
 	json_object_set(obj, "json", jget(fio, "json"));
@@ -787,7 +813,12 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 
 /* ---- rounds -------------------------------------------------------------- */
 
-static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *round_obj)
+/*
+ * Runs round r.  `pause_ms` > 0: the pause between rounds, counted from the
+ * end of the last fio run; the round's bookkeeping happens inside it.
+ */
+static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *round_obj,
+			   uint64_t pause_ms)
 {
 	const struct campaign *c = R->c;
 	const struct state *st = &c->states[si];
@@ -796,6 +827,10 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	char *abs = xasprintf("%s/%s", R->cdir, rel);
 	enum step result = STEP_OK;
 
+	/* a round stopped in the pause before its first run left an empty directory */
+	if (path_exists(abs) && rmdir(abs) == 0)
+		progress_line("%s round %u: removed the empty directory of an earlier attempt",
+			      st->name, r);
 	if (path_exists(abs)) {
 		/* a round cut short (or failed) earlier: keep it, run the round again */
 		const char *tag = status_is(round_obj, "failed") ? "failed" : "interrupted";
@@ -850,7 +885,17 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		goto out;
 	}
 	bool any_failed = false;
-	for (size_t ti = 0; ti < c->suite.n; ti++) {
+	if (pause_ms) {
+		char label[64], d[32];
+		format_duration(d, sizeof(d), pause_ms);
+		snprintf(label, sizeof(label), "pause %s", d);
+		double since = mono_now() - R->last_fio_end;
+		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
+		if (wait_ticking(R, done_ms < pause_ms ? pause_ms - done_ms : 0, label))
+			result = STEP_INTERRUPTED;
+		json_object_set_new(round_obj, "started", json_utc(wall_now()));
+	}
+	for (size_t ti = 0; result == STEP_OK && ti < c->suite.n; ti++) {
 		const struct jobfile *job = &R->jobs[ti];
 		json_t *t = json_array_get(tests, ti);
 		json_t *where = json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r,
@@ -862,7 +907,8 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		json_decref(where);
 		if (R->tests_left)
 			R->tests_left--;
-		record_save(&R->rec);
+		/* the manifest is saved when the round ends: a round cut short runs
+		 * again as a whole, so the state of its single tests needs no save */
 		if (R->rec.failed) {
 			result = STEP_FATAL;
 			goto out;
@@ -889,6 +935,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		if (status_is(t, "pending"))
 			json_object_set_new(t, "status", json_string("skipped"));
 	}
+	sync_outputs(abs);
 	json_object_set_new(round_obj, "status", json_string(status));
 	json_object_set_new(round_obj, "finished", json_utc(wall_now()));
 	record_event(&R->rec, "round-end",
@@ -955,21 +1002,16 @@ static enum step run_state(struct runner *R, size_t si)
 		R->round = r;
 		if (status_is(round_obj, "done"))
 			continue;
+		uint64_t pause_ms = 0;
 		if (ran_round && c->pause_ms) {
-			char label[64], d[32];
-			format_duration(d, sizeof(d), c->pause_ms);
-			snprintf(label, sizeof(label), "pause %s", d);
+			pause_ms = c->pause_ms;
 			record_event(&R->rec, "pause",
 				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round", (int)r,
 					       "duration_s", json_seconds((double)c->pause_ms / 1000)));
-			if (wait_ticking(R, c->pause_ms, label)) {
-				result = STEP_INTERRUPTED;
-				break;
-			}
 		}
 		if (R->pauses_left && r > 1)
 			R->pauses_left--;
-		enum step s = run_round(R, si, r, round_obj);
+		enum step s = run_round(R, si, r, round_obj, pause_ms);
 		ran_round = true;
 		if (s == STEP_FAILED && R->o->keep_going) {
 			any_failed = true;
@@ -1247,6 +1289,9 @@ static void builtin_table(const struct runner *R)
 		}
 	}
 	free(base);
+	printf("(IOPS: read + write of each run, median over the rounds; the last column is the\n"
+	       " change of the median against the first state, %s)\n",
+	       c->n_states ? c->states[0].name : "");
 	fflush(stdout);
 }
 

@@ -552,6 +552,21 @@ int write_file(const char *path, const void *buf, size_t len, bool replace, stru
 	return 0;
 }
 
+int write_file_nosync(const char *path, const void *buf, size_t len, struct rerr *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return rerr_errno(err, errno, "%s: cannot create", path);
+	if (write_all(fd, buf, len) < 0) {
+		int e = errno;
+		close(fd);
+		return rerr_errno(err, e, "%s: cannot write", path);
+	}
+	if (close(fd) < 0)
+		return rerr_errno(err, errno, "%s: cannot write", path);
+	return 0;
+}
+
 int fsync_dir(const char *dir, struct rerr *err)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -98,6 +98,8 @@ int sleep_ms_unless(uint64_t ms, volatile int *stop);
 int read_file(const char *path, size_t max, char **buf, size_t *len, struct rerr *err);
 /* Writes a new file (O_EXCL unless `replace`), fsyncs it.  0 or -1. */
 int write_file(const char *path, const void *buf, size_t len, bool replace, struct rerr *err);
+/* Writes a new file (O_EXCL) without fsync: the caller syncs it later. */
+int write_file_nosync(const char *path, const void *buf, size_t len, struct rerr *err);
 /* Writes path via "path.tmp", fsync, rename, fsync of the directory. */
 int write_file_atomic(const char *path, const void *buf, size_t len, struct rerr *err);
 /* fsync of the directory holding `path` (or of `path` if it is one). */
