@@ -374,6 +374,7 @@ static void parse_before(struct parser *p, const char *value)
 	struct state *s = p->state;
 	const char *start = value;
 	char quote = 0;
+	bool reported = false;
 	for (const char *q = value;; q++) {
 		if (*q && quote) {
 			if (*q == quote)
@@ -389,8 +390,11 @@ static void parse_before(struct parser *p, const char *value)
 		char *piece = xstrndup(start, (size_t)(q - start));
 		char *t = trim(piece);
 		if (!*t) {
-			if (*q || q != start || s->n_actions == 0)
+			/* "a; b;" is fine; "a;; b", "; a" and "before =" are not */
+			bool trailing = !*q && start != value;
+			if (!trailing && !reported)
 				perror_at(p, p->line, "empty action in 'before'");
+			reported = true;
 		} else {
 			s->actions = xrealloc(s->actions, (s->n_actions + 1) * sizeof(*s->actions));
 			struct action *a = &s->actions[s->n_actions++];

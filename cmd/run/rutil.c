@@ -82,15 +82,11 @@ char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char probe_[1];
-	int n = vsnprintf(probe_, sizeof(probe_), fmt, ap);
+	char *p = NULL;
+	int n = vasprintf(&p, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		out_of_memory();
-	char *p = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	return p;
 }
 
@@ -124,16 +120,13 @@ void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char probe_[1];
-	int n = vsnprintf(probe_, sizeof(probe_), fmt, ap);
+	char *p = NULL;
+	int n = vasprintf(&p, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		return;
-	sbuf_grow(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
+		out_of_memory();
+	sbuf_addn(b, p, (size_t)n);
+	free(p);
 }
 
 void sbuf_release(struct sbuf *b)
@@ -172,15 +165,11 @@ void strv_addf(struct strv *l, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char probe_[1];
-	int n = vsnprintf(probe_, sizeof(probe_), fmt, ap);
+	char *p = NULL;
+	int n = vasprintf(&p, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		out_of_memory();
-	char *p = xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	strv_take(l, p);
 }
 
@@ -289,14 +278,21 @@ int parse_duration_ms(const char *text, uint64_t *ms, struct rerr *err)
 	if (!*p)
 		return rerr_set(err, "empty duration (expected e.g. 10s, 1m30s, 250ms)");
 	while (*p) {
-		if (!(*p >= '0' && *p <= '9') && *p != '.')
+		/* digits with at most one '.'; strtod alone would take 1e3 and hex */
+		size_t digits = strspn(p, "0123456789.");
+		if (!digits || memchr(p, '.', digits) != memrchr(p, '.', digits))
 			goto bad;
+		char num[64];
+		if (digits >= sizeof(num))
+			goto bad;
+		memcpy(num, p, digits);
+		num[digits] = '\0';
 		char *end;
 		errno = 0;
-		double v = strtod(p, &end);
-		if (end == p || errno || !isfinite(v) || v < 0)
+		double v = strtod(num, &end);
+		if (*end || errno || !isfinite(v))
 			goto bad;
-		p = end;
+		p += digits;
 		double unit_ms;
 		if (!strncmp(p, "ms", 2)) {
 			unit_ms = 1;

@@ -15,6 +15,18 @@ static int open_devnull(int flags)
 	return open("/dev/null", flags | O_CLOEXEC);
 }
 
+static void close_pairs(int *a, int *b, int *c, int *d)
+{
+	int *pairs[] = {a, b, c, d};
+	for (size_t i = 0; i < 4; i++) {
+		for (int j = 0; j < 2; j++) {
+			if (pairs[i][j] >= 0)
+				close(pairs[i][j]);
+			pairs[i][j] = -1;
+		}
+	}
+}
+
 /* In the child: make `fd` the child's `target` fd. */
 static void child_dup(int fd, int target)
 {
@@ -36,12 +48,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 	    (o->stderr_fd == SPAWN_PIPE && pipe2(errp, O_CLOEXEC) < 0) ||
 	    pipe2(report, O_CLOEXEC) < 0) {
 		int e = errno;
-		for (int *p = in; p; p = p == in ? out : p == out ? errp : p == errp ? report : NULL) {
-			if (p[0] >= 0)
-				close(p[0]);
-			if (p[1] >= 0)
-				close(p[1]);
-		}
+		close_pairs(in, out, errp, report);
 		return rerr_errno(err, e, "cannot create a pipe");
 	}
 	int fd_in = o->stdin_fd == SPAWN_PIPE ? in[0]
@@ -126,12 +133,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 	c->err_fd = errp[0];
 	return 0;
 fail:
-	for (int *p = in; p; p = p == in ? out : p == out ? errp : p == errp ? report : NULL) {
-		if (p[0] >= 0)
-			close(p[0]);
-		if (p[1] >= 0)
-			close(p[1]);
-	}
+	close_pairs(in, out, errp, report);
 	if (o->stdin_fd == SPAWN_DEVNULL && fd_in >= 0)
 		close(fd_in);
 	if (o->stdout_fd == SPAWN_DEVNULL && fd_out >= 0)

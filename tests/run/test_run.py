@@ -365,6 +365,28 @@ def test_sigint(tmp):
     check_round_files(d, 'basis', 1, ['rw4k'])
     check_round_files(d, 'later', 2, ['rw4k'])
 
+    # a second Ctrl-C ends at once: fio is killed, the round still recorded
+    ini = campaign(tmp, 'int2.ini', '[state basis]\n', extra='suite = rr4k\n',
+                   runtime='30s')
+    d = os.path.join(tmp, 'camp2')
+    p = subprocess.Popen([BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    e = wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
+    check(e is not None, 'fio started (2)')
+    time.sleep(1.0)
+    kids = fio_children(p.pid)
+    t0 = time.time()
+    os.kill(p.pid, signal.SIGINT)
+    os.kill(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    check_eq(p.returncode, 130, 'exit status after two SIGINTs')
+    check(time.time() - t0 < 5, 'ended at once: %.1fs' % (time.time() - t0))
+    wait_gone(kids, timeout=5)
+    check(not any(os.path.exists('/proc/%d' % k) for k in kids), 'fio is gone')
+    m = load_manifest(d)
+    check_eq(m['status'], 'interrupted', 'status after two SIGINTs')
+    check_eq(m['states'][0]['rounds'][0]['status'], 'interrupted', 'round after two SIGINTs')
+
 
 def test_failure(tmp):
     write(os.path.join(tmp, 'bad.fio'),

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* libFuzzer target: the campaign file parser must never crash. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "campaign.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct strv errors = {0};
+	struct campaign *c = NULL;
+	campaign_parse((const char *)data, size, "fuzz.ini", &c, &errors);
+	campaign_free(c);
+	strv_release(&errors);
+	return 0;
+}

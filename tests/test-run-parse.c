@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of fiocamp-run's small parsers: durations, sizes, shell words,
+ * targets and the campaign file's structure. */
+#include <string.h>
+
+#include "campaign.h"
+#include "check.h"
+#include "rutil.h"
+
+static void test_durations(void)
+{
+	struct {
+		const char *text;
+		unsigned long long ms;
+	} good[] = {
+		{"10s", 10000}, {"1m30s", 90000}, {"250ms", 250}, {"1h", 3600000},
+		{"2.5s", 2500}, {"45", 45000},    {"1d", 86400000}, {"0s", 0},
+		{"1h2m3s", 3723000},
+	};
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(good); i++) {
+		uint64_t ms = 1;
+		struct rerr err;
+		CHECK_INT(parse_duration_ms(good[i].text, &ms, &err), 0);
+		CHECK_U64(ms, good[i].ms);
+	}
+	const char *bad[] = {"", "s", "10x", "-1s", "1s5", "ten", "1 s", "400d", "1e3s"};
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(bad); i++) {
+		uint64_t ms;
+		struct rerr err = {{0}};
+		CHECK_INT(parse_duration_ms(bad[i], &ms, &err), -1);
+		CHECK(err.msg[0] != '\0');
+	}
+	char buf[32];
+	format_duration(buf, sizeof(buf), 90000);
+	CHECK_STR(buf, "1m30s");
+	format_duration(buf, sizeof(buf), 250);
+	CHECK_STR(buf, "250ms");
+	format_duration(buf, sizeof(buf), 3723500);
+	CHECK_STR(buf, "1h02m03.500s");
+}
+
+static void test_sizes(void)
+{
+	struct {
+		const char *text;
+		unsigned long long bytes;
+	} good[] = {
+		{"4G", 4ull << 30}, {"64M", 64ull << 20}, {"512k", 512ull << 10},
+		{"1GiB", 1ull << 30}, {"8192", 8192},   {"2T", 2ull << 40},
+		{"3MB", 3ull << 20},
+	};
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(good); i++) {
+		uint64_t b = 0;
+		CHECK_INT(parse_size_bytes(good[i].text, &b, NULL), 0);
+		CHECK_U64(b, good[i].bytes);
+	}
+	const char *bad[] = {"", "G", "4X", "4G5", "-1M", "0", "99999999999999999999",
+			     "16777216T", "1.5G"};
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(bad); i++) {
+		uint64_t b;
+		CHECK_INT(parse_size_bytes(bad[i], &b, NULL), -1);
+	}
+	char buf[32];
+	format_size(buf, sizeof(buf), 64ull << 20);
+	CHECK_STR(buf, "64M");
+	format_size(buf, sizeof(buf), 1000);
+	CHECK_STR(buf, "1000");
+}
+
+static void test_shell(void)
+{
+	struct strv w = {0};
+	struct rerr err;
+	CHECK_INT(shell_split("sh -c 'echo a; b' \"x \\\"y\\\"\" z\\ q", &w, &err), 0);
+	CHECK_INT(w.n, 5);
+	CHECK_STR(w.v[4], "z q");
+	CHECK_STR(w.v[0], "sh");
+	CHECK_STR(w.v[1], "-c");
+	CHECK_STR(w.v[2], "echo a; b");
+	CHECK_STR(w.v[3], "x \"y\"");
+	strv_release(&w);
+	CHECK_INT(shell_split("a ''", &w, &err), 0);
+	CHECK_INT(w.n, 2);
+	CHECK_STR(w.v[1], "");
+	strv_release(&w);
+	CHECK_INT(shell_split("'open", &w, &err), -1);
+	strv_release(&w);
+	CHECK_INT(shell_split("trail\\", &w, &err), -1);
+	strv_release(&w);
+
+	char *argv[] = {"echo", "it's", "a b", "", "plain-1.0", NULL};
+	char *j = shell_join(argv);
+	CHECK_STR(j, "echo 'it'\\''s' 'a b' '' plain-1.0");
+	/* what was joined splits back into the same words */
+	CHECK_INT(shell_split(j, &w, &err), 0);
+	CHECK_INT(w.n, 5);
+	CHECK_STR(w.v[1], "it's");
+	CHECK_STR(w.v[2], "a b");
+	CHECK_STR(w.v[3], "");
+	strv_release(&w);
+	free(j);
+}
+
+static struct campaign *parse(const char *text, struct strv *errors)
+{
+	struct campaign *c = NULL;
+	campaign_parse(text, strlen(text), "t.ini", &c, errors);
+	return c;
+}
+
+static void test_campaign(void)
+{
+	struct strv errors = {0};
+	struct campaign *c = parse("\xef\xbb\xbf; comment\r\n"
+				   "[campaign]\r\n"
+				   "suite = rw4k ./my.fio ; two tests\n"
+				   "directory = /srv/fio\n"
+				   "size = 4G # comment\n"
+				   "target = ssh bench@[::1]:2222\n"
+				   "pause=1m30s\n"
+				   "[state a]\n"
+				   "before = settle 10s; wait-ssh; run sh -c 'x; y' # c\n"
+				   "before = hash /etc/passwd\n"
+				   "[state b]\n"
+				   "before = verify-hash /etc/passwd; wait-ssh host.example:22;\n",
+				   &errors);
+	CHECK(c != NULL);
+	CHECK_INT(errors.n, 0);
+	if (!c) {
+		for (size_t i = 0; i < errors.n; i++)
+			fprintf(stderr, "%s\n", errors.v[i]);
+		strv_release(&errors);
+		return;
+	}
+	CHECK_STR(c->name, "t");
+	CHECK_INT(c->suite.n, 2);
+	CHECK_STR(c->suite.v[1], "./my.fio");
+	CHECK_U64(c->size_bytes, 4ull << 30);
+	CHECK_U64(c->pause_ms, 90000);
+	CHECK_INT(c->target, TARGET_SSH);
+	CHECK_STR(c->ssh_dest, "bench@::1");
+	CHECK_STR(c->ssh_host, "::1");
+	CHECK_INT(c->ssh_port, 2222);
+	CHECK_INT(c->n_states, 2);
+	CHECK_INT(c->states[0].n_actions, 4);
+	CHECK_INT(c->states[0].actions[0].kind, ACT_SETTLE);
+	CHECK_U64(c->states[0].actions[0].settle_ms, 10000);
+	CHECK_INT(c->states[0].actions[1].kind, ACT_WAIT_SSH);
+	CHECK(c->states[0].actions[1].probe_host == NULL);
+	CHECK_INT(c->states[0].actions[2].kind, ACT_RUN);
+	CHECK_STR(c->states[0].actions[2].words.v[3], "x; y");
+	CHECK_INT(c->states[0].actions[3].line, 10);
+	CHECK_INT(c->states[1].n_actions, 2);
+	CHECK_STR(c->states[1].actions[1].probe_host, "host.example");
+	CHECK_INT(c->states[1].actions[1].probe_port, 22);
+	char *f = campaign_test_file(c);
+	CHECK_STR(f, "/srv/fio/fiocamp.testfile");
+	free(f);
+	campaign_free(c);
+
+	/* the line of each problem */
+	c = parse("[campaign]\nsuite = a a\ndirectory = /x\nsize = 1M\nrounds = 1\n"
+		  "[state s]\nbefore = ;\n",
+		  &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 2);
+	if (errors.n == 2) {
+		CHECK_STR(errors.v[0], "t.ini:2: test 'a' appears twice in the suite");
+		CHECK_STR(errors.v[1], "t.ini:7: empty action in 'before'");
+	}
+	strv_release(&errors);
+
+	/* more than 20 problems: 20 lines and a count */
+	struct sbuf b = {0};
+	sbuf_add(&b, "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n");
+	for (int i = 0; i < 25; i++)
+		sbuf_add(&b, "nope = 1\n");
+	c = parse(b.s, &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 21);
+	if (errors.n == 21)
+		CHECK_STR(errors.v[20], "t.ini: 5 more errors");
+	strv_release(&errors);
+	sbuf_release(&b);
+}
+
+int main(void)
+{
+	test_durations();
+	test_sizes();
+	test_shell();
+	test_campaign();
+	return check_exit();
+}
