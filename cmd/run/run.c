@@ -25,11 +25,16 @@
 /* Ctrl-C and SIGTERM count here (an int is written atomically on Linux, and
  * the API of the helpers takes `volatile int *`). */
 static volatile int g_interrupts;
+static volatile int g_hard_stop; /* the second one: even copying back stops */
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	g_interrupts++;
+	if (g_interrupts >= 2)
+		g_hard_stop = 1;
+	if (g_interrupts >= 3)
+		_exit(EXIT_RUN_INTERRUPTED); /* something hangs: leave now */
 }
 
 /* First guess of fio's own time beyond its runtime (start-up, layout,
@@ -957,8 +962,13 @@ static void mark_rest_skipped(json_t *state_obj)
 	json_t *rounds = jget(state_obj, "rounds");
 	for (size_t i = 0; i < json_array_size(rounds); i++) {
 		json_t *r = json_array_get(rounds, i);
-		if (status_is(r, "pending"))
-			json_object_set_new(r, "status", json_string("skipped"));
+		if (!status_is(r, "pending"))
+			continue;
+		json_object_set_new(r, "status", json_string("skipped"));
+		json_t *tests = jget(r, "tests");
+		for (size_t j = 0; j < json_array_size(tests); j++)
+			json_object_set_new(json_array_get(tests, j), "status",
+					    json_string("skipped"));
 	}
 	json_t *before = jget(state_obj, "before");
 	for (size_t i = 0; i < json_array_size(before); i++) {
@@ -1022,9 +1032,7 @@ static enum step run_state(struct runner *R, size_t si)
 	}
 	if (result == STEP_OK && any_failed)
 		result = STEP_FAILED;
-	if (result == STEP_FAILED && !R->o->keep_going)
-		mark_rest_skipped(state_obj);
-	if (result == STEP_FAILED && R->o->keep_going)
+	if (result == STEP_FAILED)
 		mark_rest_skipped(state_obj);
 	const char *status = result == STEP_OK ? "done"
 			     : result == STEP_INTERRUPTED ? "interrupted"
@@ -1090,9 +1098,16 @@ static json_t *new_manifest(const struct runner *R)
 								st->actions[ai].text, "status",
 								"pending"));
 		json_t *rounds = json_array();
-		for (unsigned r = 1; r <= c->rounds; r++)
-			json_array_append_new(rounds, json_pack("{s:i, s:s, s:[]}", "round", (int)r,
-								"status", "pending", "tests"));
+		for (unsigned r = 1; r <= c->rounds; r++) {
+			json_t *tests_of_round = json_array();
+			for (size_t ti = 0; ti < c->suite.n; ti++)
+				json_array_append_new(tests_of_round,
+						      json_pack("{s:s, s:s}", "test", R->jobs[ti].test,
+								"status", "pending"));
+			json_array_append_new(rounds, json_pack("{s:i, s:s, s:o}", "round", (int)r,
+								"status", "pending", "tests",
+								tests_of_round));
+		}
 		json_array_append_new(states, json_pack("{s:s, s:s, s:n, s:o, s:o}", "name",
 							st->name, "status", "pending",
 							"downtime_s", "before", before, "rounds",
@@ -1541,7 +1556,7 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 
 	const char *final = "failed";
 	enum step result = STEP_OK;
-	if (target_init(&R->tgt, c, &g_interrupts, &err) < 0) {
+	if (target_init(&R->tgt, c, &g_interrupts, &g_hard_stop, &err) < 0) {
 		progress_line("%s", err.msg);
 		journal_failure(R, "target", err.msg);
 		result = STEP_FAILED;
@@ -1659,7 +1674,7 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
 	struct rerr err;
-	if (resolve_jobs(R, &err) < 0 || target_init(&R->tgt, c, NULL, &err) < 0) {
+	if (resolve_jobs(R, &err) < 0 || target_init(&R->tgt, c, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		release_runner(R);
 		return EXIT_RUN_USAGE;

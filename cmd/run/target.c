@@ -18,11 +18,12 @@
 #define SMALL_OUTPUT_MAX (1024 * 1024)
 
 int target_init(struct target *t, const struct campaign *c, volatile int *stop,
-		struct rerr *err)
+		volatile int *hard_stop, struct rerr *err)
 {
 	memset(t, 0, sizeof(*t));
 	t->c = c;
 	t->stop = stop;
+	t->hard_stop = hard_stop;
 	t->test_file = campaign_test_file(c);
 	if (c->target != TARGET_SSH)
 		return 0;
@@ -75,6 +76,17 @@ static void ssh_script_argv(const struct target *t, const char *script, struct s
 	for (size_t i = 0; i < t->ssh_argv.n; i++)
 		strv_add(out, t->ssh_argv.v[i]);
 	strv_add(out, script);
+}
+
+static int run_remote_script_until(struct target *t, const char *script, const void *input,
+				   size_t input_len, size_t out_max, volatile int *stop,
+				   struct capture *cap, struct rerr *err)
+{
+	struct strv argv = {0};
+	ssh_script_argv(t, script, &argv);
+	int rc = run_capture(argv.v, NULL, input, input_len, out_max, stop, cap, err);
+	strv_release(&argv);
+	return rc;
 }
 
 static int run_remote_script(struct target *t, const char *script, const void *input,
@@ -232,7 +244,8 @@ void target_cleanup(struct target *t)
 	shell_quote(&s, t->remote_tmp);
 	struct capture cap;
 	struct rerr err;
-	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, &cap, &err) == 0)
+	if (run_remote_script_until(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap,
+				    &err) == 0)
 		capture_release(&cap);
 	sbuf_release(&s);
 }
@@ -330,7 +343,9 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	free(job);
 	sbuf_add(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
 	struct capture cap;
-	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, &cap, err);
+	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
+	int rc = run_remote_script_until(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap,
+					 err);
 	sbuf_release(&s);
 	if (rc < 0)
 		return -1;
@@ -452,7 +467,7 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 	}
 	child_wait(&c, &x->status);
 	rc = 0;
-	if (remote && fetch_outputs(t, x, err) < 0)
+	if (remote && !x->killed && fetch_outputs(t, x, err) < 0)
 		rc = -1;
 out:
 	if (in_fd >= 0)

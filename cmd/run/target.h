@@ -22,12 +22,13 @@ struct target {
 	char *remote_tmp;     /* ssh: this run's work directory on the target */
 	char *test_file;      /* <directory>/fiocamp.testfile */
 	volatile int *stop;   /* set by Ctrl-C: long commands end early */
+	volatile int *hard_stop; /* set by a second Ctrl-C: even copying back ends */
 };
 
 /* Builds the ssh command line (options from the campaign and from the
  * FIOCAMP_SSH_OPTS environment variable). */
 int target_init(struct target *t, const struct campaign *c, volatile int *stop,
-		struct rerr *err);
+		volatile int *hard_stop, struct rerr *err);
 void target_release(struct target *t);
 
 /* Checks fio, creates the test directory and (ssh) the remote work

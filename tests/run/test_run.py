@@ -707,6 +707,41 @@ def test_ssh(tmp):
         starts = fio_events(ev, 'fio-start')
         check(all(e['argv'].startswith('ssh -o BatchMode=yes') for e in starts),
               'fio through ssh in BatchMode')
+        # Ctrl-C stops the remote fio, whose report is still copied back
+        ini3 = campaign(tmp, 'sshint.ini', '[state basis]\n',
+                        extra='suite = rr4k\ntarget = ssh %s@127.0.0.1:%d\n' % (user, port),
+                        runtime='20s')
+        d3 = os.path.join(tmp, 'camp3')
+        p = subprocess.Popen([BIN, '-o', d3, ini3], cwd=tmp,
+                             env=env_for_run({'FIOCAMP_SSH_OPTS': opts}),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        e = wait_for_event(d3, lambda e: e['event'] == 'fio-start', p)
+        check(e is not None, 'remote fio started')
+        pre = [e for e in load_journal(d3) if e['event'] == 'preflight']
+        time.sleep(2)
+        fio_pid = None
+        if pre:
+            with open(os.path.join(pre[0]['remote_dir'], 'fio.pid')) as fh:
+                fio_pid = int(fh.read())
+        check(fio_pid and os.path.exists('/proc/%d' % fio_pid), 'remote fio runs')
+        t0 = time.time()
+        os.kill(p.pid, signal.SIGINT)
+        out3, err3 = p.communicate(timeout=60)
+        check_eq(p.returncode, 130, 'exit status after SIGINT with ssh (%s)' % err3[-1000:])
+        check(time.time() - t0 < 15, 'remote fio stopped soon: %.1fs' % (time.time() - t0))
+        if fio_pid:
+            wait_gone([fio_pid], timeout=5)
+            check(not os.path.exists('/proc/%d' % fio_pid), 'remote fio ended')
+        m3 = load_manifest(d3)
+        t3 = m3['states'][0]['rounds'][0]['tests'][0]
+        check_eq(t3['status'], 'interrupted', 'remote test interrupted')
+        check_eq(t3['json'], 'basis/r1/rr4k.json', 'report of the stopped remote run copied')
+        if t3['json']:
+            with open(os.path.join(d3, t3['json'])) as fh:
+                check('"jobname" : "rr4k"' in fh.read(), 'the copied report is a report')
+        if pre:
+            check(not os.path.exists(pre[0]['remote_dir']), 'remote work dir removed')
+
         # a port with nothing listening: wait-ssh times out with a clear message
         ini2 = campaign(tmp, 'closed.ini', '[state a]\nbefore = wait-ssh 127.0.0.1:%d\n' %
                         free_port(), extra='suite = rr4k\nwait-timeout = 1s\n')
