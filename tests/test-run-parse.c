@@ -13,9 +13,8 @@ static void test_durations(void)
 		const char *text;
 		unsigned long long ms;
 	} good[] = {
-		{"10s", 10000}, {"1m30s", 90000}, {"250ms", 250}, {"1h", 3600000},
-		{"2.5s", 2500}, {"45", 45000},    {"1d", 86400000}, {"0s", 0},
-		{"1h2m3s", 3723000},
+	    {"10s", 10000}, {"1m30s", 90000}, {"250ms", 250}, {"1h", 3600000},	   {"2.5s", 2500},
+	    {"45", 45000},  {"1d", 86400000}, {"0s", 0},      {"1h2m3s", 3723000},
 	};
 	for (size_t i = 0; i < FCR_ARRAY_SIZE(good); i++) {
 		uint64_t ms = 1;
@@ -45,16 +44,15 @@ static void test_sizes(void)
 		const char *text;
 		unsigned long long bytes;
 	} good[] = {
-		{"4G", 4ull << 30}, {"64M", 64ull << 20}, {"512k", 512ull << 10},
-		{"1GiB", 1ull << 30}, {"8192", 8192},   {"2T", 2ull << 40},
-		{"3MB", 3ull << 20},
+	    {"4G", 4ull << 30}, {"64M", 64ull << 20}, {"512k", 512ull << 10}, {"1GiB", 1ull << 30},
+	    {"8192", 8192},	{"2T", 2ull << 40},   {"3MB", 3ull << 20},
 	};
 	for (size_t i = 0; i < FCR_ARRAY_SIZE(good); i++) {
 		uint64_t b = 0;
 		CHECK_INT(parse_size_bytes(good[i].text, &b, NULL), 0);
 		CHECK_U64(b, good[i].bytes);
 	}
-	const char *bad[] = {"", "G", "4X", "4G5", "-1M", "0", "99999999999999999999",
+	const char *bad[] = {"",	  "G",	 "4X", "4G5", "-1M", "0", "99999999999999999999",
 			     "16777216T", "1.5G"};
 	for (size_t i = 0; i < FCR_ARRAY_SIZE(bad); i++) {
 		uint64_t b;

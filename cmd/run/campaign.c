@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Campaign files are small; a bigger one is a mistake. */
-#define CAMPAIGN_MAX_BYTES (1024 * 1024)
+#define CAMPAIGN_MAX_BYTES  (1024 * 1024)
 #define CAMPAIGN_MAX_ERRORS 20
 
 struct builtin_action {
@@ -17,14 +17,14 @@ struct builtin_action {
 };
 
 static const struct builtin_action builtin_actions[] = {
-	{"settle", ACT_SETTLE, 1, 1, "settle DURATION"},
-	{"wait-ssh", ACT_WAIT_SSH, 0, 1, "wait-ssh [HOST[:PORT]]"},
-	{"run", ACT_RUN, 1, -1, "run COMMAND [ARG...]"},
-	{"remote", ACT_REMOTE, 1, -1, "remote COMMAND [ARG...]"},
-	{"hash", ACT_HASH, 1, 1, "hash PATH"},
-	{"verify-hash", ACT_VERIFY_HASH, 1, 1, "verify-hash PATH"},
-	{"prefill", ACT_PREFILL, 0, 0, "prefill"},
-	{"fresh-file", ACT_FRESH_FILE, 0, 0, "fresh-file"},
+    {"settle", ACT_SETTLE, 1, 1, "settle DURATION"},
+    {"wait-ssh", ACT_WAIT_SSH, 0, 1, "wait-ssh [HOST[:PORT]]"},
+    {"run", ACT_RUN, 1, -1, "run COMMAND [ARG...]"},
+    {"remote", ACT_REMOTE, 1, -1, "remote COMMAND [ARG...]"},
+    {"hash", ACT_HASH, 1, 1, "hash PATH"},
+    {"verify-hash", ACT_VERIFY_HASH, 1, 1, "verify-hash PATH"},
+    {"prefill", ACT_PREFILL, 0, 0, "prefill"},
+    {"fresh-file", ACT_FRESH_FILE, 0, 0, "fresh-file"},
 };
 
 const char *campaign_builtin_actions_help(void)
@@ -114,20 +114,20 @@ enum ckey {
 };
 
 static const char *const campaign_keys[] = {
-	[K_NAME] = "name",
-	[K_SUITE] = "suite",
-	[K_ROUNDS] = "rounds",
-	[K_PAUSE] = "pause",
-	[K_TARGET] = "target",
-	[K_DIRECTORY] = "directory",
-	[K_SIZE] = "size",
-	[K_RUNTIME] = "runtime",
-	[K_PREFILL] = "prefill",
-	[K_IOENGINE] = "ioengine",
-	[K_DIRECT] = "direct",
-	[K_SSH_PORT] = "ssh-port",
-	[K_SSH_OPTIONS] = "ssh-options",
-	[K_WAIT_TIMEOUT] = "wait-timeout",
+    [K_NAME] = "name",
+    [K_SUITE] = "suite",
+    [K_ROUNDS] = "rounds",
+    [K_PAUSE] = "pause",
+    [K_TARGET] = "target",
+    [K_DIRECTORY] = "directory",
+    [K_SIZE] = "size",
+    [K_RUNTIME] = "runtime",
+    [K_PREFILL] = "prefill",
+    [K_IOENGINE] = "ioengine",
+    [K_DIRECT] = "direct",
+    [K_SSH_PORT] = "ssh-port",
+    [K_SSH_OPTIONS] = "ssh-options",
+    [K_WAIT_TIMEOUT] = "wait-timeout",
 };
 
 static int parse_bool(const char *v, bool *out)
@@ -200,8 +200,8 @@ static void parse_target(struct parser *p, const char *v)
 		return;
 	}
 	if (strncmp(v, "ssh", 3) || (v[3] != ' ' && v[3] != '\t')) {
-		perror_at(p, p->line, "bad target '%s' (expected local, ssh HOST or ssh USER@HOST[:PORT])",
-			  v);
+		perror_at(p, p->line,
+			  "bad target '%s' (expected local, ssh HOST or ssh USER@HOST[:PORT])", v);
 		return;
 	}
 	const char *dest = v + 3;
@@ -282,8 +282,8 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			for (size_t j = 0; j < i; j++) {
 				char *other = path_stem(words.v[j], ".fio");
 				if (!strcmp(other, stem))
-					perror_at(p, p->line, "test '%s' appears twice in the suite",
-						  stem);
+					perror_at(p, p->line,
+						  "test '%s' appears twice in the suite", stem);
 				free(other);
 			}
 			if (!strcmp(stem, "prefill"))
@@ -309,8 +309,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		if (parse_duration_ms(v, &c->runtime_ms, &err) < 0)
 			perror_at(p, p->line, "runtime: %s", err.msg);
 		else if (c->runtime_ms < 1000 || c->runtime_ms % 1000)
-			perror_at(p, p->line, "runtime '%s' must be whole seconds, at least 1s",
-				  v);
+			perror_at(p, p->line, "runtime '%s' must be whole seconds, at least 1s", v);
 		break;
 	case K_WAIT_TIMEOUT:
 		if (parse_duration_ms(v, &c->wait_timeout_ms, &err) < 0)
@@ -436,15 +435,16 @@ static void parse_section(struct parser *p, char *inner)
 	if (!strncmp(name, "state", 5) && (name[5] == ' ' || name[5] == '\t')) {
 		char *sn = trim(name + 5);
 		if (!name_is_safe(sn)) {
-			perror_at(p, p->line, "bad state name '%s' (letters, digits, '.', '_', '-')",
-				  sn);
+			perror_at(p, p->line,
+				  "bad state name '%s' (letters, digits, '.', '_', '-')", sn);
 		} else if (!strcmp(sn, "prefill")) {
 			perror_at(p, p->line, "'prefill' is reserved for the prefill run");
 		} else {
 			for (size_t i = 0; i < c->n_states; i++) {
 				if (!strcmp(c->states[i].name, sn))
-					perror_at(p, p->line, "state '%s' was already defined on line %u",
-						  sn, c->states[i].line);
+					perror_at(p, p->line,
+						  "state '%s' was already defined on line %u", sn,
+						  c->states[i].line);
 			}
 		}
 		c->states = xrealloc(c->states, (c->n_states + 1) * sizeof(*c->states));
@@ -529,8 +529,8 @@ static void parse_line(struct parser *p, char *line)
 		k->line = p->line;
 	} else if (p->state) {
 		if (!before) {
-			perror_at(p, p->line, "unknown key '%s' in [state %s] (expected before)", key,
-				  p->state->name);
+			perror_at(p, p->line, "unknown key '%s' in [state %s] (expected before)",
+				  key, p->state->name);
 			return;
 		}
 		parse_before(p, value);
@@ -579,9 +579,10 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
 			return; /* the provider is missing; reported on its type line */
 		perror_at(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)", name,
-			  campaign_builtin_actions_help(), c->provider_type ? c->provider_type : "none",
+			  campaign_builtin_actions_help(),
+			  c->provider_type ? c->provider_type : "none",
 			  c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
-								    : "no actions");
+								      : "no actions");
 		return;
 	}
 	a->kind = b->kind;
@@ -605,7 +606,8 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 				perror_at(p, a->line, "wait-ssh: bad HOST[:PORT] '%s'",
 					  a->words.v[1]);
 		} else if (c->target != TARGET_SSH) {
-			perror_at(p, a->line, "wait-ssh needs HOST[:PORT] when the target is local");
+			perror_at(p, a->line,
+				  "wait-ssh needs HOST[:PORT] when the target is local");
 		}
 		break;
 	case ACT_VERIFY_HASH: {
@@ -623,7 +625,8 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 				break;
 		}
 		if (!found)
-			perror_at(p, a->line, "verify-hash %s: no earlier 'hash %s' to compare with",
+			perror_at(p, a->line,
+				  "verify-hash %s: no earlier 'hash %s' to compare with",
 				  a->words.v[1], a->words.v[1]);
 		break;
 	}
@@ -651,7 +654,8 @@ static void finish(struct parser *p)
 	if (p->had_campaign && !p->seen[K_SIZE])
 		perror_at(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
 	if (p->had_campaign && c->n_states == 0)
-		perror_at(p, p->line, "no [state NAME] section: a campaign needs at least one state");
+		perror_at(p, p->line,
+			  "no [state NAME] section: a campaign needs at least one state");
 	if (c->ssh_port_given && c->target != TARGET_SSH)
 		perror_at(p, p->seen[K_SSH_PORT] ? p->seen[K_SSH_PORT] : p->seen[K_TARGET],
 			  "a port is only meaningful with an ssh target");

@@ -29,8 +29,8 @@ enum action_kind {
 
 struct action {
 	enum action_kind kind;
-	char *text;          /* as written, trimmed */
-	struct strv words;   /* name and arguments, shell-split */
+	char *text;	   /* as written, trimmed */
+	struct strv words; /* name and arguments, shell-split */
 	unsigned line;
 	bool takes_down;     /* provider action that takes the machine away */
 	uint64_t settle_ms;  /* ACT_SETTLE */
@@ -48,12 +48,12 @@ struct state {
 enum target_kind { TARGET_LOCAL, TARGET_SSH };
 
 struct campaign {
-	char *source;       /* the file name used in messages */
-	char *text;         /* the file's bytes, for the copy in the campaign directory */
+	char *source; /* the file name used in messages */
+	char *text;   /* the file's bytes, for the copy in the campaign directory */
 	size_t text_len;
 
 	char *name;
-	struct strv suite;  /* entries as written: names or paths */
+	struct strv suite; /* entries as written: names or paths */
 	unsigned rounds;
 	uint64_t pause_ms;
 	uint64_t runtime_ms;
@@ -67,13 +67,13 @@ struct campaign {
 
 	char *target_text;
 	enum target_kind target;
-	char *ssh_dest;     /* "user@host" or "host" */
-	char *ssh_host;     /* host alone, for probes */
-	unsigned ssh_port;  /* 22 unless given */
+	char *ssh_dest;	   /* "user@host" or "host" */
+	char *ssh_host;	   /* host alone, for probes */
+	unsigned ssh_port; /* 22 unless given */
 	bool ssh_port_given;
 	struct strv ssh_options; /* from ssh-options, shell-split */
 
-	char *provider_type;     /* "none" when there is no [provider] */
+	char *provider_type; /* "none" when there is no [provider] */
 	unsigned provider_line;
 	struct provider_key *provider_keys;
 	size_t n_provider_keys;

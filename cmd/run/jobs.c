@@ -43,8 +43,8 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 	int rc;
 	if (is_path) {
 		char *path = entry[0] == '/' || !campaign_dir
-				     ? xstrdup(entry)
-				     : xasprintf("%s/%s", campaign_dir, entry);
+				 ? xstrdup(entry)
+				 : xasprintf("%s/%s", campaign_dir, entry);
 		rc = try_path(path, out, err);
 		if (rc > 0)
 			rerr_set(err, "job file %s not found", path);

@@ -24,8 +24,8 @@ extern const struct embedded_file embedded_files[];
 const struct embedded_file *jobs_embedded(const char *name);
 
 struct jobfile {
-	char *test;   /* the test's name: the file name without .fio */
-	char *text;   /* the job file's bytes, NUL-terminated */
+	char *test; /* the test's name: the file name without .fio */
+	char *text; /* the job file's bytes, NUL-terminated */
 	size_t len;
 	char *origin; /* the path it came from, or "(built in) rw4k.fio" */
 };

@@ -71,21 +71,23 @@ int main(int argc, char **argv)
 {
 	enum { OPT_RESUME = 256, OPT_JOBS_DIR, OPT_DEMO, OPT_VERSION };
 	static const struct option longopts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"dry-run", no_argument, NULL, 'n'},
-		{"resume", required_argument, NULL, OPT_RESUME},
-		{"keep-going", no_argument, NULL, 'k'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"jobs-dir", required_argument, NULL, OPT_JOBS_DIR},
-		{"demo", no_argument, NULL, OPT_DEMO},
-		{"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, OPT_VERSION},
-		{NULL, 0, NULL, 0},
+	    {"output", required_argument, NULL, 'o'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"resume", required_argument, NULL, OPT_RESUME},
+	    {"keep-going", no_argument, NULL, 'k'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"jobs-dir", required_argument, NULL, OPT_JOBS_DIR},
+	    {"demo", no_argument, NULL, OPT_DEMO},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, OPT_VERSION},
+	    {NULL, 0, NULL, 0},
 	};
 	struct run_options o = {0};
 	bool dry_run = false, demo = false;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "o:nkqh", longopts, NULL)) != -1) {
+	for (;;) {
+		int opt = getopt_long(argc, argv, "o:nkqh", longopts, NULL);
+		if (opt == -1)
+			break;
 		switch (opt) {
 		case 'o':
 			o.out_dir = optarg;

@@ -29,8 +29,8 @@ static int wait_fd(int fd, short events, double deadline)
 /* One attempt: 1 when the banner arrived (copied to banner), 0 otherwise. */
 static int probe_once(const struct addrinfo *ai, char *banner, size_t len)
 {
-	int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			ai->ai_protocol);
+	int fd =
+	    socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
 	if (fd < 0)
 		return 0;
 	double deadline = mono_now() + PROBE_TIMEOUT_MS / 1000.0;

@@ -10,11 +10,11 @@
 #define PROBE_INTERVAL_MS 250
 
 struct probe_result {
-	unsigned probes;       /* connection attempts */
-	unsigned answered;     /* attempts that saw "SSH-" */
-	double first_seen_wall;  /* first banner of the final pair */
-	double ready_wall;     /* second banner in a row: the server is back */
-	char banner[128];      /* the banner line */
+	unsigned probes;	/* connection attempts */
+	unsigned answered;	/* attempts that saw "SSH-" */
+	double first_seen_wall; /* first banner of the final pair */
+	double ready_wall;	/* second banner in a row: the server is back */
+	char banner[128];	/* the banner line */
 };
 
 /*

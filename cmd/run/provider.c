@@ -8,7 +8,7 @@
  * without a [provider] section (or with type = none) may only use the
  * built-in actions. */
 static const struct provider_action none_actions[] = {
-	{.name = NULL},
+    {.name = NULL},
 };
 
 static int none_configure(const struct provider_key *keys, size_t n_keys,
@@ -24,8 +24,8 @@ static int none_configure(const struct provider_key *keys, size_t n_keys,
 	return 0;
 }
 
-static int none_preflight(void *state, const struct provider_step *steps, size_t n_steps,
-			  char *err, size_t err_len)
+static int none_preflight(void *state, const struct provider_step *steps, size_t n_steps, char *err,
+			  size_t err_len)
 {
 	(void)state, (void)steps, (void)n_steps, (void)err, (void)err_len;
 	return 0;
@@ -51,18 +51,18 @@ static void none_free(void *state)
 }
 
 static const struct provider_ops none_ops = {
-	.type = "none",
-	.summary = "no provider: only the built-in actions",
-	.actions = none_actions,
-	.configure = none_configure,
-	.preflight = none_preflight,
-	.perform = none_perform,
-	.ensure_powered_on = none_ensure_powered_on,
-	.free = none_free,
+    .type = "none",
+    .summary = "no provider: only the built-in actions",
+    .actions = none_actions,
+    .configure = none_configure,
+    .preflight = none_preflight,
+    .perform = none_perform,
+    .ensure_powered_on = none_ensure_powered_on,
+    .free = none_free,
 };
 
 static const struct provider_ops *const builtin[] = {
-	&none_ops,
+    &none_ops,
 };
 
 /* Types that have their own issue but are not in this binary yet. */

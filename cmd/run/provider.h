@@ -46,9 +46,9 @@ struct provider_key {
 
 /* An action the provider understands. */
 struct provider_action {
-	const char *name;  /* "power-off", "snapshot" … */
+	const char *name; /* "power-off", "snapshot" … */
 	int min_args;
-	int max_args;      /* -1 = no limit */
+	int max_args;	   /* -1 = no limit */
 	bool takes_down;   /* the machine goes away: downtime counts from here */
 	const char *usage; /* "snapshot NAME", shown in errors and --help */
 };
@@ -75,8 +75,8 @@ struct provider_ctx {
 };
 
 struct provider_ops {
-	const char *type;    /* the `type` value */
-	const char *summary; /* one line for --help */
+	const char *type;		       /* the `type` value */
+	const char *summary;		       /* one line for --help */
 	const struct provider_action *actions; /* ends with { .name = NULL } */
 
 	/* Reads the [provider] keys.  On success *state is the provider's
@@ -89,8 +89,8 @@ struct provider_ops {
 	/* Performs one action.  `result` is an empty object to fill with what
 	 * the manifest should record (e.g. a "task" object with the provider's
 	 * own started/finished); the controller adds timing and status. */
-	int (*perform)(void *state, const char *action, int argc, char *const *argv,
-		       json_t *result, char *err, size_t err_len);
+	int (*perform)(void *state, const char *action, int argc, char *const *argv, json_t *result,
+		       char *err, size_t err_len);
 	/* Powers the machine on if it is off; a no-op if it is on. */
 	int (*ensure_powered_on)(void *state, char *err, size_t err_len);
 	void (*free)(void *state);

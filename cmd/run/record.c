@@ -59,7 +59,8 @@ void record_event(struct record *r, const char *event, json_t *fields)
 		json_object_update(e, fields);
 		json_decref(fields);
 	}
-	char *line = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(12));
+	char *line = json_dumps(e, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+				       JSON_REAL_PRECISION(12));
 	json_decref(e);
 	if (!line) {
 		r->failed = true;
@@ -94,7 +95,8 @@ void record_event(struct record *r, const char *event, json_t *fields)
 int record_save(struct record *r)
 {
 	json_object_set_new(r->m, "updated", json_utc(wall_now()));
-	char *text = json_dumps(r->m, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(12));
+	char *text = json_dumps(r->m, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
+					  JSON_REAL_PRECISION(12));
 	if (!text) {
 		r->failed = true;
 		return rerr_set(&r->err, "manifest: cannot encode");

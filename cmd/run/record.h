@@ -17,9 +17,9 @@ struct record {
 	char *dir;
 	char *manifest_path;
 	int journal_fd;
-	json_t *m;      /* the manifest; owned */
-	int session;    /* 1 for the first run, +1 per --resume */
-	bool failed;    /* a write failed: the campaign must stop */
+	json_t *m;   /* the manifest; owned */
+	int session; /* 1 for the first run, +1 per --resume */
+	bool failed; /* a write failed: the campaign must stop */
 	struct rerr err;
 };
 

@@ -131,7 +131,8 @@ static void show_status(struct runner *R, const char *what, int force)
 	fmt_clock(eta, sizeof(eta), eta_s(R));
 	const struct campaign *c = R->c;
 	if (R->si < c->n_states && R->round)
-		progress_status(force, "state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
+		progress_status(force,
+				"state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
 				R->si + 1, c->n_states, c->states[R->si].name, R->round, c->rounds,
 				what, el, eta, R->iops[0] ? " | " : "", R->iops);
 	else if (R->si < c->n_states)
@@ -201,8 +202,7 @@ static void sync_outputs(const char *dir)
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (e->d_name[0] == '.')
 			continue;
 		char *p = xasprintf("%s/%s", dir, e->d_name);
@@ -225,8 +225,7 @@ static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *t
 		return arr;
 	struct strv names = {0};
 	size_t tl = strlen(test);
-	struct dirent *e;
-	while ((e = readdir(d))) {
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		size_t n = strlen(e->d_name);
 		if (strncmp(e->d_name, test, tl) || e->d_name[tl] != '_')
 			continue;
@@ -300,8 +299,9 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 		for (size_t j = 0; j < out->final->n_jobs; j++) {
 			const struct fc_job *job = &out->final->jobs[j];
 			if (job->error && ok) {
-				snprintf(why, len, "fio reported error %d (%s) in job %s", job->error,
-					 strerror(job->error), job->name ? job->name : "?");
+				snprintf(why, len, "fio reported error %d (%s) in job %s",
+					 job->error, strerror(job->error),
+					 job->name ? job->name : "?");
 				ok = false;
 			}
 			for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
@@ -371,12 +371,12 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	R->iops[0] = '\0';
 	json_object_set_new(obj, "started", json_utc(t0_wall));
 	struct fio_exec x = {
-		.test = name,
-		.dir = dir,
-		.env = env.v,
-		.on_status = on_fio_status,
-		.opaque = R,
-		.interrupts = &g_interrupts,
+	    .test = name,
+	    .dir = dir,
+	    .env = env.v,
+	    .on_status = on_fio_status,
+	    .opaque = R,
+	    .interrupts = &g_interrupts,
 	};
 	int rc = target_run_fio(&R->tgt, &x, &err);
 	double t1 = mono_now(), t1_wall = wall_now();
@@ -491,8 +491,7 @@ static int move_prefill_aside(struct runner *R, const char *name, struct rerr *e
 	}
 	size_t nl = strlen(name);
 	struct strv found = {0};
-	struct dirent *e;
-	while ((e = readdir(d))) {
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (!strncmp(e->d_name, name, nl) && e->d_name[nl] == '.' &&
 		    strncmp(e->d_name + nl, ".interrupted-", 13))
 			strv_add(&found, e->d_name);
@@ -575,7 +574,8 @@ static const char *recorded_hash(struct runner *R, const char *path)
 			json_t *a = json_array_get(before, j);
 			json_t *res = jget(a, "result");
 			if (!strcmp(jstr(a, "action") ? jstr(a, "action") : "", "hash") &&
-			    status_is(a, "done") && jstr(res, "path") && !strcmp(jstr(res, "path"), path))
+			    status_is(a, "done") && jstr(res, "path") &&
+			    !strcmp(jstr(res, "path"), path))
 				found = jstr(res, "sha256");
 		}
 	}
@@ -614,9 +614,9 @@ static enum step run_command_action(struct runner *R, const struct action *a, js
 	char *const *argv = a->words.v + 1;
 	struct capture cap;
 	struct rerr err;
-	int rc = a->kind == ACT_RUN ? run_capture(argv, NULL, NULL, 0, 1024 * 1024, &g_interrupts,
-						  &cap, &err)
-				    : target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
+	int rc = a->kind == ACT_RUN
+		     ? run_capture(argv, NULL, NULL, 0, 1024 * 1024, &g_interrupts, &cap, &err)
+		     : target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
 	if (rc < 0) {
 		snprintf(why, len, "%s", err.msg);
 		return g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
@@ -663,9 +663,9 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	if (a->takes_down)
 		R->maybe_down = true;
 	record_save(&R->rec);
-	record_event(&R->rec, "action-start",
-		     json_pack("{s:s, s:i, s:s}", "state", st->name, "index", (int)ai, "action",
-			       a->text));
+	record_event(
+	    &R->rec, "action-start",
+	    json_pack("{s:s, s:i, s:s}", "state", st->name, "index", (int)ai, "action", a->text));
 	progress_line("%s", label);
 	show_status(R, a->text, 1);
 
@@ -744,7 +744,8 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		json_object_set_new(res, "actual", json_string(hex));
 		json_object_set_new(res, "match", json_boolean(match));
 		if (!match) {
-			snprintf(why, sizeof(why), "verify-hash %s: sha256 differs: expected %s, got %s",
+			snprintf(why, sizeof(why),
+				 "verify-hash %s: sha256 differs: expected %s, got %s",
 				 a->words.v[1], expected, hex);
 			s = STEP_FAILED;
 		} else {
@@ -794,13 +795,15 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		json_object_set_new(obj, "result", res);
 	else
 		json_decref(res);
-	const char *status = s == STEP_OK ? "done" : s == STEP_INTERRUPTED ? "interrupted" : "failed";
+	const char *status = s == STEP_OK	     ? "done"
+			     : s == STEP_INTERRUPTED ? "interrupted"
+						     : "failed";
 	json_object_set_new(obj, "status", json_string(status));
 	if (s == STEP_FAILED)
 		jset_str(obj, "error", why);
-	json_t *ev = json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai,
-			       "action", a->text, "status", status, "duration_s",
-			       json_seconds(t1 - t0));
+	json_t *ev =
+	    json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai, "action",
+		      a->text, "status", status, "duration_s", json_seconds(t1 - t0));
 	if (jget(obj, "downtime_s"))
 		json_object_set(ev, "downtime_s", jget(obj, "downtime_s"));
 	if (jget(obj, "result"))
@@ -932,7 +935,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	}
 	if (result == STEP_OK && any_failed)
 		result = STEP_FAILED;
-	const char *status = result == STEP_OK ? "done"
+	const char *status = result == STEP_OK		  ? "done"
 			     : result == STEP_INTERRUPTED ? "interrupted"
 							  : "failed";
 	for (size_t ti = 0; ti < json_array_size(tests); ti++) {
@@ -943,9 +946,9 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	sync_outputs(abs);
 	json_object_set_new(round_obj, "status", json_string(status));
 	json_object_set_new(round_obj, "finished", json_utc(wall_now()));
-	record_event(&R->rec, "round-end",
-		     json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status",
-			       status));
+	record_event(
+	    &R->rec, "round-end",
+	    json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status", status));
 	record_save(&R->rec);
 	if (R->rec.failed)
 		result = STEP_FATAL;
@@ -988,8 +991,8 @@ static enum step run_state(struct runner *R, size_t si)
 	if (status_is(state_obj, "done"))
 		return STEP_OK;
 	json_object_set_new(state_obj, "status", json_string("running"));
-	record_event(&R->rec, "state-start", json_pack("{s:s, s:i}", "state", st->name, "index",
-						       (int)si));
+	record_event(&R->rec, "state-start",
+		     json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
 	record_save(&R->rec);
 	progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
 	enum step result = STEP_OK;
@@ -1016,8 +1019,9 @@ static enum step run_state(struct runner *R, size_t si)
 		if (ran_round && c->pause_ms) {
 			pause_ms = c->pause_ms;
 			record_event(&R->rec, "pause",
-				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round", (int)r,
-					       "duration_s", json_seconds((double)c->pause_ms / 1000)));
+				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
+					       (int)r, "duration_s",
+					       json_seconds((double)c->pause_ms / 1000)));
 		}
 		if (R->pauses_left && r > 1)
 			R->pauses_left--;
@@ -1034,12 +1038,12 @@ static enum step run_state(struct runner *R, size_t si)
 		result = STEP_FAILED;
 	if (result == STEP_FAILED)
 		mark_rest_skipped(state_obj);
-	const char *status = result == STEP_OK ? "done"
+	const char *status = result == STEP_OK		  ? "done"
 			     : result == STEP_INTERRUPTED ? "interrupted"
 							  : "failed";
 	json_object_set_new(state_obj, "status", json_string(status));
-	record_event(&R->rec, "state-end", json_pack("{s:s, s:s}", "state", st->name, "status",
-						     status));
+	record_event(&R->rec, "state-end",
+		     json_pack("{s:s, s:s}", "state", st->name, "status", status));
 	record_save(&R->rec);
 	if (R->rec.failed)
 		return STEP_FATAL;
@@ -1093,25 +1097,25 @@ static json_t *new_manifest(const struct runner *R)
 		const struct state *st = &c->states[si];
 		json_t *before = json_array();
 		for (size_t ai = 0; ai < st->n_actions; ai++)
-			json_array_append_new(before, json_pack("{s:s, s:s, s:s}", "action",
-								st->actions[ai].words.v[0], "text",
-								st->actions[ai].text, "status",
-								"pending"));
+			json_array_append_new(before,
+					      json_pack("{s:s, s:s, s:s}", "action",
+							st->actions[ai].words.v[0], "text",
+							st->actions[ai].text, "status", "pending"));
 		json_t *rounds = json_array();
 		for (unsigned r = 1; r <= c->rounds; r++) {
 			json_t *tests_of_round = json_array();
 			for (size_t ti = 0; ti < c->suite.n; ti++)
 				json_array_append_new(tests_of_round,
-						      json_pack("{s:s, s:s}", "test", R->jobs[ti].test,
-								"status", "pending"));
+						      json_pack("{s:s, s:s}", "test",
+								R->jobs[ti].test, "status",
+								"pending"));
 			json_array_append_new(rounds, json_pack("{s:i, s:s, s:o}", "round", (int)r,
 								"status", "pending", "tests",
 								tests_of_round));
 		}
 		json_array_append_new(states, json_pack("{s:s, s:s, s:n, s:o, s:o}", "name",
-							st->name, "status", "pending",
-							"downtime_s", "before", before, "rounds",
-							rounds));
+							st->name, "status", "pending", "downtime_s",
+							"before", before, "rounds", rounds));
 	}
 	json_object_set_new(m, "states", states);
 	return m;
@@ -1149,7 +1153,8 @@ static int check_manifest(const struct runner *R, json_t *m, struct rerr *err)
 					si + 1, jstr(s, "name") ? jstr(s, "name") : "?", st->name);
 		if (json_array_size(jget(s, "before")) != st->n_actions ||
 		    json_array_size(jget(s, "rounds")) != c->rounds)
-			return rerr_set(err, "state %s has other actions or rounds than campaign.ini",
+			return rerr_set(err,
+					"state %s has other actions or rounds than campaign.ini",
 					st->name);
 		for (size_t r = 0; r < c->rounds; r++) {
 			json_t *ro = json_array_get(jget(s, "rounds"), r);
@@ -1242,8 +1247,8 @@ static void builtin_table(const struct runner *R)
 {
 	const struct campaign *c = R->c;
 	json_t *states = jget(R->rec.m, "states");
-	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds",
-	       "median IOPS", "min", "max", "vs first");
+	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds", "median IOPS",
+	       "min", "max", "vs first");
 	double *base = xcalloc(c->suite.n, sizeof(double));
 	for (size_t ti = 0; ti < c->suite.n; ti++)
 		base[ti] = NAN;
@@ -1253,9 +1258,8 @@ static void builtin_table(const struct runner *R)
 			double *vals = xcalloc(c->rounds, sizeof(double));
 			size_t n = 0;
 			for (unsigned r = 0; r < c->rounds; r++) {
-				json_t *t = json_array_get(jget(json_array_get(jget(s, "rounds"), r),
-								"tests"),
-							   ti);
+				json_t *t = json_array_get(
+				    jget(json_array_get(jget(s, "rounds"), r), "tests"), ti);
 				if (!status_is(t, "done") || !jstr(t, "json"))
 					continue;
 				char *path = xasprintf("%s/%s", R->cdir, jstr(t, "json"));
@@ -1270,7 +1274,8 @@ static void builtin_table(const struct runner *R)
 				double iops = 0;
 				for (size_t j = 0; j < out->final->n_jobs; j++) {
 					for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
-						const struct fc_dir *dd = &out->final->jobs[j].dir[d];
+						const struct fc_dir *dd =
+						    &out->final->jobs[j].dir[d];
 						if (dd->present && isfinite(dd->iops))
 							iops += dd->iops;
 					}
@@ -1279,8 +1284,8 @@ static void builtin_table(const struct runner *R)
 				vals[n++] = iops;
 			}
 			if (n == 0) {
-				printf("%-16s %-10s %6d %12s\n", c->states[si].name, R->jobs[ti].test,
-				       0, "-");
+				printf("%-16s %-10s %6d %12s\n", c->states[si].name,
+				       R->jobs[ti].test, 0, "-");
 				free(vals);
 				continue;
 			}
@@ -1290,7 +1295,8 @@ static void builtin_table(const struct runner *R)
 				/* a library without statistics yet: the median of sorted values */
 				sum.min = vals[0];
 				sum.max = vals[n - 1];
-				sum.median = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+				sum.median =
+				    n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
 			}
 			char change[16] = "";
 			if (isnan(base[ti]))
@@ -1317,10 +1323,10 @@ static void print_analysis(const struct runner *R)
 	if (analyzer) {
 		char *const argv[] = {analyzer, R->cdir, NULL};
 		struct spawn_opts o = {
-			.argv = argv,
-			.stdin_fd = SPAWN_DEVNULL,
-			.stdout_fd = STDOUT_FILENO,
-			.stderr_fd = STDERR_FILENO,
+		    .argv = argv,
+		    .stdin_fd = SPAWN_DEVNULL,
+		    .stdout_fd = STDOUT_FILENO,
+		    .stderr_fd = STDERR_FILENO,
 		};
 		struct child ch;
 		struct rerr err;
@@ -1482,12 +1488,12 @@ static int setup_provider(struct runner *R, struct rerr *err)
 				continue;
 			steps = xrealloc(steps, (n + 1) * sizeof(*steps));
 			steps[n++] = (struct provider_step){
-				.state = c->states[si].name,
-				.action = a->words.v[0],
-				.argc = (int)a->words.n - 1,
-				.argv = a->words.v + 1,
-				.file = c->source,
-				.line = a->line,
+			    .state = c->states[si].name,
+			    .action = a->words.v[0],
+			    .argc = (int)a->words.n - 1,
+			    .argv = a->words.v + 1,
+			    .file = c->source,
+			    .line = a->line,
 			};
 		}
 	}
@@ -1504,8 +1510,9 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 	struct rerr err;
 	mono_init();
 	R->started_mono = mono_now();
-	progress_init(o->quiet ? PROGRESS_QUIET : isatty(STDERR_FILENO) ? PROGRESS_TTY
-									: PROGRESS_PLAIN);
+	progress_init(o->quiet		      ? PROGRESS_QUIET
+		      : isatty(STDERR_FILENO) ? PROGRESS_TTY
+					      : PROGRESS_PLAIN);
 	int exit_code = EXIT_RUN_FAILED;
 	if (resolve_jobs(R, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
@@ -1634,9 +1641,9 @@ end:
 		char msg[600] = "";
 		progress_line("the machine may be off: asking the provider to power it on");
 		int rc = c->provider->ensure_powered_on(R->prov, msg, sizeof(msg));
-		record_event(&R->rec, "ensure-powered-on",
-			     json_pack("{s:s, s:s}", "status", rc < 0 ? "failed" : "done", "message",
-				       msg));
+		record_event(
+		    &R->rec, "ensure-powered-on",
+		    json_pack("{s:s, s:s}", "status", rc < 0 ? "failed" : "done", "message", msg));
 		if (rc < 0)
 			fprintf(stderr, "fiocamp-run: could not power the machine on: %s\n", msg);
 	}
@@ -1652,8 +1659,10 @@ end:
 	char el[32];
 	fmt_clock(el, sizeof(el), mono_now() - R->started_mono);
 	if (exit_code == EXIT_RUN_INTERRUPTED) {
-		fprintf(stderr, "fiocamp-run: interrupted after %s; continue with: fiocamp-run --resume %s\n",
-			el, R->cdir);
+		fprintf(
+		    stderr,
+		    "fiocamp-run: interrupted after %s; continue with: fiocamp-run --resume %s\n",
+		    el, R->cdir);
 	} else if (exit_code != EXIT_RUN_OK) {
 		fprintf(stderr,
 			"fiocamp-run: the campaign failed after %s (details in %s/manifest.json); "
@@ -1662,7 +1671,8 @@ end:
 	} else {
 		progress_line("campaign %s done in %s: %s", c->name, el, R->cdir);
 	}
-	if (!o->quiet && (exit_code == EXIT_RUN_OK || (o->keep_going && exit_code == EXIT_RUN_FAILED)))
+	if (!o->quiet &&
+	    (exit_code == EXIT_RUN_OK || (o->keep_going && exit_code == EXIT_RUN_FAILED)))
 		print_analysis(R);
 	release_runner(R);
 	return exit_code;
@@ -1735,10 +1745,12 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 				total_s += (double)a->settle_ms / 1000.0;
 				break;
 			case ACT_WAIT_SSH:
-				printf("%3u.   wait-ssh %s:%u: a probe every %d ms until the SSH banner "
+				printf("%3u.   wait-ssh %s:%u: a probe every %d ms until the SSH "
+				       "banner "
 				       "arrives twice in a row (at most %llus)\n",
 				       ++step, a->probe_host ? a->probe_host : c->ssh_host,
-				       a->probe_host ? a->probe_port : c->ssh_port, PROBE_INTERVAL_MS,
+				       a->probe_host ? a->probe_port : c->ssh_port,
+				       PROBE_INTERVAL_MS,
 				       (unsigned long long)(c->wait_timeout_ms / 1000));
 				unknown++;
 				break;
@@ -1751,30 +1763,35 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 			case ACT_REMOTE:
 			case ACT_HASH:
 			case ACT_VERIFY_HASH: {
-				char *const sha[] = {"sha256sum", "--", a->words.n > 1 ? a->words.v[1] : "", NULL};
+				char *const sha[] = {"sha256sum", "--",
+						     a->words.n > 1 ? a->words.v[1] : "", NULL};
 				joined = shell_join(a->kind == ACT_REMOTE ? a->words.v + 1 : sha);
-				printf("%3u.   %s on %s: %s%s\n", ++step, a->words.v[0], c->target_text,
-				       joined,
-				       a->kind == ACT_VERIFY_HASH ? " (compared with the recorded hash)"
-				       : a->kind == ACT_HASH	  ? " (recorded)"
-								  : "");
+				printf("%3u.   %s on %s: %s%s\n", ++step, a->words.v[0],
+				       c->target_text, joined,
+				       a->kind == ACT_VERIFY_HASH
+					   ? " (compared with the recorded hash)"
+				       : a->kind == ACT_HASH ? " (recorded)"
+							     : "");
 				free(joined);
 				unknown++;
 				break;
 			}
 			case ACT_PREFILL:
-				printf("%3u.   prefill -> prefill/before-%s.json (write the whole test "
+				printf("%3u.   prefill -> prefill/before-%s.json (write the whole "
+				       "test "
 				       "file)\n",
 				       ++step, st->name);
 				unknown++;
 				break;
 			case ACT_FRESH_FILE:
-				printf("%3u.   fresh-file: remove %s and create it again, %s, never "
-				       "written (sparse)\n",
-				       ++step, R->tgt.test_file, size);
+				printf(
+				    "%3u.   fresh-file: remove %s and create it again, %s, never "
+				    "written (sparse)\n",
+				    ++step, R->tgt.test_file, size);
 				break;
 			case ACT_PROVIDER:
-				printf("%3u.   provider %s: %s%s\n", ++step, c->provider_type, a->text,
+				printf("%3u.   provider %s: %s%s\n", ++step, c->provider_type,
+				       a->text,
 				       a->takes_down ? " (the machine goes away: downtime starts)"
 						     : "");
 				unknown++;
@@ -1786,7 +1803,8 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 				printf("%3u.   pause %s\n", ++step, pause);
 				total_s += (double)c->pause_ms / 1000.0;
 			}
-			printf("%3u.   round %u/%u -> %s/r%u/\n", ++step, r, c->rounds, st->name, r);
+			printf("%3u.   round %u/%u -> %s/r%u/\n", ++step, r, c->rounds, st->name,
+			       r);
 			for (size_t ti = 0; ti < c->suite.n; ti++) {
 				fio_env(R, R->jobs[ti].test, &env);
 				target_fio_argv(&R->tgt, R->jobs[ti].test, env.v, &argv);
@@ -1794,7 +1812,8 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 				char *envj = shell_join(env.v);
 				if (c->target == TARGET_LOCAL)
 					printf("         %s (%s): cd %s/r%u && env %s %s\n",
-					       R->jobs[ti].test, runtime, st->name, r, envj, joined);
+					       R->jobs[ti].test, runtime, st->name, r, envj,
+					       joined);
 				else
 					printf("         %s (%s): %s\n", R->jobs[ti].test, runtime,
 					       joined);

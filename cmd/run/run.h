@@ -15,11 +15,11 @@ enum {
 };
 
 struct run_options {
-	const char *out_dir;      /* -o: the campaign directory to create */
-	const char *resume_dir;   /* --resume */
-	const char *jobs_dir;     /* --jobs-dir */
-	char *campaign_dir;       /* where the campaign file lives (job lookup); may be NULL */
-	char *campaign_path;      /* its absolute path, recorded in the manifest; may be NULL */
+	const char *out_dir;	/* -o: the campaign directory to create */
+	const char *resume_dir; /* --resume */
+	const char *jobs_dir;	/* --jobs-dir */
+	char *campaign_dir;	/* where the campaign file lives (job lookup); may be NULL */
+	char *campaign_path;	/* its absolute path, recorded in the manifest; may be NULL */
 	bool keep_going;
 	bool quiet;
 };

@@ -392,8 +392,8 @@ void format_duration(char *buf, size_t len, uint64_t ms)
 		snprintf(buf, len, "%lluh%02llum%02llu%ss", (unsigned long long)h,
 			 (unsigned long long)m, (unsigned long long)sec, frac);
 	else if (m)
-		snprintf(buf, len, "%llum%02llu%ss", (unsigned long long)m,
-			 (unsigned long long)sec, frac);
+		snprintf(buf, len, "%llum%02llu%ss", (unsigned long long)m, (unsigned long long)sec,
+			 frac);
 	else
 		snprintf(buf, len, "%llu%ss", (unsigned long long)sec, frac);
 }

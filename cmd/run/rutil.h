@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define FCR_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define FCR_PRINTF(f, a)  __attribute__((format(printf, f, a)))
 #define FCR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* An error message for the user; every failing function fills one. */

@@ -51,13 +51,13 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 		close_pairs(in, out, errp, report);
 		return rerr_errno(err, e, "cannot create a pipe");
 	}
-	int fd_in = o->stdin_fd == SPAWN_PIPE ? in[0]
+	int fd_in = o->stdin_fd == SPAWN_PIPE	   ? in[0]
 		    : o->stdin_fd == SPAWN_DEVNULL ? open_devnull(O_RDONLY)
 						   : o->stdin_fd;
-	int fd_out = o->stdout_fd == SPAWN_PIPE ? out[1]
+	int fd_out = o->stdout_fd == SPAWN_PIPE	     ? out[1]
 		     : o->stdout_fd == SPAWN_DEVNULL ? open_devnull(O_WRONLY)
 						     : o->stdout_fd;
-	int fd_err = o->stderr_fd == SPAWN_PIPE ? errp[1]
+	int fd_err = o->stderr_fd == SPAWN_PIPE	     ? errp[1]
 		     : o->stderr_fd == SPAWN_DEVNULL ? open_devnull(O_WRONLY)
 						     : o->stderr_fd;
 	pid_t pid = fork();
@@ -185,12 +185,12 @@ int run_capture(char *const *argv, char *const *env_add, const void *input, size
 {
 	memset(cap, 0, sizeof(*cap));
 	struct spawn_opts o = {
-		.argv = argv,
-		.env_add = env_add,
-		.stdin_fd = input ? SPAWN_PIPE : SPAWN_DEVNULL,
-		.stdout_fd = SPAWN_PIPE,
-		.stderr_fd = SPAWN_PIPE,
-		.own_pgrp = true,
+	    .argv = argv,
+	    .env_add = env_add,
+	    .stdin_fd = input ? SPAWN_PIPE : SPAWN_DEVNULL,
+	    .stdout_fd = SPAWN_PIPE,
+	    .stderr_fd = SPAWN_PIPE,
+	    .own_pgrp = true,
 	};
 	struct child c;
 	if (spawn(&o, &c, err) < 0)
@@ -237,7 +237,8 @@ int run_capture(char *const *argv, char *const *env_add, const void *input, size
 			continue;
 		char buf[65536];
 		if (i_in >= 0 && pfd[i_in].revents) {
-			ssize_t w = write(c.in_fd, (const char *)input + written, input_len - written);
+			ssize_t w =
+			    write(c.in_fd, (const char *)input + written, input_len - written);
 			if (w > 0)
 				written += (size_t)w;
 			if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == input_len) {

@@ -12,17 +12,17 @@
 
 #include "rutil.h"
 
-#define SPAWN_PIPE (-1)    /* a pipe to the parent */
+#define SPAWN_PIPE    (-1) /* a pipe to the parent */
 #define SPAWN_DEVNULL (-2) /* /dev/null */
 
 struct spawn_opts {
 	char *const *argv;
 	char *const *env_add; /* NAME=value added to the environment; may be NULL */
 	const char *cwd;      /* NULL = ours */
-	int stdin_fd;         /* an fd, SPAWN_PIPE or SPAWN_DEVNULL */
+	int stdin_fd;	      /* an fd, SPAWN_PIPE or SPAWN_DEVNULL */
 	int stdout_fd;
 	int stderr_fd;
-	bool own_pgrp;        /* its own process group: a terminal's Ctrl-C does not reach it */
+	bool own_pgrp; /* its own process group: a terminal's Ctrl-C does not reach it */
 };
 
 struct child {
@@ -45,7 +45,7 @@ struct capture {
 	size_t out_len;
 	char *err; /* stderr, NUL-terminated */
 	size_t err_len;
-	int status; /* raw wait status */
+	int status;   /* raw wait status */
 	bool stopped; /* *stop became nonzero and the child was told to end */
 };
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* Outputs copied back from a remote fio run (JSON and logs) stay below this. */
-#define FETCH_MAX_BYTES (512u * 1024 * 1024)
+#define FETCH_MAX_BYTES	 (512u * 1024 * 1024)
 #define SMALL_OUTPUT_MAX (1024 * 1024)
 
 int target_init(struct target *t, const struct campaign *c, volatile int *stop,
@@ -216,7 +216,8 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	json_object_set_new(host, "kernel", json_string(lines[3]));
 	json_object_set_new(host, "cpus", json_integer(strtoll(lines[4], NULL, 10)));
 	json_object_set_new(host, "mem_kib", json_integer(strtoll(lines[5], NULL, 10)));
-	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024, have = strtoull(lines[7], NULL, 10) * 1024;
+	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024,
+		 have = strtoull(lines[7], NULL, 10) * 1024;
 	capture_release(&cap);
 	if (avail + have < c->size_bytes) {
 		char need[32];
@@ -244,8 +245,8 @@ void target_cleanup(struct target *t)
 	shell_quote(&s, t->remote_tmp);
 	struct capture cap;
 	struct rerr err;
-	if (run_remote_script_until(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap,
-				    &err) == 0)
+	if (run_remote_script_until(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) ==
+	    0)
 		capture_release(&cap);
 	sbuf_release(&s);
 }
@@ -284,8 +285,7 @@ static char *remote_fio_script(const struct target *t, const char *test, char *c
 	return sbuf_take(&s);
 }
 
-void target_fio_argv(const struct target *t, const char *test, char *const *env,
-		     struct strv *out)
+void target_fio_argv(const struct target *t, const char *test, char *const *env, struct strv *out)
 {
 	if (t->c->target == TARGET_LOCAL) {
 		fio_args(test, out);
@@ -344,8 +344,7 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	sbuf_add(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
 	struct capture cap;
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
-	int rc = run_remote_script_until(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap,
-					 err);
+	int rc = run_remote_script_until(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
 	sbuf_release(&s);
 	if (rc < 0)
 		return -1;
@@ -361,8 +360,8 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 		capture_release(&cap);
 		return 0;
 	}
-	char *const tar[] = {"tar", "-xf", "-", "-C", (char *)x->dir, "--no-same-owner",
-			     "--keep-old-files", NULL};
+	char *const tar[] = {
+	    "tar", "-xf", "-", "-C", (char *)x->dir, "--no-same-owner", "--keep-old-files", NULL};
 	struct capture un;
 	rc = run_capture(tar, NULL, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
 	capture_release(&cap);
@@ -396,13 +395,13 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 	struct strv argv = {0};
 	target_fio_argv(t, x->test, x->env, &argv);
 	struct spawn_opts o = {
-		.argv = argv.v,
-		.env_add = remote ? NULL : x->env,
-		.cwd = remote ? NULL : x->dir,
-		.stdin_fd = SPAWN_DEVNULL,
-		.stdout_fd = SPAWN_PIPE,
-		.stderr_fd = err_fd,
-		.own_pgrp = true,
+	    .argv = argv.v,
+	    .env_add = remote ? NULL : x->env,
+	    .cwd = remote ? NULL : x->dir,
+	    .stdin_fd = SPAWN_DEVNULL,
+	    .stdout_fd = SPAWN_PIPE,
+	    .stderr_fd = err_fd,
+	    .own_pgrp = true,
 	};
 	if (remote) {
 		in_fd = open(job_path, O_RDONLY | O_CLOEXEC);

@@ -18,10 +18,10 @@
 
 struct target {
 	const struct campaign *c;
-	struct strv ssh_argv; /* "ssh", options, destination */
-	char *remote_tmp;     /* ssh: this run's work directory on the target */
-	char *test_file;      /* <directory>/fiocamp.testfile */
-	volatile int *stop;   /* set by Ctrl-C: long commands end early */
+	struct strv ssh_argv;	 /* "ssh", options, destination */
+	char *remote_tmp;	 /* ssh: this run's work directory on the target */
+	char *test_file;	 /* <directory>/fiocamp.testfile */
+	volatile int *stop;	 /* set by Ctrl-C: long commands end early */
 	volatile int *hard_stop; /* set by a second Ctrl-C: even copying back ends */
 };
 
@@ -45,24 +45,23 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
 
 /* One fio run. */
 struct fio_exec {
-	const char *test;    /* the test name: <test>.fio, <test>.json, log prefix */
-	const char *dir;     /* local directory holding <test>.fio; outputs land here */
-	char *const *env;    /* FIOCAMP_*=value */
+	const char *test; /* the test name: <test>.fio, <test>.json, log prefix */
+	const char *dir;  /* local directory holding <test>.fio; outputs land here */
+	char *const *env; /* FIOCAMP_*=value */
 	/* fio's status lines ("r=170k IOPS"), for the progress display */
 	void (*on_status)(void *opaque, const char *iops_text);
 	void *opaque;
 	volatile int *interrupts; /* 1 = stop fio with SIGINT, 2 = kill it */
 
-	int status;          /* wait status of fio (or of ssh) */
-	bool interrupted;    /* SIGINT was sent */
-	bool killed;         /* SIGKILL was sent */
-	bool started;        /* fio was started */
+	int status;	  /* wait status of fio (or of ssh) */
+	bool interrupted; /* SIGINT was sent */
+	bool killed;	  /* SIGKILL was sent */
+	bool started;	  /* fio was started */
 };
 
 /* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
  * For a local target the child runs in x->dir with x->env added. */
-void target_fio_argv(const struct target *t, const char *test, char *const *env,
-		     struct strv *out);
+void target_fio_argv(const struct target *t, const char *test, char *const *env, struct strv *out);
 int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err);
 
 /* Makes the test file a never-written file of the campaign's size. */

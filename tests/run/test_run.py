@@ -718,11 +718,15 @@ def test_ssh(tmp):
         e = wait_for_event(d3, lambda e: e['event'] == 'fio-start', p)
         check(e is not None, 'remote fio started')
         pre = [e for e in load_journal(d3) if e['event'] == 'preflight']
-        time.sleep(2)
         fio_pid = None
-        if pre:
-            with open(os.path.join(pre[0]['remote_dir'], 'fio.pid')) as fh:
-                fio_pid = int(fh.read())
+        end = time.time() + 20
+        while pre and fio_pid is None and time.time() < end and p.poll() is None:
+            try:
+                with open(os.path.join(pre[0]['remote_dir'], 'fio.pid')) as fh:
+                    fio_pid = int(fh.read())
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        time.sleep(1.5)
         check(fio_pid and os.path.exists('/proc/%d' % fio_pid), 'remote fio runs')
         t0 = time.time()
         os.kill(p.pid, signal.SIGINT)
