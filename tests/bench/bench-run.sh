@@ -10,12 +10,10 @@
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$src/build-release}
-if [ ! -x "$build/cmd/run/fiocamp-run" ]; then
-	# werror off: gcc -O3 warns about code outside the controller (lib/json.c)
-	[ -d "$build" ] || meson setup "$build" "$src" --buildtype=release -Dwerror=false \
-		-Dtests=false >/dev/null
-	ninja -C "$build" >/dev/null
-fi
+# werror off: gcc -O3 warns about code outside the controller (lib/json.c)
+[ -d "$build" ] || meson setup "$build" "$src" --buildtype=release -Dwerror=false \
+	-Dtests=false >/dev/null
+ninja -C "$build" >/dev/null
 bin=$build/cmd/run/fiocamp-run
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fiocamp-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -40,8 +38,9 @@ INI
 FIOCAMP_ANALYZE=builtin "$bin" -q -o "$tmp/camp" "$tmp/bench.ini"
 
 python3 - "$tmp/camp" <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 d = sys.argv[1]
+VERBOSE = 'FIOCAMP_BENCH_VERBOSE' in os.environ  # one line per gap
 ev = [json.loads(l) for l in open(d + '/journal.jsonl')]
 m = json.load(open(d + '/manifest.json'))
 pause = m['settings']['pause_s']
@@ -59,7 +58,9 @@ for e in ev:
     elif e['event'] == 'fio-start' and last_end is not None:
         gap = e['mono'] - last_end['mono'] - (pause if paused else 0)
         gaps.append(gap * 1000)
-        if "FIOCAMP_BENCH_VERBOSE" in __import__("os").environ: print("%-4s r%d %-6s %6.1f ms%s" % (e["state"], e["round"], e["test"], gap * 1000, " after a pause" if paused else ""))
+        if VERBOSE:
+            print('%-4s r%d %-6s %6.1f ms%s' % (e['state'], e['round'], e['test'], gap * 1000,
+                                                ' after a pause' if paused else ''))
 gaps.sort()
 print('fio runs: %d, gaps measured: %d (within rounds and across pauses of %gs)'
       % (sum(1 for e in ev if e['event'] == 'fio-end'), len(gaps), pause))
