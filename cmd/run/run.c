@@ -401,14 +401,21 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	bool ok = false;
 	if (rc < 0) {
 		snprintf(why, sizeof(why), "%s", err.msg);
-	} else if (!interrupted && !status_ok(x.status)) {
-		char st[64];
-		describe_status(st, sizeof(st), x.status);
-		snprintf(why, sizeof(why), "fio ended with %s", st);
 	} else if (!have_json) {
 		snprintf(why, sizeof(why), "fio wrote no JSON report");
 	} else {
+		/* the report first: a job's error says more than fio's exit status */
 		ok = judge_report(json_abs, obj, why, sizeof(why));
+	}
+	if (rc == 0 && !interrupted && !status_ok(x.status)) {
+		char st[64];
+		describe_status(st, sizeof(st), x.status);
+		size_t n = strlen(why);
+		if (ok || !n)
+			snprintf(why, sizeof(why), "fio ended with %s", st);
+		else
+			snprintf(why + n, sizeof(why) - n, " (fio ended with %s)", st);
+		ok = false;
 	}
 	if (!ok && have_stderr && !interrupted) {
 		char hint[400];

@@ -425,6 +425,20 @@ def test_failure(tmp):
     check(any(l.split()[:3] == ['later', 'rr4k', '2'] for l in out.splitlines()),
           'table with the good test:\n%s' % out)
 
+    # an error fio reports in its JSON (ENOSPC on /dev/full) fails the run
+    write(os.path.join(tmp, 'full.fio'), '[full]\nfilename=/dev/full\nrw=write\nbs=4k\n'
+          'size=1M\n')
+    ini = campaign(tmp, 'full.ini', '[state basis]\n', extra='suite = full.fio\n')
+    rc, out, err = run(['-o', 'full', ini], tmp)
+    check_eq(rc, 1, 'exit status of a run with an I/O error')
+    m = load_manifest(os.path.join(tmp, 'full'))
+    t = m['states'][0]['rounds'][0]['tests'][0]
+    check_eq(t['status'], 'failed', 'status of a run with an I/O error')
+    check_eq(t['json'], 'basis/r1/full.json', 'its report is kept')
+    check(t.get('error', '').startswith('fio reported error 28 (No space left on device) in '
+                                        'job full (fio ended with exit status 1)'),
+          'error from the JSON: %r' % t.get('error'))
+
     # a mismatching hash fails its state
     f = os.path.join(tmp, 'data.bin')
     write(f, 'one\n')
