@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "http.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+struct sink {
+	char *buf;
+	size_t len, cap, max;
+	bool too_big;
+};
+
+static size_t sink_write(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct sink *s = userdata;
+	size_t n = size * nmemb;
+	if (n > s->max - s->len) {
+		s->too_big = true;
+		return 0; /* makes libcurl stop with CURLE_WRITE_ERROR */
+	}
+	if (s->len + n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+		while (cap < s->len + n + 1)
+			cap *= 2;
+		char *b = realloc(s->buf, cap);
+		if (!b)
+			return 0;
+		s->buf = b;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, ptr, n);
+	s->len += n;
+	s->buf[s->len] = '\0';
+	return n;
+}
+
+int nc_http_init(struct nc_http *h, long connect_timeout_ms, long timeout_ms,
+		 size_t max_response_bytes)
+{
+	memset(h, 0, sizeof(*h));
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return -1;
+	h->curl = curl_easy_init();
+	if (!h->curl) {
+		curl_global_cleanup();
+		return -1;
+	}
+	h->connect_timeout_ms = connect_timeout_ms;
+	h->timeout_ms = timeout_ms;
+	h->max_response_bytes = max_response_bytes;
+	return 0;
+}
+
+void nc_http_cleanup(struct nc_http *h)
+{
+	if (!h->curl)
+		return;
+	curl_easy_cleanup(h->curl);
+	h->curl = NULL;
+	curl_global_cleanup();
+}
+
+void nc_http_resp_clear(struct nc_http_resp *resp)
+{
+	free(resp->body);
+	memset(resp, 0, sizeof(*resp));
+}
+
+static double mono_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static enum nc_transport classify(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_OK:
+		return NC_T_OK;
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_CONNECT:
+		return NC_T_NOT_SENT;
+	case CURLE_OPERATION_TIMEDOUT:
+		return NC_T_TIMEOUT;
+	case CURLE_FILESIZE_EXCEEDED:
+		return NC_T_TOO_BIG;
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_PARTIAL_FILE:
+		return NC_T_DROPPED;
+	default:
+		return NC_T_OTHER;
+	}
+}
+
+/* Adds a header; curl_slist_append copies the text. */
+static int add_header(struct curl_slist **list, const char *h)
+{
+	struct curl_slist *n = curl_slist_append(*list, h);
+	if (!n)
+		return -1;
+	*list = n;
+	return 0;
+}
+
+/* curl_slist_free_all, but first overwrites every header (one holds the token). */
+static void free_headers(struct curl_slist *list)
+{
+	for (struct curl_slist *l = list; l; l = l->next)
+		explicit_bzero(l->data, strlen(l->data));
+	curl_slist_free_all(list);
+}
+
+int nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_http_resp *resp)
+{
+	CURL *c = h->curl;
+	struct curl_slist *hdr = NULL;
+	struct sink sink = {.max = h->max_response_bytes};
+	char errbuf[CURL_ERROR_SIZE] = "";
+	char line[256];
+	double t0;
+	CURLcode rc;
+	int ret = -1;
+
+	memset(resp, 0, sizeof(*resp));
+	curl_easy_reset(c); /* keeps the connection cache */
+
+	if (add_header(&hdr, "Accept: application/json") < 0)
+		goto out;
+	/* libcurl adds "Expect: 100-continue" to larger POSTs; nobody needs the round trip. */
+	if (add_header(&hdr, "Expect:") < 0)
+		goto out;
+	if (req->content_type) {
+		snprintf(line, sizeof(line), "Content-Type: %s", req->content_type);
+		if (add_header(&hdr, line) < 0)
+			goto out;
+	}
+	if (req->bearer) {
+		size_t n = strlen("Authorization: Bearer ") + strlen(req->bearer) + 1;
+		char *auth = malloc(n);
+		if (!auth)
+			goto out;
+		snprintf(auth, n, "Authorization: Bearer %s", req->bearer);
+		int added = add_header(&hdr, auth);
+		explicit_bzero(auth, n);
+		free(auth);
+		if (added < 0)
+			goto out;
+	}
+
+	curl_easy_setopt(c, CURLOPT_URL, req->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L); /* never carry the token elsewhere */
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, h->connect_timeout_ms);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, h->timeout_ms);
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)h->max_response_bytes);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "fiocamp-run");
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, sink_write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	if (req->fresh_connection) {
+		curl_easy_setopt(c, CURLOPT_FRESH_CONNECT, 1L);
+		curl_easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);
+	}
+	if (req->content_type) {
+		const char *body = req->body ? req->body : "";
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	}
+	if (strcmp(req->method, "GET") != 0 &&
+	    !(strcmp(req->method, "POST") == 0 && req->content_type))
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req->method);
+
+	t0 = mono_now_s();
+	rc = curl_easy_perform(c);
+	resp->duration_s = mono_now_s() - t0;
+	resp->transport = classify(rc);
+	if (rc == CURLE_WRITE_ERROR && sink.too_big)
+		resp->transport = NC_T_TOO_BIG;
+	if (rc == CURLE_OK) {
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
+	} else if (resp->transport == NC_T_TOO_BIG) {
+		snprintf(resp->error, sizeof(resp->error), "the answer is larger than %zu bytes",
+			 h->max_response_bytes);
+	} else {
+		snprintf(resp->error, sizeof(resp->error), "%s",
+			 errbuf[0] ? errbuf : curl_easy_strerror(rc));
+	}
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	if (rc != CURLE_OK) {
+		free(sink.buf);
+		sink.buf = NULL;
+		sink.len = 0;
+	}
+	resp->body = sink.buf ? sink.buf : strdup("");
+	resp->len = sink.len;
+	sink.buf = NULL;
+	ret = resp->body ? 0 : -1;
+out:
+	free(sink.buf);
+	free_headers(hdr);
+	/* The easy handle keeps the option values; drop the header list it points to. */
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, NULL);
+	return ret;
+}
+
+static bool host_is_loopback(const char *host)
+{
+	if (strcasecmp(host, "localhost") == 0)
+		return true;
+	unsigned char a[16];
+	if (inet_pton(AF_INET, host, a) == 1)
+		return a[0] == 127;
+	char v6[64];
+	size_t n = strlen(host);
+	if (n >= 2 && host[0] == '[' && host[n - 1] == ']' && n - 2 < sizeof(v6)) {
+		memcpy(v6, host + 1, n - 2);
+		v6[n - 2] = '\0';
+		if (inet_pton(AF_INET6, v6, a) == 1) {
+			static const unsigned char lo[16] = {[15] = 1};
+			return memcmp(a, lo, 16) == 0;
+		}
+	}
+	return false;
+}
+
+int nc_url_check(const char *url, const char *what, char *why, size_t why_len)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL, *user = NULL, *query = NULL, *frag = NULL;
+	int ret = -1;
+	if (!u) {
+		snprintf(why, why_len, "out of memory");
+		return -1;
+	}
+	if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+		snprintf(why, why_len, "%s \"%s\" is not a URL (expected https://host/path)", what,
+			 url);
+		goto out;
+	}
+	curl_url_get(u, CURLUPART_USER, &user, 0);
+	curl_url_get(u, CURLUPART_QUERY, &query, 0);
+	curl_url_get(u, CURLUPART_FRAGMENT, &frag, 0);
+	if (user) {
+		snprintf(why, why_len, "%s must not contain a user name or password", what);
+		goto out;
+	}
+	if (query || frag) {
+		snprintf(why, why_len, "%s \"%s\" must not have a query or fragment", what, url);
+		goto out;
+	}
+	if (strcasecmp(scheme, "https") == 0) {
+		ret = 0;
+		goto out;
+	}
+	if (strcasecmp(scheme, "http") != 0) {
+		snprintf(why, why_len, "%s \"%s\": scheme %s is not supported (expected https)",
+			 what, url, scheme);
+		goto out;
+	}
+	if (!host_is_loopback(host)) {
+		snprintf(why, why_len,
+			 "%s \"%s\": plain http is accepted only for loopback hosts (127.0.0.0/8, "
+			 "::1, localhost); use https",
+			 what, url);
+		goto out;
+	}
+	ret = 0;
+out:
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(user);
+	curl_free(query);
+	curl_free(frag);
+	curl_url_cleanup(u);
+	return ret;
+}
+
+char *nc_escape(const char *s)
+{
+	char *e = curl_easy_escape(NULL, s, (int)strlen(s));
+	if (!e)
+		return NULL;
+	char *copy = strdup(e);
+	curl_free(e);
+	return copy;
+}

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Preflight: everything that can be checked before a campaign changes the
+ * server, gathered as findings so the user sees all problems at once.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "netcup-internal.h"
+
+#define UEFI_CODE "server.snapshot.create.error.online.uefi"
+
+/* A set of snapshot names, as the plan would leave them step by step. */
+struct names {
+	const char **v;
+	size_t n, cap;
+};
+
+static bool names_has(const struct names *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (strcmp(s->v[i], name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int names_add(struct names *s, const char *name)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		const char **v = realloc(s->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = name;
+	return 0;
+}
+
+static void names_del(struct names *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		if (strcmp(s->v[i], name) == 0) {
+			s->v[i] = s->v[--s->n];
+			return;
+		}
+	}
+}
+
+static bool server_has_disk(const struct netcup_server *s, const char *disk)
+{
+	for (size_t i = 0; i < s->n_disks; i++) {
+		if (strcmp(s->disks[i].dev, disk) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void describe_server(const struct netcup_server *s, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "server %ld (%s%s%s): ", s->id, s->name,
+				       s->hostname[0] ? ", " : "", s->hostname);
+	if (used >= len)
+		return;
+	if (!s->live_info) {
+		snprintf(buf + used, len - used, "%d snapshot(s), no live info", s->snapshot_count);
+		return;
+	}
+	used += (size_t)snprintf(buf + used, len - used, "%s, UEFI %s, %d snapshot(s), disks",
+				 s->state, s->uefi ? "on" : "off", s->snapshot_count);
+	for (size_t i = 0; i < s->n_disks && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s %s %lld MiB", i ? "," : "",
+					 s->disks[i].dev, s->disks[i].capacity_mib);
+	if (!s->n_disks && used < len)
+		snprintf(buf + used, len - used, " unknown");
+}
+
+/* The checks that need nothing but the server object and the plan. */
+static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
+		      const struct netcup_server *s, struct names *names, struct netcup_findings *f)
+{
+	long id = nc->cfg.server_id;
+	bool creates = false;
+	int rc = 0;
+	for (size_t i = 0; i < plan->n_steps && rc == 0; i++) {
+		const struct netcup_plan_step *st = &plan->steps[i];
+		const char *name = st->name ? st->name : "";
+		if (!name[0] || strlen(name) > 255) {
+			rc =
+			    nc_finding(f, NETCUP_PROBLEM, "name",
+				       "snapshot name \"%.40s\" must be 1 to 255 characters", name);
+			continue;
+		}
+		switch (st->kind) {
+		case NETCUP_PLAN_SNAPSHOT:
+			creates = true;
+			if (names_has(names, name)) {
+				rc = nc_finding(f, NETCUP_PROBLEM, "name-taken",
+						"snapshot \"%s\" will exist already when the plan "
+						"creates it (on the server now or made earlier in "
+						"the plan): delete it in the SCP or choose another "
+						"name",
+						name);
+			} else if (names_add(names, name) < 0) {
+				rc = NETCUP_E_NOMEM;
+			}
+			if (rc == 0 && st->online && s->live_info && s->uefi)
+				rc = nc_finding(
+				    f, NETCUP_PROBLEM, UEFI_CODE,
+				    "server %ld boots with UEFI, so the online snapshot \"%s\" "
+				    "would be refused: the API answers 400 \"Online snapshot "
+				    "creation is not possible if UEFI is activated.\"  Take it "
+				    "offline instead: before = power-off; snapshot %s offline; "
+				    "power-on; wait-ssh",
+				    id, name, name);
+			if (rc == 0 && st->online && st->disk)
+				rc = nc_finding(
+				    f, NETCUP_PROBLEM,
+				    "server.snapshot.create.error.online.diskselected",
+				    "snapshot \"%s\": an online snapshot covers all disks; "
+				    "drop \"disk %s\" or make it offline",
+				    name, st->disk);
+			if (rc == 0 && st->disk && s->live_info && !server_has_disk(s, st->disk))
+				rc = nc_finding(f, NETCUP_PROBLEM, "disk",
+						"snapshot \"%s\": server %ld has no disk \"%s\"",
+						name, id, st->disk);
+			break;
+		case NETCUP_PLAN_DELETE:
+		case NETCUP_PLAN_REVERT:
+			if (!names_has(names, name))
+				rc = nc_finding(
+				    f, NETCUP_PROBLEM, "name-missing",
+				    "the plan %s snapshot \"%s\", which will not exist "
+				    "then (not on the server, not created earlier in the "
+				    "plan)",
+				    st->kind == NETCUP_PLAN_DELETE ? "deletes" : "reverts to",
+				    name);
+			else if (st->kind == NETCUP_PLAN_DELETE)
+				names_del(names, name);
+			break;
+		}
+	}
+	if (rc == 0 && creates && !s->snapshot_allowed)
+		rc = nc_finding(f, NETCUP_PROBLEM, "snapshot-not-allowed",
+				"server %ld does not allow snapshots (snapshotAllowed is false), "
+				"but the plan creates some",
+				id);
+	return rc;
+}
+
+/* The API's dry-run, once per distinct (online, disk) the plan creates. */
+static int dry_runs(struct netcup *nc, const struct netcup_plan *plan,
+		    const struct netcup_server *s, struct netcup_findings *f)
+{
+	for (size_t i = 0; i < plan->n_steps; i++) {
+		const struct netcup_plan_step *st = &plan->steps[i];
+		if (st->kind != NETCUP_PLAN_SNAPSHOT)
+			continue;
+		/* Known already, and said with the offline sequence above. */
+		if (st->online && s->live_info && s->uefi)
+			continue;
+		/* The spec: diskName "must be set if attribute onlineSnapshot is false". */
+		const char *disk = st->disk;
+		if (!st->online && !disk && s->n_disks)
+			disk = s->disks[0].dev;
+		bool asked = false;
+		for (size_t k = 0; k < i; k++) {
+			const struct netcup_plan_step *o = &plan->steps[k];
+			const char *od = o->disk;
+			if (!o->online && !od && s->n_disks)
+				od = s->disks[0].dev;
+			if (o->kind == NETCUP_PLAN_SNAPSHOT && o->online == st->online &&
+			    !(o->online && s->live_info && s->uefi) &&
+			    ((!od && !disk) || (od && disk && strcmp(od, disk) == 0)))
+				asked = true;
+		}
+		if (asked)
+			continue;
+		bool possible;
+		struct netcup_error e = {0};
+		int rc = netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
+		if (rc == NETCUP_E_NOMEM)
+			return rc;
+		if (rc < 0 &&
+		    nc_finding(f, NETCUP_WARNING, "dry-run",
+			       "the snapshot dry-run could not be asked: %s", e.message) < 0)
+			return NETCUP_E_NOMEM;
+		if (rc == 0 && possible &&
+		    nc_finding(f, NETCUP_INFO, "dry-run",
+			       "the API's dry-run accepts an %s snapshot%s%s",
+			       st->online ? "online" : "offline", disk ? " of disk " : "",
+			       disk ? disk : "") < 0)
+			return NETCUP_E_NOMEM;
+	}
+	return 0;
+}
+
+int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct netcup_findings *f,
+		     struct netcup_server *server, struct netcup_error *err)
+{
+	struct netcup_error e = {0};
+	struct netcup_server s;
+	struct names names = {0};
+	char desc[768];
+	long id = nc->cfg.server_id;
+	int rc;
+
+	if (nc_access_token(nc, false, &e) < 0) {
+		rc = nc_finding(f, NETCUP_PROBLEM, "token", "%s", e.message);
+		goto done;
+	}
+	rc = nc_finding(f, NETCUP_INFO, "token", "the refresh token works");
+	if (rc < 0)
+		goto done;
+	rc = netcup_get_server(nc, &s, &e);
+	if (rc == NETCUP_E_NOT_FOUND) {
+		rc = nc_finding(f, NETCUP_PROBLEM, "server",
+				"server %ld is not found in this account (%s): check server-id, "
+				"the number the SCP shows for the server",
+				id, e.message);
+		goto done;
+	}
+	if (rc < 0) {
+		rc = rc == NETCUP_E_NOMEM
+			 ? rc
+			 : nc_finding(f, NETCUP_PROBLEM, "server", "%s", e.message);
+		goto done;
+	}
+	if (server)
+		*server = s;
+	describe_server(&s, desc, sizeof(desc));
+	rc = nc_finding(f, NETCUP_INFO, "server", "%s", desc);
+	if (rc == 0 && s.disabled)
+		rc = nc_finding(f, NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
+	if (rc == 0 && !s.live_info)
+		rc = nc_finding(f, NETCUP_WARNING, "live-info",
+				"the API gave no live info for server %ld: its state, UEFI and "
+				"disks are unknown",
+				id);
+	if (rc == 0 && s.live_info && strcmp(s.state, "RUNNING") != 0)
+		rc = nc_finding(f, NETCUP_WARNING, "state",
+				"server %ld is %s, not RUNNING: fio cannot run on it until it is "
+				"powered on",
+				id, s.state);
+	if (rc < 0 || plan->n_steps == 0)
+		goto done;
+
+	struct netcup_snapshot_list list;
+	rc = netcup_list_snapshots(nc, &list, &e);
+	if (rc < 0) {
+		rc = rc == NETCUP_E_NOMEM
+			 ? rc
+			 : nc_finding(f, NETCUP_PROBLEM, "snapshots", "%s", e.message);
+		goto done;
+	}
+	for (size_t i = 0; i < list.n && rc == 0; i++)
+		rc = names_add(&names, list.items[i].name) < 0 ? NETCUP_E_NOMEM : 0;
+	if (rc == 0)
+		rc = check_plan(nc, plan, &s, &names, f);
+	if (rc == 0 && !plan->skip_dry_run)
+		rc = dry_runs(nc, plan, &s, f);
+	free(names.v);
+	netcup_snapshot_list_free(&list);
+done:
+	if (rc < 0)
+		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+	if (f->n_problems)
+		return nc_fail(err, NETCUP_E_PREFLIGHT, "the netcup preflight found %zu problem%s",
+			       f->n_problems, f->n_problems == 1 ? "" : "s");
+	return 0;
+}

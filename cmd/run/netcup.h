@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * netcup Server Control Panel (SCP) REST API client for fiocamp-run.
+ *
+ * Turns provider actions (power-off, power-on, reboot, snapshot, delete,
+ * revert) into SCP API calls and waits for the tasks they start.  See
+ * docs/netcup.md for which calls each action makes and
+ * ../shared/reference/netcup-scp-api.md for what the real API does.
+ *
+ * Invariants and ownership:
+ *  - One struct netcup per server and per thread; nothing global besides
+ *    libcurl's own (reference-counted) global init.
+ *  - Functions that can fail return 0 (NETCUP_OK) or a negative enum
+ *    netcup_status and fill a caller-supplied struct netcup_error (which may be
+ *    NULL).  Its message is a whole sentence that names the call and what went
+ *    wrong; it never contains a token.
+ *  - Result structs are filled by the callee even when the call fails, as far
+ *    as it got (so a failed task is journaled with its own timestamps).
+ *  - The module never prints and never exits.  It reports through
+ *    cfg.event (every API call, every stored response, every retry) and
+ *    netcup_login()'s prompt callback.
+ *  - Tokens live only inside the struct netcup (wiped when freed) and in the
+ *    token file; they never appear in events, errors or URLs.
+ *  - Every wait (a task, a state, a retry pause) is bounded by the config and
+ *    checks cfg.should_stop() at least every 100 ms.
+ */
+#ifndef FIOCAMP_NETCUP_H
+#define FIOCAMP_NETCUP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define NETCUP_DEFAULT_API_URL	"https://www.servercontrolpanel.de/scp-core"
+#define NETCUP_DEFAULT_AUTH_URL "https://www.servercontrolpanel.de/realms/scp"
+#define NETCUP_TOKEN_ENV	"FIOCAMP_NETCUP_REFRESH_TOKEN"
+
+/* The client of one server; opaque. */
+struct netcup;
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum netcup_status {
+	NETCUP_OK = 0,
+	NETCUP_E_NOMEM = -1,
+	NETCUP_E_INVAL = -2,	 /* bad configuration or argument */
+	NETCUP_E_TOKEN = -3,	 /* token file or variable missing, unreadable, too open,
+				  * or the token file could not be written */
+	NETCUP_E_AUTH = -4,	 /* the token endpoint refused us, or a login was denied
+				  * or expired */
+	NETCUP_E_TRANSPORT = -5, /* no usable answer from the network after the retries */
+	NETCUP_E_API = -6,	 /* the API answered with an error status */
+	NETCUP_E_NOT_FOUND = -7, /* 404: the server, snapshot or task does not exist */
+	NETCUP_E_TASK = -8,	 /* a task ended in ERROR, CANCELED or ROLLBACK */
+	NETCUP_E_TIMEOUT = -9,	 /* a task or a state change did not finish in time */
+	NETCUP_E_PROTOCOL = -10, /* an answer we cannot use: not JSON, a field missing,
+				  * larger than max_response_bytes */
+	NETCUP_E_STOPPED = -11,	 /* cfg.should_stop() returned true */
+	NETCUP_E_PREFLIGHT = -12 /* netcup_preflight() found problems */
+};
+
+struct netcup_error {
+	enum netcup_status code;
+	int http_status;    /* the last HTTP status seen, 0 if none */
+	char api_code[128]; /* "server.lock.error", "invalid_grant", ... or "" */
+	char message[1024];
+};
+
+/* Short English text for a status.  Static. */
+const char *netcup_status_text(enum netcup_status status);
+
+/* ---- configuration ----------------------------------------------------- */
+
+/*
+ * Fields of a journal event: borrowed, valid during the call; json_incref()
+ * them to keep them.  Event types and their fields:
+ *
+ *  "api-call"      api ("scp" or "auth"), method, path (below the base URL,
+ *                  with the query), status (0 when no answer came), duration_s,
+ *                  attempt (1, 2, ...), error (transport failure text, if any)
+ *  "api-response"  api, method, path, status, body: the JSON the SCP API
+ *                  answered, with executingUser removed (never sent for the
+ *                  token endpoint)
+ *  "api-retry"     method, path, reason ("server.lock.error", "unavailable",
+ *                  "server-error", "transport", "unauthorized"), wait_s, attempt
+ *  "write-check"   method, path, outcome: "done" (the write had gone through
+ *                  and its effect is visible), "task" (its task was found:
+ *                  task_uuid), "not-received" (it will be sent again);
+ *                  after an answer that left open whether a write went through
+ *  "task-state"    uuid, name, state, progress: each change seen while polling
+ *  "token"         action: "refreshed" (expires_in_s) or "rotated" (stored:
+ *                  true when written back to the token file)
+ */
+struct netcup_config {
+	long server_id;		/* the SCP server id (int32), > 0 */
+	const char *token_file; /* the offline refresh token; NULL: use $NETCUP_TOKEN_ENV */
+	const char *api_url;	/* NULL: NETCUP_DEFAULT_API_URL */
+	const char *auth_url;	/* NULL: NETCUP_DEFAULT_AUTH_URL (the Keycloak realm) */
+
+	unsigned poll_interval_ms;    /* task and state polling, default 2000 */
+	unsigned task_timeout_ms;     /* each wait for a task or a state, default 900000 */
+	unsigned http_timeout_ms;     /* each HTTP exchange, default 30000 */
+	unsigned connect_timeout_ms;  /* default 10000 */
+	unsigned lock_wait_ms;	      /* 409 server.lock.error: wait, default 5000 */
+	unsigned lock_retries;	      /* ... this many times, default 30 */
+	unsigned unavailable_wait_ms; /* 503: first wait, doubled up to 8x, default 15000 */
+	unsigned unavailable_retries; /* default 6 */
+	unsigned transport_wait_ms;   /* transport errors and other 5xx, default 3000 */
+	unsigned transport_retries;   /* default 4 */
+	unsigned slow_down_ms;	      /* device login: added on slow_down, default 5000 */
+	size_t max_response_bytes;    /* default 4 MiB */
+
+	void (*event)(void *ctx, const char *type, json_t *fields); /* may be NULL */
+	bool (*should_stop)(void *ctx);
+	void *ctx; /* passed to event, should_stop and the login prompt */
+};
+
+/* Fills cfg with the defaults above (server_id 0, no token file, no callbacks). */
+void netcup_config_init(struct netcup_config *cfg);
+
+/*
+ * Checks the configuration and reads the refresh token, without any network
+ * traffic.  The token file must be a regular file owned by the user with mode
+ * 0600 or stricter (the error says the mode found and the chmod that fixes
+ * it).  URLs must be https, or http to a loopback host (127.0.0.0/8, ::1,
+ * localhost).  cfg's strings are copied.  Returns the new context in *out,
+ * freed with netcup_free().
+ */
+int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct netcup_error *err);
+void netcup_free(struct netcup *nc);
+
+/* Fetches an access token now (otherwise the first call does). */
+int netcup_authenticate(struct netcup *nc, struct netcup_error *err);
+
+/* ---- reading ----------------------------------------------------------- */
+
+#define NETCUP_MAX_DISKS 16
+
+struct netcup_disk {
+	char dev[32]; /* "vda" */
+	long long capacity_mib;
+	long long allocation_mib;
+};
+
+struct netcup_server {
+	long id;
+	char name[128]; /* "v2202..." */
+	char hostname[256];
+	bool disabled;
+	bool snapshot_allowed;
+	int snapshot_count;
+	bool live_info; /* serverLiveInfo was present: state, uefi, disks are valid */
+	char state[24]; /* "RUNNING", "SHUTOFF", ... ("" without live info) */
+	bool uefi;
+	size_t n_disks;
+	struct netcup_disk disks[NETCUP_MAX_DISKS];
+};
+
+/* GET /api/v1/servers/{id}. */
+int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct netcup_error *err);
+
+struct netcup_snapshot {
+	char name[1024]; /* up to 255 characters */
+	char uuid[64];
+	char creation_time[48]; /* as the API wrote it */
+	char state[24];		/* the server's state when it was taken */
+	bool online;
+	char disks[128]; /* comma-separated: "vda" */
+};
+
+struct netcup_snapshot_list {
+	struct netcup_snapshot *items; /* owned; netcup_snapshot_list_free() */
+	size_t n;
+};
+
+/* GET /api/v1/servers/{id}/snapshots. */
+int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
+			  struct netcup_error *err);
+void netcup_snapshot_list_free(struct netcup_snapshot_list *list);
+
+/* ---- actions ----------------------------------------------------------- */
+
+#define NETCUP_MAX_TASKS 2
+
+/* One API task as the API reported it. */
+struct netcup_task {
+	char uuid[64];
+	char name[96];	     /* "ServerStateChangeTask", ... */
+	char state[24];	     /* the last TaskState seen */
+	char message[512];   /* responseError.message, else message; "" if neither */
+	char started_at[48]; /* startedAt as written by the API; "" if absent */
+	char finished_at[48];
+	double started_s;  /* startedAt as Unix seconds; NaN if absent or unreadable */
+	double finished_s; /* NaN while running or when absent */
+	double duration_s; /* finished_s - started_s, or NaN */
+	unsigned polls;	   /* GET /tasks/{uuid} calls made */
+};
+
+/* What an action did, by the API's clock and by ours. */
+struct netcup_result {
+	double started_s;  /* our wall clock when the action began, Unix seconds */
+	double finished_s; /* ... when it returned */
+	double duration_s; /* our monotonic clock */
+	unsigned n_tasks;
+	struct netcup_task tasks[NETCUP_MAX_TASKS];
+	bool already;	/* nothing was sent: the server was already in that state */
+	bool recovered; /* a write whose answer was lost was found to have gone through */
+	unsigned retries;
+};
+
+/*
+ * Power.  Each first reads the server's state; when it already is what the
+ * action wants, nothing is sent (result.already).  Otherwise PATCH
+ * /api/v1/servers/{id} with {"state":...}, wait for the task, then until GET
+ * shows the wanted state.
+ *  - power_off: ACPI shutdown ({"state":"OFF"}); hard: ?stateOption=POWEROFF.
+ *  - power_on: {"state":"ON"}.
+ *  - reboot, NETCUP_REBOOT_GRACEFUL (the default): power_off (ACPI), wait for
+ *    SHUTOFF, power_on: two tasks.  A server that is off is only powered on.
+ *    POWERCYCLE / RESET: one PATCH {"state":"ON"} with that stateOption.
+ */
+int netcup_power_off(struct netcup *nc, bool hard, struct netcup_result *res,
+		     struct netcup_error *err);
+int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct netcup_error *err);
+
+enum netcup_reboot {
+	NETCUP_REBOOT_GRACEFUL = 0,
+	NETCUP_REBOOT_POWERCYCLE,
+	NETCUP_REBOOT_RESET,
+};
+int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_result *res,
+		  struct netcup_error *err);
+
+struct netcup_snapshot_opts {
+	const char *name;	 /* 1..255 characters */
+	bool online;		 /* false: an offline snapshot (power the server off first) */
+	const char *disk;	 /* NULL: not sent (the whole server) */
+	const char *description; /* NULL: not sent */
+	/*
+	 * A snapshot of that name exists already: take it as ours (wait for a
+	 * create task still running) instead of letting the API refuse.  For
+	 * resuming an action that was cut short.
+	 */
+	bool adopt_existing;
+};
+
+/* POST /api/v1/servers/{id}/snapshots, then wait for the task. */
+int netcup_snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *opts,
+			   struct netcup_result *res, struct netcup_error *err);
+/* DELETE /api/v1/servers/{id}/snapshots/{name}.  NETCUP_E_NOT_FOUND if absent. */
+int netcup_snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
+			   struct netcup_error *err);
+/*
+ * POST /api/v1/servers/{id}/snapshots/{name}/revert.  The task powers the
+ * server off, reverts and starts it again; we then wait until it is RUNNING.
+ */
+int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
+			   struct netcup_error *err);
+
+/* ---- findings: preflight and dry-run ------------------------------------ */
+
+enum netcup_level {
+	NETCUP_INFO = 0,
+	NETCUP_WARNING,
+	NETCUP_PROBLEM, /* the plan would fail */
+};
+
+struct netcup_finding {
+	enum netcup_level level;
+	char code[128]; /* the API's error code when it gave one, else ours ("uefi-online") */
+	char message[1024];
+};
+
+struct netcup_findings {
+	struct netcup_finding *items; /* owned; netcup_findings_free() */
+	size_t n, cap;
+	size_t n_problems, n_warnings;
+};
+
+void netcup_findings_free(struct netcup_findings *f);
+
+/*
+ * POST /api/v1/servers/{id}/snapshots:dryrun with {"onlineSnapshot":..,
+ * "diskName":..}.  Sets *possible and appends one NETCUP_PROBLEM per error
+ * the API listed.  Returns < 0 only when there was no usable answer.
+ */
+int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, bool *possible,
+			   struct netcup_findings *f, struct netcup_error *err);
+
+enum netcup_plan_kind {
+	NETCUP_PLAN_SNAPSHOT, /* snapshot NAME [online|offline] [disk DISK] */
+	NETCUP_PLAN_DELETE,   /* delete-snapshot NAME */
+	NETCUP_PLAN_REVERT,   /* revert NAME */
+};
+
+struct netcup_plan_step {
+	enum netcup_plan_kind kind;
+	const char *name;
+	bool online;	  /* SNAPSHOT only */
+	const char *disk; /* SNAPSHOT only; NULL: none */
+};
+
+/* The snapshot actions a campaign will run, in the order it runs them. */
+struct netcup_plan {
+	const struct netcup_plan_step *steps;
+	size_t n_steps;
+	bool skip_dry_run; /* do not ask the API's snapshot dry-run */
+};
+
+/*
+ * Checks, before anything is changed: the token works; the server exists and
+ * its state; snapshotAllowed; UEFI against an online snapshot (the real API
+ * answers 400 "Online snapshot creation is not possible if UEFI is
+ * activated."; the finding shows the offline sequence); walking the steps in
+ * order: names created that exist by then (on the server or earlier in the
+ * plan), names deleted or reverted to that do not; the API's dry-run once per
+ * kind of snapshot planned.  Appends findings (INFO lines describe the server).  Fills *server
+ * if not NULL and the server was read.  Returns 0 when nothing is a problem,
+ * NETCUP_E_PREFLIGHT when some finding is (err says how many), another
+ * negative status only when it could not check at all (out of memory).
+ */
+int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct netcup_findings *f,
+		     struct netcup_server *server, struct netcup_error *err);
+
+/* ---- login (device-code flow) ------------------------------------------ */
+
+struct netcup_login_prompt {
+	const char *verification_uri;	       /* where to log in */
+	const char *verification_uri_complete; /* the same with the code filled in; may be NULL */
+	const char *user_code;		       /* the code to confirm there */
+	double expires_in_s;
+};
+
+/*
+ * Runs the OAuth2 device-code flow against cfg->auth_url once: asks for a
+ * device code, calls prompt() so the caller can show the URL and code, polls
+ * the token endpoint (authorization_pending: go on; slow_down: +slow_down_ms;
+ * access_denied and expired_token: NETCUP_E_AUTH) and writes the offline
+ * refresh token to token_file with mode 0600 (a temporary file created 0600
+ * in the same directory, fsync'd, renamed over; missing parent directories are
+ * created 0700).  Uses cfg's auth_url, timeouts, event, should_stop and ctx;
+ * server_id and token_file of cfg are ignored.
+ */
+int netcup_login(const struct netcup_config *cfg, const char *token_file,
+		 void (*prompt)(void *ctx, const struct netcup_login_prompt *p),
+		 struct netcup_error *err);
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/*
+ * An RFC 3339 timestamp as the API writes them ("2026-08-27T16:48:28.703780033Z",
+ * "...44.001190Z", "...27Z", "+02:00" offsets, none = UTC) as Unix seconds;
+ * NaN if unreadable.
+ */
+double netcup_parse_time(const char *s);
+
+#endif
