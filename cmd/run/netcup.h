@@ -88,8 +88,9 @@ const char *netcup_status_text(enum netcup_status status);
  *                  task_uuid), "not-received" (it will be sent again);
  *                  after an answer that left open whether a write went through
  *  "task-state"    uuid, name, state, progress: each change seen while polling
- *  "token"         action: "refreshed" (expires_in_s) or "rotated" (stored:
- *                  true when written back to the token file)
+ *  "token"         action: "refreshed" (expires_in_s), "rotated" (stored:
+ *                  true when written back to the token file; error when not)
+ *                  or "login" (file: the token file written)
  */
 struct netcup_config {
 	long server_id;		/* the SCP server id (int32), > 0 */
