@@ -473,56 +473,36 @@ static bool push_prio(struct builder *b, const struct fc_prio *p)
 	return true;
 }
 
-static bool parse_samples_key(struct builder *b, const struct fj_str *key, struct fc_dir *d,
-			      bool *handled)
+/*
+ * bw_min ... bw_samples, iops_min ... iops_samples: fio's statistics over
+ * its periodic bw/iops samples.  `suffix` is the key after "bw_"/"iops_";
+ * bw values are KiB/s (scale 1024 makes them bytes/s).
+ */
+static bool parse_samples_key(struct builder *b, const char *suffix, size_t len,
+			      struct fc_samples *s, double scale, bool *handled)
 {
-	double v;
-	uint64_t n;
+	double *field = NULL;
 	*handled = true;
-	/* bw_* are KiB/s in fio's output */
-	if (FJ_KEY(key[0], "bw_min") || FJ_KEY(key[0], "bw_max") || FJ_KEY(key[0], "bw_mean") ||
-	    FJ_KEY(key[0], "bw_dev")) {
-		if (!num(b, &v))
+	if (len == 3 && memcmp(suffix, "min", 3) == 0)
+		field = &s->min;
+	else if (len == 3 && memcmp(suffix, "max", 3) == 0)
+		field = &s->max;
+	else if (len == 4 && memcmp(suffix, "mean", 4) == 0)
+		field = &s->mean;
+	else if ((len == 3 && memcmp(suffix, "dev", 3) == 0) ||
+		 (len == 6 && memcmp(suffix, "stddev", 6) == 0))
+		field = &s->stddev;
+	if (field) {
+		if (!num(b, field))
 			return false;
-		v *= 1024.0;
-		d->bw_samples.present = true;
-		if (FJ_KEY(key[0], "bw_min"))
-			d->bw_samples.min = v;
-		else if (FJ_KEY(key[0], "bw_max"))
-			d->bw_samples.max = v;
-		else if (FJ_KEY(key[0], "bw_mean"))
-			d->bw_samples.mean = v;
-		else
-			d->bw_samples.stddev = v;
+		*field *= scale;
+		s->present = true;
 		return true;
 	}
-	if (FJ_KEY(key[0], "bw_samples")) {
-		if (!u64(b, &n))
+	if (len == 7 && memcmp(suffix, "samples", 7) == 0) {
+		if (!u64(b, &s->n))
 			return false;
-		d->bw_samples.n = n;
-		d->bw_samples.n_known = d->bw_samples.present = true;
-		return true;
-	}
-	if (FJ_KEY(key[0], "iops_min") || FJ_KEY(key[0], "iops_max") ||
-	    FJ_KEY(key[0], "iops_mean") || FJ_KEY(key[0], "iops_stddev")) {
-		if (!num(b, &v))
-			return false;
-		d->iops_samples.present = true;
-		if (FJ_KEY(key[0], "iops_min"))
-			d->iops_samples.min = v;
-		else if (FJ_KEY(key[0], "iops_max"))
-			d->iops_samples.max = v;
-		else if (FJ_KEY(key[0], "iops_mean"))
-			d->iops_samples.mean = v;
-		else
-			d->iops_samples.stddev = v;
-		return true;
-	}
-	if (FJ_KEY(key[0], "iops_samples")) {
-		if (!u64(b, &n))
-			return false;
-		d->iops_samples.n = n;
-		d->iops_samples.n_known = d->iops_samples.present = true;
+		s->n_known = s->present = true;
 		return true;
 	}
 	*handled = false;
@@ -607,7 +587,14 @@ static bool parse_dir(struct builder *b, struct fc_dir *d)
 			if (!num(b, &d->cachehit_pct))
 				return false;
 		} else {
-			if (!parse_samples_key(b, &key, d, &handled))
+			handled = false;
+			if (key.len > 3 && memcmp(key.p, "bw_", 3) == 0 &&
+			    !parse_samples_key(b, key.p + 3, key.len - 3, &d->bw_samples, 1024.0,
+					       &handled))
+				return false;
+			if (key.len > 5 && memcmp(key.p, "iops_", 5) == 0 &&
+			    !parse_samples_key(b, key.p + 5, key.len - 5, &d->iops_samples, 1.0,
+					       &handled))
 				return false;
 			if (!handled && !fj_skip(&b->j))
 				return false;
