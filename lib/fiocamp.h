@@ -629,10 +629,12 @@ struct fc_summary {
 	double mad;               /* median absolute deviation, unscaled */
 };
 
-/* Summarises `values` (unchanged).  NaN fields when n == 0.  0 or FC_E_NOMEM. */
+/* Summarises `values` (unchanged); non-finite values are skipped.  NaN
+ * fields when no value is left.  0 or FC_E_NOMEM. */
 FC_PUBLIC int fc_summarize(const double *values, size_t n, struct fc_summary *out);
 
-/* Quantile q in [0,1] of ascending `sorted` values, linear interpolation. */
+/* Quantile q in [0,1] of ascending `sorted` values, linear interpolation
+ * (type 7).  NaN when n == 0 or q is outside [0,1]. */
 FC_PUBLIC double fc_quantile_sorted(const double *sorted, size_t n, double q);
 
 struct fc_mann_whitney {
@@ -644,9 +646,11 @@ struct fc_mann_whitney {
 
 /*
  * Two-sided Mann-Whitney U test of a against b.  Exact (ties handled by the
- * permutation distribution of mid-ranks) when na + nb <= 40 or so, the normal
- * approximation with tie correction above.  NaNs are skipped.
- * FC_E_INVAL if either sample is empty.
+ * permutation distribution of mid-ranks) when na + nb <= 50: p is the share
+ * of all C(na+nb, na) splits whose rank sum lies at least as far from its
+ * mean as the observed one.  Above 50 the normal approximation with tie and
+ * continuity correction.  Non-finite values are skipped.
+ * FC_E_INVAL if either sample is empty, FC_E_NOMEM.
  */
 FC_PUBLIC int fc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			      struct fc_mann_whitney *out);
