@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* Numbers and CSV fields: spreadsheet dialects, RFC 4180 quoting. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze.h"
+
+void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text)
+{
+	bool quote = false;
+	for (const char *p = text; *p; p++) {
+		if (*p == c->sep || *p == '"' || *p == '\r' || *p == '\n') {
+			quote = true;
+			break;
+		}
+	}
+	if (!quote) {
+		an_buf_puts(b, text);
+		return;
+	}
+	an_buf_putc(b, '"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"')
+			an_buf_putc(b, '"');
+		an_buf_putc(b, *p);
+	}
+	an_buf_putc(b, '"');
+}
+
+/* "%.*f" in the C locale with the decimal mark swapped; "-0" made "0". */
+static void fixed(char *buf, size_t len, double v, int decimals, char decimal)
+{
+	snprintf(buf, len, "%.*f", decimals, v);
+	bool zero = true;
+	for (const char *p = buf; *p; p++) {
+		if (*p >= '1' && *p <= '9')
+			zero = false;
+	}
+	if (zero && buf[0] == '-')
+		memmove(buf, buf + 1, strlen(buf));
+	char *dot = strchr(buf, '.');
+	if (dot)
+		*dot = decimal;
+}
+
+void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decimals)
+{
+	if (!isfinite(v))
+		return;
+	char buf[64];
+	fixed(buf, sizeof(buf), v, decimals, c->decimal);
+	an_csv_field(b, c, buf);
+}
+
+void an_fmt_short(char *buf, size_t len, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	double a = fabs(v);
+	if (a >= 1e7)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.2fM", v / 1e6);
+	else if (a >= 100)
+		snprintf(buf, len, "%.0f", v);
+	else if (a >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+void an_fmt_pct(char *buf, size_t len, double pct)
+{
+	if (!isfinite(pct)) {
+		buf[0] = '\0';
+		return;
+	}
+	char num[64];
+	fixed(num, sizeof(num), pct, 1, '.');
+	if (strcmp(num, "0.0") == 0)
+		snprintf(buf, len, "0.0%%");
+	else
+		snprintf(buf, len, "%s%s%%", num[0] == '-' ? "" : "+", num);
+}

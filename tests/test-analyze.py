@@ -1,0 +1,476 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end test of fiocamp-analyze on real fio runs.
+
+Usage: test-analyze.py PATH/TO/fiocamp-analyze
+
+Runs fio (2 s each, 8 MB file, --output-format=json, --write_iops_log,
+--log_avg_msec=1000; fio 3.33 writes no log line at all for a 1 s run)
+into a directory named like the published example: basis1-rw4k.json ..
+basis3-rw4k.json, snap1-1-rw4k.json .. snap1-3-rw4k.json and
+log-<label>-rw4k_iops.1.log.  Round 1 of snap1 is held to 300 IOPS with
+rate_iops, a first-round effect that is certain to show.  Every number the
+analyzer prints is checked against values computed here from fio's own JSON
+and from the per-second series.
+"""
+
+import csv
+import io
+import itertools
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ANALYZE = os.path.abspath(sys.argv[1])
+FIO = shutil.which("fio")
+checks = 0
+failures = 0
+
+
+def check(cond, what):
+    global checks, failures
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def close(got, want, tol, what):
+    ok = got is not None and want is not None and abs(got - want) <= tol
+    check(ok, f"{what}: got {got!r}, want {want!r} (tolerance {tol})")
+
+
+def run(args, cwd=None):
+    p = subprocess.run([ANALYZE] + args, cwd=cwd, capture_output=True)
+    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
+
+
+# ---- independent reference computations ---------------------------------
+
+
+def quantile7(sorted_vals, q):
+    h = (len(sorted_vals) - 1) * q
+    lo = math.floor(h)
+    if lo >= len(sorted_vals) - 1:
+        return sorted_vals[-1]
+    return sorted_vals[lo] + (h - lo) * (sorted_vals[lo + 1] - sorted_vals[lo])
+
+
+def mw_exact_p(a, b):
+    """Two-sided exact Mann-Whitney p by enumerating every split."""
+    allv = a + b
+    order = sorted(allv)
+    rank = {}
+    i = 0
+    while i < len(order):
+        j = i
+        while j < len(order) and order[j] == order[i]:
+            j += 1
+        rank[order[i]] = (i + 1 + j) / 2
+        i = j
+    ranks = [rank[v] for v in allv]
+    n, k = len(allv), len(a)
+    mean = k * (n + 1) / 2
+    dev = abs(sum(ranks[:k]) - mean)
+    ext = tot = 0
+    for c in itertools.combinations(range(n), k):
+        tot += 1
+        if abs(sum(ranks[i] for i in c) - mean) >= dev - 1e-9:
+            ext += 1
+    return ext / tot
+
+
+def fmt_short(v):
+    """The table's number format (see an_fmt_short)."""
+    a = abs(v)
+    if a >= 1e7:
+        return f"{v / 1e6:.1f}M"
+    if a >= 1e6:
+        return f"{v / 1e6:.2f}M"
+    if a >= 100:
+        return f"{v:.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def fmt_pct(p):
+    s = f"{p:.1f}"
+    if s in ("0.0", "-0.0"):
+        return "0.0%"
+    return ("" if s.startswith("-") else "+") + s + "%"
+
+
+# ---- fio -----------------------------------------------------------------
+
+
+def fio(outdir, label, data, runtime=2, extra=(), log=True):
+    cmd = [
+        FIO, "--name=rw4k", f"--filename={data}", "--size=8M", "--bs=4k",
+        "--rw=randwrite", "--ioengine=libaio", "--iodepth=4", "--direct=1",
+        f"--runtime={runtime}", "--time_based", "--output-format=json",
+        f"--output={outdir}/{label}-rw4k.json",
+    ]
+    if log:
+        cmd += [f"--write_iops_log={outdir}/log-{label}-rw4k", "--log_avg_msec=1000"]
+    cmd += list(extra)
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def iops_of(path):
+    with open(path) as f:
+        doc = json.load(f)
+    w = doc["jobs"][0]["write"]
+    return w["iops"], w["clat_ns"]["percentile"]["99.000000"] / 1000.0
+
+
+def parse_csv(text, sep, decimal):
+    check(text.endswith("\r\n"), "CSV lines end with CRLF (RFC 4180)")
+    rows = list(csv.DictReader(io.StringIO(text, newline=""), delimiter=sep))
+
+    def num(s):
+        if s == "":
+            return None
+        if decimal == ",":
+            check("." not in s, f"no '.' in a German-dialect number: {s!r}")
+            s = s.replace(",", ".")
+        return float(s)
+
+    return rows, num
+
+
+def main():
+    if not FIO:
+        print("fio not found; skipping")
+        return 77
+    base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
+    tmp = tempfile.mkdtemp(prefix="test-analyze-", dir=base)
+    try:
+        return body(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def body(tmp):
+    data = os.path.join(tmp, "test.dat")
+    with open(data, "wb") as f:  # written in full, so fio does not lay it out
+        f.write(os.urandom(8 << 20))
+    ex = os.path.join(tmp, "example")
+    os.mkdir(ex)
+    labels = {}
+    for r in (1, 2, 3):
+        fio(ex, f"basis{r}", data)
+        labels[("basis", r)] = f"basis{r}"
+    for r in (1, 2, 3):
+        fio(ex, f"snap1-{r}", data, extra=["--rate_iops=300"] if r == 1 else [])
+        labels[("snap1", r)] = f"snap1-{r}"
+
+    iops = {k: iops_of(f"{ex}/{v}-rw4k.json")[0] for k, v in labels.items()}
+    p99 = {k: iops_of(f"{ex}/{v}-rw4k.json")[1] for k, v in labels.items()}
+    b_vals = [iops[("basis", r)] for r in (1, 2, 3)]
+    s_vals = [iops[("snap1", r)] for r in (1, 2, 3)]
+    bmed = statistics.median(b_vals)
+    smed = statistics.median(s_vals)
+    r1_pct = (iops[("snap1", 1)] - bmed) / bmed * 100
+    rest_med = statistics.median(s_vals[1:])
+    check(iops[("snap1", 1)] < 320, f"rate_iops=300 held round 1: {iops[('snap1', 1)]}")
+
+    # Logs: fio 3.33 drops the last 1 s window, so a 2 s run logs one line.
+    for k, v in labels.items():
+        with open(f"{ex}/log-{v}-rw4k_iops.1.log") as f:
+            check(len(f.read().splitlines()) >= 1, f"log of {v} has a line")
+
+    # ---- the table -----------------------------------------------------
+    rc, out, err = run(["--table", ex])
+    logs_ok = "not written yet" not in err  # per-second profiles land with the log reader
+    check(rc == (0 if logs_ok else 1), f"clean directory: exit {rc}, stderr {err}")
+    lines = out.splitlines()
+    check("baseline basis" in out, "baseline is basis (its runs came first)")
+    head = [l for l in lines if "(base)" in l]
+    check(head and head[0].split() == ["basis", "(base)", "snap1"], f"columns: {head[:1]}")
+    med = [l for l in lines if l.startswith("IOPS median")]
+    check(med and med[0].split()[2] == fmt_short(bmed), f"baseline median in {med}")
+    check(med and fmt_pct((smed - bmed) / bmed * 100) in med[0], f"snap1 change in {med}")
+    rng = [l for l in lines if l.strip().startswith("min..max")]
+    want_rng = f"{fmt_short(min(b_vals))}..{fmt_short(max(b_vals))}"
+    check(rng and rng[0].split()[1] == want_rng, f"baseline min..max {want_rng} in {rng[:1]}")
+    r1 = [l for l in lines if l.strip().startswith("round 1 ")]
+    want_r1 = f"{fmt_short(iops[('snap1', 1)])} {fmt_pct(r1_pct)}"
+    check(r1 and r1[0].endswith(want_r1), f"round 1 '{want_r1}' in {r1[:1]}")
+    check(all(len(l) <= 100 for l in lines), "table fits 100 columns")
+
+    # ---- CSV summary in both dialects ----------------------------------
+    results = {}
+    for sep, dec, args in ((",", ".", []), (";", ",", ["--sep", ";", "--decimal", ","]),
+                           (";", ",", ["--decimal", ","])):
+        rc, out, err = run(["--csv", "summary"] + args + [ex])
+        rows, num = parse_csv(out, sep, dec)
+        got = {}
+        for row in rows:
+            if row["test"] == "rw4k" and row["direction"] == "write":
+                got[(row["state"], row["metric"])] = {k: num(row[k]) if k not in (
+                    "state", "baseline", "test", "job", "direction", "metric", "unit",
+                    "outside_baseline_range", "mw_exact") else row[k] for k in row}
+        results[(sep, dec)] = got
+        b = got.get(("basis", "iops"))
+        s = got.get(("snap1", "iops"))
+        check(b is not None and s is not None, "iops rows for both states")
+        if not b or not s:
+            continue
+        close(b["median"], bmed, 5e-4, "baseline median")
+        close(b["min"], min(b_vals), 5e-4, "baseline min")
+        close(b["max"], max(b_vals), 5e-4, "baseline max")
+        check(b["n"] == 3 and s["n"] == 3, "n = 3 rounds each")
+        close(s["median"], smed, 5e-4, "snap1 median")
+        close(s["change_pct"], round((smed - bmed) / bmed * 100, 1), 1e-9, "change %")
+        close(s["round1"], iops[("snap1", 1)], 5e-4, "round 1 value")
+        close(s["round1_change_pct"], round(r1_pct, 1), 1e-9, "round 1 change %")
+        close(s["rest_median"], rest_med, 5e-4, "rounds 2..n median")
+        close(s["mw_p"], mw_exact_p(s_vals, b_vals), 1e-6, "Mann-Whitney p")
+        check(s["mw_exact"] == "yes", "exact p")
+        check(s["outside_baseline_range"] == ("yes" if not min(b_vals) <= smed <= max(
+            b_vals) else "no"), "outside flag")
+        bq = sorted(b_vals)
+        close(b["iqr"], quantile7(bq, 0.75) - quantile7(bq, 0.25), 5e-4, "IQR")
+        p = got.get(("basis", "clat_p99"))
+        close(p and p["median"], statistics.median([p99[("basis", r)] for r in (1, 2, 3)]),
+              5e-4, "clat p99 median (us)")
+    check(results.get((",", ".")) and results[(",", ".")] == results.get((";", ",")),
+          "both dialects hold the same numbers")
+
+    # ---- CSV rounds and JSON -------------------------------------------
+    rc, out, err = run(["--csv", "rounds", ex])
+    rows, num = parse_csv(out, ",", ".")
+    rr = {(r["state"], int(r["round"])): num(r["value"]) for r in rows if r["metric"] == "iops"}
+    for k, v in iops.items():
+        close(rr.get(k), v, 5e-4, f"round value {k}")
+    rc, out, err = run(["--json", ex])
+    doc = json.loads(out)
+    check(doc["baseline"] == "basis", "JSON baseline")
+    ser = [s for s in doc["series"] if s["metric"] == "iops"][0]
+    close(ser["states"][1]["round1_change_pct"], r1_pct, 1e-6, "JSON round 1 change")
+    check([x["round"] for x in ser["states"][1]["rounds"]] == [1, 2, 3], "JSON rounds")
+    rc, out, err = run(["--markdown", ex])
+    check("| | basis (base) | snap1 |" in out, "Markdown table header")
+    check(f"| IOPS round 1 | {fmt_short(iops[('basis', 1)])}" in out, "Markdown sub-row")
+
+    # ---- per-second profiles and recovery --------------------------------
+    if logs_ok:
+        check_profiles(ex)
+    else:
+        print("per-second checks skipped: the library cannot read logs yet", file=sys.stderr)
+
+    # ---- rejected inputs and exit codes ----------------------------------
+    bad = os.path.join(tmp, "bad")
+    shutil.copytree(ex, bad)
+    with open(f"{ex}/basis1-rw4k.json", "rb") as f:
+        doc_bytes = f.read()
+    with open(f"{bad}/basis4-rw4k.json", "wb") as f:
+        f.write(doc_bytes[: len(doc_bytes) // 2])
+    with open(f"{bad}/basis5-rw4k.txt", "w") as f:
+        f.write("these are my notes about the runs\n")
+    # bs=1000 with direct I/O fails with EINVAL: a run with error != 0.
+    subprocess.run([FIO, "--name=rw4k", f"--filename={data}", "--size=8M", "--bs=1000",
+                    "--direct=1", "--rw=read", "--output-format=json",
+                    f"--output={bad}/snap1-4-rw4k.json"], capture_output=True)
+    fio(bad, "basis6", data, runtime=1, log=False)
+    rc, out, err = run(["--csv", "summary", bad])
+    check(rc == 1, f"rejected inputs: exit {rc}")
+    reasons = {}
+    for line in err.splitlines():
+        if line.startswith("fiocamp-analyze: rejected "):
+            path, _, why = line[len("fiocamp-analyze: rejected "):].partition(": ")
+            reasons[os.path.basename(path)] = why
+    check("fio did not finish" in reasons.get("basis4-rw4k.json", ""),
+          f"truncated JSON: {reasons.get('basis4-rw4k.json')}")
+    check("not fio output" in reasons.get("basis5-rw4k.txt", ""),
+          f"non-fio file: {reasons.get('basis5-rw4k.txt')}")
+    check("failed with error 22" in reasons.get("snap1-4-rw4k.json", ""),
+          f"error run: {reasons.get('snap1-4-rw4k.json')}")
+    check("well short" in reasons.get("basis6-rw4k.json", ""),
+          f"short run: {reasons.get('basis6-rw4k.json')}")
+    rows, num = parse_csv(out, ",", ".")
+    b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
+    close(num(b["median"]), bmed, 5e-4, "rejected runs are not averaged in")
+    check(b["n"] == "3", "still 3 basis runs")
+
+    only_bad = os.path.join(tmp, "only-bad")
+    os.mkdir(only_bad)
+    shutil.copy(f"{bad}/basis4-rw4k.json", only_bad)
+    rc, out, err = run(["--csv", "summary", only_bad])
+    check(rc == 2 and "nothing to analyze" in err, f"nothing to analyze: {rc} {err}")
+    rc, out, err = run(["--csv", "summary", os.path.join(tmp, "missing")])
+    check(rc == 2 and "missing: No such file" in err, f"missing input: {rc} {err}")
+    rc, out, err = run([])
+    check(rc == 2 and "no input" in err, "no input")
+    rc, out, err = run(["--csv", "bogus", ex])
+    check(rc == 2 and "bogus" in err, "bad --csv")
+    rc, out, err = run(["--baseline", "nosuch", ex])
+    check(rc == 2 and "nosuch" in err, "unknown --baseline")
+    rc, out, err = run(["--baseline", "snap1", "--csv", "summary", ex])
+    rows, num = parse_csv(out, ",", ".")
+    b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
+    check(b["baseline"] == "no" and b["change_pct"] != "", "--baseline snap1")
+    rc, out, err = run(["--state-order", "snap1,basis", "--table", ex])
+    head = [l for l in out.splitlines() if "(base)" in l]
+    check(head and head[0].split() == ["snap1", "basis", "(base)"], f"--state-order {head[:1]}")
+
+    # ---- time order beats the alphabet -----------------------------------
+    tord = os.path.join(tmp, "time-order")
+    os.mkdir(tord)
+    for (st, r), lab in labels.items():
+        new = f"zbase{r}" if st == "basis" else f"after-{r}"
+        shutil.copy(f"{ex}/{lab}-rw4k.json", f"{tord}/{new}-rw4k.json")
+    rc, out, err = run(["--json", tord])
+    doc = json.loads(out)
+    check(doc["baseline"] == "zbase", f"baseline by fio timestamp: {doc['baseline']}")
+
+    # ---- --pattern --------------------------------------------------------
+    pat = os.path.join(tmp, "pattern")
+    os.mkdir(pat)
+    for (st, r), lab in labels.items():
+        shutil.copy(f"{ex}/{lab}-rw4k.json", f"{pat}/rw4k.{st}.r{r}.json")
+        shutil.copy(f"{ex}/log-{lab}-rw4k_iops.1.log", f"{pat}/rw4k.{st}.r{r}_iops.1.log")
+    rc, out, err = run(["--csv", "summary", pat])
+    check(rc == 2 and "cannot tell state" in err and "nothing to analyze" in err,
+          f"unknown names are rejected by default: {rc}")
+    rc, out, err = run(["--csv", "summary", "--pattern", "{test}.{state}.r{round}.json", pat])
+    check(rc == (0 if logs_ok else 1), f"--pattern: exit {rc} {err}")
+    rows, num = parse_csv(out, ",", ".")
+    s = [r for r in rows if r["state"] == "snap1" and r["metric"] == "iops"]
+    close(s and num(s[0]["round1_change_pct"]), round(r1_pct, 1), 1e-9, "--pattern values")
+
+    # ---- a campaign directory with a manifest -----------------------------
+    check_campaign(tmp, ex, labels, bmed, logs_ok)
+
+    print(f"{checks} checks, {failures} failed", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def check_profiles(ex):
+    rc, out, err = run(["--csv", "profile", ex])
+    rows, num = parse_csv(out, ",", ".")
+    series = {}
+    for r in rows:
+        series.setdefault((r["state"], int(r["round"])), []).append(
+            (num(r["time_s"]), num(r["value"])))
+    check(len(series) == 6, f"a profile for each of the 6 runs: {sorted(series)}")
+    base_vals = sorted(v for (st, _), pts in series.items() if st == "basis"
+                       for _, v in pts if v is not None)
+    check(len(base_vals) >= 3, "baseline per-second values")
+    if not base_vals:
+        return
+    low, high = quantile7(base_vals, 0.1), quantile7(base_vals, 0.9)
+    rc, out, err = run(["--json", ex])
+    doc = json.loads(out)
+    band = doc["bands"][0]
+    close(band["p10"], low, 1e-3, "band p10")
+    close(band["p90"], high, 1e-3, "band p90")
+    rc, out, err = run(["--csv", "rounds", ex])
+    rows, num = parse_csv(out, ",", ".")
+    rec = {(r["state"], int(r["round"])): (num(r["value"]), r["note"])
+           for r in rows if r["metric"] == "recovery_s"}
+    for key, pts in series.items():
+        want = next((t for t, v in pts if v is not None and v >= low), None)
+        got, note = rec.get(key, (None, "missing"))
+        if want is None:
+            check(got is None and note == "never back in the band", f"recovery {key}: {note}")
+        else:
+            close(got, want, 1e-9, f"recovery {key}")
+    # Held to 300 IOPS for the whole round: never back in the band.
+    check(rec.get(("snap1", 1), (0, ""))[1] == "never back in the band", "round 1 never recovers")
+    rc, out, err = run(["--table", ex])
+    line = [l for l in out.splitlines() if l.strip().startswith("recovery round 1")]
+    check(line and line[0].split()[-1] == "never", f"table recovery: {line}")
+
+
+def check_campaign(tmp, ex, labels, bmed, logs_ok):
+    camp = os.path.join(tmp, "camp")
+    manifest = {
+        "format": "fiocamp-manifest", "version": 1, "campaign": "demo", "status": "done",
+        "fio_version": "fio-3.33", "tests": ["rw4k"], "states": [],
+    }
+    actions = [
+        {"action": "power-off", "text": "power-off", "status": "done", "duration_s": 12.5,
+         "task": {"name": "ServerStateChangeTask", "state": "FINISHED", "duration_s": 11.75}},
+        {"action": "snapshot", "text": "snapshot grenzlast-1", "status": "done",
+         "duration_s": 20.25, "task": {"name": "SnapshotCreateTask", "duration_s": 19.5}},
+        {"action": "power-on", "text": "power-on", "status": "done", "duration_s": 3.0},
+        {"action": "wait-ssh", "text": "wait-ssh", "status": "done", "duration_s": 5.5,
+         "downtime_s": 41.25},
+    ]
+    for st in ("basis", "snap1"):
+        state = {"name": st, "status": "done", "downtime_s": 41.25 if st == "snap1" else None,
+                 "before": actions if st == "snap1" else [], "rounds": []}
+        for r in (1, 2, 3):
+            d = f"{st}/r{r}"
+            os.makedirs(f"{camp}/{d}")
+            shutil.copy(f"{ex}/{labels[(st, r)]}-rw4k.json", f"{camp}/{d}/rw4k.json")
+            shutil.copy(f"{ex}/log-{labels[(st, r)]}-rw4k_iops.1.log",
+                        f"{camp}/{d}/rw4k_iops.1.log")
+            tests = [{"test": "rw4k", "status": "done", "exit_status": 0,
+                      "json": f"{d}/rw4k.json", "logs": [f"{d}/rw4k_iops.1.log"]}]
+            if r == 3 and st == "snap1":
+                tests.append({"test": "rr4k", "status": "failed", "exit_status": 1,
+                              "json": f"{d}/rr4k.json", "logs": []})
+            state["rounds"].append({"round": r, "status": "done", "tests": tests})
+        manifest["states"].append(state)
+    manifest["states"].append({"name": "control", "status": "pending", "downtime_s": None,
+                               "before": [], "rounds": [{"round": 1, "status": "pending",
+                                                         "tests": [{"test": "rw4k",
+                                                                    "status": "pending"}]}]})
+    with open(f"{camp}/manifest.json", "w") as f:
+        json.dump(manifest, f, indent=2)
+    # A stray file the manifest does not list is not read.
+    with open(f"{camp}/basis/r1/stray.json", "w") as f:
+        f.write("not fio\n")
+
+    rc, out, err = run(["--table", camp])
+    check(rc == 1 and "marks this run failed (fio exit status 1)" in err,
+          f"manifest failed run: {rc} {err}")
+    check("stray" not in err, "only what the manifest lists is read")
+    check("campaign demo" in out, "campaign name in the header")
+    lines = out.splitlines()
+    dt = [l for l in lines if l.startswith("downtime s")]
+    check(dt and dt[0].split()[-2:] == ["-", "41.2"], f"downtime row {dt}")
+    ac = [l for l in lines if l.startswith("actions s")]
+    check(ac and ac[0].endswith("41.2 (4)"), f"actions row {ac}")
+    tk = [l for l in lines if l.startswith("provider tasks")]
+    check(tk and tk[0].endswith("31.2 (2)"), f"tasks row {tk}")
+    check("note: state control: no usable runs" in out, "pending state noted")
+    rc, out, err = run(["--csv", "transitions", "--decimal", ",", camp])
+    rows, num = parse_csv(out, ";", ",")
+    snap = [r for r in rows if r["state"] == "snap1"]
+    check(len(snap) == 4, f"4 actions of snap1: {len(snap)}")
+    if len(snap) == 4:
+        close(num(snap[0]["duration_s"]), 12.5, 1e-9, "power-off duration")
+        close(num(snap[1]["task_duration_s"]), 19.5, 1e-9, "snapshot task duration")
+        close(num(snap[3]["action_downtime_s"]), 41.25, 1e-9, "wait-ssh downtime")
+        check(snap[1]["text"] == "snapshot grenzlast-1", "action text")
+    rc, out, err = run(["--csv", "summary", camp])
+    rows, num = parse_csv(out, ",", ".")
+    s = [r for r in rows if r["state"] == "snap1" and r["metric"] == "iops"][0]
+    close(num(s["downtime_s"]), 41.25, 1e-9, "summary downtime_s")
+    close(num(s["transition_s"]), 41.25, 1e-9, "summary transition_s (sum of actions)")
+    b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
+    close(num(b["baseline_median"]), bmed, 5e-4, "manifest: baseline median")
+    # Without the manifest the same layout is read by its names.
+    rc, out, err = run(["--csv", "summary", "--no-manifest", camp])
+    check("stray.json: not fio output" in err, f"--no-manifest reads the tree: {err}")
+    rows, num = parse_csv(out, ",", ".")
+    b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
+    close(num(b["median"]), bmed, 5e-4, "campaign layout by name: baseline median")
+    # A broken manifest is a clear error.
+    with open(f"{camp}/manifest.json", "w") as f:
+        f.write('{"format": "fiocamp-manifest", "states": [\n')
+    rc, out, err = run(["--table", camp])
+    check(rc == 2 and "manifest.json:2:" in err, f"broken manifest: {rc} {err}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
