@@ -154,7 +154,42 @@ static int cmp_run_identity(const void *x, const void *y)
 	return strcmp(r->path, s->path);
 }
 
-/* Same state, round and test twice: the first (by time, then path) counts. */
+/* One (state, test) group, sorted: unnumbered runs (round 0) first. */
+static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
+{
+	const struct an_run *head = &a->runs[idx[0]];
+	int max_round = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (a->runs[idx[k]].id.round > max_round)
+			max_round = a->runs[idx[k]].id.round;
+	}
+	size_t unnumbered = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct an_run *r = &a->runs[idx[k]];
+		if (r->id.round == 0) {
+			r->id.round = ++max_round;
+			unnumbered++;
+		}
+	}
+	if (unnumbered)
+		an_note(a,
+			"state %s, test %s: %zu run(s) without a round number in the "
+			"name, numbered by fio's timestamp",
+			head->id.state, head->id.test, unnumbered);
+	/* Same state, round and test twice: the first (by time, then path) counts. */
+	const struct an_run *kept = head;
+	for (size_t k = 1; k < n; k++) {
+		struct an_run *r = &a->runs[idx[k]];
+		if (r->id.round != kept->id.round) {
+			kept = r;
+			continue;
+		}
+		r->accepted = false;
+		an_reject(a, r->path, "state %s, round %d, test %s again; %s is used instead",
+			  r->id.state, r->id.round, r->id.test, kept->path);
+	}
+}
+
 static void number_rounds(struct an_analysis *a)
 {
 	size_t *idx = an_calloc(a->n_runs, sizeof(*idx));
@@ -165,44 +200,14 @@ static void number_rounds(struct an_analysis *a)
 	}
 	sort_ctx = a;
 	qsort(idx, n, sizeof(*idx), cmp_run_identity);
-	for (size_t i = 0; i < n;) {
-		/* One (state, test) group: rounds 0 (unnumbered) sort first. */
-		size_t j = i;
-		const struct an_run *head = &a->runs[idx[i]];
-		while (j < n && strcmp(a->runs[idx[j]].id.state, head->id.state) == 0 &&
-		       strcmp(a->runs[idx[j]].id.test, head->id.test) == 0)
-			j++;
-		int max_round = 0;
-		for (size_t k = i; k < j; k++) {
-			if (a->runs[idx[k]].id.round > max_round)
-				max_round = a->runs[idx[k]].id.round;
-		}
-		size_t unnumbered = 0;
-		for (size_t k = i; k < j; k++) {
-			struct an_run *r = &a->runs[idx[k]];
-			if (r->id.round == 0) {
-				r->id.round = ++max_round;
-				unnumbered++;
-			}
-		}
-		if (unnumbered)
-			an_note(a,
-				"state %s, test %s: %zu run(s) without a round number in the "
-				"name, numbered by fio's timestamp",
-				head->id.state, head->id.test, unnumbered);
-		const struct an_run *kept = &a->runs[idx[i]];
-		for (size_t k = i + 1; k < j; k++) {
-			struct an_run *r = &a->runs[idx[k]];
-			if (r->id.round != kept->id.round) {
-				kept = r;
-				continue;
-			}
-			r->accepted = false;
-			an_reject(a, r->path,
-				  "state %s, round %d, test %s again; %s is used instead",
-				  r->id.state, r->id.round, r->id.test, kept->path);
-		}
-		i = j;
+	size_t start = 0;
+	for (size_t k = 1; k <= n; k++) {
+		const struct an_run *h = &a->runs[idx[start]];
+		if (k < n && strcmp(a->runs[idx[k]].id.state, h->id.state) == 0 &&
+		    strcmp(a->runs[idx[k]].id.test, h->id.test) == 0)
+			continue;
+		number_group(a, idx + start, k - start);
+		start = k;
 	}
 	free(idx);
 }
