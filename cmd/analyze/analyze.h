@@ -138,9 +138,18 @@ struct an_log {
 	char *path;
 	enum fc_log_type type;
 	int index;
-	struct fc_profile *profile; /* NULL until read, or when unreadable */
-	char *error;		    /* why it was not used; NULL if fine */
-	bool used;		    /* picked as the run's per-second rate */
+	bool read;   /* read without error */
+	char *error; /* why it was not used; NULL if fine */
+	bool used;   /* picked as the run's per-second rate */
+};
+
+/* A per-second series copied out of a log's profile (the profile itself is
+ * freed at once): consecutive intervals, NaN for a gap. */
+struct an_sec_series {
+	uint64_t start_ms; /* start of the first interval, in the log's time */
+	uint64_t interval_ms;
+	size_t n;
+	double *values; /* IO/s for iops logs, MiB/s for bw logs */
 };
 
 /* Values of one direction of one job in one run. */
@@ -148,8 +157,8 @@ struct an_dirvals {
 	bool present; /* the direction did I/O */
 	double v[AN_M_COUNT];
 	enum fc_log_type log_type; /* of the per-second metrics; FC_LOG_UNKNOWN if none */
-	const struct fc_profile_series *series; /* borrowed from the log's profile */
-	size_t log;				/* index into run->logs when series */
+	struct an_sec_series sec;  /* sec.n == 0: no per-second log */
+	size_t log;		   /* index into run->logs when sec.n */
 };
 
 struct an_job {
@@ -180,7 +189,8 @@ struct an_run {
 	int64_t timestamp_ms; /* fio's end-of-run time; -1 unknown */
 	uint64_t runtime_ms;  /* longest direction runtime of any job */
 	uint64_t io_bytes;    /* summed over jobs and directions */
-	bool timed;           /* a job has a runtime (or time_based) option */
+	bool timed;	      /* a job has a runtime (or time_based) option */
+	uint64_t log_avg_ms;  /* the first job's log_avg_msec; 0 unknown */
 	char *fio_version;
 	struct an_job *jobs;
 	size_t n_jobs;
@@ -338,7 +348,7 @@ const struct an_band *an_find_band(const struct an_analysis *a, size_t test, siz
 /* Per-second statistics of one series against a band.  recovery: seconds
  * from the log's start until the first interval at or above band->low;
  * NaN when it never got there (or no band). */
-void an_series_stats(const struct fc_profile_series *s, const struct an_band *band, double *first,
+void an_series_stats(const struct an_sec_series *s, const struct an_band *band, double *first,
 		     double *min, double *max, double *last, double *recovery);
 
 /* ---- output (format.c, report.c) ------------------------------------------ */

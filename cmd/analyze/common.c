@@ -177,14 +177,16 @@ static void run_free(struct an_run *r)
 	for (size_t i = 0; i < r->n_logs; i++) {
 		free(r->logs[i].path);
 		free(r->logs[i].error);
-		fc_profile_free(r->logs[i].profile);
 	}
 	free(r->logs);
 	free(r->manifest_status);
 	free(r->reason);
 	free(r->fio_version);
-	for (size_t j = 0; j < r->n_jobs; j++)
+	for (size_t j = 0; j < r->n_jobs; j++) {
 		free(r->jobs[j].name);
+		for (int d = 0; d < FC_DDIR_COUNT; d++)
+			free(r->jobs[j].dir[d].sec.values);
+	}
 	free(r->jobs);
 }
 

@@ -74,22 +74,14 @@ int an_metric_parse(const char *name)
 	return -1;
 }
 
-/* Per-second value in the unit the report uses: bw logs are KiB/s. */
-static double sec_value(double v, enum fc_log_type type)
-{
-	return type == FC_LOG_BW ? v / 1024.0 : v;
-}
-
-void an_series_stats(const struct fc_profile_series *s, const struct an_band *band, double *first,
+void an_series_stats(const struct an_sec_series *s, const struct an_band *band, double *first,
 		     double *min, double *max, double *last, double *recovery)
 {
 	*first = *min = *max = *last = *recovery = NAN;
-	enum fc_log_type type = band ? band->log_type : FC_LOG_IOPS;
 	for (size_t i = 0; i < s->n; i++) {
-		const struct fc_profile_point *p = &s->points[i];
-		if (p->gap || !isfinite(p->value))
+		double v = s->values[i];
+		if (!isfinite(v))
 			continue;
-		double v = sec_value(p->value, type);
 		if (isnan(*first))
 			*first = v;
 		if (isnan(*min) || v < *min)
@@ -98,7 +90,7 @@ void an_series_stats(const struct fc_profile_series *s, const struct an_band *ba
 			*max = v;
 		*last = v;
 		if (band && band->n > 0 && isnan(*recovery) && v >= band->low)
-			*recovery = (double)p->start_ms / 1000.0;
+			*recovery = (double)(s->start_ms + i * s->interval_ms) / 1000.0;
 	}
 }
 
@@ -395,7 +387,7 @@ static void compute_bands(struct an_analysis *a)
 		for (size_t j = 0; j < r->n_jobs; j++) {
 			for (int d = 0; d < 3; d++) {
 				const struct an_dirvals *dv = &r->jobs[j].dir[d];
-				if (dv->series)
+				if (dv->sec.n)
 					band_get(a, r->test, j, (enum fc_ddir)d, dv->log_type);
 			}
 		}
@@ -410,14 +402,13 @@ static void compute_bands(struct an_analysis *a)
 			    band->job_index >= r->n_jobs)
 				continue;
 			const struct an_dirvals *dv = &r->jobs[band->job_index].dir[band->dir];
-			if (!dv->series || dv->log_type != band->log_type)
+			if (!dv->sec.n || dv->log_type != band->log_type)
 				continue;
-			for (size_t p = 0; p < dv->series->n; p++) {
-				const struct fc_profile_point *pt = &dv->series->points[p];
-				if (pt->gap || !isfinite(pt->value))
+			for (size_t p = 0; p < dv->sec.n; p++) {
+				if (!isfinite(dv->sec.values[p]))
 					continue;
 				double *slot = AN_PUSH(v, n, cap);
-				*slot = sec_value(pt->value, band->log_type);
+				*slot = dv->sec.values[p];
 			}
 		}
 		band->n = n;
@@ -439,12 +430,12 @@ static void per_second_metrics(struct an_analysis *a)
 		for (size_t j = 0; j < r->n_jobs; j++) {
 			for (int d = 0; d < 3; d++) {
 				struct an_dirvals *dv = &r->jobs[j].dir[d];
-				if (!dv->series)
+				if (!dv->sec.n)
 					continue;
 				const struct an_band *band =
 				    an_find_band(a, r->test, j, (enum fc_ddir)d, dv->log_type);
 				struct an_band none = {.log_type = dv->log_type};
-				an_series_stats(dv->series, band ? band : &none,
+				an_series_stats(&dv->sec, band ? band : &none,
 						&dv->v[AN_M_SEC_FIRST], &dv->v[AN_M_SEC_MIN],
 						&dv->v[AN_M_SEC_MAX], &dv->v[AN_M_SEC_LAST],
 						&dv->v[AN_M_RECOVERY]);
@@ -517,7 +508,7 @@ static const struct an_dirvals *run_dir(const struct an_run *r, size_t j, enum f
 	const struct an_dirvals *dv = &r->jobs[j].dir[d];
 	if (!dv->present)
 		return NULL;
-	if (m >= AN_M_FIRST_LOG && (!dv->series || dv->log_type != type))
+	if (m >= AN_M_FIRST_LOG && (!dv->sec.n || dv->log_type != type))
 		return NULL;
 	return dv;
 }
@@ -550,15 +541,24 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 	s->metric = m;
 	s->log_type = m >= AN_M_FIRST_LOG ? type : FC_LOG_UNKNOWN;
 	s->cells = an_calloc(a->n_order, sizeof(*s->cells));
+	/* Count, allocate once per cell, fill. */
+	for (size_t q = 0; q < n; q++) {
+		if (run_dir(&a->runs[refs[q].run], j, d, m, type))
+			s->cells[refs[q].pos].n++;
+	}
+	for (size_t p = 0; p < a->n_order; p++) {
+		struct an_cell *c = &s->cells[p];
+		c->values = an_calloc(c->n, sizeof(*c->values));
+		c->rounds = an_calloc(c->n, sizeof(*c->rounds));
+		c->runs = an_calloc(c->n, sizeof(*c->runs));
+		c->n = 0;
+	}
 	for (size_t q = 0; q < n; q++) {
 		const struct an_run *r = &a->runs[refs[q].run];
 		const struct an_dirvals *dv = run_dir(r, j, d, m, type);
 		if (!dv)
 			continue;
 		struct an_cell *c = &s->cells[refs[q].pos];
-		c->values = an_realloc(c->values, c->n + 1, sizeof(*c->values));
-		c->rounds = an_realloc(c->rounds, c->n + 1, sizeof(*c->rounds));
-		c->runs = an_realloc(c->runs, c->n + 1, sizeof(*c->runs));
 		c->values[c->n] = dv->v[m];
 		c->rounds[c->n] = r->id.round;
 		c->runs[c->n] = refs[q].run;

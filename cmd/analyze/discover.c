@@ -76,9 +76,14 @@ static void add_pending_log(struct an_analysis *a, const char *path)
 	an_log_name_parse(path, &pl->name);
 }
 
-static int cmp_str(const void *x, const void *y)
+struct entry {
+	char *name;
+	unsigned char type; /* DT_* */
+};
+
+static int cmp_entry(const void *x, const void *y)
 {
-	return strcmp(*(char *const *)x, *(char *const *)y);
+	return strcmp(((const struct entry *)x)->name, ((const struct entry *)y)->name);
 }
 
 static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern, int depth)
@@ -92,31 +97,42 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 		an_reject(a, dir, "cannot open the directory: %s", strerror(errno));
 		return 0;
 	}
-	char **names = NULL;
+	struct entry *names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		char **slot = AN_PUSH(names, n, cap);
-		*slot = an_strdup(e->d_name);
+		struct entry *slot = AN_PUSH(names, n, cap);
+		slot->name = an_strdup(e->d_name);
+		slot->type = e->d_type;
 	}
 	closedir(d);
 	/* Sorted, so that the order of runs does not depend on the file system. */
 	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
+		qsort(names, n, sizeof(*names), cmp_entry);
 	for (size_t i = 0; i < n; i++) {
-		char *path = join_path(dir, names[i]);
+		char *path = join_path(dir, names[i].name);
+		/* d_type saves a stat per file; links and unknown types need one. */
+		unsigned char type = names[i].type;
 		struct stat st;
-		if (stat(path, &st) != 0) {
-			an_reject(a, path, "cannot stat: %s", strerror(errno));
-		} else if (S_ISDIR(st.st_mode)) {
-			if (strstr(names[i], ".interrupted-"))
+		if (type == DT_UNKNOWN || type == DT_LNK) {
+			if (stat(path, &st) != 0) {
+				an_reject(a, path, "cannot stat: %s", strerror(errno));
+				type = DT_UNKNOWN;
+			} else {
+				type = S_ISDIR(st.st_mode)   ? DT_DIR
+				       : S_ISREG(st.st_mode) ? DT_REG
+							     : DT_UNKNOWN;
+			}
+		}
+		if (type == DT_DIR) {
+			if (strstr(names[i].name, ".interrupted-"))
 				an_note(a, "%s: a round cut short and moved aside, not analyzed",
 					path);
 			else
 				walk(a, path, pattern, depth + 1);
-		} else if (S_ISREG(st.st_mode)) {
+		} else if (type == DT_REG) {
 			switch (an_file_kind(path)) {
 			case AN_FILE_OUTPUT:
 				add_named_output(a, path, pattern);
@@ -129,7 +145,7 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 			}
 		}
 		free(path);
-		free(names[i]);
+		free(names[i].name);
 	}
 	free(names);
 	return 0;

@@ -88,6 +88,9 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		aj->name = an_strdup(job->name ? job->name : "");
 		if (fc_job_option(run, job, "runtime") || fc_job_option(run, job, "time_based"))
 			r->timed = true;
+		const char *avg = fc_job_option(run, job, "log_avg_msec");
+		if (avg && !r->log_avg_ms)
+			r->log_avg_ms = strtoull(avg, NULL, 10);
 		for (int d = 0; d < FC_DDIR_COUNT; d++) {
 			extract_dir(&job->dir[d], &aj->dir[d]);
 			aj->dir[d].log_type = FC_LOG_UNKNOWN;
@@ -115,6 +118,50 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 	return NULL;
 }
 
+/* Copies the profile's series into the job the log belongs to. */
+static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
+			 const struct fc_profile *prof)
+{
+	/* fio numbers logs by global thread, from 1; 0 is a shared file. */
+	size_t job = l->index > 0 ? (size_t)(l->index - 1) : 0;
+	if (job >= r->n_jobs) {
+		l->error = an_asprintf("log number %d, but the report has %zu job(s) "
+				       "(group_reporting?)",
+				       l->index, r->n_jobs);
+		return;
+	}
+	struct an_job *aj = &r->jobs[job];
+	bool took = false;
+	for (int d = 0; d < 3; d++) {
+		struct an_dirvals *dv = &aj->dir[d];
+		const struct fc_profile_series *s = &prof->dir[d];
+		if (!dv->present || s->n == 0)
+			continue;
+		if (dv->sec.n) {
+			l->error = an_asprintf("a second %s log for job %zu; the first one is used",
+					       fc_log_type_name(l->type), job + 1);
+			break;
+		}
+		/* bw profiles are KiB/s; the report uses MiB/s. */
+		double scale = l->type == FC_LOG_BW ? 1.0 / 1024.0 : 1.0;
+		dv->sec.values = an_calloc(s->n, sizeof(*dv->sec.values));
+		for (size_t p = 0; p < s->n; p++) {
+			const struct fc_profile_point *pt = &s->points[p];
+			dv->sec.values[p] = pt->gap ? NAN : pt->value * scale;
+		}
+		dv->sec.n = s->n;
+		dv->sec.start_ms = s->points[0].start_ms;
+		dv->sec.interval_ms = prof->interval_ms ? prof->interval_ms : 1000;
+		dv->log = log_index;
+		dv->log_type = l->type;
+		took = true;
+	}
+	l->used = took;
+	if (!took && !l->error)
+		l->error = an_strdup("the log holds no values for a direction the report shows "
+				     "I/O for");
+}
+
 /* Reads the per-second rate logs: iops logs, or bw logs when there are none. */
 static void load_logs(struct an_run *r)
 {
@@ -132,41 +179,14 @@ static void load_logs(struct an_run *r)
 		opts.type = l->type;
 		struct fc_error err;
 		memset(&err, 0, sizeof(err));
-		if (fc_profile_read_file(l->path, &opts, &l->profile, &err) < 0) {
+		struct fc_profile *prof = NULL;
+		if (fc_profile_read_file(l->path, &opts, &prof, &err) < 0) {
 			l->error = reason_from_error(&err);
-			l->profile = NULL;
 			continue;
 		}
-		/* fio numbers logs by global thread, from 1; 0 is a shared file. */
-		size_t job = l->index > 0 ? (size_t)(l->index - 1) : 0;
-		if (job >= r->n_jobs) {
-			l->error = an_asprintf("log number %d, but the report has %zu job(s) "
-					       "(group_reporting?)",
-					       l->index, r->n_jobs);
-			continue;
-		}
-		struct an_job *aj = &r->jobs[job];
-		bool took = false;
-		for (int d = 0; d < 3; d++) {
-			struct an_dirvals *dv = &aj->dir[d];
-			const struct fc_profile_series *s = &l->profile->dir[d];
-			if (!dv->present || s->n == 0)
-				continue;
-			if (dv->series) {
-				l->error = an_asprintf("a second %s log for job %zu; the first one "
-						       "is used",
-						       fc_log_type_name(l->type), job + 1);
-				break;
-			}
-			dv->series = s;
-			dv->log = i;
-			dv->log_type = l->type;
-			took = true;
-		}
-		l->used = took;
-		if (!took && !l->error)
-			l->error = an_strdup("the log holds no values for a direction the "
-					     "report shows I/O for");
+		l->read = true;
+		take_profile(r, l, i, prof);
+		fc_profile_free(prof);
 	}
 }
 
@@ -259,7 +279,8 @@ static void reject_short_runs(struct an_analysis *a)
 			if (!r->accepted || strcmp(r->id.test, test) != 0)
 				continue;
 			done[k] = true;
-			bool short_time = (double)r->runtime_ms < a->short_fraction * (double)med_rt;
+			bool short_time =
+			    (double)r->runtime_ms < a->short_fraction * (double)med_rt;
 			bool short_io = (double)r->io_bytes < a->short_fraction * (double)med_io;
 			if (short_time && (r->timed || short_io)) {
 				r->accepted = false;

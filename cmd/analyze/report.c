@@ -401,10 +401,14 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 			}
 			fputc('\n', f);
 			for (size_t r = 0; r < b->n; r++) {
-				fprintf(f, "%-*s", (int)lw, b->rows[r].label);
+				struct an_buf line = {NULL, 0, 0};
+				an_buf_printf(&line, "%-*s", (int)lw, b->rows[r].label);
 				for (size_t c = c0; c < c1; c++)
-					fprintf(f, "%*s", (int)cw, b->rows[r].cells[c]);
-				fputc('\n', f);
+					an_buf_printf(&line, "%*s", (int)cw, b->rows[r].cells[c]);
+				while (line.len && line.s[line.len - 1] == ' ')
+					line.len--;
+				fprintf(f, "%.*s\n", (int)line.len, line.s);
+				an_buf_free(&line);
 			}
 		}
 	}
@@ -722,14 +726,13 @@ static void csv_profile(struct csv_out *o, const struct an_analysis *a)
 		for (size_t j = 0; j < r->n_jobs; j++) {
 			for (int d = 0; d < 3; d++) {
 				const struct an_dirvals *dv = &r->jobs[j].dir[d];
-				if (!dv->series)
+				if (!dv->sec.n)
 					continue;
 				const char *unit = dv->log_type == FC_LOG_BW ? "MiB/s" : "IO/s";
-				for (size_t p = 0; p < dv->series->n; p++) {
-					const struct fc_profile_point *pt = &dv->series->points[p];
-					double v = pt->gap ? NAN : pt->value;
-					if (dv->log_type == FC_LOG_BW)
-						v /= 1024.0;
+				for (size_t p = 0; p < dv->sec.n; p++) {
+					double v = dv->sec.values[p];
+					uint64_t start_ms =
+					    dv->sec.start_ms + p * dv->sec.interval_ms;
 					c_str(o, a->states[r->state].name);
 					c_str(o, a->tests[r->test]);
 					c_int(o, r->id.round);
@@ -738,7 +741,7 @@ static void csv_profile(struct csv_out *o, const struct an_analysis *a)
 					c_str(o, fc_ddir_name((enum fc_ddir)d));
 					c_str(o, fc_log_type_name(dv->log_type));
 					c_str(o, unit);
-					c_num(o, (double)pt->start_ms / 1000.0, DEC_VALUE);
+					c_num(o, (double)start_ms / 1000.0, DEC_VALUE);
 					c_num(o, v, DEC_VALUE);
 					c_str(o, r->logs[dv->log].path);
 					c_end(o);
@@ -1062,7 +1065,7 @@ void an_write_json(FILE *f, const struct an_analysis *a)
 		for (size_t jb = 0; jb < r->n_jobs; jb++) {
 			for (int d = 0; d < 3; d++) {
 				const struct an_dirvals *dv = &r->jobs[jb].dir[d];
-				if (!dv->series)
+				if (!dv->sec.n)
 					continue;
 				j_sep(j);
 				j_open(j, '{');
@@ -1080,20 +1083,13 @@ void an_write_json(FILE *f, const struct an_analysis *a)
 				jk_num(j, "max", dv->v[AN_M_SEC_MAX]);
 				jk_num(j, "last", dv->v[AN_M_SEC_LAST]);
 				jk_num(j, "recovery_s", dv->v[AN_M_RECOVERY]);
-				jk_num(j, "interval_s", 1.0);
-				jk_num(j, "start_s",
-				       dv->series->n
-					   ? (double)dv->series->points[0].start_ms / 1000.0
-					   : NAN);
+				jk_num(j, "interval_s", (double)dv->sec.interval_ms / 1000.0);
+				jk_num(j, "start_s", (double)dv->sec.start_ms / 1000.0);
 				j_key(j, "values");
 				j_open(j, '[');
-				for (size_t p = 0; p < dv->series->n; p++) {
-					const struct fc_profile_point *pt = &dv->series->points[p];
-					double v = pt->gap ? NAN : pt->value;
-					if (dv->log_type == FC_LOG_BW)
-						v /= 1024.0;
+				for (size_t p = 0; p < dv->sec.n; p++) {
 					j_sep(j);
-					j_num(j, v);
+					j_num(j, dv->sec.values[p]);
 				}
 				j_close(j, ']');
 				j_close(j, '}');
