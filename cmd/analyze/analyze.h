@@ -81,6 +81,7 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 /* Matches the last components of `key_path`: 0 and *id filled, or -1. */
 int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an_ident *id);
 void an_pattern_free(struct an_pattern *p);
+const char *an_pattern_text(const struct an_pattern *p); /* as given */
 
 /* What a log's file name says (own parser, tolerant of the "log-" prefix). */
 struct an_log_name {
@@ -337,8 +338,8 @@ void an_load(struct an_analysis *a, int threads);
 
 /*
  * Groups accepted runs by state and test, orders states, picks the
- * baseline, computes every series.  Returns 0, or -1 with a message printed
- * (unknown --baseline, nothing to analyze).
+ * baseline, computes every series.  Returns 0; -1 with a message printed
+ * (unknown --baseline or --state-order state); -2 when no run is usable.
  */
 int an_compute(struct an_analysis *a, const struct an_options *opt);
 

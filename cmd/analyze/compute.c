@@ -628,11 +628,8 @@ int an_compute(struct an_analysis *a, const struct an_options *opt)
 		if (!a->fio_version && r->fio_version)
 			a->fio_version = an_strdup(r->fio_version);
 	}
-	if (!any) {
-		fprintf(stderr, "fiocamp-analyze: nothing to analyze: no usable fio run among the "
-				"inputs\n");
-		return -1;
-	}
+	if (!any)
+		return -2;
 	order_tests(a);
 	if (order_states(a, opt) < 0)
 		return -1;

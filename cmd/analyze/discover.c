@@ -55,7 +55,8 @@ static void add_named_output(struct an_analysis *a, const char *path,
 	if (pattern) {
 		rc = an_pattern_match(pattern, key, &id);
 		if (rc < 0)
-			snprintf(why, sizeof(why), "the name does not match --pattern");
+			snprintf(why, sizeof(why), "the name does not match --pattern '%s'",
+				 an_pattern_text(pattern));
 	} else {
 		rc = an_infer_default(key, &id, why, sizeof(why));
 	}

@@ -299,6 +299,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < a.n_rejected; i++)
 		fprintf(stderr, "fiocamp-analyze: rejected %s: %s\n", a.rejected[i].path,
 			a.rejected[i].reason);
+	if (rc == -2)
+		fputs("fiocamp-analyze: nothing to analyze: no usable fio run among the inputs\n",
+		      stderr);
 	if (rc < 0) {
 		an_analysis_free(&a);
 		return 2;

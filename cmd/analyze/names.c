@@ -123,10 +123,16 @@ struct tok {
 };
 
 struct an_pattern {
+	char *text;
 	struct tok *toks;
 	size_t n, cap;
 	size_t components;
 };
+
+const char *an_pattern_text(const struct an_pattern *p)
+{
+	return p->text;
+}
 
 void an_pattern_free(struct an_pattern *p)
 {
@@ -135,6 +141,7 @@ void an_pattern_free(struct an_pattern *p)
 	for (size_t i = 0; i < p->n; i++)
 		free(p->toks[i].lit);
 	free(p->toks);
+	free(p->text);
 	free(p);
 }
 
@@ -152,6 +159,7 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 {
 	*out = NULL;
 	struct an_pattern *p = an_calloc(1, sizeof(*p));
+	p->text = an_strdup(text);
 	bool seen[3] = {false, false, false};
 	const char *lit = text;
 	const char *s = text;

@@ -350,9 +350,26 @@ static const char legend[] =
     "median: change vs the baseline median; * = outside the baseline's min..max.\n"
     "round 1, rounds 2..n: round 1's value and the median of the other rounds, each\n"
     "against the baseline median.  p: exact two-sided Mann-Whitney U against the\n"
-    "baseline (with 4 rounds each it cannot go below 2/70 = 0.029).\n"
+    "baseline (with 4 rounds each it cannot go below 2/70 = 0.029).\n";
+static const char legend_sec[] =
     "per second: band = the baseline's per-second p10..p90; recovery = seconds from the\n"
     "start of the run until the rate first reaches the band's lower edge.\n";
+
+static bool has_per_second(const struct an_analysis *a)
+{
+	for (size_t i = 0; i < a->n_series; i++) {
+		if (a->series[i].metric >= AN_M_FIRST_LOG)
+			return true;
+	}
+	return false;
+}
+
+/* Prints a legend as one paragraph (Markdown). */
+static void paragraph(FILE *f, const char *text)
+{
+	for (const char *p = text; *p; p++)
+		fputc(*p == '\n' && p[1] ? ' ' : *p, f);
+}
 
 void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report_opts *o)
 {
@@ -414,6 +431,8 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	}
 	fputc('\n', f);
 	fputs(legend, f);
+	if (has_per_second(a))
+		fputs(legend_sec, f);
 	for (size_t i = 0; i < a->notes.n; i++)
 		fprintf(f, "note: %s\n", a->notes.items[i]);
 	grid_free(&g);
@@ -477,9 +496,11 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 		}
 	}
 	fputc('\n', f);
-	/* The legend, as a paragraph. */
-	for (const char *p = legend; *p; p++)
-		fputc(*p == '\n' && p[1] ? ' ' : *p, f);
+	paragraph(f, legend);
+	if (has_per_second(a)) {
+		fputc('\n', f);
+		paragraph(f, legend_sec);
+	}
 	for (size_t i = 0; i < a->notes.n; i++)
 		fprintf(f, "\n- note: %s", a->notes.items[i]);
 	if (a->notes.n)
