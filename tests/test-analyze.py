@@ -347,6 +347,7 @@ def body(tmp):
 
     # ---- a campaign directory with a manifest -----------------------------
     check_campaign(tmp, ex, labels, bmed, logs_ok)
+    check_sample(logs_ok)
 
     print(f"{checks} checks, {failures} failed", file=sys.stderr)
     return 1 if failures else 0
@@ -470,6 +471,43 @@ def check_campaign(tmp, ex, labels, bmed, logs_ok):
         f.write('{"format": "fiocamp-manifest", "states": [\n')
     rc, out, err = run(["--table", camp])
     check(rc == 2 and "manifest.json:2:" in err, f"broken manifest: {rc} {err}")
+
+
+def check_sample(logs_ok):
+    """The shipped sample campaign, against its own fio JSON."""
+    src = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+    camp = os.path.join(src, "tests", "fixtures", "sample-campaign")
+    with open(os.path.join(camp, "manifest.json")) as f:
+        man = json.load(f)
+    vals = {}
+    for st in man["states"]:
+        for rnd in st["rounds"]:
+            for t in rnd["tests"]:
+                with open(os.path.join(camp, t["json"])) as f:
+                    doc = json.load(f)
+                vals[(st["name"], t["test"], rnd["round"])] = doc["jobs"][0]["read"]["iops"]
+    rc, out, err = run(["--csv", "summary", camp])
+    check(rc == (0 if logs_ok else 1), f"sample campaign: exit {rc}")
+    rows, num = parse_csv(out, ",", ".")
+    got = {(r["state"], r["test"], r["metric"]): r for r in rows}
+    for st in ("warm", "evicted", "control"):
+        for test in ("cached4k", "direct4k"):
+            r = got.get((st, test, "iops"))
+            v = [vals[(st, test, k)] for k in (1, 2, 3)]
+            close(r and num(r["median"]), statistics.median(v), 5e-4, f"sample {st} {test}")
+            close(r and num(r["round1"]), v[0], 5e-4, f"sample {st} {test} round 1")
+            check(r and r["baseline"] == ("yes" if st == "warm" else "no"), "sample baseline")
+    if not logs_ok:
+        return
+    # The first second after the eviction is far below the warm band.
+    rc, out, err = run(["--json", camp])
+    doc = json.loads(out)
+    band = [b for b in doc["bands"] if b["test"] == "cached4k"][0]
+    prof = [p for p in doc["profiles"] if p["state"] == "evicted" and p["test"] == "cached4k"
+            and p["round"] == 1][0]
+    check(prof["first"] < band["p10"] / 10, f"evicted round 1 starts cold: {prof['first']}")
+    check(prof["recovery_s"] is not None and prof["recovery_s"] >= 1,
+          f"evicted round 1 recovers later: {prof['recovery_s']}")
 
 
 if __name__ == "__main__":
