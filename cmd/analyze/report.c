@@ -213,27 +213,21 @@ static void per_second_rows(struct grid *g, struct block *b, const struct an_ana
 	snprintf(label, sizeof(label), "per second (%s)", kind);
 	char **hb = new_row(g, b, label);
 	char **rb = new_row(g, b, "  band p10..p90");
-	char **rf = new_row(g, b, "  round 1 first->last");
-	char **rm = new_row(g, b, "  round 1 slowest");
+	char **rf = new_row(g, b, "  round 1, 1st second");
+	char **rm = new_row(g, b, "  round 1, slowest");
+	char **rl = new_row(g, b, "  round 1, last second");
 	char **rr = new_row(g, b, "  recovery round 1");
 	char **rn = new_row(g, b, "  recovery 2..n, max");
 	for (size_t k = 0; k < g->ncols; k++) {
 		hb[k] = an_strdup("");
 		rb[k] =
 		    k == bp && band && band->n ? range_text(band->low, band->high) : an_strdup("");
-		const struct an_cell *cf = &first->cells[k], *cl = &last->cells[k];
-		if (isfinite(cf->round1)) {
-			char x[32], y[32];
-			an_fmt_short(x, sizeof(x), cf->round1);
-			an_fmt_short(y, sizeof(y), cl->round1);
-			rf[k] = an_asprintf("%s->%s", x, y);
-		} else {
-			rf[k] = an_strdup("-");
-		}
-		const struct an_cell *cm = &min->cells[k];
-		char mv[32];
-		an_fmt_short(mv, sizeof(mv), cm->round1);
-		rm[k] = an_strdup(mv);
+		/* Round 1's seconds against the baseline's median of the same second. */
+		const struct an_cell *cf = &first->cells[k], *cm = &min->cells[k];
+		const struct an_cell *cl = &last->cells[k];
+		rf[k] = value_pct(cf->round1, k == bp ? NAN : cf->round1_change_pct, false);
+		rm[k] = value_pct(cm->round1, k == bp ? NAN : cm->round1_change_pct, false);
+		rl[k] = value_pct(cl->round1, k == bp ? NAN : cl->round1_change_pct, false);
 
 		const struct an_cell *cr = &rec->cells[k];
 		bool have_r1 = false, r1_never = false;
@@ -691,7 +685,17 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 									 : "no baseline band");
 					else
 						c_str(o, "");
-					c_str(o, a->runs[c->runs[v]].path);
+					/* Per-second values come from the log. */
+					const struct an_run *run = &a->runs[c->runs[v]];
+					const char *file = run->path;
+					if (s->metric >= AN_M_FIRST_LOG &&
+					    s->job_index < run->n_jobs) {
+						const struct an_dirvals *dv =
+						    &run->jobs[s->job_index].dir[s->dir];
+						if (dv->sec.n)
+							file = run->logs[dv->log].path;
+					}
+					c_str(o, file);
 					c_end(o);
 				}
 			}
