@@ -19,14 +19,18 @@ static const enum fc_ddir report_dirs[] = {FC_DDIR_READ, FC_DDIR_WRITE, FC_DDIR_
 
 static char *reason_from_error(const struct fc_error *err)
 {
+	/* The message may already start with the status text. */
 	const char *what = fc_status_text(err->code);
+	if (strncmp(err->message, what, strlen(what)) == 0)
+		what = "";
+	const char *sep = what[0] ? ": " : "";
 	if (err->line)
-		return an_asprintf("%s: line %lu: %s", what, err->line, err->message);
+		return an_asprintf("%s%sline %lu: %s", what, sep, err->line, err->message);
 	if (err->has_offset)
-		return an_asprintf("%s: byte %llu: %s", what, err->offset, err->message);
+		return an_asprintf("%s%sbyte %llu: %s", what, sep, err->offset, err->message);
 	if (err->message[0])
-		return an_asprintf("%s: %s", what, err->message);
-	return an_strdup(what);
+		return an_asprintf("%s%s%s", what, sep, err->message);
+	return an_strdup(fc_status_text(err->code));
 }
 
 static double percentile_us(const struct fc_lat *l, double pct)
