@@ -187,8 +187,7 @@ def body(tmp):
 
     # ---- the table -----------------------------------------------------
     rc, out, err = run(["--table", ex])
-    logs_ok = "not written yet" not in err  # per-second profiles land with the log reader
-    check(rc == (0 if logs_ok else 1), f"clean directory: exit {rc}, stderr {err}")
+    check(rc == 0 and err == "", f"clean directory: exit {rc}, stderr {err}")
     lines = out.splitlines()
     check("baseline basis" in out, "baseline is basis (its runs came first)")
     head = [l for l in lines if "(base)" in l]
@@ -260,10 +259,7 @@ def body(tmp):
     check(f"| IOPS round 1 | {fmt_short(iops[('basis', 1)])}" in out, "Markdown sub-row")
 
     # ---- per-second profiles and recovery --------------------------------
-    if logs_ok:
-        check_profiles(ex)
-    else:
-        print("per-second checks skipped: the library cannot read logs yet", file=sys.stderr)
+    check_profiles(ex)
 
     # ---- rejected inputs and exit codes ----------------------------------
     bad = os.path.join(tmp, "bad")
@@ -340,14 +336,14 @@ def body(tmp):
     check(rc == 2 and "cannot tell state" in err and "nothing to analyze" in err,
           f"unknown names are rejected by default: {rc}")
     rc, out, err = run(["--csv", "summary", "--pattern", "{test}.{state}.r{round}.json", pat])
-    check(rc == (0 if logs_ok else 1), f"--pattern: exit {rc} {err}")
+    check(rc == 0, f"--pattern: exit {rc} {err}")
     rows, num = parse_csv(out, ",", ".")
     s = [r for r in rows if r["state"] == "snap1" and r["metric"] == "iops"]
     close(s and num(s[0]["round1_change_pct"]), round(r1_pct, 1), 1e-9, "--pattern values")
 
     # ---- a campaign directory with a manifest -----------------------------
-    check_campaign(tmp, ex, labels, bmed, logs_ok)
-    check_sample(logs_ok)
+    check_campaign(tmp, ex, labels, bmed)
+    check_sample()
 
     print(f"{checks} checks, {failures} failed", file=sys.stderr)
     return 1 if failures else 0
@@ -390,7 +386,7 @@ def check_profiles(ex):
     check(line and line[0].split()[-1] == "never", f"table recovery: {line}")
 
 
-def check_campaign(tmp, ex, labels, bmed, logs_ok):
+def check_campaign(tmp, ex, labels, bmed):
     camp = os.path.join(tmp, "camp")
     manifest = {
         "format": "fiocamp-manifest", "version": 1, "campaign": "demo", "status": "done",
@@ -473,7 +469,7 @@ def check_campaign(tmp, ex, labels, bmed, logs_ok):
     check(rc == 2 and "manifest.json:2:" in err, f"broken manifest: {rc} {err}")
 
 
-def check_sample(logs_ok):
+def check_sample():
     """The shipped sample campaign, against its own fio JSON."""
     src = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
     camp = os.path.join(src, "tests", "fixtures", "sample-campaign")
@@ -487,7 +483,7 @@ def check_sample(logs_ok):
                     doc = json.load(f)
                 vals[(st["name"], t["test"], rnd["round"])] = doc["jobs"][0]["read"]["iops"]
     rc, out, err = run(["--csv", "summary", camp])
-    check(rc == (0 if logs_ok else 1), f"sample campaign: exit {rc}")
+    check(rc == 0 and err == "", f"sample campaign: exit {rc} {err}")
     rows, num = parse_csv(out, ",", ".")
     got = {(r["state"], r["test"], r["metric"]): r for r in rows}
     for st in ("warm", "evicted", "control"):
@@ -497,8 +493,6 @@ def check_sample(logs_ok):
             close(r and num(r["median"]), statistics.median(v), 5e-4, f"sample {st} {test}")
             close(r and num(r["round1"]), v[0], 5e-4, f"sample {st} {test} round 1")
             check(r and r["baseline"] == ("yes" if st == "warm" else "no"), "sample baseline")
-    if not logs_ok:
-        return
     # The first second after the eviction is far below the warm band.
     rc, out, err = run(["--json", camp])
     doc = json.loads(out)

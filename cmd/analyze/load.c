@@ -181,6 +181,9 @@ static void load_logs(struct an_run *r)
 		memset(&opts, 0, sizeof(opts));
 		opts.interval_ms = 1000;
 		opts.type = l->type;
+		/* fio's log_avg_msec, when the report lists it, places a log's
+		 * first window exactly. */
+		opts.window_ms = r->log_avg_ms;
 		struct fc_error err;
 		memset(&err, 0, sizeof(err));
 		struct fc_profile *prof = NULL;
