@@ -139,7 +139,6 @@ struct an_log {
 	char *path;
 	enum fc_log_type type;
 	int index;
-	bool read;   /* read without error */
 	char *error; /* why it was not used; NULL if fine */
 	bool used;   /* picked as the run's per-second rate */
 };

@@ -208,7 +208,7 @@ static void manifest_state_actions(struct an_state *st, const json_t *before)
 	size_t cap = 0;
 	size_t i;
 	const json_t *act;
-	json_array_foreach (before, i, act) {
+	json_array_foreach(before, i, act) {
 		if (!json_is_object(act))
 			continue;
 		struct an_action *ac = AN_PUSH(st->actions, st->n_actions, cap);
@@ -286,7 +286,7 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 
 	size_t i;
 	const json_t *lg;
-	json_array_foreach (json_object_get(t, "logs"), i, lg) {
+	json_array_foreach(json_object_get(t, "logs"), i, lg) {
 		const char *rel = json_string_value(lg);
 		if (!rel)
 			continue;
@@ -341,7 +341,7 @@ static int read_manifest(struct an_analysis *a, const char *dir, const char *pat
 
 	size_t i;
 	const json_t *js;
-	json_array_foreach (states, i, js) {
+	json_array_foreach(states, i, js) {
 		const char *name = json_string_value(json_object_get(js, "name"));
 		if (!name || !safe_name(name)) {
 			an_note(a, "%s: state %zu has no valid name, skipped", path, i + 1);
@@ -357,7 +357,7 @@ static int read_manifest(struct an_analysis *a, const char *dir, const char *pat
 
 		size_t k;
 		const json_t *jr;
-		json_array_foreach (json_object_get(js, "rounds"), k, jr) {
+		json_array_foreach(json_object_get(js, "rounds"), k, jr) {
 			const json_t *rn = json_object_get(jr, "round");
 			if (!json_is_integer(rn) || json_integer_value(rn) < 1 ||
 			    json_integer_value(rn) > 1000000) {
@@ -368,7 +368,7 @@ static int read_manifest(struct an_analysis *a, const char *dir, const char *pat
 			int round = (int)json_integer_value(rn);
 			size_t m;
 			const json_t *jt;
-			json_array_foreach (json_object_get(jr, "tests"), m, jt) {
+			json_array_foreach(json_object_get(jr, "tests"), m, jt) {
 				if (json_is_object(jt))
 					manifest_test(a, dir, name, round, jt);
 			}

@@ -191,7 +191,6 @@ static void load_logs(struct an_run *r)
 			l->error = reason_from_error(&err);
 			continue;
 		}
-		l->read = true;
 		take_profile(r, l, i, prof);
 		fc_profile_free(prof);
 	}

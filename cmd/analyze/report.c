@@ -327,13 +327,13 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 static void print_header(FILE *f, const struct an_analysis *a, bool markdown)
 {
 	size_t used = n_used_runs(a);
-	const char *pre = markdown ? "" : "";
 	if (a->campaign)
-		fprintf(f, "%scampaign %s (%s)", pre, a->campaign, a->manifest);
+		fprintf(f, "campaign %s (%s)", a->campaign, a->manifest);
 	else
-		fprintf(f, "%s%zu fio run(s)", pre, used);
+		fprintf(f, "%zu fio run(s)", used);
 	if (a->fio_version)
 		fprintf(f, ", %s", a->fio_version);
+	/* Two trailing spaces: a line break in Markdown. */
 	fprintf(f, "%s\n", markdown ? "  " : "");
 	fprintf(f, "baseline %s; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s\n",
 		a->states[a->baseline].name, a->n_order, a->n_tests, used, a->n_rejected,
@@ -1038,6 +1038,33 @@ void an_write_json(FILE *f, const struct an_analysis *a)
 		j_sep(j);
 		j_string(j, a->tests[t]);
 	}
+	j_close(j, ']');
+
+	j_key(j, "runs");
+	j_open(j, '[');
+	struct run_order *runs;
+	size_t n_runs = runs_in_order(a, &runs);
+	for (size_t q = 0; q < n_runs; q++) {
+		const struct an_run *r = &a->runs[runs[q].run];
+		j_sep(j);
+		j_open(j, '{');
+		jk_str(j, "state", a->states[r->state].name);
+		jk_int(j, "round", r->id.round);
+		jk_str(j, "test", a->tests[r->test]);
+		jk_str(j, "file", r->path);
+		jk_str(j, "fio_version", r->fio_version);
+		jk_num(j, "timestamp_ms", r->timestamp_ms >= 0 ? (double)r->timestamp_ms : NAN);
+		jk_num(j, "runtime_s", (double)r->runtime_ms / 1000.0);
+		j_key(j, "logs");
+		j_open(j, '[');
+		for (size_t k = 0; k < r->n_logs; k++) {
+			j_sep(j);
+			j_string(j, r->logs[k].path);
+		}
+		j_close(j, ']');
+		j_close(j, '}');
+	}
+	free(runs);
 	j_close(j, ']');
 
 	j_key(j, "series");
