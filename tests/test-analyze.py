@@ -242,6 +242,14 @@ def body(tmp):
     check(results.get((",", ".")) and results[(",", ".")] == results.get((";", ",")),
           "both dialects hold the same numbers")
 
+    # ---- the same runs as a glob and as a list of files ------------------
+    rc, ref, err = run(["--csv", "summary", ex])
+    rc, out, err = run(["--csv", "summary", ex + "/*"])
+    check(rc == 0 and out == ref, f"a quoted glob reads the same runs: {rc} {err}")
+    files = sorted(os.path.join(ex, f) for f in os.listdir(ex) if f != "test.dat")
+    rc, out, err = run(["--csv", "summary"] + files)
+    check(rc == 0 and out == ref, f"a list of files reads the same runs: {rc} {err}")
+
     # ---- CSV rounds and JSON -------------------------------------------
     rc, out, err = run(["--csv", "rounds", ex])
     rows, num = parse_csv(out, ",", ".")
