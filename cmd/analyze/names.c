@@ -234,36 +234,55 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 	return 0;
 }
 
-struct capture {
+/* Longer key paths never match: it keeps the memo below small. */
+#define PATTERN_MAX_KEY 4096
+
+struct match {
+	const struct an_pattern *p;
+	const char *base;
+	size_t len;
+	unsigned char *failed; /* (token, position) pairs known not to match */
 	const char *at[5];
-	size_t len[5];
+	size_t at_len[5];
 };
 
-/* Backtracking match; placeholders take as few characters as they can. */
-static bool match_from(const struct an_pattern *p, size_t ti, const char *s, struct capture *cap)
+/*
+ * Backtracking match; placeholders take as few characters as they can.
+ * Whether the tokens from ti on match from a position does not depend on
+ * the captures before it, so failures are remembered: at most
+ * tokens x positions steps, whatever the pattern.
+ */
+static bool match_from(struct match *m, size_t ti, const char *s)
 {
+	const struct an_pattern *p = m->p;
 	if (ti == p->n)
 		return *s == '\0';
+	size_t memo = ti * (m->len + 1) + (size_t)(s - m->base);
+	if (m->failed[memo])
+		return false;
 	const struct tok *t = &p->toks[ti];
 	if (t->kind == TOK_LIT) {
-		if (strncmp(s, t->lit, t->len) != 0)
-			return false;
-		return match_from(p, ti + 1, s + t->len, cap);
+		if (strncmp(s, t->lit, t->len) == 0 && match_from(m, ti + 1, s + t->len))
+			return true;
+		m->failed[memo] = 1;
+		return false;
 	}
 	size_t min = t->kind == TOK_STAR ? 0 : 1;
 	for (size_t n = min;; n++) {
 		if (n > 0) {
 			char c = s[n - 1];
 			if (c == '\0' || c == '/')
-				return false;
+				break;
 			if (t->kind == TOK_ROUND && !isdigit((unsigned char)c))
-				return false;
+				break;
 		}
-		cap->at[t->kind] = s;
-		cap->len[t->kind] = n;
-		if (match_from(p, ti + 1, s + n, cap))
+		m->at[t->kind] = s;
+		m->at_len[t->kind] = n;
+		if (match_from(m, ti + 1, s + n))
 			return true;
 	}
+	m->failed[memo] = 1;
+	return false;
 }
 
 int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an_ident *id)
@@ -272,20 +291,28 @@ int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an
 	const char *start;
 	if (!last_components(key_path, p->components, &start))
 		return -1;
-	struct capture cap;
-	memset(&cap, 0, sizeof(cap));
-	if (!match_from(p, 0, start, &cap))
+	struct match m;
+	memset(&m, 0, sizeof(m));
+	m.p = p;
+	m.base = start;
+	m.len = strlen(start);
+	if (m.len > PATTERN_MAX_KEY)
 		return -1;
-	if (cap.at[TOK_ROUND]) {
-		if (cap.len[TOK_ROUND] > ROUND_MAX_DIGITS)
+	m.failed = an_calloc((p->n + 1) * (m.len + 1), 1);
+	bool ok = match_from(&m, 0, start);
+	free(m.failed);
+	if (!ok)
+		return -1;
+	if (m.at[TOK_ROUND]) {
+		if (m.at_len[TOK_ROUND] > ROUND_MAX_DIGITS)
 			return -1;
 		char num[ROUND_MAX_DIGITS + 1];
-		memcpy(num, cap.at[TOK_ROUND], cap.len[TOK_ROUND]);
-		num[cap.len[TOK_ROUND]] = '\0';
+		memcpy(num, m.at[TOK_ROUND], m.at_len[TOK_ROUND]);
+		num[m.at_len[TOK_ROUND]] = '\0';
 		id->round = atoi(num);
 	}
-	id->state = an_strndup(cap.at[TOK_STATE], cap.len[TOK_STATE]);
-	id->test = an_strndup(cap.at[TOK_TEST], cap.len[TOK_TEST]);
+	id->state = an_strndup(m.at[TOK_STATE], m.at_len[TOK_STATE]);
+	id->test = an_strndup(m.at[TOK_TEST], m.at_len[TOK_TEST]);
 	return 0;
 }
 
