@@ -324,6 +324,11 @@ struct an_options {
 int an_discover(struct an_analysis *a, const char *arg, const struct an_pattern *pattern,
 		bool no_manifest);
 
+/* Reads a manifest held in memory, as if it were `label` in `dir` (for the
+ * fuzzer).  0, or -1 after printing why. */
+int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
+			    const char *buf, size_t len);
+
 /* Matches logs found apart from their runs to runs; unmatched logs are
  * rejected with the reason. */
 void an_attach_logs(struct an_analysis *a, const struct an_pattern *pattern);

@@ -307,10 +307,12 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 	}
 }
 
-static int read_manifest(struct an_analysis *a, const char *dir, const char *path)
+/* From a file, or from buf when it is not NULL (path then labels it). */
+static int read_manifest_from(struct an_analysis *a, const char *dir, const char *path,
+			      const char *buf, size_t len)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root = buf ? json_loadb(buf, len, 0, &je) : json_load_file(path, 0, &je);
 	if (!root) {
 		fprintf(stderr, "fiocamp-analyze: %s:%d:%d: %s\n", path, je.line, je.column,
 			je.text);
@@ -377,6 +379,17 @@ static int read_manifest(struct an_analysis *a, const char *dir, const char *pat
 out:
 	json_decref(root);
 	return rc;
+}
+
+static int read_manifest(struct an_analysis *a, const char *dir, const char *path)
+{
+	return read_manifest_from(a, dir, path, NULL, 0);
+}
+
+int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
+			    const char *buf, size_t len)
+{
+	return read_manifest_from(a, dir, label, buf, len);
 }
 
 /* ---- arguments --------------------------------------------------------------- */
