@@ -399,6 +399,8 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 		fprintf(f, "\n%s\n", b->title);
 		for (size_t c0 = 0; c0 < g.ncols; c0 += per) {
 			size_t c1 = c0 + per < g.ncols ? c0 + per : g.ncols;
+			if (c0)
+				fputc('\n', f); /* the next group of states */
 			fprintf(f, "%-*s", (int)lw, "");
 			for (size_t c = c0; c < c1; c++) {
 				const char *name = a->states[a->order[c]].name;
