@@ -8,7 +8,7 @@ Runs fio (2 s each, 8 MB file, --output-format=json, --write_iops_log,
 --log_avg_msec=1000; fio 3.33 writes no log line at all for a 1 s run)
 into a directory named like the published example: basis1-rw4k.json ..
 basis3-rw4k.json, snap1-1-rw4k.json .. snap1-3-rw4k.json and
-log-<label>-rw4k_iops.1.log.  Round 1 of snap1 is held to 300 IOPS with
+log-<label>-rw4k_iops.1.log.  Round 1 of snap1 is held to 100 IOPS with
 rate_iops, a first-round effect that is certain to show.  Every number the
 analyzer prints is checked against values computed here from fio's own JSON
 and from the per-second series.
@@ -167,7 +167,7 @@ def body(tmp):
         fio(ex, f"basis{r}", data)
         labels[("basis", r)] = f"basis{r}"
     for r in (1, 2, 3):
-        fio(ex, f"snap1-{r}", data, extra=["--rate_iops=300"] if r == 1 else [])
+        fio(ex, f"snap1-{r}", data, extra=["--rate_iops=100"] if r == 1 else [])
         labels[("snap1", r)] = f"snap1-{r}"
 
     iops = {k: iops_of(f"{ex}/{v}-rw4k.json")[0] for k, v in labels.items()}
@@ -178,7 +178,7 @@ def body(tmp):
     smed = statistics.median(s_vals)
     r1_pct = (iops[("snap1", 1)] - bmed) / bmed * 100
     rest_med = statistics.median(s_vals[1:])
-    check(iops[("snap1", 1)] < 320, f"rate_iops=300 held round 1: {iops[('snap1', 1)]}")
+    check(iops[("snap1", 1)] < 110, f"rate_iops=100 held round 1: {iops[('snap1', 1)]}")
 
     # Logs: fio 3.33 drops the last 1 s window, so a 2 s run logs one line.
     for k, v in labels.items():
@@ -387,11 +387,16 @@ def check_profiles(ex):
             check(got is None and note == "never back in the band", f"recovery {key}: {note}")
         else:
             close(got, want, 1e-9, f"recovery {key}")
-    # Held to 300 IOPS for the whole round: never back in the band.
-    check(rec.get(("snap1", 1), (0, ""))[1] == "never back in the band", "round 1 never recovers")
+    # Held to 100 IOPS for the whole round: never back in the band, unless
+    # the shared disk stalled a baseline second below that.
     rc, out, err = run(["--table", ex])
     line = [l for l in out.splitlines() if l.strip().startswith("recovery round 1")]
-    check(line and line[0].split()[-1] == "never", f"table recovery: {line}")
+    if low > 200:
+        check(rec.get(("snap1", 1), (0, ""))[1] == "never back in the band",
+              "round 1 never recovers")
+        check(line and line[0].split()[-1] == "never", f"table recovery: {line}")
+    else:
+        print(f"note: baseline band starts at {low:.0f} IOPS; the disk stalled", file=sys.stderr)
 
 
 def check_campaign(tmp, ex, labels, bmed):

@@ -149,13 +149,30 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 		/* bw profiles are KiB/s; the report uses MiB/s. */
 		double scale = l->type == FC_LOG_BW ? 1.0 / 1024.0 : 1.0;
 		dv->sec.values = an_calloc(s->n, sizeof(*dv->sec.values));
+		uint64_t interval = prof->interval_ms ? prof->interval_ms : 1000;
+		size_t n = 0;
 		for (size_t p = 0; p < s->n; p++) {
 			const struct fc_profile_point *pt = &s->points[p];
-			dv->sec.values[p] = pt->gap ? NAN : pt->value * scale;
+			/* A second the log covers for less than half (the 1 ms tail
+			 * of fio's last window, or a per-I/O log's last partial
+			 * second) is no measured second. */
+			double covered = pt->covered_ms;
+			if (prof->per_io && r->runtime_ms > pt->start_ms &&
+			    r->runtime_ms - pt->start_ms < interval)
+				covered = (double)(r->runtime_ms - pt->start_ms);
+			bool partial = covered < 0.5 * (double)interval;
+			dv->sec.values[p] = pt->gap || partial ? NAN : pt->value * scale;
+			if (!isnan(dv->sec.values[p]))
+				n = p + 1;
 		}
-		dv->sec.n = s->n;
+		if (n == 0) {
+			free(dv->sec.values);
+			dv->sec.values = NULL;
+			continue;
+		}
+		dv->sec.n = n; /* trailing gaps dropped */
 		dv->sec.start_ms = s->points[0].start_ms;
-		dv->sec.interval_ms = prof->interval_ms ? prof->interval_ms : 1000;
+		dv->sec.interval_ms = interval;
 		dv->log = log_index;
 		dv->log_type = l->type;
 		took = true;
