@@ -318,74 +318,30 @@ int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an
 
 /* ---- file names ----------------------------------------------------------- */
 
-static const struct {
-	const char *name;
-	enum fc_log_type type;
-} log_types[] = {
-    /* clat_hist before clat: the longer name first. */
-    {"clat_hist", FC_LOG_CLAT_HIST}, {"iops", FC_LOG_IOPS}, {"bw", FC_LOG_BW},
-    {"clat", FC_LOG_CLAT},	     {"slat", FC_LOG_SLAT}, {"lat", FC_LOG_LAT},
-};
-
-/* After "_TYPE": ".N.log" or ".log", then nothing, ".fz" or ".HOST". */
-static bool log_tail(const char *s, int *index)
-{
-	if (*s != '.')
-		return false;
-	s++;
-	*index = 0;
-	if (isdigit((unsigned char)*s)) {
-		long n = 0;
-		while (isdigit((unsigned char)*s)) {
-			n = n * 10 + (*s - '0');
-			if (n > 1000000)
-				return false;
-			s++;
-		}
-		if (*s != '.')
-			return false;
-		s++;
-		*index = (int)n;
-	}
-	if (strncmp(s, "log", 3) != 0)
-		return false;
-	s += 3;
-	return *s == '\0' || (*s == '.' && s[1]);
-}
-
 bool an_log_name_parse(const char *path, struct an_log_name *out)
 {
+	struct fc_log_name ln;
 	memset(out, 0, sizeof(*out));
-	const char *base = base_name(path);
-	size_t blen = strlen(base);
-	for (size_t i = blen; i-- > 1;) {
-		if (base[i] != '_')
-			continue;
-		for (size_t k = 0; k < sizeof(log_types) / sizeof(log_types[0]); k++) {
-			size_t tl = strlen(log_types[k].name);
-			int index;
-			if (strncmp(base + i + 1, log_types[k].name, tl) != 0 ||
-			    !log_tail(base + i + 1 + tl, &index))
-				continue;
-			out->type = log_types[k].type;
-			out->index = index;
-			size_t dir_len = (size_t)(base - path);
-			out->key_raw = an_strndup(path, dir_len + i);
-			const char *prefix = base;
-			size_t plen = i;
-			if (plen > 4 &&
-			    (strncmp(prefix, "log-", 4) == 0 || strncmp(prefix, "log_", 4) == 0)) {
-				prefix += 4;
-				plen -= 4;
-			}
-			out->key = an_malloc(dir_len + plen + 1);
-			memcpy(out->key, path, dir_len);
-			memcpy(out->key + dir_len, prefix, plen);
-			out->key[dir_len + plen] = '\0';
-			return true;
-		}
+	if (fc_log_name_parse(path, &ln) < 0)
+		return false;
+	/* the prefix starts the last path component */
+	const char *base = ln.prefix;
+	size_t dir_len = (size_t)(base - path);
+	out->type = ln.type;
+	out->index = ln.index;
+	out->key_raw = an_strndup(path, dir_len + ln.prefix_len);
+	/* the published example's logs are named log-<run>_<type>.N.log */
+	const char *prefix = base;
+	size_t plen = ln.prefix_len;
+	if (plen > 4 && (strncmp(prefix, "log-", 4) == 0 || strncmp(prefix, "log_", 4) == 0)) {
+		prefix += 4;
+		plen -= 4;
 	}
-	return false;
+	out->key = an_malloc(dir_len + plen + 1);
+	memcpy(out->key, path, dir_len);
+	memcpy(out->key + dir_len, prefix, plen);
+	out->key[dir_len + plen] = '\0';
+	return true;
 }
 
 void an_log_name_free(struct an_log_name *n)
