@@ -98,7 +98,12 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 		switch (st->kind) {
 		case NETCUP_PLAN_SNAPSHOT:
 			creates = true;
-			if (names_has(names, name)) {
+			if (names_has(names, name) && st->resumed) {
+				rc = nc_finding(f, NETCUP_INFO, "name-adopted",
+						"snapshot \"%s\" exists already; an earlier run of "
+						"this campaign started it, so it is taken as made",
+						name);
+			} else if (names_has(names, name)) {
 				rc = nc_finding(f, NETCUP_PROBLEM, "name-taken",
 						"snapshot \"%s\" will exist already when the plan "
 						"creates it (on the server now or made earlier in "
@@ -131,6 +136,9 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 			break;
 		case NETCUP_PLAN_DELETE:
 		case NETCUP_PLAN_REVERT:
+			if (!names_has(names, name) && st->resumed &&
+			    st->kind == NETCUP_PLAN_DELETE)
+				continue; /* deleted before the run was cut short */
 			if (!names_has(names, name))
 				rc = nc_finding(
 				    f, NETCUP_PROBLEM, "name-missing",

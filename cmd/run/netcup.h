@@ -299,6 +299,12 @@ struct netcup_plan_step {
 	const char *name;
 	bool online;	  /* SNAPSHOT only */
 	const char *disk; /* SNAPSHOT only; NULL: none */
+	/*
+	 * A resumed campaign: SNAPSHOT whose create may have gone through in an
+	 * earlier run (it will be adopted, so a name that exists is no problem);
+	 * DELETE of a name that may be gone already (then it counts as done).
+	 */
+	bool resumed;
 };
 
 /* The snapshot actions a campaign will run, in the order it runs them. */
@@ -314,9 +320,10 @@ struct netcup_plan {
  * answers 400 "Online snapshot creation is not possible if UEFI is
  * activated."; the finding shows the offline sequence); walking the steps in
  * order: names created that exist by then (on the server or earlier in the
- * plan), names deleted or reverted to that do not; the API's dry-run once per
- * kind of snapshot planned.  Appends findings (INFO lines describe the server).  Fills *server
- * if not NULL and the server was read.  Returns 0 when nothing is a problem,
+ * plan), names deleted or reverted to that do not (steps marked `resumed`
+ * excepted, see there); the API's dry-run once per kind of snapshot planned.
+ * Appends findings (INFO lines describe the server).  Fills *server if not
+ * NULL and the server was read.  Returns 0 when nothing is a problem,
  * NETCUP_E_PREFLIGHT when some finding is (err says how many), another
  * negative status only when it could not check at all (out of memory).
  */

@@ -22,6 +22,8 @@ line on stdout is JSON: {"http": PORT, "ssh": PORT}.  Stop it with SIGTERM.
 
 Control endpoints (never logged, JSON in and out):
   POST /_fake/reset          {"servers": [...], "refresh_token": ..., ...}
+                             a server: {"id", "state", "uefi", "snapshotAllowed",
+                             "disks", "liveInfo", "snapshots": [names taken already]}
   POST /_fake/fault          one fault (see Fault below)
   POST /_fake/expire-tokens  every access token issued so far is now invalid
   GET  /_fake/requests?since=N   the request log from sequence number N
@@ -106,6 +108,12 @@ class Server:
                                          "allocationInMiB": 1024}])
         self.live_info = bool(spec.get("liveInfo", True))
         self.snapshots = {}  # name -> dict, in creation order
+        for name in spec.get("snapshots", []):  # taken before the test began
+            self.snapshots[name] = {
+                "uuid": str(uuidlib.uuid4()), "name": name, "description": "",
+                "disks": [d["dev"] for d in self.disks], "creationTime": iso_s(time.time()),
+                "state": self.state, "online": False, "exported": False,
+                "exportedSizeInKiB": None, "downloadInfos": None}
         self.lock_until = 0.0
         self.ssh_up_at = 0.0 if self.state == "RUNNING" else None
 
