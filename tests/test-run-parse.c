@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of fiocamp-run's small parsers: durations, sizes, shell words,
- * targets and the campaign file's structure. */
+ * targets, the campaign file's structure and the providers' keys. */
 #include <string.h>
 
 #include "campaign.h"
@@ -182,11 +182,63 @@ static void test_campaign(void)
 	sbuf_release(&b);
 }
 
+/* The netcup provider's keys and actions are checked while parsing. */
+static void test_netcup(void)
+{
+	struct strv errors = {0};
+	struct campaign *c =
+	    parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n"
+		  "[provider]\ntype = netcup\nserver-id = 42\n"
+		  "token-file = /t/tok\npoll-interval = 250ms\n"
+		  "api-url = http://127.0.0.1:9/scp-core\n"
+		  "[state s]\nbefore = power-off hard; snapshot s1 disk vda offline; "
+		  "power-on; reboot; revert s1; delete-snapshot all-created\n",
+		  &errors);
+	CHECK(c != NULL);
+	CHECK_INT(errors.n, 0);
+	if (c) {
+		CHECK_STR(c->provider_type, "netcup");
+		CHECK_INT(c->states[0].n_actions, 6);
+		/* power-off, snapshot, power-on, reboot, revert, delete-snapshot */
+		const bool down[] = {true, false, false, true, true, false};
+		const bool up[] = {false, false, true, true, true, false};
+		for (size_t i = 0; i < 6 && i < c->states[0].n_actions; i++) {
+			CHECK_INT(c->states[0].actions[i].kind, ACT_PROVIDER);
+			CHECK_INT(c->states[0].actions[i].takes_down, down[i]);
+			CHECK_INT(c->states[0].actions[i].brings_up, up[i]);
+		}
+	}
+	campaign_free(c);
+
+	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n"
+		  "[provider]\ntype = netcup\nserver-id = 0\nhttp-timeout = 2d\n"
+		  "auth-url = ftp://x\n[state s]\nbefore = snapshot a b; delete-snapshot\n",
+		  &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 5);
+	if (errors.n == 5) {
+		CHECK_STR(errors.v[0],
+			  "t.ini:7: server-id '0' is not a netcup server id (a number "
+			  "from 1 to 2147483647: the one the SCP shows for the server)");
+		CHECK_STR(errors.v[1],
+			  "t.ini:8: http-timeout: '2d' must be more than 0 and at most "
+			  "1d");
+		CHECK_STR(errors.v[2], "t.ini:9: auth-url \"ftp://x\": scheme ftp is not supported "
+				       "(expected https)");
+		CHECK_STR(errors.v[3], "t.ini:11: 'snapshot a b': unexpected 'b' (usage: snapshot "
+				       "NAME [online|offline] [disk DISK])");
+		CHECK_STR(errors.v[4], "t.ini:11: 'delete-snapshot': wrong number of arguments "
+				       "(usage: delete-snapshot NAME|all-created)");
+	}
+	strv_release(&errors);
+}
+
 int main(void)
 {
 	test_durations();
 	test_sizes();
 	test_shell();
 	test_campaign();
+	test_netcup();
 	return check_exit();
 }

@@ -571,9 +571,15 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 		if (provider_action_known(c, name, &pa)) {
 			a->kind = ACT_PROVIDER;
 			a->takes_down = pa->takes_down;
+			a->brings_up = pa->brings_up;
+			char msg[600] = "";
 			if (nargs < pa->min_args || (pa->max_args >= 0 && nargs > pa->max_args))
 				perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)",
 					  a->text, pa->usage);
+			else if (c->provider->check_args &&
+				 c->provider->check_args(name, nargs, a->words.v + 1, msg,
+							 sizeof(msg)) < 0)
+				perror_at(p, a->line, "'%s': %s", a->text, msg);
 			return;
 		}
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
@@ -640,6 +646,31 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 	}
 }
 
+/* The provider checks its keys now, so that a bad value is a file:line
+ * error like any other; one line of its message per problem. */
+static void check_provider_keys(struct parser *p)
+{
+	struct campaign *c = p->c;
+	struct provider_section sec = {
+	    .file = c->source,
+	    .line = c->provider_line ? c->provider_line : 1,
+	    .keys = c->provider_keys,
+	    .n_keys = c->n_provider_keys,
+	};
+	char msg[4096] = "";
+	void *state = NULL;
+	if (c->provider->configure(&sec, NULL, &state, msg, sizeof(msg)) == 0) {
+		c->provider->free(state);
+		return;
+	}
+	char *save = NULL;
+	for (char *l = strtok_r(msg, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		p->n_errors++;
+		if (p->n_errors <= CAMPAIGN_MAX_ERRORS)
+			strv_add(p->errors, l);
+	}
+}
+
 static void finish(struct parser *p)
 {
 	struct campaign *c = p->c;
@@ -676,6 +707,8 @@ static void finish(struct parser *p)
 				  "unknown provider type '%s' (built in: %s)", c->provider_type,
 				  provider_known_types());
 	}
+	if (c->provider)
+		check_provider_keys(p);
 	for (size_t i = 0; i < c->n_states; i++) {
 		for (size_t j = 0; j < c->states[i].n_actions; j++)
 			check_action(p, &c->states[i], j);

@@ -33,6 +33,7 @@ struct action {
 	struct strv words; /* name and arguments, shell-split */
 	unsigned line;
 	bool takes_down;     /* provider action that takes the machine away */
+	bool brings_up;	     /* provider action after which the machine is on */
 	uint64_t settle_ms;  /* ACT_SETTLE */
 	char *probe_host;    /* ACT_WAIT_SSH: NULL = the target's host */
 	unsigned probe_port; /* ACT_WAIT_SSH */

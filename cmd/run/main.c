@@ -14,6 +14,7 @@
 
 #include "campaign.h"
 #include "jobs.h"
+#include "provider-netcup.h"
 #include "run.h"
 
 #ifndef FIOCAMP_VERSION
@@ -26,6 +27,7 @@ static void usage(FILE *f)
 		"usage: fiocamp-run [options] CAMPAIGN.ini\n"
 		"       fiocamp-run --demo [options]\n"
 		"       fiocamp-run --resume DIR [options]\n"
+		"       fiocamp-run netcup-login [--token-file PATH]\n"
 		"\n"
 		"Runs the states x rounds x tests of a campaign file with stock fio and\n"
 		"records everything in a campaign directory (see fiocamp-campaign(5)).\n"
@@ -42,10 +44,20 @@ static void usage(FILE *f)
 		"  -h, --help         this text\n"
 		"      --version      the version\n"
 		"\n"
-		"actions without a provider: %s\n"
+		"actions without a provider: %s\n",
+		campaign_builtin_actions_help());
+	for (const struct provider_ops *const *p = provider_list(); *p; p++) {
+		if (!(*p)->actions[0].name)
+			continue;
+		fprintf(f, "provider %s (%s):", (*p)->type, (*p)->summary);
+		for (const struct provider_action *a = (*p)->actions; a->name; a++)
+			fprintf(f, "%s %s", a == (*p)->actions ? "" : ",", a->usage);
+		fprintf(f, "\n");
+	}
+	fprintf(f,
 		"job files: --jobs-dir, beside the campaign file, %s, built in\n"
 		"exit status: 0 done, 1 failed, 2 bad usage or campaign file, 130 interrupted\n",
-		campaign_builtin_actions_help(), jobs_installed_dir());
+		jobs_installed_dir());
 }
 
 /* The campaign's name and file recorded in a manifest: the copy in the
@@ -82,6 +94,8 @@ int main(int argc, char **argv)
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
+	if (argc > 1 && !strcmp(argv[1], "netcup-login"))
+		return netcup_login_command(argc - 1, argv + 1);
 	struct run_options o = {0};
 	bool dry_run = false, demo = false;
 	for (;;) {

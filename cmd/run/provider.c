@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "provider-netcup.h"
+
 /* Providers built into this binary.  `none` has no actions: a campaign
  * without a [provider] section (or with type = none) may only use the
  * built-in actions. */
@@ -11,16 +13,22 @@ static const struct provider_action none_actions[] = {
     {.name = NULL},
 };
 
-static int none_configure(const struct provider_key *keys, size_t n_keys,
-			  const struct provider_ctx *ctx, void **state, char *err, size_t err_len)
+static int none_configure(const struct provider_section *sec, const struct provider_ctx *ctx,
+			  void **state, char *err, size_t err_len)
 {
 	(void)ctx;
 	*state = NULL;
-	if (n_keys) {
+	if (sec->n_keys) {
 		snprintf(err, err_len, "%s:%u: unknown key '%s' for provider type none",
-			 keys[0].file, keys[0].line, keys[0].key);
+			 sec->keys[0].file, sec->keys[0].line, sec->keys[0].key);
 		return -1;
 	}
+	return 0;
+}
+
+static int none_connect(void *state, char *err, size_t err_len)
+{
+	(void)state, (void)err, (void)err_len;
 	return 0;
 }
 
@@ -39,9 +47,9 @@ static int none_perform(void *state, const char *action, int argc, char *const *
 	return -1;
 }
 
-static int none_ensure_powered_on(void *state, char *err, size_t err_len)
+static int none_ensure_powered_on(void *state, json_t *result, char *err, size_t err_len)
 {
-	(void)state, (void)err, (void)err_len;
+	(void)state, (void)result, (void)err, (void)err_len;
 	return 0;
 }
 
@@ -55,6 +63,7 @@ static const struct provider_ops none_ops = {
     .summary = "no provider: only the built-in actions",
     .actions = none_actions,
     .configure = none_configure,
+    .connect = none_connect,
     .preflight = none_preflight,
     .perform = none_perform,
     .ensure_powered_on = none_ensure_powered_on,
@@ -63,15 +72,17 @@ static const struct provider_ops none_ops = {
 
 static const struct provider_ops *const builtin[] = {
     &none_ops,
+    &provider_netcup_ops,
+    NULL,
 };
 
 /* Types that have their own issue but are not in this binary yet. */
-static const char *const planned_types[] = {"netcup", "proxmox", "command"};
+static const char *const planned_types[] = {"proxmox", "command"};
 
 const struct provider_ops *provider_find(const char *type, bool *planned)
 {
 	*planned = false;
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+	for (size_t i = 0; builtin[i]; i++) {
 		if (!strcmp(builtin[i]->type, type))
 			return builtin[i];
 	}
@@ -84,5 +95,10 @@ const struct provider_ops *provider_find(const char *type, bool *planned)
 
 const char *provider_known_types(void)
 {
-	return "none";
+	return "none, netcup";
+}
+
+const struct provider_ops *const *provider_list(void)
+{
+	return builtin;
 }

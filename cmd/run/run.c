@@ -53,7 +53,12 @@ struct runner {
 	struct jobfile prefill_job;
 	void *prov;
 	bool prov_ready;
+	struct provider_ctx pctx;
 	bool maybe_down; /* an action took the machine away and no wait-ssh saw it back */
+	bool resumed;	 /* this session continues an earlier one */
+	bool journal_ready;
+	double session_wall;	   /* when this session began */
+	double restored_down_wall; /* the power-off repeated on resume took the machine away */
 
 	/* for the ETA */
 	double fio_extra_s;
@@ -93,6 +98,11 @@ static bool status_is(json_t *o, const char *s)
 {
 	const char *st = jstr(o, "status");
 	return st && !strcmp(st, s);
+}
+
+static void journal_failure(struct runner *R, const char *what, const char *msg)
+{
+	record_event(&R->rec, "error", json_pack("{s:s, s:s}", "step", what, "message", msg));
 }
 
 static void fmt_clock(char *buf, size_t len, double s)
@@ -589,16 +599,35 @@ static const char *recorded_hash(struct runner *R, const char *path)
 	return found;
 }
 
-/* The start of the first action of this state that took the machine away. */
-static double down_since(json_t *state_obj, size_t upto, const struct state *s)
+/*
+ * The start of the first action of this state that took the machine away, or
+ * NAN.  A transition cut short in an earlier session (kill, Ctrl-C, failure)
+ * has no meaningful downtime of its own: it counts from the power-off
+ * repeated on resume if there was one; otherwise it is unknown (*note says
+ * why).
+ */
+static double down_since(const struct runner *R, json_t *state_obj, size_t upto,
+			 const struct state *s, const char **note)
 {
 	json_t *before = jget(state_obj, "before");
+	*note = NULL;
 	for (size_t j = 0; j < upto && j < s->n_actions; j++) {
 		if (!s->actions[j].takes_down)
 			continue;
 		double t = parse_utc(jstr(json_array_get(before, j), "started"));
-		if (isfinite(t))
+		if (!isfinite(t))
+			continue;
+		/* format_utc keeps milliseconds */
+		if (t >= R->session_wall - 0.001)
 			return t;
+		if (isfinite(R->restored_down_wall)) {
+			*note =
+			    "the transition was cut short and resumed: downtime counts from the "
+			    "power-off repeated on resume";
+			return R->restored_down_wall;
+		}
+		*note = "the transition was cut short and resumed: its downtime is unknown";
+		return NAN;
 	}
 	return NAN;
 }
@@ -667,6 +696,9 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	json_object_del(obj, "error");
 	json_object_del(obj, "result");
 	json_object_del(obj, "downtime_s");
+	json_object_del(obj, "downtime_note");
+	json_object_del(obj, "task");
+	json_object_del(obj, "tasks");
 	if (a->takes_down)
 		R->maybe_down = true;
 	record_save(&R->rec);
@@ -704,7 +736,14 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		json_object_set_new(res, "banner", json_string(pr.banner));
 		json_object_set_new(res, "answered", json_utc(pr.ready_wall));
 		R->maybe_down = false;
-		double since = down_since(state_obj, ai, st);
+		const char *note;
+		double since = down_since(R, state_obj, ai, st, &note);
+		if (note) {
+			json_object_set_new(obj, "downtime_note", json_string(note));
+			if (!jget(state_obj, "downtime_note"))
+				json_object_set_new(state_obj, "downtime_note", json_string(note));
+			progress_line("%s: %s", st->name, note);
+		}
 		if (isfinite(since)) {
 			double down = pr.ready_wall - since;
 			json_object_set_new(obj, "downtime_s", json_seconds(down));
@@ -790,6 +829,15 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 			snprintf(why, sizeof(why), "%s", msg);
 			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 		}
+		/* the contract wants the provider's tasks beside our timing */
+		static const char *const lifted[] = {"task", "tasks"};
+		for (size_t i = 0; i < FCR_ARRAY_SIZE(lifted); i++) {
+			json_t *v = jget(res, lifted[i]);
+			if (!v)
+				continue;
+			json_object_set(obj, lifted[i], v);
+			json_object_del(res, lifted[i]);
+		}
 		break;
 	}
 	}
@@ -815,6 +863,10 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		json_object_set(ev, "downtime_s", jget(obj, "downtime_s"));
 	if (jget(obj, "result"))
 		json_object_set(ev, "result", jget(obj, "result"));
+	if (jget(obj, "task"))
+		json_object_set(ev, "task", jget(obj, "task"));
+	if (jget(obj, "tasks"))
+		json_object_set(ev, "tasks", jget(obj, "tasks"));
 	if (s == STEP_FAILED)
 		jset_str(ev, "error", why);
 	record_event(&R->rec, "action-end", ev);
@@ -824,6 +876,65 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		progress_line("%s: interrupted", label);
 	record_save(&R->rec);
 	return R->rec.failed ? STEP_FATAL : s;
+}
+
+/*
+ * A state cut short in an earlier session, resumed.  When the last finished
+ * action of it that changed the power was a power-off, the steps after it
+ * expect the machine off, but it may be on again (the earlier session powered
+ * it on after a failure, or someone did).  That power-off is repeated, which
+ * costs one GET when the machine is still off.  Not when the next step
+ * changes the power itself.
+ */
+static enum step restore_power_off(struct runner *R, size_t si, json_t *state_obj)
+{
+	const struct campaign *c = R->c;
+	const struct state *st = &c->states[si];
+	json_t *before = jget(state_obj, "before");
+	size_t next = st->n_actions;
+	for (size_t ai = 0; ai < st->n_actions; ai++) {
+		if (!status_is(json_array_get(before, ai), "done")) {
+			next = ai;
+			break;
+		}
+	}
+	const struct action *last = NULL;
+	for (size_t ai = 0; ai < next; ai++) {
+		const struct action *a = &st->actions[ai];
+		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
+			last = a;
+	}
+	if (!last || !last->takes_down || last->brings_up)
+		return STEP_OK;
+	if (next < st->n_actions) {
+		const struct action *a = &st->actions[next];
+		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
+			return STEP_OK;
+	}
+	progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
+		      "machine off",
+		      st->name, last->text);
+	record_event(&R->rec, "resume-restore",
+		     json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
+	R->maybe_down = true;
+	json_t *res = json_object();
+	char msg[600] = "";
+	double t0_wall = wall_now(), t0 = mono_now();
+	int rc = c->provider->perform(R->prov, last->words.v[0], (int)last->words.n - 1,
+				      last->words.v + 1, res, msg, sizeof(msg));
+	if (rc == 0 && !json_is_true(jget(res, "already")))
+		R->restored_down_wall = t0_wall;
+	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
+			       "status", rc == 0 ? "done" : "failed", "duration_s",
+			       json_seconds(mono_now() - t0), "result", res);
+	if (rc < 0)
+		jset_str(ev, "error", msg);
+	record_event(&R->rec, "resume-restore-end", ev);
+	if (rc == 0)
+		return STEP_OK;
+	progress_line("%s: repeating '%s' failed: %s", st->name, last->text, msg);
+	journal_failure(R, "resume-restore", msg);
+	return g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 }
 
 /* ---- rounds -------------------------------------------------------------- */
@@ -997,6 +1108,7 @@ static enum step run_state(struct runner *R, size_t si)
 	R->round = 0;
 	if (status_is(state_obj, "done"))
 		return STEP_OK;
+	bool cut_short = R->resumed && !status_is(state_obj, "pending");
 	json_object_set_new(state_obj, "status", json_string("running"));
 	record_event(&R->rec, "state-start",
 		     json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
@@ -1004,7 +1116,9 @@ static enum step run_state(struct runner *R, size_t si)
 	progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
 	enum step result = STEP_OK;
 	json_t *before = jget(state_obj, "before");
-	for (size_t ai = 0; ai < st->n_actions; ai++) {
+	if (cut_short)
+		result = restore_power_off(R, si, state_obj);
+	for (size_t ai = 0; result == STEP_OK && ai < st->n_actions; ai++) {
 		json_t *a = json_array_get(before, ai);
 		if (status_is(a, "done"))
 			continue;
@@ -1379,6 +1493,9 @@ static void release_runner(struct runner *R)
 	free(R->jobs);
 	jobfile_release(&R->prefill_job);
 	target_release(&R->tgt);
+	if (R->prov_ready)
+		R->c->provider->free(R->prov);
+	R->prov_ready = false;
 	if (R->rec.dir)
 		record_close(&R->rec);
 	free(R->cdir);
@@ -1459,14 +1576,14 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void journal_failure(struct runner *R, const char *what, const char *msg)
-{
-	record_event(&R->rec, "error", json_pack("{s:s, s:s}", "step", what, "message", msg));
-}
-
 static void provider_journal(void *opaque, json_t *event)
 {
 	struct runner *R = opaque;
+	if (!R->journal_ready) {
+		/* before the campaign directory exists nothing is worth keeping */
+		json_decref(event);
+		return;
+	}
 	const char *name = jstr(event, "event");
 	char *copy = xstrdup(name ? name : "provider");
 	json_object_del(event, "event");
@@ -1474,25 +1591,70 @@ static void provider_journal(void *opaque, json_t *event)
 	free(copy);
 }
 
-static int setup_provider(struct runner *R, struct rerr *err)
+static void provider_note(void *opaque, const char *level, const char *text)
+{
+	struct runner *R = opaque;
+	if (!strcmp(level, "problem")) {
+		/* refusals are shown even with --quiet */
+		progress_clear();
+		fprintf(stderr, "%s: PROBLEM: %s\n", R->c->provider_type, text);
+	} else if (!strcmp(level, "warning")) {
+		progress_line("%s: warning: %s", R->c->provider_type, text);
+	} else {
+		progress_line("%s: %s", R->c->provider_type, text);
+	}
+	if (R->journal_ready)
+		record_event(&R->rec, "provider-note",
+			     json_pack("{s:s, s:s, s:s}", "provider", R->c->provider_type, "level",
+				       level, "text", text));
+}
+
+static struct provider_section provider_section_of(const struct campaign *c)
+{
+	return (struct provider_section){
+	    .file = c->source,
+	    .line = c->provider_line ? c->provider_line : 1,
+	    .keys = c->provider_keys,
+	    .n_keys = c->n_provider_keys,
+	};
+}
+
+/* The provider's configuration and credentials: before anything is created. */
+static int open_provider(struct runner *R, struct rerr *err)
 {
 	const struct campaign *c = R->c;
-	static struct provider_ctx ctx;
-	ctx.journal = provider_journal;
-	ctx.opaque = R;
-	ctx.stop = &g_interrupts;
-	char msg[600] = "";
-	if (c->provider->configure(c->provider_keys, c->n_provider_keys, &ctx, &R->prov, msg,
-				   sizeof(msg)) < 0)
+	R->pctx = (struct provider_ctx){
+	    .journal = provider_journal,
+	    .note = provider_note,
+	    .opaque = R,
+	    .stop = &g_interrupts,
+	    .hard_stop = &g_hard_stop,
+	};
+	struct provider_section sec = provider_section_of(c);
+	char msg[4096] = "";
+	if (c->provider->configure(&sec, &R->pctx, &R->prov, msg, sizeof(msg)) < 0)
 		return rerr_set(err, "%s", msg);
 	R->prov_ready = true;
+	if (c->provider->connect(R->prov, msg, sizeof(msg)) < 0)
+		return rerr_set(err, "%s", msg);
+	return 0;
+}
+
+/* The provider's preflight, with every provider action and what earlier
+ * sessions made of it. */
+static int provider_preflight(struct runner *R, struct rerr *err)
+{
+	const struct campaign *c = R->c;
 	struct provider_step *steps = NULL;
 	size_t n = 0;
+	json_t *states = jget(R->rec.m, "states");
 	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *before = jget(json_array_get(states, si), "before");
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
 			const struct action *a = &c->states[si].actions[ai];
 			if (a->kind != ACT_PROVIDER)
 				continue;
+			json_t *obj = json_array_get(before, ai);
 			steps = xrealloc(steps, (n + 1) * sizeof(*steps));
 			steps[n++] = (struct provider_step){
 			    .state = c->states[si].name,
@@ -1501,13 +1663,136 @@ static int setup_provider(struct runner *R, struct rerr *err)
 			    .argv = a->words.v + 1,
 			    .file = c->source,
 			    .line = a->line,
+			    .status = jstr(obj, "status") ? jstr(obj, "status") : "pending",
+			    .result = jget(obj, "result"),
 			};
 		}
 	}
+	char msg[1200] = "";
 	int rc = c->provider->preflight(R->prov, steps, n, msg, sizeof(msg));
 	free(steps);
 	if (rc < 0)
 		return rerr_set(err, "provider %s: %s", c->provider_type, msg);
+	return 0;
+}
+
+/*
+ * Whether the machine may be off as the manifest leaves it: an action that
+ * takes it away ran (or began) and no wait-ssh saw it back since.
+ */
+static bool manifest_maybe_down(const struct runner *R)
+{
+	const struct campaign *c = R->c;
+	json_t *states = jget(R->rec.m, "states");
+	bool down = false;
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *before = jget(json_array_get(states, si), "before");
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
+			const struct action *a = &c->states[si].actions[ai];
+			json_t *obj = json_array_get(before, ai);
+			if (a->takes_down && !status_is(obj, "pending") &&
+			    !status_is(obj, "skipped"))
+				down = true;
+			if (a->kind == ACT_WAIT_SSH && status_is(obj, "done"))
+				down = false;
+		}
+	}
+	return down;
+}
+
+/* Where to look for the machine's SSH server after powering it on: the
+ * campaign's wait-ssh (the current state's first, then any), else the ssh
+ * target.  false when there is nothing to probe. */
+static bool safety_probe_target(const struct runner *R, const char **host, unsigned *port)
+{
+	const struct campaign *c = R->c;
+	for (size_t k = 0; k < c->n_states; k++) {
+		size_t si = (R->si + k) % c->n_states;
+		const struct state *st = &c->states[si];
+		for (size_t ai = 0; ai < st->n_actions; ai++) {
+			const struct action *a = &st->actions[ai];
+			if (a->kind != ACT_WAIT_SSH)
+				continue;
+			*host = a->probe_host ? a->probe_host : target_probe_host(&R->tgt);
+			*port = a->probe_host ? a->probe_port : c->ssh_port;
+			return *host != NULL;
+		}
+	}
+	if (c->target != TARGET_SSH)
+		return false;
+	*host = target_probe_host(&R->tgt);
+	*port = c->ssh_port;
+	return *host != NULL;
+}
+
+/*
+ * The machine may be off: power it on and wait for its SSH server, and
+ * record in which state it was left.  Only a second Ctrl-C cuts this short.
+ * Returns 0 when it is on (and answers SSH, where there is something to
+ * probe).
+ */
+static int safety_power_on(struct runner *R, const char *why)
+{
+	const struct campaign *c = R->c;
+	char msg[600] = "";
+	progress_line("the machine may be off (%s): asking %s to power it on", why,
+		      c->provider_type);
+	json_t *res = json_object();
+	int rc = c->provider->ensure_powered_on(R->prov, res, msg, sizeof(msg));
+	char state_buf[32] = "";
+	snprintf(state_buf, sizeof(state_buf), "%s",
+		 jstr(res, "server_state") ? jstr(res, "server_state") : "");
+	const char *state = state_buf[0] ? state_buf : NULL;
+	json_t *ev = json_pack("{s:s, s:s, s:O}", "why", why, "status", rc < 0 ? "failed" : "done",
+			       "result", res);
+	json_object_set_new(ev, "server_state", state ? json_string(state) : json_null());
+	if (rc < 0)
+		jset_str(ev, "error", msg);
+	const char *host = NULL;
+	unsigned port = 0;
+	bool ssh_ok = false;
+	if (rc == 0 && safety_probe_target(R, &host, &port)) {
+		struct probe_result pr;
+		struct rerr perr;
+		progress_line("waiting for SSH on %s:%u", host, port);
+		int prc = probe_ssh(host, port, c->wait_timeout_ms, &g_hard_stop, &pr, &perr);
+		json_t *ssh = json_pack("{s:s, s:i, s:i}", "host", host, "port", (int)port,
+					"probes", (int)pr.probes);
+		if (prc == 0) {
+			ssh_ok = true;
+			json_object_set_new(ssh, "answered", json_utc(pr.ready_wall));
+			json_object_set_new(ssh, "banner", json_string(pr.banner));
+		} else {
+			json_object_set_new(ssh, "error",
+					    json_string(prc > 0 ? "stopped (Ctrl-C)" : perr.msg));
+		}
+		json_object_set_new(ev, "ssh", ssh);
+	} else if (rc == 0) {
+		ssh_ok = true; /* nothing to probe */
+	}
+	record_event(&R->rec, "ensure-powered-on", ev);
+	json_decref(res);
+	progress_clear();
+	if (rc < 0) {
+		fprintf(
+		    stderr,
+		    "fiocamp-run: could not power the machine on: %s\n"
+		    "fiocamp-run: the server was left %s: power it on in the provider's panel\n",
+		    msg, state ? state : "in an unknown state");
+		return -1;
+	}
+	if (!ssh_ok) {
+		fprintf(stderr,
+			"fiocamp-run: the server is %s, but SSH on %s:%u did not answer in time\n",
+			state ? state : "on", host, port);
+		return -1;
+	}
+	R->maybe_down = false;
+	if (host)
+		fprintf(stderr, "fiocamp-run: the server is %s again and answers SSH on %s:%u\n",
+			state ? state : "on", host, port);
+	else
+		fprintf(stderr, "fiocamp-run: the server is %s again\n", state ? state : "on");
 	return 0;
 }
 
@@ -1527,6 +1812,9 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		return EXIT_RUN_USAGE;
 	}
 	bool resume = o->resume_dir != NULL;
+	R->resumed = resume;
+	R->session_wall = wall_now();
+	R->restored_down_wall = NAN;
 	if (resume) {
 		R->cdir = xstrdup(o->resume_dir);
 		if (record_open(&R->rec, R->cdir, &err) < 0 || load_manifest(R, &err) < 0) {
@@ -1534,7 +1822,15 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 			release_runner(R);
 			return EXIT_RUN_USAGE;
 		}
-	} else {
+	}
+	bool complete = resume && status_is(R->rec.m, "done");
+	/* credentials before anything is created: a bad token file is a usage error */
+	if (!complete && open_provider(R, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		release_runner(R);
+		return EXIT_RUN_USAGE;
+	}
+	if (!resume) {
 		if (create_campaign_dir(R, &err) < 0) {
 			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 			release_runner(R);
@@ -1548,11 +1844,12 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		R->rec.session = 1;
 		R->rec.m = new_manifest(R);
 	}
+	R->journal_ready = true;
 	install_signals();
 	record_event(&R->rec, resume ? "resume" : "campaign-start",
 		     json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", R->cdir,
 			       "keep_going", o->keep_going));
-	if (resume && status_is(R->rec.m, "done")) {
+	if (complete) {
 		progress_line("%s: the campaign is complete; nothing left to do", R->cdir);
 		record_event(&R->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
 		if (!o->quiet)
@@ -1576,6 +1873,16 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		result = STEP_FAILED;
 		goto end;
 	}
+	if (resume) {
+		R->maybe_down = manifest_maybe_down(R);
+		/* an ssh target can only be checked once the machine is back */
+		if (R->maybe_down && c->target == TARGET_SSH &&
+		    safety_power_on(R, "resuming a transition that was cut short") < 0) {
+			journal_failure(R, "resume", "the machine could not be brought back");
+			result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
+			goto end;
+		}
+	}
 	char *fio_version = NULL;
 	json_t *host = json_object();
 	progress_line("preflight: %s", c->target_text);
@@ -1592,10 +1899,11 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		     json_pack("{s:s, s:O, s:s*}", "fio_version", fio_version, "host", host,
 			       "remote_dir", R->tgt.remote_tmp));
 	free(fio_version);
-	if (setup_provider(R, &err) < 0) {
-		progress_line("%s", err.msg);
+	if (provider_preflight(R, &err) < 0) {
+		progress_clear();
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		journal_failure(R, "provider", err.msg);
-		result = STEP_FAILED;
+		result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 		goto end;
 	}
 	record_save(&R->rec);
@@ -1614,7 +1922,11 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		enum step s = run_state(R, si);
 		if (s == STEP_FAILED) {
 			any_failed = true;
-			if (o->keep_going)
+			/* the next states must not find the machine off */
+			if (o->keep_going && R->maybe_down && R->prov_ready &&
+			    safety_power_on(R, "a state failed; --keep-going goes on") < 0)
+				s = STEP_FATAL;
+			else if (o->keep_going)
 				continue;
 		}
 		if (s != STEP_OK) {
@@ -1645,17 +1957,9 @@ end:
 			json_object_set_new(s, "status", json_string(final));
 	}
 	if (R->maybe_down && R->prov_ready && result != STEP_OK) {
-		char msg[600] = "";
-		progress_line("the machine may be off: asking the provider to power it on");
-		int rc = c->provider->ensure_powered_on(R->prov, msg, sizeof(msg));
-		record_event(
-		    &R->rec, "ensure-powered-on",
-		    json_pack("{s:s, s:s}", "status", rc < 0 ? "failed" : "done", "message", msg));
-		if (rc < 0)
-			fprintf(stderr, "fiocamp-run: could not power the machine on: %s\n", msg);
+		record_save(&R->rec);
+		safety_power_on(R, g_interrupts ? "interrupted" : "the campaign failed");
 	}
-	if (R->prov_ready)
-		c->provider->free(R->prov);
 	target_cleanup(&R->tgt);
 	json_object_set_new(R->rec.m, "status", json_string(final));
 	record_event(&R->rec, "campaign-end",
@@ -1687,6 +1991,17 @@ end:
 
 /* ---- --dry-run ----------------------------------------------------------- */
 
+/* A provider's description, one line each, below the step it belongs to. */
+static void print_indented(const char *text)
+{
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		printf("           %.*s\n", (int)n, l);
+		l += n + (nl ? 1 : 0);
+	}
+}
+
 int run_dry(const struct campaign *c, const struct run_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
@@ -1707,6 +2022,14 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 	       R->tgt.test_file, size, (unsigned long long)c->size_bytes, runtime, pause,
 	       c->ioengine, c->direct);
 	printf("provider %s\n", c->provider_type);
+	struct provider_section sec = provider_section_of(c);
+	char pmsg[4096] = "";
+	if (c->provider->configure(&sec, NULL, &R->prov, pmsg, sizeof(pmsg)) < 0) {
+		fprintf(stderr, "%s\n", pmsg);
+		release_runner(R);
+		return EXIT_RUN_USAGE;
+	}
+	R->prov_ready = true;
 	if (o->resume_dir)
 		printf("resuming %s: steps marked done there are skipped\n", o->resume_dir);
 	else
@@ -1725,6 +2048,12 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 	printf("\nplan:\n");
 	printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n", ++step,
 	       c->target_text, c->directory, size);
+	char *desc = c->provider->describe ? c->provider->describe(R->prov, NULL, 0, NULL) : NULL;
+	if (desc) {
+		printf("%3u. %s preflight, nothing changed:\n", ++step, c->provider_type);
+		print_indented(desc);
+		free(desc);
+	}
 	if (c->prefill) {
 		fio_env(R, "prefill", &env);
 		target_fio_argv(&R->tgt, "prefill", env.v, &argv);
@@ -1801,6 +2130,14 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 				       a->text,
 				       a->takes_down ? " (the machine goes away: downtime starts)"
 						     : "");
+				desc =
+				    c->provider->describe
+					? c->provider->describe(R->prov, a->words.v[0],
+								(int)a->words.n - 1, a->words.v + 1)
+					: NULL;
+				if (desc)
+					print_indented(desc);
+				free(desc);
 				unknown++;
 				break;
 			}

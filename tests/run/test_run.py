@@ -482,8 +482,13 @@ MALFORMED = [
      '[state a]\n', 5, "bad target 'telnet box'"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\ntarget = ssh root@h:99999\n'
      '[state a]\n', 5, "bad ssh destination 'root@h:99999'"),
+    ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = proxmox\n'
+     '[state a]\nbefore = power-off\n', 6, "provider type 'proxmox' is not built in yet"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = netcup\n'
-     '[state a]\nbefore = power-off\n', 6, "provider type 'netcup' is not built in yet"),
+     '[state a]\nbefore = power-off\n', 6, "provider netcup needs server-id"),
+    ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = netcup\n'
+     'server-id = 1\n[state a]\nbefore = snapshot\n', 9,
+     "'snapshot': wrong number of arguments (usage: snapshot NAME [online|offline] [disk DISK])"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[state a]\n[state a]\n',
      6, "state 'a' was already defined on line 5"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\nsize = 9M\n[state a]\n',
@@ -558,14 +563,15 @@ def test_dryrun(tmp):
     # 12 runs x (30 s + 0.3 s) + 4 x 10 s + 90 s = 493.6 s
     check('expected duration: about 8m13.600s plus 3 steps' in out,
           'expected duration line in:\n%s' % out[-400:])
-    # the example campaign is valid up to the provider that is not built in yet
+    # the netcup example is valid and its plan names the API calls (no token needed;
+    # tests/run/test_netcup_run.py looks at it closely)
     rc, out, err = run(['--dry-run', os.path.join(SRCDIR, 'fio-jobs', 'netcup-snapshot.ini')],
-                       tmp)
-    check_eq(rc, 2, 'netcup example without the netcup provider')
-    lines = err.splitlines()
-    check_eq(len(lines), 1, 'one error for the netcup example: %s' % err)
-    check(lines and lines[0].endswith("netcup-snapshot.ini:21: provider type 'netcup' is not "
-                                      "built in yet (built in: none)"), 'message: %s' % err)
+                       tmp, {'HOME': tmp, 'FIOCAMP_NETCUP_REFRESH_TOKEN': ''})
+    check_eq(rc, 0, 'dry-run of the netcup example (%s)' % err)
+    check('campaign netcup-snapshot' in out and
+          'provider netcup: snapshot grenzlast-1' in out and
+          'PATCH /api/v1/servers/123456 {"state":"OFF"} (ACPI shutdown)' in out,
+          'the netcup example\'s plan: %s' % out[-2000:])
     # the demo's plan, from the copy built into the binary
     rc, out, err = run(['--dry-run', '--demo'], tmp)
     check_eq(rc, 0, 'demo dry-run')

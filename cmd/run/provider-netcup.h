@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The netcup provider of fiocamp-run (`[provider] type = netcup`): the
+ * provider interface of provider.h on top of the SCP client of netcup.h.
+ * See docs/netcup.md.
+ */
+#ifndef FCR_PROVIDER_NETCUP_H
+#define FCR_PROVIDER_NETCUP_H
+
+#include "provider.h"
+
+extern const struct provider_ops provider_netcup_ops;
+
+/* Where the refresh token lives unless [provider] or --token-file says
+ * otherwise ("~" is the user's home directory). */
+#define NETCUP_TOKEN_FILE_DEFAULT "~/.config/fiocamp/netcup.token"
+
+/* "~/x" with $HOME put in; other paths copied.  NULL when HOME is unset. */
+char *netcup_expand_home(const char *path);
+
+/* `fiocamp-run netcup-login [--token-file PATH] [--auth-url URL]`: the
+ * one-time device-code login.  argv[0] is "netcup-login".  Returns an exit
+ * status. */
+int netcup_login_command(int argc, char **argv);
+
+#endif
