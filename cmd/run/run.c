@@ -1938,6 +1938,11 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		result = STEP_FAILED;
 	if (result == STEP_OK)
 		final = "done";
+	/* as the campaign file wants it, but worth saying */
+	if (result == STEP_OK && R->maybe_down && R->prov_ready)
+		provider_note(R, "warning",
+			      "the campaign ends with the machine taken away (no wait-ssh saw it "
+			      "back after the last power-off, reboot or revert)");
 end:
 	if (R->rec.failed) {
 		fprintf(stderr, "\nfiocamp-run: %s\n", R->rec.err.msg);

@@ -519,6 +519,25 @@ def test_faults(tmp, fake):
     nxt = [e['mono'] for e in ev if e['event'] == 'state-start' and e['state'] == 'cleanup']
     check(on and nxt and on[0] < nxt[0], 'task error: powered on before the next state')
 
+    # a fio run that fails while the server is off (its directory became a file)
+    fake.reset()
+    path = os.path.join(tmp, 'fiofail.ini')
+    target = os.path.join(tmp, 'target')
+    write(path, campaign_head(tmp, 'fiofail') + '[provider]\n' + provider_keys(fake, tok) +
+          '\n[state basis]\n\n[state down]\nbefore = power-off; '
+          'run sh -c "rm -rf %s && touch %s"\n'
+          '[state back]\nbefore = power-on; wait-ssh 127.0.0.1:%d\n'
+          % (target, target, fake.ssh))
+    d = os.path.join(tmp, 'ffio')
+    rc, out, err = run(['-o', d, path], tmp)
+    capture_dir(d)
+    check_eq(rc, 1, 'fio failure: exit status')
+    m = load_manifest(d)
+    check_eq(state_of(m, 'down')['rounds'][0]['tests'][0]['status'], 'failed',
+             'fio failure: the run failed')
+    check_powered_back(fake, d, 'fio failure')
+    os.unlink(target)
+
     # access tokens expire in the middle of the transition: renewed, nothing lost
     fake.reset()
     d = os.path.join(tmp, 'ftoken')
