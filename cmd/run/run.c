@@ -1357,12 +1357,6 @@ static char *find_analyzer(void)
 	return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* A short per-state table of median IOPS through libfiocamp. */
 static void builtin_table(const struct runner *R)
 {
@@ -1404,20 +1398,12 @@ static void builtin_table(const struct runner *R)
 				fc_output_free(out);
 				vals[n++] = iops;
 			}
-			if (n == 0) {
-				printf("%-16s %-10s %6d %12s\n", c->states[si].name,
-				       R->jobs[ti].test, 0, "-");
+			struct fc_summary sum;
+			if (n == 0 || fc_summarize(vals, n, &sum) < 0) {
+				printf("%-16s %-10s %6zu %12s\n", c->states[si].name,
+				       R->jobs[ti].test, n, "-");
 				free(vals);
 				continue;
-			}
-			qsort(vals, n, sizeof(double), cmp_double);
-			struct fc_summary sum;
-			if (fc_summarize(vals, n, &sum) < 0) {
-				/* a library without statistics yet: the median of sorted values */
-				sum.min = vals[0];
-				sum.max = vals[n - 1];
-				sum.median =
-				    n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
 			}
 			char change[16] = "";
 			if (isnan(base[ti]))
@@ -1442,7 +1428,8 @@ static void print_analysis(const struct runner *R)
 	char *analyzer = find_analyzer();
 	fflush(stdout);
 	if (analyzer) {
-		char *const argv[] = {analyzer, R->cdir, NULL};
+		/* the table even when stdout is a pipe or a file */
+		char *const argv[] = {analyzer, "--table", R->cdir, NULL};
 		struct spawn_opts o = {
 		    .argv = argv,
 		    .stdin_fd = SPAWN_DEVNULL,
@@ -1452,8 +1439,9 @@ static void print_analysis(const struct runner *R)
 		struct child ch;
 		struct rerr err;
 		int status = 0;
+		/* exit 1: the report is out, some inputs were left out of it */
 		if (spawn(&o, &ch, &err) == 0 && child_wait(&ch, &status) == 0 &&
-		    status_ok(status)) {
+		    WIFEXITED(status) && WEXITSTATUS(status) <= 1) {
 			free(analyzer);
 			return;
 		}

@@ -225,6 +225,17 @@ def test_e2e(tmp):
     check(len(dirs) == 1 and len(os.path.basename(dirs[0])) == len('e2e-20260101-101010'),
           'default directory NAME-YYYYmmdd-HHMMSS: %r' % dirs)
     check_eq(out, '', '--quiet prints nothing on stdout')
+    # the end report comes from fiocamp-analyze when it is there, as a table
+    # even though stdout is a pipe
+    analyzer = os.path.join(os.path.dirname(BIN), '..', 'analyze', 'fiocamp-analyze')
+    if os.access(analyzer, os.X_OK):
+        small = campaign(tmp, 'small.ini', '[state one]\n\n[state two]\n',
+                         extra='name = small\nsuite = rr4k\nrounds = 1\n')
+        rc, out, err = run(['-o', 'small', small], tmp, {'FIOCAMP_ANALYZE': analyzer})
+        check_eq(rc, 0, 'exit status with the analyzer (stderr: %s)' % err[-2000:])
+        check('baseline one' in out and 'IOPS median' in out,
+              "fiocamp-analyze's table at the end:\n%s" % out)
+        check('did not finish' not in err, 'no fallback table: %s' % err[-2000:])
 
 
 def fio_children(pid):
