@@ -201,7 +201,8 @@ struct an_action {
 	double duration_s;	/* NaN unknown */
 	double downtime_s;	/* NaN unless this action waited for SSH */
 	char *task_name;	/* NULL without a provider task */
-	double task_duration_s; /* NaN unknown */
+	double task_duration_s; /* NaN unknown; the sum when several tasks ran */
+	size_t n_tasks;		/* provider tasks the action ran (task.count, else 1) */
 };
 
 struct an_state {

@@ -224,6 +224,9 @@ static void manifest_state_actions(struct an_state *st, const json_t *before)
 			if (!ac->task_name)
 				ac->task_name = an_strdup("task");
 			ac->task_duration_s = num_or_nan(json_object_get(task, "duration_s"));
+			/* an action that ran several tasks (reboot) sums them up */
+			json_int_t count = json_integer_value(json_object_get(task, "count"));
+			ac->n_tasks = count > 0 ? (size_t)count : 1;
 		}
 	}
 }

@@ -74,7 +74,7 @@ static void action_sums(const struct an_state *s, double *act_s, size_t *n_act, 
 		}
 		if (isfinite(s->actions[i].task_duration_s)) {
 			*task_s += s->actions[i].task_duration_s;
-			(*n_task)++;
+			*n_task += s->actions[i].n_tasks;
 		}
 	}
 	if (*n_act == 0)
