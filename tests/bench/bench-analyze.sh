@@ -6,7 +6,7 @@
 # files.  Target: fiocamp-analyze <= 0.5 x jq's wall time.
 #
 # Usage: tests/bench/bench-analyze.sh [BUILDDIR]
-#   BUILDDIR defaults to build-release (set up with --buildtype=release
+#   BUILDDIR defaults to build-rel (set up with --buildtype=release
 #   when missing).  Needs fio, jq and python3.
 #
 # The inputs are real fio 3.33 output: one 2 s run for each of the five
@@ -16,14 +16,14 @@
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$src/build-release}
+build=${1:-$src/build-rel}
 runs=${BENCH_RUNS:-5}
 
 for tool in fio jq python3 meson ninja; do
 	command -v "$tool" >/dev/null || { echo "bench-analyze: $tool is missing" >&2; exit 2; }
 done
 if [ ! -d "$build" ]; then
-	meson setup "$build" "$src" --buildtype=release -Dtests=false >/dev/null
+	meson setup "$build" "$src" --buildtype=release >/dev/null
 fi
 if [ "$(meson introspect "$build" --buildoptions |
 	python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"][0])')" != release ]; then

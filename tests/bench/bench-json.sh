@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Parse 1,000 fio json+ files (about 16 MB): libfiocamp vs jq extracting one
 # number from the same files, and jansson's loader alone for reference.
-# Usage: tests/bench/bench-json.sh [BUILD_DIR]   (a release build is best:
-#   meson setup build-rel --buildtype=release && ninja -C build-rel)
+# Usage: tests/bench/bench-json.sh [BUILD_DIR]; BUILD_DIR defaults to
+# build-rel, set up as a release build (non-sanitized) if missing.
 set -euo pipefail
-build=${1:-build-rel}
+build=${1:-$(cd "$(dirname "$0")/../.." && pwd)/build-rel}
+[ -d "$build" ] || meson setup "$build" "$(dirname "$0")/../.." --buildtype=release >/dev/null
+ninja -C "$build" >/dev/null
 bench=$build/tests/bench/bench-json
 [ -x "$bench" ] || { echo "build $bench first" >&2; exit 2; }
 command -v jq >/dev/null || { echo "jq is needed" >&2; exit 2; }

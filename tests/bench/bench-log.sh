@@ -6,9 +6,8 @@
 # of `wc -l`, peak memory under 20 MB.  Not a test: timings depend on the
 # machine and its load.
 #
-# Build a release tree first (non-sanitized):
-#   meson setup build-rel --buildtype=release && ninja -C build-rel
-#   tests/bench/bench-log.sh build-rel [LINES] [RUNS]
+# Usage: tests/bench/bench-log.sh [BUILD_DIR [LINES [RUNS]]]; BUILD_DIR
+# defaults to build-rel, set up as a release build (non-sanitized) if missing.
 #
 # The log is written to a temporary directory and removed afterwards.  Both
 # commands run RUNS times (default 15), alternating, after one warm-up run
@@ -16,7 +15,9 @@
 # Peak RSS comes from GNU time (/usr/bin/time -f %M, Debian package `time`).
 set -euo pipefail
 
-builddir=${1:-build-rel}
+builddir=${1:-$(cd "$(dirname "$0")/../.." && pwd)/build-rel}
+[[ -d $builddir ]] || meson setup "$builddir" "$(dirname "$0")/../.." --buildtype=release >/dev/null
+ninja -C "$builddir" >/dev/null
 lines=${2:-1000000}
 runs=${3:-15}
 prof="$builddir/tests/bench/bench-profile"

@@ -5,14 +5,12 @@
 # runs (1 s, 8 MiB file) so that the controller's own work dominates.
 #
 # usage: tests/bench/bench-run.sh [BUILD_DIR]
-#   BUILD_DIR defaults to build-release, configured with --buildtype=release
+#   BUILD_DIR defaults to build-rel, configured with --buildtype=release
 #   if missing.  Target: <= 50 ms per gap.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-$src/build-release}
-# werror off: gcc -O3 warns about code outside the controller (lib/json.c)
-[ -d "$build" ] || meson setup "$build" "$src" --buildtype=release -Dwerror=false \
-	-Dtests=false >/dev/null
+build=${1:-$src/build-rel}
+[ -d "$build" ] || meson setup "$build" "$src" --buildtype=release >/dev/null
 ninja -C "$build" >/dev/null
 bin=$build/cmd/run/fiocamp-run
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fiocamp-bench.XXXXXX")
