@@ -344,7 +344,8 @@ static const char legend[] =
     "median: change vs the baseline median; * = outside the baseline's min..max.\n"
     "round 1, rounds 2..n: round 1's value and the median of the other rounds, each\n"
     "against the baseline median.  p: exact two-sided Mann-Whitney U against the\n"
-    "baseline (with 4 rounds each it cannot go below 2/70 = 0.029).\n";
+    "baseline; with n rounds against n it cannot go below 2/C(2n,n): 0.100 for 3,\n"
+    "0.029 for 4, 0.008 for 5.\n";
 static const char legend_sec[] =
     "per second: band = the baseline's per-second p10..p90; recovery = seconds from the\n"
     "start of the run until the rate first reaches the band's lower edge.\n";
