@@ -1042,8 +1042,12 @@ static enum fc_diag_kind classify(struct scan *s, const char *p, size_t len)
 		}
 	}
 	if (starts(p, len, "fio: terminating on signal ")) {
+		/* the number ends with the line, which need not end the input */
+		int sig = 0;
+		for (size_t i = 27; i < len && p[i] >= '0' && p[i] <= '9' && sig < 1000; i++)
+			sig = sig * 10 + (p[i] - '0');
 		s->fio_text = true;
-		s->signal = atoi(p + 27);
+		s->signal = sig;
 		return FC_DIAG_SIGNAL;
 	}
 	if (starts(p, len, "fio: ")) {
