@@ -417,8 +417,8 @@ struct fc_log_layout {
  * conversion).  Units: time ms since the job's start (after ramp_time), or
  * Unix ms with log_alternate_epoch/log_unix_epoch; lat ns (us in fio 2.x);
  * per-I/O bw: bytes / clat ms of that one I/O (not throughput); windowed bw
- * KiB/s; per-I/O iops 1, windowed iops I/O per second.  See fio-formats.md
- * section 3.4.
+ * KiB/s; per-I/O iops 1, windowed iops I/O per second (fio's HOWTO, "Log
+ * File Formats", and iolog.c flush_samples()).
  */
 struct fc_log_sample {
 	uint64_t time_ms;

@@ -4,8 +4,8 @@
  *
  * Turns provider actions (power-off, power-on, reboot, snapshot, delete,
  * revert) into SCP API calls and waits for the tasks they start.  See
- * docs/netcup.md for which calls each action makes and
- * ../shared/reference/netcup-scp-api.md for what the real API does.
+ * docs/netcup.md for which calls each action makes; the API itself is
+ * described by netcup's OpenAPI document (GET /scp-core/api/v1/openapi).
  *
  * Invariants and ownership:
  *  - One struct netcup per server and per thread; nothing global besides

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """A fake netcup Server Control Panel (SCP) REST API for tests.
 
-Behaves as ../shared/reference/netcup-scp-api.md documents the real one:
+Behaves as netcup's OpenAPI document and the API's recorded answers show
+the real one:
 the Keycloak token endpoint (refresh_token and device-code grants, access
 tokens that expire), 401 on expired or unknown tokens, servers with a
 RUNNING/SHUTOFF state machine changed by PATCH (merge-patch, one attribute,
