@@ -46,7 +46,7 @@ def close(got, want, tol, what):
 
 
 def run(args, cwd=None):
-    p = subprocess.run([ANALYZE] + args, cwd=cwd, capture_output=True)
+    p = subprocess.run([ANALYZE] + args, cwd=cwd, capture_output=True, timeout=120)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
@@ -249,6 +249,15 @@ def body(tmp):
     files = sorted(os.path.join(ex, f) for f in os.listdir(ex) if f != "test.dat")
     rc, out, err = run(["--csv", "summary"] + files)
     check(rc == 0 and out == ref, f"a list of files reads the same runs: {rc} {err}")
+    # Symbolic links back up the tree: each directory is read once.
+    looped = os.path.join(tmp, "looped")
+    os.mkdir(looped)
+    os.symlink(ex, os.path.join(looped, "runs"))
+    os.symlink(".", os.path.join(looped, "self"))
+    os.symlink("../looped", os.path.join(looped, "again"))
+    rc, out, err = run(["--csv", "summary", looped])
+    check(rc == 0 and out == ref, f"symbolic link loops: {rc} {err}")
+    check(err.count("not read again") == 2, f"the loops are noted: {err}")
 
     # ---- CSV rounds and JSON -------------------------------------------
     rc, out, err = run(["--csv", "rounds", ex])

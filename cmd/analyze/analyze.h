@@ -268,6 +268,11 @@ struct an_rejected {
 	char *reason;
 };
 
+/* A directory read while walking a tree, to read each one once. */
+struct an_dir_id {
+	uint64_t dev, ino;
+};
+
 /* A log found apart from a manifest, waiting to be matched to its run. */
 struct an_pending_log {
 	char *path;
@@ -286,6 +291,8 @@ struct an_analysis {
 	struct an_notes notes;
 	struct an_pending_log *plogs;
 	size_t n_plogs, cap_plogs;
+	struct an_dir_id *walked;
+	size_t n_walked, cap_walked;
 	size_t manifest_unfinished; /* runs the manifest lists as pending/running/skipped */
 
 	/* Groups. */

@@ -240,6 +240,7 @@ void an_analysis_free(struct an_analysis *a)
 		an_log_name_free(&a->plogs[i].name);
 	}
 	free(a->plogs);
+	free(a->walked);
 	memset(a, 0, sizeof(*a));
 }
 

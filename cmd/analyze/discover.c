@@ -87,6 +87,24 @@ static int cmp_entry(const void *x, const void *y)
 	return strcmp(((const struct entry *)x)->name, ((const struct entry *)y)->name);
 }
 
+/* Records a directory as read; false when it was read before (a symbolic
+ * link back up the tree, or a second link to it). */
+static bool first_visit(struct an_analysis *a, DIR *d)
+{
+	struct stat st;
+	if (fstat(dirfd(d), &st) != 0)
+		return true;
+	for (size_t i = 0; i < a->n_walked; i++) {
+		if (a->walked[i].dev == (uint64_t)st.st_dev &&
+		    a->walked[i].ino == (uint64_t)st.st_ino)
+			return false;
+	}
+	struct an_dir_id *id = AN_PUSH(a->walked, a->n_walked, a->cap_walked);
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	return true;
+}
+
 static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern, int depth)
 {
 	if (depth > 64) {
@@ -96,6 +114,14 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 	DIR *d = opendir(dir);
 	if (!d) {
 		an_reject(a, dir, "cannot open the directory: %s", strerror(errno));
+		return 0;
+	}
+	if (!first_visit(a, d)) {
+		an_note(a,
+			"%s: the same directory as one read already (a symbolic link?), "
+			"not read again",
+			dir);
+		closedir(d);
 		return 0;
 	}
 	struct entry *names = NULL;
