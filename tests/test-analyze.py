@@ -449,6 +449,14 @@ def check_campaign(tmp, ex, labels, bmed):
     # A stray file the manifest does not list is not read.
     with open(f"{camp}/basis/r1/stray.json", "w") as f:
         f.write("not fio\n")
+    # What fiocamp-run writes beside the states: prefill runs, a failed
+    # round moved aside.  Read by names, they would be a state "before" and
+    # a fourth round.
+    os.makedirs(f"{camp}/prefill")
+    shutil.copy(f"{ex}/basis1-rw4k.json", f"{camp}/prefill/prefill.json")
+    shutil.copy(f"{ex}/basis1-rw4k.json", f"{camp}/prefill/before-snap1.json")
+    os.makedirs(f"{camp}/snap1/r2.failed-1")
+    shutil.copy(f"{ex}/basis1-rw4k.json", f"{camp}/snap1/r2.failed-1/rw4k.json")
 
     rc, out, err = run(["--table", camp])
     check(rc == 1 and "marks this run failed (fio exit status 1)" in err,
@@ -486,6 +494,20 @@ def check_campaign(tmp, ex, labels, bmed):
     rows, num = parse_csv(out, ",", ".")
     b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
     close(num(b["median"]), bmed, 5e-4, "campaign layout by name: baseline median")
+    check({r["state"] for r in rows} == {"basis", "snap1"}, "by name: no state from prefill/")
+    s = [r for r in rows if r["state"] == "snap1" and r["metric"] == "iops"][0]
+    check(s["n"] == "3", f"by name: the failed round moved aside is left out: n = {s['n']}")
+    check("prefill: the campaign's prefill runs, not analyzed" in err, f"prefill noted: {err}")
+    check("r2.failed-1: a failed round moved aside, not analyzed" in err, f"failed: {err}")
+    check(err.count("rejected") == 1, f"nothing but stray.json rejected: {err}")
+    # A campaign inside a tree is read through its manifest.
+    parent = os.path.join(tmp, "campaigns")
+    os.mkdir(parent)
+    os.symlink(camp, os.path.join(parent, "demo"))
+    rc, out, err = run(["--table", parent])
+    check(rc == 1 and "campaign demo" in out, f"a campaign in a tree: {rc} {out[:80]}")
+    check("rr4k.json: the campaign marks this run failed" in err,
+          f"a campaign in a tree, its rejects: {err}")
     # A broken manifest is a clear error.
     with open(f"{camp}/manifest.json", "w") as f:
         f.write('{"format": "fiocamp-manifest", "states": [\n')

@@ -105,7 +105,61 @@ static bool first_visit(struct an_analysis *a, DIR *d)
 	return true;
 }
 
-static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern, int depth)
+static int read_manifest(struct an_analysis *a, const char *dir, const char *path);
+
+static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern,
+		bool no_manifest, int depth);
+
+/* One entry of a directory: descends, or adds a run or a log.  `campaign`:
+ * the directory holds a manifest.json (read by names: --no-manifest). */
+static int walk_entry(struct an_analysis *a, const char *dir, const struct entry *e,
+		      const struct an_pattern *pattern, bool no_manifest, bool campaign, int depth)
+{
+	char *path = join_path(dir, e->name);
+	/* d_type saves a stat per file; links and unknown types need one. */
+	unsigned char type = e->type;
+	struct stat st;
+	if (type == DT_UNKNOWN || type == DT_LNK) {
+		if (stat(path, &st) != 0) {
+			an_reject(a, path, "cannot stat: %s", strerror(errno));
+			type = DT_UNKNOWN;
+		} else {
+			type = S_ISDIR(st.st_mode)   ? DT_DIR
+			       : S_ISREG(st.st_mode) ? DT_REG
+						     : DT_UNKNOWN;
+		}
+	}
+	int rc = 0;
+	if (type == DT_DIR) {
+		/* What fiocamp-run moves aside or runs apart from the states. */
+		if (strstr(e->name, ".interrupted-"))
+			an_note(a, "%s: a round cut short and moved aside, not analyzed", path);
+		else if (strstr(e->name, ".failed-"))
+			an_note(a, "%s: a failed round moved aside, not analyzed", path);
+		else if (campaign && strcmp(e->name, "prefill") == 0)
+			an_note(a, "%s: the campaign's prefill runs, not analyzed", path);
+		else
+			rc = walk(a, path, pattern, no_manifest, depth + 1);
+	} else if (type == DT_REG) {
+		switch (an_file_kind(path)) {
+		case AN_FILE_OUTPUT:
+			add_named_output(a, path, pattern);
+			break;
+		case AN_FILE_LOG:
+			add_pending_log(a, path);
+			break;
+		case AN_FILE_SKIP:
+			break;
+		}
+	}
+	free(path);
+	return rc;
+}
+
+/* 0, or -1 when a campaign directory in the tree has a manifest that
+ * cannot be read (printed). */
+static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern,
+		bool no_manifest, int depth)
 {
 	if (depth > 64) {
 		an_note(a, "%s: directories nested too deep, not descended", dir);
@@ -126,6 +180,7 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 	}
 	struct entry *names = NULL;
 	size_t n = 0, cap = 0;
+	bool campaign = false;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
@@ -133,49 +188,29 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 		struct entry *slot = AN_PUSH(names, n, cap);
 		slot->name = an_strdup(e->d_name);
 		slot->type = e->d_type;
+		campaign |= strcmp(e->d_name, "manifest.json") == 0;
 	}
 	closedir(d);
+	int status = 0;
+	/* A campaign directory inside the tree is read through its manifest,
+	 * like one given on the command line. */
+	bool by_manifest = campaign && !no_manifest;
+	if (by_manifest) {
+		char *manifest = join_path(dir, "manifest.json");
+		status = read_manifest(a, dir, manifest);
+		free(manifest);
+	}
 	/* Sorted, so that the order of runs does not depend on the file system. */
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_entry);
 	for (size_t i = 0; i < n; i++) {
-		char *path = join_path(dir, names[i].name);
-		/* d_type saves a stat per file; links and unknown types need one. */
-		unsigned char type = names[i].type;
-		struct stat st;
-		if (type == DT_UNKNOWN || type == DT_LNK) {
-			if (stat(path, &st) != 0) {
-				an_reject(a, path, "cannot stat: %s", strerror(errno));
-				type = DT_UNKNOWN;
-			} else {
-				type = S_ISDIR(st.st_mode)   ? DT_DIR
-				       : S_ISREG(st.st_mode) ? DT_REG
-							     : DT_UNKNOWN;
-			}
-		}
-		if (type == DT_DIR) {
-			if (strstr(names[i].name, ".interrupted-"))
-				an_note(a, "%s: a round cut short and moved aside, not analyzed",
-					path);
-			else
-				walk(a, path, pattern, depth + 1);
-		} else if (type == DT_REG) {
-			switch (an_file_kind(path)) {
-			case AN_FILE_OUTPUT:
-				add_named_output(a, path, pattern);
-				break;
-			case AN_FILE_LOG:
-				add_pending_log(a, path);
-				break;
-			case AN_FILE_SKIP:
-				break;
-			}
-		}
-		free(path);
+		if (!by_manifest &&
+		    walk_entry(a, dir, &names[i], pattern, no_manifest, campaign, depth) < 0)
+			status = -1;
 		free(names[i].name);
 	}
 	free(names);
-	return 0;
+	return status;
 }
 
 /* ---- manifest.json --------------------------------------------------------- */
@@ -438,7 +473,7 @@ static int add_path(struct an_analysis *a, const char *path, const struct an_pat
 		if (!no_manifest && stat(manifest, &ms) == 0)
 			rc = read_manifest(a, path, manifest);
 		else
-			rc = walk(a, path, pattern, 0);
+			rc = walk(a, path, pattern, no_manifest, 0);
 		free(manifest);
 		return rc;
 	}
