@@ -472,6 +472,8 @@ def check_campaign(tmp, ex, labels, bmed):
     # the first action's task object sums up two tasks ("count": 2)
     check(tk and tk[0].endswith("31.2 (3)"), f"tasks row {tk}")
     check("note: state control: no usable runs" in out, "pending state noted")
+    check(f"note: {camp}/manifest.json: 1 run(s) pending, running or skipped, not analyzed"
+          in out, f"pending run noted: {out}")
     rc, out, err = run(["--csv", "transitions", "--decimal", ",", camp])
     rows, num = parse_csv(out, ";", ",")
     snap = [r for r in rows if r["state"] == "snap1"]
@@ -506,7 +508,7 @@ def check_campaign(tmp, ex, labels, bmed):
     os.symlink(camp, os.path.join(parent, "demo"))
     rc, out, err = run(["--table", parent])
     check(rc == 1 and "campaign demo" in out, f"a campaign in a tree: {rc} {out[:80]}")
-    check("rr4k.json: the campaign marks this run failed" in err,
+    check(f"rejected {parent}/demo/snap1/r3/rr4k.json: the campaign marks" in err,
           f"a campaign in a tree, its rejects: {err}")
     # A broken manifest is a clear error.
     with open(f"{camp}/manifest.json", "w") as f:

@@ -315,13 +315,14 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 		return;
 	}
 	if (strcmp(status, "done") != 0) {
+		char *where = json && safe_rel_path(json) ? join_path(dir, json) : an_strdup(label);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
-			an_reject(a, json ? json : label,
-				  "the campaign marks this run %s (fio exit status %lld)", status,
-				  (long long)json_integer_value(es));
+			an_reject(a, where, "the campaign marks this run %s (fio exit status %lld)",
+				  status, (long long)json_integer_value(es));
 		else
-			an_reject(a, json ? json : label, "the campaign marks this run %s", status);
+			an_reject(a, where, "the campaign marks this run %s", status);
+		free(where);
 		free(label);
 		return;
 	}
@@ -405,6 +406,7 @@ static int read_manifest_from(struct an_analysis *a, const char *dir, const char
 		a->fio_version = str_or_null(json_object_get(root, "fio_version"));
 	}
 
+	size_t unfinished = a->manifest_unfinished;
 	size_t i;
 	const json_t *js;
 	json_array_foreach(states, i, js) {
@@ -440,6 +442,10 @@ static int read_manifest_from(struct an_analysis *a, const char *dir, const char
 			}
 		}
 	}
+	unfinished = a->manifest_unfinished - unfinished;
+	if (unfinished)
+		an_note(a, "%s: %zu run(s) pending, running or skipped, not analyzed", path,
+			unfinished);
 out:
 	json_decref(root);
 	return rc;
