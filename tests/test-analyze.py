@@ -312,6 +312,15 @@ def body(tmp):
     close(num(b["median"]), bmed, 5e-4, "rejected runs are not averaged in")
     check(b["n"] == "3", "still 3 basis runs")
 
+    # per_job_logs=0: one log for both jobs, whose seconds belong to neither.
+    shared = os.path.join(tmp, "shared")
+    os.mkdir(shared)
+    fio(shared, "basis1", data, extra=["--numjobs=2", "--per_job_logs=0"])
+    rc, out, err = run(["--csv", "profile", shared])
+    check(rc == 1 and f"rejected {shared}/log-basis1-rw4k_iops.log: one log for the report's "
+          "2 jobs (per_job_logs=0)" in err, f"a log shared by jobs: {rc} {err}")
+    check(out.count("\r\n") == 1, f"no per-second values from it: {out}")
+
     only_bad = os.path.join(tmp, "only-bad")
     os.mkdir(only_bad)
     shutil.copy(f"{bad}/basis4-rw4k.json", only_bad)

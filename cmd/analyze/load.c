@@ -128,6 +128,13 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 {
 	/* fio numbers logs by global thread, from 1; 0 is a shared file. */
 	size_t job = l->index > 0 ? (size_t)(l->index - 1) : 0;
+	if (l->index == 0 && r->n_jobs > 1) {
+		/* Its lines interleave the jobs; whose second is whose is lost. */
+		l->error = an_asprintf("one log for the report's %zu jobs (per_job_logs=0): its "
+				       "seconds cannot be told apart by job",
+				       r->n_jobs);
+		return;
+	}
 	if (job >= r->n_jobs) {
 		l->error = an_asprintf("log number %d, but the report has %zu job(s) "
 				       "(group_reporting?)",
