@@ -292,6 +292,9 @@ def body(tmp):
                     "--direct=1", "--rw=read", "--output-format=json",
                     f"--output={bad}/snap1-4-rw4k.json"], capture_output=True)
     fio(bad, "basis6", data, runtime=1, log=False)
+    # basis01 is round 1 of basis again (the same run, so the numbers stay).
+    shutil.copy(f"{ex}/basis1-rw4k.json", f"{bad}/basis01-rw4k.json")
+    shutil.copy(f"{ex}/log-basis1-rw4k_iops.1.log", f"{bad}/log-basis9-rw4k_iops.1.log")
     rc, out, err = run(["--csv", "summary", bad])
     check(rc == 1, f"rejected inputs: exit {rc}")
     reasons = {}
@@ -307,6 +310,10 @@ def body(tmp):
           f"error run: {reasons.get('snap1-4-rw4k.json')}")
     check("well short" in reasons.get("basis6-rw4k.json", ""),
           f"short run: {reasons.get('basis6-rw4k.json')}")
+    check(reasons.get("basis1-rw4k.json") == "state basis, round 1, test rw4k again; "
+          f"{bad}/basis01-rw4k.json is used instead", f"twice: {reasons.get('basis1-rw4k.json')}")
+    check(reasons.get("log-basis9-rw4k_iops.1.log") == "no fio output of the same run found "
+          "for this log", f"a log without its run: {reasons.get('log-basis9-rw4k_iops.1.log')}")
     rows, num = parse_csv(out, ",", ".")
     b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
     close(num(b["median"]), bmed, 5e-4, "rejected runs are not averaged in")
@@ -334,6 +341,22 @@ def body(tmp):
     check(rc == 2 and "bogus" in err, "bad --csv")
     rc, out, err = run(["--baseline", "nosuch", ex])
     check(rc == 2 and "nosuch" in err, "unknown --baseline")
+    for args, want in (
+            (["--state-order", "basis,nosuch"], 'no usable runs of a state called "nosuch"'),
+            (["--sep", "ab"], '--sep: "ab" is not one character'),
+            (["--sep", '"'], '--sep: """ is not one character'),
+            (["--decimal", ";"], '--decimal: ";" is neither . nor ,'),
+            (["--width", "20"], '--width: "20" is not a width from 40 to 1000'),
+            (["--threads", "0"], '--threads: "0" is not a number from 1 to 256'),
+            (["--metrics", "iops,nosuch"], '--metrics: unknown metric "nosuch"'),
+            (["--metrics", "sec_first"], '--metrics: unknown metric "sec_first"'),
+            (["--table", "--json"], "choose one of --table, --csv, --json, --markdown"),
+            (["--pattern", "{state}-{tset}.json"], "unknown placeholder {tset}"),
+            (["--pattern", "{state}.json"], "needs {state} and {test}"),
+            (["-o", os.path.join(tmp, "missing", "out.csv")],
+             f"{tmp}/missing/out.csv: No such file or directory")):
+        rc, out, err = run(args + [ex])
+        check(rc == 2 and want in err and out == "", f"{args}: exit {rc}, {err!r}")
     rc, out, err = run(["--baseline", "snap1", "--csv", "summary", ex])
     rows, num = parse_csv(out, ",", ".")
     b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]

@@ -7,6 +7,7 @@
  * stderr), 2 usage error, unreadable manifest, or nothing to analyze.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -315,7 +316,7 @@ int main(int argc, char **argv)
 	if (output) {
 		f = fopen(output, "w");
 		if (!f) {
-			perror(output);
+			fprintf(stderr, "fiocamp-analyze: %s: %s\n", output, strerror(errno));
 			an_analysis_free(&a);
 			return 2;
 		}
