@@ -5,6 +5,8 @@
  * basis1-rw4k.json, snap1-1-rw4k.json, snap3-4-lat4k.json and its
  * log-basis1-rw4k_iops.1.log), --pattern, and CSV fields and numbers.
  */
+#include <float.h>
+
 #include "analyze.h"
 #include "check.h"
 
@@ -214,6 +216,12 @@ static void test_csv(void)
 	const char *const none[] = {"x", NULL};
 	const double one[] = {1.5};
 	CHECK_STR(csv_line(&odd, none, one, 1), "x,\"1,500\"");
+	/* Every digit of the largest values, not the first 63. */
+	char want[400];
+	snprintf(want, sizeof(want), "x,%.3f", -DBL_MAX);
+	const double huge[] = {-DBL_MAX};
+	CHECK_STR(csv_line(&en, none, huge, 1), want);
+	CHECK_INT(strlen(want), 2 + 1 + 309 + 4);
 
 	char buf[64];
 	an_fmt_short(buf, sizeof(buf), 29094.4);

@@ -28,6 +28,9 @@ void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text)
 	an_buf_putc(b, '"');
 }
 
+/* Room for "%.*f" of any double: 309 digits before the point. */
+#define FIXED_MAX 400
+
 /* "%.*f" in the C locale with the decimal mark swapped; "-0" made "0". */
 static void fixed(char *buf, size_t len, double v, int decimals, char decimal)
 {
@@ -48,7 +51,7 @@ void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decim
 {
 	if (!isfinite(v))
 		return;
-	char buf[64];
+	char buf[FIXED_MAX];
 	fixed(buf, sizeof(buf), v, decimals, c->decimal);
 	an_csv_field(b, c, buf);
 }
@@ -78,7 +81,7 @@ void an_fmt_pct(char *buf, size_t len, double pct)
 		buf[0] = '\0';
 		return;
 	}
-	char num[64];
+	char num[FIXED_MAX];
 	fixed(num, sizeof(num), pct, 1, '.');
 	if (strcmp(num, "0.0") == 0)
 		snprintf(buf, len, "0.0%%");
