@@ -707,7 +707,8 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 }
 
 struct run_order {
-	size_t run, pos;
+	size_t run, pos, test;
+	int round;
 };
 
 static int cmp_run_order(const void *x, const void *y)
@@ -715,6 +716,10 @@ static int cmp_run_order(const void *x, const void *y)
 	const struct run_order *p = x, *q = y;
 	if (p->pos != q->pos)
 		return p->pos < q->pos ? -1 : 1;
+	if (p->test != q->test)
+		return p->test < q->test ? -1 : 1;
+	if (p->round != q->round)
+		return p->round < q->round ? -1 : 1;
 	return (p->run > q->run) - (p->run < q->run);
 }
 
@@ -732,9 +737,7 @@ static size_t runs_in_order(const struct an_analysis *a, struct run_order **out)
 			if (a->order[k] == r->state)
 				pos = k;
 		}
-		/* state, test, round packed into one sort key */
-		ro[n++] = (struct run_order){i, (pos * (a->n_tests + 1) + r->test) * 1000000u +
-						    (size_t)r->id.round};
+		ro[n++] = (struct run_order){i, pos, r->test, r->id.round};
 	}
 	qsort(ro, n, sizeof(*ro), cmp_run_order);
 	*out = ro;
