@@ -128,6 +128,10 @@ enum an_metric {
 };
 #define AN_M_FIRST_LOG AN_M_SEC_FIRST
 
+/* Directions the analysis reports (sync has latencies only). */
+#define AN_N_REPORT_DIRS 4
+extern const enum fc_ddir an_report_dirs[AN_N_REPORT_DIRS];
+
 const char *an_metric_name(enum an_metric m);  /* "iops", "clat_p99.9", ... */
 const char *an_metric_label(enum an_metric m); /* "IOPS", "clat p99.9", ... */
 /* Unit of a metric; for per-second metrics it depends on the log type. */
@@ -140,7 +144,6 @@ struct an_log {
 	enum fc_log_type type;
 	int index;
 	char *error; /* why it was not used; NULL if fine */
-	bool used;   /* picked as the run's per-second rate */
 };
 
 /* A per-second series copied out of a log's profile (the profile itself is
@@ -166,24 +169,17 @@ struct an_job {
 	struct an_dirvals dir[FC_DDIR_COUNT];
 };
 
-enum an_origin { AN_FROM_MANIFEST, AN_FROM_NAME, AN_FROM_PATTERN };
-
 struct an_run {
 	char *path;
 	char *key; /* path without extension, to match logs */
 	struct an_ident id;
-	enum an_origin origin;
 	size_t state; /* index into an_analysis.states, once known */
 	size_t test;  /* index into an_analysis.tests */
 
 	struct an_log *logs;
 	size_t n_logs, cap_logs;
 
-	/* From the manifest, when there is one. */
-	char *manifest_status;
-
 	/* Filled by the loader. */
-	bool loaded;
 	bool accepted;
 	char *reason;	      /* why it was rejected */
 	int64_t timestamp_ms; /* fio's end-of-run time; -1 unknown */
@@ -324,7 +320,6 @@ struct an_options {
 	const char *baseline;
 	const char *state_order; /* comma-separated */
 	bool no_manifest;
-	int threads;
 };
 
 /* Adds the runs and logs named by one command-line argument.  Returns 0, or
@@ -357,6 +352,9 @@ int an_compute(struct an_analysis *a, const struct an_options *opt);
 
 const struct an_band *an_find_band(const struct an_analysis *a, size_t test, size_t job,
 				   enum fc_ddir dir, enum fc_log_type type);
+
+/* (v - base) / base in percent; NaN when either is not finite or base is 0. */
+double an_pct_change(double v, double base);
 
 /* Per-second statistics of one series against a band.  recovery: seconds
  * from the log's start until the first interval at or above band->low;

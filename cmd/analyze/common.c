@@ -54,15 +54,21 @@ char *an_strndup(const char *s, size_t n)
 	return p;
 }
 
+static char *vformat(const char *fmt, va_list ap) AN_PRINTF(1, 0);
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
+}
+
 char *an_asprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	int rc = vasprintf(&s, fmt, ap);
+	char *s = vformat(fmt, ap);
 	va_end(ap);
-	if (rc < 0)
-		out_of_memory();
 	return s;
 }
 
@@ -141,9 +147,7 @@ void an_note(struct an_analysis *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = vformat(fmt, ap);
 	va_end(ap);
 	char **slot = AN_PUSH(a->notes.items, a->notes.n, a->notes.cap);
 	*slot = s;
@@ -153,9 +157,7 @@ void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *s = NULL;
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = vformat(fmt, ap);
 	va_end(ap);
 	struct an_rejected *r = AN_PUSH(a->rejected, a->n_rejected, a->cap_rejected);
 	r->path = an_strdup(path);
@@ -179,7 +181,6 @@ static void run_free(struct an_run *r)
 		free(r->logs[i].error);
 	}
 	free(r->logs);
-	free(r->manifest_status);
 	free(r->reason);
 	free(r->fio_version);
 	for (size_t j = 0; j < r->n_jobs; j++) {

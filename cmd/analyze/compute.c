@@ -12,9 +12,8 @@
 
 #include "analyze.h"
 
-static const enum fc_ddir report_dirs[] = {FC_DDIR_READ, FC_DDIR_WRITE, FC_DDIR_TRIM,
-					   FC_DDIR_MIXED};
-#define N_REPORT_DIRS (sizeof(report_dirs) / sizeof(report_dirs[0]))
+const enum fc_ddir an_report_dirs[AN_N_REPORT_DIRS] = {FC_DDIR_READ, FC_DDIR_WRITE, FC_DDIR_TRIM,
+						       FC_DDIR_MIXED};
 
 static const struct {
 	const char *name, *label;
@@ -263,6 +262,16 @@ static void order_tests(struct an_analysis *a)
 	free(o);
 }
 
+/* Appends a state to the display order unless it is there already. */
+static void order_add(struct an_analysis *a, size_t state)
+{
+	for (size_t m = 0; m < a->n_order; m++) {
+		if (a->order[m] == state)
+			return;
+	}
+	a->order[a->n_order++] = state;
+}
+
 static int order_states(struct an_analysis *a, const struct an_options *opt)
 {
 	size_t *time_order = an_calloc(a->n_states, sizeof(*time_order));
@@ -297,21 +306,12 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 				free(time_order);
 				return -1;
 			}
-			bool dup = false;
-			for (size_t m = 0; m < a->n_order; m++)
-				dup |= a->order[m] == time_order[k];
-			if (!dup)
-				a->order[a->n_order++] = time_order[k];
+			order_add(a, time_order[k]);
 		}
 		free(list);
 	}
-	for (size_t k = 0; k < n; k++) {
-		bool dup = false;
-		for (size_t m = 0; m < a->n_order; m++)
-			dup |= a->order[m] == time_order[k];
-		if (!dup)
-			a->order[a->n_order++] = time_order[k];
-	}
+	for (size_t k = 0; k < n; k++)
+		order_add(a, time_order[k]);
 
 	if (opt->baseline) {
 		size_t k;
@@ -446,7 +446,7 @@ static void per_second_metrics(struct an_analysis *a)
 
 /* ---- series ---------------------------------------------------------------- */
 
-static double pct_change(double v, double base)
+double an_pct_change(double v, double base)
 {
 	if (!isfinite(v) || !isfinite(base) || base == 0)
 		return NAN;
@@ -463,7 +463,7 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_ba
 	c->rest_change_pct = NAN;
 	double bmed = base ? base->sum.median : NAN;
 	if (!is_base && base && base->sum.n > 0 && c->sum.n > 0) {
-		c->change_pct = pct_change(c->sum.median, bmed);
+		c->change_pct = an_pct_change(c->sum.median, bmed);
 		c->outside = c->sum.median < base->sum.min || c->sum.median > base->sum.max;
 		c->have_mw = fc_mann_whitney(c->values, c->n, base->values, base->n, &c->mw) == 0;
 	}
@@ -479,8 +479,8 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_ba
 	fc_summarize(rest, nr, &rs);
 	c->rest_n = rs.n;
 	c->rest_median = rs.median;
-	c->round1_change_pct = pct_change(c->round1, bmed);
-	c->rest_change_pct = pct_change(c->rest_median, bmed);
+	c->round1_change_pct = an_pct_change(c->round1, bmed);
+	c->rest_change_pct = an_pct_change(c->rest_median, bmed);
 	free(rest);
 }
 
@@ -591,15 +591,15 @@ static void build_series(struct an_analysis *a)
 		}
 		qsort(refs, n, sizeof(*refs), cmp_run_ref);
 		for (size_t j = 0; j < max_jobs; j++) {
-			for (size_t k = 0; k < N_REPORT_DIRS; k++) {
+			for (size_t k = 0; k < AN_N_REPORT_DIRS; k++) {
 				for (int m = 0; m < AN_M_FIRST_LOG; m++)
-					add_series(a, refs, n, t, j, report_dirs[k],
+					add_series(a, refs, n, t, j, an_report_dirs[k],
 						   (enum an_metric)m, FC_LOG_UNKNOWN);
 				/* Per-second metrics come from iops logs, else bw logs. */
 				for (int m = AN_M_FIRST_LOG; m < AN_M_COUNT; m++) {
-					add_series(a, refs, n, t, j, report_dirs[k],
+					add_series(a, refs, n, t, j, an_report_dirs[k],
 						   (enum an_metric)m, FC_LOG_IOPS);
-					add_series(a, refs, n, t, j, report_dirs[k],
+					add_series(a, refs, n, t, j, an_report_dirs[k],
 						   (enum an_metric)m, FC_LOG_BW);
 				}
 			}

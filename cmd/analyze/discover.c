@@ -67,7 +67,6 @@ static void add_named_output(struct an_analysis *a, const char *path,
 	}
 	struct an_run *r = add_run(a, path);
 	r->id = id;
-	r->origin = pattern ? AN_FROM_PATTERN : AN_FROM_NAME;
 }
 
 static void add_pending_log(struct an_analysis *a, const char *path)
@@ -346,8 +345,6 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 	r->id.state = an_strdup(state);
 	r->id.round = round;
 	r->id.test = an_strdup(test);
-	r->origin = AN_FROM_MANIFEST;
-	r->manifest_status = an_strdup(status);
 
 	size_t i;
 	const json_t *lg;

@@ -13,10 +13,6 @@
 
 #include "analyze.h"
 
-/* Directions whose numbers the analysis reports (sync has latencies only). */
-static const enum fc_ddir report_dirs[] = {FC_DDIR_READ, FC_DDIR_WRITE, FC_DDIR_TRIM,
-					   FC_DDIR_MIXED};
-
 static char *reason_from_error(const struct fc_error *err)
 {
 	/* The message may already start with the status text. */
@@ -99,8 +95,8 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 			extract_dir(&job->dir[d], &aj->dir[d]);
 			aj->dir[d].log_type = FC_LOG_UNKNOWN;
 		}
-		for (size_t k = 0; k < sizeof(report_dirs) / sizeof(report_dirs[0]); k++) {
-			enum fc_ddir d = report_dirs[k];
+		for (size_t k = 0; k < AN_N_REPORT_DIRS; k++) {
+			enum fc_ddir d = an_report_dirs[k];
 			if (!aj->dir[d].present)
 				continue;
 			any_io = true;
@@ -184,7 +180,6 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 		dv->log_type = l->type;
 		took = true;
 	}
-	l->used = took;
 	if (!took && !l->error)
 		l->error = an_strdup("the log holds no values for a direction the report shows "
 				     "I/O for");
@@ -226,7 +221,6 @@ static void load_run(struct an_run *r)
 	struct fc_error err;
 	memset(&err, 0, sizeof(err));
 	int rc = fc_output_read_file(r->path, &out, &err);
-	r->loaded = true;
 	if (rc == FC_E_UNFINISHED) {
 		if (out && out->signal)
 			r->reason = an_asprintf("fio did not finish (stopped by signal %d): %s",

@@ -679,10 +679,7 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 					c_str(o, an_metric_name(s->metric));
 					c_str(o, an_metric_unit(s->metric, s->log_type));
 					c_num(o, val, DEC_VALUE);
-					double pct = NAN;
-					if (isfinite(val) && isfinite(bmed) && bmed != 0)
-						pct = (val - bmed) / bmed * 100.0;
-					c_num(o, pct, DEC_PCT);
+					c_num(o, an_pct_change(val, bmed), DEC_PCT);
 					if (s->metric == AN_M_RECOVERY && !isfinite(val))
 						c_str(o, band && band->n ? "never back in the band"
 									 : "no baseline band");
@@ -759,7 +756,7 @@ static void csv_profile(struct csv_out *o, const struct an_analysis *a)
 				const struct an_dirvals *dv = &r->jobs[j].dir[d];
 				if (!dv->sec.n)
 					continue;
-				const char *unit = dv->log_type == FC_LOG_BW ? "MiB/s" : "IO/s";
+				const char *unit = an_metric_unit(AN_M_SEC_FIRST, dv->log_type);
 				for (size_t p = 0; p < dv->sec.n; p++) {
 					double v = dv->sec.values[p];
 					uint64_t start_ms =
@@ -1106,7 +1103,7 @@ void an_write_json(FILE *f, const struct an_analysis *a)
 		jk_int(j, "job_index", (long long)b->job_index + 1);
 		jk_str(j, "direction", fc_ddir_name(b->dir));
 		jk_str(j, "log", fc_log_type_name(b->log_type));
-		jk_str(j, "unit", b->log_type == FC_LOG_BW ? "MiB/s" : "IO/s");
+		jk_str(j, "unit", an_metric_unit(AN_M_SEC_FIRST, b->log_type));
 		jk_int(j, "n", (long long)b->n);
 		jk_num(j, "p10", b->low);
 		jk_num(j, "p90", b->high);
@@ -1134,7 +1131,7 @@ void an_write_json(FILE *f, const struct an_analysis *a)
 				jk_int(j, "job_index", (long long)jb + 1);
 				jk_str(j, "direction", fc_ddir_name((enum fc_ddir)d));
 				jk_str(j, "log", fc_log_type_name(dv->log_type));
-				jk_str(j, "unit", dv->log_type == FC_LOG_BW ? "MiB/s" : "IO/s");
+				jk_str(j, "unit", an_metric_unit(AN_M_SEC_FIRST, dv->log_type));
 				jk_str(j, "file", r->logs[dv->log].path);
 				jk_num(j, "first", dv->v[AN_M_SEC_FIRST]);
 				jk_num(j, "min", dv->v[AN_M_SEC_MIN]);
