@@ -582,6 +582,25 @@ def check_sample():
     check(prof["first"] < band["p10"] / 10, f"evicted round 1 starts cold: {prof['first']}")
     check(prof["recovery_s"] is not None and prof["recovery_s"] >= 1,
           f"evicted round 1 recovers later: {prof['recovery_s']}")
+    # A round that never got back into the band ranks after every round
+    # that did (inf here); a statistic that falls on it is empty.
+    rec = {}
+    for p in doc["profiles"]:
+        v = p["recovery_s"]
+        rec.setdefault((p["state"], p["test"]), []).append(math.inf if v is None else v)
+    check(rec[("control", "direct4k")].count(math.inf) == 2, "sample: 2 rounds never recover")
+    for (st, test), vals in rec.items():
+        r = got[(st, test, "recovery_s")]
+        med = statistics.median(vals)
+        check(r["n"] == str(len(vals)), f"recovery n {st} {test}: {r['n']}")
+        if math.isinf(med):
+            check(r["median"] == "", f"recovery median {st} {test} never: {r['median']!r}")
+        else:
+            close(num(r["median"]), med, 5e-4, f"recovery median {st} {test}")
+        check(r["max"] == ("" if math.inf in vals else f"{max(vals):.3f}"), f"max {st} {test}")
+        if st != "warm":
+            close(num(r["mw_p"]), mw_exact_p(vals, rec[("warm", test)]), 1e-6,
+                  f"recovery Mann-Whitney p {st} {test}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
  * test x job x direction x metric with a cell per state.
  */
 #define _GNU_SOURCE
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,9 +454,56 @@ double an_pct_change(double v, double base)
 	return (v - base) / base * 100.0;
 }
 
-static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_base)
+/*
+ * The recovery of a round that never got back into the band is NaN.  That
+ * round took longer than every round that did, so it is ranked after them,
+ * not left out (which made a state whose rounds mostly never recovered look
+ * quick): NEVER stands in for it, and a statistic that falls on it is +inf,
+ * written as an empty field or null.
+ */
+#define NEVER DBL_MAX
+
+static double *with_never(const double *v, size_t n)
 {
-	fc_summarize(c->values, c->n, &c->sum);
+	double *x = an_calloc(n, sizeof(*x));
+	for (size_t i = 0; i < n; i++)
+		x[i] = isnan(v[i]) ? NEVER : v[i];
+	return x;
+}
+
+static void summarize(const double *v, size_t n, bool never_last, struct fc_summary *s)
+{
+	if (!never_last) {
+		fc_summarize(v, n, s);
+		return;
+	}
+	double *x = with_never(v, n);
+	fc_summarize(x, n, s);
+	free(x);
+	double top = -INFINITY;
+	bool never = false;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			never = true;
+		else if (v[i] > top)
+			top = v[i];
+	}
+	if (!never)
+		return;
+	/* Above every round that got back: on or between NEVERs. */
+	double *const order_stats[] = {&s->min, &s->max, &s->median, &s->q1, &s->q3};
+	for (size_t k = 0; k < sizeof(order_stats) / sizeof(order_stats[0]); k++) {
+		if (*order_stats[k] > top)
+			*order_stats[k] = INFINITY;
+	}
+	s->mean = INFINITY;
+	s->iqr = s->q3 - s->q1;
+	s->mad = NAN;
+}
+
+static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_base, bool never_last)
+{
+	summarize(c->values, c->n, never_last, &c->sum);
 	c->change_pct = NAN;
 	c->round1 = NAN;
 	c->round1_change_pct = NAN;
@@ -465,7 +513,13 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_ba
 	if (!is_base && base && base->sum.n > 0 && c->sum.n > 0) {
 		c->change_pct = an_pct_change(c->sum.median, bmed);
 		c->outside = c->sum.median < base->sum.min || c->sum.median > base->sum.max;
-		c->have_mw = fc_mann_whitney(c->values, c->n, base->values, base->n, &c->mw) == 0;
+		/* Only the ranks count, so NEVER ranks last without distorting p. */
+		double *cv = never_last ? with_never(c->values, c->n) : NULL;
+		double *bv = never_last ? with_never(base->values, base->n) : NULL;
+		c->have_mw = fc_mann_whitney(cv ? cv : c->values, c->n, bv ? bv : base->values,
+					     base->n, &c->mw) == 0;
+		free(cv);
+		free(bv);
 	}
 	double *rest = an_calloc(c->n ? c->n : 1, sizeof(*rest));
 	size_t nr = 0;
@@ -476,7 +530,7 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_ba
 			rest[nr++] = c->values[i];
 	}
 	struct fc_summary rs;
-	fc_summarize(rest, nr, &rs);
+	summarize(rest, nr, never_last, &rs);
 	c->rest_n = rs.n;
 	c->rest_median = rs.median;
 	c->round1_change_pct = an_pct_change(c->round1, bmed);
@@ -569,10 +623,13 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		return;
 	/* The baseline first: the others compare to it. */
 	const struct an_cell *base = &s->cells[base_pos];
-	cell_stats(&s->cells[base_pos], base, true);
+	/* Without a band every recovery is NaN for want of one: no values. */
+	const struct an_band *band = m == AN_M_RECOVERY ? an_find_band(a, t, j, d, type) : NULL;
+	bool never_last = band && band->n > 0;
+	cell_stats(&s->cells[base_pos], base, true, never_last);
 	for (size_t p = 0; p < a->n_order; p++) {
 		if (p != base_pos)
-			cell_stats(&s->cells[p], base, false);
+			cell_stats(&s->cells[p], base, false, never_last);
 	}
 }
 
