@@ -327,6 +327,27 @@ def body(tmp):
     check(rc == 1 and f"rejected {shared}/log-basis1-rw4k_iops.log: one log for the report's "
           "2 jobs (per_job_logs=0)" in err, f"a log shared by jobs: {rc} {err}")
     check(out.count("\r\n") == 1, f"no per-second values from it: {out}")
+    # Job names with the separators, a quote, a line break, Markdown's | and *.
+    odd = 'a;b,"q"\nline|*x'
+    names = os.path.join(tmp, "jobnames")
+    os.mkdir(names)
+    with open(f"{shared}/basis1-rw4k.json") as f:
+        doc = json.load(f)
+    doc["jobs"][0]["jobname"] = odd
+    with open(f"{names}/basis1-rw4k.json", "w") as f:
+        json.dump(doc, f)
+    for sep, dec in ((",", "."), (";", ",")):
+        rc, out, err = run(["--csv", "summary", "--decimal", dec, names])
+        rows, num = parse_csv(out, sep, dec)
+        check(rc == 0 and {r["job"] for r in rows} == {odd, "rw4k"},
+              f"job names survive the CSV ({sep}): {rc} {sorted({r['job'] for r in rows})}")
+        iops = [num(r["median"]) for r in rows if r["job"] == odd and r["metric"] == "iops"]
+        close(iops[0] if iops else None, doc["jobs"][0]["write"]["iops"], 5e-4,
+              f"the odd job's IOPS ({sep})")
+    rc, out, err = run(["--markdown", names])
+    heads = [l for l in out.splitlines() if l.startswith("### ")]
+    check('### rw4k: job 1 "a;b,"q" line\\|\\*x", write' in heads, f"Markdown heading: {heads}")
+    check(not any(l.startswith("line") for l in out.splitlines()), "no line break in Markdown")
 
     only_bad = os.path.join(tmp, "only-bad")
     os.mkdir(only_bad)

@@ -435,9 +435,14 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	grid_free(&g);
 }
 
+/* Text in a cell or heading: a line break would end the table row. */
 static void md_cell(FILE *f, const char *s)
 {
 	for (const char *p = s; *p; p++) {
+		if (*p == '\n' || *p == '\r') {
+			fputc(' ', f);
+			continue;
+		}
 		if (*p == '|' || *p == '*' || *p == '\\')
 			fputc('\\', f);
 		fputc(*p, f);
@@ -453,7 +458,9 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 	size_t bp = base_pos(a);
 	for (size_t bi = 0; bi < g.n; bi++) {
 		const struct block *b = &g.blocks[bi];
-		fprintf(f, "\n### %s\n\n|", b->title);
+		fputs("\n### ", f);
+		md_cell(f, b->title);
+		fputs("\n\n|", f);
 		for (size_t c = 0; c < g.ncols; c++) {
 			fputs(" | ", f);
 			md_cell(f, a->states[a->order[c]].name);
