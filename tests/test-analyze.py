@@ -568,6 +568,11 @@ def check_campaign(tmp, ex, labels, bmed):
         f.write('{"format": "fiocamp-manifest", "states": [\n')
     rc, out, err = run(["--table", camp])
     check(rc == 2 and "manifest.json:2:" in err, f"broken manifest: {rc} {err}")
+    os.remove(f"{camp}/manifest.json")
+    os.symlink("nowhere.json", f"{camp}/manifest.json")
+    rc, out, err = run(["--table", parent])
+    check(rc == 2 and err == f"fiocamp-analyze: {parent}/demo/manifest.json: "
+          "No such file or directory\n", f"a manifest that cannot be opened: {rc} {err!r}")
 
 
 def check_sample():

@@ -374,7 +374,18 @@ static int read_manifest_from(struct an_analysis *a, const char *dir, const char
 			      const char *buf, size_t len)
 {
 	json_error_t je;
-	json_t *root = buf ? json_loadb(buf, len, 0, &je) : json_load_file(path, 0, &je);
+	json_t *root;
+	if (buf) {
+		root = json_loadb(buf, len, 0, &je);
+	} else {
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			fprintf(stderr, "fiocamp-analyze: %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		root = json_loadf(f, 0, &je);
+		fclose(f);
+	}
 	if (!root) {
 		fprintf(stderr, "fiocamp-analyze: %s:%d:%d: %s\n", path, je.line, je.column,
 			je.text);
