@@ -249,6 +249,22 @@ def body(tmp):
     files = sorted(os.path.join(ex, f) for f in os.listdir(ex) if f != "test.dat")
     rc, out, err = run(["--csv", "summary"] + files)
     check(rc == 0 and out == ref, f"a list of files reads the same runs: {rc} {err}")
+    rc, out, err = run([ex])
+    check(rc == 0 and out == ref, "not on a terminal, the default is --csv summary")
+    rc, out, err = run(["--json", "-j", "1", ex])
+    rc8, out8, err8 = run(["--json", "-j", "8", ex])
+    check(rc == rc8 == 0 and out == out8, "1 or 8 threads read the same")
+    outfile = os.path.join(tmp, "summary.tsv")
+    rc, out, err = run(["--csv", "summary", "--sep", "tab", "--bom", "-o", outfile, ex])
+    with open(outfile, encoding="utf-8", newline="") as f:
+        text = f.read()
+    check(rc == 0 and out == "" and text.startswith("\ufeffstate\tbaseline\ttest\t"),
+          f"--sep tab --bom -o: {rc} {text[:40]!r}")
+    check(text[1:].replace("\t", ",") == ref, "the tab-separated file holds the same fields")
+    os.remove(outfile)
+    rc, out, err = run(["--table", "--width", "40", ex])
+    heads = [l.split() for l in out.splitlines() if l.strip() in ("basis (base)", "snap1")]
+    check(["basis", "(base)"] in heads and ["snap1"] in heads, f"--width 40 wraps: {heads[:2]}")
     # Symbolic links back up the tree: each directory is read once.
     looped = os.path.join(tmp, "looped")
     os.mkdir(looped)

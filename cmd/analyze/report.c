@@ -372,7 +372,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	memset(&g, 0, sizeof(g));
 	build_grid(&g, a, o);
 	print_header(f, a, false);
-	int width = o->width > 40 ? o->width : 100;
+	int width = o->width > 0 ? o->width : 100;
 	size_t bp = base_pos(a);
 	for (size_t bi = 0; bi < g.n; bi++) {
 		const struct block *b = &g.blocks[bi];
