@@ -311,6 +311,14 @@ def body(tmp):
     # basis01 is round 1 of basis again (the same run, so the numbers stay).
     shutil.copy(f"{ex}/basis1-rw4k.json", f"{bad}/basis01-rw4k.json")
     shutil.copy(f"{ex}/log-basis1-rw4k_iops.1.log", f"{bad}/log-basis9-rw4k_iops.1.log")
+    # Logs that cannot be used; their runs stay.
+    shutil.copy(f"{ex}/log-basis2-rw4k_iops.1.log", f"{bad}/log-basis2-rw4k_iops.2.log")
+    shutil.copy(f"{ex}/log-basis3-rw4k_iops.1.log", f"{bad}/basis3-rw4k_iops.1.log")
+    with open(f"{bad}/snap1-2-rw4k_iops.1.log", "w") as f:
+        f.write("garbage\n")
+    with open(f"{bad}/log-basis01-rw4k_iops.1.log", "w") as f:
+        f.write("1000, 500, 0, 0, 0\n2000, 500, 0, 0, 0\n")  # reads, of a write job
+    os.symlink("nowhere.json", f"{bad}/basis7-rw4k.json")
     rc, out, err = run(["--csv", "summary", bad])
     check(rc == 1, f"rejected inputs: exit {rc}")
     reasons = {}
@@ -330,6 +338,14 @@ def body(tmp):
           f"{bad}/basis01-rw4k.json is used instead", f"twice: {reasons.get('basis1-rw4k.json')}")
     check(reasons.get("log-basis9-rw4k_iops.1.log") == "no fio output of the same run found "
           "for this log", f"a log without its run: {reasons.get('log-basis9-rw4k_iops.1.log')}")
+    for name, want in (
+            ("log-basis2-rw4k_iops.2.log", "log number 2, but the report has 1 job(s)"),
+            ("log-basis3-rw4k_iops.1.log", "a second iops log for job 1; the first one is used"),
+            ("snap1-2-rw4k_iops.1.log", "line 1: field 1: expected a number, found 'g'"),
+            ("log-basis01-rw4k_iops.1.log",
+             "the log holds no values for a direction the report shows I/O for"),
+            ("basis7-rw4k.json", "cannot stat: No such file or directory")):
+        check(want in reasons.get(name, ""), f"{name}: {reasons.get(name)}")
     rows, num = parse_csv(out, ",", ".")
     b = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"][0]
     close(num(b["median"]), bmed, 5e-4, "rejected runs are not averaged in")
