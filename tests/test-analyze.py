@@ -595,6 +595,33 @@ def check_campaign(tmp, ex, labels, bmed):
     check(rc == 1 and "campaign demo" in out, f"a campaign in a tree: {rc} {out[:80]}")
     check(f"rejected {parent}/demo/snap1/r3/rr4k.json: the campaign marks" in err,
           f"a campaign in a tree, its rejects: {err}")
+    # Manifest entries that cannot be used.
+    odd = os.path.join(tmp, "odd-camp")
+    os.makedirs(f"{odd}/basis/r1")
+    shutil.copy(f"{ex}/basis1-rw4k.json", f"{odd}/basis/r1/rw4k.json")
+    tests = [{"test": "rw4k", "status": "done", "json": "basis/r1/rw4k.json",
+              "logs": ["../rw4k_iops.1.log", "basis/r1/notes.txt"]},
+             {"test": "rr4k", "status": "done"},
+             {"test": "rs4k", "status": "done", "json": "../../etc/passwd"},
+             {"test": "bad name", "status": "done", "json": "basis/r1/rw4k.json"}]
+    with open(f"{odd}/manifest.json", "w") as f:
+        json.dump({"format": "fiocamp-manifest", "version": 1, "campaign": "odd", "states": [
+            {"name": "basis", "rounds": [{"round": 1, "tests": tests}]}]}, f)
+    rc, out, err = run(["--csv", "summary", odd])
+    for want in (f"rejected {odd}/../rw4k_iops.1.log: not a path inside the campaign",
+                 f"rejected {odd}/basis/r1/notes.txt: not a fio log name",
+                 f"rejected {odd}/basis/r1/rr4k: manifest.json lists the run as done but names "
+                 "no JSON file",
+                 f"rejected {odd}/basis/r1/rs4k: manifest.json names \"../../etc/passwd\", "
+                 "which is not a path inside",
+                 "state basis round 1: a test without a valid name, skipped"):
+        check(want in err, f"odd manifest: {want!r} in {err}")
+    check(rc == 1 and len(out.splitlines()) > 1, f"odd manifest: the good run is used: {rc}")
+    with open(f"{odd}/manifest.json", "w") as f:
+        json.dump({"states": []}, f)
+    rc, out, err = run(["--csv", "summary", odd])
+    check(rc == 2 and f"{odd}/manifest.json: not a fiocamp manifest" in err,
+          f"not a manifest: {rc} {err}")
     # A broken manifest is a clear error.
     with open(f"{camp}/manifest.json", "w") as f:
         f.write('{"format": "fiocamp-manifest", "states": [\n')
