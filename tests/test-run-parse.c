@@ -182,6 +182,65 @@ static void test_campaign(void)
 	sbuf_release(&b);
 }
 
+/* Values that would break what comes after the parser: JSON wants UTF-8, ssh
+ * takes a word starting with '-' as an option, a file size must fit off_t. */
+static void test_campaign_refusals(void)
+{
+	static const char head[] = "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n";
+	static const struct {
+		const char *tail;
+		const char *error;
+	} cases[] = {
+	    {"[state s]\nbefore = run echo caf\xe9\n",
+	     "t.ini:6: not UTF-8 text (byte 0xe9 in column 22)"},
+	    {"[state s\xc3\xa9]\n", "t.ini:5: bad state name 's\xc3\xa9' (letters, digits, "
+				    "'.', '_', '-')"},
+	    {"direct = maybe\n[state s]\n", "t.ini:5: bad direct 'maybe' (expected 1 or 0)"},
+	    {"target = ssh -oProxyCommand=x@host\n[state s]\n",
+	     "t.ini:5: bad ssh destination '-oProxyCommand=x@host' (expected USER@HOST[:PORT])"},
+	};
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(cases); i++) {
+		struct strv errors = {0};
+		char *text = xasprintf("%s%s", head, cases[i].tail);
+		struct campaign *c = parse(text, &errors);
+		CHECK(c == NULL);
+		CHECK_INT(errors.n, 1);
+		if (errors.n == 1)
+			CHECK_STR(errors.v[0], cases[i].error);
+		campaign_free(c);
+		strv_release(&errors);
+		free(text);
+	}
+	/* a size beyond what a file offset (off_t) holds */
+	struct strv errors = {0};
+	struct campaign *c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 16777215T\n"
+				   "[state s]\n",
+				   &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 1);
+	if (errors.n == 1)
+		CHECK_STR(errors.v[0], "t.ini:4: size '16777215T' is larger than a file can be");
+	strv_release(&errors);
+	/* UTF-8 in a name where names may have it (an action's argument) is fine */
+	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n"
+		  "before = run echo 'caf\xc3\xa9 \xf0\x9f\x98\x80'\n",
+		  &errors);
+	CHECK(c != NULL);
+	CHECK_INT(errors.n, 0);
+	if (c)
+		CHECK_STR(c->states[0].actions[0].words.v[2], "caf\xc3\xa9 \xf0\x9f\x98\x80");
+	campaign_free(c);
+	strv_release(&errors);
+
+	/* the validator itself: overlong forms, surrogates, truncated sequences */
+	CHECK_U64(utf8_valid_len("ab\xc3\xa9", 4), 4);
+	CHECK_U64(utf8_valid_len("a\xc0\xafz", 4), 1);
+	CHECK_U64(utf8_valid_len("a\xed\xa0\x80", 4), 1);
+	CHECK_U64(utf8_valid_len("ab\xe2\x82", 4), 2);
+	CHECK_U64(utf8_valid_len("\xf4\x90\x80\x80", 4), 0);
+	CHECK_U64(utf8_valid_len("\xf4\x8f\xbf\xbf", 4), 4);
+}
+
 /* The netcup provider's keys and actions are checked while parsing. */
 static void test_netcup(void)
 {
@@ -239,6 +298,7 @@ int main(void)
 	test_sizes();
 	test_shell();
 	test_campaign();
+	test_campaign_refusals();
 	test_netcup();
 	return check_exit();
 }

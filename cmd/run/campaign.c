@@ -216,8 +216,9 @@ static void parse_target(struct parser *p, const char *v)
 	char *host = NULL;
 	unsigned port = 22;
 	bool given;
-	if ((at && at == dest) || parse_host_port(hostpart, &host, &port, &given) < 0 ||
-	    host[0] == '-') {
+	/* a destination starting with '-' would be an option to ssh */
+	if ((at && at == dest) || dest[0] == '-' ||
+	    parse_host_port(hostpart, &host, &port, &given) < 0 || host[0] == '-') {
 		perror_at(p, p->line, "bad ssh destination '%s' (expected USER@HOST[:PORT])", dest);
 		free(host);
 		return;
@@ -331,6 +332,8 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			perror_at(p, p->line, "size: %s", err.msg);
 		else if (c->size_bytes < 1024 * 1024)
 			perror_at(p, p->line, "size '%s' is smaller than 1M", v);
+		else if (c->size_bytes > INT64_MAX)
+			perror_at(p, p->line, "size '%s' is larger than a file can be", v);
 		free(c->size_text);
 		c->size_text = xstrdup(v);
 		break;
@@ -348,7 +351,8 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		bool b;
 		if (parse_bool(v, &b) < 0)
 			perror_at(p, p->line, "bad direct '%s' (expected 1 or 0)", v);
-		c->direct = b;
+		else
+			c->direct = b;
 		break;
 	}
 	case K_SSH_PORT:
@@ -760,7 +764,13 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 		if (n && line[n - 1] == '\r')
 			line[n - 1] = '\0';
 		p.line++;
-		parse_line(&p, line);
+		/* the manifest and the journal are JSON, which holds only UTF-8 */
+		size_t good = utf8_valid_len(line, strlen(line));
+		if (line[good])
+			perror_at(&p, p.line, "not UTF-8 text (byte 0x%02x in column %zu)",
+				  (unsigned char)line[good], good + 1);
+		else
+			parse_line(&p, line);
 		free(line);
 		pos = nl ? nl + 1 : end;
 	}
