@@ -15,15 +15,19 @@ static int open_devnull(int flags)
 	return open("/dev/null", flags | O_CLOEXEC);
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 static void close_pairs(int *a, int *b, int *c, int *d)
 {
 	int *pairs[] = {a, b, c, d};
 	for (size_t i = 0; i < 4; i++) {
-		for (int j = 0; j < 2; j++) {
-			if (pairs[i][j] >= 0)
-				close(pairs[i][j]);
-			pairs[i][j] = -1;
-		}
+		close_fd(&pairs[i][0]);
+		close_fd(&pairs[i][1]);
 	}
 }
 
@@ -37,6 +41,37 @@ static void child_dup(int fd, int target)
 	}
 	dup2(fd, target);
 }
+
+/* Our environment with `add` (NAME=value) put in, replacing what has the
+ * same name.  Built before fork: the child may not allocate.  The strings
+ * are borrowed; free the array only. */
+static char **build_env(char *const *add)
+{
+	extern char **environ;
+	size_t n_env = 0, n_add = 0;
+	while (environ[n_env])
+		n_env++;
+	while (add && add[n_add])
+		n_add++;
+	char **env = xcalloc(n_env + n_add + 1, sizeof(*env));
+	size_t n = 0;
+	for (size_t i = 0; i < n_env; i++) {
+		const char *eq = strchr(environ[i], '=');
+		size_t name_len = eq ? (size_t)(eq - environ[i]) + 1 : strlen(environ[i]);
+		bool replaced = false;
+		for (size_t k = 0; k < n_add && !replaced; k++)
+			replaced = !strncmp(add[k], environ[i], name_len);
+		if (!replaced)
+			env[n++] = environ[i];
+	}
+	for (size_t k = 0; k < n_add; k++)
+		env[n++] = add[k];
+	env[n] = NULL;
+	return env;
+}
+
+/* The signals fiocamp-run catches (run.c). */
+static const int caught_signals[] = {SIGINT, SIGTERM};
 
 int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 {
@@ -60,20 +95,29 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 	int fd_err = o->stderr_fd == SPAWN_PIPE	     ? errp[1]
 		     : o->stderr_fd == SPAWN_DEVNULL ? open_devnull(O_WRONLY)
 						     : o->stderr_fd;
+	char **env = o->env_add ? build_env(o->env_add) : NULL;
+	/*
+	 * Until it has set their default actions, the child must not run our
+	 * handlers for the signals we catch (an interrupt would be counted in
+	 * its copy of the counter and lost): they stay blocked across fork.
+	 */
+	sigset_t caught, old;
+	sigemptyset(&caught);
+	for (size_t i = 0; i < FCR_ARRAY_SIZE(caught_signals); i++)
+		sigaddset(&caught, caught_signals[i]);
+	sigprocmask(SIG_BLOCK, &caught, &old);
 	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		rerr_errno(err, e, "cannot fork");
-		goto fail;
-	}
 	if (pid == 0) {
-		/* the child: only async-signal-safe work up to exec */
+		/* the child: only async-signal-safe calls up to exec */
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		for (size_t i = 0; i < FCR_ARRAY_SIZE(caught_signals); i++)
+			sigaction(caught_signals[i], &dfl, NULL);
+		sigaction(SIGPIPE, &dfl, NULL);
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
 		if (o->own_pgrp)
 			setpgid(0, 0);
 		child_dup(fd_in, 0);
@@ -83,64 +127,55 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 		if (o->cwd && chdir(o->cwd) < 0)
 			e = errno;
 		if (!e) {
-			for (size_t i = 0; o->env_add && o->env_add[i]; i++)
-				putenv(o->env_add[i]);
-			execvp(o->argv[0], o->argv);
+			if (env)
+				execvpe(o->argv[0], o->argv, env);
+			else
+				execvp(o->argv[0], o->argv);
 			e = errno;
 		}
 		ssize_t w = write(report[1], &e, sizeof(e));
 		(void)w;
 		_exit(127);
 	}
-	close(report[1]);
-	report[1] = -1;
+	int fork_errno = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(env);
+	/* the child's ends, and the /dev/null we opened for it */
+	close_fd(&report[1]);
+	close_fd(&in[0]);
+	close_fd(&out[1]);
+	close_fd(&errp[1]);
+	if (o->stdin_fd == SPAWN_DEVNULL)
+		close_fd(&fd_in);
+	if (o->stdout_fd == SPAWN_DEVNULL)
+		close_fd(&fd_out);
+	if (o->stderr_fd == SPAWN_DEVNULL)
+		close_fd(&fd_err);
+	if (pid < 0) {
+		close_pairs(in, out, errp, report);
+		return rerr_errno(err, fork_errno, "cannot fork");
+	}
 	int child_errno = 0;
 	ssize_t n;
 	do {
 		n = read(report[0], &child_errno, sizeof(child_errno));
 	} while (n < 0 && errno == EINTR);
-	close(report[0]);
-	report[0] = -1;
-	if (o->stdin_fd == SPAWN_DEVNULL && fd_in >= 0)
-		close(fd_in);
-	if (o->stdout_fd == SPAWN_DEVNULL && fd_out >= 0)
-		close(fd_out);
-	if (o->stderr_fd == SPAWN_DEVNULL && fd_err >= 0)
-		close(fd_err);
-	if (in[0] >= 0)
-		close(in[0]);
-	if (out[1] >= 0)
-		close(out[1]);
-	if (errp[1] >= 0)
-		close(errp[1]);
 	if (n == (ssize_t)sizeof(child_errno)) {
-		int st;
-		waitpid(pid, &st, 0);
-		if (in[1] >= 0)
-			close(in[1]);
-		if (out[0] >= 0)
-			close(out[0]);
-		if (errp[0] >= 0)
-			close(errp[0]);
+		/* exec failed: the child has exited, collect it */
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		close_pairs(in, out, errp, report);
 		if (o->cwd && child_errno != ENOENT)
 			return rerr_errno(err, child_errno, "cannot run %s in %s", o->argv[0],
 					  o->cwd);
 		return rerr_errno(err, child_errno, "cannot run %s", o->argv[0]);
 	}
+	close_fd(&report[0]);
 	c->pid = pid;
 	c->in_fd = in[1];
 	c->out_fd = out[0];
 	c->err_fd = errp[0];
 	return 0;
-fail:
-	close_pairs(in, out, errp, report);
-	if (o->stdin_fd == SPAWN_DEVNULL && fd_in >= 0)
-		close(fd_in);
-	if (o->stdout_fd == SPAWN_DEVNULL && fd_out >= 0)
-		close(fd_out);
-	if (o->stderr_fd == SPAWN_DEVNULL && fd_err >= 0)
-		close(fd_err);
-	return -1;
 }
 
 int child_wait(struct child *c, int *status)

@@ -132,9 +132,13 @@ def test_e2e(tmp):
         'before = fresh-file; settle 250ms   # a comment on a before line\n'
         'before = verify-hash %s\n') % (marker, counter, marker),
         extra='name = e2e\nsuite = rw4k rr4k\nrounds = 2\npause = 1s\nprefill = yes\n')
-    rc, out, err = run(['-o', 'camp', ini], tmp)
+    # a FIOCAMP_* variable of the caller's environment does not reach fio
+    rc, out, err = run(['-o', 'camp', ini], tmp, {'FIOCAMP_SIZE': '1M'})
     check_eq(rc, 0, 'exit status of a good campaign (stderr: %s)' % err[-2000:])
     d = os.path.join(tmp, 'camp')
+    with open(os.path.join(d, 'basis', 'r1', 'rw4k.json')) as fh:
+        check_eq(json.load(fh)['global options']['size'], '8388608',
+                 "fio ran with the campaign's size, not the environment's")
     m = load_manifest(d)
     check_eq(m['format'], 'fiocamp-manifest', 'format')
     check_eq(m['version'], 1, 'version')
