@@ -651,7 +651,7 @@ static enum step run_command_action(struct runner *R, const struct action *a, js
 	struct capture cap;
 	struct rerr err;
 	int rc = a->kind == ACT_RUN
-		     ? run_capture(argv, NULL, NULL, 0, 1024 * 1024, &g_interrupts, &cap, &err)
+		     ? run_capture(argv, NULL, 0, 1024 * 1024, &g_interrupts, &cap, &err)
 		     : target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
 	if (rc < 0) {
 		snprintf(why, len, "%s", err.msg);

@@ -215,13 +215,12 @@ bool status_ok(int status)
 
 #define CAPTURE_ERR_MAX (64 * 1024)
 
-int run_capture(char *const *argv, char *const *env_add, const void *input, size_t input_len,
-		size_t out_max, volatile int *stop, struct capture *cap, struct rerr *err)
+int run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
+		volatile int *stop, struct capture *cap, struct rerr *err)
 {
 	memset(cap, 0, sizeof(*cap));
 	struct spawn_opts o = {
 	    .argv = argv,
-	    .env_add = env_add,
 	    .stdin_fd = input ? SPAWN_PIPE : SPAWN_DEVNULL,
 	    .stdout_fd = SPAWN_PIPE,
 	    .stderr_fd = SPAWN_PIPE,
@@ -259,13 +258,14 @@ int run_capture(char *const *argv, char *const *env_add, const void *input, size
 			pfd[n++] = (struct pollfd){.fd = c.in_fd, .events = POLLOUT};
 		}
 		int pr = poll(pfd, (nfds_t)n, 100);
+		/* the whole process group: what the child started holds our pipes too */
 		if (stop && *stop && !cap->stopped) {
 			cap->stopped = true;
-			kill(c.pid, SIGTERM);
+			kill(-c.pid, SIGTERM);
 			kill_at = mono_now() + 5;
 		}
 		if (kill_at > 0 && mono_now() > kill_at) {
-			kill(c.pid, SIGKILL);
+			kill(-c.pid, SIGKILL);
 			kill_at = 0;
 		}
 		if (pr <= 0)

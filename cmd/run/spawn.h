@@ -50,13 +50,14 @@ struct capture {
 };
 
 /*
- * Runs argv with `input` on stdin, collecting stdout (up to out_max bytes)
- * and stderr (up to 64 KiB).  When *stop becomes nonzero the child gets
- * SIGTERM (and SIGKILL 5 s later).  0 when it ran (whatever its exit status),
- * -1 when it could not be started or its output was too large.
+ * Runs argv in its own process group with `input` on stdin, collecting
+ * stdout (up to out_max bytes) and stderr (up to 64 KiB).  When *stop becomes
+ * nonzero the group gets SIGTERM (and SIGKILL 5 s later).  0 when it ran
+ * (whatever its exit status), -1 when it could not be started or its output
+ * was too large.
  */
-int run_capture(char *const *argv, char *const *env_add, const void *input, size_t input_len,
-		size_t out_max, volatile int *stop, struct capture *cap, struct rerr *err);
+int run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
+		volatile int *stop, struct capture *cap, struct rerr *err);
 void capture_release(struct capture *cap);
 
 /* True when the wait status says: exited with 0. */

@@ -84,7 +84,7 @@ static int run_remote_script_until(struct target *t, const char *script, const v
 {
 	struct strv argv = {0};
 	ssh_script_argv(t, script, &argv);
-	int rc = run_capture(argv.v, NULL, input, input_len, out_max, stop, cap, err);
+	int rc = run_capture(argv.v, input, input_len, out_max, stop, cap, err);
 	strv_release(&argv);
 	return rc;
 }
@@ -95,7 +95,7 @@ static int run_remote_script(struct target *t, const char *script, const void *i
 {
 	struct strv argv = {0};
 	ssh_script_argv(t, script, &argv);
-	int rc = run_capture(argv.v, NULL, input, input_len, out_max, t->stop, cap, err);
+	int rc = run_capture(argv.v, input, input_len, out_max, t->stop, cap, err);
 	strv_release(&argv);
 	return rc;
 }
@@ -104,8 +104,7 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
 		struct capture *cap, struct rerr *err)
 {
 	if (t->c->target == TARGET_LOCAL)
-		return run_capture(argv, NULL, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap,
-				   err);
+		return run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
 	char *script = shell_join(argv);
 	int rc = run_remote_script(t, script, input, input_len, SMALL_OUTPUT_MAX, cap, err);
 	free(script);
@@ -129,7 +128,7 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 	const struct campaign *c = t->c;
 	char *const argv[] = {"fio", "--version", NULL};
 	struct capture cap;
-	if (run_capture(argv, NULL, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
+	if (run_capture(argv, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
 		return rerr_set(err, "fio is not installed here (%s)", err->msg);
 	if (!status_ok(cap.status)) {
 		capture_release(&cap);
@@ -324,7 +323,7 @@ static void remote_signal(struct target *t, const char *sig)
 	/* not stoppable: this is how we stop */
 	struct strv argv = {0};
 	ssh_script_argv(t, s.s, &argv);
-	if (run_capture(argv.v, NULL, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
+	if (run_capture(argv.v, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
 		capture_release(&cap);
 	strv_release(&argv);
 	sbuf_release(&s);
@@ -363,7 +362,7 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	char *const tar[] = {
 	    "tar", "-xf", "-", "-C", (char *)x->dir, "--no-same-owner", "--keep-old-files", NULL};
 	struct capture un;
-	rc = run_capture(tar, NULL, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
+	rc = run_capture(tar, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
 	capture_release(&cap);
 	if (rc < 0)
 		return -1;

@@ -402,6 +402,31 @@ def test_sigint(tmp):
     check_eq(m['status'], 'interrupted', 'status after two SIGINTs')
     check_eq(m['states'][0]['rounds'][0]['status'], 'interrupted', 'round after two SIGINTs')
 
+    # Ctrl-C in a `run` command also ends what the command started
+    ini = campaign(tmp, 'int3.ini', '[state basis]\nbefore = run sh -c "sleep 30; true"\n',
+                   extra='suite = rr4k\n')
+    d = os.path.join(tmp, 'camp3')
+    p = subprocess.Popen([BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    e = wait_for_event(d, lambda e: e['event'] == 'action-start', p)
+    check(e is not None, 'the run action started')
+    kids = []
+    end = time.time() + 10
+    while len(kids) < 2 and time.time() < end:
+        kids = fio_children(p.pid)
+        kids += [g for k in kids for g in fio_children(k)]
+        time.sleep(0.05)
+    check_eq(len(kids), 2, 'sh and its sleep run')
+    t0 = time.time()
+    os.kill(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    check_eq(p.returncode, 130, 'exit status after SIGINT in a command')
+    check(time.time() - t0 < 5, 'the command ended at once: %.1fs' % (time.time() - t0))
+    wait_gone(kids, timeout=5)
+    check(not any(os.path.exists('/proc/%d' % k) for k in kids), 'sh and sleep are gone')
+    m = load_manifest(d)
+    check_eq(m['states'][0]['before'][0]['status'], 'interrupted', 'the command is interrupted')
+
 
 def test_failure(tmp):
     write(os.path.join(tmp, 'bad.fio'),
