@@ -22,7 +22,7 @@
 #include "spawn.h"
 #include "target.h"
 
-/* Ctrl-C and SIGTERM count here (an int is written atomically on Linux, and
+/* Ctrl-C, SIGTERM and SIGHUP count here (an int is written atomically on Linux, and
  * the API of the helpers takes `volatile int *`). */
 static volatile int g_interrupts;
 static volatile int g_hard_stop; /* the second one: even copying back stops */
@@ -1554,13 +1554,17 @@ static int load_manifest(struct runner *R, struct rerr *err)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* no SA_RESTART: waits return early and look at g_interrupts */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a lost terminal or ssh session must not leave the machine off; under
+	 * nohup a hangup stays ignored */
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

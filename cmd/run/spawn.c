@@ -71,7 +71,7 @@ static char **build_env(char *const *add)
 }
 
 /* The signals fiocamp-run catches (run.c). */
-static const int caught_signals[] = {SIGINT, SIGTERM};
+static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 {
@@ -109,11 +109,15 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 	pid_t pid = fork();
 	if (pid == 0) {
 		/* the child: only async-signal-safe calls up to exec */
-		struct sigaction dfl;
+		struct sigaction dfl, cur;
 		memset(&dfl, 0, sizeof(dfl));
 		dfl.sa_handler = SIG_DFL;
-		for (size_t i = 0; i < FCR_ARRAY_SIZE(caught_signals); i++)
-			sigaction(caught_signals[i], &dfl, NULL);
+		for (size_t i = 0; i < FCR_ARRAY_SIZE(caught_signals); i++) {
+			/* one that is ignored (nohup) stays so */
+			if (sigaction(caught_signals[i], NULL, &cur) == 0 &&
+			    cur.sa_handler != SIG_IGN)
+				sigaction(caught_signals[i], &dfl, NULL);
+		}
 		sigaction(SIGPIPE, &dfl, NULL);
 		sigset_t none;
 		sigemptyset(&none);

@@ -557,6 +557,20 @@ def test_faults(tmp, fake):
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'token: server running')
     check_eq(len(snapshot_posts(fake.requests(), taken=True)), 1, 'token: one snapshot taken')
 
+    # the terminal goes away (SIGHUP) while the server is off: back on before the exit
+    fake.reset()
+    d = os.path.join(tmp, 'fhup')
+    p, w = start(['-o', d, ini], tmp)
+    hit = wait_for(lambda: journal_has(d, lambda e: e['event'] == 'action-end' and
+                                       e.get('action') == 'power-off'), p)
+    check(hit, 'sighup: the power-off ended')
+    os.kill(p.pid, signal.SIGHUP)
+    rc, out, err = finish(p, w)
+    capture_dir(d)
+    check_eq(rc, 130, 'sighup: exit status (%s)' % err[-1500:])
+    check_powered_back(fake, d, 'sighup')
+    check_eq(load_manifest(d)['status'], 'interrupted', 'sighup: the campaign is interrupted')
+
     # Ctrl-C while the snapshot's answer is on its way: back on, then resumed
     # (no lock window, so that the delayed POST is the one the API takes)
     fake.reset(lock_window=0)
