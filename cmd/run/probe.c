@@ -69,6 +69,11 @@ static int probe_once(const struct addrinfo *ai, char *banner, size_t len)
 		}
 		if (used >= 4 && !strncmp(buf, "SSH-", 4)) {
 			buf[strcspn(buf, "\r\n")] = '\0';
+			/* RFC 4253 wants US-ASCII; anything else would not go into JSON */
+			for (char *c = buf; *c; c++) {
+				if (*c < 0x20 || *c > 0x7e)
+					*c = '?';
+			}
 			snprintf(banner, len, "%s", buf);
 			ok = 1;
 			break;
@@ -77,6 +82,15 @@ static int probe_once(const struct addrinfo *ai, char *banner, size_t len)
 out:
 	close(fd);
 	return ok;
+}
+
+int probe_addresses(const struct addrinfo *list, char *banner, size_t len)
+{
+	for (const struct addrinfo *ai = list; ai; ai = ai->ai_next) {
+		if (probe_once(ai, banner, len))
+			return 1;
+	}
+	return 0;
 }
 
 int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
@@ -107,7 +121,7 @@ int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int
 		res->probes++;
 		int ok = 0;
 		if (gr == 0) {
-			ok = probe_once(ai, res->banner, sizeof(res->banner));
+			ok = probe_addresses(ai, res->banner, sizeof(res->banner));
 			freeaddrinfo(ai);
 		}
 		if (!ok) {

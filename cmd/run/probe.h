@@ -17,6 +17,16 @@ struct probe_result {
 	char banner[128];	/* the banner line */
 };
 
+struct addrinfo;
+
+/*
+ * One probe: tries the addresses of `list` in order (a name may have an IPv6
+ * address that does not answer and an IPv4 one that does) until one sends
+ * an SSH banner, each attempt bounded by 1 s.  1 with the banner line copied
+ * to `banner`, 0 when none did.
+ */
+int probe_addresses(const struct addrinfo *list, char *banner, size_t len);
+
 /*
  * Starts a probe every 250 ms (each connect and read bounded by 1 s) until
  * two probes in a row read a line starting "SSH-".  Returns 0, 1 when *stop
