@@ -236,10 +236,11 @@ static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *t
 	struct strv names = {0};
 	size_t tl = strlen(test);
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
-		size_t n = strlen(e->d_name);
-		if (strncmp(e->d_name, test, tl) || e->d_name[tl] != '_')
-			continue;
-		if ((n > 4 && !strcmp(e->d_name + n - 4, ".log")) || strstr(e->d_name, ".log."))
+		/* by the prefix fio put in front of "_iops.1.log": test "rr4k" does
+		 * not own the logs of test "rr4k_qd1" */
+		struct fc_log_name ln;
+		if (fc_log_name_parse(e->d_name, &ln) == 0 && ln.prefix_len == tl &&
+		    !strncmp(ln.prefix, test, tl))
 			strv_add(&names, e->d_name);
 	}
 	closedir(d);

@@ -662,6 +662,15 @@ def test_jobs(tmp):
     shutil.copy(os.path.join(SRCDIR, 'fio-jobs', 'rw4k.fio'), os.path.join(tmp, 'rw4k.fio'))
     rc, out, err = run(['--dry-run', ini], tmp)
     check('rw4k       %s/rw4k.fio' % tmp in out, 'campaign-relative job file: %s' % out)
+    # a test's logs are its own, also when another test's name starts with its name
+    shutil.copy(os.path.join(SRCDIR, 'fio-jobs', 'rr4k.fio'), os.path.join(tmp, 'rr4k_b.fio'))
+    ini = campaign(tmp, 'logs.ini', '[state a]\n', extra='suite = rr4k_b.fio rr4k\n')
+    rc, out, err = run(['-q', '-o', 'logs', ini], tmp)
+    check_eq(rc, 0, 'two tests with a common prefix (%s)' % err[-1000:])
+    tests = load_manifest(os.path.join(tmp, 'logs'))['states'][0]['rounds'][0]['tests']
+    check_eq([t['logs'] for t in tests],
+             [['a/r1/rr4k_b_bw.1.log', 'a/r1/rr4k_b_iops.1.log'],
+              ['a/r1/rr4k_bw.1.log', 'a/r1/rr4k_iops.1.log']], 'the logs of each test')
 
 
 # ---- ssh -------------------------------------------------------------------
