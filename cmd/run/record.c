@@ -26,9 +26,19 @@ int record_open(struct record *r, const char *dir, struct rerr *err)
 	r->dir = xstrdup(dir);
 	r->manifest_path = xasprintf("%s/manifest.json", dir);
 	char *path = xasprintf("%s/journal.jsonl", dir);
-	r->journal_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	r->journal_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (r->journal_fd < 0) {
 		rerr_errno(err, errno, "%s: cannot open", path);
+		free(path);
+		return -1;
+	}
+	/* a line cut short by the end of an earlier session (a full disk, a
+	 * crash) is ended, so that this session's first event is a line of its own */
+	off_t size = lseek(r->journal_fd, 0, SEEK_END);
+	char last = '\n';
+	if (size > 0 && pread(r->journal_fd, &last, 1, size - 1) == 1 && last != '\n' &&
+	    write(r->journal_fd, "\n", 1) != 1) {
+		rerr_errno(err, errno, "%s: cannot write", path);
 		free(path);
 		return -1;
 	}
