@@ -19,6 +19,27 @@ json_t *json_seconds(double s)
 	return json_real(round(s * 1000.0) / 1000.0);
 }
 
+json_t *json_text(const char *s)
+{
+	size_t n = strlen(s);
+	size_t good = utf8_valid_len(s, n);
+	if (good == n)
+		return json_stringn(s, n);
+	struct sbuf b = {0};
+	for (;;) {
+		sbuf_addn(&b, s, good);
+		if (good == n)
+			break;
+		sbuf_add(&b, "\xef\xbf\xbd");
+		s += good + 1;
+		n -= good + 1;
+		good = utf8_valid_len(s, n);
+	}
+	json_t *j = json_stringn(b.s, b.len);
+	sbuf_release(&b);
+	return j;
+}
+
 int record_open(struct record *r, const char *dir, struct rerr *err)
 {
 	memset(r, 0, sizeof(*r));

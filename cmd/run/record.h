@@ -38,5 +38,9 @@ int record_save(struct record *r);
 json_t *json_utc(double wall);
 /* A number rounded to milliseconds. */
 json_t *json_seconds(double s);
+/* `s` as a new JSON string, bytes that are not UTF-8 replaced by U+FFFD:
+ * jansson takes only UTF-8, and a command's output or a path may hold
+ * anything.  (json_string() would return NULL, and the value be lost.) */
+json_t *json_text(const char *s);
 
 #endif

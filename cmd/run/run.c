@@ -91,7 +91,7 @@ static const char *jstr(json_t *o, const char *k)
 
 static void jset_str(json_t *o, const char *k, const char *v)
 {
-	json_object_set_new(o, k, v ? json_string(v) : json_null());
+	json_object_set_new(o, k, v ? json_text(v) : json_null());
 }
 
 static bool status_is(json_t *o, const char *s)
@@ -102,7 +102,8 @@ static bool status_is(json_t *o, const char *s)
 
 static void journal_failure(struct runner *R, const char *what, const char *msg)
 {
-	record_event(&R->rec, "error", json_pack("{s:s, s:s}", "step", what, "message", msg));
+	record_event(&R->rec, "error",
+		     json_pack("{s:s, s:o}", "step", what, "message", json_text(msg)));
 }
 
 static void fmt_clock(char *buf, size_t len, double s)
@@ -296,7 +297,7 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 	for (size_t i = 0; i < out->n_diags && json_array_size(diags) < 10; i++) {
 		const struct fc_diag *d = &out->diags[i];
 		if (d->kind == FC_DIAG_FIO || d->kind == FC_DIAG_BROKEN || d->kind == FC_DIAG_NOTE)
-			json_array_append_new(diags, json_string(d->text));
+			json_array_append_new(diags, json_text(d->text));
 	}
 	if (json_array_size(diags))
 		json_object_set_new(obj, "diagnostics", diags);
@@ -638,11 +639,15 @@ static void json_add_output(json_t *res, const char *key, const char *text)
 	size_t n = strlen(text);
 	if (!n)
 		return;
-	/* a command's output is evidence, but the manifest is no log file */
-	if (n > 4096)
-		json_object_set_new(res, key, json_sprintf("…%s", text + n - 4096));
-	else
-		json_object_set_new(res, key, json_string(text));
+	/* a command's output is evidence, but the manifest is no log file (the
+	 * cut may split a character: json_text replaces what is left of it) */
+	if (n > 4096) {
+		char *tail = xasprintf("…%s", text + n - 4096);
+		json_object_set_new(res, key, json_text(tail));
+		free(tail);
+	} else {
+		json_object_set_new(res, key, json_text(text));
+	}
 }
 
 static enum step run_command_action(struct runner *R, const struct action *a, json_t *res,
@@ -1201,12 +1206,12 @@ static json_t *new_manifest(const struct runner *R)
 	json_t *jobs = json_object();
 	for (size_t i = 0; i < c->suite.n; i++) {
 		json_array_append_new(tests, json_string(R->jobs[i].test));
-		json_object_set_new(jobs, R->jobs[i].test, json_string(R->jobs[i].origin));
+		json_object_set_new(jobs, R->jobs[i].test, json_text(R->jobs[i].origin));
 	}
 	json_object_set_new(m, "tests", tests);
 	json_object_set_new(m, "job_sources", jobs);
 	json_object_set_new(m, "campaign_file",
-			    R->o->campaign_path ? json_string(R->o->campaign_path) : json_null());
+			    R->o->campaign_path ? json_text(R->o->campaign_path) : json_null());
 	json_object_set_new(m, "provider", json_string(c->provider_type));
 	json_object_set_new(m, "sessions", json_integer(1));
 	if (c->prefill)
@@ -1886,11 +1891,11 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 		goto end;
 	}
-	json_object_set_new(R->rec.m, "fio_version", json_string(fio_version));
+	json_object_set_new(R->rec.m, "fio_version", json_text(fio_version));
 	json_object_set_new(R->rec.m, "host", host);
 	record_event(&R->rec, "preflight",
-		     json_pack("{s:s, s:O, s:s*}", "fio_version", fio_version, "host", host,
-			       "remote_dir", R->tgt.remote_tmp));
+		     json_pack("{s:O, s:O, s:s*}", "fio_version", jget(R->rec.m, "fio_version"),
+			       "host", host, "remote_dir", R->tgt.remote_tmp));
 	free(fio_version);
 	if (provider_preflight(R, &err) < 0) {
 		progress_clear();

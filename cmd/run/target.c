@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record.h"
+
 /* Outputs copied back from a remote fio run (JSON and logs) stay below this. */
 #define FETCH_MAX_BYTES	 (512u * 1024 * 1024)
 #define SMALL_OUTPUT_MAX (1024 * 1024)
@@ -157,8 +159,8 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 
 	struct utsname u;
 	if (uname(&u) == 0) {
-		json_object_set_new(host, "hostname", json_string(u.nodename));
-		json_object_set_new(host, "kernel", json_string(u.release));
+		json_object_set_new(host, "hostname", json_text(u.nodename));
+		json_object_set_new(host, "kernel", json_text(u.release));
 	}
 	json_object_set_new(host, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	char *mem;
@@ -211,8 +213,8 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	}
 	t->remote_tmp = xstrdup(lines[0]);
 	*fio_version = xstrdup(lines[1]);
-	json_object_set_new(host, "hostname", json_string(lines[2]));
-	json_object_set_new(host, "kernel", json_string(lines[3]));
+	json_object_set_new(host, "hostname", json_text(lines[2]));
+	json_object_set_new(host, "kernel", json_text(lines[3]));
 	json_object_set_new(host, "cpus", json_integer(strtoll(lines[4], NULL, 10)));
 	json_object_set_new(host, "mem_kib", json_integer(strtoll(lines[5], NULL, 10)));
 	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024,

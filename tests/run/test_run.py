@@ -490,13 +490,20 @@ def test_failure(tmp):
     # a mismatching hash fails its state
     f = os.path.join(tmp, 'data.bin')
     write(f, 'one\n')
+    # the command also writes 2000 euro signs and a byte that is not UTF-8
+    script = os.path.join(tmp, 'change.sh')
+    write(script, 'echo two >> "$1"\ni=0\nwhile [ $i -lt 2000 ]; do printf "\\342\\202\\254"; '
+          'i=$((i+1)); done\nprintf " caf\\351"\n')
     ini = campaign(tmp, 'hash.ini', (
-        '[state basis]\nbefore = hash %s; run sh -c "echo two >> %s"; verify-hash %s\n'
-        '[state later]\n') % (f, f, f), extra='suite = rr4k\n')
+        '[state basis]\nbefore = hash %s; run sh %s %s; verify-hash %s\n'
+        '[state later]\n') % (f, script, f, f), extra='suite = rr4k\n')
     rc, out, err = run(['-o', 'hash', ini], tmp)
     check_eq(rc, 1, 'exit status of a hash mismatch')
     check('sha256 differs' in err, 'message: %s' % err)
     m = load_manifest(os.path.join(tmp, 'hash'))
+    # its last 4 KiB, cut inside a character, with U+FFFD for what is not UTF-8
+    check_eq(m['states'][0]['before'][1]['result'].get('stdout'),
+             '\u2026' + '\ufffd' * 2 + '\u20ac' * 1363 + ' caf\ufffd', 'stdout kept as text')
     v = m['states'][0]['before'][2]
     check_eq(v['status'], 'failed', 'verify-hash status')
     check_eq(v['result']['match'], False, 'verify-hash match')
