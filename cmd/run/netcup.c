@@ -1040,6 +1040,19 @@ static int write_finish(struct netcup *nc, const struct nc_write *w, struct nc_w
 	return rc;
 }
 
+/* A write, sent once (write_send), and its task waited for (write_finish). */
+static int write_and_wait(struct netcup *nc, const struct nc_write *w, struct netcup_result *res,
+			  struct netcup_error *err)
+{
+	struct nc_write_out out;
+	int rc = write_send(nc, w, res, &out, err);
+	if (rc < 0) {
+		nc_reply_clear(&out.reply);
+		return rc;
+	}
+	return write_finish(nc, w, &out, res, err);
+}
+
 /* ---- power ---------------------------------------------------------------- */
 
 static int observe_state(struct netcup *nc, const void *arg, bool *done, struct netcup_error *err)
@@ -1114,13 +1127,7 @@ static int power_step(struct netcup *nc, const char *word, const char *option, c
 	    /* RESET and POWERCYCLE end where they began: nothing to observe */
 	    .observe = {option && strcmp(word, "ON") == 0 ? NULL : observe_state, target},
 	};
-	struct nc_write_out out;
-	rc = write_send(nc, &w, res, &out, err);
-	if (rc < 0) {
-		nc_reply_clear(&out.reply);
-		return rc;
-	}
-	rc = write_finish(nc, &w, &out, res, err);
+	rc = write_and_wait(nc, &w, res, err);
 	if (rc < 0)
 		return rc;
 	return wait_state(nc, target, err);
@@ -1260,12 +1267,7 @@ static int snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts 
 	    .task_name = "ServerSnapshotCreateTask",
 	    .observe = {observe_snapshot, &want},
 	};
-	struct nc_write_out out;
-	rc = write_send(nc, &w, res, &out, err);
-	if (rc == 0)
-		rc = write_finish(nc, &w, &out, res, err);
-	else
-		nc_reply_clear(&out.reply);
+	rc = write_and_wait(nc, &w, res, err);
 	free(text);
 	return rc;
 }
@@ -1293,12 +1295,7 @@ static int snapshot_delete(struct netcup *nc, const char *name, struct netcup_re
 	    .task_name = "ServerSnapshotDeleteTask",
 	    .observe = {observe_snapshot, &want},
 	};
-	struct nc_write_out out;
-	rc = write_send(nc, &w, res, &out, err);
-	if (rc == 0)
-		rc = write_finish(nc, &w, &out, res, err);
-	else
-		nc_reply_clear(&out.reply);
+	rc = write_and_wait(nc, &w, res, err);
 	free(path);
 	return rc;
 }
@@ -1328,12 +1325,7 @@ static int snapshot_revert(struct netcup *nc, const char *name, struct netcup_re
 		     .write = true},
 	    .task_name = "ServerSnapshotRevertTask",
 	};
-	struct nc_write_out out;
-	rc = write_send(nc, &w, res, &out, err);
-	if (rc == 0)
-		rc = write_finish(nc, &w, &out, res, err);
-	else
-		nc_reply_clear(&out.reply);
+	rc = write_and_wait(nc, &w, res, err);
 	free(path);
 	if (rc < 0)
 		return rc;
