@@ -80,24 +80,14 @@ static void ssh_script_argv(const struct target *t, const char *script, struct s
 	strv_add(out, script);
 }
 
-static int run_remote_script_until(struct target *t, const char *script, const void *input,
-				   size_t input_len, size_t out_max, volatile int *stop,
-				   struct capture *cap, struct rerr *err)
+/* `script` on the target, ended early when *stop becomes nonzero. */
+static int run_remote_script(struct target *t, const char *script, const void *input,
+			     size_t input_len, size_t out_max, volatile int *stop,
+			     struct capture *cap, struct rerr *err)
 {
 	struct strv argv = {0};
 	ssh_script_argv(t, script, &argv);
 	int rc = run_capture(argv.v, input, input_len, out_max, stop, cap, err);
-	strv_release(&argv);
-	return rc;
-}
-
-static int run_remote_script(struct target *t, const char *script, const void *input,
-			     size_t input_len, size_t out_max, struct capture *cap,
-			     struct rerr *err)
-{
-	struct strv argv = {0};
-	ssh_script_argv(t, script, &argv);
-	int rc = run_capture(argv.v, input, input_len, out_max, t->stop, cap, err);
 	strv_release(&argv);
 	return rc;
 }
@@ -108,7 +98,8 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
 	if (t->c->target == TARGET_LOCAL)
 		return run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
 	char *script = shell_join(argv);
-	int rc = run_remote_script(t, script, input, input_len, SMALL_OUTPUT_MAX, cap, err);
+	int rc =
+	    run_remote_script(t, script, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
 	free(script);
 	return rc;
 }
@@ -190,7 +181,7 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	shell_quote(&s, t->test_file);
 	sbuf_add(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
 	struct capture cap;
-	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, &cap, err);
+	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	sbuf_release(&s);
 	if (rc < 0)
 		return -1;
@@ -246,8 +237,7 @@ void target_cleanup(struct target *t)
 	shell_quote(&s, t->remote_tmp);
 	struct capture cap;
 	struct rerr err;
-	if (run_remote_script_until(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) ==
-	    0)
+	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) == 0)
 		capture_release(&cap);
 	sbuf_release(&s);
 }
@@ -323,11 +313,8 @@ static void remote_signal(struct target *t, const char *sig)
 	struct capture cap;
 	struct rerr err;
 	/* not stoppable: this is how we stop */
-	struct strv argv = {0};
-	ssh_script_argv(t, s.s, &argv);
-	if (run_capture(argv.v, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
+	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
 		capture_release(&cap);
-	strv_release(&argv);
 	sbuf_release(&s);
 }
 
@@ -345,7 +332,7 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	sbuf_add(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
 	struct capture cap;
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
-	int rc = run_remote_script_until(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
+	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
 	sbuf_release(&s);
 	if (rc < 0)
 		return -1;
@@ -510,7 +497,7 @@ int target_fresh_file(struct target *t, struct rerr *err)
 	shell_quote(&s, t->test_file);
 	sbuf_add(&s, " && sync");
 	struct capture cap;
-	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, &cap, err);
+	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	sbuf_release(&s);
 	if (rc < 0)
 		return -1;
