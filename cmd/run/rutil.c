@@ -78,15 +78,25 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+static char *xvasprintf(size_t *len, const char *fmt, va_list ap) FCR_PRINTF(2, 0);
+
+static char *xvasprintf(size_t *len, const char *fmt, va_list ap)
+{
+	char *p = NULL;
+	int n = vasprintf(&p, fmt, ap);
+	if (n < 0)
+		out_of_memory();
+	if (len)
+		*len = (size_t)n;
+	return p;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *p = NULL;
-	int n = vasprintf(&p, fmt, ap);
+	char *p = xvasprintf(NULL, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		out_of_memory();
 	return p;
 }
 
@@ -119,13 +129,11 @@ void sbuf_add(struct sbuf *b, const char *s)
 void sbuf_addf(struct sbuf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t n;
 	va_start(ap, fmt);
-	char *p = NULL;
-	int n = vasprintf(&p, fmt, ap);
+	char *p = xvasprintf(&n, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		out_of_memory();
-	sbuf_addn(b, p, (size_t)n);
+	sbuf_addn(b, p, n);
 	free(p);
 }
 
@@ -165,12 +173,8 @@ void strv_addf(struct strv *l, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *p = NULL;
-	int n = vasprintf(&p, fmt, ap);
+	strv_take(l, xvasprintf(NULL, fmt, ap));
 	va_end(ap);
-	if (n < 0)
-		out_of_memory();
-	strv_take(l, p);
 }
 
 void strv_release(struct strv *l)
