@@ -594,6 +594,21 @@ static void test_401_retry(void)
 	check_clean(&err);
 	CHECK_INT(netcup_get_server(nc, &s, &err), NETCUP_E_AUTH);
 	netcup_free(nc);
+
+	/* a token endpoint that keeps failing is no reason to log in again */
+	reset(NULL);
+	fake_post("/_fake/fault",
+		  "{\"kind\":\"status\",\"status\":503,\"method\":\"POST\","
+		  "\"path\":\"/realms/scp/protocol/openid-connect/token\",\"count\":4}");
+	nc = open_nc(&cfg);
+	memset(&err, 0, sizeof(err));
+	CHECK_INT(netcup_authenticate(nc, &err), NETCUP_E_API);
+	CHECK_INT(err.http_status, 503);
+	CHECK(strstr(err.message, "answered HTTP 503") != NULL);
+	CHECK(strstr(err.message, "after 4 attempts; try again later") != NULL);
+	CHECK(strstr(err.message, "netcup-login") == NULL);
+	check_clean(&err);
+	netcup_free(nc);
 }
 
 static void test_rotation(void)

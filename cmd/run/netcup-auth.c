@@ -394,6 +394,13 @@ int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
 		if (status == 200)
 			return nc_fail(err, NETCUP_E_PROTOCOL,
 				       "the token endpoint answered 200 without an access token");
+		/* the server's trouble, not the token's: a new login would not help */
+		if (status >= 500)
+			return nc_fail(err, NETCUP_E_API,
+				       "the token endpoint %s%s answered HTTP %ld (%s) after %u "
+				       "attempts; try again later",
+				       nc->auth_base, TOKEN_PATH, status, why,
+				       nc->cfg.transport_retries + 1);
 		return nc_fail(
 		    err, NETCUP_E_AUTH,
 		    "the token endpoint refused the refresh token (HTTP %ld %s).  An "
