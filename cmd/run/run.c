@@ -1300,6 +1300,26 @@ static int check_manifest(const struct runner *R, json_t *m, struct rerr *err)
 	return 0;
 }
 
+/*
+ * A resumed campaign runs the job files the earlier sessions ran: the rounds
+ * of a state must be alike.  A job found elsewhere this time (a --jobs-dir
+ * given then but not now, a copy beside the campaign file since) is refused.
+ */
+static int check_job_sources(const struct runner *R, struct rerr *err)
+{
+	json_t *sources = jget(R->rec.m, "job_sources");
+	for (size_t i = 0; i < R->c->suite.n; i++) {
+		const struct jobfile *j = &R->jobs[i];
+		const char *then = jstr(sources, j->test);
+		if (then && strcmp(then, j->origin))
+			return rerr_set(err,
+					"test %s ran with the job file %s, and this session would "
+					"use %s (give the same --jobs-dir as then)",
+					j->test, then, j->origin);
+	}
+	return 0;
+}
+
 static void count_work(struct runner *R)
 {
 	const struct campaign *c = R->c;
@@ -1822,6 +1842,11 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 		}
 	}
 	bool complete = resume && status_is(R->rec.m, "done");
+	if (resume && !complete && check_job_sources(R, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
+		release_runner(R);
+		return EXIT_RUN_USAGE;
+	}
 	/* credentials before anything is created: a bad token file is a usage error */
 	if (!complete && open_provider(R, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);

@@ -686,6 +686,21 @@ def test_jobs(tmp):
     check_eq([t['logs'] for t in tests],
              [['a/r1/rr4k_b_bw.1.log', 'a/r1/rr4k_b_iops.1.log'],
               ['a/r1/rr4k_bw.1.log', 'a/r1/rr4k_iops.1.log']], 'the logs of each test')
+    # a resumed campaign runs the job files it ran before: a forgotten
+    # --jobs-dir is refused, not replaced by another copy
+    ini = campaign(tmp, 'jd.ini', '[state a]\n[state b]\nbefore = run false\n',
+                   extra='suite = rr4k\n')
+    rc, out, err = run(['-q', '--jobs-dir', jd, '-o', 'jd', ini], tmp)
+    check_eq(rc, 1, 'a campaign that fails in its second state')
+    rc, out, err = run(['-q', '--resume', 'jd'], tmp)
+    check_eq(rc, 2, 'resume without the --jobs-dir (%s)' % err)
+    check('cannot resume: test rr4k ran with the job file %s/rr4k.fio, and this session '
+          'would use (built in) rr4k.fio (give the same --jobs-dir as then)' % jd in err,
+          'message: %s' % err)
+    rc, out, err = run(['-q', '--jobs-dir', jd, '--resume', 'jd'], tmp)
+    check_eq(rc, 1, 'resume with the --jobs-dir runs (and fails in b again)')
+    check_eq(load_manifest(os.path.join(tmp, 'jd'))['sessions'], 2,
+             'the refused resume left no trace')
 
 
 # ---- ssh -------------------------------------------------------------------
