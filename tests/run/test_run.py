@@ -339,6 +339,23 @@ def test_resume(tmp):
     for k, v in before.items():
         if k not in ('journal.jsonl', 'manifest.json'):
             check_eq(after.get(k), v, 'unchanged %s' % k)
+    # a directory whose manifest does not fit its campaign.ini is not resumed
+    bad = os.path.join(tmp, 'bad')
+    os.mkdir(bad)
+    with open(os.path.join(d, 'campaign.ini')) as fh:
+        write(os.path.join(bad, 'campaign.ini'), fh.read() + '[state extra]\n')
+    shutil.copy(os.path.join(d, 'manifest.json'), os.path.join(bad, 'manifest.json'))
+    rc, out, err = run(['--resume', bad], tmp)
+    check_eq(rc, 2, 'resume with another campaign.ini')
+    check_eq(err, 'fiocamp-run: cannot resume: %s/manifest.json: the manifest has 1 states, '
+             'campaign.ini 2\n' % bad, 'message for another campaign.ini')
+    write(os.path.join(bad, 'manifest.json'), '{"format": "fiocamp-manifest",\n')
+    rc, out, err = run(['--resume', bad], tmp)
+    check_eq(rc, 2, 'resume with a manifest cut short')
+    check(err.startswith('fiocamp-run: cannot resume: %s/manifest.json:2: ' % bad),
+          'the message names the file and the line: %s' % err)
+    check(set(os.listdir(bad)) <= {'campaign.ini', 'journal.jsonl', 'manifest.json'},
+          'no round was started: %r' % os.listdir(bad))
 
 
 def test_sigint(tmp):
