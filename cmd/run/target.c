@@ -198,9 +198,16 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	char *save = NULL;
 	for (char *l = strtok_r(cap.out, "\n", &save); l && n < 8; l = strtok_r(NULL, "\n", &save))
 		lines[n++] = l;
-	if (n < 8) {
+	/* the work directory is removed with rm -rf at the end: it must be the
+	 * one mktemp made, not a line some shell startup file printed */
+	if (n < 8 || strncmp(lines[0], "/tmp/fiocamp.", 13) || !name_is_safe(lines[0] + 5)) {
+		rerr_set(err,
+			 "ssh %s: unexpected preflight answer, starting '%.60s' instead of the "
+			 "work directory (does a shell startup file on the target print "
+			 "something?)",
+			 c->ssh_dest, n ? lines[0] : "");
 		capture_release(&cap);
-		return rerr_set(err, "ssh %s: unexpected preflight answer", c->ssh_dest);
+		return -1;
 	}
 	t->remote_tmp = xstrdup(lines[0]);
 	*fio_version = xstrdup(lines[1]);

@@ -739,14 +739,21 @@ def start_sshd(tmp):
     for k in (hostkey, userkey):
         subprocess.run([keygen, '-q', '-t', 'ed25519', '-N', '', '-f', k], check=True)
     shutil.copy(userkey + '.pub', os.path.join(tmp, 'authorized_keys'))
-    port = free_port()
+    port, noisy_port = free_port(), free_port()
+    # on the second port, a shell startup file prints a greeting first (bash run
+    # by sshd reads ~/.bashrc, and HOME is another directory there)
+    noisy_home = os.path.join(tmp, 'noisy-home')
+    os.mkdir(noisy_home)
+    write(os.path.join(noisy_home, '.bashrc'), 'echo "Welcome to the bench"\n')
     conf = os.path.join(tmp, 'sshd_config')
     write(conf, '\n'.join([
-        'Port %d' % port, 'ListenAddress 127.0.0.1', 'HostKey %s' % hostkey,
+        'Port %d' % port, 'Port %d' % noisy_port, 'ListenAddress 127.0.0.1',
+        'HostKey %s' % hostkey,
         'AuthorizedKeysFile %s' % os.path.join(tmp, 'authorized_keys'),
         'PidFile %s' % os.path.join(tmp, 'sshd.pid'), 'StrictModes no', 'UsePAM no',
         'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-        'PermitRootLogin prohibit-password', 'LogLevel ERROR', '']))
+        'PermitRootLogin prohibit-password', 'LogLevel ERROR',
+        'Match LocalPort %d' % noisy_port, 'SetEnv HOME=%s' % noisy_home, '']))
     if os.geteuid() == 0:
         os.makedirs('/run/sshd', exist_ok=True)
     proc = subprocess.Popen(['/usr/sbin/sshd', '-D', '-e', '-f', conf],
@@ -761,7 +768,7 @@ def start_sshd(tmp):
             time.sleep(0.1)
     opts = ('-i %s -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null '
             '-o LogLevel=ERROR' % userkey)
-    return proc, port, opts
+    return proc, port, noisy_port, opts
 
 
 def test_ssh(tmp):
@@ -769,7 +776,7 @@ def test_ssh(tmp):
     if started is None:
         print('sshd or ssh missing: skipped')
         return 77
-    proc, port, opts = started
+    proc, port, noisy_port, opts = started
     try:
         user = subprocess.run(['id', '-un'], capture_output=True, text=True).stdout.strip()
         marker = os.path.join(tmp, 'remote-marker')
@@ -861,6 +868,19 @@ def test_ssh(tmp):
                 check('"jobname" : "rr4k"' in fh.read(), 'the copied report is a report')
         if pre:
             check(not os.path.exists(pre[0]['remote_dir']), 'remote work dir removed')
+
+        # a target whose shell prints a greeting: the preflight says so, and the
+        # greeting is never taken for the work directory (which is removed with rm -rf)
+        shell = subprocess.run(['getent', 'passwd', user], capture_output=True,
+                               text=True).stdout.strip().split(':')[-1]
+        if shell.endswith('/bash'):
+            ini4 = campaign(tmp, 'noisy.ini', '[state basis]\n',
+                            extra='suite = rr4k\ntarget = ssh %s@127.0.0.1:%d\n'
+                            % (user, noisy_port))
+            rc, out, err = run(['-o', 'noisy', ini4], tmp, {'FIOCAMP_SSH_OPTS': opts})
+            check_eq(rc, 1, 'preflight on a target with a noisy shell')
+            check("unexpected preflight answer, starting 'Welcome to the bench' instead of the "
+                  "work directory" in err, 'message: %s' % err[-1000:])
 
         # a port with nothing listening: wait-ssh times out with a clear message
         ini2 = campaign(tmp, 'closed.ini', '[state a]\nbefore = wait-ssh 127.0.0.1:%d\n' %
