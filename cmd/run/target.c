@@ -165,6 +165,12 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 	return 0;
 }
 
+/* What `mktemp -d /tmp/fiocamp.XXXXXX` prints. */
+static bool is_work_dir(const char *line)
+{
+	return !strncmp(line, "/tmp/fiocamp.", 13) && name_is_safe(line + 5);
+}
+
 static int ssh_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
 {
 	const struct campaign *c = t->c;
@@ -193,19 +199,27 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 		capture_release(&cap);
 		return -1;
 	}
-	char *lines[8] = {0};
+	/* 8 lines expected; a few more are looked through for the work directory */
+	char *lines[16] = {0};
 	size_t n = 0;
 	char *save = NULL;
-	for (char *l = strtok_r(cap.out, "\n", &save); l && n < 8; l = strtok_r(NULL, "\n", &save))
+	for (char *l = strtok_r(cap.out, "\n", &save); l && n < FCR_ARRAY_SIZE(lines);
+	     l = strtok_r(NULL, "\n", &save))
 		lines[n++] = l;
 	/* the work directory is removed with rm -rf at the end: it must be the
 	 * one mktemp made, not a line some shell startup file printed */
-	if (n < 8 || strncmp(lines[0], "/tmp/fiocamp.", 13) || !name_is_safe(lines[0] + 5)) {
+	size_t at = 0;
+	while (at < n && !is_work_dir(lines[at]))
+		at++;
+	if (at != 0 || n < 8) {
 		rerr_set(err,
 			 "ssh %s: unexpected preflight answer, starting '%.60s' instead of the "
 			 "work directory (does a shell startup file on the target print "
 			 "something?)",
 			 c->ssh_dest, n ? lines[0] : "");
+		/* made all the same: target_cleanup() removes it */
+		if (at < n)
+			t->remote_tmp = xstrdup(lines[at]);
 		capture_release(&cap);
 		return -1;
 	}
