@@ -98,6 +98,9 @@ struct provider_ctx {
 	volatile int *hard_stop;
 };
 
+/* Room for a provider's error message (the callers' buffers). */
+#define PROVIDER_ERR_MAX 1200
+
 struct provider_ops {
 	const char *type;		       /* the `type` value */
 	const char *summary;		       /* one line for --help */

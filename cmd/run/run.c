@@ -828,7 +828,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		}
 		break;
 	case ACT_PROVIDER: {
-		char msg[600] = "";
+		char msg[PROVIDER_ERR_MAX] = "";
 		int rc = c->provider->perform(R->prov, a->words.v[0], (int)a->words.n - 1,
 					      a->words.v + 1, res, msg, sizeof(msg));
 		if (rc < 0) {
@@ -924,7 +924,7 @@ static enum step restore_power_off(struct runner *R, size_t si, json_t *state_ob
 		     json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
 	R->maybe_down = true;
 	json_t *res = json_object();
-	char msg[600] = "";
+	char msg[PROVIDER_ERR_MAX] = "";
 	double t0_wall = wall_now(), t0 = mono_now();
 	int rc = c->provider->perform(R->prov, last->words.v[0], (int)last->words.n - 1,
 				      last->words.v + 1, res, msg, sizeof(msg));
@@ -1686,7 +1686,7 @@ static int provider_preflight(struct runner *R, struct rerr *err)
 			};
 		}
 	}
-	char msg[1200] = "";
+	char msg[PROVIDER_ERR_MAX] = "";
 	int rc = c->provider->preflight(R->prov, steps, n, msg, sizeof(msg));
 	free(steps);
 	if (rc < 0)
@@ -1752,7 +1752,7 @@ static bool safety_probe_target(const struct runner *R, const char **host, unsig
 static int safety_power_on(struct runner *R, const char *why)
 {
 	const struct campaign *c = R->c;
-	char msg[600] = "";
+	char msg[PROVIDER_ERR_MAX] = "";
 	progress_line("the machine may be off (%s): asking %s to power it on", why,
 		      c->provider_type);
 	json_t *res = json_object();

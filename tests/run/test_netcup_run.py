@@ -557,6 +557,24 @@ def test_faults(tmp, fake):
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'token: server running')
     check_eq(len(snapshot_posts(fake.requests(), taken=True)), 1, 'token: one snapshot taken')
 
+    # a long refusal of the API reaches the manifest and the user whole
+    fake.reset()
+    long = 'Snapshot refused: ' + 'the storage of this node is full; ' * 20
+    fake.fault(kind='status', status=400, count=1,
+               body={'code': 'server.snapshot.create.error', 'message': long}, **post_snap)
+    path = os.path.join(tmp, 'long.ini')
+    write(path, campaign_head(tmp, 'long') + '[provider]\n' + provider_keys(fake, tok) +
+          '\n[state s]\nbefore = snapshot fc-long online\n')
+    d = os.path.join(tmp, 'flong')
+    rc, out, err = run(['-o', d, path], tmp)
+    capture_dir(d)
+    check_eq(rc, 1, 'long error: exit status')
+    want = ('POST /api/v1/servers/%d/snapshots: HTTP 400 server.snapshot.create.error: %s'
+            % (SERVER, long))
+    check_eq(load_manifest(d)['states'][0]['before'][0].get('error'), want,
+             'long error: the whole message in the manifest')
+    check(want in err, 'long error: the whole message on stderr: %s' % err[-2000:])
+
     # the terminal goes away (SIGHUP) while the server is off: back on before the exit
     fake.reset()
     d = os.path.join(tmp, 'fhup')
