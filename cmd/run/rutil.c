@@ -536,13 +536,13 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int write_file(const char *path, const void *buf, size_t len, bool replace, struct rerr *err)
+static int write_new(const char *path, const void *buf, size_t len, int flags, bool sync,
+		     struct rerr *err)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL);
-	int fd = open(path, flags, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
 	if (fd < 0)
 		return rerr_errno(err, errno, "%s: cannot create", path);
-	if (write_all(fd, buf, len) < 0 || fsync(fd) < 0) {
+	if (write_all(fd, buf, len) < 0 || (sync && fsync(fd) < 0)) {
 		int e = errno;
 		close(fd);
 		return rerr_errno(err, e, "%s: cannot write", path);
@@ -552,19 +552,14 @@ int write_file(const char *path, const void *buf, size_t len, bool replace, stru
 	return 0;
 }
 
+int write_file(const char *path, const void *buf, size_t len, bool replace, struct rerr *err)
+{
+	return write_new(path, buf, len, replace ? O_TRUNC : O_EXCL, true, err);
+}
+
 int write_file_nosync(const char *path, const void *buf, size_t len, struct rerr *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return rerr_errno(err, errno, "%s: cannot create", path);
-	if (write_all(fd, buf, len) < 0) {
-		int e = errno;
-		close(fd);
-		return rerr_errno(err, e, "%s: cannot write", path);
-	}
-	if (close(fd) < 0)
-		return rerr_errno(err, errno, "%s: cannot write", path);
-	return 0;
+	return write_new(path, buf, len, O_EXCL, false, err);
 }
 
 int fsync_dir(const char *dir, struct rerr *err)
