@@ -104,16 +104,28 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
 	return rc;
 }
 
-/* The first line of a command's stderr, for messages. */
-static const char *first_line(const char *text, char *buf, size_t len)
+/*
+ * Whether a command ran by run_capture() failed: if it did not exit with 0,
+ * err says "WHAT failed (exit status N): the first line of its stderr", cap
+ * is released and -1 returned.  Else 0, and cap is the caller's.
+ */
+static int command_failed(struct capture *cap, struct rerr *err, const char *what_fmt, ...)
+    FCR_PRINTF(3, 4);
+
+static int command_failed(struct capture *cap, struct rerr *err, const char *what_fmt, ...)
 {
-	const char *nl = strchr(text, '\n');
-	size_t n = nl ? (size_t)(nl - text) : strlen(text);
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, text, n);
-	buf[n] = '\0';
-	return buf;
+	if (status_ok(cap->status))
+		return 0;
+	char what[512], st[64];
+	va_list ap;
+	va_start(ap, what_fmt);
+	vsnprintf(what, sizeof(what), what_fmt, ap);
+	va_end(ap);
+	describe_status(st, sizeof(st), cap->status);
+	int line = (int)strcspn(cap->err, "\n");
+	rerr_set(err, "%s failed (%s): %.*s", what, st, line, cap->err);
+	capture_release(cap);
+	return -1;
 }
 
 static int local_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
@@ -189,16 +201,8 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	struct capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	sbuf_release(&s);
-	if (rc < 0)
+	if (rc < 0 || command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
 		return -1;
-	if (!status_ok(cap.status)) {
-		char st[64], line[256];
-		describe_status(st, sizeof(st), cap.status);
-		rerr_set(err, "ssh %s: preflight failed (%s): %s", c->ssh_dest, st,
-			 first_line(cap.err, line, sizeof(line)));
-		capture_release(&cap);
-		return -1;
-	}
 	/* 8 lines expected; a few more are looked through for the work directory */
 	char *lines[16] = {0};
 	size_t n = 0;
@@ -355,16 +359,8 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
 	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
 	sbuf_release(&s);
-	if (rc < 0)
+	if (rc < 0 || command_failed(&cap, err, "copying fio's outputs back") < 0)
 		return -1;
-	if (!status_ok(cap.status)) {
-		char st[64], line[256];
-		describe_status(st, sizeof(st), cap.status);
-		rerr_set(err, "copying fio's outputs back failed (%s): %s", st,
-			 first_line(cap.err, line, sizeof(line)));
-		capture_release(&cap);
-		return -1;
-	}
 	if (cap.out_len == 0) {
 		capture_release(&cap);
 		return 0;
@@ -374,15 +370,8 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	struct capture un;
 	rc = run_capture(tar, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
 	capture_release(&cap);
-	if (rc < 0)
+	if (rc < 0 || command_failed(&un, err, "unpacking fio's outputs into %s", x->dir) < 0)
 		return -1;
-	if (!status_ok(un.status)) {
-		char line[256];
-		rerr_set(err, "unpacking fio's outputs into %s failed: %s", x->dir,
-			 first_line(un.err, line, sizeof(line)));
-		capture_release(&un);
-		return -1;
-	}
 	capture_release(&un);
 	return 0;
 }
@@ -520,16 +509,10 @@ int target_fresh_file(struct target *t, struct rerr *err)
 	struct capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	sbuf_release(&s);
-	if (rc < 0)
+	if (rc < 0 || command_failed(&cap, err, "fresh-file on %s", c->ssh_dest) < 0)
 		return -1;
-	if (!status_ok(cap.status)) {
-		char line[256];
-		rerr_set(err, "fresh-file on %s failed: %s", c->ssh_dest,
-			 first_line(cap.err, line, sizeof(line)));
-		rc = -1;
-	}
 	capture_release(&cap);
-	return rc;
+	return 0;
 }
 
 int target_sha256(struct target *t, const char *path, char **hex, struct rerr *err)
@@ -538,13 +521,10 @@ int target_sha256(struct target *t, const char *path, char **hex, struct rerr *e
 	struct capture cap;
 	if (target_exec(t, argv, NULL, 0, &cap, err) < 0)
 		return -1;
+	if (command_failed(&cap, err, "sha256sum %s", path) < 0)
+		return -1;
 	int rc = 0;
-	if (!status_ok(cap.status)) {
-		char line[256], st[64];
-		describe_status(st, sizeof(st), cap.status);
-		rc = rerr_set(err, "sha256sum %s failed (%s): %s", path, st,
-			      first_line(cap.err, line, sizeof(line)));
-	} else if (cap.out_len < 64 || strspn(cap.out, "0123456789abcdef") != 64) {
+	if (cap.out_len < 64 || strspn(cap.out, "0123456789abcdef") != 64) {
 		rc = rerr_set(err, "sha256sum %s: unexpected output", path);
 	} else {
 		*hex = xstrndup(cap.out, 64);

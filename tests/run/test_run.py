@@ -527,6 +527,16 @@ def test_failure(tmp):
     check_eq(v['result']['actual'], sha256(f), 'verify-hash actual')
     check_eq(m['states'][0]['rounds'][0]['status'], 'skipped', 'no round after a mismatch')
     check_eq(m['states'][1]['status'], 'pending', 'no later state')
+    # a hash of a file that is not there: the command, its status and its stderr
+    missing = os.path.join(tmp, 'no-such-file')
+    ini = campaign(tmp, 'nohash.ini', '[state basis]\nbefore = hash %s\n' % missing,
+                   extra='suite = rr4k\n')
+    rc, out, err = run(['-o', 'nohash', ini], tmp)
+    check_eq(rc, 1, 'exit status of a failed hash')
+    want = ('sha256sum %s failed (exit status 1): sha256sum: %s: No such file or directory'
+            % (missing, missing))
+    check_eq(load_manifest(os.path.join(tmp, 'nohash'))['states'][0]['before'][0].get('error'),
+             want, 'error of a failed hash')
 
 
 MALFORMED = [
