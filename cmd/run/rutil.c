@@ -203,6 +203,7 @@ int shell_split(const char *text, struct strv *out, struct rerr *err)
 				const char *end = strchr(p + 1, '\'');
 				if (!end) {
 					sbuf_release(&w);
+					strv_release(out);
 					return rerr_set(err, "unterminated ' quote");
 				}
 				sbuf_addn(&w, p + 1, (size_t)(end - p - 1));
@@ -217,12 +218,14 @@ int shell_split(const char *text, struct strv *out, struct rerr *err)
 				}
 				if (*p != '"') {
 					sbuf_release(&w);
+					strv_release(out);
 					return rerr_set(err, "unterminated \" quote");
 				}
 				p++;
 			} else if (*p == '\\') {
 				if (!p[1]) {
 					sbuf_release(&w);
+					strv_release(out);
 					return rerr_set(err, "backslash at the end");
 				}
 				sbuf_addn(&w, p + 1, 1);

@@ -61,7 +61,7 @@ void strv_release(struct strv *l);
  * Splits `text` shell-like into words: blanks separate, '...' quotes
  * literally, "..." quotes with \ escaping \ " $ `, a backslash outside quotes
  * escapes the next character.  No expansion of any kind.  Returns 0, or -1
- * with err set (unterminated quote, trailing backslash).
+ * with err set (unterminated quote, trailing backslash) and *out released.
  */
 int shell_split(const char *text, struct strv *out, struct rerr *err);
 /* Appends `word` quoted for a POSIX shell ('...' where needed). */
