@@ -22,8 +22,6 @@ struct fc_terse_line {
 	int version;             /* 2..5 */
 	const char *fio_version; /* NULL for v2 */
 	struct fc_job job;       /* index and clone are left to the caller */
-	size_t n_disks;          /* disk-util records at the end of the line */
-	struct fc_disk *disks;
 };
 
 /*
@@ -36,12 +34,14 @@ struct fc_terse_line {
 int fc_terse_detect(const char *line, size_t len);
 
 /*
- * Parses a terse job line of any version into *out, allocating from `a`.
+ * Parses a terse job line of any version into *out, allocating from `a`,
+ * and appends its disk-util records to `disks` (a vec of struct fc_disk).
  * `lineno` is the line's number in `source`, for errors, which name the
  * 1-based field that is wrong.
  */
 int fc_terse_parse(struct fc_arena *a, const char *line, size_t len, const char *source,
-		   unsigned long lineno, struct fc_terse_line *out, struct fc_error *err);
+		   unsigned long lineno, struct fc_terse_line *out, struct fc_vec *disks,
+		   struct fc_error *err);
 
 /*
  * A client-mode disk-util line (";vda;8633;707;...").  Appends one struct

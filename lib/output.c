@@ -218,6 +218,15 @@ static bool str(struct builder *b, const char **out)
 	return true;
 }
 
+/* A copy of a scratch vector's elements in the output's arena. */
+static const void *keep(struct builder *b, const struct fc_vec *v)
+{
+	void *p = fc_arena_memdup(b->a, v->data, v->n * v->elem_size);
+	if (!p)
+		nomem(b);
+	return p;
+}
+
 /* fio prints percentiles and bins in ascending order: check before sorting */
 static bool sorted(const void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
@@ -614,15 +623,20 @@ static bool parse_dir(struct builder *b, struct fc_dir *d)
 	if (isnan(d->bw_bytes) && !isnan(bw_kib))
 		d->bw_bytes = bw_kib * 1024.0;
 	if (b->prios.n) {
-		d->prios = fc_arena_memdup(b->a, b->prios.data, b->prios.n * sizeof(struct fc_prio));
-		if (!d->prios)
-			return nomem(b);
 		d->n_prios = b->prios.n;
+		d->prios = keep(b, &b->prios);
+		return d->prios != NULL;
 	}
 	return true;
 }
 
-static bool parse_options(struct builder *b, struct fc_vec *opts)
+static int cmp_option(const void *x, const void *y)
+{
+	return strcmp(((const struct fc_option *)x)->key, ((const struct fc_option *)y)->key);
+}
+
+/* Appends the members of an options object to b->opts, duplicates and all. */
+static bool parse_options(struct builder *b)
 {
 	struct fj_str key, val;
 	if (!fj_object_begin(&b->j))
@@ -640,22 +654,23 @@ static bool parse_options(struct builder *b, struct fc_vec *opts)
 		if (!fj_scalar_text(&b->j, &val))
 			return false;
 		char *v = fc_arena_strndup(b->a, val.p, val.len);
-		if (!v)
+		struct fc_option *e = v ? fc_vec_push(&b->opts) : NULL;
+		if (!e)
 			return nomem(b);
-		struct fc_option *e = NULL;
-		struct fc_option *o = opts->data;
-		for (size_t i = 0; i < opts->n; i++)
-			if (strcmp(o[i].key, k) == 0)
-				e = &o[i];
-		if (!e) {
-			e = fc_vec_push(opts);
-			if (!e)
-				return nomem(b);
-			e->key = k;
-		}
+		e->key = k;
 		e->value = v;
 	}
 	return b->j.status == 0;
+}
+
+/* b->opts with the last value of each key, in the order keys first came. */
+static bool keep_options(struct builder *b, const struct fc_option **out, size_t *n)
+{
+	if (fc_dedupe(b->opts.data, &b->opts.n, sizeof(struct fc_option), cmp_option) < 0)
+		return nomem(b);
+	*n = b->opts.n;
+	*out = keep(b, &b->opts);
+	return *out != NULL;
 }
 
 /* "global options" is an object, or an array of per-server objects
@@ -672,7 +687,7 @@ static bool parse_global_options(struct builder *b, struct fc_run *run)
 					return false;
 				continue;
 			}
-			if (!parse_options(b, &b->opts))
+			if (!parse_options(b))
 				return false;
 		}
 		if (b->j.status)
@@ -685,19 +700,17 @@ static bool parse_global_options(struct builder *b, struct fc_run *run)
 				o[m++] = o[i];
 		b->opts.n = m;
 	} else if (fj_peek(&b->j) == FJ_OBJECT) {
-		if (!parse_options(b, &b->opts))
+		if (!parse_options(b))
 			return false;
 	} else {
 		return fj_skip(&b->j);
 	}
-	if (b->opts.n) {
-		run->global_options =
-			fc_arena_memdup(b->a, b->opts.data, b->opts.n * sizeof(struct fc_option));
-		if (!run->global_options)
-			return nomem(b);
-		run->n_global_options = b->opts.n;
-	}
-	return true;
+	return keep_options(b, &run->global_options, &run->n_global_options);
+}
+
+static int cmp_bucket(const void *x, const void *y)
+{
+	return strcmp(((const struct fc_bucket *)x)->label, ((const struct fc_bucket *)y)->label);
 }
 
 static bool parse_buckets(struct builder *b, struct fc_buckets *out)
@@ -707,35 +720,21 @@ static bool parse_buckets(struct builder *b, struct fc_buckets *out)
 	if (!fj_object_begin(&b->j))
 		return false;
 	while (fj_object_next(&b->j, &key)) {
-		double v;
-		struct fc_bucket *e = NULL, *items = b->buckets.data;
-		for (size_t i = 0; i < b->buckets.n; i++)
-			if (strlen(items[i].label) == key.len &&
-			    memcmp(items[i].label, key.p, key.len) == 0)
-				e = &items[i];
-		if (!e) {
-			char *label = fc_arena_strndup(b->a, key.p, key.len);
-			if (!label)
-				return nomem(b);
-			e = fc_vec_push(&b->buckets);
-			if (!e)
-				return nomem(b);
-			e->label = label;
-		}
-		if (!num(b, &v))
+		char *label = fc_arena_strndup(b->a, key.p, key.len);
+		struct fc_bucket *e = label ? fc_vec_push(&b->buckets) : NULL;
+		if (!e)
+			return nomem(b);
+		e->label = label;
+		if (!num(b, &e->percent))
 			return false;
-		e->percent = v;
 	}
 	if (b->j.status)
 		return false;
-	if (b->buckets.n) {
-		out->items = fc_arena_memdup(b->a, b->buckets.data,
-					     b->buckets.n * sizeof(struct fc_bucket));
-		if (!out->items)
-			return nomem(b);
-		out->n = b->buckets.n;
-	}
-	return true;
+	if (fc_dedupe(b->buckets.data, &b->buckets.n, sizeof(struct fc_bucket), cmp_bucket) < 0)
+		return nomem(b);
+	out->n = b->buckets.n;
+	out->items = keep(b, &b->buckets);
+	return out->items != NULL;
 }
 
 static int ddir_of_key(const struct fj_str *k)
@@ -805,13 +804,7 @@ static bool parse_job(struct builder *b, struct fc_job *job)
 			ok = int32(b, &job->port);
 		} else if (FJ_KEY(key, "job options")) {
 			fc_vec_clear(&b->opts);
-			ok = parse_options(b, &b->opts);
-			if (ok && b->opts.n) {
-				job->options = fc_arena_memdup(b->a, b->opts.data,
-							       b->opts.n * sizeof(struct fc_option));
-				job->n_options = b->opts.n;
-				ok = job->options != NULL || nomem(b);
-			}
+			ok = parse_options(b) && keep_options(b, &job->options, &job->n_options);
 		} else if (FJ_KEY(key, "iodepth_level")) {
 			ok = parse_buckets(b, &job->iodepth);
 		} else if (FJ_KEY(key, "iodepth_submit")) {
@@ -876,23 +869,33 @@ static bool parse_disk(struct builder *b, struct fc_disk *dk)
 	return b->j.status == 0;
 }
 
-/* Numbers numjobs clones: the n-th job with the same identity. */
-static void number_clones(struct fc_job *jobs, size_t n)
+/* Orders jobs by identity: group, host, port, name. */
+static int cmp_identity(const void *x, const void *y)
 {
+	const struct fc_job *a = x, *b = y;
+	if (a->groupid != b->groupid)
+		return a->groupid < b->groupid ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	if (!a->hostname != !b->hostname)
+		return a->hostname ? 1 : -1;
+	int r = a->hostname ? strcmp(a->hostname, b->hostname) : 0;
+	return r ? r : strcmp(a->name, b->name);
+}
+
+/* Numbers numjobs clones: the n-th job with the same identity.  0 or
+ * FC_E_NOMEM. */
+static int number_clones(struct fc_job *jobs, size_t n)
+{
+	size_t *idx = fc_sort_index(jobs, n, sizeof(*jobs), cmp_identity);
+	if (!idx)
+		return FC_E_NOMEM;
 	for (size_t i = 0; i < n; i++) {
-		unsigned c = 0;
-		for (size_t k = 0; k < i; k++) {
-			if (jobs[k].groupid != jobs[i].groupid || jobs[k].port != jobs[i].port ||
-			    strcmp(jobs[k].name, jobs[i].name) != 0)
-				continue;
-			if ((jobs[k].hostname == NULL) != (jobs[i].hostname == NULL))
-				continue;
-			if (jobs[k].hostname && strcmp(jobs[k].hostname, jobs[i].hostname) != 0)
-				continue;
-			c++;
-		}
-		jobs[i].clone = c;
+		bool same = i > 0 && cmp_identity(&jobs[idx[i - 1]], &jobs[idx[i]]) == 0;
+		jobs[idx[i]].clone = same ? jobs[idx[i - 1]].clone + 1 : 0;
 	}
+	free(idx);
+	return FC_OK;
 }
 
 static bool parse_jobs(struct builder *b, struct fc_run *run)
@@ -912,12 +915,11 @@ static bool parse_jobs(struct builder *b, struct fc_run *run)
 	}
 	if (b->j.status)
 		return false;
-	number_clones(b->jobs.data, b->jobs.n);
-	run->jobs = fc_arena_memdup(b->a, b->jobs.data, b->jobs.n * sizeof(struct fc_job));
-	if (!run->jobs)
+	if (number_clones(b->jobs.data, b->jobs.n) < 0)
 		return nomem(b);
 	run->n_jobs = b->jobs.n;
-	return true;
+	run->jobs = keep(b, &b->jobs);
+	return run->jobs != NULL;
 }
 
 static bool parse_disks(struct builder *b, struct fc_run *run)
@@ -936,11 +938,9 @@ static bool parse_disks(struct builder *b, struct fc_run *run)
 	}
 	if (b->j.status)
 		return false;
-	run->disks = fc_arena_memdup(b->a, b->disks.data, b->disks.n * sizeof(struct fc_disk));
-	if (!run->disks)
-		return nomem(b);
 	run->n_disks = b->disks.n;
-	return true;
+	run->disks = keep(b, &b->disks);
+	return run->disks != NULL;
 }
 
 static bool parse_document(struct builder *b, struct fc_run *run)
@@ -1079,6 +1079,37 @@ static int add_diag(struct scan *s, enum fc_diag_kind kind, unsigned long line, 
 	return FC_OK;
 }
 
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Orders disk records by every field; NaN utils are equal to each other. */
+static int cmp_disk(const void *x, const void *y)
+{
+	const struct fc_disk *a = x, *b = y;
+	int r = strcmp(a->name, b->name);
+	if (!r)
+		r = cmp_u64(a->read_ios, b->read_ios);
+	if (!r)
+		r = cmp_u64(a->write_ios, b->write_ios);
+	if (!r)
+		r = cmp_u64(a->read_merges, b->read_merges);
+	if (!r)
+		r = cmp_u64(a->write_merges, b->write_merges);
+	if (!r)
+		r = cmp_u64(a->read_ticks_ms, b->read_ticks_ms);
+	if (!r)
+		r = cmp_u64(a->write_ticks_ms, b->write_ticks_ms);
+	if (!r)
+		r = cmp_u64(a->in_queue_ms, b->in_queue_ms);
+	if (!r && isnan(a->util_pct) != isnan(b->util_pct))
+		r = isnan(a->util_pct) ? 1 : -1;
+	if (!r && !isnan(a->util_pct))
+		r = (a->util_pct > b->util_pct) - (a->util_pct < b->util_pct);
+	return r;
+}
+
 static int flush_terse(struct scan *s, struct fc_error *err)
 {
 	if (!s->terse_open)
@@ -1088,7 +1119,10 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 	if (!r)
 		return scan_nomem(err, s->source);
 	*r = s->terse;
-	number_clones(s->terse_jobs.data, s->terse_jobs.n);
+	/* every job line repeats the same disk records: keep one */
+	if (number_clones(s->terse_jobs.data, s->terse_jobs.n) < 0 ||
+	    fc_dedupe(s->terse_disks.data, &s->terse_disks.n, sizeof(struct fc_disk), cmp_disk) < 0)
+		return scan_nomem(err, s->source);
 	r->jobs = fc_arena_memdup(s->b.a, s->terse_jobs.data,
 				  s->terse_jobs.n * sizeof(struct fc_job));
 	r->n_jobs = s->terse_jobs.n;
@@ -1103,26 +1137,11 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 	return FC_OK;
 }
 
-static bool terse_has_disk(const struct scan *s, const struct fc_disk *d)
-{
-	const struct fc_disk *have = s->terse_disks.data;
-	for (size_t i = 0; i < s->terse_disks.n; i++) {
-		const struct fc_disk *h = &have[i];
-		if (strcmp(h->name, d->name) == 0 && h->read_ios == d->read_ios &&
-		    h->write_ios == d->write_ios && h->read_merges == d->read_merges &&
-		    h->write_merges == d->write_merges && h->read_ticks_ms == d->read_ticks_ms &&
-		    h->write_ticks_ms == d->write_ticks_ms && h->in_queue_ms == d->in_queue_ms &&
-		    h->util_pct == d->util_pct)
-			return true;
-	}
-	return false;
-}
-
 static int terse_line(struct scan *s, const char *p, size_t len, unsigned long lineno,
 		      unsigned long long offset, struct fc_error *err)
 {
 	struct fc_terse_line t;
-	int rc = fc_terse_parse(s->b.a, p, len, s->source, lineno, &t, err);
+	int rc = fc_terse_parse(s->b.a, p, len, s->source, lineno, &t, &s->terse_disks, err);
 	if (rc < 0)
 		return rc;
 	if (!s->terse_open) {
@@ -1146,15 +1165,6 @@ static int terse_line(struct scan *s, const char *p, size_t len, unsigned long l
 	j->all_clients = strcmp(j->name, "All clients") == 0;
 	if (j->all_clients)
 		s->terse.client_mode = true;
-	for (size_t i = 0; i < t.n_disks; i++) {
-		/* every job line repeats the same disk records: keep one */
-		if (terse_has_disk(s, &t.disks[i]))
-			continue;
-		struct fc_disk *d = fc_vec_push(&s->terse_disks);
-		if (!d)
-			return scan_nomem(err, s->source);
-		*d = t.disks[i];
-	}
 	return FC_OK;
 }
 

@@ -597,9 +597,8 @@ static bool parse_usage(struct fields *t, struct fc_job *j)
  * client mode), then total_err;first_error, then the description.  Only
  * their shape tells them apart.
  */
-static bool parse_tail(struct fields *t, int version, struct fc_terse_line *out)
+static bool parse_tail(struct fields *t, int version, struct fc_job *j, struct fc_vec *disks)
 {
-	struct fc_job *j = &out->job;
 	struct field f, f2;
 	uint64_t total;
 	int64_t first;
@@ -607,13 +606,10 @@ static bool parse_tail(struct fields *t, int version, struct fc_terse_line *out)
 		struct fc_disk dk;
 		if (!parse_disk(t, &dk))
 			return false;
-		struct fc_disk *grown = fc_arena_alloc(t->a, (out->n_disks + 1) * sizeof(*grown));
-		if (!grown)
+		struct fc_disk *d = fc_vec_push(disks);
+		if (!d)
 			return nomem(t);
-		if (out->n_disks)
-			memcpy(grown, out->disks, out->n_disks * sizeof(*grown));
-		grown[out->n_disks++] = dk;
-		out->disks = grown;
+		*d = dk;
 	}
 	if (peek(t, 0, &f) && peek(t, 1, &f2) && is_u64(f.p, f.len, &total) &&
 	    total <= (uint64_t)INT64_MAX && is_i64(f2.p, f2.len, &first)) {
@@ -632,14 +628,15 @@ static bool parse_tail(struct fields *t, int version, struct fc_terse_line *out)
 }
 
 int fc_terse_parse(struct fc_arena *a, const char *line, size_t len, const char *source,
-		   unsigned long lineno, struct fc_terse_line *out, struct fc_error *err)
+		   unsigned long lineno, struct fc_terse_line *out, struct fc_vec *disks,
+		   struct fc_error *err)
 {
 	struct fields t;
 	memset(out, 0, sizeof(*out));
 	fc_job_init(&out->job);
 	fields_init(&t, a, line, len, source, lineno, err);
 	if (!parse_header(&t, out) || !parse_blocks(&t, out->version, &out->job) ||
-	    !parse_usage(&t, &out->job) || !parse_tail(&t, out->version, out))
+	    !parse_usage(&t, &out->job) || !parse_tail(&t, out->version, &out->job, disks))
 		return t.status;
 	return FC_OK;
 }

@@ -148,6 +148,73 @@ void fc_vec_release(struct fc_vec *v)
 	v->n = v->cap = 0;
 }
 
+/* ---- sorting ----------------------------------------------------------- */
+
+struct sort_ctx {
+	const char *items;
+	size_t size;
+	int (*cmp)(const void *, const void *);
+};
+
+static int cmp_position(const void *x, const void *y, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	int r = c->cmp(c->items + i * c->size, c->items + j * c->size);
+	if (r)
+		return r;
+	return (i > j) - (i < j);
+}
+
+size_t *fc_sort_index(const void *items, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	size_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+	if (!idx)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	struct sort_ctx c = {items, size, cmp};
+	qsort_r(idx, n, sizeof(*idx), cmp_position, &c);
+	return idx;
+}
+
+int fc_dedupe(void *items, size_t *n, size_t size, int (*cmp)(const void *, const void *))
+{
+	char *base = items;
+	size_t count = *n;
+	if (count < 2)
+		return FC_OK;
+	size_t *idx = fc_sort_index(items, count, size, cmp);
+	bool *drop = calloc(count, sizeof(*drop));
+	if (!idx || !drop) {
+		free(idx);
+		free(drop);
+		return FC_E_NOMEM;
+	}
+	for (size_t i = 0; i < count;) {
+		size_t j = i + 1;
+		while (j < count && cmp(base + idx[i] * size, base + idx[j] * size) == 0)
+			drop[idx[j++]] = true;
+		/* positions ascend within the run: the first keeps its place */
+		if (j - i > 1)
+			memcpy(base + idx[i] * size, base + idx[j - 1] * size, size);
+		i = j;
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < count; i++) {
+		if (drop[i])
+			continue;
+		if (m != i)
+			memcpy(base + m * size, base + i * size, size);
+		m++;
+	}
+	free(idx);
+	free(drop);
+	*n = m;
+	return FC_OK;
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 static void err_fill(struct fc_error *err, enum fc_status code, const char *source,

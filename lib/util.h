@@ -67,6 +67,22 @@ void *fc_vec_push(struct fc_vec *v);
 void fc_vec_clear(struct fc_vec *v); /* n = 0, memory kept */
 void fc_vec_release(struct fc_vec *v);
 
+/*
+ * The positions 0..n-1 of `items` ordered by `cmp`, equal elements in their
+ * original order: a new array the caller frees, NULL when out of memory.
+ * Sorting positions instead of items keeps each run of equal keys in input
+ * order, so one O(n log n) pass settles duplicates.
+ */
+size_t *fc_sort_index(const void *items, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *));
+
+/*
+ * Drops every element that compares equal to an earlier one, keeping the
+ * place of the first and the contents of the last: "last wins" for
+ * duplicate keys, in the order the keys first appeared.  0 or FC_E_NOMEM.
+ */
+int fc_dedupe(void *items, size_t *n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Fills err (if not NULL); returns `code` so callers can `return fc_err(...)`. */
 int fc_err(struct fc_error *err, enum fc_status code, const char *source, unsigned long line,
 	   unsigned long column, const char *fmt, ...) FC_PRINTF(6, 7);

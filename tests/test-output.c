@@ -4,6 +4,8 @@
  * tests/fixtures/fio-3.33 (see its README for the command lines), checked
  * against the numbers fio printed.
  */
+#include <stdarg.h>
+
 #include "check.h"
 #include "fiocamp.h"
 
@@ -513,6 +515,120 @@ static void test_more_333(void)
 	}
 }
 
+/* A growing string for generated inputs. */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int n = vsnprintf(t->p + t->len, t->cap - t->len, fmt, ap);
+		va_end(ap);
+		if ((size_t)n < t->cap - t->len) {
+			t->len += (size_t)n;
+			return;
+		}
+		t->cap = t->cap * 2 + (size_t)n + 64;
+		t->p = realloc(t->p, t->cap);
+		if (!t->p)
+			abort();
+	}
+}
+
+static struct fc_output *read_text(const struct text *t, int expect)
+{
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	int rc = fc_output_read_buffer(t->p, t->len, "gen", &o, &e);
+	if (rc != expect) {
+		char msg[1024];
+		fc_error_format(&e, msg, sizeof(msg));
+		fprintf(stderr, "generated input: rc %d, expected %d: %s\n", rc, expect, msg);
+	}
+	CHECK_INT(rc, expect);
+	return o;
+}
+
+/*
+ * Shapes that cost a scan per element before: many clones, many options
+ * and buckets with duplicates, terse lines with many disks.  Each takes
+ * a moment now; quadratic, they took minutes.
+ */
+static void test_many(void)
+{
+	struct text t = {0};
+	add(&t, "{\n\"jobs\" : [");
+	for (int i = 0; i < 40000; i++)
+		add(&t, "%s{\"jobname\":\"j\",\"groupid\":%d}", i ? "," : "", i % 2);
+	add(&t, "]\n}\n");
+	struct fc_output *o = read_text(&t, FC_OK);
+	if (o) {
+		CHECK_U64(o->final->n_jobs, 40000);
+		CHECK_INT(o->final->jobs[3].clone, 1);
+		CHECK_INT(o->final->jobs[39998].clone, 19999);
+		CHECK_INT(o->final->jobs[39999].clone, 19999);
+		fc_output_free(o);
+	}
+
+	/* the first place of a key, the value of its last occurrence */
+	t.len = 0;
+	add(&t, "{\n\"jobs\" : [{\"job options\" : {");
+	for (int i = 0; i < 20000; i++)
+		add(&t, "\"k%d\":\"v\",", i);
+	for (int i = 19999; i >= 0; i--)
+		add(&t, "\"k%d\":\"w%d\",", i, i);
+	add(&t, "\"k0\":\"last\"}, \"iodepth_level\" : {");
+	for (int i = 0; i < 20000; i++)
+		add(&t, "\"%d\":%d,", i % 7, i);
+	add(&t, "\">=64\":1.5}}]\n}\n");
+	o = read_text(&t, FC_OK);
+	if (o) {
+		const struct fc_job *j = &o->final->jobs[0];
+		CHECK_U64(j->n_options, 20000);
+		CHECK_STR(j->options[0].key, "k0");
+		CHECK_STR(j->options[0].value, "last");
+		CHECK_STR(j->options[19999].key, "k19999");
+		CHECK_STR(j->options[19999].value, "w19999");
+		CHECK_U64(j->iodepth.n, 8);
+		CHECK_STR(j->iodepth.items[0].label, "0");
+		CHECK_DBL(j->iodepth.items[0].percent, 19999 - 19999 % 7, 0);
+		CHECK_STR(j->iodepth.items[7].label, ">=64");
+		fc_output_free(o);
+	}
+
+	/* two terse lines with the same 5000 disks: one record each */
+	t.len = 0;
+	for (int line = 0; line < 2; line++) {
+		add(&t, "3;fio-3.33;j;0;0");
+		for (int b = 0; b < 2; b++) {
+			add(&t, ";0;0;0;0;0;0;0.000000;0.000000;0;0;0.000000;0.000000");
+			for (int p = 0; p < 20; p++)
+				add(&t, ";0%%=0");
+			add(&t, ";0;0;0.000000;0.000000;0;0;0.000000%%;0.000000;0.000000");
+		}
+		add(&t, ";0.0%%;0.0%%;1;0;2");
+		for (int f = 0; f < 7 + 10 + 12; f++)
+			add(&t, ";0.00%%");
+		for (int d = 0; d < 5000; d++)
+			add(&t, ";sd%d;%d;1;2;3;4;5;6;50.00%%", d, d);
+		add(&t, "\n");
+	}
+	o = read_text(&t, FC_OK);
+	if (o) {
+		CHECK_U64(o->final->n_jobs, 2);
+		CHECK_U64(o->final->n_disks, 5000);
+		CHECK_STR(o->final->disks[4999].name, "sd4999");
+		CHECK_U64(o->final->disks[4999].read_ios, 4999);
+		fc_output_free(o);
+	}
+	free(t.p);
+}
+
 int main(void)
 {
 	test_psync_randrw();
@@ -525,5 +641,6 @@ int main(void)
 	test_fio2();
 	test_fio3_shapes();
 	test_more_333();
+	test_many();
 	return check_exit();
 }

@@ -63,6 +63,55 @@ static void test_vec(void)
 	fc_vec_release(&v);
 }
 
+struct kv {
+	int key, value;
+};
+
+static int cmp_kv(const void *x, const void *y)
+{
+	const struct kv *a = x, *b = y;
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+static void test_dedupe(void)
+{
+	/* equal keys keep their input order: positions, not a stable qsort */
+	struct kv v[] = {{3, 0}, {1, 1}, {3, 2}, {2, 3}, {1, 4}, {3, 5}};
+	size_t *idx = fc_sort_index(v, 6, sizeof(v[0]), cmp_kv);
+	CHECK(idx != NULL);
+	if (idx) {
+		static const size_t want[] = {1, 4, 3, 0, 2, 5};
+		for (size_t i = 0; i < 6; i++)
+			CHECK_U64(idx[i], want[i]);
+		free(idx);
+	}
+	/* the first place of each key, with the value of its last occurrence */
+	size_t n = 6;
+	CHECK_INT(fc_dedupe(v, &n, sizeof(v[0]), cmp_kv), FC_OK);
+	CHECK_U64(n, 3);
+	CHECK_INT(v[0].key, 3);
+	CHECK_INT(v[0].value, 5);
+	CHECK_INT(v[1].key, 1);
+	CHECK_INT(v[1].value, 4);
+	CHECK_INT(v[2].key, 2);
+	CHECK_INT(v[2].value, 3);
+	n = 0;
+	CHECK_INT(fc_dedupe(v, &n, sizeof(v[0]), cmp_kv), FC_OK);
+	CHECK_U64(n, 0);
+
+	/* many duplicates: one sort, not a scan per element */
+	size_t big = 200000;
+	struct kv *w = malloc(big * sizeof(*w));
+	for (size_t i = 0; i < big; i++)
+		w[i] = (struct kv){(int)(i % 1000), (int)i};
+	n = big;
+	CHECK_INT(fc_dedupe(w, &n, sizeof(*w), cmp_kv), FC_OK);
+	CHECK_U64(n, 1000);
+	CHECK_INT(w[999].key, 999);
+	CHECK_INT(w[999].value, (int)(big - 1));
+	free(w);
+}
+
 static void test_error_format(void)
 {
 	struct fc_error e;
@@ -99,6 +148,7 @@ int main(void)
 	test_parse_double();
 	test_arena();
 	test_vec();
+	test_dedupe();
 	test_error_format();
 	test_read_file();
 	return check_exit();

@@ -17,16 +17,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		struct fc_arena a;
 		struct fc_error err;
+		struct fc_vec disks;
 		fc_arena_init(&a, 0);
+		fc_vec_init(&disks, sizeof(struct fc_disk), 0);
 		if (fc_terse_detect(p, len)) {
 			struct fc_terse_line t;
-			fc_terse_parse(&a, p, len, "fuzz", lineno, &t, &err);
+			fc_terse_parse(&a, p, len, "fuzz", lineno, &t, &disks, &err);
 		} else if (len && *p == ';') {
-			struct fc_vec disks;
-			fc_vec_init(&disks, sizeof(struct fc_disk), 0);
 			fc_terse_parse_disk_line(&a, p, len, "fuzz", lineno, &disks, &err);
-			fc_vec_release(&disks);
 		}
+		fc_vec_release(&disks);
 		fc_arena_release(&a);
 		if (!nl)
 			break;
