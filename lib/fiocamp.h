@@ -260,6 +260,15 @@ struct fc_output {
 
 /* Inputs larger than this are refused with FC_E_LIMIT. */
 #define FC_OUTPUT_MAX_BYTES (1024ull * 1024 * 1024)
+/*
+ * Reading takes at most FC_OUTPUT_MEM_BASE_BYTES plus FC_OUTPUT_MEM_PER_BYTE
+ * bytes for each byte of input (the result and the scratch space together);
+ * an input that needs more is refused with FC_E_LIMIT.  fio's reports need
+ * about 1 byte per byte of JSON and 5 to 9 per byte of terse, but the three
+ * bytes "{}," make a job of some 2.5 KiB.
+ */
+#define FC_OUTPUT_MEM_BASE_BYTES (64ull << 20)
+#define FC_OUTPUT_MEM_PER_BYTE 16
 
 /*
  * Reads every fio report in a file or buffer: JSON and json+ documents

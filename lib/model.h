@@ -9,6 +9,11 @@
 #include "fiocamp.h"
 #include "util.h"
 
+/* The error for an input whose reports pass the memory allowed for it. */
+#define FC_MEM_LIMIT_FMT                                                                 \
+	"the reports need more than the %zu MiB allowed for an input of this size "      \
+	"(FC_OUTPUT_MEM_*)"
+
 /* Set every field to "not reported": NaN doubles, -1 sentinels, zeros. */
 void fc_lat_init(struct fc_lat *l);
 void fc_samples_init(struct fc_samples *s);

@@ -149,6 +149,8 @@ struct builder {
 
 static bool nomem(struct builder *b)
 {
+	if (b->a->over_limit)
+		return fj_fail(&b->j, FC_E_LIMIT, FC_MEM_LIMIT_FMT, b->a->limit >> 20);
 	return fj_fail(&b->j, FC_E_NOMEM, "out of memory");
 }
 
@@ -761,7 +763,6 @@ static bool parse_job(struct builder *b, struct fc_job *job)
 	while (fj_object_next(&b->j, &key)) {
 		int ddir = ddir_of_key(&key);
 		bool ok = true;
-		double d;
 		if (ddir >= 0) {
 			ok = parse_dir(b, &job->dir[ddir]);
 		} else if (FJ_KEY(key, "jobname")) {
@@ -781,11 +782,9 @@ static bool parse_job(struct builder *b, struct fc_job *job)
 		} else if (FJ_KEY(key, "job_runtime")) {
 			ok = i64(b, &job->job_runtime_ms);
 		} else if (FJ_KEY(key, "usr_cpu")) {
-			ok = num(b, &d);
-			job->usr_cpu_pct = d;
+			ok = num(b, &job->usr_cpu_pct);
 		} else if (FJ_KEY(key, "sys_cpu")) {
-			ok = num(b, &d);
-			job->sys_cpu_pct = d;
+			ok = num(b, &job->sys_cpu_pct);
 		} else if (FJ_KEY(key, "ctx")) {
 			ok = u64(b, &job->ctx);
 		} else if (FJ_KEY(key, "majf")) {
@@ -1019,11 +1018,19 @@ struct scan {
 	bool last_broken;     /* the last report could not be read */
 	struct fc_error first_broken;
 	bool have_broken;
+	unsigned long line;   /* the line being read */
 };
 
-static int scan_nomem(struct fc_error *err, const char *source)
+/* Out of memory, or past the memory allowed for the input (at `line`, or
+ * the line being read if 0). */
+static int scan_nomem(struct scan *s, unsigned long line, struct fc_error *err)
 {
-	return fc_err(err, FC_E_NOMEM, source, 0, 0, "out of memory");
+	if (!line)
+		line = s->line;
+	if (s->b.a->over_limit)
+		return fc_err(err, FC_E_LIMIT, s->source, line, 0, FC_MEM_LIMIT_FMT,
+			      s->b.a->limit >> 20);
+	return fc_err(err, FC_E_NOMEM, s->source, line, 0, "out of memory");
 }
 
 static bool starts(const char *p, size_t len, const char *lit)
@@ -1070,12 +1077,12 @@ static int add_diag(struct scan *s, enum fc_diag_kind kind, unsigned long line, 
 {
 	struct fc_diag *d = fc_vec_push(&s->diags);
 	if (!d)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, line, err);
 	d->kind = kind;
 	d->line = line;
 	d->text = fc_arena_strndup(s->b.a, p, len);
 	if (!d->text)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, line, err);
 	return FC_OK;
 }
 
@@ -1117,12 +1124,12 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 	s->terse_open = false;
 	struct fc_run *r = fc_vec_push(&s->runs);
 	if (!r)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, s->terse.line, err);
 	*r = s->terse;
 	/* every job line repeats the same disk records: keep one */
 	if (number_clones(s->terse_jobs.data, s->terse_jobs.n) < 0 ||
 	    fc_dedupe(s->terse_disks.data, &s->terse_disks.n, sizeof(struct fc_disk), cmp_disk) < 0)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, s->terse.line, err);
 	r->jobs = fc_arena_memdup(s->b.a, s->terse_jobs.data,
 				  s->terse_jobs.n * sizeof(struct fc_job));
 	r->n_jobs = s->terse_jobs.n;
@@ -1130,7 +1137,7 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 				   s->terse_disks.n * sizeof(struct fc_disk));
 	r->n_disks = s->terse_disks.n;
 	if (!r->jobs || !r->disks)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, s->terse.line, err);
 	fc_vec_clear(&s->terse_jobs);
 	fc_vec_clear(&s->terse_disks);
 	s->last_broken = false;
@@ -1159,7 +1166,7 @@ static int terse_line(struct scan *s, const char *p, size_t len, unsigned long l
 	}
 	struct fc_job *j = fc_vec_push(&s->terse_jobs);
 	if (!j)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, lineno, err);
 	*j = t.job;
 	j->index = s->terse_jobs.n - 1;
 	j->all_clients = strcmp(j->name, "All clients") == 0;
@@ -1184,7 +1191,7 @@ static int terse_extra_line(struct scan *s, const char *p, size_t len, unsigned 
 			      "a second description line for terse job \"%s\"", j->name);
 	j->description = fc_arena_strndup(s->b.a, p + 1, len - 1);
 	if (!j->description)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, lineno, err);
 	return FC_OK;
 }
 
@@ -1193,16 +1200,19 @@ static int json_document(struct scan *s, const char *base, const char *p, const 
 			 unsigned long lineno, const char **next, struct fc_error *err)
 {
 	struct builder *b = &s->b;
+	*next = end;
 	fj_init(&b->j, base, p, end, s->source);
 	struct fc_run run;
 	bool ok = parse_document(b, &run);
 	if (!ok) {
 		struct fc_error e;
 		fj_error(&b->j, &e);
-		if (b->j.status == FC_E_NOMEM) {
+		if (b->j.status == FC_E_NOMEM || b->a->over_limit) {
+			/* not the document's fault: stop reading */
 			fj_release(&b->j);
-			*err = e;
-			return FC_E_NOMEM;
+			if (err)
+				*err = e;
+			return e.code;
 		}
 		char msg[FC_ERROR_MESSAGE_MAX + 64];
 		if (b->j.eof) {
@@ -1235,7 +1245,7 @@ static int json_document(struct scan *s, const char *base, const char *p, const 
 	run.offset = (unsigned long long)(p - base);
 	struct fc_run *r = fc_vec_push(&s->runs);
 	if (!r)
-		return scan_nomem(err, s->source);
+		return scan_nomem(s, lineno, err);
 	*r = run;
 	s->last_broken = false;
 	return FC_OK;
@@ -1264,6 +1274,7 @@ static int scan_input(struct scan *s, const char *buf, size_t len, struct fc_err
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
+		s->line = lineno;
 		const char *l = p, *lend = le;
 		if (lend > l && lend[-1] == '\r')
 			lend--;
@@ -1346,37 +1357,44 @@ int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 			      FC_OUTPUT_MAX_BYTES);
 	struct output_box *box = calloc(1, sizeof(*box));
 	if (!box)
-		return scan_nomem(err, source);
+		return fc_err(err, FC_E_NOMEM, source, 0, 0, "out of memory");
 	fc_arena_init(&box->arena, len / 2 + 4096);
+	box->arena.limit = FC_OUTPUT_MEM_BASE_BYTES + FC_OUTPUT_MEM_PER_BYTE * len;
 	struct fc_output *out = &box->pub;
 	struct scan s;
 	memset(&s, 0, sizeof(s));
 	s.b.a = &box->arena;
-	fc_vec_init(&s.b.pcts, sizeof(struct seq_pct), 0);
-	fc_vec_init(&s.b.bins, sizeof(struct seq_bin), 0);
-	fc_vec_init(&s.b.opts, sizeof(struct fc_option), 0);
-	fc_vec_init(&s.b.buckets, sizeof(struct fc_bucket), 0);
-	fc_vec_init(&s.b.prios, sizeof(struct fc_prio), 0);
-	fc_vec_init(&s.b.jobs, sizeof(struct fc_job), 0);
-	fc_vec_init(&s.b.disks, sizeof(struct fc_disk), 0);
-	fc_vec_init(&s.runs, sizeof(struct fc_run), 0);
-	fc_vec_init(&s.diags, sizeof(struct fc_diag), 0);
-	fc_vec_init(&s.terse_jobs, sizeof(struct fc_job), 0);
-	fc_vec_init(&s.terse_disks, sizeof(struct fc_disk), 0);
+	struct {
+		struct fc_vec *v;
+		size_t elem_size;
+	} vecs[] = {
+	    {&s.b.pcts, sizeof(struct seq_pct)},   {&s.b.bins, sizeof(struct seq_bin)},
+	    {&s.b.opts, sizeof(struct fc_option)}, {&s.b.buckets, sizeof(struct fc_bucket)},
+	    {&s.b.prios, sizeof(struct fc_prio)},  {&s.b.jobs, sizeof(struct fc_job)},
+	    {&s.b.disks, sizeof(struct fc_disk)},  {&s.runs, sizeof(struct fc_run)},
+	    {&s.diags, sizeof(struct fc_diag)},	   {&s.terse_jobs, sizeof(struct fc_job)},
+	    {&s.terse_disks, sizeof(struct fc_disk)},
+	};
+	for (size_t i = 0; i < FC_ARRAY_SIZE(vecs); i++) {
+		fc_vec_init(vecs[i].v, vecs[i].elem_size, 0);
+		vecs[i].v->budget = &box->arena;
+	}
 
 	int rc;
-	out->source = s.source = fc_arena_strdup(&box->arena, source);
+	s.source = source;
+	out->source = fc_arena_strdup(&box->arena, source);
 	if (!out->source) {
-		rc = scan_nomem(err, source);
+		rc = scan_nomem(&s, 0, err);
 		goto fail;
 	}
+	s.source = out->source;
 	if ((rc = scan_input(&s, buf, len, err)) < 0)
 		goto fail;
 
 	out->runs = fc_arena_memdup(&box->arena, s.runs.data, s.runs.n * sizeof(struct fc_run));
 	out->diags = fc_arena_memdup(&box->arena, s.diags.data, s.diags.n * sizeof(struct fc_diag));
 	if (!out->runs || !out->diags) {
-		rc = scan_nomem(err, source);
+		rc = scan_nomem(&s, 0, err);
 		goto fail;
 	}
 	out->n_runs = s.runs.n;

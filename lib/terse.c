@@ -70,9 +70,15 @@ static void fields_init(struct fields *t, struct fc_arena *a, const char *line, 
 	t->err = err;
 }
 
+/* Out of memory, or past the arena's limit (see FC_OUTPUT_MEM_*). */
 static bool nomem(struct fields *t)
 {
-	if (!t->status)
+	if (t->status)
+		return false;
+	if (t->a->over_limit)
+		t->status = fc_err(t->err, FC_E_LIMIT, t->source, t->lineno, 0, FC_MEM_LIMIT_FMT,
+				   t->a->limit >> 20);
+	else
 		t->status = fc_err(t->err, FC_E_NOMEM, t->source, t->lineno, 0, "out of memory");
 	return false;
 }
@@ -659,8 +665,10 @@ int fc_terse_parse_disk_line(struct fc_arena *a, const char *line, size_t len, c
 		if (!parse_disk(&t, &dk))
 			return t.status;
 		struct fc_disk *d = fc_vec_push(disks);
-		if (!d)
-			return fc_err(err, FC_E_NOMEM, source, lineno, 0, "out of memory");
+		if (!d) {
+			nomem(&t);
+			return t.status;
+		}
 		*d = dk;
 	} while (!t.done);
 	return FC_OK;

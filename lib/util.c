@@ -28,6 +28,18 @@ void fc_arena_init(struct fc_arena *a, size_t first_chunk)
 	a->used = 0;
 	a->cap = 0;
 	a->chunk = first_chunk ? first_chunk : 4096;
+	a->limit = a->charged = 0;
+	a->over_limit = false;
+}
+
+bool fc_arena_charge(struct fc_arena *a, size_t bytes)
+{
+	if (a->limit && bytes > a->limit - a->charged) {
+		a->over_limit = true;
+		return false;
+	}
+	a->charged += bytes;
+	return true;
 }
 
 void *fc_arena_alloc(struct fc_arena *a, size_t size)
@@ -42,6 +54,8 @@ void *fc_arena_alloc(struct fc_arena *a, size_t size)
 				return NULL;
 			cap *= 2;
 		}
+		if (!fc_arena_charge(a, sizeof(struct fc_arena_chunk) + cap))
+			return NULL;
 		struct fc_arena_chunk *c = malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
@@ -101,7 +115,7 @@ void fc_arena_release(struct fc_arena *a)
 		c = next;
 	}
 	a->head = NULL;
-	a->used = a->cap = 0;
+	a->used = a->cap = a->charged = 0;
 }
 
 /* ---- vector ------------------------------------------------------------ */
@@ -112,6 +126,7 @@ void fc_vec_init(struct fc_vec *v, size_t elem_size, size_t max_elems)
 	v->n = v->cap = 0;
 	v->elem_size = elem_size;
 	v->max_elems = max_elems ? max_elems : SIZE_MAX / elem_size;
+	v->budget = NULL;
 }
 
 void *fc_vec_push(struct fc_vec *v)
@@ -123,6 +138,8 @@ void *fc_vec_push(struct fc_vec *v)
 		if (cap > v->max_elems)
 			cap = v->max_elems;
 		if (cap > SIZE_MAX / v->elem_size)
+			return NULL;
+		if (v->budget && !fc_arena_charge(v->budget, (cap - v->cap) * v->elem_size))
 			return NULL;
 		void *d = realloc(v->data, cap * v->elem_size);
 		if (!d)

@@ -35,17 +35,24 @@ static inline void fc_freep(void *p)
 
 /*
  * Arena: bump allocation in chunks, freed all at once.  Every allocation is
- * aligned for any scalar type.  Returns NULL when out of memory.
+ * aligned for any scalar type.  Returns NULL when out of memory, or when
+ * the arena's limit would be passed (then over_limit is set).
  */
 struct fc_arena_chunk;
 struct fc_arena {
 	struct fc_arena_chunk *head;
-	size_t used;  /* bytes used in head */
-	size_t cap;   /* usable bytes in head */
-	size_t chunk; /* size of the next chunk */
+	size_t used;	 /* bytes used in head */
+	size_t cap;	 /* usable bytes in head */
+	size_t chunk;	 /* size of the next chunk */
+	size_t limit;	 /* bytes it may take (with what is charged to it); 0 = any */
+	size_t charged;	 /* chunks and charges so far */
+	bool over_limit; /* a request was refused for the limit */
 };
 
 void fc_arena_init(struct fc_arena *a, size_t first_chunk);
+/* Counts `bytes` held elsewhere (scratch vectors) against the arena's
+ * limit.  false, and over_limit set, when they do not fit. */
+bool fc_arena_charge(struct fc_arena *a, size_t bytes);
 void *fc_arena_alloc(struct fc_arena *a, size_t size);
 void *fc_arena_calloc(struct fc_arena *a, size_t n, size_t size);
 void *fc_arena_memdup(struct fc_arena *a, const void *p, size_t size);
@@ -55,11 +62,13 @@ void fc_arena_release(struct fc_arena *a);
 
 /*
  * Scratch vector of fixed-size elements on the heap.  push returns a pointer
- * to the new (zeroed) element or NULL when out of memory or past max_elems.
+ * to the new (zeroed) element or NULL when out of memory, past max_elems,
+ * or past the limit of the `budget` arena its growth is charged to (if set).
  */
 struct fc_vec {
 	void *data;
 	size_t n, cap, elem_size, max_elems;
+	struct fc_arena *budget;
 };
 
 void fc_vec_init(struct fc_vec *v, size_t elem_size, size_t max_elems);

@@ -563,15 +563,15 @@ static void test_many(void)
 {
 	struct text t = {0};
 	add(&t, "{\n\"jobs\" : [");
-	for (int i = 0; i < 40000; i++)
+	for (int i = 0; i < 8000; i++)
 		add(&t, "%s{\"jobname\":\"j\",\"groupid\":%d}", i ? "," : "", i % 2);
 	add(&t, "]\n}\n");
 	struct fc_output *o = read_text(&t, FC_OK);
 	if (o) {
-		CHECK_U64(o->final->n_jobs, 40000);
+		CHECK_U64(o->final->n_jobs, 8000);
 		CHECK_INT(o->final->jobs[3].clone, 1);
-		CHECK_INT(o->final->jobs[39998].clone, 19999);
-		CHECK_INT(o->final->jobs[39999].clone, 19999);
+		CHECK_INT(o->final->jobs[7998].clone, 3999);
+		CHECK_INT(o->final->jobs[7999].clone, 3999);
 		fc_output_free(o);
 	}
 
@@ -629,6 +629,40 @@ static void test_many(void)
 	free(t.p);
 }
 
+/* Inputs that would take far more memory than their size: FC_E_LIMIT,
+ * naming where the input was when the limit was reached. */
+static void test_memory_limit(void)
+{
+	struct text t = {0};
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	char msg[1024];
+	/* 300 KB of "{}," jobs would be 250 MB */
+	add(&t, "{\n\"jobs\" : [\n{}");
+	for (int i = 1; i < 100000; i++)
+		add(&t, ",{}");
+	add(&t, "]\n}\n");
+	CHECK_INT(fc_output_read_buffer(t.p, t.len, "jobs", &o, &e), FC_E_LIMIT);
+	CHECK(o == NULL);
+	fc_error_format(&e, msg, sizeof(msg));
+	CHECK(strncmp(msg, "jobs:3:", 7) == 0);
+	CHECK(strstr(msg, "more than the 68 MiB allowed") != NULL);
+
+	/* 6 MB of empty reports: 128 bytes each, twice over */
+	t.len = 0;
+	for (int i = 0; i < 500000; i++)
+		add(&t, "{\"jobs\":[]}\n");
+	CHECK_INT(fc_output_read_buffer(t.p, t.len, "runs", &o, &e), FC_E_LIMIT);
+	CHECK(o == NULL);
+	CHECK(e.line > 1);
+	CHECK(strstr(e.message, "MiB allowed") != NULL);
+
+	/* an ordinary input is far from it */
+	o = load(FIX "jsonplus_libaio_randread.json", FC_OK);
+	fc_output_free(o);
+	free(t.p);
+}
+
 int main(void)
 {
 	test_psync_randrw();
@@ -642,5 +676,6 @@ int main(void)
 	test_fio3_shapes();
 	test_more_333();
 	test_many();
+	test_memory_limit();
 	return check_exit();
 }
