@@ -303,7 +303,8 @@ static bool parse_percentiles(struct builder *b, struct fc_lat *l, double scale)
 	return true;
 }
 
-static bool parse_bins(struct builder *b, struct fc_lat *l, double scale)
+/* json+ bins into l; *total is the sum of their counts. */
+static bool parse_bins(struct builder *b, struct fc_lat *l, double scale, uint64_t *total)
 {
 	struct fj_str key;
 	int64_t meta_bits = -1, meta_val = -1, meta_nr = -1;
@@ -366,21 +367,17 @@ static bool parse_bins(struct builder *b, struct fc_lat *l, double scale)
 	if (!out)
 		return nomem(b);
 	size_t m = 0;
-	uint64_t total = 0;
+	*total = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (i + 1 < n && v[i + 1].v.value_ns == v[i].v.value_ns)
 			continue;
 		if (v[i].v.count == 0 || isnan(v[i].v.value_ns))
 			continue;
 		out[m++] = v[i].v;
-		total += v[i].v.count;
+		*total += v[i].v.count;
 	}
 	l->bins = out;
 	l->n_bins = m;
-	if (!l->n_known) {
-		l->n = total;
-		l->n_known = true;
-	}
 	return true;
 }
 
@@ -389,7 +386,8 @@ static bool parse_lat(struct builder *b, struct fc_lat *l, bool us)
 {
 	struct fj_str key;
 	double scale = us ? 1000.0 : 1.0;
-	bool n_given = false;
+	bool n_given = false, have_bins = false;
+	uint64_t bins_total = 0;
 	fc_lat_init(l);
 	l->present = true;
 	if (us)
@@ -397,49 +395,41 @@ static bool parse_lat(struct builder *b, struct fc_lat *l, bool us)
 	if (!fj_object_begin(&b->j))
 		return false;
 	while (fj_object_next(&b->j, &key)) {
-		double d;
-		if (FJ_KEY(key, "min")) {
-			if (!num(b, &d))
+		double *field = NULL;
+		if (FJ_KEY(key, "min"))
+			field = &l->min_ns;
+		else if (FJ_KEY(key, "max"))
+			field = &l->max_ns;
+		else if (FJ_KEY(key, "mean"))
+			field = &l->mean_ns;
+		else if (FJ_KEY(key, "stddev"))
+			field = &l->stddev_ns;
+		if (field) {
+			if (!num(b, field))
 				return false;
-			l->min_ns = d * scale;
-		} else if (FJ_KEY(key, "max")) {
-			if (!num(b, &d))
-				return false;
-			l->max_ns = d * scale;
-		} else if (FJ_KEY(key, "mean")) {
-			if (!num(b, &d))
-				return false;
-			l->mean_ns = d * scale;
-		} else if (FJ_KEY(key, "stddev")) {
-			if (!num(b, &d))
-				return false;
-			l->stddev_ns = d * scale;
+			*field *= scale;
 		} else if (FJ_KEY(key, "N")) {
 			if (!u64(b, &l->n))
 				return false;
-			l->n_known = n_given = true;
+			n_given = true;
 		} else if (FJ_KEY(key, "percentile")) {
 			if (!parse_percentiles(b, l, scale))
 				return false;
 		} else if (FJ_KEY(key, "bins")) {
-			/* N may come after bins; bins only fill it when N is absent */
-			bool had = l->n_known;
-			uint64_t n = l->n;
-			if (!parse_bins(b, l, scale))
+			if (!parse_bins(b, l, scale, &bins_total))
 				return false;
-			if (had) {
-				l->n = n;
-				l->n_known = true;
-			} else {
-				l->n_known = !n_given;
-			}
+			have_bins = true;
 		} else if (!fj_skip(&b->j)) {
 			return false;
 		}
 	}
-	if (n_given)
-		l->n_known = true;
-	return b->j.status == 0;
+	if (b->j.status)
+		return false;
+	/* N (fio >= 3.18) wherever it stands; else what the bins add up to */
+	if (!n_given && have_bins)
+		l->n = bins_total;
+	l->n_known = n_given || have_bins;
+	return true;
 }
 
 static bool parse_prio(struct builder *b, struct fc_prio *p)

@@ -323,6 +323,25 @@ static void test_bad_input(void)
 		fc_output_free(o);
 	}
 
+	/* N wherever it stands, else the sum of the bins; a repeated "bins"
+	 * replaces the first one, its count too */
+	const char *bins = "{\n\"jobs\":[{\"read\":{"
+			   "\"clat_ns\":{\"bins\":{\"100\":1},\"bins\":{\"200\":5,\"300\":0}},"
+			   "\"lat_ns\":{\"bins\":{\"100\":3},\"N\":7},"
+			   "\"slat_ns\":{\"N\":2,\"bins\":{\"1\":9}}}}]\n}\n";
+	CHECK_INT(fc_output_read_buffer(bins, strlen(bins), "bins", &o, &e), FC_OK);
+	if (o) {
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		CHECK(d->clat.n_known);
+		CHECK_U64(d->clat.n, 5);
+		CHECK_U64(d->clat.n_bins, 1);
+		CHECK_DBL(d->clat.bins[0].value_ns, 200, 0);
+		CHECK_U64(d->lat.n, 7);
+		CHECK_U64(d->slat.n, 2);
+		CHECK(!o->final->jobs[0].dir[FC_DDIR_TRIM].clat.n_known);
+		fc_output_free(o);
+	}
+
 	/* BOM, CRLF, nan */
 	const char *crlf = "\xef\xbb\xbf{\r\n\"jobs\":[{\"jobname\":\"x\",\"read\":{\"iops\":nan,"
 			   "\"io_bytes\":5}}]\r\n}\r\n";
