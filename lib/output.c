@@ -510,6 +510,12 @@ static bool parse_samples_key(struct builder *b, const char *suffix, size_t len,
 	return true;
 }
 
+/* KiB to bytes, saturating: no count fio prints comes near 2^64 bytes */
+static uint64_t kib_to_bytes(uint64_t kib)
+{
+	return kib > UINT64_MAX / 1024 ? UINT64_MAX : kib * 1024;
+}
+
 static bool parse_dir(struct builder *b, struct fc_dir *d)
 {
 	struct fj_str key;
@@ -605,12 +611,12 @@ static bool parse_dir(struct builder *b, struct fc_dir *d)
 		return false;
 	if (have_io_bytes && !have_io_kbytes) {
 		/* before fio 2.21 io_bytes held KiB */
-		d->io_bytes = io_bytes * 1024;
+		d->io_bytes = kib_to_bytes(io_bytes);
 		b->units |= FC_UNITS_IO_KIB;
 	} else if (have_io_bytes) {
 		d->io_bytes = io_bytes;
 	} else if (have_io_kbytes) {
-		d->io_bytes = io_kbytes * 1024;
+		d->io_bytes = kib_to_bytes(io_kbytes);
 	}
 	if (isnan(d->bw_bytes) && !isnan(bw_kib))
 		d->bw_bytes = bw_kib * 1024.0;
@@ -1006,8 +1012,7 @@ struct scan {
 	int signal;
 	bool truncated;
 	bool last_broken;     /* the last report could not be read */
-	struct fc_error first_broken;
-	bool have_broken;
+	struct fc_error broken; /* why the latest broken report was not read */
 	unsigned long line;   /* the line being read */
 };
 
@@ -1217,10 +1222,7 @@ static int json_document(struct scan *s, const char *base, const char *p, const 
 			*next = NULL; /* resume after the opening line */
 		}
 		fj_release(&b->j);
-		if (!s->have_broken) {
-			s->first_broken = e;
-			s->have_broken = true;
-		}
+		s->broken = e;
 		s->last_broken = true;
 		return add_diag(s, FC_DIAG_BROKEN, lineno, msg, strlen(msg), err);
 	}
@@ -1393,15 +1395,14 @@ int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 
 	if (s.truncated) {
 		out->status = FC_E_UNFINISHED;
-		rc = fc_err(err, FC_E_UNFINISHED, source, s.first_broken.line, 0,
-			    "fio did not finish: its report is cut short (%s)",
-			    s.first_broken.message);
+		rc = fc_err(err, FC_E_UNFINISHED, source, s.broken.line, 0,
+			    "fio did not finish: its report is cut short (%s)", s.broken.message);
 		goto partial;
 	}
 	if (s.last_broken) {
 		if (err)
-			*err = s.first_broken;
-		rc = s.first_broken.code ? (int)s.first_broken.code : FC_E_SYNTAX;
+			*err = s.broken;
+		rc = s.broken.code ? (int)s.broken.code : FC_E_SYNTAX;
 		goto fail;
 	}
 	if (out->n_runs) {

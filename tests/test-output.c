@@ -342,6 +342,29 @@ static void test_bad_input(void)
 		fc_output_free(o);
 	}
 
+	/* the error is the one of the report that ends the input, not of an
+	 * earlier broken one */
+	const char *cut = "{\n\"jobs\":[x]\n}\n{\n\"jobs\":[";
+	CHECK_INT(fc_output_read_buffer(cut, strlen(cut), "cut", &o, &e), FC_E_UNFINISHED);
+	CHECK_INT(e.line, 5);
+	CHECK(strstr(e.message, "cut short (input ends inside an array)") != NULL);
+	fc_output_free(o);
+	const char *last = "{\n\"jobs\":[x]\n}\n{\"jobs\":[]}\n{\n\"jobs\":[y]\n}\n";
+	CHECK_INT(fc_output_read_buffer(last, strlen(last), "last", &o, &e), FC_E_SYNTAX);
+	CHECK_INT(e.line, 6);
+	CHECK_INT(e.column, 9);
+	CHECK(strstr(e.message, "found 'y'") != NULL);
+
+	/* KiB counts beyond 2^64 bytes saturate instead of wrapping */
+	const char *huge = "{\n\"jobs\":[{\"read\":{\"io_bytes\":18014398509481985},"
+			   "\"write\":{\"io_kbytes\":18014398509481984}}]\n}\n";
+	CHECK_INT(fc_output_read_buffer(huge, strlen(huge), "huge", &o, &e), FC_OK);
+	if (o) {
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_READ].io_bytes, UINT64_MAX);
+		CHECK_U64(o->final->jobs[0].dir[FC_DDIR_WRITE].io_bytes, UINT64_MAX);
+		fc_output_free(o);
+	}
+
 	/* BOM, CRLF, nan */
 	const char *crlf = "\xef\xbb\xbf{\r\n\"jobs\":[{\"jobname\":\"x\",\"read\":{\"iops\":nan,"
 			   "\"io_bytes\":5}}]\r\n}\r\n";
