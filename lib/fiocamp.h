@@ -545,6 +545,11 @@ FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
 #define FC_PROFILE_MAX_INTERVALS (1u << 20) /* per direction; FC_E_LIMIT above */
 #define FC_PROFILE_MAX_PERCENTILES 64
 #define FC_PROFILE_HIST_MAX_BYTES (256u << 20) /* merged hist buckets; FC_E_LIMIT */
+/* The work of spreading windows: the intervals each window overlaps,
+ * summed over the log (for a clat_hist row, times 1 + its non-zero
+ * buckets); FC_E_LIMIT above.  Windows of one job block do not overlap, so
+ * only very many blocks that each span a long time come near it. */
+#define FC_PROFILE_MAX_SPREAD (1ull << 28)
 
 /*
  * One interval.  For a clat_hist log, bucket j of the merged rows stands for

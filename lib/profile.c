@@ -68,7 +68,9 @@ struct builder {
 	uint64_t window_ms;
 	unsigned hist_k;
 	double *bucket_ns; /* hist: value of each merged bucket */
+	unsigned *nonzero; /* hist: the non-zero buckets of the row being spread */
 	size_t hist_bytes;
+	uint64_t spread; /* work spreading windows so far (FC_PROFILE_MAX_SPREAD) */
 	unsigned long line; /* of the line being added, for messages */
 	struct series s[3];
 	struct fc_profile *p;
@@ -110,6 +112,17 @@ static int ensure(struct builder *b, struct series *se, uint64_t k_lo, uint64_t 
 			      "longer interval",
 			      (unsigned long long)span, (unsigned long long)b->interval_ms,
 			      FC_PROFILE_MAX_INTERVALS);
+	if (se->n && new_k0 < se->k0) {
+		/* Room below as well, as realloc leaves room above: a log whose
+		 * times go down costs a copy each time the series doubles, not
+		 * one per line.  The empty intervals are trimmed at the end. */
+		uint64_t room = se->k0 > se->n ? se->k0 - se->n : 0;
+		if (room < new_k0)
+			new_k0 = room;
+		if (new_end - new_k0 > FC_PROFILE_MAX_INTERVALS)
+			new_k0 = new_end - FC_PROFILE_MAX_INTERVALS;
+		span = new_end - new_k0;
+	}
 	size_t front = se->n ? (size_t)(se->k0 - new_k0) : 0;
 	if (span > se->cap || front) {
 		size_t cap = se->cap ? se->cap * 2 : 16;
@@ -171,6 +184,19 @@ static int add_window(struct builder *b, struct series *se, uint64_t from, uint6
 	int rc = ensure(b, se, k_lo, k_hi);
 	if (rc < 0)
 		return rc;
+	unsigned nnz = 0;
+	for (unsigned j = 0; row && j < b->hist_k; j++) {
+		if (row[j])
+			b->nonzero[nnz++] = j;
+	}
+	uint64_t work = (k_hi - k_lo + 1) * (1 + (uint64_t)nnz);
+	if (work > FC_PROFILE_MAX_SPREAD - b->spread)
+		return fc_err(b->err, FC_E_LIMIT, b->source, b->line, 0,
+			      "the windows of this log overlap %llu ms intervals more than %llu "
+			      "times in all (FC_PROFILE_MAX_SPREAD); choose a longer interval or "
+			      "give window_ms",
+			      (unsigned long long)len_ms, FC_PROFILE_MAX_SPREAD);
+	b->spread += work;
 	double window = (double)(to - from);
 	for (uint64_t k = k_lo; k <= k_hi; k++) {
 		uint64_t lo = k * len_ms, hi = lo + len_ms;
@@ -192,9 +218,9 @@ static int add_window(struct builder *b, struct series *se, uint64_t from, uint6
 				return rc;
 			double *h = a->hist;
 			double share = ov / window;
-			for (unsigned j = 0; j < b->hist_k; j++) {
-				if (row[j])
-					h[j] += (double)row[j] * share;
+			for (unsigned i = 0; i < nnz; i++) {
+				unsigned j = b->nonzero[i];
+				h[j] += (double)row[j] * share;
 			}
 		}
 	}
@@ -561,7 +587,8 @@ static int setup_hist(struct builder *b, const struct fc_log_layout *l)
 {
 	b->hist_k = l->hist_buckets;
 	b->bucket_ns = malloc(b->hist_k * sizeof(double));
-	if (!b->bucket_ns)
+	b->nonzero = malloc(b->hist_k * sizeof(unsigned));
+	if (!b->bucket_ns || !b->nonzero)
 		return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
 	unsigned stride = l->hist_groups * 64 / b->hist_k;
 	double scale = l->hist_groups == 19 ? 1000.0 : 1.0; /* fio 2.x counted us */
@@ -611,6 +638,7 @@ static void builder_release(struct builder *b)
 		free(se->pend_hist);
 	}
 	free(b->bucket_ns);
+	free(b->nonzero);
 }
 
 static int profile_run(struct fc_log_reader *r, const struct fc_profile_opts *opts,

@@ -67,6 +67,29 @@ static double series_total(const struct fc_profile_series *s)
 	return t;
 }
 
+/* Per-I/O lines whose times go down, one interval apart: each line opens an
+ * interval below the others.  The series grows downwards by doubling, as
+ * upwards: quadratic copying made 30,000 such lines take minutes. */
+static void test_descending(void)
+{
+	size_t n = 20000, cap = n * 40, len = 0;
+	char *text = malloc(cap);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%zu, 1, 1, 4096, 0\n",
+					1000000000 - 1000 * i);
+	struct fc_profile *p = profile_text(text, "desc_iops.1.log", NULL, 0, NULL);
+	if (p) {
+		CHECK(p->time_went_backwards);
+		CHECK_U64(p->dir[1].n, n);
+		CHECK_U64(p->dir[1].points[0].start_ms, 1000000000 - 1000 * (n - 1));
+		CHECK_U64(p->dir[1].points[n - 1].start_ms, 1000000000);
+		CHECK_DBL(p->dir[1].points[n / 2].value, 1, 0);
+		CHECK_DBL(series_total(&p->dir[1]), (double)n, 0);
+		fc_profile_free(p);
+	}
+	free(text);
+}
+
 /* ---- fio 3.33's windowed logs ------------------------------------------------ */
 
 static void test_windowed_fio333(void)
@@ -722,6 +745,16 @@ static void test_definitions(void)
 	CHECK(strstr(e.message, "2000001 intervals of 1 ms") != NULL);
 	profile_text("9007199254740993, 1, 0, 4096, 0\n", "d_iops.1.log", NULL, FC_E_FORMAT, &e);
 	CHECK(strstr(e.message, "beyond 2^53") != NULL);
+	/* a hist row spread over 200,000 intervals, 1856 buckets each: more
+	 * work than FC_PROFILE_MAX_SPREAD, refused before it is done */
+	static char row[64 + 3 * FC_HIST_BUCKETS];
+	size_t at = (size_t)snprintf(row, sizeof(row), "200000000, 0, 0");
+	for (int i = 0; i < FC_HIST_BUCKETS; i++)
+		at += (size_t)snprintf(row + at, sizeof(row) - at, ", 1");
+	snprintf(row + at, sizeof(row) - at, "\n");
+	profile_text(row, "w_clat_hist.1.log", NULL, FC_E_LIMIT, &e);
+	CHECK_INT(e.line, 1);
+	CHECK(strstr(e.message, "FC_PROFILE_MAX_SPREAD") != NULL);
 	const double bad_pct[] = {50, 101};
 	struct fc_profile_opts bp = {.percentiles = bad_pct, .n_percentiles = 2};
 	profile_text("1, 1, 0, 4096, 0\n", "d_iops.1.log", &bp, FC_E_INVAL, NULL);
@@ -783,6 +816,7 @@ static void test_definitions(void)
 
 int main(void)
 {
+	test_descending();
 	test_windowed_fio333();
 	test_shared_file();
 	test_unix_epoch();
