@@ -30,7 +30,12 @@ double fc_quantile_sorted(const double *sorted, size_t n, double q)
 	if (lo >= n - 1)
 		return sorted[n - 1];
 	double frac = h - (double)lo;
-	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+	double a = sorted[lo], b = sorted[lo + 1];
+	if (frac == 0)
+		return a; /* not a + 0 * (b - a), which is NaN for an infinite b */
+	if (isinf(b - a) && isfinite(a) && isfinite(b))
+		return a * (1 - frac) + b * frac; /* the difference overflowed */
+	return a + frac * (b - a);
 }
 
 /* Copies the finite values of `v` into a new array; *out NULL when none. */
@@ -80,6 +85,12 @@ int fc_summarize(const double *values, size_t n, struct fc_summary *out)
 	out->min = x[0];
 	out->max = x[m - 1];
 	out->mean = sum / (double)m;
+	if (!isfinite(out->mean)) {
+		/* the sum overflowed; the mean of finite values does not */
+		out->mean = 0;
+		for (size_t i = 0; i < m; i++)
+			out->mean += x[i] / (double)m;
+	}
 	out->median = fc_quantile_sorted(x, m, 0.5);
 	out->q1 = fc_quantile_sorted(x, m, 0.25);
 	out->q3 = fc_quantile_sorted(x, m, 0.75);

@@ -6,6 +6,7 @@
  * fractions in Python (itertools.combinations over all splits), or checked
  * against a brute-force enumeration done here in the test.
  */
+#include <float.h>
 #include <stdint.h>
 
 #include "check.h"
@@ -25,6 +26,25 @@ static void test_quantile(void)
 	CHECK(isnan(fc_quantile_sorted(v, 4, 1.5)));
 	CHECK(isnan(fc_quantile_sorted(v, 4, -0.1)));
 	CHECK(isnan(fc_quantile_sorted(v, 4, NAN)));
+	/* no overflow between two finite values, no 0 * inf at a data point */
+	const double wide[] = {-DBL_MAX, DBL_MAX};
+	CHECK_DBL(fc_quantile_sorted(wide, 2, 0.5), 0, 0);
+	CHECK_DBL(fc_quantile_sorted(wide, 2, 0.75), DBL_MAX / 2, 1e-15);
+	const double inf[] = {1, INFINITY};
+	CHECK_DBL(fc_quantile_sorted(inf, 2, 0.0), 1, 0);
+	CHECK(isinf(fc_quantile_sorted(inf, 2, 0.5)));
+}
+
+static void test_summarize_huge(void)
+{
+	/* the sum of these overflows, their mean and median do not */
+	const double v[] = {DBL_MAX, DBL_MAX / 2, DBL_MAX};
+	struct fc_summary s;
+	CHECK_INT(fc_summarize(v, 3, &s), FC_OK);
+	CHECK_DBL(s.mean, DBL_MAX / 6 * 5, 1e-15);
+	CHECK_DBL(s.median, DBL_MAX, 0);
+	CHECK_DBL(s.q1, DBL_MAX / 4 * 3, 1e-15);
+	CHECK(isfinite(s.iqr));
 }
 
 static void test_summarize(void)
@@ -215,6 +235,7 @@ int main(void)
 {
 	test_quantile();
 	test_summarize();
+	test_summarize_huge();
 	test_mw_known();
 	test_mw_brute();
 	return check_exit();
