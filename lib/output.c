@@ -342,24 +342,28 @@ static bool parse_bins(struct builder *b, struct fc_lat *l, double scale, uint64
 	if (b->j.status)
 		return false;
 	struct seq_bin *v = b->bins.data;
-	size_t n = b->bins.n;
-	if (meta_bits >= 0 || meta_val >= 0 || meta_nr >= 0) {
-		/* fio 2.2.12-2.19: keys are bucket indices of a 19-group
-		 * histogram in microseconds */
-		unsigned groups = 19;
-		if (meta_val == 64 && meta_nr > 0 && meta_nr % 64 == 0 && meta_nr / 64 <= 40)
-			groups = (unsigned)(meta_nr / 64);
+	bool indices = meta_bits >= 0 || meta_val >= 0 || meta_nr >= 0;
+	/* fio 2.2.12-2.19: keys are bucket indices of a 19-group histogram in
+	 * microseconds */
+	unsigned groups = 19;
+	if (meta_val == 64 && meta_nr > 0 && meta_nr % 64 == 0 && meta_nr / 64 <= 40)
+		groups = (unsigned)(meta_nr / 64);
+	if (indices)
 		b->units |= FC_UNITS_BINS_INDEX;
-		for (size_t i = 0; i < n; i++) {
-			double idx = v[i].v.value_ns;
-			double val = idx == floor(idx) && idx < 4096
-					     ? fc_hist_bucket_value((unsigned)idx, groups, 0)
-					     : NAN;
-			v[i].v.value_ns = val * 1000.0;
-		}
-	} else {
-		for (size_t i = 0; i < n; i++)
-			v[i].v.value_ns *= scale;
+	size_t n = 0;
+	for (size_t i = 0; i < b->bins.n; i++) {
+		double at = v[i].v.value_ns;
+		if (indices)
+			at = at == floor(at) && at < 4096
+				 ? fc_hist_bucket_value((unsigned)at, groups, 0) * 1000.0
+				 : NAN;
+		else
+			at *= scale;
+		/* a key that is no bucket; NaN would also upset the sort */
+		if (!isfinite(at))
+			continue;
+		v[n] = v[i];
+		v[n++].v.value_ns = at;
 	}
 	if (n > 1 && !sorted(v, n, sizeof(*v), cmp_bin))
 		qsort(v, n, sizeof(*v), cmp_bin);
@@ -371,7 +375,7 @@ static bool parse_bins(struct builder *b, struct fc_lat *l, double scale, uint64
 	for (size_t i = 0; i < n; i++) {
 		if (i + 1 < n && v[i + 1].v.value_ns == v[i].v.value_ns)
 			continue;
-		if (v[i].v.count == 0 || isnan(v[i].v.value_ns))
+		if (v[i].v.count == 0)
 			continue;
 		out[m++] = v[i].v;
 		*total += v[i].v.count;

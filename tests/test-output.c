@@ -342,6 +342,29 @@ static void test_bad_input(void)
 		fc_output_free(o);
 	}
 
+	/* keys that are no bucket are left out before sorting: indices of
+	 * fio 2.2.12-2.19 beyond the histogram or not whole, infinite values */
+	const char *idx = "{\n\"jobs\":[{\"read\":{\"clat\":{\"bins\":{"
+			  "\"FIO_IO_U_PLAT_BITS\":6,\"FIO_IO_U_PLAT_VAL\":64,"
+			  "\"FIO_IO_U_PLAT_NR\":1216,\"7\":1,\"inf\":1,\"2.5\":4,\"9999\":3,"
+			  "\"1e400\":1,\"5\":2,\"1215\":1}},"
+			  "\"lat\":{\"bins\":{\"1e400\":1,\"3\":2}}}}]\n}\n";
+	CHECK_INT(fc_output_read_buffer(idx, strlen(idx), "idx", &o, &e), FC_OK);
+	if (o) {
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		CHECK(o->final->units & FC_UNITS_BINS_INDEX);
+		CHECK_U64(d->clat.n_bins, 3);
+		CHECK_U64(d->clat.n, 4);
+		CHECK_DBL(d->clat.bins[0].value_ns, 5000, 0);
+		CHECK_U64(d->clat.bins[0].count, 2);
+		CHECK_DBL(d->clat.bins[1].value_ns, 7000, 0);
+		/* the last bucket of 19 groups: 2^23 + 63.5 * 2^17 us */
+		CHECK_DBL(d->clat.bins[2].value_ns, (8388608.0 + 63.5 * 131072) * 1000, 0);
+		CHECK_U64(d->lat.n_bins, 1);
+		CHECK_DBL(d->lat.bins[0].value_ns, 3000, 0);
+		fc_output_free(o);
+	}
+
 	/* the error is the one of the report that ends the input, not of an
 	 * earlier broken one */
 	const char *cut = "{\n\"jobs\":[x]\n}\n{\n\"jobs\":[";
