@@ -254,7 +254,9 @@ struct fc_output {
 	const struct fc_run *runs;
 	const struct fc_run *final;   /* the final report; NULL if fio did not finish */
 	size_t n_diags;
-	const struct fc_diag *diags;  /* every line outside the reports */
+	const struct fc_diag *diags;  /* every non-blank line outside the
+					 reports, and one FC_DIAG_BROKEN for
+					 each report that could not be read */
 	int signal;                   /* N of "terminating on signal N", else 0 */
 };
 
@@ -281,7 +283,9 @@ struct fc_output {
  * earlier status reports) when fio's output stops short of its report:
  * a truncated document, or fio's own text without a report.
  * Any other status leaves *out NULL: FC_E_NOT_FIO when nothing fio writes
- * was found, FC_E_SYNTAX for a document broken before its end.
+ * was found, FC_E_SYNTAX for a last report broken before its end (the
+ * error is that report's), FC_E_LIMIT past FC_OUTPUT_MAX_BYTES or
+ * FC_OUTPUT_MEM_*, FC_E_IO, FC_E_NOMEM.
  * The caller frees *out with fc_output_free().  `source` labels a buffer in
  * errors and is copied.
  */
@@ -458,7 +462,8 @@ struct fc_log_reader;
 
 /* The reader's buffer: a line of this many bytes or more (without its
  * newline) is refused with FC_E_LIMIT.  A clat_hist line of 1856 buckets is
- * at most about 40 KiB. */
+ * at most about 40 KiB.  A caller's buffer is read in place, and only a
+ * last line without a newline is copied, and so limited. */
 #define FC_LOG_LINE_MAX (256u * 1024)
 
 /*
