@@ -24,9 +24,6 @@
 
 #include "util.h"
 
-#define LIKELY(x)   __builtin_expect(!!(x), 1)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 const char *fc_log_type_name(enum fc_log_type type)
 {
 	static const char *const names[] = {NULL, "bw", "iops", "lat", "clat", "slat", "clat_hist"};

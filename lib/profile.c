@@ -10,9 +10,6 @@
 #include "log.h"
 #include "util.h"
 
-#define LIKELY(x)   __builtin_expect(!!(x), 1)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-
 #define EPOCH_MIN_MS	1000000000000ull /* 10^12 ms: Unix time after 2001-09-09 */
 #define TIME_MAX_MS	(1ull << 53)	 /* exact in a double */
 #define INTERVAL_MAX_MS (1ull << 40)

@@ -261,20 +261,6 @@ int fc_err(struct fc_error *err, enum fc_status code, const char *source, unsign
 	return code;
 }
 
-int fc_err_at(struct fc_error *err, enum fc_status code, const char *source,
-	      unsigned long long offset, const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	va_list ap;
-	va_start(ap, fmt);
-	err_fill(err, code, source, fmt, ap);
-	va_end(ap);
-	err->offset = offset;
-	err->has_offset = true;
-	return code;
-}
-
 int fc_err_errno(struct fc_error *err, int errnum, const char *source, const char *what)
 {
 	if (errnum == ENOMEM)

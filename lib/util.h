@@ -16,22 +16,15 @@
 #include "fiocamp.h"
 
 #define FC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define FC_UNUSED __attribute__((unused))
-#define FC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define FC_PRINTF(f, a)	 __attribute__((format(printf, f, a)))
+#define LIKELY(x)	 __builtin_expect(!!(x), 1)
+#define UNLIKELY(x)	 __builtin_expect(!!(x), 0)
 
 static inline void fc_freep(void *p)
 {
 	free(*(void **)p);
 }
 #define _cleanup_free_ __attribute__((cleanup(fc_freep)))
-
-/* Hands a pointer over: returns it and clears the variable that held it. */
-#define FC_TAKE_PTR(p)                                                                   \
-	({                                                                               \
-		__typeof__(p) take_ptr_tmp_ = (p);                                       \
-		(p) = NULL;                                                              \
-		take_ptr_tmp_;                                                           \
-	})
 
 /*
  * Arena: bump allocation in chunks, freed all at once.  Every allocation is
@@ -95,8 +88,6 @@ int fc_dedupe(void *items, size_t *n, size_t size, int (*cmp)(const void *, cons
 /* Fills err (if not NULL); returns `code` so callers can `return fc_err(...)`. */
 int fc_err(struct fc_error *err, enum fc_status code, const char *source, unsigned long line,
 	   unsigned long column, const char *fmt, ...) FC_PRINTF(6, 7);
-int fc_err_at(struct fc_error *err, enum fc_status code, const char *source,
-	      unsigned long long offset, const char *fmt, ...) FC_PRINTF(5, 6);
 int fc_err_errno(struct fc_error *err, int errnum, const char *source, const char *what);
 /* Clears err to FC_OK. */
 void fc_err_clear(struct fc_error *err);

@@ -119,7 +119,9 @@ static void test_error_format(void)
 	fc_err(&e, FC_E_SYNTAX, "x.json", 3, 7, "expected %s", "':'");
 	fc_error_format(&e, buf, sizeof(buf));
 	CHECK_STR(buf, "x.json:3:7: expected ':'");
-	fc_err_at(&e, FC_E_SYNTAX, "x.log", 12, "bad");
+	fc_err(&e, FC_E_SYNTAX, "x.log", 0, 0, "bad");
+	e.offset = 12;
+	e.has_offset = true;
 	fc_error_format(&e, buf, sizeof(buf));
 	CHECK_STR(buf, "x.log: byte 12: bad");
 	fc_err(&e, FC_E_NOT_FIO, "y", 0, 0, "not fio output");
