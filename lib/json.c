@@ -5,11 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-void fj_init(struct fc_json *j, const char *base, const char *start, const char *end,
-	     const char *source)
+void fj_init(struct fc_json *j, const char *start, const char *end, const char *source,
+	     unsigned long line)
 {
 	memset(j, 0, sizeof(*j));
-	j->base = base;
+	j->origin = start;
+	j->origin_line = line;
 	j->p = start;
 	j->end = end;
 	j->source = source;
@@ -68,9 +69,9 @@ static bool fail_syntax(struct fc_json *j, const char *fmt, ...)
 int fj_error(const struct fc_json *j, struct fc_error *err)
 {
 	const char *pos = j->err_pos ? j->err_pos : j->p;
-	unsigned long line = 1;
-	const char *ls = j->base;
-	for (const char *q = j->base; q < pos;) {
+	unsigned long line = j->origin_line;
+	const char *ls = j->origin;
+	for (const char *q = j->origin; q < pos;) {
 		const char *nl = memchr(q, '\n', (size_t)(pos - q));
 		if (!nl)
 			break;

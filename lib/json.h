@@ -47,7 +47,8 @@ struct fj_num {
 };
 
 struct fc_json {
-	const char *base;       /* start of the whole input (for positions) */
+	const char *origin;     /* where reading started: column 1 of ... */
+	unsigned long origin_line; /* ... this line of the input (for positions) */
 	const char *p, *end;
 	const char *source;
 	int depth;
@@ -63,9 +64,11 @@ struct fc_json {
 	size_t keybuf_cap;
 };
 
-/* The reader starts at `start` inside [base, end). */
-void fj_init(struct fc_json *j, const char *base, const char *start, const char *end,
-	     const char *source);
+/* The reader starts at `start`, the beginning of line `line` of the input,
+ * and reads up to `end`.  Errors count lines from there, so that reporting
+ * one costs what was read, not the whole input before it. */
+void fj_init(struct fc_json *j, const char *start, const char *end, const char *source,
+	     unsigned long line);
 void fj_release(struct fc_json *j);
 
 enum fj_type fj_peek(struct fc_json *j);

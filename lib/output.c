@@ -1200,7 +1200,7 @@ static int json_document(struct scan *s, const char *base, const char *p, const 
 {
 	struct builder *b = &s->b;
 	*next = end;
-	fj_init(&b->j, base, p, end, s->source);
+	fj_init(&b->j, p, end, s->source, lineno);
 	struct fc_run run;
 	bool ok = parse_document(b, &run);
 	if (!ok) {

@@ -6,7 +6,7 @@
 
 static void init(struct fc_json *j, const char *text)
 {
-	fj_init(j, text, text, text + strlen(text), "t.json");
+	fj_init(j, text, text + strlen(text), "t.json", 1);
 }
 
 static void test_strings(void)

@@ -666,6 +666,18 @@ static void test_many(void)
 		fc_output_free(o);
 	}
 
+	/* many broken reports: each error counts lines from its report's
+	 * start, not from the start of the input (200,000 such reports took
+	 * six minutes) */
+	t.len = 0;
+	for (int i = 0; i < 100000; i++)
+		add(&t, "{\nx\n");
+	struct fc_error e;
+	CHECK_INT(fc_output_read_buffer(t.p, t.len, "broken", &o, &e), FC_E_SYNTAX);
+	CHECK_INT(e.line, 200000);
+	CHECK_INT(e.column, 1);
+	CHECK(strstr(e.message, "expected a member name in quotes, found 'x'") != NULL);
+
 	/* two terse lines with the same 5000 disks: one record each */
 	t.len = 0;
 	for (int line = 0; line < 2; line++) {
