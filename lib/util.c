@@ -353,7 +353,8 @@ int fc_read_file(const char *path, size_t max_bytes, char **bufp, size_t *lenp,
 				return fc_err(err, FC_E_LIMIT, path, 0, 0,
 					      "input is larger than the limit of %zu bytes", max_bytes);
 			}
-			size_t ncap = cap * 2;
+			/* one byte past the limit is enough to know */
+			size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : cap * 2;
 			char *nb = realloc(buf, ncap + 1);
 			if (!nb) {
 				free(buf);

@@ -140,6 +140,9 @@ static void test_read_file(void)
 	CHECK(strstr(e.message, "No such file") != NULL);
 	CHECK_INT(fc_read_file(check_src("tests/check.h"), 10, &buf, &len, &e), FC_E_LIMIT);
 	CHECK_INT(fc_read_file(check_src("tests"), 1 << 20, &buf, &len, &e), FC_E_IO);
+	/* not a regular file: read up to one byte past the limit */
+	CHECK_INT(fc_read_file("/dev/zero", 100000, &buf, &len, &e), FC_E_LIMIT);
+	CHECK(strstr(e.message, "larger than the limit of 100000 bytes") != NULL);
 	CHECK_INT(fc_read_file(check_src("tests/check.h"), 1 << 20, &buf, &len, &e), FC_OK);
 	CHECK(len > 100 && buf[len] == '\0');
 	free(buf);
