@@ -903,13 +903,11 @@ static bool parse_jobs(struct builder *b, struct fc_run *run)
 		return false;
 	fc_vec_clear(&b->jobs);
 	while (fj_array_next(&b->j)) {
-		struct fc_job job;
-		if (!parse_job(b, &job))
-			return false;
 		struct fc_job *e = fc_vec_push(&b->jobs);
 		if (!e)
 			return nomem(b);
-		*e = job;
+		if (!parse_job(b, e))
+			return false;
 		e->index = b->jobs.n - 1;
 	}
 	if (b->j.status)
@@ -927,13 +925,11 @@ static bool parse_disks(struct builder *b, struct fc_run *run)
 		return false;
 	fc_vec_clear(&b->disks);
 	while (fj_array_next(&b->j)) {
-		struct fc_disk dk;
-		if (!parse_disk(b, &dk))
-			return false;
 		struct fc_disk *e = fc_vec_push(&b->disks);
 		if (!e)
 			return nomem(b);
-		*e = dk;
+		if (!parse_disk(b, e))
+			return false;
 	}
 	if (b->j.status)
 		return false;
