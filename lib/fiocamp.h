@@ -284,8 +284,9 @@ struct fc_output {
  * a truncated document, or fio's own text without a report.
  * Any other status leaves *out NULL: FC_E_NOT_FIO when nothing fio writes
  * was found, FC_E_SYNTAX for a last report broken before its end (the
- * error is that report's), FC_E_LIMIT past FC_OUTPUT_MAX_BYTES or
- * FC_OUTPUT_MEM_*, FC_E_IO, FC_E_NOMEM.
+ * error is that report's; FC_E_LIMIT if it nests deeper than 64 levels),
+ * FC_E_LIMIT past FC_OUTPUT_MAX_BYTES or FC_OUTPUT_MEM_*, FC_E_IO,
+ * FC_E_NOMEM.
  * The caller frees *out with fc_output_free().  `source` labels a buffer in
  * errors and is copied.
  */

@@ -378,6 +378,17 @@ static void test_bad_input(void)
 	CHECK_INT(e.column, 9);
 	CHECK(strstr(e.message, "found 'y'") != NULL);
 
+	/* a last report nested too deep: FC_E_LIMIT, where it went too deep */
+	char deep[256] = "{\"jobs\":[]}\n{\"jobs\":[],\"x\":";
+	for (int i = 0; i < 70; i++)
+		strcat(deep, "[");
+	strcat(deep, "\n");
+	CHECK_INT(fc_output_read_buffer(deep, strlen(deep), "deep", &o, &e), FC_E_LIMIT);
+	CHECK(o == NULL);
+	CHECK_INT(e.line, 2);
+	CHECK_INT(e.column, 79); /* the 64th "[" inside the outer "{" */
+	CHECK(strstr(e.message, "nesting deeper than 64 levels") != NULL);
+
 	/* KiB counts beyond 2^64 bytes saturate instead of wrapping */
 	const char *huge = "{\n\"jobs\":[{\"read\":{\"io_bytes\":18014398509481985},"
 			   "\"write\":{\"io_kbytes\":18014398509481984}}]\n}\n";
