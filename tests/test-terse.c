@@ -11,26 +11,12 @@
  */
 #include <math.h>
 
-#include "check.h"
+#include "check-output.h"
 #include "fiocamp.h"
 #include "model.h"
 
 #define FIX  "tests/fixtures/fio-3.33/"
 #define TFIX FIX "terse/"
-
-static struct fc_output *load(const char *rel, int expect)
-{
-	struct fc_output *o = NULL;
-	struct fc_error e;
-	int rc = fc_output_read_file(check_src(rel), &o, &e);
-	if (rc != expect) {
-		char msg[1024];
-		fc_error_format(&e, msg, sizeof(msg));
-		fprintf(stderr, "%s: rc %d, expected %d: %s\n", rel, rc, expect, msg);
-	}
-	CHECK_INT(rc, expect);
-	return o;
-}
 
 /* ---- terse against JSON ------------------------------------------------ */
 
