@@ -538,6 +538,17 @@ def test_privileges(fake, c):
              "[QemuServer.pm check_bridge_access]")
     r = c.post("/nodes/%s/qemu" % NODE, {"vmid": 101, "archive": vol})
     check_eq(r.status, 403, "a new vmid needs VM.Allocate [ref §2]")
+    with_acl({"/vms/100": ["VM.Audit", "VM.Backup"], "/storage/local":
+              ["Datastore.AllocateSpace"], "/sdn": ["SDN.Use"]})
+    upid, st = c.run("POST", "/nodes/%s/qemu" % NODE, {"vmid": 100, "archive": vol, "force": 1})
+    check_eq(st["exitstatus"], "Permission check failed (/storage/local-lvm, "
+             "Datastore.AllocateSpace)", "without storage= the disks' storage is checked in "
+             "the task [QemuServer.pm parse_backup_hints]")
+    check_eq([s["name"] for s in fake.guest()["snapshots"]], ["s1"],
+             "... before the old disks and snapshots are removed")
+    r = c.post("/nodes/%s/vzdump" % NODE, {"vmid": 100, "storage": "local", "bwlimit": 1000})
+    check_eq(r.doc.get("message"), "Permission check failed (/, Sys.Modify)\n",
+             "bwlimit needs Sys.Modify on / [API2/Backup.pm assert_param_permission_common]")
 
     fake.reset()
     other = Client(fake, token=OTHER_ID + "=" + OTHER_SECRET)

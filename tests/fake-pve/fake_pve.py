@@ -1773,6 +1773,9 @@ def h_vzdump(ctx, p):
             raise param_exc({k: "Only root may set this option."})  # API2/Backup.pm
     if not p.get("vmid") and not p.get("all"):
         raise param_exc({"vmid": "property is missing and it is not optional"})
+    if any(p.get(k) is not None for k in ("bwlimit", "ionice", "performance")) and \
+            ctx.tokenid != "root@pam":
+        ctx.check("/", ["Sys.Modify"])
     if p.get("prune-backups") and p.get("storage"):
         ctx.check("/storage/" + p["storage"], ["Datastore.Allocate"])
     vmids = sorted(int(v) for v in re.split(r"[,;\s\0]+", str(p.get("vmid", "")).strip()) if v)
@@ -2211,6 +2214,11 @@ def h_create(ctx, p):
                 task.log("CTIME: %s" % time.strftime("%a %b %d %H:%M:%S %Y",
                                                      time.localtime(vol["ctime"])))
                 yield Sleep(total * 0.02)
+                # parse_backup_hints: the disks' storage, once the header is read
+                if not ctx.check("/storage/" + target_storage, ["Datastore.AllocateSpace"],
+                                 noerr=True):
+                    raise TaskError("Permission check failed (/storage/%s, "
+                                    "Datastore.AllocateSpace)" % target_storage)
                 # the old disks and every snapshot go (restore_cleanup_oldconf);
                 # the config is a placeholder until the restore has finished
                 g.conf = {"memory": 128}
