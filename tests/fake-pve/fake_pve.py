@@ -50,9 +50,12 @@ Stop it with SIGTERM.
 The control interface is a second plain-HTTP port (never logged, JSON in and
 out), so that the API port sees only the client's connections:
   POST /_fake/reset   a whole configuration (see State.reset)
-  POST /_fake/set     change durations, boot_delay, tokens, storages, faults
-  POST /_fake/guest   {"vmid": N, ...fields}: status, qmpstatus, lock, name,
-                      ha, acpi, data, template (an operator's changes)
+  POST /_fake/set     {"durations", "boot_delay", "auth_delay", "tokens",
+                      "backups", "faults", "clear_faults"} for the running node
+  POST /_fake/guest   {"vmid": N, ...fields}: status ("running" answers SSH at
+                      once unless "booted": false), qmpstatus, lock (null:
+                      qm unlock), name, ha, acpi, data, template: an
+                      operator's changes, no task
   POST /_fake/fault   one fault (see Faults)
   GET  /_fake/state   guests, snapshots, tasks, backups, locks, clocks
   GET  /_fake/requests?since=N   the API request log from sequence N
@@ -580,10 +583,6 @@ def read_status(lines):
     return "unexpected status"
 
 
-def status_is_error(s):
-    return not (s == "OK" or re.match(r"^WARNINGS: \d+$", s or ""))
-
-
 # ---- the node's objects -----------------------------------------------------------
 
 class Guest:
@@ -618,14 +617,14 @@ class Guest:
         self.ha = spec.get("ha")  # None, or the HA request state ("started", ...)
         self.acpi = bool(spec.get("acpi", True))  # the guest reacts to ACPI shutdown
         self.data = spec.get("data", "data-0")  # what the disks hold, for the tests
-        self.started = STATE_NODE_TIME(now) - 3600 if self.status == "running" else None
+        self.started = STATE.node_time(now) - 3600 if self.status == "running" else None
         self.ssh_up_at = now if self.status == "running" else None
         self.shutting_down = False
         self.pid = random.randint(2000, 400000) if self.status == "running" else None
         self.snapshots = collections.OrderedDict()
         for s in spec.get("snapshots", []):
             s = {"name": s} if isinstance(s, str) else dict(s)
-            snap = {"name": s["name"], "snaptime": int(s.get("snaptime", STATE_NODE_TIME(now) -
+            snap = {"name": s["name"], "snaptime": int(s.get("snaptime", STATE.node_time(now) -
                                                                       86400)),
                     "vmstate": 1 if s.get("vmstate") else 0,
                     "description": s.get("description", ""),
@@ -755,10 +754,6 @@ class Storage:
         return (self.path or "/mnt/%s" % self.id) + "/dump"
 
 
-def STATE_NODE_TIME(t):
-    return STATE.node_time(t)
-
-
 # ---- faults ---------------------------------------------------------------------
 
 class Faults:
@@ -785,7 +780,7 @@ class Faults:
       {"kind": "task-error", "message": "...", "at": 0.5}  the worker dies
           after that fraction of its main phase (vzdump: that guest's backup
           fails and the job ends with "job errors")
-      {"kind": "task-warnings", "warnings": ["..."]}  WARN lines, then
+      {"kind": "task-warnings", "warnings": ["..."] or N}  WARN lines, then
           TASK WARNINGS: n
       {"kind": "task-lock-timeout"}  the worker's first flock waits 10 s and
           fails: can't lock file ... - got timeout (bpg#935)
@@ -859,6 +854,39 @@ class State:
         self.reset({})
 
     def reset(self, cfg):
+        """A new node from a configuration; every key is optional:
+
+        time_scale     real seconds per node second (default --time-scale)
+        clock_offset   seconds the node's clock is ahead of ours
+        node           the node's name ("pve1"); node_uptime (s, for pstart)
+        version        {"version", "release", "repoid"} of GET /version
+        durations      {task type: node seconds or a list used in order};
+                       the keys are in DURATIONS (vmstate, ha_apply and
+                       qmeventd are phases, not tasks)
+        boot_delay     node seconds from a guest's start to its SSH banner
+        auth_delay     node seconds before a 401 (3)
+        tokens         [{"tokenid": "u@realm!name", "secret": ..., "acl":
+                       {path: [privileges] or ["*"]}, "expire": epoch,
+                       "enabled": bool}]; default: FAKE_PVE_TOKEN with "*"
+        storages       [{"id", "type": dir|lvmthin|zfspool|..., "content":
+                       [...], "path", "prune_backups": "keep-last=N",
+                       "snapshots": bool, "rollback_latest_only": bool,
+                       "total": bytes}]; default local (dir) and local-lvm
+        guests         [{"vmid", "name", "status": running|stopped,
+                       "qmpstatus", "lock", "ha": null|"started"|...,
+                       "acpi": bool (reacts to shutdown), "data": a label
+                       of what the disks hold (snapshots and backups keep
+                       it, rollback and restore bring it back), "snapshots":
+                       [name or {"name", "vmstate", "snaptime", "data",
+                       "snapstate"}] (each the parent of the next),
+                       "memory", "cores", "disk_gib", "disk_storage",
+                       "used_bytes", "bridge", "agent", "template"}]
+        backups        [{"vmid", "storage", "ctime", "compress", "size",
+                       "notes", "protected", "data"}] present already
+        remote_guests  [{"vmid", "node", "name"}] on other cluster nodes
+        faults         [fault, ...] as POST /_fake/fault takes them
+        ssh_vmid       the guest behind the SSH port (the first guest)
+        """
         global STATE
         STATE = self
         self.scale = float(cfg.get("time_scale", ARGS.time_scale if ARGS else 1.0))
@@ -1138,7 +1166,9 @@ def emit_warnings(task, prefix=""):
     f = task.faults.get("task-warnings")
     if f:
         task.faults.pop("task-warnings")
-        ws = f.get("warnings") or ["fake: programmed warning"]
+        ws = f.get("warnings") or 1
+        if isinstance(ws, int):  # a count: that many programmed warnings
+            ws = ["fake: programmed warning %d" % (i + 1) for i in range(ws)]
         for w in ws:
             task.warn(prefix + w)
 
@@ -1916,9 +1946,9 @@ def w_vzdump_guest(task, vmid, st, p):
         if mode == "stop" and running:
             task.log("INFO: stopping virtual guest")
             g.shutting_down = True
+            restart = True
             yield Sleep(STATE.duration("qmshutdown"))
             g.set_stopped(task.t)
-            restart = True
         elif mode == "suspend":
             task.log("INFO: suspending guest")
             g.qmpstatus = "paused"
@@ -2015,7 +2045,7 @@ def w_vzdump_guest(task, vmid, st, p):
             if resume:
                 task.log("INFO: resume vm")
                 g.qmpstatus = "running"
-            if restart and not g.running():
+            if restart and (not g.running() or g.shutting_down):
                 task.log("INFO: restarting vm")
                 g.set_running(task.t)
     secs = int(STATE.node_time(task.t)) - int(STATE.node_time(t_begin))
@@ -2591,6 +2621,11 @@ class Handler(BaseHTTPRequestHandler):
         super().setup()
         self.conn = getattr(TLS_LOCAL, "conn", None)
 
+    def handle_expect_100(self):
+        # pveproxy sends no "100 Continue"; a client that asked waits, then
+        # sends its body anyway
+        return True
+
     def do_GET(self):
         self.handle_any()
 
@@ -2920,7 +2955,7 @@ class ApiServer(ThreadingHTTPServer):
 
     def finish_request(self, request, client_address):
         rec = {"id": next(self.conn_ids), "t": time.time(), "tls": bool(self.ssl_ctx),
-               "handshake": None, "requests": 0, "authorization": False}
+               "handshake": None, "requests": 0, "authorization": False, "closed": False}
         with STATE.lock:
             STATE.connections.append(rec)
         if self.ssl_ctx:
@@ -2931,6 +2966,7 @@ class ApiServer(ThreadingHTTPServer):
                 rec["tls_version"] = request.version()
             except (ssl.SSLError, OSError) as e:
                 rec["handshake"] = "failed: %s" % e
+                rec["closed"] = True
                 return
             request.settimeout(None)
         TLS_LOCAL.conn = rec
@@ -2938,6 +2974,7 @@ class ApiServer(ThreadingHTTPServer):
             super().finish_request(request, client_address)
         finally:
             TLS_LOCAL.conn = None
+            rec["closed"] = True
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError, ssl.SSLError)):
