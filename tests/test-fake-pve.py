@@ -50,6 +50,9 @@ CHECKS = [0]
 OUTPUT = []  # what this test printed, searched for the secret at the end
 UPID_RE = re.compile(r"^UPID:([a-zA-Z0-9]([a-zA-Z0-9\-]*[a-zA-Z0-9])?):([0-9A-Fa-f]{8}):"
                      r"([0-9A-Fa-f]{8,9}):([0-9A-Fa-f]{8}):([^:\s/]+):([^:\s/]*):([^:\s/]+):$")
+# a backup present before the test: a fixed time, so that its name is the
+# same after every reset
+BACKUP_CTIME = 1757362753
 # the node's local time, for vzdump's archive names (POSIX rules need no tzdata)
 TZ = "CET-1CEST,M3.5.0,M10.5.0/3"
 
@@ -464,7 +467,7 @@ def test_privileges(fake, c):
     def with_acl(acl):
         fake.reset(tokens=[{"tokenid": TOKENID, "secret": SECRET, "acl": acl}],
                    guests=[{"vmid": 100, "status": "stopped", "snapshots": ["s1"]}],
-                   backups=[{"vmid": 100, "storage": "local"}])
+                   backups=[{"vmid": 100, "storage": "local", "ctime": BACKUP_CTIME}])
 
     def msg(r):
         return (r.status, r.doc.get("message") if r.doc else r.raw)
