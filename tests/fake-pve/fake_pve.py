@@ -411,7 +411,7 @@ class Task:
         st.tasks.append(self)
         self.resume_at(t)
 
-    # helpers for worker bodies
+    # for the worker bodies
     def log(self, text):
         for line in str(text).split("\n"):
             self.lines.append(line)
@@ -768,8 +768,10 @@ class Faults:
           - got timeout (the synchronous form, Telmate#173)
       {"kind": "daemon", "status": 595, "reason": "Connection refused"}
           pveproxy could not reach pvedaemon: no body; "status": 596 and
-          "reason": "Connection timed out" waits PROXY_TIMEOUT first, and with
-          "executed": true the request was carried out all the same
+          "reason": "Connection timed out" waits PROXY_TIMEOUT (or "seconds")
+          first, and with "executed": true the request was carried out all
+          the same.  Only endpoints pvedaemon serves ("protected" ones) are
+          hit unless "protected_only": false
       {"kind": "raw", "status": N, "reason": "...", "body": "..."}  exact bytes
       {"kind": "drop", "when": "before"|"after"}  the connection is closed
           without an answer, before or after the request was carried out
@@ -2128,7 +2130,7 @@ def h_content_delete(ctx, p):
     sid, _, volname = volid.partition(":")
     if sid != st.id:
         raise die("volume storage '%s' does not match storage '%s'" % (sid, st.id))
-    st2, vol = STATE.find_volume(volid)
+    _, vol = STATE.find_volume(volid)
     m = re.match(r"^backup/vzdump-(qemu|lxc)-(\d+)-", volname)
     if m:
         ctx.check("/storage/" + st.id, ["Datastore.AllocateSpace"])
