@@ -83,31 +83,13 @@ static bool nomem(struct fields *t)
 	return false;
 }
 
-/* Reports that field `f` is not `what`, quoting its start with bytes other
- * than printable ASCII escaped, so the message stays one line of text. */
+/* Reports that field `f` is not `what`, quoting its start (fc_quote). */
 static bool bad(struct fields *t, const struct field *f, const char *what)
 {
-	static const char hex[] = "0123456789abcdef";
-	char shown[4 * 40 + 4];
-	size_t n = 0;
+	char shown[FC_QUOTE_MAX];
 	if (t->status)
 		return false;
-	for (size_t i = 0; i < f->len && i < 40; i++) {
-		unsigned char c = (unsigned char)f->p[i];
-		if (c >= 0x20 && c < 0x7f && c != '\\') {
-			shown[n++] = (char)c;
-			continue;
-		}
-		shown[n++] = '\\';
-		shown[n++] = 'x';
-		shown[n++] = hex[c >> 4];
-		shown[n++] = hex[c & 15];
-	}
-	if (f->len > 40) {
-		memcpy(shown + n, "...", 3);
-		n += 3;
-	}
-	shown[n] = '\0';
+	fc_quote(shown, f->p, f->len);
 	t->status =
 	    fc_err(t->err, FC_E_SYNTAX, t->source, t->lineno, (unsigned long)(f->p - t->line) + 1,
 		   "terse field %zu: expected %s, found \"%s\"", f->index, what, shown);
@@ -163,23 +145,6 @@ static bool take(struct fields *t, struct field *f, const char *what)
 	return true;
 }
 
-static bool is_u64(const char *p, size_t len, uint64_t *out)
-{
-	uint64_t v = 0;
-	if (len == 0 || len > 20)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-		unsigned d = (unsigned)(p[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return true;
-}
-
 /* fio prints doubles with %f: digits, maybe a sign, "nan" or "inf". */
 static bool is_double(const char *p, size_t len, double *out)
 {
@@ -201,14 +166,14 @@ static bool u64(struct fields *t, uint64_t *out, const char *what)
 	struct field f;
 	if (!take(t, &f, what))
 		return false;
-	return is_u64(f.p, f.len, out) || bad(t, &f, what);
+	return fc_parse_u64(f.p, f.len, out) || bad(t, &f, what);
 }
 
 static bool is_i64(const char *p, size_t len, int64_t *out)
 {
 	uint64_t v;
 	bool neg = len > 0 && p[0] == '-';
-	if (!is_u64(p + neg, len - neg, &v) || v > (uint64_t)INT64_MAX)
+	if (!fc_parse_u64(p + neg, len - neg, &v) || v > (uint64_t)INT64_MAX)
 		return false;
 	*out = neg ? -(int64_t)v : (int64_t)v;
 	return true;
@@ -280,7 +245,7 @@ static bool percentile(struct fields *t, double *pct_out, uint64_t *us_out)
 		return bad(t, &f, what);
 	size_t plen = (size_t)(eq - 1 - f.p);
 	if (!is_double(f.p, plen, pct_out) || !(*pct_out >= 0 && *pct_out <= 100) ||
-	    !is_u64(eq + 1, (size_t)(f.p + f.len - eq - 1), us_out))
+	    !fc_parse_u64(eq + 1, (size_t)(f.p + f.len - eq - 1), us_out))
 		return bad(t, &f, what);
 	return true;
 }
@@ -344,7 +309,7 @@ static bool parse_block(struct fields *t, struct fc_dir *d, int version)
 	d->present = true;
 	if (!take(t, &f, "the I/O size in KiB"))
 		return false;
-	if (!is_u64(f.p, f.len, &io_kib) || io_kib > UINT64_MAX / 1024)
+	if (!fc_parse_u64(f.p, f.len, &io_kib) || io_kib > UINT64_MAX / 1024)
 		return bad(t, &f, "the I/O size in KiB");
 	if (!u64(t, &bw_kib, "the bandwidth in KiB/s") ||
 	    !u64(t, &iops, "the IOPS (a whole number)") ||
@@ -428,7 +393,7 @@ static bool disk_ahead(const struct fields *t, size_t k)
 	if (!peek(t, k, &f) || f.len == 0)
 		return false;
 	for (size_t i = 1; i <= 7; i++)
-		if (!peek(t, k + i, &f) || !is_u64(f.p, f.len, &v))
+		if (!peek(t, k + i, &f) || !fc_parse_u64(f.p, f.len, &v))
 			return false;
 	return peek(t, k + 8, &f) && is_pct(f.p, f.len, &d);
 }
@@ -529,7 +494,7 @@ static bool parse_header(struct fields *t, struct fc_terse_line *out)
 	struct fc_job *j = &out->job;
 	if (!take(t, &f, "the terse version"))
 		return false;
-	if (!is_u64(f.p, f.len, &version) || version < 2 || version > 5)
+	if (!fc_parse_u64(f.p, f.len, &version) || version < 2 || version > 5)
 		return bad(t, &f, "terse version 2, 3, 4 or 5");
 	out->version = (int)version;
 	if (version > 2) {
@@ -617,7 +582,7 @@ static bool parse_tail(struct fields *t, int version, struct fc_job *j, struct f
 			return nomem(t);
 		*d = dk;
 	}
-	if (peek(t, 0, &f) && peek(t, 1, &f2) && is_u64(f.p, f.len, &total) &&
+	if (peek(t, 0, &f) && peek(t, 1, &f2) && fc_parse_u64(f.p, f.len, &total) &&
 	    total <= (uint64_t)INT64_MAX && is_i64(f2.p, f2.len, &first)) {
 		take(t, &f, "total_err");
 		take(t, &f2, "first_error");

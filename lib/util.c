@@ -495,3 +495,44 @@ slow:;
 	free(heap);
 	return *ok ? d : NAN;
 }
+
+bool fc_parse_u64(const char *s, size_t len, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (len == 0 || len > 20)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+void fc_quote(char *dst, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+	for (size_t i = 0; i < len && i < 40; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			dst[n++] = (char)c;
+			continue;
+		}
+		dst[n++] = '\\';
+		dst[n++] = 'x';
+		dst[n++] = hex[c >> 4];
+		dst[n++] = hex[c & 15];
+	}
+	if (len > 40) {
+		memcpy(dst + n, "...", 3);
+		n += 3;
+	}
+	dst[n] = '\0';
+}

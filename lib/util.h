@@ -103,4 +103,14 @@ int fc_read_file(const char *path, size_t max_bytes, char **buf, size_t *len,
  * text is not a number in full. */
 double fc_parse_double(const char *s, size_t len, bool *ok);
 
+/* [s, s+len) as decimal digits only, no sign or space, at most UINT64_MAX.
+ * false, *out unchanged, for anything else. */
+bool fc_parse_u64(const char *s, size_t len, uint64_t *out);
+
+/* The start of [s, s+len) for an error message: at most 40 bytes, bytes
+ * other than printable ASCII (and the backslash) as \xNN, "..." when cut,
+ * so the message stays one line of text.  dst holds FC_QUOTE_MAX bytes. */
+#define FC_QUOTE_MAX (4 * 40 + 4)
+void fc_quote(char *dst, const char *s, size_t len);
+
 #endif

@@ -35,6 +35,33 @@ static void test_parse_double(void)
 	}
 }
 
+static void test_parse_u64(void)
+{
+	uint64_t v = 7;
+	CHECK(fc_parse_u64("18446744073709551615", 20, &v));
+	CHECK_U64(v, UINT64_MAX);
+	CHECK(!fc_parse_u64("18446744073709551616", 20, &v));
+	CHECK(!fc_parse_u64("", 0, &v));
+	CHECK(!fc_parse_u64("-1", 2, &v));
+	CHECK(!fc_parse_u64("+1", 2, &v));
+	CHECK(!fc_parse_u64(" 1", 2, &v));
+	CHECK_U64(v, UINT64_MAX);
+	CHECK(fc_parse_u64("0012,", 4, &v));
+	CHECK_U64(v, 12);
+}
+
+static void test_quote(void)
+{
+	char q[FC_QUOTE_MAX];
+	fc_quote(q, "ab\\c\x01\n", 6);
+	CHECK_STR(q, "ab\\x5cc\\x01\\x0a");
+	char all[41];
+	memset(all, 0xff, 41);
+	fc_quote(q, all, 41);
+	CHECK_INT(strlen(q), 4 * 40 + 3);
+	CHECK(strcmp(q + 4 * 40, "...") == 0);
+}
+
 static void test_arena(void)
 {
 	struct fc_arena a;
@@ -151,6 +178,8 @@ static void test_read_file(void)
 int main(void)
 {
 	test_parse_double();
+	test_parse_u64();
+	test_quote();
 	test_arena();
 	test_vec();
 	test_dedupe();
