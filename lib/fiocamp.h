@@ -638,6 +638,167 @@ FC_PUBLIC int fc_profile_read_buffer(const void *buf, size_t len, const char *so
 FC_PUBLIC void fc_profile_free(struct fc_profile *p);
 
 /* ------------------------------------------------------------------------ */
+/* bonnie++ CSV results                                                     */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * bonnie++ writes one CSV row per run: with -q the rows are all it prints on
+ * stdout, without it each follows the text table, and -x N prints a header
+ * line first.  The first field tells the layout, never a header line (the
+ * header of 1.98 names 48 columns for rows of 50):
+ *
+ *   1.0x  bonnie++ 1.00 - 1.03e: 27 fields, no version, no latencies
+ *   1.96  "1.96" (and the 1.92b - 1.93c snapshots): 48 fields; 47 when -s 0
+ *         skipped the I/O tests, a bug 1.97 fixed
+ *   1.97  "1.97" (1.97 - 1.97.3): 48 fields
+ *   1.98  "1.98" (bonnie++ 1.98, 2.00, 2.00a): 50 fields, the seek count
+ *         and seeker processes after the chunk size
+ *
+ * (bon_time.cpp of each release.)  Values that are not numbers: an empty
+ * field is a test that was not run (-s 0, -n 0, -f); "+++++" (rate) and
+ * "+++" (CPU) a test that took less than 0.5 s, which bonnie++ finds too
+ * fast to report.  Neither is ever read as 0.
+ */
+
+enum fc_bonnie_format {
+	FC_BONNIE_FORMAT_1_0X = 0,
+	FC_BONNIE_FORMAT_1_96 = 1,
+	FC_BONNIE_FORMAT_1_97 = 2,
+	FC_BONNIE_FORMAT_1_98 = 3,
+};
+
+/* The tests, in bonnie++'s column order. */
+enum fc_bonnie_test {
+	FC_BONNIE_PUTC = 0,       /* per-char write */
+	FC_BONNIE_PUT_BLOCK = 1,  /* block write, fsync at close inside the time */
+	FC_BONNIE_REWRITE = 2,    /* read, change, write back each block */
+	FC_BONNIE_GETC = 3,       /* per-char read */
+	FC_BONNIE_GET_BLOCK = 4,  /* block read */
+	FC_BONNIE_SEEKS = 5,      /* random seeks (read, every tenth written back) */
+	FC_BONNIE_SEQ_CREATE = 6, /* file creation tests: sequential ... */
+	FC_BONNIE_SEQ_STAT = 7,   /* ("Read" in bonnie++'s text table) */
+	FC_BONNIE_SEQ_DEL = 8,
+	FC_BONNIE_RAN_CREATE = 9, /* ... and random order */
+	FC_BONNIE_RAN_STAT = 10,
+	FC_BONNIE_RAN_DEL = 11,
+	FC_BONNIE_TEST_COUNT = 12,
+};
+
+enum fc_bonnie_unit {
+	FC_BONNIE_UNIT_KIB = 0,   /* KiB/s: bonnie++'s "K/sec" (putc .. get_block) */
+	FC_BONNIE_UNIT_SEEKS = 1, /* seeks/s */
+	FC_BONNIE_UNIT_FILES = 2, /* files/s */
+};
+
+struct fc_bonnie_test_info {
+	const char *name;  /* bonnie++'s column name: "put_block", "seq_del" */
+	const char *label; /* "block write", "sequential delete" */
+	enum fc_bonnie_unit unit;
+};
+
+/* What a test is; static.  NULL if `test` is out of range. */
+FC_PUBLIC const struct fc_bonnie_test_info *fc_bonnie_test_info(enum fc_bonnie_test test);
+
+enum fc_bonnie_status {
+	FC_BONNIE_NOT_RUN = 0,  /* empty field */
+	FC_BONNIE_TOO_FAST = 1, /* "+++++": done in less than 0.5 s */
+	FC_BONNIE_MEASURED = 2,
+};
+
+struct fc_bonnie_result {
+	enum fc_bonnie_status status; /* of the rate */
+	double rate;       /* per second, in the test's unit (fc_bonnie_test_info);
+			      NaN unless measured */
+	double bw_bytes;   /* KiB tests: rate * 1024, bytes/s; NaN otherwise */
+	double cpu_pct;    /* user + system CPU of bonnie++ over the test's time
+			      (summed over the seeker processes); NaN unless a
+			      number was printed */
+	double latency_ns; /* the slowest single operation of the test (not a
+			      mean); NaN if not printed (1.0x, test not run) */
+};
+
+enum fc_bonnie_links {
+	FC_BONNIE_FILES_REGULAR = 0,
+	FC_BONNIE_FILES_HARD_LINKS = 1, /* -n N:-1, printed "link" */
+	FC_BONNIE_FILES_SYMLINKS = 2,   /* -n N:-2, printed "symlink" */
+};
+
+/* One row.  Options bonnie++ prints only when they differ from its default
+ * read as that default; an option a format never prints is not known. */
+struct fc_bonnie_row {
+	enum fc_bonnie_format format;
+	unsigned long line;          /* 1-based line in the input */
+	const char *format_version;  /* as printed, "1.98"; NULL for 1.0x */
+	const char *bonnie_version;  /* "2.00a"; NULL for 1.0x */
+	const char *name;            /* -m, the machine name; may be "" */
+	bool concurrency_known;      /* not in 1.0x rows */
+	unsigned concurrency;        /* -c */
+	const char *seed;            /* -z, as printed; NULL in 1.0x rows */
+	/* the I/O tests, putc .. seeks */
+	bool file_size_known;        /* false when -s 0 skipped them */
+	uint64_t file_size_bytes;    /* -s, printed in MiB or GiB ("256M", "16G") */
+	bool chunk_size_known;       /* never printed by 1.98 */
+	uint64_t chunk_size_bytes;   /* -s size:chunk; 8192 when not printed by
+					1.0x, 1.96, 1.97 (the default) */
+	bool seeks_known;            /* 1.98 only */
+	uint64_t seeks;              /* -s size:chunk:seeks, default 8192 */
+	bool seek_procs_known;       /* 1.98 only */
+	unsigned seek_procs;         /* -s size:chunk:seeks:procs, default 5 */
+	/* the file tests, seq_create .. ran_del */
+	bool files_known;            /* false when -n 0 skipped them */
+	uint64_t files;              /* files per test: -n N is N * 1024 files */
+	enum fc_bonnie_links links;
+	uint64_t max_file_size_bytes; /* -n N:max:min; 0 when not printed (empty */
+	uint64_t min_file_size_bytes; /* files, the default) */
+	unsigned directories;        /* -n N:max:min:dirs; 1 when not printed */
+	struct fc_bonnie_result tests[FC_BONNIE_TEST_COUNT];
+};
+
+enum fc_bonnie_diag_kind {
+	FC_BONNIE_DIAG_TEXT = 0,   /* any other line: the text table, progress */
+	FC_BONNIE_DIAG_HEADER = 1, /* a CSV header line ("format_version,...",
+				      "name,file_size,..." in 1.0x) */
+};
+
+struct fc_bonnie_diag {
+	enum fc_bonnie_diag_kind kind;
+	unsigned long line;
+	const char *text; /* without the line end */
+};
+
+struct fc_bonnie {
+	const char *source;                 /* file name or buffer label */
+	size_t n_rows;                      /* in input order */
+	const struct fc_bonnie_row *rows;
+	size_t n_diags;                     /* every non-blank line that is
+					       not a row */
+	const struct fc_bonnie_diag *diags;
+};
+
+/* Inputs, rows and other lines past these are refused with FC_E_LIMIT. */
+#define FC_BONNIE_MAX_BYTES (16u << 20)
+#define FC_BONNIE_MAX_ROWS 65536
+#define FC_BONNIE_MAX_DIAGS 65536
+
+/*
+ * Reads every bonnie++ CSV row of a file or buffer, with any text around
+ * them (CRLF, a BOM, blank lines accepted).  Returns FC_OK with *out set
+ * when at least one row was read; the caller frees it with
+ * fc_bonnie_free().  Otherwise *out is NULL and the error says why:
+ * FC_E_NOT_FIO when no line is a bonnie++ row (also for bonnie++'s text
+ * table alone, and for a header without rows); FC_E_SYNTAX for a row whose
+ * field count or a field is wrong, naming the line, the column and the
+ * field; FC_E_FORMAT for a version field no bonnie++ release wrote (or one
+ * of the 1.90 - 1.92a snapshots' formats, which are not read); FC_E_LIMIT,
+ * FC_E_IO, FC_E_NOMEM.  `source` labels a buffer in errors and is copied.
+ */
+FC_PUBLIC int fc_bonnie_read_file(const char *path, struct fc_bonnie **out,
+				  struct fc_error *err);
+FC_PUBLIC int fc_bonnie_read_buffer(const void *buf, size_t len, const char *source,
+				    struct fc_bonnie **out, struct fc_error *err);
+FC_PUBLIC void fc_bonnie_free(struct fc_bonnie *b);
+
+/* ------------------------------------------------------------------------ */
 /* Statistics                                                               */
 /* ------------------------------------------------------------------------ */
 
