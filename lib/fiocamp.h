@@ -750,7 +750,8 @@ struct fc_bonnie_row {
 	enum fc_bonnie_links links;
 	uint64_t max_file_size_bytes; /* -n N:max:min; 0 when not printed (empty */
 	uint64_t min_file_size_bytes; /* files, the default) */
-	unsigned directories;        /* -n N:max:min:dirs; 1 when not printed */
+	unsigned directories;        /* -n N:max:min:dirs; 1 when the file tests
+					ran and it was not printed */
 	struct fc_bonnie_result tests[FC_BONNIE_TEST_COUNT];
 };
 
