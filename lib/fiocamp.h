@@ -17,6 +17,10 @@
  *    microseconds, byte counts are bytes, rates are per second.
  *  - A value fio did not report is NaN for doubles, and for integers the
  *    matching `_known`/`present` flag is false.  Nothing is invented.
+ *  - A latency or sample statistic without samples is not present (NaN,
+ *    no percentiles), whichever format it came from, though fio prints
+ *    zeros for it: a direction that did no I/O has no latency, and a sync
+ *    engine has no slat.  Its counts (io_bytes, iops, total_ios) are 0.
  *  - Objects returned by a *_read / *_open function are owned by the caller
  *    and released with the matching *_free / *_close.  Every pointer reachable
  *    from them (strings, arrays) is borrowed: valid until that release, never
@@ -104,7 +108,7 @@ struct fc_bin {
 
 /* A slat/clat/lat object.  All values in ns. */
 struct fc_lat {
-	bool present;           /* fio reported this latency */
+	bool present;           /* fio measured this latency: it had samples */
 	bool n_known;           /* N given (>= 3.18) or derived from bins */
 	uint64_t n;             /* samples */
 	double min_ns, max_ns, mean_ns, stddev_ns;
@@ -126,7 +130,7 @@ struct fc_prio {
 
 /* fio's statistics over its own periodic bw/iops samples (not throughput). */
 struct fc_samples {
-	bool present;
+	bool present;                  /* there were samples */
 	double min, max, mean, stddev; /* bw: bytes/s; iops: I/O per second */
 	uint64_t n;                    /* number of samples (>= 2.99) */
 	bool n_known;

@@ -22,6 +22,14 @@ void fc_job_init(struct fc_job *j);
 void fc_disk_init(struct fc_disk *d);
 void fc_run_init(struct fc_run *r);
 
+/*
+ * A latency or sample statistic without samples has nothing to report:
+ * fio fills it with zeros (JSON N 0, terse 0;0;0.000000), and these turn it
+ * back into "not present" (NaN values, no percentiles) for every reader.
+ */
+void fc_lat_settle(struct fc_lat *l);
+void fc_samples_settle(struct fc_samples *s);
+
 /* One terse job line, parsed. */
 struct fc_terse_line {
 	int version;             /* 2..5 */

@@ -68,6 +68,26 @@ void fc_run_init(struct fc_run *r)
 	r->timestamp_s = r->timestamp_ms = -1;
 }
 
+void fc_lat_settle(struct fc_lat *l)
+{
+	if (!l->present)
+		return;
+	/* without N (terse, JSON < 3.18, no bins) a zero max and mean mean no
+	 * sample: even one of 0.4 us would show in the mean */
+	bool none = l->n_known ? l->n == 0 : l->max_ns == 0 && l->mean_ns == 0;
+	if (none)
+		fc_lat_init(l);
+}
+
+void fc_samples_settle(struct fc_samples *s)
+{
+	if (!s->present)
+		return;
+	bool none = s->n_known ? s->n == 0 : s->max == 0 && s->mean == 0;
+	if (none)
+		fc_samples_init(s);
+}
+
 const char *fc_ddir_name(enum fc_ddir ddir)
 {
 	static const char *const names[] = {"read", "write", "trim", "mixed", "sync"};
@@ -433,6 +453,7 @@ static bool parse_lat(struct builder *b, struct fc_lat *l, bool us)
 	if (!n_given && have_bins)
 		l->n = bins_total;
 	l->n_known = n_given || have_bins;
+	fc_lat_settle(l);
 	return true;
 }
 
@@ -624,6 +645,8 @@ static bool parse_dir(struct builder *b, struct fc_dir *d)
 	}
 	if (isnan(d->bw_bytes) && !isnan(bw_kib))
 		d->bw_bytes = bw_kib * 1024.0;
+	fc_samples_settle(&d->bw_samples);
+	fc_samples_settle(&d->iops_samples);
 	if (b->prios.n) {
 		d->n_prios = b->prios.n;
 		d->prios = keep(b, &b->prios);

@@ -297,6 +297,17 @@ static bool percentiles(struct fields *t, struct fc_percentile *out, size_t *n)
 	return true;
 }
 
+/* terse prints zeros for what had no samples (a direction without I/O,
+ * slat of a sync engine): not present, as in the JSON */
+static void settle(struct fc_dir *d)
+{
+	fc_lat_settle(&d->slat);
+	fc_lat_settle(&d->clat);
+	fc_lat_settle(&d->lat);
+	fc_samples_settle(&d->bw_samples);
+	fc_samples_settle(&d->iops_samples);
+}
+
 static bool parse_block(struct fields *t, struct fc_dir *d, int version)
 {
 	uint64_t io_kib, bw_kib, iops, min, max, n;
@@ -350,8 +361,10 @@ static bool parse_block(struct fields *t, struct fc_dir *d, int version)
 	d->bw_samples.mean = mean * 1024.0;
 	d->bw_samples.stddev = dev * 1024.0;
 	d->bw_agg_pct = agg;
-	if (version < 5)
+	if (version < 5) {
+		settle(d);
 		return true;
+	}
 
 	if (!u64(t, &n, "the number of bw samples") || !u64(t, &min, "iops min") ||
 	    !u64(t, &max, "iops max") || !dbl(t, &mean, "iops mean") ||
@@ -365,6 +378,7 @@ static bool parse_block(struct fields *t, struct fc_dir *d, int version)
 	d->iops_samples.max = (double)max;
 	d->iops_samples.mean = mean;
 	d->iops_samples.stddev = dev;
+	settle(d);
 	return true;
 }
 
