@@ -2,8 +2,9 @@
 /*
  * libfiocamp: read everything fio writes.
  *
- * The library turns fio's JSON, json+ and terse reports and its bw/iops/lat/
- * hist logs into plain C structs, and offers the statistics the tools need.
+ * The library turns fio's JSON, json+, terse and normal reports and its
+ * bw/iops/lat/hist logs into plain C structs, and offers the statistics the
+ * tools need.
  * It reads only what it is given, never prints and never exits.
  *
  * Conventions that hold for the whole header:
@@ -17,6 +18,10 @@
  *    microseconds, byte counts are bytes, rates are per second.
  *  - A value fio did not report is NaN for doubles, and for integers the
  *    matching `_known`/`present` flag is false.  Nothing is invented.
+ *  - Values carry the precision fio printed: JSON's %f, terse's whole
+ *    microseconds and KiB, and normal output's rounding for people (4
+ *    significant digits, "IOPS=25.6k", see "fio's normal output" below).
+ *    Where fio prints one value twice, the more precise one is kept.
  *  - A latency or sample statistic without samples is not present (NaN,
  *    no percentiles), whichever format it came from, though fio prints
  *    zeros for it: a direction that did no I/O has no latency, and a sync
@@ -191,6 +196,8 @@ struct fc_job {
 	struct fc_buckets latency_ns, latency_us, latency_ms;
 	size_t n_options;        /* "job options", in fio's order, last wins */
 	const struct fc_option *options;
+	unsigned members;        /* threads summed into this entry: "jobs=N" of
+				    normal output; 0 where fio does not say */
 };
 
 struct fc_disk {
@@ -206,14 +213,33 @@ enum fc_format {
 	FC_FORMAT_JSON = 0,
 	FC_FORMAT_JSON_PLUS = 1, /* some latency carried bins */
 	FC_FORMAT_TERSE = 2,
+	FC_FORMAT_NORMAL = 3,    /* the human-readable report (--output-format=normal) */
 };
 
 /* Units fio used in the source, before normalisation. */
 #define FC_UNITS_LAT_US 0x1      /* latencies were microseconds (2.x JSON, terse) */
 #define FC_UNITS_IO_KIB 0x2      /* io_bytes was KiB (fio < 2.21) */
 #define FC_UNITS_BINS_INDEX 0x4  /* json+ bins keyed by bucket index (2.2.12-2.19) */
+#define FC_UNITS_ROUNDED 0x8     /* numbers as fio rounded them for people (normal
+				    output): see "fio's normal output" below */
 
-/* One report: a JSON document, or the terse lines of one fio invocation. */
+/* One direction of a "Run status group" line of normal output. */
+struct fc_group_dir {
+	bool present;
+	double bw_bytes;              /* the group's bytes / its longest runtime, B/s */
+	double min_bw_bytes, max_bw_bytes; /* of the slowest and fastest job, B/s */
+	uint64_t io_bytes;
+	uint64_t min_runtime_ms, max_runtime_ms;
+};
+
+/* A reporting group's totals, as normal output prints them. */
+struct fc_group {
+	int groupid;
+	struct fc_group_dir dir[FC_DDIR_COUNT]; /* read, write, trim, mixed */
+};
+
+/* One report: a JSON document, the terse lines of one fio invocation, or a
+ * normal report. */
 struct fc_run {
 	enum fc_format format;
 	int terse_version;        /* 2..5 for terse, 0 otherwise */
@@ -233,6 +259,9 @@ struct fc_run {
 	const struct fc_job *jobs;
 	size_t n_disks;
 	const struct fc_disk *disks;
+	size_t n_groups;          /* normal output only, in fio's order (client
+				     mode: once per server) */
+	const struct fc_group *groups;
 };
 
 /* A line of text fio printed around its reports. */
@@ -280,7 +309,8 @@ struct fc_output {
  * Reads every fio report in a file or buffer: JSON and json+ documents
  * (several of them, with any text around them, raw control characters in
  * strings, duplicate keys, nan/inf, BOM, CRLF) and terse lines of any
- * version.  The last complete report is marked final.
+ * version; an input with neither is read as fio's normal output (below).
+ * The last complete report is marked final.
  *
  * Returns FC_OK with *out set when a final report was found.
  * Returns FC_E_UNFINISHED with *out set (holding the diagnostics and any
@@ -299,6 +329,62 @@ FC_PUBLIC int fc_output_read_file(const char *path, struct fc_output **out,
 FC_PUBLIC int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 				    struct fc_output **out, struct fc_error *err);
 FC_PUBLIC void fc_output_free(struct fc_output *out);
+
+/*
+ * fio's normal output (--output-format=normal, the default), fio 2.0 to
+ * 3.42: a report is fio's job blocks ("NAME: (groupid=G, jobs=N): err=E:
+ * ..."), its "Run status group" lines and its disk stats; the job banners
+ * printed before it ("NAME: (g=G): rw=..., bs=..., ioengine=..., iodepth=N")
+ * give each job its options.  Read into the same model:
+ *
+ *  - per job: name, group, error, description, members (jobs=N), CPU, IO
+ *    depths, submit/complete, the latency distributions (the shares fio
+ *    leaves out are 0; latency_ns only for fio >= 2.99), total_err and
+ *    first_error; per direction (those that did I/O, and sync): io_bytes,
+ *    bw_bytes, iops, runtime_ms, total/short/drop ios, slat/clat/lat with
+ *    their percentiles (in the unit fio printed them, nsec/usec/msec, made
+ *    ns), bw and iops sample statistics with the share of the group,
+ *    cache hits, per-priority latencies (prioclass/prio, or high/low for
+ *    3.18-3.29; priohint -1); groups[] from the "Run status group" lines;
+ *    disks[]; fio_version from the "fio-3.33" line (or the client's
+ *    "hostname=..., fio=" line) before the report; time_text from the
+ *    first job's date.
+ *  - Options: "rw" as the banner prints it, "ioengine", "iodepth", and "bs"
+ *    in fio's option syntax in bytes: one value when every direction has the
+ *    same fixed size ("4096"), min-max for a range ("4096-65536"), one of
+ *    those per direction, comma-separated R,W,T, when the directions differ
+ *    ("4096,65536,65536"); "bs_is_seq_rand" = "1" with the sizes as seq,rand.
+ *  - Precision (run->units has FC_UNITS_ROUNDED): sizes and rates keep 4
+ *    significant characters (6 before fio 2.17), latency min/max 6, means,
+ *    deviations and shares two decimals of the unit shown, percentiles whole
+ *    units rounded up, bw sample min/max whole KiB/s (whole MiB/s above 1
+ *    GiB/s).  Where a value is printed twice the finer one is kept: BW in
+ *    MiB/s or MB/s, and a job's io from its group's line when the job is the
+ *    group's only one.  iops is 1000 * total_ios / runtime_ms, fio's own
+ *    formula over two exact numbers, when the "issued" line is there.  Of
+ *    fio < 2.17, "KB" sizes and rates are taken as 1024 (the default
+ *    kb_base).
+ *  - Not in the text, so unknown: N of latencies (n_known false), JSON-only
+ *    fields (timestamps, eta, elapsed, job_runtime, job_start), per-job
+ *    hostname and port in client mode, and directions without I/O (not
+ *    present; the JSON has them with zeros).
+ *  - --status-interval prints a whole report each time: each is a run, the
+ *    last complete one final.  A fio client's report takes every server's
+ *    jobs, groups and disks and "All clients" (client_mode, all_clients);
+ *    a new "hostname=" announcement after them starts the next report.
+ *  - A report without its "Run status group" lines (fio killed while
+ *    printing, a file cut short) is FC_E_UNFINISHED as for JSON; fio's text
+ *    without any report (banner, "Starting 1 process", killed) is
+ *    FC_E_UNFINISHED too, and text that is not fio's FC_E_NOT_FIO.  A line
+ *    of a known shape that does not read is FC_E_SYNTAX naming line, column
+ *    and what was expected.
+ *  - Formats are not mixed: an input with JSON or terse reports yields
+ *    those, and normal text in it stays diagnostics.  A file of
+ *    --output-format=normal,json (or normal,terse,json, or a client's
+ *    normal,json, where the normal text comes first) gives the JSON report
+ *    (and the terse one) and keeps the normal report's lines as
+ *    FC_DIAG_TEXT; read the normal text alone to get it as a report.
+ */
 
 /* The value of option `key` for a job: its own "job options" first, then the
  * run's "global options".  NULL if fio did not list it.  Borrowed. */

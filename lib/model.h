@@ -30,6 +30,10 @@ void fc_run_init(struct fc_run *r);
 void fc_lat_settle(struct fc_lat *l);
 void fc_samples_settle(struct fc_samples *s);
 
+/* Numbers numjobs clones: the n-th job with the same group, host, port and
+ * name gets clone n.  0 or FC_E_NOMEM. */
+int fc_number_clones(struct fc_job *jobs, size_t n);
+
 /* One terse job line, parsed. */
 struct fc_terse_line {
 	int version;             /* 2..5 */
@@ -64,5 +68,29 @@ int fc_terse_parse(struct fc_arena *a, const char *line, size_t len, const char 
 int fc_terse_parse_disk_line(struct fc_arena *a, const char *line, size_t len,
 			     const char *source, unsigned long lineno, struct fc_vec *disks,
 			     struct fc_error *err);
+
+/* ---- normal output (normal.c) ------------------------------------------- */
+
+/* One report found in normal output, or why it could not be read. */
+struct fc_normal_report {
+	int status;            /* FC_OK, FC_E_UNFINISHED (cut short) or FC_E_SYNTAX */
+	struct fc_error error; /* why, when status != FC_OK */
+	struct fc_run run;     /* line and offset always set; the rest if FC_OK */
+};
+
+/* Lines first..last (1-based) belong to reports, not to the diagnostics. */
+struct fc_line_span {
+	unsigned long first, last;
+};
+
+/*
+ * Reads every report of fio's normal output in [buf, buf + len) (after any
+ * BOM), in input order, into `reports` (struct fc_normal_report) and the
+ * lines they take into `spans` (struct fc_line_span, ascending).  Everything
+ * a report holds is allocated from `a`.  Returns 0, or FC_E_NOMEM/FC_E_LIMIT
+ * with err filled; a report that cannot be read is a report with an error.
+ */
+int fc_normal_scan(struct fc_arena *a, const char *buf, size_t len, const char *source,
+		   struct fc_vec *reports, struct fc_vec *spans, struct fc_error *err);
 
 #endif

@@ -2,6 +2,9 @@
 /*
  * Reading fio's reports: find every JSON document and terse line in the
  * input, keep the text around them as diagnostics, and build the model.
+ * An input without either is read again as normal output (normal.c): fio
+ * prints its normal report after the terse and JSON ones of the same run
+ * (--output-format=normal,json), and there it is only diagnostics.
  *
  * fio starts each JSON document with a '{' alone at column 0 and indents
  * everything inside, so a line beginning with '{' is where a document may
@@ -905,9 +908,7 @@ static int cmp_identity(const void *x, const void *y)
 	return r ? r : strcmp(a->name, b->name);
 }
 
-/* Numbers numjobs clones: the n-th job with the same identity.  0 or
- * FC_E_NOMEM. */
-static int number_clones(struct fc_job *jobs, size_t n)
+int fc_number_clones(struct fc_job *jobs, size_t n)
 {
 	size_t *idx = fc_sort_index(jobs, n, sizeof(*jobs), cmp_identity);
 	if (!idx)
@@ -935,7 +936,7 @@ static bool parse_jobs(struct builder *b, struct fc_run *run)
 	}
 	if (b->j.status)
 		return false;
-	if (number_clones(b->jobs.data, b->jobs.n) < 0)
+	if (fc_number_clones(b->jobs.data, b->jobs.n) < 0)
 		return nomem(b);
 	run->n_jobs = b->jobs.n;
 	run->jobs = keep(b, &b->jobs);
@@ -1145,7 +1146,7 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 		return scan_nomem(s, s->terse.line, err);
 	*r = s->terse;
 	/* every job line repeats the same disk records: keep one */
-	if (number_clones(s->terse_jobs.data, s->terse_jobs.n) < 0 ||
+	if (fc_number_clones(s->terse_jobs.data, s->terse_jobs.n) < 0 ||
 	    fc_dedupe(s->terse_disks.data, &s->terse_disks.n, sizeof(struct fc_disk), cmp_disk) < 0)
 		return scan_nomem(s, s->terse.line, err);
 	r->jobs = fc_arena_memdup(s->b.a, s->terse_jobs.data,
@@ -1343,6 +1344,79 @@ static int scan_input(struct scan *s, const char *buf, size_t len, struct fc_err
 	return flush_terse(s, err);
 }
 
+/*
+ * The input held no JSON or terse report: read it as normal output.  Its
+ * reports join the runs, the lines they take leave the diagnostics, and a
+ * report that could not be read becomes a FC_DIAG_BROKEN one in its place.
+ */
+static int normal_pass(struct scan *s, const char *buf, size_t len, struct fc_error *err)
+{
+	struct fc_vec reports, spans, diags;
+	fc_vec_init(&reports, sizeof(struct fc_normal_report), 0);
+	fc_vec_init(&spans, sizeof(struct fc_line_span), 0);
+	fc_vec_init(&diags, sizeof(struct fc_diag), 0);
+	reports.budget = spans.budget = diags.budget = s->b.a;
+	int rc = fc_normal_scan(s->b.a, buf, len, s->source, &reports, &spans, err);
+	const struct fc_normal_report *r = reports.data;
+	const struct fc_line_span *sp = spans.data;
+	const struct fc_diag *old = s->diags.data;
+	size_t k = 0, i = 0, n_span = 0;
+	while (rc == 0 && (k < reports.n || i < s->diags.n)) {
+		if (i < s->diags.n && (k == reports.n || old[i].line < r[k].run.line)) {
+			while (n_span < spans.n && sp[n_span].last < old[i].line)
+				n_span++;
+			bool taken = n_span < spans.n && sp[n_span].first <= old[i].line;
+			struct fc_diag *d = taken ? NULL : fc_vec_push(&diags);
+			if (!taken && !d)
+				rc = scan_nomem(s, old[i].line, err);
+			else if (d)
+				*d = old[i];
+			i++;
+			continue;
+		}
+		const struct fc_normal_report *rep = &r[k++];
+		if (rep->status == FC_OK) {
+			struct fc_run *run = fc_vec_push(&s->runs);
+			if (!run) {
+				rc = scan_nomem(s, rep->run.line, err);
+				break;
+			}
+			*run = rep->run;
+			s->last_broken = false;
+			continue;
+		}
+		char msg[FC_ERROR_MESSAGE_MAX + 64];
+		if (rep->status == FC_E_UNFINISHED) {
+			s->truncated = true;
+			snprintf(msg, sizeof(msg), "report from line %lu is cut short: %s",
+				 rep->run.line, rep->error.message);
+		} else {
+			snprintf(msg, sizeof(msg),
+				 "report from line %lu is not readable: line %lu, column %lu: %s",
+				 rep->run.line, rep->error.line, rep->error.column,
+				 rep->error.message);
+		}
+		s->broken = rep->error;
+		s->last_broken = true;
+		struct fc_diag *d = fc_vec_push(&diags);
+		if (!d || !(d->text = fc_arena_strdup(s->b.a, msg))) {
+			rc = scan_nomem(s, rep->run.line, err);
+			break;
+		}
+		d->kind = FC_DIAG_BROKEN;
+		d->line = rep->run.line;
+	}
+	if (rc == 0) {
+		fc_vec_release(&s->diags);
+		s->diags = diags;
+	} else {
+		fc_vec_release(&diags);
+	}
+	fc_vec_release(&reports);
+	fc_vec_release(&spans);
+	return rc;
+}
+
 static void scan_release(struct scan *s)
 {
 	fc_vec_release(&s->b.pcts);
@@ -1405,6 +1479,9 @@ int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 	s.source = out->source;
 	if ((rc = scan_input(&s, buf, len, err)) < 0)
 		goto fail;
+	if (s.runs.n == 0 && !s.truncated && !s.last_broken &&
+	    (rc = normal_pass(&s, buf, len, err)) < 0)
+		goto fail;
 
 	out->runs = fc_arena_memdup(&box->arena, s.runs.data, s.runs.n * sizeof(struct fc_run));
 	out->diags = fc_arena_memdup(&box->arena, s.diags.data, s.diags.n * sizeof(struct fc_diag));
@@ -1456,7 +1533,8 @@ int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 		rc = fc_err(err, FC_E_NOT_FIO, source, 0, 0, "not fio output: the file is empty");
 	else
 		rc = fc_err(err, FC_E_NOT_FIO, source, 0, 0,
-			    "not fio output: no JSON report, terse line or fio message found");
+			    "not fio output: no JSON report, terse line, normal report or fio "
+			    "message found");
 fail:
 	scan_release(&s);
 	fc_output_free(out);

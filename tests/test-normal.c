@@ -1,0 +1,714 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fio's normal output.  Every file in tests/fixtures/fio-3.33/normal is what
+ * one fio 3.33 run wrote with --output-format=normal,json (see its README):
+ * the test splits it into the JSON document(s) and the rest, reads both,
+ * and checks that the normal report gives the JSON's numbers within what
+ * the text keeps.  fio prints them with num2str() (4 significant
+ * characters), "%5.02f" of the unit it chose, "%3.2f%%" and "%3.1f%%";
+ * percentiles are whole units rounded up.
+ */
+#include <math.h>
+
+#include "check-output.h"
+#include "fiocamp.h"
+
+#define NFIX "tests/fixtures/fio-3.33/normal/"
+
+static char ctx[512]; /* what is being compared, for failure messages */
+
+#define NEAR(a, b, tol)                                                                            \
+	do {                                                                                       \
+		double near_a_ = (double)(a), near_b_ = (double)(b);                               \
+		check_count++;                                                                     \
+		if (!(fabs(near_a_ - near_b_) <= (tol))) {                                         \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s: %s == %.17g, expected %.17g (+-%g)\n",         \
+				__FILE__, __LINE__, ctx, #a, near_a_, near_b_, (double)(tol));     \
+		}                                                                                  \
+	} while (0)
+#define SAME(a, b) NEAR(a, b, 0)
+
+/* ---- what the text keeps ------------------------------------------------- */
+
+/*
+ * One unit in the last digit num2str(v, maxlen, ...) prints: it divides by
+ * `thousand` until the integer part has at most maxlen digits, then shows
+ * decimals only if two or more characters are left.  What it prints is
+ * within one such unit of v.
+ */
+static double n2s_ulp(double v, int maxlen, double thousand)
+{
+	double unit = 1;
+	while (floor(v) >= pow(10, maxlen)) {
+		v /= thousand;
+		unit *= thousand;
+	}
+	int digits = v < 1 ? 1 : (int)floor(log10(floor(v))) + 1;
+	if (unit > 1 && maxlen - digits > 1)
+		unit *= pow(10, -(maxlen - digits - 1));
+	return unit;
+}
+
+/* fio prints sizes and rates in both IEC and SI units; the finer counts */
+static double n2s_tol(double v)
+{
+	return fmin(n2s_ulp(v, 4, 1024), n2s_ulp(v, 4, 1000));
+}
+
+/* The unit display_lat() picks for a latency (stat.h nsec_to_usec/_msec). */
+static double lat_unit(const struct fc_lat *l)
+{
+	if (l->min_ns > 2000000 && l->max_ns > 99999999 && l->stddev_ns > 1000000)
+		return 1e6;
+	if (l->min_ns > 2000 && l->max_ns > 99999 && l->stddev_ns > 1000)
+		return 1e3;
+	return 1;
+}
+
+/* The unit show_clat_percentiles() picks for a set of percentiles. */
+static double pct_unit(const struct fc_lat *l)
+{
+	double lo = INFINITY, hi = 0;
+	for (size_t i = 0; i < l->n_percentiles; i++) {
+		lo = fmin(lo, l->percentiles[i].value_ns);
+		hi = fmax(hi, l->percentiles[i].value_ns);
+	}
+	if (lo > 2000000 && hi > 99999999)
+		return 1e6;
+	if (lo > 2000 && hi > 99999)
+		return 1e3;
+	return 1;
+}
+
+static void same_lat(const struct fc_lat *n, const struct fc_lat *j, const char *name)
+{
+	size_t base = strlen(ctx);
+	snprintf(ctx + base, sizeof(ctx) - base, " %s", name);
+	SAME(n->present, j->present);
+	if (!n->present || !j->present) {
+		ctx[base] = '\0';
+		return;
+	}
+	double u = lat_unit(j);
+	/* min and max: whole units, 6 characters */
+	NEAR(n->min_ns, j->min_ns, fmax(u, n2s_ulp(floor(j->min_ns / u), 6, 1000) * u));
+	NEAR(n->max_ns, j->max_ns, fmax(u, n2s_ulp(floor(j->max_ns / u), 6, 1000) * u));
+	NEAR(n->mean_ns, j->mean_ns, 0.005 * u + 1e-6 * u);
+	NEAR(n->stddev_ns, j->stddev_ns, 0.005 * u + 1e-6 * u);
+	CHECK(!n->n_known);
+	SAME(n->n_percentiles, j->n_percentiles);
+	if (n->n_percentiles == j->n_percentiles) {
+		double d = pct_unit(j);
+		for (size_t i = 0; i < n->n_percentiles; i++) {
+			NEAR(n->percentiles[i].percent, j->percentiles[i].percent, 0.005 + 1e-9);
+			/* whole units, rounded up (+999 / 1000 once or twice) */
+			double v = j->percentiles[i].value_ns;
+			check_count++;
+			if (!(n->percentiles[i].value_ns >= v && n->percentiles[i].value_ns < v + d)) {
+				check_failures++;
+				fprintf(stderr, "%s: percentile %g: %g not in [%g, %g)\n", ctx,
+					j->percentiles[i].percent, n->percentiles[i].value_ns, v,
+					v + d);
+			}
+		}
+	}
+	ctx[base] = '\0';
+}
+
+/* bw samples are KiB/s; above 1 GiB/s fio shows whole MiB/s (min, max
+ * truncated) */
+static void same_bw_samples(const struct fc_samples *n, const struct fc_samples *j)
+{
+	SAME(n->present, j->present);
+	if (!n->present || !j->present)
+		return;
+	double unit = j->mean > 1024.0 * 1024 * 1024 ? 1024.0 * 1024 : 1024;
+	NEAR(n->min, j->min, unit - 1);
+	NEAR(n->max, j->max, unit - 1);
+	NEAR(n->mean, j->mean, 0.005 * unit + 1e-6);
+	NEAR(n->stddev, j->stddev, 0.005 * unit + 1e-6);
+	SAME(n->n_known, j->n_known);
+	SAME(n->n, j->n);
+}
+
+static void same_iops_samples(const struct fc_samples *n, const struct fc_samples *j)
+{
+	SAME(n->present, j->present);
+	if (!n->present || !j->present)
+		return;
+	SAME(n->min, j->min);
+	SAME(n->max, j->max);
+	NEAR(n->mean, j->mean, 0.005 + 1e-6);
+	NEAR(n->stddev, j->stddev, 0.005 + 1e-6);
+	SAME(n->n, j->n);
+}
+
+/* Did the JSON's direction do anything?  Normal output leaves out the
+ * directions that did not. */
+static bool did_io(const struct fc_dir *d)
+{
+	return d->present && (d->io_bytes || d->total_ios || d->lat.present);
+}
+
+static void same_dir(const struct fc_dir *n, const struct fc_dir *j, int ddir)
+{
+	SAME(n->present, did_io(j));
+	if (!n->present || !did_io(j))
+		return;
+	same_lat(&n->slat, &j->slat, "slat");
+	same_lat(&n->clat, &j->clat, "clat");
+	same_lat(&n->lat, &j->lat, "lat");
+	SAME(n->total_ios, j->total_ios);
+	CHECK(n->ios_known);
+	if (ddir == FC_DDIR_SYNC)
+		return;
+	NEAR(n->io_bytes, j->io_bytes, n2s_tol((double)j->io_bytes));
+	NEAR(n->bw_bytes, j->bw_bytes, n2s_tol(j->bw_bytes));
+	/* 1000 * total / runtime, as fio works it out; the JSON has %f */
+	NEAR(n->iops, j->iops, 5e-7 * fmax(1, j->iops) + 1e-6);
+	SAME(n->runtime_ms, j->runtime_ms);
+	SAME(n->short_ios, j->short_ios);
+	SAME(n->drop_ios, j->drop_ios);
+	same_bw_samples(&n->bw_samples, &j->bw_samples);
+	same_iops_samples(&n->iops_samples, &j->iops_samples);
+	if (n->bw_samples.present)
+		NEAR(n->bw_agg_pct, j->bw_agg_pct, 0.005 + 1e-6);
+	SAME(n->n_prios, j->n_prios);
+	for (size_t i = 0; i < n->n_prios && n->n_prios == j->n_prios; i++) {
+		SAME(n->prios[i].prioclass, j->prios[i].prioclass);
+		SAME(n->prios[i].prio, j->prios[i].prio);
+		SAME(n->prios[i].total_lat, j->prios[i].total_lat);
+		same_lat(&n->prios[i].lat, &j->prios[i].lat, "prio");
+	}
+}
+
+static double bucket(const struct fc_buckets *b, const char *label)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (strcmp(b->items[i].label, label) == 0)
+			return b->items[i].percent;
+	return NAN;
+}
+
+/* Every share of the JSON, printed "%3.1f%%" or "%3.2f%%"; the latency
+ * lines leave out the zero ones. */
+static void same_buckets(const struct fc_buckets *n, const struct fc_buckets *j, double tol)
+{
+	SAME(n->n, j->n);
+	for (size_t i = 0; i < j->n; i++)
+		NEAR(bucket(n, j->items[i].label), j->items[i].percent, tol + 1e-6);
+}
+
+static void same_job(const struct fc_job *n, const struct fc_job *j)
+{
+	CHECK_STR(n->name, j->name);
+	SAME(n->groupid, j->groupid);
+	SAME(n->clone, j->clone);
+	SAME(n->error, j->error);
+	SAME(n->all_clients, j->all_clients);
+	CHECK_STR(n->description, j->description);
+	SAME(n->total_err, j->total_err);
+	SAME(n->first_error, j->first_error);
+	NEAR(n->usr_cpu_pct, j->usr_cpu_pct, 0.005 + 1e-6);
+	NEAR(n->sys_cpu_pct, j->sys_cpu_pct, 0.005 + 1e-6);
+	SAME(n->ctx, j->ctx);
+	SAME(n->majf, j->majf);
+	SAME(n->minf, j->minf);
+	CHECK(n->members >= 1);
+	same_buckets(&n->iodepth, &j->iodepth, 0.05);
+	same_buckets(&n->iodepth_submit, &j->iodepth_submit, 0.05);
+	same_buckets(&n->iodepth_complete, &j->iodepth_complete, 0.05);
+	same_buckets(&n->latency_ns, &j->latency_ns, 0.005);
+	same_buckets(&n->latency_us, &j->latency_us, 0.005);
+	same_buckets(&n->latency_ms, &j->latency_ms, 0.005);
+	size_t base = strlen(ctx);
+	for (int d = 0; d < FC_DDIR_COUNT; d++) {
+		snprintf(ctx + base, sizeof(ctx) - base, " %s", fc_ddir_name(d));
+		same_dir(&n->dir[d], &j->dir[d], d);
+	}
+	ctx[base] = '\0';
+	/* the banner's options against those the JSON lists */
+	static const char *const keys[] = {"rw", "ioengine", "iodepth"};
+	for (size_t k = 0; k < 3; k++) {
+		const char *want = fc_job_option(NULL, j, keys[k]);
+		if (want && strcmp(j->name, "All clients") != 0)
+			CHECK_STR(fc_job_option(NULL, n, keys[k]), want);
+	}
+}
+
+/* A group's totals are its jobs' (without "All clients"). */
+static void same_group(const struct fc_group *g, const struct fc_run *j)
+{
+	for (int d = 0; d < FC_DDIR_COUNT; d++) {
+		double io = 0;
+		uint64_t tmin = UINT64_MAX, tmax = 0;
+		bool any = false;
+		for (size_t i = 0; i < j->n_jobs; i++) {
+			const struct fc_job *job = &j->jobs[i];
+			if (job->groupid != g->groupid || job->all_clients || !did_io(&job->dir[d]))
+				continue;
+			any = true;
+			io += (double)job->dir[d].io_bytes;
+			if (job->dir[d].runtime_ms < tmin)
+				tmin = job->dir[d].runtime_ms;
+			if (job->dir[d].runtime_ms > tmax)
+				tmax = job->dir[d].runtime_ms;
+		}
+		if (d == FC_DDIR_SYNC)
+			continue;
+		snprintf(ctx + strlen(ctx), 32, " group %d %s", g->groupid, fc_ddir_name(d));
+		SAME(g->dir[d].present, any);
+		if (any && g->dir[d].present) {
+			NEAR(g->dir[d].io_bytes, io, n2s_tol(io));
+			double agg = floor(io * 1000 / (double)tmax);
+			NEAR(g->dir[d].bw_bytes, agg, n2s_tol(agg));
+			SAME(g->dir[d].min_runtime_ms, tmin);
+			SAME(g->dir[d].max_runtime_ms, tmax);
+		}
+		*strstr(ctx, " group ") = '\0';
+	}
+}
+
+static void same_disks(const struct fc_run *n, const struct fc_run *j)
+{
+	SAME(n->n_disks, j->n_disks);
+	for (size_t i = 0; i < n->n_disks && i < j->n_disks; i++) {
+		const struct fc_disk *a = &n->disks[i], *b = &j->disks[i];
+		CHECK_STR(a->name, b->name);
+		SAME(a->read_ios, b->read_ios);
+		SAME(a->write_ios, b->write_ios);
+		SAME(a->read_merges, b->read_merges);
+		SAME(a->write_merges, b->write_merges);
+		SAME(a->read_ticks_ms, b->read_ticks_ms);
+		SAME(a->write_ticks_ms, b->write_ticks_ms);
+		SAME(a->in_queue_ms, b->in_queue_ms);
+		NEAR(a->util_pct, b->util_pct, 0.005 + 1e-6);
+	}
+}
+
+/* ---- the twins ------------------------------------------------------------ */
+
+/* A --output-format=normal,json file split into its JSON documents and the
+ * rest; the JSON lines leave blank lines behind, so that line numbers
+ * stay. */
+struct split {
+	char *json, *normal;
+	size_t json_len, normal_len;
+};
+
+static bool split_file(const char *rel, struct split *sp)
+{
+	enum { CAP = 1 << 20 };
+	FILE *f = fopen(check_src(rel), "rb");
+	if (!f)
+		return false;
+	memset(sp, 0, sizeof(*sp));
+	sp->json = malloc(CAP);
+	sp->normal = malloc(CAP);
+	char line[65536];
+	bool in_json = false, ok = sp->json && sp->normal;
+	while (ok && fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+		if (strcmp(line, "{\n") == 0)
+			in_json = true;
+		char *to = in_json ? sp->json : sp->normal, *other = in_json ? sp->normal : sp->json;
+		size_t *len = in_json ? &sp->json_len : &sp->normal_len;
+		size_t *other_len = in_json ? &sp->normal_len : &sp->json_len;
+		ok = *len + n < CAP && *other_len + 1 < CAP;
+		if (ok) {
+			memcpy(to + *len, line, n);
+			*len += n;
+			other[(*other_len)++] = '\n';
+		}
+		if (strcmp(line, "}\n") == 0)
+			in_json = false;
+	}
+	fclose(f);
+	return ok;
+}
+
+static struct fc_output *read_part(const char *buf, size_t len, const char *label, int expect)
+{
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	int rc = fc_output_read_buffer(buf, len, label, &o, &e);
+	if (rc != expect) {
+		char msg[1024];
+		fc_error_format(&e, msg, sizeof(msg));
+		fprintf(stderr, "%s: rc %d, expected %d: %s\n", label, rc, expect, msg);
+	}
+	CHECK_INT(rc, expect);
+	return o;
+}
+
+/*
+ * Reads twin `name`: the whole file (which must give the JSON reports and
+ * keep the normal text as diagnostics), its JSON part and its normal part,
+ * and compares every normal report with the JSON one of the same moment.
+ * Returns the normal part's output for more checks (caller frees).
+ */
+static struct fc_output *twin(const char *name)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), NFIX "%s.txt", name);
+	struct split sp;
+	if (!split_file(rel, &sp)) {
+		fprintf(stderr, "%s: cannot read\n", rel);
+		CHECK(0);
+		return NULL;
+	}
+	struct fc_output *whole = load(rel, FC_OK);
+	struct fc_output *j = read_part(sp.json, sp.json_len, "json part", FC_OK);
+	struct fc_output *n = read_part(sp.normal, sp.normal_len, "normal part", FC_OK);
+	if (whole && j) {
+		/* a combined file yields its JSON reports; the normal text stays
+		 * diagnostics */
+		SAME(whole->n_runs, j->n_runs);
+		for (size_t i = 0; i < whole->n_runs; i++)
+			CHECK(whole->runs[i].format == FC_FORMAT_JSON);
+		CHECK(whole->n_diags > 10);
+	}
+	if (j && n) {
+		snprintf(ctx, sizeof(ctx), "%s", name);
+		SAME(n->n_runs, j->n_runs);
+		if (whole)
+			SAME(n->signal, whole->signal);
+		for (size_t r = 0; r < n->n_runs && r < j->n_runs; r++) {
+			const struct fc_run *nr = &n->runs[r], *jr = &j->runs[r];
+			snprintf(ctx, sizeof(ctx), "%s run %zu", name, r);
+			SAME(nr->format, FC_FORMAT_NORMAL);
+			SAME(nr->final, jr->final);
+			CHECK_STR(nr->fio_version, jr->fio_version);
+			SAME(nr->version_minor, jr->version_minor);
+			SAME(nr->units, FC_UNITS_ROUNDED);
+			SAME(nr->client_mode, jr->client_mode);
+			/* the normal report's date is its first job's ctime() */
+			if (jr->time_text && nr->time_text && !jr->client_mode)
+				CHECK(strncmp(nr->time_text, jr->time_text, 10) == 0);
+			size_t nj = 0;
+			for (size_t i = 0; i < jr->n_jobs; i++) {
+				const struct fc_job *jj = &jr->jobs[i];
+				bool any = false;
+				for (int d = 0; d < FC_DDIR_COUNT; d++)
+					any |= did_io(&jj->dir[d]);
+				if (!any)
+					continue; /* normal output leaves such jobs out */
+				if (nj >= nr->n_jobs) {
+					nj++;
+					continue;
+				}
+				snprintf(ctx, sizeof(ctx), "%s run %zu job %zu", name, r, i);
+				same_job(&nr->jobs[nj++], jj);
+			}
+			snprintf(ctx, sizeof(ctx), "%s run %zu", name, r);
+			SAME(nr->n_jobs, nj);
+			for (size_t g = 0; g < nr->n_groups && !jr->client_mode; g++)
+				same_group(&nr->groups[g], jr);
+			same_disks(nr, jr);
+		}
+	}
+	fc_output_free(j);
+	fc_output_free(whole);
+	free(sp.json);
+	free(sp.normal);
+	return n;
+}
+
+static const char *const twins[] = {
+    "randread_qd32_libaio", "randrw_mix70",    "seqwrite_1m",	    "numjobs2",
+    "numjobs2_group_reporting", "two_groups",  "status_interval",   "unified_mixed",
+    "unified_both",	    "fsync",	       "all_percentiles",   "cmdprio",
+    "bs_per_direction",	    "bsrange",	       "kb_base_1000",	    "msec_latencies",
+    "errors_description",   "sigint",	       "client",
+};
+
+static void test_twins(void)
+{
+	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++)
+		fc_output_free(twin(twins[i]));
+}
+
+/* The normal part of twin `name`, for the checks below (caller frees). */
+static char *normal_part(const char *name, size_t *len)
+{
+	char rel[256];
+	struct split sp;
+	snprintf(rel, sizeof(rel), NFIX "%s.txt", name);
+	if (!split_file(rel, &sp)) {
+		CHECK(0);
+		return NULL;
+	}
+	free(sp.json);
+	*len = sp.normal_len;
+	return sp.normal;
+}
+
+static struct fc_output *normal_of(const char *name, int expect)
+{
+	size_t len;
+	char *text = normal_part(name, &len);
+	struct fc_output *o = text ? read_part(text, len, name, expect) : NULL;
+	free(text);
+	return o;
+}
+
+/* What the job banner gives fc_job_option(): rw, bs in fio's syntax (bytes;
+ * one value when the directions agree, else one per direction; min-max
+ * for a range), ioengine, iodepth. */
+static void test_banner_options(void)
+{
+	static const struct {
+		const char *name, *rw, *bs, *engine, *depth;
+	} want[] = {
+	    {"randread_qd32_libaio", "randread", "4096", "libaio", "32"},
+	    {"randrw_mix70", "randrw", "4096", "libaio", "8"},
+	    {"seqwrite_1m", "write", "1048576", "libaio", "8"},
+	    {"bs_per_direction", "randrw", "4096,65536,65536", "libaio", "4"},
+	    {"bsrange", "randread", "4096-65536", "libaio", "4"},
+	    {"msec_latencies", "write", "4194304", "libaio", "64"},
+	    {"kb_base_1000", "read", "4096", "psync", "1"},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct fc_output *o = normal_of(want[i].name, FC_OK);
+		if (!o)
+			continue;
+		const struct fc_run *r = o->final;
+		const struct fc_job *j = &r->jobs[0];
+		CHECK_STR(fc_job_option(r, j, "rw"), want[i].rw);
+		CHECK_STR(fc_job_option(r, j, "bs"), want[i].bs);
+		CHECK_STR(fc_job_option(r, j, "ioengine"), want[i].engine);
+		CHECK_STR(fc_job_option(r, j, "iodepth"), want[i].depth);
+		CHECK_STR(fc_job_option(r, j, "bs_is_seq_rand"), NULL);
+		CHECK_INT(r->n_global_options, 0);
+		fc_output_free(o);
+	}
+	/* the second group's banner, found by name and group */
+	struct fc_output *o = normal_of("two_groups", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->n_jobs, 2);
+		CHECK_STR(r->jobs[1].name, "second");
+		CHECK_INT(r->jobs[1].groupid, 1);
+		CHECK_STR(fc_job_option(r, &r->jobs[1], "bs"), "65536");
+		CHECK_STR(fc_job_option(r, &r->jobs[1], "rw"), "read");
+		CHECK_INT(r->n_groups, 2);
+		CHECK_INT(r->groups[1].groupid, 1);
+		CHECK(r->groups[1].dir[FC_DDIR_READ].present && !r->groups[1].dir[FC_DDIR_WRITE].present);
+		/* "io=432MiB (453MB)", the finer of the two */
+		CHECK_U64(r->groups[1].dir[FC_DDIR_READ].io_bytes, 453000000);
+		CHECK_U64(r->groups[1].dir[FC_DDIR_READ].max_runtime_ms, 1001);
+		fc_output_free(o);
+	}
+}
+
+static void test_jobs_and_groups(void)
+{
+	/* numjobs=2: two entries of one name, told apart by clone */
+	struct fc_output *o = normal_of("numjobs2", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->n_jobs, 2);
+		CHECK_STR(r->jobs[0].name, "nj");
+		CHECK_STR(r->jobs[1].name, "nj");
+		CHECK_INT(r->jobs[0].clone, 0);
+		CHECK_INT(r->jobs[1].clone, 1);
+		CHECK_INT(r->jobs[1].index, 1);
+		CHECK_INT(r->jobs[0].members, 1);
+		/* both clones have the banner's options */
+		CHECK_STR(fc_job_option(r, &r->jobs[1], "ioengine"), "psync");
+		fc_output_free(o);
+	}
+	/* group_reporting: one entry for both, "jobs=2" */
+	o = normal_of("numjobs2_group_reporting", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->n_jobs, 1);
+		CHECK_INT(r->jobs[0].members, 2);
+		CHECK_INT(r->jobs[0].job_runtime_ms, -1); /* not printed */
+		fc_output_free(o);
+	}
+	/* psync has no slat; randread no write, trim or sync: not present */
+	o = normal_of("numjobs2", FC_OK);
+	if (o) {
+		const struct fc_job *j = &o->final->jobs[0];
+		CHECK(j->dir[FC_DDIR_READ].present && !j->dir[FC_DDIR_READ].slat.present);
+		CHECK(!j->dir[FC_DDIR_WRITE].present && !j->dir[FC_DDIR_TRIM].present);
+		CHECK(!j->dir[FC_DDIR_SYNC].present && !j->dir[FC_DDIR_MIXED].present);
+		CHECK(isnan(j->dir[FC_DDIR_WRITE].clat.mean_ns));
+		fc_output_free(o);
+	}
+	/* what one line says, exactly */
+	o = normal_of("randread_qd32_libaio", FC_OK);
+	if (o) {
+		const struct fc_run *r = o->final;
+		CHECK_INT(r->format, FC_FORMAT_NORMAL);
+		CHECK_INT(r->units, FC_UNITS_ROUNDED);
+		CHECK_STR(r->fio_version, "fio-3.33");
+		CHECK_INT(r->timestamp_s, -1);
+		CHECK_STR(r->time_text, "Tue Dec  1 12:34:31 2026");
+		CHECK_INT(r->line, 278);
+		const struct fc_dir *d = &r->jobs[0].dir[FC_DDIR_READ];
+		CHECK_U64(d->runtime_ms, 2003);
+		CHECK(d->ios_known);
+		CHECK_U64(d->total_ios, 72315); /* issued rwts: total=72315,0,0,0 */
+		CHECK_DBL(d->iops, 1000.0 * 72315 / 2003, 1e-15); /* "IOPS=36.1k" */
+		CHECK(d->clat.present && !d->clat.n_known);
+		CHECK_INT(d->clat.n_percentiles, 17);
+		CHECK_DBL(d->clat.percentiles[16].percent, 99.99, 0);
+		CHECK_INT(r->n_disks, 1);
+		CHECK_STR(r->disks[0].name, "vda");
+		CHECK_INT(r->disks[0].read_sectors, -1);
+		fc_output_free(o);
+	}
+}
+
+static void test_status_interval_and_signals(void)
+{
+	/* --status-interval: a report every second; the last one is final */
+	struct fc_output *o = normal_of("status_interval", FC_OK);
+	if (o) {
+		CHECK_INT(o->n_runs, 4);
+		CHECK(o->final == &o->runs[3]);
+		for (size_t i = 0; i + 1 < o->n_runs; i++) {
+			CHECK(!o->runs[i].final);
+			/* cumulative: every report has done more */
+			CHECK(o->runs[i].jobs[0].dir[FC_DDIR_READ].total_ios <
+			      o->runs[i + 1].jobs[0].dir[FC_DDIR_READ].total_ios);
+		}
+		CHECK_INT(o->n_diags, 3); /* banner, version, "Starting 1 process" */
+		fc_output_free(o);
+	}
+	/* Ctrl-C: fio's text and then a complete report */
+	o = normal_of("sigint", FC_OK);
+	if (o) {
+		CHECK_INT(o->signal, 2);
+		CHECK_INT(o->n_runs, 1);
+		CHECK(o->final != NULL);
+		fc_output_free(o);
+	}
+	/* SIGKILL: fio's own text and no report */
+	o = load(NFIX "sigkill.txt", FC_E_UNFINISHED);
+	if (o) {
+		CHECK_INT(o->n_runs, 0);
+		CHECK(o->final == NULL);
+		CHECK_INT(o->n_diags, 3);
+		fc_output_free(o);
+	}
+}
+
+/* Reads `text` as an input and checks status, error position and message. */
+static struct fc_output *bad_text(const char *text, size_t len, int expect, unsigned long line,
+				  unsigned long column, const char *msg)
+{
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	memset(&e, 0, sizeof(e));
+	int rc = fc_output_read_buffer(text, len, "bad.txt", &o, &e);
+	CHECK_INT(rc, expect);
+	if (expect != FC_OK)
+		CHECK_STR(e.source, "bad.txt");
+	if (line)
+		CHECK_INT(e.line, line);
+	if (column)
+		CHECK_INT(e.column, column);
+	if (!strstr(e.message, msg)) {
+		fprintf(stderr, "message \"%s\" lacks \"%s\"\n", e.message, msg);
+		CHECK(0);
+	}
+	return o;
+}
+
+/* `text` with line `no` (1-based) replaced by `repl`; caller frees. */
+static char *with_line(const char *text, size_t len, unsigned long no, const char *repl,
+		       size_t *out_len)
+{
+	const char *p = text, *end = text + len;
+	for (unsigned long i = 1; i < no && p < end; i++)
+		p = (const char *)memchr(p, '\n', (size_t)(end - p)) + 1;
+	const char *q = memchr(p, '\n', (size_t)(end - p));
+	size_t head = (size_t)(p - text), tail = (size_t)(end - q);
+	char *out = malloc(head + strlen(repl) + tail + 1);
+	memcpy(out, text, head);
+	memcpy(out + head, repl, strlen(repl));
+	memcpy(out + head + strlen(repl), q, tail);
+	*out_len = head + strlen(repl) + tail;
+	out[*out_len] = '\0';
+	return out;
+}
+
+static void test_bad_input(void)
+{
+	size_t len, n;
+	char *text = normal_part("status_interval", &len);
+	if (!text)
+		return;
+	/* cut inside the third report's job: the first two stay, fio did not
+	 * finish */
+	const char *third = strstr(strstr(strstr(text, ": (groupid=") + 1, ": (groupid=") + 1,
+				   ": (groupid=");
+	const char *cut = strstr(third, "    clat percentiles");
+	struct fc_output *o = bad_text(text, (size_t)(cut - text), FC_E_UNFINISHED, 874, 0,
+				       "its report is cut short");
+	if (o) {
+		CHECK_INT(o->n_runs, 2);
+		CHECK(o->final == NULL);
+		CHECK_INT(o->diags[o->n_diags - 1].kind, FC_DIAG_BROKEN);
+		CHECK_INT(o->diags[o->n_diags - 1].line, 874);
+		CHECK(strstr(o->diags[o->n_diags - 1].text,
+			     "report from line 874 is cut short: the report from line 874 has no "
+			     "\"Run status group\" lines after the job") != NULL);
+		fc_output_free(o);
+	}
+	/* cut after a job's last line: still no group lines */
+	cut = strstr(third, "Run status group");
+	o = bad_text(text, (size_t)(cut - text), FC_E_UNFINISHED, 874, 0, "cut short");
+	fc_output_free(o);
+
+	/* a number that is none: the last report cannot be read */
+	char *b = with_line(text, len, 1174, "  read: IOPS=x1, BW=1MiB/s (1MB/s)(1MiB/1msec)", &n);
+	o = bad_text(b, n, FC_E_SYNTAX, 1174, 14, "normal output: expected the IOPS, found \"x1, BW");
+	CHECK(o == NULL);
+	fc_output_free(o);
+	free(b);
+	/* an earlier report that cannot be read is a diagnostic; the last is final */
+	b = with_line(text, len, 577, "    clat (usec): min=1, max=2, avg=three, stdev=4", &n);
+	o = bad_text(b, n, FC_OK, 0, 0, "");
+	if (o) {
+		CHECK_INT(o->n_runs, 3);
+		CHECK(o->final && o->final->line == 1173);
+		CHECK_INT(o->diags[3].kind, FC_DIAG_BROKEN);
+		CHECK(strstr(o->diags[3].text, "report from line 575 is not readable: line 577, column 36: "
+					       "normal output: expected the mean latency, found \"three") != NULL);
+		fc_output_free(o);
+	}
+	free(b);
+	b = with_line(text, len, 1178, "     |  1.00th=[  289],  5.00th=[  343, 10.00th=[  367],", &n);
+	o = bad_text(b, n, FC_E_SYNTAX, 1178, 39, "expected \"]\", found \", 10.00th");
+	fc_output_free(o);
+	free(b);
+	b = with_line(text, len, 1173, "si: (groupid=zero, jobs=1): err= 0: pid=1: x", &n);
+	o = bad_text(b, n, FC_E_SYNTAX, 1173, 14, "expected the group id, found \"zero");
+	fc_output_free(o);
+	free(b);
+	free(text);
+
+	/* not fio at all, and fio text without a report */
+	o = bad_text("hello\nworld\n", 12, FC_E_NOT_FIO, 0, 0, "not fio output");
+	CHECK(o == NULL);
+	const char *started = "x: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) "
+			      "4096B-4096B, ioengine=psync, iodepth=1\nfio-3.33\nStarting 1 process\n";
+	o = bad_text(started, strlen(started), FC_E_UNFINISHED, 0, 0, "its text holds no report");
+	CHECK(o && o->n_runs == 0);
+	fc_output_free(o);
+}
+
+int main(void)
+{
+	test_twins();
+	test_banner_options();
+	test_jobs_and_groups();
+	test_status_interval_and_signals();
+	test_bad_input();
+	return check_exit();
+}
