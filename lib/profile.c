@@ -2,12 +2,25 @@
 /*
  * Profiles: a log reduced in one pass to values per interval and direction.
  * The definitions are in fiocamp.h.  Memory grows with the intervals the log
- * spans (and their hist buckets), never with its lines.
+ * spans, never with its lines.
+ *
+ * clat_hist logs: an interval's merged buckets (1856 doubles at coarseness
+ * 0) are kept only while rows may still add to it.  fio writes the rows of
+ * a direction in time order, each window starting where the last ended, so
+ * once a row ends past an interval no later row of its job block reaches
+ * back: the interval is closed, its summary (count, mean, lowest and
+ * highest bucket, the percentiles asked for) stays and the buckets are
+ * reused.  A window reaching an interval already closed (a second job
+ * block, time going backwards) or more open buckets than
+ * FC_PROFILE_HIST_MAX_BYTES make the log be read again: once for everything
+ * but the buckets, then once per chunk of intervals whose buckets fit
+ * (H_SPAN, H_CHUNK).
  */
 #include <math.h>
 #include <string.h>
 
 #include "log.h"
+#include "profile.h"
 #include "util.h"
 
 #define EPOCH_MIN_MS	1000000000000ull /* 10^12 ms: Unix time after 2001-09-09 */
@@ -25,7 +38,9 @@ struct acc {
 	double cov_blk; /* windowed: overlap ms of the current block */
 	double min, max;
 	uint64_t samples;
-	double *hist; /* clat_hist: merged counts, NULL until a row overlaps */
+	double *hist;	 /* clat_hist: merged counts while open, NULL until a row overlaps */
+	double *summary; /* clat_hist, once closed: total, mean, lowest and highest
+			    bucket, then the percentiles (in the profile's arena) */
 };
 
 /* One direction. */
@@ -47,6 +62,8 @@ struct series {
 	bool cur_valid;
 	uint64_t cur_lo;
 	size_t cur_i;
+	/* clat_hist while streaming: intervals below closed_k are closed */
+	uint64_t closed_k;
 };
 
 enum kind {
@@ -55,6 +72,15 @@ enum kind {
 	K_LAT,
 	K_HIST,
 };
+
+/* How clat_hist buckets are merged in a read of the log (see the top). */
+enum hist_mode {
+	H_STREAM, /* everything, closing intervals behind the rows */
+	H_SPAN,	  /* everything but the buckets */
+	H_CHUNK,  /* only the buckets of intervals chunk_lo .. chunk_hi - 1 */
+};
+
+#define RESTART 1 /* H_STREAM cannot go on: read again in chunks */
 
 struct builder {
 	const char *source;
@@ -66,7 +92,14 @@ struct builder {
 	unsigned hist_k;
 	double *bucket_ns; /* hist: value of each merged bucket */
 	unsigned *nonzero; /* hist: the non-zero buckets of the row being spread */
-	size_t hist_bytes;
+	size_t hist_bytes; /* bucket arrays allocated, in use or spare */
+	size_t hist_max_bytes; /* FC_PROFILE_HIST_MAX_BYTES, less in tests */
+	enum hist_mode hist_mode;
+	uint64_t chunk_lo, chunk_hi;
+	struct fc_vec spare; /* double *: bucket arrays of closed intervals */
+	struct fc_arena *arena; /* the profile's: summaries */
+	size_t n_want;
+	const double *want;
 	uint64_t spread; /* work spreading windows so far (FC_PROFILE_MAX_SPREAD) */
 	unsigned long line; /* of the line being added, for messages */
 	struct series s[3];
@@ -77,6 +110,7 @@ struct builder {
 struct profile_box {
 	struct fc_profile pub;
 	struct fc_arena arena;
+	struct fc_profile_stats stats;
 };
 
 /* ---- intervals ----------------------------------------------------------- */
@@ -155,16 +189,131 @@ static int hist_of(struct builder *b, struct acc *a)
 {
 	if (a->hist)
 		return FC_OK;
+	if (b->spare.n) {
+		a->hist = ((double **)b->spare.data)[--b->spare.n];
+		memset(a->hist, 0, b->hist_k * sizeof(double));
+		return FC_OK;
+	}
 	size_t bytes = b->hist_k * sizeof(double);
-	if (b->hist_bytes + bytes > FC_PROFILE_HIST_MAX_BYTES)
+	if (b->hist_bytes + bytes > b->hist_max_bytes) {
+		if (b->hist_mode == H_STREAM)
+			return RESTART;
 		return fc_err(b->err, FC_E_LIMIT, b->source, b->line, 0,
-			      "the histograms of this log need more than %u MiB; choose a longer "
-			      "interval",
-			      FC_PROFILE_HIST_MAX_BYTES >> 20);
+			      "the histograms of this log need more than %zu bytes",
+			      b->hist_max_bytes);
+	}
 	a->hist = calloc(b->hist_k, sizeof(double));
 	if (!a->hist)
 		return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
 	b->hist_bytes += bytes;
+	return FC_OK;
+}
+
+/* The merged buckets' count, mean, extremes and percentiles into out[]. */
+static void hist_summary(const struct builder *b, const double *h, double *out)
+{
+	double total = 0;
+	double weighted = 0;
+	int lo = -1, hi = -1;
+	for (unsigned j = 0; h && j < b->hist_k; j++) {
+		if (h[j] <= 0)
+			continue;
+		total += h[j];
+		weighted += h[j] * b->bucket_ns[j];
+		if (lo < 0)
+			lo = (int)j;
+		hi = (int)j;
+	}
+	out[0] = total;
+	if (lo < 0) {
+		for (size_t i = 1; i < 4 + b->n_want; i++)
+			out[i] = NAN;
+		return;
+	}
+	out[1] = weighted / total;
+	out[2] = b->bucket_ns[lo];
+	out[3] = b->bucket_ns[hi];
+	for (size_t i = 0; i < b->n_want; i++) {
+		/* fio's rule (stat.c calc_clat_percentiles), in long double as there */
+		long double target = (long double)b->want[i] / 100.0 * total;
+		double cum = 0;
+		out[4 + i] = b->bucket_ns[hi];
+		for (int j = lo; j <= hi; j++) {
+			if (h[j] <= 0)
+				continue;
+			cum += h[j];
+			if (cum >= target) {
+				out[4 + i] = b->bucket_ns[j];
+				break;
+			}
+		}
+	}
+}
+
+/* An interval no row adds to any more keeps its summary, not its buckets. */
+static int close_interval(struct builder *b, struct acc *a)
+{
+	if (a->summary || !a->samples)
+		return FC_OK;
+	a->summary = fc_arena_alloc(b->arena, (4 + b->n_want) * sizeof(double));
+	if (!a->summary)
+		return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+	hist_summary(b, a->hist, a->summary);
+	if (a->hist) {
+		double **slot = fc_vec_push(&b->spare);
+		if (!slot)
+			return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+		*slot = a->hist;
+		a->hist = NULL;
+	}
+	return FC_OK;
+}
+
+/* Closes the intervals that end at or before the series' last row. */
+static int close_behind(struct builder *b, struct series *se)
+{
+	if (se->pending || !se->n)
+		return FC_OK;
+	uint64_t upto = se->prev_t / b->interval_ms; /* intervals below it are done */
+	if (upto > se->k0 + se->n)
+		upto = se->k0 + se->n;
+	for (uint64_t k = se->closed_k > se->k0 ? se->closed_k : se->k0; k < upto; k++) {
+		int rc = close_interval(b, &se->a[k - se->k0]);
+		if (rc < 0)
+			return rc;
+	}
+	if (upto > se->closed_k)
+		se->closed_k = upto;
+	return FC_OK;
+}
+
+/* H_CHUNK: a window's buckets, shared out over the chunk's intervals only. */
+static int add_chunk(struct builder *b, struct series *se, uint64_t from, uint64_t to,
+		     const uint64_t *row, unsigned nnz)
+{
+	uint64_t len_ms = b->interval_ms;
+	uint64_t k_lo = from / len_ms, k_hi = (to - 1) / len_ms;
+	if (k_lo < b->chunk_lo)
+		k_lo = b->chunk_lo;
+	if (k_hi >= b->chunk_hi)
+		k_hi = b->chunk_hi - 1;
+	double window = (double)(to - from);
+	for (uint64_t k = k_lo; k <= k_hi && k_lo <= k_hi; k++) {
+		uint64_t lo = k * len_ms, hi = lo + len_ms;
+		if (lo < from)
+			lo = from;
+		if (hi > to)
+			hi = to;
+		struct acc *a = &se->a[k - se->k0];
+		int rc = hist_of(b, a);
+		if (rc < 0)
+			return rc;
+		double share = (double)(hi - lo) / window;
+		for (unsigned i = 0; i < nnz; i++) {
+			unsigned j = b->nonzero[i];
+			a->hist[j] += (double)row[j] * share;
+		}
+	}
 	return FC_OK;
 }
 
@@ -173,11 +322,14 @@ static int add_window(struct builder *b, struct series *se, uint64_t from, uint6
 		      double vmax, const uint64_t *row)
 {
 	if (from >= to) {
-		b->p->empty_windows++;
+		if (b->hist_mode != H_CHUNK)
+			b->p->empty_windows++;
 		return FC_OK;
 	}
 	uint64_t len_ms = b->interval_ms;
 	uint64_t k_lo = from / len_ms, k_hi = (to - 1) / len_ms;
+	if (row && b->hist_mode == H_STREAM && k_lo < se->closed_k)
+		return RESTART; /* it reaches back into what was closed */
 	int rc = ensure(b, se, k_lo, k_hi);
 	if (rc < 0)
 		return rc;
@@ -186,6 +338,10 @@ static int add_window(struct builder *b, struct series *se, uint64_t from, uint6
 		if (row[j])
 			b->nonzero[nnz++] = j;
 	}
+	if (b->hist_mode == H_CHUNK)
+		return row ? add_chunk(b, se, from, to, row, nnz) : FC_OK;
+	if (b->hist_mode == H_SPAN)
+		row = NULL;
 	uint64_t work = (k_hi - k_lo + 1) * (1 + (uint64_t)nnz);
 	if (work > FC_PROFILE_MAX_SPREAD - b->spread)
 		return fc_err(b->err, FC_E_LIMIT, b->source, b->line, 0,
@@ -211,7 +367,7 @@ static int add_window(struct builder *b, struct series *se, uint64_t from, uint6
 		a->max = fmax(a->max, vmax);
 		if (row) {
 			rc = hist_of(b, a);
-			if (rc < 0)
+			if (rc != 0)
 				return rc;
 			double *h = a->hist;
 			double share = ov / window;
@@ -265,7 +421,7 @@ static int windowed(struct builder *b, int ddir, uint64_t t, double v, double vm
 	if (!se->started || t < se->prev_t) {
 		if (se->started) {
 			rc = flush_pending(b, se);
-			if (rc < 0)
+			if (rc != 0)
 				return rc;
 			fold_block(se);
 			b->p->time_went_backwards = true;
@@ -300,7 +456,7 @@ static int windowed(struct builder *b, int ddir, uint64_t t, double v, double vm
 		se->pending = false;
 		rc = add_window(b, se, from > len ? from - len : 0, from, se->pend_v, se->pend_vmax,
 				row ? se->pend_hist : NULL);
-		if (rc < 0)
+		if (rc != 0)
 			return rc;
 	}
 	if (b->window_ms && t - from > b->window_ms)
@@ -418,52 +574,18 @@ static int add_samples(struct builder *b, const struct fc_log_sample *s, size_t 
 
 /* ---- results ------------------------------------------------------------- */
 
-static void hist_point(const struct builder *b, const struct acc *a, struct fc_profile_point *pt,
-		       double *pct, const double *want, size_t n_want)
-{
-	const double *h = a->hist;
-	double total = 0;
-	double weighted = 0;
-	int lo = -1, hi = -1;
-	for (unsigned j = 0; h && j < b->hist_k; j++) {
-		if (h[j] <= 0)
-			continue;
-		total += h[j];
-		weighted += h[j] * b->bucket_ns[j];
-		if (lo < 0)
-			lo = (int)j;
-		hi = (int)j;
-	}
-	pt->total = total;
-	if (lo < 0) {
-		pt->value = pt->min = pt->max = NAN;
-		for (size_t i = 0; i < n_want; i++)
-			pct[i] = NAN;
-		return;
-	}
-	pt->value = weighted / total;
-	pt->min = b->bucket_ns[lo];
-	pt->max = b->bucket_ns[hi];
-	for (size_t i = 0; i < n_want; i++) {
-		/* fio's rule (stat.c calc_clat_percentiles), in long double as there */
-		long double target = (long double)want[i] / 100.0 * total;
-		double cum = 0;
-		pct[i] = b->bucket_ns[hi];
-		for (int j = lo; j <= hi; j++) {
-			if (h[j] <= 0)
-				continue;
-			cum += h[j];
-			if (cum >= target) {
-				pct[i] = b->bucket_ns[j];
-				break;
-			}
-		}
-	}
-}
-
 static int build_points(struct builder *b, struct profile_box *box)
 {
 	struct fc_profile *p = &box->pub;
+	double *nan_pcts = NULL;
+	if (b->kind == K_HIST) {
+		/* the percentiles of every gap */
+		nan_pcts = fc_arena_alloc(&box->arena, (p->n_percentiles + 1) * sizeof(double));
+		if (!nan_pcts)
+			return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
+		for (size_t j = 0; j < p->n_percentiles; j++)
+			nan_pcts[j] = NAN;
+	}
 	double lat_scale = p->layout.value_us && b->kind == K_LAT ? 1000.0 : 1.0;
 	double len_ms = (double)b->interval_ms;
 	for (int d = 0; d < 3; d++) {
@@ -480,14 +602,10 @@ static int build_points(struct builder *b, struct profile_box *box)
 			continue;
 		size_t n = last - first + 1;
 		struct fc_profile_point *pts = fc_arena_calloc(&box->arena, n, sizeof(*pts));
-		double *pct = NULL;
-		if (pts && b->kind == K_HIST)
-			pct =
-			    fc_arena_calloc(&box->arena, n * p->n_percentiles + 1, sizeof(double));
-		if (!pts || (b->kind == K_HIST && !pct))
+		if (!pts)
 			return fc_err(b->err, FC_E_NOMEM, b->source, 0, 0, "out of memory");
 		for (size_t i = 0; i < n; i++) {
-			const struct acc *a = &se->a[first + i];
+			struct acc *a = &se->a[first + i];
 			struct fc_profile_point *pt = &pts[i];
 			pt->start_ms = (se->k0 + first + i) * b->interval_ms;
 			pt->samples = a->samples;
@@ -496,11 +614,8 @@ static int build_points(struct builder *b, struct profile_box *box)
 			pt->value = pt->min = pt->max = pt->total = NAN;
 			if (pt->gap) {
 				pt->covered_ms = 0;
-				if (pct) {
-					pt->percentiles_ns = pct + i * p->n_percentiles;
-					for (size_t j = 0; j < p->n_percentiles; j++)
-						pct[i * p->n_percentiles + j] = NAN;
-				}
+				if (b->kind == K_HIST)
+					pt->percentiles_ns = nan_pcts;
 				continue;
 			}
 			switch (b->kind) {
@@ -527,11 +642,17 @@ static int build_points(struct builder *b, struct profile_box *box)
 				pt->min = a->min * lat_scale;
 				pt->max = a->max * lat_scale;
 				break;
-			case K_HIST:
-				pt->percentiles_ns = pct + i * p->n_percentiles;
-				hist_point(b, a, pt, pct + i * p->n_percentiles, p->percentiles,
-					   p->n_percentiles);
+			case K_HIST: {
+				int rc = close_interval(b, a);
+				if (rc < 0)
+					return rc;
+				pt->total = a->summary[0];
+				pt->value = a->summary[1];
+				pt->min = a->summary[2];
+				pt->max = a->summary[3];
+				pt->percentiles_ns = a->summary + 4;
 				break;
+			}
 			}
 		}
 		p->dir[d].n = n;
@@ -604,12 +725,15 @@ static int read_all(struct builder *b, struct fc_log_reader *r)
 		struct fc_hist_row row;
 		b->per_io = false;
 		while ((rc = fc_log_next_hist(r, &row, b->err)) > 0) {
-			b->p->lines++;
+			if (b->hist_mode != H_CHUNK)
+				b->p->lines++;
 			b->line = row.line;
 			if (row.time_ms > TIME_MAX_MS)
 				return time_error(b, row.line, row.time_ms);
 			rc = windowed(b, row.ddir, row.time_ms, 0, 0, row.buckets);
-			if (rc < 0)
+			if (rc == 0 && b->hist_mode == H_STREAM)
+				rc = close_behind(b, &b->s[row.ddir]);
+			if (rc != 0)
 				return rc;
 		}
 		return rc;
@@ -625,7 +749,18 @@ static int read_all(struct builder *b, struct fc_log_reader *r)
 	return (int)n;
 }
 
-static void builder_release(struct builder *b)
+/* What a read of the log leaves to finish: pending windows, the last block. */
+static int read_pass(struct builder *b, struct fc_log_reader *r)
+{
+	int rc = read_all(b, r);
+	for (int d = 0; d < 3 && rc == 0; d++) {
+		rc = flush_pending(b, &b->s[d]);
+		fold_block(&b->s[d]);
+	}
+	return rc;
+}
+
+static void series_release(struct builder *b)
 {
 	for (int d = 0; d < 3; d++) {
 		struct series *se = &b->s[d];
@@ -633,12 +768,112 @@ static void builder_release(struct builder *b)
 			free(se->a[i].hist);
 		free(se->a);
 		free(se->pend_hist);
+		memset(se, 0, sizeof(*se));
 	}
+	double **spare = b->spare.data;
+	for (size_t i = 0; i < b->spare.n; i++)
+		free(spare[i]);
+	fc_vec_clear(&b->spare);
+	b->hist_bytes = 0;
+}
+
+static void builder_release(struct builder *b)
+{
+	series_release(b);
+	fc_vec_release(&b->spare);
 	free(b->bucket_ns);
 	free(b->nonzero);
 }
 
-static int profile_run(struct fc_log_reader *r, const struct fc_profile_opts *opts,
+/* Where the log comes from, so that it can be read again. */
+struct input {
+	const char *path; /* NULL: the buffer */
+	const void *buf;
+	size_t len;
+	const char *source;
+	const struct fc_log_layout *layout;
+};
+
+static int open_input(const struct input *in, struct fc_log_reader **r, struct fc_error *err)
+{
+	if (in->path)
+		return fc_log_open(in->path, in->layout, r, err);
+	return fc_log_open_buffer(in->buf, in->len, in->source, in->layout, r, err);
+}
+
+static int read_again(struct builder *b, const struct input *in, struct profile_box *box)
+{
+	struct fc_log_reader *r;
+	int rc = open_input(in, &r, b->err);
+	if (rc < 0)
+		return rc;
+	/* the reads after the first know the intervals: back to the start */
+	for (int d = 0; d < 3; d++) {
+		struct series *se = &b->s[d];
+		se->started = se->absolute = se->pending = se->blk_any = se->cur_valid = false;
+		se->prev_t = 0;
+	}
+	rc = read_pass(b, r);
+	fc_log_close(r);
+	box->stats.reads++;
+	return rc;
+}
+
+/*
+ * The first read of a clat_hist log could not stream its buckets (a second
+ * job block, or windows spanning more open intervals than
+ * FC_PROFILE_HIST_MAX_BYTES holds): start over, read everything but the
+ * buckets, then the buckets of as many intervals at a time as fit.
+ */
+static int read_in_chunks(struct builder *b, const struct input *in, struct profile_box *box)
+{
+	struct fc_profile *p = &box->pub;
+	series_release(b);
+	p->lines = p->empty_windows = 0;
+	p->time_went_backwards = p->time_absolute = false;
+	b->spread = 0;
+	b->hist_mode = H_SPAN;
+	int rc = read_again(b, in, box);
+	if (rc != 0)
+		return rc < 0 ? rc : FC_E_NOMEM;
+	uint64_t k_min = UINT64_MAX, k_end = 0;
+	unsigned dirs = 0;
+	for (int d = 0; d < 3; d++) {
+		const struct series *se = &b->s[d];
+		if (!se->n)
+			continue;
+		dirs++;
+		if (se->k0 < k_min)
+			k_min = se->k0;
+		if (se->k0 + se->n > k_end)
+			k_end = se->k0 + se->n;
+	}
+	uint64_t chunk = b->hist_max_bytes / (b->hist_k * sizeof(double)) / (dirs ? dirs : 1);
+	if (chunk == 0)
+		chunk = 1;
+	b->hist_mode = H_CHUNK;
+	for (uint64_t lo = k_min; lo < k_end; lo += chunk) {
+		b->chunk_lo = lo;
+		b->chunk_hi = lo + chunk;
+		rc = read_again(b, in, box);
+		if (rc != 0)
+			return rc < 0 ? rc : FC_E_NOMEM;
+		for (int d = 0; d < 3; d++) {
+			struct series *se = &b->s[d];
+			for (uint64_t k = lo; k < b->chunk_hi && k < se->k0 + se->n; k++) {
+				if (k < se->k0)
+					continue;
+				rc = close_interval(b, &se->a[k - se->k0]);
+				if (rc < 0)
+					return rc;
+			}
+		}
+	}
+	return FC_OK;
+}
+
+static int profile_run(struct fc_log_reader *r, const struct input *in,
+		       const struct fc_profile_opts *opts, size_t hist_max_bytes,
 		       struct fc_profile **out, struct fc_error *err)
 {
 	static const struct fc_profile_opts defaults = {0};
@@ -646,6 +881,7 @@ static int profile_run(struct fc_log_reader *r, const struct fc_profile_opts *op
 	struct builder b = {0};
 	b.source = fc_log_source(r);
 	b.err = err;
+	b.hist_max_bytes = hist_max_bytes;
 	b.interval_ms = o->interval_ms ? o->interval_ms : 1000;
 	b.window_ms = o->window_ms;
 	if (b.interval_ms > INTERVAL_MAX_MS || b.window_ms > INTERVAL_MAX_MS)
@@ -672,6 +908,11 @@ static int profile_run(struct fc_log_reader *r, const struct fc_profile_opts *op
 	fc_arena_init(&box->arena, 4096);
 	struct fc_profile *p = &box->pub;
 	b.p = p;
+	b.arena = &box->arena;
+	b.want = want;
+	b.n_want = n_want;
+	fc_vec_init(&b.spare, sizeof(double *), 0);
+	box->stats.reads = 1;
 	p->type = type;
 	p->interval_ms = b.interval_ms;
 	p->layout = *fc_log_get_layout(r);
@@ -688,20 +929,20 @@ static int profile_run(struct fc_log_reader *r, const struct fc_profile_opts *op
 				goto fail;
 		}
 	}
-	rc = read_all(&b, r);
+	rc = read_pass(&b, r);
+	if (rc == RESTART)
+		rc = read_in_chunks(&b, in, box);
 	if (rc < 0)
 		goto fail;
 	/* the layout may have changed on the way (5-column prio to offset) */
 	p->layout = *fc_log_get_layout(r);
-	for (int d = 0; d < 3; d++) {
-		rc = flush_pending(&b, &b.s[d]);
-		if (rc < 0)
-			goto fail;
-		fold_block(&b.s[d]);
-	}
+	for (int d = 0; d < 3; d++)
+		box->stats.series_bytes += b.s[d].cap * sizeof(struct acc);
+	box->stats.hist_peak_bytes = b.hist_bytes;
 	rc = build_points(&b, box);
 	if (rc < 0)
 		goto fail;
+	box->stats.result_bytes = box->arena.charged;
 	builder_release(&b);
 	*out = p;
 	return FC_OK;
@@ -717,11 +958,12 @@ int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
 	if (!out)
 		return fc_err(err, FC_E_INVAL, path, 0, 0, "no place for the result given");
 	*out = NULL;
+	struct input in = {path, NULL, 0, path, opts ? opts->layout : NULL};
 	struct fc_log_reader *r;
-	int rc = fc_log_open(path, opts ? opts->layout : NULL, &r, err);
+	int rc = open_input(&in, &r, err);
 	if (rc < 0)
 		return rc;
-	rc = profile_run(r, opts, out, err);
+	rc = profile_run(r, &in, opts, FC_PROFILE_HIST_MAX_BYTES, out, err);
 	fc_log_close(r);
 	return rc;
 }
@@ -730,16 +972,30 @@ int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
 			   const struct fc_profile_opts *opts, struct fc_profile **out,
 			   struct fc_error *err)
 {
+	return fc_profile_read_buffer_capped(buf, len, source, opts, FC_PROFILE_HIST_MAX_BYTES,
+					     out, err);
+}
+
+int fc_profile_read_buffer_capped(const void *buf, size_t len, const char *source,
+				  const struct fc_profile_opts *opts, size_t hist_max_bytes,
+				  struct fc_profile **out, struct fc_error *err)
+{
 	if (!out)
 		return fc_err(err, FC_E_INVAL, source, 0, 0, "no place for the result given");
 	*out = NULL;
+	struct input in = {NULL, buf, len, source, opts ? opts->layout : NULL};
 	struct fc_log_reader *r;
-	int rc = fc_log_open_buffer(buf, len, source, opts ? opts->layout : NULL, &r, err);
+	int rc = open_input(&in, &r, err);
 	if (rc < 0)
 		return rc;
-	rc = profile_run(r, opts, out, err);
+	rc = profile_run(r, &in, opts, hist_max_bytes, out, err);
 	fc_log_close(r);
 	return rc;
+}
+
+void fc_profile_get_stats(const struct fc_profile *p, struct fc_profile_stats *st)
+{
+	*st = ((const struct profile_box *)p)->stats;
 }
 
 void fc_profile_free(struct fc_profile *p)

@@ -8,6 +8,7 @@
  */
 #include "check.h"
 #include "fiocamp.h"
+#include "profile.h"
 #include "util.h"
 
 #define LOGS "tests/fixtures/fio-3.33/logs/"
@@ -814,6 +815,263 @@ static void test_definitions(void)
 	fc_profile_free(NULL);
 }
 
+/* ---- clat_hist logs of any length ------------------------------------------------ */
+
+/*
+ * A made-up clat_hist log of `rows` rows per direction (reads, and writes if
+ * `dirs` is 2), fio's way: a row per direction every second, the times
+ * drifting (1000, 2001, 3002, ...), counts in a few buckets of `buckets`
+ * (1856 >> coarseness).  `blocks` job blocks follow each other, time
+ * starting over in each (per_job_logs=0).  Caller frees.
+ */
+static char *hist_log(unsigned rows, unsigned buckets, int dirs, unsigned blocks, size_t *len)
+{
+	size_t cap = (size_t)rows * dirs * blocks * (64 + 5 * buckets) + 1, at = 0;
+	char *text = malloc(cap);
+	uint32_t seed = 12345;
+	for (unsigned b = 0; b < blocks; b++) {
+		for (unsigned i = 1; i <= rows; i++) {
+			for (int d = 0; d < dirs; d++) {
+				at += (size_t)snprintf(text + at, cap - at, "%u, %d, 4096",
+						       i * 1000 + i - 1 + b * 7, d);
+				unsigned base = (buckets * 2 / 9 + i % 37 + (unsigned)d * 5) % buckets;
+				for (unsigned j = 0; j < buckets; j++) {
+					if (j < base || j >= base + 4 + i % 3) {
+						memcpy(text + at, ", 0", 3);
+						at += 3;
+						continue;
+					}
+					seed = seed * 1103515245u + 12345u;
+					at += (size_t)snprintf(text + at, cap - at, ", %u",
+							       1 + (seed >> 16) % 40);
+				}
+				text[at++] = '\n';
+			}
+		}
+	}
+	text[at] = '\0';
+	*len = at;
+	return text;
+}
+
+/*
+ * The slow way, as fiocamp.h defines a hist profile: every interval's
+ * merged buckets at once, each row's window (the previous row of its
+ * direction and block, or 0) shared out by overlap, then fio's percentile
+ * rule.  Returns the summaries: per direction and interval, total, mean,
+ * min, max and the percentiles `want`.
+ */
+static double *hist_reference(const char *text, unsigned buckets, size_t n_intervals,
+			      const double *want, size_t n_want)
+{
+	size_t per = 4 + n_want;
+	double *h = calloc((size_t)2 * n_intervals * buckets, sizeof(double));
+	double *out = calloc((size_t)2 * n_intervals * per, sizeof(double));
+	uint64_t prev[2] = {0, 0};
+	uint64_t *row = malloc(buckets * sizeof(*row));
+	const char *p = text;
+	while (*p) {
+		char *e;
+		uint64_t t = strtoull(p, &e, 10);
+		int d = (int)strtol(e + 1, &e, 10);
+		strtoull(e + 1, &e, 10);
+		for (unsigned j = 0; j < buckets; j++)
+			row[j] = strtoull(e + 1, &e, 10);
+		p = e + 1;
+		if (t < prev[d])
+			prev[d] = 0; /* the next job block: its first window starts at 0 */
+		uint64_t from = prev[d], to = t;
+		prev[d] = t;
+		for (uint64_t k = from / 1000; k <= (to - 1) / 1000 && k < n_intervals; k++) {
+			uint64_t lo = k * 1000 > from ? k * 1000 : from;
+			uint64_t hi = (k + 1) * 1000 < to ? (k + 1) * 1000 : to;
+			double share = (double)(hi - lo) / (double)(to - from);
+			for (unsigned j = 0; j < buckets; j++)
+				h[((size_t)d * n_intervals + k) * buckets + j] += (double)row[j] * share;
+		}
+	}
+	unsigned stride = 1856 / buckets;
+	for (int d = 0; d < 2; d++) {
+		for (size_t k = 0; k < n_intervals; k++) {
+			const double *hk = &h[((size_t)d * n_intervals + k) * buckets];
+			double *o = &out[((size_t)d * n_intervals + k) * per];
+			double total = 0, weighted = 0;
+			int lo = -1, hi = -1;
+			for (unsigned j = 0; j < buckets; j++) {
+				double v = (fc_hist_bucket_value(j * stride, 29, 0) +
+					    fc_hist_bucket_value(j * stride + stride - 1, 29, 0)) / 2;
+				if (hk[j] <= 0)
+					continue;
+				total += hk[j];
+				weighted += hk[j] * v;
+				if (lo < 0)
+					lo = (int)j;
+				hi = (int)j;
+			}
+			o[0] = total;
+			if (lo < 0)
+				continue;
+			double v_lo = (fc_hist_bucket_value(lo * stride, 29, 0) +
+				       fc_hist_bucket_value(lo * stride + stride - 1, 29, 0)) / 2;
+			double v_hi = (fc_hist_bucket_value(hi * stride, 29, 0) +
+				       fc_hist_bucket_value(hi * stride + stride - 1, 29, 0)) / 2;
+			o[1] = weighted / total;
+			o[2] = v_lo;
+			o[3] = v_hi;
+			for (size_t i = 0; i < n_want; i++) {
+				long double target = (long double)want[i] / 100.0 * total;
+				double cum = 0;
+				for (int j = lo; j <= hi; j++) {
+					if (hk[j] <= 0)
+						continue;
+					cum += hk[j];
+					if (cum >= target) {
+						o[4 + i] = (fc_hist_bucket_value((unsigned)j * stride, 29, 0) +
+							    fc_hist_bucket_value((unsigned)j * stride + stride - 1, 29, 0)) / 2;
+						break;
+					}
+				}
+			}
+		}
+	}
+	free(row);
+	free(h);
+	return out;
+}
+
+/* Every point of directions 0 and 1 against the slow way. */
+static void same_as_reference(const struct fc_profile *p, const double *ref, size_t n_intervals,
+			      size_t n_want)
+{
+	for (int d = 0; d < 2; d++) {
+		const struct fc_profile_series *s = &p->dir[d];
+		CHECK_INT(s->n, n_intervals);
+		for (size_t k = 0; k < s->n && k < n_intervals; k++) {
+			const struct fc_profile_point *pt = &s->points[k];
+			const double *o = &ref[((size_t)d * n_intervals + k) * (4 + n_want)];
+			CHECK_U64(pt->start_ms, k * 1000);
+			CHECK_DBL(pt->total, o[0], 1e-12);
+			CHECK_DBL(pt->value, o[1], 1e-12);
+			CHECK_DBL(pt->min, o[2], 0);
+			CHECK_DBL(pt->max, o[3], 0);
+			for (size_t i = 0; i < n_want; i++)
+				CHECK_DBL(pt->percentiles_ns[i], o[4 + i], 0);
+		}
+	}
+}
+
+static void test_hist_streaming(void)
+{
+	static const double want[] = {0, 1, 50, 90, 99, 99.9, 100};
+	const size_t n_want = sizeof(want) / sizeof(want[0]);
+	struct fc_profile_opts o = {.percentiles = want, .n_percentiles = n_want};
+	struct fc_profile_stats st;
+	struct fc_error e;
+	struct fc_profile *p = NULL;
+
+	/* one job block, coarseness 0: one read, two open intervals per direction */
+	size_t len;
+	char *text = hist_log(300, 1856, 2, 1, &len);
+	double *ref = hist_reference(text, 1856, 301, want, n_want);
+	CHECK_INT(fc_profile_read_buffer(text, len, "s_clat_hist.1.log", &o, &p, &e), 0);
+	if (p) {
+		same_as_reference(p, ref, 301, n_want);
+		fc_profile_get_stats(p, &st);
+		CHECK_INT(st.reads, 1);
+		CHECK(st.hist_peak_bytes <= 6 * 1856 * sizeof(double));
+		CHECK(!p->time_went_backwards);
+		CHECK_U64(p->lines, 600);
+		fc_profile_free(p);
+	}
+	free(ref);
+	free(text);
+
+	/* two job blocks: the second reaches back into closed intervals, so the
+	 * log is read again, for everything but the buckets and then in chunks
+	 * of as many intervals as the buckets' memory holds (here 8 per
+	 * direction) */
+	text = hist_log(100, 1856, 2, 2, &len);
+	ref = hist_reference(text, 1856, 101, want, n_want);
+	size_t cap = 16 * 1856 * sizeof(double);
+	CHECK_INT(fc_profile_read_buffer_capped(text, len, "b_clat_hist.log", &o, cap, &p, &e), 0);
+	if (p) {
+		same_as_reference(p, ref, 101, n_want);
+		fc_profile_get_stats(p, &st);
+		CHECK_INT(st.reads, 2 + (101 + 7) / 8);
+		CHECK(st.hist_peak_bytes <= cap);
+		CHECK(p->time_went_backwards);
+		CHECK_U64(p->lines, 400);
+		fc_profile_free(p);
+	}
+	/* the same with the library's memory: one chunk */
+	CHECK_INT(fc_profile_read_buffer(text, len, "b_clat_hist.log", &o, &p, &e), 0);
+	if (p) {
+		same_as_reference(p, ref, 101, n_want);
+		fc_profile_get_stats(p, &st);
+		CHECK_INT(st.reads, 3);
+		fc_profile_free(p);
+	}
+	/* one window over more intervals than the buckets' memory holds: read
+	 * in chunks too, not refused */
+	char wide[64 + 8 * 116];
+	size_t at = (size_t)snprintf(wide, sizeof(wide), "60000, 0, 4096");
+	for (int j = 0; j < 116; j++)
+		at += (size_t)snprintf(wide + at, sizeof(wide) - at, ", %d", j == 50 ? 600 : 0);
+	snprintf(wide + at, sizeof(wide) - at, "\n");
+	CHECK_INT(fc_profile_read_buffer_capped(wide, strlen(wide), "w_clat_hist.1.log", NULL,
+						10 * 116 * sizeof(double), &p, &e),
+		  0);
+	if (p) {
+		CHECK_INT(p->dir[0].n, 60);
+		CHECK_DBL(p->dir[0].points[59].total, 10, 1e-12);
+		fc_profile_get_stats(p, &st);
+		CHECK_INT(st.reads, 2 + 6);
+		fc_profile_free(p);
+	}
+	/* memory for less than one interval's buckets: refused, naming it */
+	CHECK_INT(fc_profile_read_buffer_capped(wide, strlen(wide), "w_clat_hist.1.log", NULL, 100,
+						&p, &e),
+		  FC_E_LIMIT);
+	CHECK(p == NULL);
+	CHECK_INT(e.line, 1);
+	CHECK(strstr(e.message, "the histograms of this log need more than 100 bytes") != NULL);
+	free(ref);
+	free(text);
+
+	/* 24 hours of 1 s rows (86,400 intervals, coarseness 4): one read, the
+	 * buckets of a few intervals at a time, a few hundred bytes per
+	 * interval in all */
+	text = hist_log(86400, 116, 1, 1, &len);
+	CHECK_INT(fc_profile_read_buffer(text, len, "day_clat_hist.1.log", NULL, &p, &e), 0);
+	if (p) {
+		CHECK_INT(p->dir[0].n, 86487); /* the last row at 86,486,399 ms: fio's drift */
+		fc_profile_get_stats(p, &st);
+		CHECK_INT(st.reads, 1);
+		CHECK(st.hist_peak_bytes <= 3 * 116 * sizeof(double));
+		size_t per_interval = (st.series_bytes + st.result_bytes) / 86487;
+		if (per_interval > 400)
+			fprintf(stderr, "%zu bytes per interval\n", per_interval);
+		CHECK(per_interval <= 400);
+		double sum = 0;
+		for (size_t k = 0; k < p->dir[0].n; k++)
+			sum += p->dir[0].points[k].total;
+		double counted = 0; /* every count of the log, shared out */
+		for (const char *q = text; *q;) {
+			char *end;
+			strtoull(q, &end, 10);
+			strtoull(end + 1, &end, 10);
+			strtoull(end + 1, &end, 10);
+			for (int j = 0; j < 116; j++)
+				counted += (double)strtoull(end + 1, &end, 10);
+			q = end + 1;
+		}
+		CHECK_DBL(sum, counted, 1e-12);
+		CHECK(p->dir[0].points[43200].percentiles_ns[2] > 0);
+		fc_profile_free(p);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	test_descending();
@@ -824,6 +1082,7 @@ int main(void)
 	test_per_io_fio333();
 	test_same_run();
 	test_hist();
+	test_hist_streaming();
 	test_handmade();
 	test_definitions();
 	return check_exit();
