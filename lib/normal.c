@@ -330,6 +330,11 @@ static bool scaled(struct cur *c, bool pow2, struct num *out, const char *what)
 			mult = pow(base, (double)(where - prefixes + 1));
 		}
 	}
+	/* fio 2.0 prints a space where there is no prefix: "iops=11624 , " */
+	if (c->end - c->p >= 2 && c->p[0] == ' ' && (c->p[1] == ',' || c->p[1] == 'B'))
+		c->p++;
+	else if (c->end - c->p == 1 && c->p[0] == ' ')
+		c->p++;
 	if (lit(c, "bit"))
 		mult /= 8;
 	else
@@ -709,6 +714,10 @@ static bool bw_line(struct cur *c)
 	for (size_t i = 0; i < FC_ARRAY_SIZE(units); i++)
 		if (strlen(units[i].name) == ulen && memcmp(units[i].name, u, ulen) == 0)
 			scale = units[i].scale;
+	/* fio 2.0 ("bw (MB/s)  :", not padded as "MB  /s" since 2.1) went to
+	 * MB above 999999.9 KB/s by dividing by 1000 */
+	if (ulen == 2 && memcmp(u, "MB", 2) == 0 && close == u + 2)
+		scale = 1000.0 * 1024;
 	if (scale == 0)
 		return bad(c, "a unit KiB, kB, MiB, Kibit, kbit or Mibit");
 	c->p = close + 3;

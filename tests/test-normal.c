@@ -50,15 +50,42 @@ static double n2s_ulp(double v, int maxlen, double thousand)
 	return unit;
 }
 
-/* fio prints sizes and rates in both IEC and SI units; the finer counts */
+/*
+ * What a report of the fio version being compared keeps: fio >= 2.17 prints
+ * sizes and rates in IEC and SI units with 4 characters (the finer counts);
+ * before, once with 6 digits, K and M of 1024, and decimals that are no
+ * fraction (num2str rounded the remainder up a digit at a time), good to one
+ * unit of the prefix.  fio < 2.99 measured latencies in whole microseconds
+ * and had no nanosecond shares (they were in the first microsecond one).
+ */
+struct precision {
+	bool old_sizes; /* fio < 2.17 */
+	bool us;	/* fio < 2.99 */
+};
+static const struct precision fio_3_33 = {false, false};
+static const struct precision *prec = &fio_3_33;
+
 static double n2s_tol(double v)
 {
-	return fmin(n2s_ulp(v, 4, 1024), n2s_ulp(v, 4, 1000));
+	if (!prec->old_sizes)
+		return fmin(n2s_ulp(v, 4, 1024), n2s_ulp(v, 4, 1000));
+	double unit = 1;
+	while (floor(v) >= 1e6) {
+		v /= 1024;
+		unit *= 1024;
+	}
+	return unit;
 }
 
-/* The unit display_lat() picks for a latency (stat.h nsec_to_usec/_msec). */
+/* The unit display_lat() picks for a latency (stat.h nsec_to_usec/_msec;
+ * usec_to_msec before 2.99). */
 static double lat_unit(const struct fc_lat *l)
 {
+	if (prec->us) {
+		double mn = floor(l->min_ns / 1000), mx = floor(l->max_ns / 1000);
+		bool ms = mn > 1000 && mx > 1000 && l->mean_ns > 1e6 && l->stddev_ns > 1e6;
+		return ms ? 1e6 : 1e3;
+	}
 	if (l->min_ns > 2000000 && l->max_ns > 99999999 && l->stddev_ns > 1000000)
 		return 1e6;
 	if (l->min_ns > 2000 && l->max_ns > 99999 && l->stddev_ns > 1000)
@@ -102,10 +129,14 @@ static void same_lat(const struct fc_lat *n, const struct fc_lat *j, const char 
 		double d = pct_unit(j);
 		for (size_t i = 0; i < n->n_percentiles; i++) {
 			NEAR(n->percentiles[i].percent, j->percentiles[i].percent, 0.005 + 1e-9);
-			/* whole units, rounded up (+999 / 1000 once or twice) */
+			/* whole units, rounded up (+999 / 1000 once or twice); fio
+			 * < 2.99 measured whole microseconds */
 			double v = j->percentiles[i].value_ns;
+			double lo = prec->us ? v - 1000 : v;
+			if (prec->us && d < 1e3)
+				d = 1e3;
 			check_count++;
-			if (!(n->percentiles[i].value_ns >= v && n->percentiles[i].value_ns < v + d)) {
+			if (!(n->percentiles[i].value_ns >= lo && n->percentiles[i].value_ns < v + d)) {
 				check_failures++;
 				fprintf(stderr, "%s: percentile %g: %g not in [%g, %g)\n", ctx,
 					j->percentiles[i].percent, n->percentiles[i].value_ns, v,
@@ -128,12 +159,20 @@ static void same_bw_samples(const struct fc_samples *n, const struct fc_samples 
 	NEAR(n->max, j->max, unit - 1);
 	NEAR(n->mean, j->mean, 0.005 * unit + 1e-6);
 	NEAR(n->stddev, j->stddev, 0.005 * unit + 1e-6);
+	if (prec->us) {
+		CHECK(!n->n_known); /* samples=N since 2.99 */
+		return;
+	}
 	SAME(n->n_known, j->n_known);
 	SAME(n->n, j->n);
 }
 
 static void same_iops_samples(const struct fc_samples *n, const struct fc_samples *j)
 {
+	if (prec->us) {
+		CHECK(!n->present); /* the iops line came with 2.99 */
+		return;
+	}
 	SAME(n->present, j->present);
 	if (!n->present || !j->present)
 		return;
@@ -176,8 +215,13 @@ static void same_dir(const struct fc_dir *n, const struct fc_dir *j, int ddir)
 		NEAR(n->bw_agg_pct, j->bw_agg_pct, 0.005 + 1e-6);
 	SAME(n->n_prios, j->n_prios);
 	for (size_t i = 0; i < n->n_prios && n->n_prios == j->n_prios; i++) {
-		SAME(n->prios[i].prioclass, j->prios[i].prioclass);
-		SAME(n->prios[i].prio, j->prios[i].prio);
+		if (n->prios[i].prioclass < 0) {
+			/* 3.18-3.29: high (the RT class) or low */
+			SAME(n->prios[i].high, j->prios[i].prioclass == 1);
+		} else {
+			SAME(n->prios[i].prioclass, j->prios[i].prioclass);
+			SAME(n->prios[i].prio, j->prios[i].prio);
+		}
 		SAME(n->prios[i].total_lat, j->prios[i].total_lat);
 		same_lat(&n->prios[i].lat, &j->prios[i].lat, "prio");
 	}
@@ -192,12 +236,22 @@ static double bucket(const struct fc_buckets *b, const char *label)
 }
 
 /* Every share of the JSON, printed "%3.1f%%" or "%3.2f%%"; the latency
- * lines leave out the zero ones. */
-static void same_buckets(const struct fc_buckets *n, const struct fc_buckets *j, double tol)
+ * lines leave out the zero ones.  `first_plus` is added to the first. */
+static void same_buckets(const struct fc_buckets *n, const struct fc_buckets *j, double tol,
+			 double first_plus)
 {
 	SAME(n->n, j->n);
 	for (size_t i = 0; i < j->n; i++)
-		NEAR(bucket(n, j->items[i].label), j->items[i].percent, tol + 1e-6);
+		NEAR(bucket(n, j->items[i].label), j->items[i].percent + (i ? 0 : first_plus),
+		     tol + 1e-6);
+}
+
+static double sum_buckets(const struct fc_buckets *b)
+{
+	double sum = 0;
+	for (size_t i = 0; i < b->n; i++)
+		sum += b->items[i].percent;
+	return sum;
 }
 
 static void same_job(const struct fc_job *n, const struct fc_job *j)
@@ -216,12 +270,17 @@ static void same_job(const struct fc_job *n, const struct fc_job *j)
 	SAME(n->majf, j->majf);
 	SAME(n->minf, j->minf);
 	CHECK(n->members >= 1);
-	same_buckets(&n->iodepth, &j->iodepth, 0.05);
-	same_buckets(&n->iodepth_submit, &j->iodepth_submit, 0.05);
-	same_buckets(&n->iodepth_complete, &j->iodepth_complete, 0.05);
-	same_buckets(&n->latency_ns, &j->latency_ns, 0.005);
-	same_buckets(&n->latency_us, &j->latency_us, 0.005);
-	same_buckets(&n->latency_ms, &j->latency_ms, 0.005);
+	same_buckets(&n->iodepth, &j->iodepth, 0.05, 0);
+	same_buckets(&n->iodepth_submit, &j->iodepth_submit, 0.05, 0);
+	same_buckets(&n->iodepth_complete, &j->iodepth_complete, 0.05, 0);
+	if (prec->us) {
+		CHECK_INT(n->latency_ns.n, 0);
+		same_buckets(&n->latency_us, &j->latency_us, 0.005, sum_buckets(&j->latency_ns));
+	} else {
+		same_buckets(&n->latency_ns, &j->latency_ns, 0.005, 0);
+		same_buckets(&n->latency_us, &j->latency_us, 0.005, 0);
+	}
+	same_buckets(&n->latency_ms, &j->latency_ms, 0.005, 0);
 	size_t base = strlen(ctx);
 	for (int d = 0; d < FC_DDIR_COUNT; d++) {
 		snprintf(ctx + base, sizeof(ctx) - base, " %s", fc_ddir_name(d));
@@ -284,6 +343,40 @@ static void same_disks(const struct fc_run *n, const struct fc_run *j)
 		SAME(a->write_ticks_ms, b->write_ticks_ms);
 		SAME(a->in_queue_ms, b->in_queue_ms);
 		NEAR(a->util_pct, b->util_pct, 0.005 + 1e-6);
+	}
+}
+
+/* The normal reports of `n` against the JSON ones of `j`. */
+static void same_runs(const char *name, const struct fc_output *n, const struct fc_output *j)
+{
+	SAME(n->n_runs, j->n_runs);
+	for (size_t r = 0; r < n->n_runs && r < j->n_runs; r++) {
+		const struct fc_run *nr = &n->runs[r], *jr = &j->runs[r];
+		snprintf(ctx, sizeof(ctx), "%s run %zu", name, r);
+		SAME(nr->format, FC_FORMAT_NORMAL);
+		SAME(nr->final, jr->final);
+		SAME(nr->units, FC_UNITS_ROUNDED | (prec->us ? FC_UNITS_LAT_US : 0));
+		SAME(nr->client_mode, jr->client_mode);
+		size_t nj = 0;
+		for (size_t i = 0; i < jr->n_jobs; i++) {
+			const struct fc_job *jj = &jr->jobs[i];
+			bool any = false;
+			for (int d = 0; d < FC_DDIR_COUNT; d++)
+				any |= did_io(&jj->dir[d]);
+			if (!any)
+				continue; /* normal output leaves such jobs out */
+			if (nj >= nr->n_jobs) {
+				nj++;
+				continue;
+			}
+			snprintf(ctx, sizeof(ctx), "%s run %zu job %zu", name, r, i);
+			same_job(&nr->jobs[nj++], jj);
+		}
+		snprintf(ctx, sizeof(ctx), "%s run %zu", name, r);
+		SAME(nr->n_jobs, nj);
+		for (size_t g = 0; g < nr->n_groups && !jr->client_mode; g++)
+			same_group(&nr->groups[g], jr);
+		same_disks(nr, jr);
 	}
 }
 
@@ -370,42 +463,17 @@ static struct fc_output *twin(const char *name)
 		CHECK(whole->n_diags > 10);
 	}
 	if (j && n) {
-		snprintf(ctx, sizeof(ctx), "%s", name);
-		SAME(n->n_runs, j->n_runs);
+		same_runs(name, n, j);
 		if (whole)
 			SAME(n->signal, whole->signal);
 		for (size_t r = 0; r < n->n_runs && r < j->n_runs; r++) {
 			const struct fc_run *nr = &n->runs[r], *jr = &j->runs[r];
 			snprintf(ctx, sizeof(ctx), "%s run %zu", name, r);
-			SAME(nr->format, FC_FORMAT_NORMAL);
-			SAME(nr->final, jr->final);
 			CHECK_STR(nr->fio_version, jr->fio_version);
 			SAME(nr->version_minor, jr->version_minor);
-			SAME(nr->units, FC_UNITS_ROUNDED);
-			SAME(nr->client_mode, jr->client_mode);
 			/* the normal report's date is its first job's ctime() */
 			if (jr->time_text && nr->time_text && !jr->client_mode)
 				CHECK(strncmp(nr->time_text, jr->time_text, 10) == 0);
-			size_t nj = 0;
-			for (size_t i = 0; i < jr->n_jobs; i++) {
-				const struct fc_job *jj = &jr->jobs[i];
-				bool any = false;
-				for (int d = 0; d < FC_DDIR_COUNT; d++)
-					any |= did_io(&jj->dir[d]);
-				if (!any)
-					continue; /* normal output leaves such jobs out */
-				if (nj >= nr->n_jobs) {
-					nj++;
-					continue;
-				}
-				snprintf(ctx, sizeof(ctx), "%s run %zu job %zu", name, r, i);
-				same_job(&nr->jobs[nj++], jj);
-			}
-			snprintf(ctx, sizeof(ctx), "%s run %zu", name, r);
-			SAME(nr->n_jobs, nj);
-			for (size_t g = 0; g < nr->n_groups && !jr->client_mode; g++)
-				same_group(&nr->groups[g], jr);
-			same_disks(nr, jr);
 		}
 	}
 	fc_output_free(j);
@@ -703,9 +771,105 @@ static void test_bad_input(void)
 	fc_output_free(o);
 }
 
+/* ---- older shapes ---------------------------------------------------------- */
+
+/*
+ * tests/fixtures/handmade/normal: the JSON of a fio 3.33 twin printed the way
+ * an older fio prints its normal report (make-normal.py, README.md there),
+ * read and checked against that JSON within the older precision.
+ */
+static void test_handmade(void)
+{
+	static const struct precision us_old = {true, true}, us_new = {false, true};
+	static const struct {
+		const char *file, *twin, *version;
+		const struct precision *prec;
+		int minor;
+	} shapes[] = {
+	    {"fio-2.0.10-randrw.txt", "randrw_mix70", "fio 2.0.10", &us_old, 0},
+	    {"fio-2.2.10-randrw.txt", "randrw_mix70", "fio-2.2.10", &us_old, 2},
+	    {"fio-2.12-mixed.txt", "unified_mixed", "fio-2.12", &us_old, 12},
+	    {"fio-2.21-randrw.txt", "randrw_mix70", "fio-2.21", &us_new, 21},
+	    {"fio-3.0-two-groups.txt", "two_groups", "fio-3.0", &fio_3_33, 0},
+	    {"fio-3.20-prios.txt", "cmdprio", "fio-3.20", &fio_3_33, 20},
+	};
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		char rel[256];
+		struct split sp;
+		snprintf(rel, sizeof(rel), NFIX "%s.txt", shapes[i].twin);
+		if (!split_file(rel, &sp)) {
+			CHECK(0);
+			continue;
+		}
+		snprintf(rel, sizeof(rel), "tests/fixtures/handmade/normal/%s", shapes[i].file);
+		struct fc_output *n = load(rel, FC_OK);
+		struct fc_output *j = read_part(sp.json, sp.json_len, "json part", FC_OK);
+		if (n && j) {
+			/* the last JSON report is the one printed */
+			struct fc_output last = *j;
+			last.runs = j->final;
+			last.n_runs = 1;
+			prec = shapes[i].prec;
+			same_runs(shapes[i].file, n, &last);
+			prec = &fio_3_33;
+			const struct fc_run *r = n->final;
+			CHECK_STR(r->fio_version, shapes[i].version);
+			CHECK_INT(r->version_minor, shapes[i].minor);
+			const struct fc_job *job = &r->jobs[0];
+			CHECK_STR(fc_job_option(r, job, "bs"), "4096");
+			CHECK_STR(fc_job_option(r, job, "rw"), fc_job_option(NULL, &j->final->jobs[0], "rw"));
+		}
+		fc_output_free(n);
+		fc_output_free(j);
+		free(sp.json);
+		free(sp.normal);
+	}
+	/* the second job of two groups: 64 KiB */
+	struct fc_output *o = load("tests/fixtures/handmade/normal/fio-3.0-two-groups.txt", FC_OK);
+	if (o) {
+		CHECK_STR(fc_job_option(o->final, &o->final->jobs[1], "bs"), "65536");
+		CHECK_INT(o->final->n_groups, 2);
+		fc_output_free(o);
+	}
+	/* fio 2.0 showed bw samples above 999999.9 KB/s in MB of 1000 KB */
+	size_t len;
+	char *text = NULL;
+	FILE *f = fopen(check_src("tests/fixtures/handmade/normal/fio-2.0.10-randrw.txt"), "rb");
+	if (f) {
+		text = calloc(1, 1 << 16);
+		len = fread(text, 1, (1 << 16) - 1, f);
+		fclose(f);
+		size_t n;
+		char *b = with_line(text, len, 16,
+				    "    bw (MB/s)  : min= 1076, max= 1085, per=100.00%, avg=1080.42, "
+				    "stdev= 4.18",
+				    &n);
+		o = read_part(b, n, "2.0 MB", FC_OK);
+		if (o) {
+			const struct fc_samples *bw = &o->final->jobs[0].dir[FC_DDIR_READ].bw_samples;
+			CHECK_DBL(bw->mean, 1080.42 * 1000 * 1024, 1e-12);
+			CHECK_DBL(bw->min, 1076.0 * 1000 * 1024, 1e-12);
+			fc_output_free(o);
+		}
+		free(b);
+		free(text);
+	}
+	CHECK(text != NULL);
+	/* 3.18-3.29 call the priorities high and low */
+	o = load("tests/fixtures/handmade/normal/fio-3.20-prios.txt", FC_OK);
+	if (o) {
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		CHECK_INT(d->n_prios, 2);
+		CHECK(d->n_prios == 2 && !d->prios[0].high && d->prios[1].high);
+		CHECK(d->n_prios == 2 && d->prios[1].prioclass == -1 && d->prios[1].lat.n_percentiles == 17);
+		fc_output_free(o);
+	}
+}
+
 int main(void)
 {
 	test_twins();
+	test_handmade();
 	test_banner_options();
 	test_jobs_and_groups();
 	test_status_interval_and_signals();
