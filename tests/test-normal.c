@@ -866,9 +866,60 @@ static void test_handmade(void)
 	}
 }
 
+/*
+ * One run in all three formats (fio-3.33/stdout_normal_terse_json_combined.txt,
+ * --output-format=normal,terse,json, psync, rw=read): what had no samples is
+ * not present in any of them, not a zero latency in one and NaN in another.
+ */
+static void test_no_samples_agree(void)
+{
+	const char *rel = "tests/fixtures/fio-3.33/stdout_normal_terse_json_combined.txt";
+	struct fc_output *whole = load(rel, FC_OK);
+	struct split sp;
+	if (!whole || !split_file(rel, &sp)) {
+		fc_output_free(whole);
+		CHECK(0);
+		return;
+	}
+	/* the normal part still holds the terse line: drop it */
+	char *terse = strstr(sp.normal, "\n3;fio-3.33;");
+	if (terse)
+		memset(terse + 1, ' ', (size_t)(strchr(terse + 1, '\n') - terse - 1));
+	struct fc_output *n = read_part(sp.normal, sp.normal_len, "normal part", FC_OK);
+	if (n && whole->n_runs == 2) {
+		const struct fc_job *t = &whole->runs[0].jobs[0], *j = &whole->runs[1].jobs[0];
+		const struct fc_job *nj = &n->final->jobs[0];
+		CHECK_INT(whole->runs[0].format, FC_FORMAT_TERSE);
+		CHECK_INT(whole->runs[1].format, FC_FORMAT_JSON);
+		CHECK_INT(n->final->format, FC_FORMAT_NORMAL);
+		const struct fc_job *all[] = {t, j, nj};
+		for (int i = 0; i < 3; i++) {
+			const struct fc_dir *rd = &all[i]->dir[FC_DDIR_READ];
+			const struct fc_dir *wr = &all[i]->dir[FC_DDIR_WRITE];
+			/* read: clat and lat measured, slat not (psync) */
+			CHECK(rd->present && rd->clat.present && rd->lat.present);
+			CHECK(!rd->slat.present && isnan(rd->slat.mean_ns));
+			/* write: no I/O, so no latency, no percentiles, no samples */
+			CHECK(!wr->clat.present && isnan(wr->clat.mean_ns) && wr->clat.n_percentiles == 0);
+			CHECK(!wr->lat.present && !wr->bw_samples.present && !wr->iops_samples.present);
+			CHECK_U64(wr->io_bytes, 0);
+		}
+		/* the JSON and terse have the empty direction (zero counts); normal
+		 * output leaves it out */
+		CHECK(t->dir[FC_DDIR_WRITE].present && j->dir[FC_DDIR_WRITE].present);
+		CHECK(!nj->dir[FC_DDIR_WRITE].present);
+		CHECK_DBL(j->dir[FC_DDIR_WRITE].iops, 0, 0);
+	}
+	fc_output_free(n);
+	fc_output_free(whole);
+	free(sp.json);
+	free(sp.normal);
+}
+
 int main(void)
 {
 	test_twins();
+	test_no_samples_agree();
 	test_handmade();
 	test_banner_options();
 	test_jobs_and_groups();
