@@ -878,6 +878,9 @@ static bool issued_line(struct cur *c)
 {
 	struct job_extra *x = cur_extra(c->s);
 	const char *start = c->p;
+	if (lit(c, " rwts:"))
+		c->s->ns_hint = true; /* fio >= 3.4 */
+	c->p = start;
 	memset(x->total, 0, sizeof(x->total));
 	memset(x->shorts, 0, sizeof(x->shorts));
 	memset(x->drops, 0, sizeof(x->drops));
@@ -964,9 +967,12 @@ static bool job_line(struct cur *c)
 		if (scale == 0)
 			return true;
 		c->p += 5;
+		const char *colon = c->p;
 		spaces(c);
 		if (!lit(c, ":"))
 			return true;
+		if (c->p - colon == 4)
+			s->ns_hint = true; /* "  lat (usec)   : " since fio 3.0 */
 		return lat_buckets_line(c, scale == 1 ? 0 : scale == 1e3 ? 1 : 2);
 	}
 	if (key(c, "cpu"))

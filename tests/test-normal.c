@@ -705,6 +705,27 @@ static char *with_line(const char *text, size_t len, unsigned long no, const cha
 	return out;
 }
 
+/* Without its version line (banner and report to different outputs) a
+ * report still tells fio >= 2.99 by its shapes: nanosecond shares kept. */
+static void test_no_version_line(void)
+{
+	size_t len, n;
+	char *text = normal_part("randread_qd32_libaio", &len);
+	if (!text)
+		return;
+	char *b = with_line(text, len, 2, "", &n);
+	struct fc_output *o = read_part(b, n, "no version", FC_OK);
+	if (o) {
+		CHECK(o->final->fio_version == NULL);
+		CHECK_INT(o->final->version_major, -1);
+		CHECK_INT(o->final->units, FC_UNITS_ROUNDED);
+		CHECK_INT(o->final->jobs[0].latency_ns.n, 10);
+		fc_output_free(o);
+	}
+	free(b);
+	free(text);
+}
+
 static void test_bad_input(void)
 {
 	size_t len, n;
@@ -924,6 +945,7 @@ int main(void)
 	test_banner_options();
 	test_jobs_and_groups();
 	test_status_interval_and_signals();
+	test_no_version_line();
 	test_bad_input();
 	return check_exit();
 }
