@@ -73,7 +73,7 @@ int fc_terse_parse_disk_line(struct fc_arena *a, const char *line, size_t len,
 
 /* One report found in normal output, or why it could not be read. */
 struct fc_normal_report {
-	int status;            /* FC_OK, FC_E_UNFINISHED (cut short) or FC_E_SYNTAX */
+	int status;	       /* FC_OK, FC_E_UNFINISHED (cut short) or FC_E_SYNTAX */
 	struct fc_error error; /* why, when status != FC_OK */
 	struct fc_run run;     /* line and offset always set; the rest if FC_OK */
 };

@@ -67,7 +67,7 @@ struct banner {
 	const struct fc_option *opts;
 };
 
-static const char *const lat_labels[] = {"2",	"4",   "10",   "20",   "50",  "100",
+static const char *const lat_labels[] = {"2",	"4",   "10",  "20",   "50",   "100",
 					 "250", "500", "750", "1000", "2000", ">=2000"};
 #define LAT_NS 10
 #define LAT_US 10
@@ -93,31 +93,30 @@ struct nscan {
 	struct fc_error *err;
 	int fatal; /* FC_E_NOMEM or FC_E_LIMIT: stop */
 	struct fc_vec *reports, *spans;
-	struct fc_vec banners; /* struct banner */
-	const char *version;   /* the last "fio-x.y" seen */
+	struct fc_vec banners;	 /* struct banner */
+	const char *version;	 /* the last "fio-x.y" seen */
 	unsigned long prev_line; /* the last non-blank line */
 
 	/* the report being read */
 	bool open;
-	int phase;          /* 0 jobs, 1 groups, 2 disks */
-	bool client;        /* a fio client's: servers were announced */
-	bool ns_hint;       /* a shape only fio >= 2.99 prints */
-	int status;         /* first error in the report */
+	int phase;    /* 0 jobs, 1 groups, 2 disks */
+	bool client;  /* a fio client's: servers were announced */
+	bool ns_hint; /* a shape only fio >= 2.99 prints */
+	int status;   /* first error in the report */
 	struct fc_error error;
 	struct fc_run run;
-	struct fc_vec jobs, extras;  /* struct fc_job, struct job_extra */
-	struct fc_vec disks;         /* struct fc_disk */
+	struct fc_vec jobs, extras;    /* struct fc_job, struct job_extra */
+	struct fc_vec disks;	       /* struct fc_disk */
 	struct fc_vec groups, gextras; /* struct fc_group, struct group_extra */
 	enum block block;
-	unsigned long block_line;
 
 	/* within a job */
-	int dir;              /* direction the latency lines belong to; -1 none */
-	struct fc_vec prios;  /* struct fc_prio of that direction */
+	int dir;		/* direction the latency lines belong to; -1 none */
+	struct fc_vec prios;	/* struct fc_prio of that direction */
 	struct fc_lat *pct_lat; /* percentile lines being read go here; NULL skips */
 	bool in_pcts;
 	double pct_scale;
-	struct fc_vec pcts; /* struct fc_percentile */
+	struct fc_vec pcts;    /* struct fc_percentile */
 	struct fc_vec buckets; /* struct fc_bucket */
 };
 
@@ -171,10 +170,12 @@ static bool bad(struct cur *c, const char *what)
 	shown[n] = '\0';
 	s->status = FC_E_SYNTAX;
 	if (len)
-		fc_err(&s->error, FC_E_SYNTAX, s->source, c->no, (unsigned long)(c->p - c->line) + 1,
+		fc_err(&s->error, FC_E_SYNTAX, s->source, c->no,
+		       (unsigned long)(c->p - c->line) + 1,
 		       "normal output: expected %s, found \"%s\"", what, shown);
 	else
-		fc_err(&s->error, FC_E_SYNTAX, s->source, c->no, (unsigned long)(c->p - c->line) + 1,
+		fc_err(&s->error, FC_E_SYNTAX, s->source, c->no,
+		       (unsigned long)(c->p - c->line) + 1,
 		       "normal output: expected %s, but the line ends", what);
 	return false;
 }
@@ -429,7 +430,8 @@ static void finish_dir(struct nscan *s)
 	finish_pcts(s);
 	if (s->dir >= 0 && s->prios.n && !s->status) {
 		struct fc_dir *d = &cur_job(s)->dir[s->dir];
-		d->prios = fc_arena_memdup(s->a, s->prios.data, s->prios.n * sizeof(struct fc_prio));
+		d->prios =
+		    fc_arena_memdup(s->a, s->prios.data, s->prios.n * sizeof(struct fc_prio));
 		if (!d->prios)
 			nomem(s);
 		d->n_prios = s->prios.n;
@@ -705,9 +707,15 @@ static bool bw_line(struct cur *c)
 		const char *name;
 		double scale;
 	} units[] = {
-	    {"KiB", 1024},	       {"KB", 1024},	      {"kB", 1024},
-	    {"MiB", 1024.0 * 1024},    {"MB", 1024.0 * 1024}, {"Kibit", 1024.0 / 8},
-	    {"Kbit", 1024.0 / 8},      {"kbit", 1024.0 / 8},  {"Mibit", 1024.0 * 1024 / 8},
+	    {"KiB", 1024},
+	    {"KB", 1024},
+	    {"kB", 1024},
+	    {"MiB", 1024.0 * 1024},
+	    {"MB", 1024.0 * 1024},
+	    {"Kibit", 1024.0 / 8},
+	    {"Kbit", 1024.0 / 8},
+	    {"kbit", 1024.0 / 8},
+	    {"Mibit", 1024.0 * 1024 / 8},
 	    {"Mbit", 1024.0 * 1024 / 8},
 	};
 	double scale = 0;
@@ -757,10 +765,9 @@ static bool iops_line(struct cur *c)
 	uint64_t min, max, n;
 	double mean, dev;
 	if (!expect(c, " min=") || !u64(c, &min, "iops min") || !expect(c, ", max=") ||
-	    !u64(c, &max, "iops max") || !expect(c, ", avg=") ||
-	    !dbl(c, &mean, NULL, "iops avg") || !expect(c, ", stdev=") ||
-	    !dbl(c, &dev, NULL, "iops stdev") || !expect(c, ", samples=") ||
-	    !u64(c, &n, "the number of iops samples"))
+	    !u64(c, &max, "iops max") || !expect(c, ", avg=") || !dbl(c, &mean, NULL, "iops avg") ||
+	    !expect(c, ", stdev=") || !dbl(c, &dev, NULL, "iops stdev") ||
+	    !expect(c, ", samples=") || !u64(c, &n, "the number of iops samples"))
 		return false;
 	fc_samples_init(smp);
 	smp->present = smp->n_known = true;
@@ -784,7 +791,8 @@ static bool bucket_list(struct cur *c, const char *what)
 			return true;
 		/* ">=64" holds a '=' of its own */
 		const char *label = c->p;
-		const char *from = starts(label, (size_t)(c->end - label), ">=") ? label + 2 : label;
+		const char *from =
+		    starts(label, (size_t)(c->end - label), ">=") ? label + 2 : label;
 		const char *eq = memchr(from, '=', (size_t)(c->end - from));
 		if (!eq || eq == from)
 			return bad(c, what);
@@ -805,7 +813,8 @@ static bool bucket_list(struct cur *c, const char *what)
 
 static bool keep_buckets(struct nscan *s, struct fc_buckets *out)
 {
-	out->items = fc_arena_memdup(s->a, s->buckets.data, s->buckets.n * sizeof(struct fc_bucket));
+	out->items =
+	    fc_arena_memdup(s->a, s->buckets.data, s->buckets.n * sizeof(struct fc_bucket));
 	if (!out->items)
 		return nomem(s);
 	out->n = s->buckets.n;
@@ -934,8 +943,6 @@ static bool job_line(struct cur *c)
 	}
 	finish_pcts(s);
 	struct fc_job *j = cur_job(s);
-	const char *q;
-	int ddir;
 	if (lit(c, "Description  : [")) {
 		const char *close = c->end;
 		while (close > c->p && close[-1] != ']')
@@ -945,7 +952,8 @@ static bool job_line(struct cur *c)
 		j->description = text(s, c->p, (size_t)(close - 1 - c->p));
 		return j->description != NULL;
 	}
-	if ((ddir = dir_label(c)) >= 0)
+	int ddir = dir_label(c);
+	if (ddir >= 0)
 		return dir_line(c, ddir);
 	if (lit(c, "fsync/fdatasync/sync_file_range:")) {
 		finish_dir(s);
@@ -956,10 +964,12 @@ static bool job_line(struct cur *c)
 	}
 	if (lit(c, "bw ("))
 		return bw_line(c);
-	if ((q = find(c, "): min=")) != NULL)
-		return lat_line(c, q);
-	if ((q = find(c, " percentiles (")) != NULL && c->end[-1] == ':')
-		return pcts_header(c, q);
+	const char *stats = find(c, "): min=");
+	if (stats)
+		return lat_line(c, stats);
+	const char *pcts = find(c, " percentiles (");
+	if (pcts && c->end[-1] == ':')
+		return pcts_header(c, pcts);
 	if (key(c, "iops"))
 		return iops_line(c);
 	if (lit(c, "lat (")) {
@@ -1306,8 +1316,8 @@ static const char *missing(const struct nscan *s, char *buf, size_t len)
 	}
 	for (size_t i = 0; i < s->jobs.n; i++) {
 		if (!has_group(s, j[i].groupid)) {
-			snprintf(buf, len, "no \"Run status group %d\" for job \"%s\"", j[i].groupid,
-				 j[i].name);
+			snprintf(buf, len, "no \"Run status group %d\" for job \"%s\"",
+				 j[i].groupid, j[i].name);
 			return buf;
 		}
 	}
@@ -1368,7 +1378,8 @@ static bool finish_job(struct nscan *s, struct fc_job *j, struct job_extra *x, b
 				dir->io_bytes += j->dir[k].io_bytes;
 				x->io_ulp[d] += x->io_ulp[k];
 			}
-			dir->bw_bytes = floor((double)dir->io_bytes * 1000 / (double)dir->runtime_ms);
+			dir->bw_bytes =
+			    floor((double)dir->io_bytes * 1000 / (double)dir->runtime_ms);
 		}
 	}
 	if (ns_era && !fill_lat_buckets(s, &j->latency_ns, x->lat[0], LAT_NS))
@@ -1433,8 +1444,8 @@ static void close_report(struct nscan *s, bool input_ended)
 		r->error = s->error;
 	} else if (lack) {
 		r->status = input_ended ? FC_E_UNFINISHED : FC_E_SYNTAX;
-		fc_err(&r->error, r->status, s->source, s->run.line, 0, "the report from line %lu has %s",
-		       s->run.line, lack);
+		fc_err(&r->error, r->status, s->source, s->run.line, 0,
+		       "the report from line %lu has %s", s->run.line, lack);
 	} else {
 		struct fc_run *run = &r->run;
 		bool ns_era = run->version_major >= 0
@@ -1458,7 +1469,8 @@ static void close_report(struct nscan *s, bool input_ended)
 		}
 		run->jobs = fc_arena_memdup(s->a, jobs, s->jobs.n * sizeof(*jobs));
 		run->n_jobs = s->jobs.n;
-		run->disks = fc_arena_memdup(s->a, s->disks.data, s->disks.n * sizeof(struct fc_disk));
+		run->disks =
+		    fc_arena_memdup(s->a, s->disks.data, s->disks.n * sizeof(struct fc_disk));
 		run->n_disks = s->disks.n;
 		run->groups =
 		    fc_arena_memdup(s->a, s->groups.data, s->groups.n * sizeof(struct fc_group));
@@ -1487,7 +1499,6 @@ static bool job_header(struct nscan *s, const char *p, size_t len, unsigned long
 		open_report(s, no, offset);
 	finish_dir(s);
 	s->block = B_JOB;
-	s->block_line = no;
 	take_line(s, no);
 	if (s->status || s->fatal)
 		return true;
@@ -1615,10 +1626,10 @@ int fc_normal_scan(struct fc_arena *a, const char *buf, size_t len, const char *
 		struct fc_vec *v;
 		size_t size;
 	} vecs[] = {
-	    {&s.banners, sizeof(struct banner)},   {&s.jobs, sizeof(struct fc_job)},
-	    {&s.extras, sizeof(struct job_extra)}, {&s.disks, sizeof(struct fc_disk)},
-	    {&s.groups, sizeof(struct fc_group)},  {&s.gextras, sizeof(struct group_extra)},
-	    {&s.prios, sizeof(struct fc_prio)},    {&s.pcts, sizeof(struct fc_percentile)},
+	    {&s.banners, sizeof(struct banner)},    {&s.jobs, sizeof(struct fc_job)},
+	    {&s.extras, sizeof(struct job_extra)},  {&s.disks, sizeof(struct fc_disk)},
+	    {&s.groups, sizeof(struct fc_group)},   {&s.gextras, sizeof(struct group_extra)},
+	    {&s.prios, sizeof(struct fc_prio)},	    {&s.pcts, sizeof(struct fc_percentile)},
 	    {&s.buckets, sizeof(struct fc_bucket)},
 	};
 	for (size_t i = 0; i < FC_ARRAY_SIZE(vecs); i++) {

@@ -1399,12 +1399,14 @@ static int normal_pass(struct scan *s, const char *buf, size_t len, struct fc_er
 		s->broken = rep->error;
 		s->last_broken = true;
 		struct fc_diag *d = fc_vec_push(&diags);
-		if (!d || !(d->text = fc_arena_strdup(s->b.a, msg))) {
+		char *text = d ? fc_arena_strdup(s->b.a, msg) : NULL;
+		if (!text) {
 			rc = scan_nomem(s, rep->run.line, err);
 			break;
 		}
 		d->kind = FC_DIAG_BROKEN;
 		d->line = rep->run.line;
+		d->text = text;
 	}
 	if (rc == 0) {
 		fc_vec_release(&s->diags);

@@ -90,17 +90,17 @@ struct builder {
 	uint64_t interval_ms;
 	uint64_t window_ms;
 	unsigned hist_k;
-	double *bucket_ns; /* hist: value of each merged bucket */
-	unsigned *nonzero; /* hist: the non-zero buckets of the row being spread */
-	size_t hist_bytes; /* bucket arrays allocated, in use or spare */
+	double *bucket_ns;     /* hist: value of each merged bucket */
+	unsigned *nonzero;     /* hist: the non-zero buckets of the row being spread */
+	size_t hist_bytes;     /* bucket arrays allocated, in use or spare */
 	size_t hist_max_bytes; /* FC_PROFILE_HIST_MAX_BYTES, less in tests */
 	enum hist_mode hist_mode;
 	uint64_t chunk_lo, chunk_hi;
-	struct fc_vec spare; /* double *: bucket arrays of closed intervals */
+	struct fc_vec spare;	/* double *: bucket arrays of closed intervals */
 	struct fc_arena *arena; /* the profile's: summaries */
 	size_t n_want;
 	const double *want;
-	uint64_t spread; /* work spreading windows so far (FC_PROFILE_MAX_SPREAD) */
+	uint64_t spread;    /* work spreading windows so far (FC_PROFILE_MAX_SPREAD) */
 	unsigned long line; /* of the line being added, for messages */
 	struct series s[3];
 	struct fc_profile *p;
@@ -972,8 +972,8 @@ int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
 			   const struct fc_profile_opts *opts, struct fc_profile **out,
 			   struct fc_error *err)
 {
-	return fc_profile_read_buffer_capped(buf, len, source, opts, FC_PROFILE_HIST_MAX_BYTES,
-					     out, err);
+	return fc_profile_read_buffer_capped(buf, len, source, opts, FC_PROFILE_HIST_MAX_BYTES, out,
+					     err);
 }
 
 int fc_profile_read_buffer_capped(const void *buf, size_t len, const char *source,

@@ -136,7 +136,8 @@ static void same_lat(const struct fc_lat *n, const struct fc_lat *j, const char 
 			if (prec->us && d < 1e3)
 				d = 1e3;
 			check_count++;
-			if (!(n->percentiles[i].value_ns >= lo && n->percentiles[i].value_ns < v + d)) {
+			if (!(n->percentiles[i].value_ns >= lo &&
+			      n->percentiles[i].value_ns < v + d)) {
 				check_failures++;
 				fprintf(stderr, "%s: percentile %g: %g not in [%g, %g)\n", ctx,
 					j->percentiles[i].percent, n->percentiles[i].value_ns, v,
@@ -405,7 +406,8 @@ static bool split_file(const char *rel, struct split *sp)
 		size_t n = strlen(line);
 		if (strcmp(line, "{\n") == 0)
 			in_json = true;
-		char *to = in_json ? sp->json : sp->normal, *other = in_json ? sp->normal : sp->json;
+		char *to = in_json ? sp->json : sp->normal,
+		     *other = in_json ? sp->normal : sp->json;
 		size_t *len = in_json ? &sp->json_len : &sp->normal_len;
 		size_t *other_len = in_json ? &sp->normal_len : &sp->json_len;
 		ok = *len + n < CAP && *other_len + 1 < CAP;
@@ -484,11 +486,25 @@ static struct fc_output *twin(const char *name)
 }
 
 static const char *const twins[] = {
-    "randread_qd32_libaio", "randrw_mix70",    "seqwrite_1m",	    "numjobs2",
-    "numjobs2_group_reporting", "two_groups",  "status_interval",   "unified_mixed",
-    "unified_both",	    "fsync",	       "all_percentiles",   "cmdprio",
-    "bs_per_direction",	    "bsrange",	       "kb_base_1000",	    "msec_latencies",
-    "errors_description",   "sigint",	       "client",
+    "randread_qd32_libaio",
+    "randrw_mix70",
+    "seqwrite_1m",
+    "numjobs2",
+    "numjobs2_group_reporting",
+    "two_groups",
+    "status_interval",
+    "unified_mixed",
+    "unified_both",
+    "fsync",
+    "all_percentiles",
+    "cmdprio",
+    "bs_per_direction",
+    "bsrange",
+    "kb_base_1000",
+    "msec_latencies",
+    "errors_description",
+    "sigint",
+    "client",
 };
 
 static void test_twins(void)
@@ -562,7 +578,8 @@ static void test_banner_options(void)
 		CHECK_STR(fc_job_option(r, &r->jobs[1], "rw"), "read");
 		CHECK_INT(r->n_groups, 2);
 		CHECK_INT(r->groups[1].groupid, 1);
-		CHECK(r->groups[1].dir[FC_DDIR_READ].present && !r->groups[1].dir[FC_DDIR_WRITE].present);
+		CHECK(r->groups[1].dir[FC_DDIR_READ].present &&
+		      !r->groups[1].dir[FC_DDIR_WRITE].present);
 		/* "io=432MiB (453MB)", the finer of the two */
 		CHECK_U64(r->groups[1].dir[FC_DDIR_READ].io_bytes, 453000000);
 		CHECK_U64(r->groups[1].dir[FC_DDIR_READ].max_runtime_ms, 1001);
@@ -734,8 +751,8 @@ static void test_bad_input(void)
 		return;
 	/* cut inside the third report's job: the first two stay, fio did not
 	 * finish */
-	const char *third = strstr(strstr(strstr(text, ": (groupid=") + 1, ": (groupid=") + 1,
-				   ": (groupid=");
+	const char *third =
+	    strstr(strstr(strstr(text, ": (groupid=") + 1, ": (groupid=") + 1, ": (groupid=");
 	const char *cut = strstr(third, "    clat percentiles");
 	struct fc_output *o = bad_text(text, (size_t)(cut - text), FC_E_UNFINISHED, 874, 0,
 				       "its report is cut short");
@@ -756,7 +773,8 @@ static void test_bad_input(void)
 
 	/* a number that is none: the last report cannot be read */
 	char *b = with_line(text, len, 1174, "  read: IOPS=x1, BW=1MiB/s (1MB/s)(1MiB/1msec)", &n);
-	o = bad_text(b, n, FC_E_SYNTAX, 1174, 14, "normal output: expected the IOPS, found \"x1, BW");
+	o = bad_text(b, n, FC_E_SYNTAX, 1174, 14,
+		     "normal output: expected the IOPS, found \"x1, BW");
 	CHECK(o == NULL);
 	fc_output_free(o);
 	free(b);
@@ -767,12 +785,14 @@ static void test_bad_input(void)
 		CHECK_INT(o->n_runs, 3);
 		CHECK(o->final && o->final->line == 1173);
 		CHECK_INT(o->diags[3].kind, FC_DIAG_BROKEN);
-		CHECK(strstr(o->diags[3].text, "report from line 575 is not readable: line 577, column 36: "
-					       "normal output: expected the mean latency, found \"three") != NULL);
+		CHECK(strstr(o->diags[3].text,
+			     "report from line 575 is not readable: line 577, column 36: "
+			     "normal output: expected the mean latency, found \"three") != NULL);
 		fc_output_free(o);
 	}
 	free(b);
-	b = with_line(text, len, 1178, "     |  1.00th=[  289],  5.00th=[  343, 10.00th=[  367],", &n);
+	b = with_line(text, len, 1178, "     |  1.00th=[  289],  5.00th=[  343, 10.00th=[  367],",
+		      &n);
 	o = bad_text(b, n, FC_E_SYNTAX, 1178, 39, "expected \"]\", found \", 10.00th");
 	fc_output_free(o);
 	free(b);
@@ -785,8 +805,9 @@ static void test_bad_input(void)
 	/* not fio at all, and fio text without a report */
 	o = bad_text("hello\nworld\n", 12, FC_E_NOT_FIO, 0, 0, "not fio output");
 	CHECK(o == NULL);
-	const char *started = "x: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) "
-			      "4096B-4096B, ioengine=psync, iodepth=1\nfio-3.33\nStarting 1 process\n";
+	const char *started =
+	    "x: (g=0): rw=read, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) "
+	    "4096B-4096B, ioengine=psync, iodepth=1\nfio-3.33\nStarting 1 process\n";
 	o = bad_text(started, strlen(started), FC_E_UNFINISHED, 0, 0, "its text holds no report");
 	CHECK(o && o->n_runs == 0);
 	fc_output_free(o);
@@ -838,7 +859,8 @@ static void test_handmade(void)
 			CHECK_INT(r->version_minor, shapes[i].minor);
 			const struct fc_job *job = &r->jobs[0];
 			CHECK_STR(fc_job_option(r, job, "bs"), "4096");
-			CHECK_STR(fc_job_option(r, job, "rw"), fc_job_option(NULL, &j->final->jobs[0], "rw"));
+			CHECK_STR(fc_job_option(r, job, "rw"),
+				  fc_job_option(NULL, &j->final->jobs[0], "rw"));
 		}
 		fc_output_free(n);
 		fc_output_free(j);
@@ -861,13 +883,15 @@ static void test_handmade(void)
 		len = fread(text, 1, (1 << 16) - 1, f);
 		fclose(f);
 		size_t n;
-		char *b = with_line(text, len, 16,
-				    "    bw (MB/s)  : min= 1076, max= 1085, per=100.00%, avg=1080.42, "
-				    "stdev= 4.18",
-				    &n);
+		char *b =
+		    with_line(text, len, 16,
+			      "    bw (MB/s)  : min= 1076, max= 1085, per=100.00%, avg=1080.42, "
+			      "stdev= 4.18",
+			      &n);
 		o = read_part(b, n, "2.0 MB", FC_OK);
 		if (o) {
-			const struct fc_samples *bw = &o->final->jobs[0].dir[FC_DDIR_READ].bw_samples;
+			const struct fc_samples *bw =
+			    &o->final->jobs[0].dir[FC_DDIR_READ].bw_samples;
 			CHECK_DBL(bw->mean, 1080.42 * 1000 * 1024, 1e-12);
 			CHECK_DBL(bw->min, 1076.0 * 1000 * 1024, 1e-12);
 			fc_output_free(o);
@@ -882,7 +906,8 @@ static void test_handmade(void)
 		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
 		CHECK_INT(d->n_prios, 2);
 		CHECK(d->n_prios == 2 && !d->prios[0].high && d->prios[1].high);
-		CHECK(d->n_prios == 2 && d->prios[1].prioclass == -1 && d->prios[1].lat.n_percentiles == 17);
+		CHECK(d->n_prios == 2 && d->prios[1].prioclass == -1 &&
+		      d->prios[1].lat.n_percentiles == 17);
 		fc_output_free(o);
 	}
 }
@@ -921,8 +946,10 @@ static void test_no_samples_agree(void)
 			CHECK(rd->present && rd->clat.present && rd->lat.present);
 			CHECK(!rd->slat.present && isnan(rd->slat.mean_ns));
 			/* write: no I/O, so no latency, no percentiles, no samples */
-			CHECK(!wr->clat.present && isnan(wr->clat.mean_ns) && wr->clat.n_percentiles == 0);
-			CHECK(!wr->lat.present && !wr->bw_samples.present && !wr->iops_samples.present);
+			CHECK(!wr->clat.present && isnan(wr->clat.mean_ns) &&
+			      wr->clat.n_percentiles == 0);
+			CHECK(!wr->lat.present && !wr->bw_samples.present &&
+			      !wr->iops_samples.present);
 			CHECK_U64(wr->io_bytes, 0);
 		}
 		/* the JSON and terse have the empty direction (zero counts); normal

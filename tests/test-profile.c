@@ -834,7 +834,8 @@ static char *hist_log(unsigned rows, unsigned buckets, int dirs, unsigned blocks
 			for (int d = 0; d < dirs; d++) {
 				at += (size_t)snprintf(text + at, cap - at, "%u, %d, 4096",
 						       i * 1000 + i - 1 + b * 7, d);
-				unsigned base = (buckets * 2 / 9 + i % 37 + (unsigned)d * 5) % buckets;
+				unsigned base =
+				    (buckets * 2 / 9 + i % 37 + (unsigned)d * 5) % buckets;
 				for (unsigned j = 0; j < buckets; j++) {
 					if (j < base || j >= base + 4 + i % 3) {
 						memcpy(text + at, ", 0", 3);
@@ -852,6 +853,14 @@ static char *hist_log(unsigned rows, unsigned buckets, int dirs, unsigned blocks
 	text[at] = '\0';
 	*len = at;
 	return text;
+}
+
+/* The value fiocamp.h gives merged bucket j of `stride` fine ones. */
+static double merged_value(unsigned j, unsigned stride)
+{
+	return (fc_hist_bucket_value(j * stride, 29, 0) +
+		fc_hist_bucket_value(j * stride + stride - 1, 29, 0)) /
+	       2;
 }
 
 /*
@@ -887,7 +896,8 @@ static double *hist_reference(const char *text, unsigned buckets, size_t n_inter
 			uint64_t hi = (k + 1) * 1000 < to ? (k + 1) * 1000 : to;
 			double share = (double)(hi - lo) / (double)(to - from);
 			for (unsigned j = 0; j < buckets; j++)
-				h[((size_t)d * n_intervals + k) * buckets + j] += (double)row[j] * share;
+				h[((size_t)d * n_intervals + k) * buckets + j] +=
+				    (double)row[j] * share;
 		}
 	}
 	unsigned stride = 1856 / buckets;
@@ -898,12 +908,10 @@ static double *hist_reference(const char *text, unsigned buckets, size_t n_inter
 			double total = 0, weighted = 0;
 			int lo = -1, hi = -1;
 			for (unsigned j = 0; j < buckets; j++) {
-				double v = (fc_hist_bucket_value(j * stride, 29, 0) +
-					    fc_hist_bucket_value(j * stride + stride - 1, 29, 0)) / 2;
 				if (hk[j] <= 0)
 					continue;
 				total += hk[j];
-				weighted += hk[j] * v;
+				weighted += hk[j] * merged_value(j, stride);
 				if (lo < 0)
 					lo = (int)j;
 				hi = (int)j;
@@ -911,13 +919,9 @@ static double *hist_reference(const char *text, unsigned buckets, size_t n_inter
 			o[0] = total;
 			if (lo < 0)
 				continue;
-			double v_lo = (fc_hist_bucket_value(lo * stride, 29, 0) +
-				       fc_hist_bucket_value(lo * stride + stride - 1, 29, 0)) / 2;
-			double v_hi = (fc_hist_bucket_value(hi * stride, 29, 0) +
-				       fc_hist_bucket_value(hi * stride + stride - 1, 29, 0)) / 2;
 			o[1] = weighted / total;
-			o[2] = v_lo;
-			o[3] = v_hi;
+			o[2] = merged_value((unsigned)lo, stride);
+			o[3] = merged_value((unsigned)hi, stride);
 			for (size_t i = 0; i < n_want; i++) {
 				long double target = (long double)want[i] / 100.0 * total;
 				double cum = 0;
@@ -926,8 +930,7 @@ static double *hist_reference(const char *text, unsigned buckets, size_t n_inter
 						continue;
 					cum += hk[j];
 					if (cum >= target) {
-						o[4 + i] = (fc_hist_bucket_value((unsigned)j * stride, 29, 0) +
-							    fc_hist_bucket_value((unsigned)j * stride + stride - 1, 29, 0)) / 2;
+						o[4 + i] = merged_value((unsigned)j, stride);
 						break;
 					}
 				}
