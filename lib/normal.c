@@ -1522,9 +1522,11 @@ static bool job_header(struct nscan *s, const char *p, size_t len, unsigned long
 		return true;
 	j->members = members > UINT32_MAX ? UINT32_MAX : (unsigned)members;
 	/* the error text may hold anything; the pid comes after the last ": pid=" */
-	const char *pid = NULL;
-	for (const char *q = c.p; (q = memmem(q, (size_t)(c.end - q), ": pid=", 6)) != NULL; q += 6)
+	const char *pid = NULL, *q = find(&c, ": pid=");
+	while (q) {
 		pid = q;
+		q = memmem(q + 6, (size_t)(c.end - q - 6), ": pid=", 6);
+	}
 	if (!pid) {
 		bad(&c, "\": pid=\"");
 		return true;
