@@ -833,9 +833,9 @@ static int read_in_chunks(struct builder *b, const struct input *in, struct prof
 	p->time_went_backwards = p->time_absolute = false;
 	b->spread = 0;
 	b->hist_mode = H_SPAN;
-	int rc = read_again(b, in, box);
-	if (rc != 0)
-		return rc < 0 ? rc : FC_E_NOMEM;
+	int rc = read_again(b, in, box); /* RESTART comes from H_STREAM only */
+	if (rc < 0)
+		return rc;
 	uint64_t k_min = UINT64_MAX, k_end = 0;
 	unsigned dirs = 0;
 	for (int d = 0; d < 3; d++) {
@@ -856,8 +856,8 @@ static int read_in_chunks(struct builder *b, const struct input *in, struct prof
 		b->chunk_lo = lo;
 		b->chunk_hi = lo + chunk;
 		rc = read_again(b, in, box);
-		if (rc != 0)
-			return rc < 0 ? rc : FC_E_NOMEM;
+		if (rc < 0)
+			return rc;
 		for (int d = 0; d < 3; d++) {
 			struct series *se = &b->s[d];
 			for (uint64_t k = lo; k < b->chunk_hi && k < se->k0 + se->n; k++) {
