@@ -802,6 +802,17 @@ static void test_bad_input(void)
 	free(b);
 	free(text);
 
+	/* job headers and nothing else take far more memory than their bytes:
+	 * refused at FC_OUTPUT_MEM_*, not read until memory runs out */
+	static const char header[] = "a: (groupid=0, jobs=1): err= 0: pid=1\n";
+	size_t hl = strlen(header), count = 80000;
+	char *many = malloc(hl * count);
+	for (size_t i = 0; i < count; i++)
+		memcpy(many + i * hl, header, hl);
+	o = bad_text(many, hl * count, FC_E_LIMIT, 0, 0, "(FC_OUTPUT_MEM_*)");
+	CHECK(o == NULL);
+	free(many);
+
 	/* not fio at all, and fio text without a report */
 	o = bad_text("hello\nworld\n", 12, FC_E_NOT_FIO, 0, 0, "not fio output");
 	CHECK(o == NULL);
