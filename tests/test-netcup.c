@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "netcup.h"
+#include "netcup/netcup.h"
 
 #define SERVER_ID 111007
 

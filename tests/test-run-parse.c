@@ -3,7 +3,7 @@
  * targets, the campaign file's structure and the providers' keys. */
 #include <string.h>
 
-#include "campaign.h"
+#include "campaign/campaign.h"
 #include "check.h"
 #include "rutil.h"
 

@@ -12,10 +12,10 @@
 
 #include <jansson.h>
 
-#include "campaign.h"
-#include "jobs.h"
-#include "provider-netcup.h"
-#include "run.h"
+#include "campaign/campaign.h"
+#include "campaign/jobs.h"
+#include "netcup/provider.h"
+#include "engine/run.h"
 
 #ifndef FIOCAMP_VERSION
 #define FIOCAMP_VERSION "unknown"

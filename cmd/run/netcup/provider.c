@@ -10,7 +10,7 @@
  * `snapshot` that was cut short may or may not have been made, so it is
  * adopted when it exists and deleted by `all-created` when it does.
  */
-#include "provider-netcup.h"
+#include "netcup/provider.h"
 
 #include <limits.h>
 #include <math.h>
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
-#include "netcup.h"
+#include "http/http.h"
+#include "netcup/netcup.h"
 #include "rutil.h"
 
 #define MAX_SNAPSHOT_NAME 255

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "netcup-internal.h"
+#include "netcup/netcup-internal.h"
 
 #define TOKEN_PATH	     "/protocol/openid-connect/token"
 #define DEVICE_PATH	     "/protocol/openid-connect/auth/device"

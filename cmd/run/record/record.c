@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "record.h"
+#include "record/record.h"
 
 #include <errno.h>
 #include <fcntl.h>

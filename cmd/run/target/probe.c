@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "probe.h"
+#include "target/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

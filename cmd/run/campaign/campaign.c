@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "campaign.h"
+#include "campaign/campaign.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "progress.h"
+#include "engine/progress.h"
 
 #include <stdio.h>
 #include <string.h>

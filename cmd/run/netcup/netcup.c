@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "netcup-internal.h"
+#include "netcup/netcup-internal.h"
 
 /* How far the API's clock may be behind ours when we look for a task we may
  * have started (seconds). */

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "provider.h"
+#include "actions/provider.h"
 #include "rutil.h"
 
 enum action_kind {

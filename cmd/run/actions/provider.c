@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-#include "provider.h"
+#include "actions/provider.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "provider-netcup.h"
+#include "netcup/provider.h"
 
 /* Providers built into this binary.  `none` has no actions: a campaign
  * without a [provider] section (or with type = none) may only use the

@@ -8,8 +8,8 @@
 
 #include <stdarg.h>
 
-#include "http.h"
-#include "netcup.h"
+#include "http/http.h"
+#include "netcup/netcup.h"
 
 #define NC_PRINTF(f, a) __attribute__((format(printf, f, a)))
 

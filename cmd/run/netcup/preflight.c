@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netcup-internal.h"
+#include "netcup/netcup-internal.h"
 
 #define UEFI_CODE "server.snapshot.create.error.online.uefi"
 

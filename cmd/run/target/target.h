@@ -13,8 +13,8 @@
 
 #include <jansson.h>
 
-#include "campaign.h"
-#include "spawn.h"
+#include "campaign/campaign.h"
+#include "target/spawn.h"
 
 struct target {
 	const struct campaign *c;

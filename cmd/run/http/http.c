@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
-#include "http.h"
+#include "http/http.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>

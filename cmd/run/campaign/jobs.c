@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "jobs.h"
+#include "campaign/jobs.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "campaign.h"
+#include "campaign/campaign.h"
 
 enum {
 	EXIT_RUN_OK = 0,

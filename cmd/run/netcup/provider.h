@@ -7,7 +7,7 @@
 #ifndef FCR_PROVIDER_NETCUP_H
 #define FCR_PROVIDER_NETCUP_H
 
-#include "provider.h"
+#include "actions/provider.h"
 
 extern const struct provider_ops provider_netcup_ops;
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "netcup.h"
-#include "provider-netcup.h"
-#include "run.h"
+#include "netcup/netcup.h"
+#include "netcup/provider.h"
+#include "engine/run.h"
 
 static volatile sig_atomic_t login_interrupted;
 

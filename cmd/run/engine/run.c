@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "run.h"
+#include "engine/run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,12 +15,12 @@
 
 #include <fiocamp.h>
 
-#include "jobs.h"
-#include "probe.h"
-#include "progress.h"
-#include "record.h"
-#include "spawn.h"
-#include "target.h"
+#include "campaign/jobs.h"
+#include "target/probe.h"
+#include "engine/progress.h"
+#include "record/record.h"
+#include "target/spawn.h"
+#include "target/target.h"
 
 /* Ctrl-C, SIGTERM and SIGHUP count here (an int is written atomically on Linux, and
  * the API of the helpers takes `volatile int *`). */
