@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "common/common.h"
 #include "netcup/netcup.h"
 
 #define SERVER_ID 111007
@@ -879,7 +880,7 @@ static void test_snapshots(void)
 		CHECK(!l.items[0].online);
 		CHECK_STR(l.items[0].state, "SHUTOFF");
 		CHECK_STR(l.items[0].disks, "vda");
-		CHECK(!isnan(netcup_parse_time(l.items[0].creation_time)));
+		CHECK(!isnan(cm_parse_rfc3339(l.items[0].creation_time)));
 	}
 	netcup_snapshot_list_free(&l);
 
@@ -1528,18 +1529,18 @@ static void test_fake_rules(void)
 static void test_parse_time(void)
 {
 	/* 2026-08-27T16:48:28Z = 1787849308 */
-	CHECK_DBL(netcup_parse_time("2026-08-27T16:48:28Z"), 1787849308.0, 0);
-	CHECK_DBL(netcup_parse_time("2026-08-27T16:48:28.703780033Z"), 1787849308.703780033, 1e-12);
-	CHECK_DBL(netcup_parse_time("2026-08-27T16:48:28.001190Z"), 1787849308.00119, 1e-12);
-	CHECK_DBL(netcup_parse_time("2026-08-27T18:48:28+02:00"), 1787849308.0, 0);
-	CHECK_DBL(netcup_parse_time("2026-08-27T15:48:28-0100"), 1787849308.0, 0);
-	CHECK_DBL(netcup_parse_time("2026-08-27 16:48:28"), 1787849308.0, 0);
-	CHECK_DBL(netcup_parse_time("2026-08-27T16:48Z"), 1787849280.0, 0);
-	CHECK(isnan(netcup_parse_time("")));
-	CHECK(isnan(netcup_parse_time(NULL)));
-	CHECK(isnan(netcup_parse_time("2026-13-01T00:00:00Z")));
-	CHECK(isnan(netcup_parse_time("2026-08-27T16:48:28Zjunk")));
-	CHECK(isnan(netcup_parse_time("2026-08-27T16:48:28.Z")));
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27T16:48:28Z"), 1787849308.0, 0);
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27T16:48:28.703780033Z"), 1787849308.703780033, 1e-12);
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27T16:48:28.001190Z"), 1787849308.00119, 1e-12);
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27T18:48:28+02:00"), 1787849308.0, 0);
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27T15:48:28-0100"), 1787849308.0, 0);
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27 16:48:28"), 1787849308.0, 0);
+	CHECK_DBL(cm_parse_rfc3339("2026-08-27T16:48Z"), 1787849280.0, 0);
+	CHECK(isnan(cm_parse_rfc3339("")));
+	CHECK(isnan(cm_parse_rfc3339(NULL)));
+	CHECK(isnan(cm_parse_rfc3339("2026-13-01T00:00:00Z")));
+	CHECK(isnan(cm_parse_rfc3339("2026-08-27T16:48:28Zjunk")));
+	CHECK(isnan(cm_parse_rfc3339("2026-08-27T16:48:28.Z")));
 	CHECK_STR(netcup_status_text(NETCUP_E_TASK), "the API task failed");
 }
 

@@ -16,25 +16,25 @@ static void test_durations(void)
 	    {"10s", 10000}, {"1m30s", 90000}, {"250ms", 250}, {"1h", 3600000},	   {"2.5s", 2500},
 	    {"45", 45000},  {"1d", 86400000}, {"0s", 0},      {"1h2m3s", 3723000},
 	};
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(good); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(good); i++) {
 		uint64_t ms = 1;
 		struct rerr err;
-		CHECK_INT(parse_duration_ms(good[i].text, &ms, &err), 0);
+		CHECK_INT(cm_parse_duration_ms(good[i].text, &ms, err.msg, sizeof(err.msg)), 0);
 		CHECK_U64(ms, good[i].ms);
 	}
 	const char *bad[] = {"", "s", "10x", "-1s", "1s5", "ten", "1 s", "400d", "1e3s"};
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(bad); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(bad); i++) {
 		uint64_t ms;
 		struct rerr err = {{0}};
-		CHECK_INT(parse_duration_ms(bad[i], &ms, &err), -1);
+		CHECK_INT(cm_parse_duration_ms(bad[i], &ms, err.msg, sizeof(err.msg)), -1);
 		CHECK(err.msg[0] != '\0');
 	}
 	char buf[32];
-	format_duration(buf, sizeof(buf), 90000);
+	cm_format_duration(buf, sizeof(buf), 90000);
 	CHECK_STR(buf, "1m30s");
-	format_duration(buf, sizeof(buf), 250);
+	cm_format_duration(buf, sizeof(buf), 250);
 	CHECK_STR(buf, "250ms");
-	format_duration(buf, sizeof(buf), 3723500);
+	cm_format_duration(buf, sizeof(buf), 3723500);
 	CHECK_STR(buf, "1h02m03.500s");
 }
 
@@ -47,27 +47,27 @@ static void test_sizes(void)
 	    {"4G", 4ull << 30}, {"64M", 64ull << 20}, {"512k", 512ull << 10}, {"1GiB", 1ull << 30},
 	    {"8192", 8192},	{"2T", 2ull << 40},   {"3MB", 3ull << 20},
 	};
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(good); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(good); i++) {
 		uint64_t b = 0;
-		CHECK_INT(parse_size_bytes(good[i].text, &b, NULL), 0);
+		CHECK_INT(cm_parse_size_bytes(good[i].text, &b, NULL, 0), 0);
 		CHECK_U64(b, good[i].bytes);
 	}
 	const char *bad[] = {"",	  "G",	 "4X", "4G5", "-1M", "0", "99999999999999999999",
 			     "16777216T", "1.5G"};
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(bad); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(bad); i++) {
 		uint64_t b;
-		CHECK_INT(parse_size_bytes(bad[i], &b, NULL), -1);
+		CHECK_INT(cm_parse_size_bytes(bad[i], &b, NULL, 0), -1);
 	}
 	char buf[32];
-	format_size(buf, sizeof(buf), 64ull << 20);
+	cm_format_size(buf, sizeof(buf), 64ull << 20);
 	CHECK_STR(buf, "64M");
-	format_size(buf, sizeof(buf), 1000);
+	cm_format_size(buf, sizeof(buf), 1000);
 	CHECK_STR(buf, "1000");
 }
 
 static void test_shell(void)
 {
-	struct strv w = {0};
+	struct cm_strv w = {0};
 	struct rerr err;
 	CHECK_INT(shell_split("sh -c 'echo a; b' \"x \\\"y\\\"\" z\\ q", &w, &err), 0);
 	CHECK_INT(w.n, 5);
@@ -76,15 +76,15 @@ static void test_shell(void)
 	CHECK_STR(w.v[1], "-c");
 	CHECK_STR(w.v[2], "echo a; b");
 	CHECK_STR(w.v[3], "x \"y\"");
-	strv_release(&w);
+	cm_strv_release(&w);
 	CHECK_INT(shell_split("a ''", &w, &err), 0);
 	CHECK_INT(w.n, 2);
 	CHECK_STR(w.v[1], "");
-	strv_release(&w);
+	cm_strv_release(&w);
 	CHECK_INT(shell_split("'open", &w, &err), -1);
-	strv_release(&w);
+	cm_strv_release(&w);
 	CHECK_INT(shell_split("trail\\", &w, &err), -1);
-	strv_release(&w);
+	cm_strv_release(&w);
 
 	char *argv[] = {"echo", "it's", "a b", "", "plain-1.0", NULL};
 	char *j = shell_join(argv);
@@ -95,11 +95,11 @@ static void test_shell(void)
 	CHECK_STR(w.v[1], "it's");
 	CHECK_STR(w.v[2], "a b");
 	CHECK_STR(w.v[3], "");
-	strv_release(&w);
+	cm_strv_release(&w);
 	free(j);
 }
 
-static struct campaign *parse(const char *text, struct strv *errors)
+static struct campaign *parse(const char *text, struct cm_strv *errors)
 {
 	struct campaign *c = NULL;
 	campaign_parse(text, strlen(text), "t.ini", &c, errors);
@@ -108,7 +108,7 @@ static struct campaign *parse(const char *text, struct strv *errors)
 
 static void test_campaign(void)
 {
-	struct strv errors = {0};
+	struct cm_strv errors = {0};
 	struct campaign *c = parse("\xef\xbb\xbf; comment\r\n"
 				   "[campaign]\r\n"
 				   "suite = rw4k ./my.fio ; two tests\n"
@@ -127,7 +127,7 @@ static void test_campaign(void)
 	if (!c) {
 		for (size_t i = 0; i < errors.n; i++)
 			fprintf(stderr, "%s\n", errors.v[i]);
-		strv_release(&errors);
+		cm_strv_release(&errors);
 		return;
 	}
 	CHECK_STR(c->name, "t");
@@ -166,20 +166,20 @@ static void test_campaign(void)
 		CHECK_STR(errors.v[0], "t.ini:2: test 'a' appears twice in the suite");
 		CHECK_STR(errors.v[1], "t.ini:7: empty action in 'before'");
 	}
-	strv_release(&errors);
+	cm_strv_release(&errors);
 
 	/* more than 20 problems: 20 lines and a count */
-	struct sbuf b = {0};
-	sbuf_add(&b, "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n");
+	struct cm_buf b = {0};
+	cm_buf_puts(&b, "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n");
 	for (int i = 0; i < 25; i++)
-		sbuf_add(&b, "nope = 1\n");
+		cm_buf_puts(&b, "nope = 1\n");
 	c = parse(b.s, &errors);
 	CHECK(c == NULL);
 	CHECK_INT(errors.n, 21);
 	if (errors.n == 21)
 		CHECK_STR(errors.v[20], "t.ini: 5 more errors");
-	strv_release(&errors);
-	sbuf_release(&b);
+	cm_strv_release(&errors);
+	cm_buf_release(&b);
 }
 
 /* Values that would break what comes after the parser: JSON wants UTF-8, ssh
@@ -199,20 +199,20 @@ static void test_campaign_refusals(void)
 	    {"target = ssh -oProxyCommand=x@host\n[state s]\n",
 	     "t.ini:5: bad ssh destination '-oProxyCommand=x@host' (expected USER@HOST[:PORT])"},
 	};
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(cases); i++) {
-		struct strv errors = {0};
-		char *text = xasprintf("%s%s", head, cases[i].tail);
+	for (size_t i = 0; i < CM_ARRAY_SIZE(cases); i++) {
+		struct cm_strv errors = {0};
+		char *text = cm_asprintf("%s%s", head, cases[i].tail);
 		struct campaign *c = parse(text, &errors);
 		CHECK(c == NULL);
 		CHECK_INT(errors.n, 1);
 		if (errors.n == 1)
 			CHECK_STR(errors.v[0], cases[i].error);
 		campaign_free(c);
-		strv_release(&errors);
+		cm_strv_release(&errors);
 		free(text);
 	}
 	/* a size beyond what a file offset (off_t) holds */
-	struct strv errors = {0};
+	struct cm_strv errors = {0};
 	struct campaign *c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 16777215T\n"
 				   "[state s]\n",
 				   &errors);
@@ -220,7 +220,7 @@ static void test_campaign_refusals(void)
 	CHECK_INT(errors.n, 1);
 	if (errors.n == 1)
 		CHECK_STR(errors.v[0], "t.ini:4: size '16777215T' is larger than a file can be");
-	strv_release(&errors);
+	cm_strv_release(&errors);
 	/* UTF-8 in a name where names may have it (an action's argument) is fine */
 	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n"
 		  "before = run echo 'caf\xc3\xa9 \xf0\x9f\x98\x80'\n",
@@ -230,7 +230,7 @@ static void test_campaign_refusals(void)
 	if (c)
 		CHECK_STR(c->states[0].actions[0].words.v[2], "caf\xc3\xa9 \xf0\x9f\x98\x80");
 	campaign_free(c);
-	strv_release(&errors);
+	cm_strv_release(&errors);
 
 	/* the validator itself: overlong forms, surrogates, truncated sequences */
 	CHECK_U64(utf8_valid_len("ab\xc3\xa9", 4), 4);
@@ -244,7 +244,7 @@ static void test_campaign_refusals(void)
 /* The netcup provider's keys and actions are checked while parsing. */
 static void test_netcup(void)
 {
-	struct strv errors = {0};
+	struct cm_strv errors = {0};
 	struct campaign *c =
 	    parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n"
 		  "[provider]\ntype = netcup\nserver-id = 42\n"
@@ -289,7 +289,7 @@ static void test_netcup(void)
 		CHECK_STR(errors.v[4], "t.ini:11: 'delete-snapshot': wrong number of arguments "
 				       "(usage: delete-snapshot NAME|all-created)");
 	}
-	strv_release(&errors);
+	cm_strv_release(&errors);
 }
 
 int main(void)

@@ -87,7 +87,6 @@ static void test_probe_ssh(unsigned open_port)
 {
 	struct probe_result res;
 	struct rerr err;
-	mono_init();
 	CHECK_INT(probe_ssh("127.0.0.1", open_port, 5000, NULL, &res, &err), 0);
 	CHECK_INT(res.probes, 2);
 	CHECK_INT(res.answered, 2);

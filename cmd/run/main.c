@@ -65,7 +65,7 @@ static void usage(FILE *f)
  * beside the original. */
 static void recorded_campaign(const char *dir, char **name, char **file_dir)
 {
-	char *path = xasprintf("%s/manifest.json", dir);
+	char *path = cm_asprintf("%s/manifest.json", dir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	free(path);
@@ -75,7 +75,7 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir)
 	const char *file = json_string_value(json_object_get(m, "campaign_file"));
 	const char *n = json_string_value(json_object_get(m, "campaign"));
 	*file_dir = file ? path_dirname(file) : NULL;
-	*name = n && name_is_safe(n) ? xstrdup(n) : NULL;
+	*name = n && name_is_safe(n) ? cm_strdup(n) : NULL;
 	json_decref(m);
 }
 
@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
+	cm_init("fiocamp-run", EXIT_RUN_FAILED);
 	if (argc > 1 && !strcmp(argv[1], "netcup-login"))
 		return netcup_login_command(argc - 1, argv + 1);
 	struct run_options o = {0};
@@ -153,13 +154,13 @@ int main(int argc, char **argv)
 	struct rerr err;
 	if (demo) {
 		const struct embedded_file *e = jobs_embedded("demo.ini");
-		text = xstrndup(e->data, e->len);
+		text = cm_strndup(e->data, e->len);
 		len = e->len;
-		source = xstrdup("demo.ini (built in)");
+		source = cm_strdup("demo.ini (built in)");
 	} else {
 		const char *file = nargs ? argv[optind] : NULL;
-		char *ini = file ? xstrdup(file) : xasprintf("%s/campaign.ini", o.resume_dir);
-		if (read_file(ini, 1024 * 1024 + 1, &text, &len, &err) < 0) {
+		char *ini = file ? cm_strdup(file) : cm_asprintf("%s/campaign.ini", o.resume_dir);
+		if (cm_read_file(ini, 1024 * 1024 + 1, &text, &len, err.msg, sizeof(err.msg)) < 0) {
 			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 			free(ini);
 			return EXIT_RUN_USAGE;
@@ -175,7 +176,7 @@ int main(int argc, char **argv)
 			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir);
 		}
 	}
-	struct strv errors = {0};
+	struct cm_strv errors = {0};
 	struct campaign *c = NULL;
 	int rc = EXIT_RUN_USAGE;
 	if (campaign_parse(text, len, source, &c, &errors) < 0) {
@@ -190,7 +191,7 @@ int main(int argc, char **argv)
 		}
 		rc = dry_run ? run_dry(c, &o) : run_campaign(c, &o);
 	}
-	strv_release(&errors);
+	cm_strv_release(&errors);
 	campaign_free(c);
 	free(text);
 	free(source);

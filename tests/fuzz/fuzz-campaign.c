@@ -9,10 +9,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct strv errors = {0};
+	struct cm_strv errors = {0};
 	struct campaign *c = NULL;
 	campaign_parse((const char *)data, size, "fuzz.ini", &c, &errors);
 	campaign_free(c);
-	strv_release(&errors);
+	cm_strv_release(&errors);
 	return 0;
 }

@@ -35,7 +35,7 @@ const char *campaign_builtin_actions_help(void)
 
 struct parser {
 	struct campaign *c;
-	struct strv *errors;
+	struct cm_strv *errors;
 	const char *source;
 	unsigned line;
 	int n_errors;
@@ -47,7 +47,7 @@ struct parser {
 	struct state *state;
 };
 
-static void perror_at(struct parser *p, unsigned line, const char *fmt, ...) FCR_PRINTF(3, 4);
+static void perror_at(struct parser *p, unsigned line, const char *fmt, ...) CM_PRINTF(3, 4);
 
 static void perror_at(struct parser *p, unsigned line, const char *fmt, ...)
 {
@@ -59,7 +59,7 @@ static void perror_at(struct parser *p, unsigned line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	strv_addf(p->errors, "%s:%u: %s", p->source, line, msg);
+	cm_strv_addf(p->errors, "%s:%u: %s", p->source, line, msg);
 }
 
 static char *trim(char *s)
@@ -164,7 +164,7 @@ static int parse_host_port(const char *text, char **host, unsigned *port, bool *
 		const char *close = strchr(text, ']');
 		if (!close || close == text + 1)
 			return -1;
-		*host = xstrndup(text + 1, (size_t)(close - text - 1));
+		*host = cm_strndup(text + 1, (size_t)(close - text - 1));
 		colon = close[1] == ':' ? close + 1 : NULL;
 		if (close[1] && !colon)
 			goto bad;
@@ -172,7 +172,7 @@ static int parse_host_port(const char *text, char **host, unsigned *port, bool *
 		colon = strchr(text, ':');
 		if (colon && strchr(colon + 1, ':'))
 			return -1; /* a bare IPv6 address needs brackets */
-		*host = colon ? xstrndup(text, (size_t)(colon - text)) : xstrdup(text);
+		*host = colon ? cm_strndup(text, (size_t)(colon - text)) : cm_strdup(text);
 		if (!**host)
 			goto bad;
 	}
@@ -194,7 +194,7 @@ static void parse_target(struct parser *p, const char *v)
 {
 	struct campaign *c = p->c;
 	free(c->target_text);
-	c->target_text = xstrdup(v);
+	c->target_text = cm_strdup(v);
 	if (!strcmp(v, "local")) {
 		c->target = TARGET_LOCAL;
 		return;
@@ -229,18 +229,18 @@ static void parse_target(struct parser *p, const char *v)
 		c->ssh_port = port;
 		c->ssh_port_given = true;
 	}
-	c->ssh_dest = at ? xasprintf("%.*s@%s", (int)(at - dest), dest, host) : xstrdup(host);
+	c->ssh_dest = at ? cm_asprintf("%.*s@%s", (int)(at - dest), dest, host) : cm_strdup(host);
 }
 
 static void parse_campaign_key(struct parser *p, const char *key, char *v)
 {
 	struct campaign *c = p->c;
 	size_t k;
-	for (k = 0; k < FCR_ARRAY_SIZE(campaign_keys); k++) {
+	for (k = 0; k < CM_ARRAY_SIZE(campaign_keys); k++) {
 		if (!strcmp(campaign_keys[k], key))
 			break;
 	}
-	if (k == FCR_ARRAY_SIZE(campaign_keys)) {
+	if (k == CM_ARRAY_SIZE(campaign_keys)) {
 		perror_at(p, p->line,
 			  "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 			  "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
@@ -266,10 +266,10 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			return;
 		}
 		free(c->name);
-		c->name = xstrdup(v);
+		c->name = cm_strdup(v);
 		break;
 	case K_SUITE: {
-		struct strv words = {0};
+		struct cm_strv words = {0};
 		if (shell_split(v, &words, &err) < 0) {
 			perror_at(p, p->line, "suite: %s", err.msg);
 			return;
@@ -291,7 +291,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 				perror_at(p, p->line, "'prefill' is the prefill job, not a test");
 			free(stem);
 		}
-		strv_release(&c->suite);
+		cm_strv_release(&c->suite);
 		c->suite = words;
 		break;
 	}
@@ -303,17 +303,17 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			c->rounds = (unsigned)n;
 		break;
 	case K_PAUSE:
-		if (parse_duration_ms(v, &c->pause_ms, &err) < 0)
+		if (cm_parse_duration_ms(v, &c->pause_ms, err.msg, sizeof(err.msg)) < 0)
 			perror_at(p, p->line, "pause: %s", err.msg);
 		break;
 	case K_RUNTIME:
-		if (parse_duration_ms(v, &c->runtime_ms, &err) < 0)
+		if (cm_parse_duration_ms(v, &c->runtime_ms, err.msg, sizeof(err.msg)) < 0)
 			perror_at(p, p->line, "runtime: %s", err.msg);
 		else if (c->runtime_ms < 1000 || c->runtime_ms % 1000)
 			perror_at(p, p->line, "runtime '%s' must be whole seconds, at least 1s", v);
 		break;
 	case K_WAIT_TIMEOUT:
-		if (parse_duration_ms(v, &c->wait_timeout_ms, &err) < 0)
+		if (cm_parse_duration_ms(v, &c->wait_timeout_ms, err.msg, sizeof(err.msg)) < 0)
 			perror_at(p, p->line, "wait-timeout: %s", err.msg);
 		break;
 	case K_TARGET:
@@ -325,17 +325,17 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		else if (strpbrk(v, ":\n\\"))
 			perror_at(p, p->line, "directory '%s' must not contain ':' or '\\'", v);
 		free(c->directory);
-		c->directory = xstrdup(v);
+		c->directory = cm_strdup(v);
 		break;
 	case K_SIZE:
-		if (parse_size_bytes(v, &c->size_bytes, &err) < 0)
+		if (cm_parse_size_bytes(v, &c->size_bytes, err.msg, sizeof(err.msg)) < 0)
 			perror_at(p, p->line, "size: %s", err.msg);
 		else if (c->size_bytes < 1024 * 1024)
 			perror_at(p, p->line, "size '%s' is smaller than 1M", v);
 		else if (c->size_bytes > INT64_MAX)
 			perror_at(p, p->line, "size '%s' is larger than a file can be", v);
 		free(c->size_text);
-		c->size_text = xstrdup(v);
+		c->size_text = cm_strdup(v);
 		break;
 	case K_PREFILL:
 		if (parse_bool(v, &c->prefill) < 0)
@@ -345,7 +345,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		if (!name_is_safe(v))
 			perror_at(p, p->line, "bad ioengine '%s'", v);
 		free(c->ioengine);
-		c->ioengine = xstrdup(v);
+		c->ioengine = cm_strdup(v);
 		break;
 	case K_DIRECT: {
 		bool b;
@@ -364,7 +364,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		}
 		break;
 	case K_SSH_OPTIONS:
-		strv_release(&c->ssh_options);
+		cm_strv_release(&c->ssh_options);
 		if (shell_split(v, &c->ssh_options, &err) < 0)
 			perror_at(p, p->line, "ssh-options: %s", err.msg);
 		break;
@@ -390,7 +390,7 @@ static void parse_before(struct parser *p, const char *value)
 		}
 		if (*q && *q != ';')
 			continue;
-		char *piece = xstrndup(start, (size_t)(q - start));
+		char *piece = cm_strndup(start, (size_t)(q - start));
 		char *t = trim(piece);
 		if (!*t) {
 			/* "a; b;" is fine; "a;; b", "; a" and "before =" are not */
@@ -399,10 +399,10 @@ static void parse_before(struct parser *p, const char *value)
 				perror_at(p, p->line, "empty action in 'before'");
 			reported = true;
 		} else {
-			s->actions = xrealloc(s->actions, (s->n_actions + 1) * sizeof(*s->actions));
+			s->actions = cm_realloc(s->actions, s->n_actions + 1, sizeof(*s->actions));
 			struct action *a = &s->actions[s->n_actions++];
 			memset(a, 0, sizeof(*a));
-			a->text = xstrdup(t);
+			a->text = cm_strdup(t);
 			a->line = p->line;
 			struct rerr err;
 			if (shell_split(t, &a->words, &err) < 0)
@@ -451,10 +451,10 @@ static void parse_section(struct parser *p, char *inner)
 						  c->states[i].line);
 			}
 		}
-		c->states = xrealloc(c->states, (c->n_states + 1) * sizeof(*c->states));
+		c->states = cm_realloc(c->states, c->n_states + 1, sizeof(*c->states));
 		struct state *s = &c->states[c->n_states++];
 		memset(s, 0, sizeof(*s));
-		s->name = xstrdup(sn);
+		s->name = cm_strdup(sn);
 		s->line = p->line;
 		p->state = s;
 		return;
@@ -513,7 +513,7 @@ static void parse_line(struct parser *p, char *line)
 				perror_at(p, p->line, "'type' was already set on line %u",
 					  c->provider_line);
 			free(c->provider_type);
-			c->provider_type = xstrdup(value);
+			c->provider_type = cm_strdup(value);
 			c->provider_line = p->line;
 			return;
 		}
@@ -524,11 +524,11 @@ static void parse_line(struct parser *p, char *line)
 				return;
 			}
 		}
-		c->provider_keys = xrealloc(c->provider_keys,
-					    (c->n_provider_keys + 1) * sizeof(*c->provider_keys));
+		c->provider_keys = cm_realloc(c->provider_keys, c->n_provider_keys + 1,
+					    sizeof(*c->provider_keys));
 		struct provider_key *k = &c->provider_keys[c->n_provider_keys++];
-		k->key = xstrdup(key);
-		k->value = xstrdup(value);
+		k->key = cm_strdup(key);
+		k->value = cm_strdup(value);
 		k->file = c->source;
 		k->line = p->line;
 	} else if (p->state) {
@@ -566,7 +566,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 	const char *name = a->words.v[0];
 	int nargs = (int)a->words.n - 1;
 	const struct builtin_action *b = NULL;
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(builtin_actions); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(builtin_actions); i++) {
 		if (!strcmp(builtin_actions[i].name, name))
 			b = &builtin_actions[i];
 	}
@@ -604,7 +604,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 	struct rerr err;
 	switch (b->kind) {
 	case ACT_SETTLE:
-		if (parse_duration_ms(a->words.v[1], &a->settle_ms, &err) < 0)
+		if (cm_parse_duration_ms(a->words.v[1], &a->settle_ms, err.msg, sizeof(err.msg)) < 0)
 			perror_at(p, a->line, "settle: %s", err.msg);
 		break;
 	case ACT_WAIT_SSH:
@@ -671,7 +671,7 @@ static void check_provider_keys(struct parser *p)
 	for (char *l = strtok_r(msg, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		p->n_errors++;
 		if (p->n_errors <= CAMPAIGN_MAX_ERRORS)
-			strv_add(p->errors, l);
+			cm_strv_add(p->errors, l);
 	}
 }
 
@@ -698,7 +698,7 @@ static void finish(struct parser *p)
 		perror_at(p, p->seen[K_SSH_OPTIONS], "ssh-options needs an ssh target");
 
 	if (!c->provider_type)
-		c->provider_type = xstrdup("none");
+		c->provider_type = cm_strdup("none");
 	bool planned = false;
 	c->provider = provider_find(c->provider_type, &planned);
 	if (!c->provider) {
@@ -720,25 +720,25 @@ static void finish(struct parser *p)
 }
 
 int campaign_parse(const char *text, size_t len, const char *source, struct campaign **out,
-		   struct strv *errors)
+		   struct cm_strv *errors)
 {
 	*out = NULL;
-	struct campaign *c = xcalloc(1, sizeof(*c));
-	c->source = xstrdup(source);
-	c->text = xstrndup(text, len);
+	struct campaign *c = cm_calloc(1, sizeof(*c));
+	c->source = cm_strdup(source);
+	c->text = cm_strndup(text, len);
 	c->text_len = len;
 	c->rounds = 1;
 	c->runtime_ms = 30000;
 	c->wait_timeout_ms = 600000;
-	c->ioengine = xstrdup("libaio");
+	c->ioengine = cm_strdup("libaio");
 	c->direct = 1;
 	c->ssh_port = 22;
 	c->target = TARGET_LOCAL;
-	c->target_text = xstrdup("local");
+	c->target_text = cm_strdup("local");
 	c->name = path_stem(source, ".ini");
 	if (!name_is_safe(c->name)) {
 		free(c->name);
-		c->name = xstrdup("campaign");
+		c->name = cm_strdup("campaign");
 	}
 
 	struct parser p = {.c = c, .errors = errors, .source = source};
@@ -760,7 +760,7 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 	while (pos < end) {
 		const char *nl = memchr(pos, '\n', (size_t)(end - pos));
 		size_t n = nl ? (size_t)(nl - pos) : (size_t)(end - pos);
-		char *line = xstrndup(pos, n);
+		char *line = cm_strndup(pos, n);
 		if (n && line[n - 1] == '\r')
 			line[n - 1] = '\0';
 		p.line++;
@@ -776,7 +776,7 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 	}
 	finish(&p);
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
-		strv_addf(errors, "%s: %d more errors", source, p.n_errors - CAMPAIGN_MAX_ERRORS);
+		cm_strv_addf(errors, "%s: %d more errors", source, p.n_errors - CAMPAIGN_MAX_ERRORS);
 	if (p.n_errors) {
 		campaign_free(c);
 		return -1;
@@ -792,14 +792,14 @@ void campaign_free(struct campaign *c)
 	free(c->source);
 	free(c->text);
 	free(c->name);
-	strv_release(&c->suite);
+	cm_strv_release(&c->suite);
 	free(c->directory);
 	free(c->size_text);
 	free(c->ioengine);
 	free(c->target_text);
 	free(c->ssh_dest);
 	free(c->ssh_host);
-	strv_release(&c->ssh_options);
+	cm_strv_release(&c->ssh_options);
 	free(c->provider_type);
 	for (size_t i = 0; i < c->n_provider_keys; i++) {
 		free((char *)c->provider_keys[i].key);
@@ -810,7 +810,7 @@ void campaign_free(struct campaign *c)
 		struct state *s = &c->states[i];
 		for (size_t j = 0; j < s->n_actions; j++) {
 			free(s->actions[j].text);
-			strv_release(&s->actions[j].words);
+			cm_strv_release(&s->actions[j].words);
 			free(s->actions[j].probe_host);
 		}
 		free(s->actions);
@@ -823,6 +823,6 @@ void campaign_free(struct campaign *c)
 char *campaign_test_file(const struct campaign *c)
 {
 	size_t n = strlen(c->directory);
-	return xasprintf("%s%sfiocamp.testfile", c->directory,
+	return cm_asprintf("%s%sfiocamp.testfile", c->directory,
 			 n && c->directory[n - 1] == '/' ? "" : "/");
 }

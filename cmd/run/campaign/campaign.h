@@ -30,7 +30,7 @@ enum action_kind {
 struct action {
 	enum action_kind kind;
 	char *text;	   /* as written, trimmed */
-	struct strv words; /* name and arguments, shell-split */
+	struct cm_strv words; /* name and arguments, shell-split */
 	unsigned line;
 	bool takes_down;     /* provider action that takes the machine away */
 	bool brings_up;	     /* provider action after which the machine is on */
@@ -54,7 +54,7 @@ struct campaign {
 	size_t text_len;
 
 	char *name;
-	struct strv suite; /* entries as written: names or paths */
+	struct cm_strv suite; /* entries as written: names or paths */
 	unsigned rounds;
 	uint64_t pause_ms;
 	uint64_t runtime_ms;
@@ -72,7 +72,7 @@ struct campaign {
 	char *ssh_host;	   /* host alone, for probes */
 	unsigned ssh_port; /* 22 unless given */
 	bool ssh_port_given;
-	struct strv ssh_options; /* from ssh-options, shell-split */
+	struct cm_strv ssh_options; /* from ssh-options, shell-split */
 
 	char *provider_type; /* "none" when there is no [provider] */
 	unsigned provider_line;
@@ -90,7 +90,7 @@ struct campaign {
  * returns -1 and appends one "source:line: message" per problem to errors.
  */
 int campaign_parse(const char *text, size_t len, const char *source, struct campaign **out,
-		   struct strv *errors);
+		   struct cm_strv *errors);
 void campaign_free(struct campaign *c);
 
 /* Name and usage of the built-in actions, for --help. */

@@ -28,9 +28,9 @@ static int try_path(const char *path, struct jobfile *out, struct rerr *err)
 {
 	if (!path_exists(path))
 		return 1;
-	if (read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err) < 0)
+	if (cm_read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err->msg, sizeof(err->msg)) < 0)
 		return -1;
-	out->origin = xstrdup(path);
+	out->origin = cm_strdup(path);
 	return 0;
 }
 
@@ -43,8 +43,8 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 	int rc;
 	if (is_path) {
 		char *path = entry[0] == '/' || !campaign_dir
-				 ? xstrdup(entry)
-				 : xasprintf("%s/%s", campaign_dir, entry);
+				 ? cm_strdup(entry)
+				 : cm_asprintf("%s/%s", campaign_dir, entry);
 		rc = try_path(path, out, err);
 		if (rc > 0)
 			rerr_set(err, "job file %s not found", path);
@@ -54,46 +54,46 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 		out->test = path_stem(entry, ".fio");
 		return 0;
 	}
-	struct strv tried = {0};
+	struct cm_strv tried = {0};
 	if (jobs_dir)
-		strv_addf(&tried, "%s/%s.fio", jobs_dir, entry);
+		cm_strv_addf(&tried, "%s/%s.fio", jobs_dir, entry);
 	if (campaign_dir) {
-		strv_addf(&tried, "%s/%s.fio", campaign_dir, entry);
-		strv_addf(&tried, "%s/fio-jobs/%s.fio", campaign_dir, entry);
+		cm_strv_addf(&tried, "%s/%s.fio", campaign_dir, entry);
+		cm_strv_addf(&tried, "%s/fio-jobs/%s.fio", campaign_dir, entry);
 	}
-	strv_addf(&tried, "%s/%s.fio", jobs_installed_dir(), entry);
+	cm_strv_addf(&tried, "%s/%s.fio", jobs_installed_dir(), entry);
 	for (size_t i = 0; i < tried.n; i++) {
 		rc = try_path(tried.v[i], out, err);
 		if (rc < 0) {
-			strv_release(&tried);
+			cm_strv_release(&tried);
 			return -1;
 		}
 		if (rc == 0) {
-			strv_release(&tried);
-			out->test = xstrdup(entry);
+			cm_strv_release(&tried);
+			out->test = cm_strdup(entry);
 			return 0;
 		}
 	}
-	char *fname = xasprintf("%s.fio", entry);
+	char *fname = cm_asprintf("%s.fio", entry);
 	const struct embedded_file *e = jobs_embedded(fname);
 	free(fname);
 	if (e) {
-		strv_release(&tried);
-		out->text = xstrndup(e->data, e->len);
+		cm_strv_release(&tried);
+		out->text = cm_strndup(e->data, e->len);
 		out->len = e->len;
-		out->origin = xasprintf("(built in) %s.fio", entry);
-		out->test = xstrdup(entry);
+		out->origin = cm_asprintf("(built in) %s.fio", entry);
+		out->test = cm_strdup(entry);
 		return 0;
 	}
-	struct sbuf b = {0};
+	struct cm_buf b = {0};
 	for (size_t i = 0; i < tried.n; i++) {
-		sbuf_add(&b, i ? ", " : "");
-		sbuf_add(&b, tried.v[i]);
+		cm_buf_puts(&b, i ? ", " : "");
+		cm_buf_puts(&b, tried.v[i]);
 	}
 	rerr_set(err, "no job file for test '%s' (looked for %s, and among the built-in ones)",
 		 entry, b.s);
-	sbuf_release(&b);
-	strv_release(&tried);
+	cm_buf_release(&b);
+	cm_strv_release(&tried);
 	return -1;
 }
 

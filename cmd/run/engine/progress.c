@@ -36,7 +36,7 @@ static void draw(void)
 	fprintf(stderr, "\r\033[K%.*s", (int)w, status_text);
 	fflush(stderr);
 	status_shown = 1;
-	last_draw = mono_now();
+	last_draw = cm_mono_s();
 }
 
 void progress_clear(void)
@@ -81,6 +81,6 @@ void progress_status(int force, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(status_text, sizeof(status_text), fmt, ap);
 	va_end(ap);
-	if (force || mono_now() - last_draw >= 0.2)
+	if (force || cm_mono_s() - last_draw >= 0.2)
 		draw();
 }

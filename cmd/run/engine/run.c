@@ -129,7 +129,7 @@ static double eta_s(const struct runner *R)
 		      R->pauses_left * ((double)c->pause_ms / 1000.0) +
 		      (double)R->settle_left_ms / 1000.0;
 	if (R->test)
-		left -= mono_now() - R->test_started;
+		left -= cm_mono_s() - R->test_started;
 	return left < 0 ? 0 : left;
 }
 
@@ -138,7 +138,7 @@ static void show_status(struct runner *R, const char *what, int force)
 	if (progress_mode() != PROGRESS_TTY)
 		return;
 	char el[32], eta[32];
-	fmt_clock(el, sizeof(el), mono_now() - R->started_mono);
+	fmt_clock(el, sizeof(el), cm_mono_s() - R->started_mono);
 	fmt_clock(eta, sizeof(eta), eta_s(R));
 	const struct campaign *c = R->c;
 	if (R->si < c->n_states && R->round)
@@ -164,31 +164,31 @@ static void on_fio_status(void *opaque, const char *text)
 /* Waits `ms` with the status line ticking.  1 when interrupted. */
 static int wait_ticking(struct runner *R, uint64_t ms, const char *what)
 {
-	double end = mono_now() + (double)ms / 1000.0;
+	double end = cm_mono_s() + (double)ms / 1000.0;
 	for (;;) {
-		double left = end - mono_now();
+		double left = end - cm_mono_s();
 		if (left <= 0)
 			return 0;
 		char label[96];
 		snprintf(label, sizeof(label), "%s (%.0fs left)", what, ceil(left));
 		show_status(R, label, 0);
 		uint64_t chunk = left > 0.5 ? 500 : (uint64_t)(left * 1000.0) + 1;
-		if (sleep_ms_unless(chunk, &g_interrupts))
+		if (cm_sleep_ms(chunk, &g_interrupts))
 			return 1;
 	}
 }
 
 /* ---- the fio environment ------------------------------------------------ */
 
-static void fio_env(const struct runner *R, const char *test, struct strv *env)
+static void fio_env(const struct runner *R, const char *test, struct cm_strv *env)
 {
 	const struct campaign *c = R->c;
-	strv_addf(env, "FIOCAMP_FILE=%s", R->tgt.test_file);
-	strv_addf(env, "FIOCAMP_SIZE=%llu", (unsigned long long)c->size_bytes);
-	strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
-	strv_addf(env, "FIOCAMP_IOENGINE=%s", c->ioengine);
-	strv_addf(env, "FIOCAMP_DIRECT=%d", c->direct);
-	strv_addf(env, "FIOCAMP_TEST=%s", test);
+	cm_strv_addf(env, "FIOCAMP_FILE=%s", R->tgt.test_file);
+	cm_strv_addf(env, "FIOCAMP_SIZE=%llu", (unsigned long long)c->size_bytes);
+	cm_strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
+	cm_strv_addf(env, "FIOCAMP_IOENGINE=%s", c->ioengine);
+	cm_strv_addf(env, "FIOCAMP_DIRECT=%d", c->direct);
+	cm_strv_addf(env, "FIOCAMP_TEST=%s", test);
 }
 
 /* ---- evaluating a fio run ----------------------------------------------- */
@@ -216,7 +216,7 @@ static void sync_outputs(const char *dir)
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (e->d_name[0] == '.')
 			continue;
-		char *p = xasprintf("%s/%s", dir, e->d_name);
+		char *p = cm_asprintf("%s/%s", dir, e->d_name);
 		struct stat st;
 		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
 			fsync_path(p);
@@ -234,7 +234,7 @@ static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *t
 	DIR *d = opendir(dir_abs);
 	if (!d)
 		return arr;
-	struct strv names = {0};
+	struct cm_strv names = {0};
 	size_t tl = strlen(test);
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		/* by the prefix fio put in front of "_iops.1.log": test "rr4k" does
@@ -242,7 +242,7 @@ static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *t
 		struct fc_log_name ln;
 		if (fc_log_name_parse(e->d_name, &ln) == 0 && ln.prefix_len == tl &&
 		    !strncmp(ln.prefix, test, tl))
-			strv_add(&names, e->d_name);
+			cm_strv_add(&names, e->d_name);
 	}
 	closedir(d);
 	for (size_t i = 1; i < names.n; i++) {
@@ -255,7 +255,7 @@ static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *t
 	for (size_t i = 0; i < names.n; i++) {
 		json_array_append_new(arr, json_sprintf("%s/%s", dir_rel, names.v[i]));
 	}
-	strv_release(&names);
+	cm_strv_release(&names);
 	return arr;
 }
 
@@ -264,7 +264,7 @@ static void stderr_hint(const char *path, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	char *text;
-	if (read_file(path, 1024 * 1024, &text, NULL, NULL) < 0)
+	if (cm_read_file(path, 1024 * 1024, &text, NULL, NULL, 0) < 0)
 		return;
 	char *save = NULL, *last = NULL, *hit = NULL;
 	for (char *l = strtok_r(text, "\r\n", &save); l; l = strtok_r(NULL, "\r\n", &save)) {
@@ -339,35 +339,35 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 			  const struct jobfile *job, json_t *obj, json_t *where, const char *what)
 {
 	struct rerr err;
-	char *dir = xasprintf("%s/%s", R->cdir, dir_rel);
-	char *job_rel = xasprintf("%s/%s.fio", dir_rel, name);
-	char *env_rel = xasprintf("%s/%s.env", dir_rel, name);
-	char *json_rel = xasprintf("%s/%s.json", dir_rel, name);
-	char *stderr_rel = xasprintf("%s/%s.stderr", dir_rel, name);
-	char *job_abs = xasprintf("%s/%s", R->cdir, job_rel);
-	char *env_abs = xasprintf("%s/%s", R->cdir, env_rel);
-	char *json_abs = xasprintf("%s/%s", R->cdir, json_rel);
-	char *stderr_abs = xasprintf("%s/%s", R->cdir, stderr_rel);
-	struct strv env = {0};
-	struct strv argv = {0};
+	char *dir = cm_asprintf("%s/%s", R->cdir, dir_rel);
+	char *job_rel = cm_asprintf("%s/%s.fio", dir_rel, name);
+	char *env_rel = cm_asprintf("%s/%s.env", dir_rel, name);
+	char *json_rel = cm_asprintf("%s/%s.json", dir_rel, name);
+	char *stderr_rel = cm_asprintf("%s/%s.stderr", dir_rel, name);
+	char *job_abs = cm_asprintf("%s/%s", R->cdir, job_rel);
+	char *env_abs = cm_asprintf("%s/%s", R->cdir, env_rel);
+	char *json_abs = cm_asprintf("%s/%s", R->cdir, json_rel);
+	char *stderr_abs = cm_asprintf("%s/%s", R->cdir, stderr_rel);
+	struct cm_strv env = {0};
+	struct cm_strv argv = {0};
 	enum step result = STEP_FAILED;
 	fio_env(R, name, &env);
-	struct sbuf envtext = {0};
+	struct cm_buf envtext = {0};
 	for (size_t i = 0; i < env.n; i++) {
-		sbuf_add(&envtext, env.v[i]);
-		sbuf_add(&envtext, "\n");
+		cm_buf_puts(&envtext, env.v[i]);
+		cm_buf_puts(&envtext, "\n");
 	}
 	json_object_set_new(obj, "status", json_string("running"));
 	/* made durable with the other outputs when the round ends (sync_outputs) */
 	if (write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
 	    write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
-		sbuf_release(&envtext);
+		cm_buf_release(&envtext);
 		json_object_set_new(obj, "status", json_string("failed"));
 		jset_str(obj, "error", err.msg);
 		progress_line("%s: %s", what, err.msg);
 		goto out;
 	}
-	sbuf_release(&envtext);
+	cm_buf_release(&envtext);
 	jset_str(obj, "job", job_rel);
 	jset_str(obj, "env", env_rel);
 
@@ -377,7 +377,7 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	json_object_set_new(ev, "argv", json_string(joined));
 	free(joined);
 	record_event(&R->rec, "fio-start", ev);
-	double t0_wall = wall_now(), t0 = mono_now();
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	R->test = name;
 	R->test_started = t0;
 	R->iops[0] = '\0';
@@ -391,7 +391,7 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	    .interrupts = &g_interrupts,
 	};
 	int rc = target_run_fio(&R->tgt, &x, &err);
-	double t1 = mono_now(), t1_wall = wall_now();
+	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
 	R->last_fio_end = t1;
 	R->test = NULL;
 	R->iops[0] = '\0';
@@ -471,8 +471,8 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 		progress_line("%s: interrupted", what);
 	}
 out:
-	strv_release(&env);
-	strv_release(&argv);
+	cm_strv_release(&env);
+	cm_strv_release(&argv);
 	free(dir);
 	free(job_rel);
 	free(env_rel);
@@ -491,7 +491,7 @@ out:
 static char *aside_name(const char *base_abs, const char *tag, unsigned *k)
 {
 	for (*k = 1;; (*k)++) {
-		char *p = xasprintf("%s.%s-%u", base_abs, tag, *k);
+		char *p = cm_asprintf("%s.%s-%u", base_abs, tag, *k);
 		if (!path_exists(p))
 			return p;
 		free(p);
@@ -502,31 +502,31 @@ static char *aside_name(const char *base_abs, const char *tag, unsigned *k)
  * prefill/<name>.interrupted-<k>/. */
 static int move_prefill_aside(struct runner *R, const char *name, struct rerr *err)
 {
-	char *dir = xasprintf("%s/prefill", R->cdir);
+	char *dir = cm_asprintf("%s/prefill", R->cdir);
 	DIR *d = opendir(dir);
 	if (!d) {
 		free(dir);
 		return 0;
 	}
 	size_t nl = strlen(name);
-	struct strv found = {0};
+	struct cm_strv found = {0};
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (!strncmp(e->d_name, name, nl) && e->d_name[nl] == '.' &&
 		    strncmp(e->d_name + nl, ".interrupted-", 13))
-			strv_add(&found, e->d_name);
+			cm_strv_add(&found, e->d_name);
 	}
 	closedir(d);
 	int rc = 0;
 	if (found.n) {
-		char *base = xasprintf("%s/%s", dir, name);
+		char *base = cm_asprintf("%s/%s", dir, name);
 		unsigned k;
 		char *aside = aside_name(base, "interrupted", &k);
 		free(base);
 		if (mkdir(aside, 0755) < 0)
 			rc = rerr_errno(err, errno, "%s: cannot create", aside);
 		for (size_t i = 0; rc == 0 && i < found.n; i++) {
-			char *from = xasprintf("%s/%s", dir, found.v[i]);
-			char *to = xasprintf("%s/%s", aside, found.v[i]);
+			char *from = cm_asprintf("%s/%s", dir, found.v[i]);
+			char *to = cm_asprintf("%s/%s", aside, found.v[i]);
 			if (rename(from, to) < 0)
 				rc = rerr_errno(err, errno, "cannot move %s aside", from);
 			free(from);
@@ -540,7 +540,7 @@ static int move_prefill_aside(struct runner *R, const char *name, struct rerr *e
 		}
 		free(aside);
 	}
-	strv_release(&found);
+	cm_strv_release(&found);
 	free(dir);
 	return rc;
 }
@@ -550,7 +550,7 @@ static int move_prefill_aside(struct runner *R, const char *name, struct rerr *e
 static enum step run_prefill(struct runner *R, const char *name, json_t *obj, const char *label)
 {
 	struct rerr err;
-	char *dir = xasprintf("%s/prefill", R->cdir);
+	char *dir = cm_asprintf("%s/prefill", R->cdir);
 	if (mkdir_p(dir, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
 		free(dir);
 		progress_line("%s: %s", label, err.msg);
@@ -565,7 +565,7 @@ static enum step run_prefill(struct runner *R, const char *name, json_t *obj, co
 	json_t *fio = json_object();
 	enum step s = fio_unit(R, "prefill", name, &R->prefill_job, fio, where, label);
 	json_decref(where);
-	char *pdir = xasprintf("%s/prefill", R->cdir);
+	char *pdir = cm_asprintf("%s/prefill", R->cdir);
 	sync_outputs(pdir);
 	free(pdir);
 	/* the manifest keeps prefill as {status, json}: the details go to its fio object */
@@ -616,7 +616,7 @@ static double down_since(const struct runner *R, json_t *state_obj, size_t upto,
 	for (size_t j = 0; j < upto && j < s->n_actions; j++) {
 		if (!s->actions[j].takes_down)
 			continue;
-		double t = parse_utc(jstr(json_array_get(before, j), "started"));
+		double t = cm_parse_rfc3339(jstr(json_array_get(before, j), "started"));
 		if (!isfinite(t))
 			continue;
 		/* format_utc keeps milliseconds */
@@ -642,7 +642,7 @@ static void json_add_output(json_t *res, const char *key, const char *text)
 	/* a command's output is evidence, but the manifest is no log file (the
 	 * cut may split a character: json_text replaces what is left of it) */
 	if (n > 4096) {
-		char *tail = xasprintf("…%s", text + n - 4096);
+		char *tail = cm_asprintf("…%s", text + n - 4096);
 		json_object_set_new(res, key, json_text(tail));
 		free(tail);
 	} else {
@@ -697,7 +697,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	struct rerr err;
 
 	json_object_set_new(obj, "status", json_string("running"));
-	double t0_wall = wall_now(), t0 = mono_now();
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	json_object_set_new(obj, "started", json_utc(t0_wall));
 	json_object_del(obj, "error");
 	json_object_del(obj, "result");
@@ -807,7 +807,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		break;
 	}
 	case ACT_PREFILL: {
-		char *name = xasprintf("before-%s", st->name);
+		char *name = cm_asprintf("before-%s", st->name);
 		json_t *pobj = json_object();
 		s = run_prefill(R, name, pobj, label);
 		json_object_set(res, "json", jget(pobj, "json"));
@@ -837,7 +837,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		}
 		/* the contract wants the provider's tasks beside our timing */
 		static const char *const lifted[] = {"task", "tasks"};
-		for (size_t i = 0; i < FCR_ARRAY_SIZE(lifted); i++) {
+		for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
 			json_t *v = jget(res, lifted[i]);
 			if (!v)
 				continue;
@@ -849,8 +849,8 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	}
 	if (s == STEP_OK && g_interrupts)
 		s = STEP_INTERRUPTED;
-	double t1 = mono_now();
-	json_object_set_new(obj, "finished", json_utc(wall_now()));
+	double t1 = cm_mono_s();
+	json_object_set_new(obj, "finished", json_utc(cm_wall_s()));
 	json_object_set_new(obj, "duration_s", json_seconds(t1 - t0));
 	if (json_object_size(res))
 		json_object_set_new(obj, "result", res);
@@ -925,14 +925,14 @@ static enum step restore_power_off(struct runner *R, size_t si, json_t *state_ob
 	R->maybe_down = true;
 	json_t *res = json_object();
 	char msg[PROVIDER_ERR_MAX] = "";
-	double t0_wall = wall_now(), t0 = mono_now();
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	int rc = c->provider->perform(R->prov, last->words.v[0], (int)last->words.n - 1,
 				      last->words.v + 1, res, msg, sizeof(msg));
 	if (rc == 0 && !json_is_true(jget(res, "already")))
 		R->restored_down_wall = t0_wall;
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
 			       "status", rc == 0 ? "done" : "failed", "duration_s",
-			       json_seconds(mono_now() - t0), "result", res);
+			       json_seconds(cm_mono_s() - t0), "result", res);
 	if (rc < 0)
 		jset_str(ev, "error", msg);
 	record_event(&R->rec, "resume-restore-end", ev);
@@ -955,8 +955,8 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	const struct campaign *c = R->c;
 	const struct state *st = &c->states[si];
 	struct rerr err;
-	char *rel = xasprintf("%s/r%u", st->name, r);
-	char *abs = xasprintf("%s/%s", R->cdir, rel);
+	char *rel = cm_asprintf("%s/r%u", st->name, r);
+	char *abs = cm_asprintf("%s/%s", R->cdir, rel);
 	enum step result = STEP_OK;
 
 	/* a round stopped in the pause before its first run left an empty directory */
@@ -975,7 +975,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 			result = STEP_FATAL;
 			goto out;
 		}
-		char *aside_rel = xstrdup(aside + strlen(R->cdir) + 1);
+		char *aside_rel = cm_strdup(aside + strlen(R->cdir) + 1);
 		json_t *list = jget(round_obj, "moved_aside");
 		if (!json_is_array(list)) {
 			list = json_array();
@@ -995,11 +995,11 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		result = STEP_FATAL;
 		goto out;
 	}
-	char *state_dir = xasprintf("%s/%s", R->cdir, st->name);
+	char *state_dir = cm_asprintf("%s/%s", R->cdir, st->name);
 	fsync_dir(state_dir, NULL);
 	free(state_dir);
 	json_object_set_new(round_obj, "status", json_string("running"));
-	json_object_set_new(round_obj, "started", json_utc(wall_now()));
+	json_object_set_new(round_obj, "started", json_utc(cm_wall_s()));
 	json_object_del(round_obj, "finished");
 	json_t *tests = json_array();
 	json_object_set_new(round_obj, "tests", tests);
@@ -1019,13 +1019,13 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	bool any_failed = false;
 	if (pause_ms) {
 		char label[64], d[32];
-		format_duration(d, sizeof(d), pause_ms);
+		cm_format_duration(d, sizeof(d), pause_ms);
 		snprintf(label, sizeof(label), "pause %s", d);
-		double since = mono_now() - R->last_fio_end;
+		double since = cm_mono_s() - R->last_fio_end;
 		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
 		if (wait_ticking(R, done_ms < pause_ms ? pause_ms - done_ms : 0, label))
 			result = STEP_INTERRUPTED;
-		json_object_set_new(round_obj, "started", json_utc(wall_now()));
+		json_object_set_new(round_obj, "started", json_utc(cm_wall_s()));
 	}
 	for (size_t ti = 0; result == STEP_OK && ti < c->suite.n; ti++) {
 		const struct jobfile *job = &R->jobs[ti];
@@ -1069,7 +1069,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	}
 	sync_outputs(abs);
 	json_object_set_new(round_obj, "status", json_string(status));
-	json_object_set_new(round_obj, "finished", json_utc(wall_now()));
+	json_object_set_new(round_obj, "finished", json_utc(cm_wall_s()));
 	record_event(
 	    &R->rec, "round-end",
 	    json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status", status));
@@ -1196,8 +1196,8 @@ static json_t *new_manifest(const struct runner *R)
 	json_object_set_new(m, "version", json_integer(1));
 	json_object_set_new(m, "campaign", json_string(c->name));
 	json_object_set_new(m, "status", json_string("running"));
-	json_object_set_new(m, "created", json_utc(wall_now()));
-	json_object_set_new(m, "updated", json_utc(wall_now()));
+	json_object_set_new(m, "created", json_utc(cm_wall_s()));
+	json_object_set_new(m, "updated", json_utc(cm_wall_s()));
 	json_object_set_new(m, "fio_version", json_null());
 	json_object_set_new(m, "target", json_string(c->target_text));
 	json_object_set_new(m, "host", json_object());
@@ -1350,15 +1350,15 @@ static char *find_analyzer(void)
 {
 	const char *env = getenv("FIOCAMP_ANALYZE");
 	if (env && *env)
-		return strcmp(env, "builtin") ? xstrdup(env) : NULL;
+		return strcmp(env, "builtin") ? cm_strdup(env) : NULL;
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
 		char *dir = path_dirname(self);
 		const char *rel[] = {"../analyze/fiocamp-analyze", "fiocamp-analyze"};
-		for (size_t i = 0; i < FCR_ARRAY_SIZE(rel); i++) {
-			char *p = xasprintf("%s/%s", dir, rel[i]);
+		for (size_t i = 0; i < CM_ARRAY_SIZE(rel); i++) {
+			char *p = cm_asprintf("%s/%s", dir, rel[i]);
 			if (access(p, X_OK) == 0) {
 				free(dir);
 				return p;
@@ -1370,9 +1370,9 @@ static char *find_analyzer(void)
 	const char *path = getenv("PATH");
 	if (!path)
 		return NULL;
-	char *copy = xstrdup(path), *save = NULL;
+	char *copy = cm_strdup(path), *save = NULL;
 	for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/fiocamp-analyze", *d ? d : ".");
+		char *p = cm_asprintf("%s/fiocamp-analyze", *d ? d : ".");
 		if (access(p, X_OK) == 0) {
 			free(copy);
 			return p;
@@ -1390,20 +1390,20 @@ static void builtin_table(const struct runner *R)
 	json_t *states = jget(R->rec.m, "states");
 	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds", "median IOPS",
 	       "min", "max", "vs first");
-	double *base = xcalloc(c->suite.n, sizeof(double));
+	double *base = cm_calloc(c->suite.n, sizeof(double));
 	for (size_t ti = 0; ti < c->suite.n; ti++)
 		base[ti] = NAN;
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *s = json_array_get(states, si);
 		for (size_t ti = 0; ti < c->suite.n; ti++) {
-			double *vals = xcalloc(c->rounds, sizeof(double));
+			double *vals = cm_calloc(c->rounds, sizeof(double));
 			size_t n = 0;
 			for (unsigned r = 0; r < c->rounds; r++) {
 				json_t *t = json_array_get(
 				    jget(json_array_get(jget(s, "rounds"), r), "tests"), ti);
 				if (!status_is(t, "done") || !jstr(t, "json"))
 					continue;
-				char *path = xasprintf("%s/%s", R->cdir, jstr(t, "json"));
+				char *path = cm_asprintf("%s/%s", R->cdir, jstr(t, "json"));
 				struct fc_output *out = NULL;
 				struct fc_error ferr;
 				fc_output_read_file(path, &out, &ferr);
@@ -1483,7 +1483,7 @@ static void print_analysis(const struct runner *R)
 static int resolve_jobs(struct runner *R, struct rerr *err)
 {
 	const struct campaign *c = R->c;
-	R->jobs = xcalloc(c->suite.n, sizeof(*R->jobs));
+	R->jobs = cm_calloc(c->suite.n, sizeof(*R->jobs));
 	for (size_t i = 0; i < c->suite.n; i++) {
 		if (jobs_resolve(c->suite.v[i], R->o->campaign_dir, R->o->jobs_dir, &R->jobs[i],
 				 err) < 0)
@@ -1522,13 +1522,13 @@ static char *default_dir_name(const struct campaign *c)
 	localtime_r(&now, &tm);
 	char stamp[32];
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	return xasprintf("%s-%s", c->name, stamp);
+	return cm_asprintf("%s-%s", c->name, stamp);
 }
 
 static int create_campaign_dir(struct runner *R, struct rerr *err)
 {
 	const struct campaign *c = R->c;
-	R->cdir = R->o->out_dir ? xstrdup(R->o->out_dir) : default_dir_name(c);
+	R->cdir = R->o->out_dir ? cm_strdup(R->o->out_dir) : default_dir_name(c);
 	size_t n = strlen(R->cdir);
 	while (n > 1 && R->cdir[n - 1] == '/')
 		R->cdir[--n] = '\0';
@@ -1546,7 +1546,7 @@ static int create_campaign_dir(struct runner *R, struct rerr *err)
 					R->cdir, R->cdir);
 		return rerr_errno(err, errno, "%s: cannot create", R->cdir);
 	}
-	char *ini = xasprintf("%s/campaign.ini", R->cdir);
+	char *ini = cm_asprintf("%s/campaign.ini", R->cdir);
 	rc = write_file(ini, c->text, c->text_len, false, err);
 	free(ini);
 	if (rc < 0)
@@ -1556,7 +1556,7 @@ static int create_campaign_dir(struct runner *R, struct rerr *err)
 
 static int load_manifest(struct runner *R, struct rerr *err)
 {
-	char *path = xasprintf("%s/manifest.json", R->cdir);
+	char *path = cm_asprintf("%s/manifest.json", R->cdir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	if (!m) {
@@ -1603,7 +1603,7 @@ static void provider_journal(void *opaque, json_t *event)
 		return;
 	}
 	const char *name = jstr(event, "event");
-	char *copy = xstrdup(name ? name : "provider");
+	char *copy = cm_strdup(name ? name : "provider");
 	json_object_del(event, "event");
 	record_event(&R->rec, copy, event);
 	free(copy);
@@ -1673,7 +1673,7 @@ static int provider_preflight(struct runner *R, struct rerr *err)
 			if (a->kind != ACT_PROVIDER)
 				continue;
 			json_t *obj = json_array_get(before, ai);
-			steps = xrealloc(steps, (n + 1) * sizeof(*steps));
+			steps = cm_realloc(steps, n + 1, sizeof(*steps));
 			steps[n++] = (struct provider_step){
 			    .state = c->states[si].name,
 			    .action = a->words.v[0],
@@ -1818,8 +1818,7 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
 	struct rerr err;
-	mono_init();
-	R->started_mono = mono_now();
+	R->started_mono = cm_mono_s();
 	progress_init(o->quiet		      ? PROGRESS_QUIET
 		      : isatty(STDERR_FILENO) ? PROGRESS_TTY
 					      : PROGRESS_PLAIN);
@@ -1831,10 +1830,10 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 	}
 	bool resume = o->resume_dir != NULL;
 	R->resumed = resume;
-	R->session_wall = wall_now();
+	R->session_wall = cm_wall_s();
 	R->restored_down_wall = NAN;
 	if (resume) {
-		R->cdir = xstrdup(o->resume_dir);
+		R->cdir = cm_strdup(o->resume_dir);
 		if (record_open(&R->rec, R->cdir, &err) < 0 || load_manifest(R, &err) < 0) {
 			fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
 			release_runner(R);
@@ -1992,11 +1991,11 @@ end:
 	json_object_set_new(R->rec.m, "status", json_string(final));
 	record_event(&R->rec, "campaign-end",
 		     json_pack("{s:s, s:o}", "status", final, "elapsed_s",
-			       json_seconds(mono_now() - R->started_mono)));
+			       json_seconds(cm_mono_s() - R->started_mono)));
 	record_save(&R->rec);
 	progress_clear();
 	char el[32];
-	fmt_clock(el, sizeof(el), mono_now() - R->started_mono);
+	fmt_clock(el, sizeof(el), cm_mono_s() - R->started_mono);
 	if (exit_code == EXIT_RUN_INTERRUPTED) {
 		fprintf(
 		    stderr,
@@ -2040,9 +2039,9 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 		return EXIT_RUN_USAGE;
 	}
 	char size[32], pause[32], runtime[32];
-	format_size(size, sizeof(size), c->size_bytes);
-	format_duration(pause, sizeof(pause), c->pause_ms);
-	format_duration(runtime, sizeof(runtime), c->runtime_ms);
+	cm_format_size(size, sizeof(size), c->size_bytes);
+	cm_format_duration(pause, sizeof(pause), c->pause_ms);
+	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
 	printf("campaign %s (%s): %zu state%s x %u round%s x %zu test%s, target %s\n", c->name,
 	       c->source, c->n_states, c->n_states == 1 ? "" : "s", c->rounds,
 	       c->rounds == 1 ? "" : "s", c->suite.n, c->suite.n == 1 ? "" : "s", c->target_text);
@@ -2071,7 +2070,7 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 	double total_s = 0;
 	unsigned unknown = 0;
 	unsigned step = 0;
-	struct strv env = {0}, argv = {0};
+	struct cm_strv env = {0}, argv = {0};
 	char *joined;
 	printf("\nplan:\n");
 	printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n", ++step,
@@ -2092,8 +2091,8 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 		       ++step, envj, joined);
 		free(envj);
 		free(joined);
-		strv_release(&env);
-		strv_release(&argv);
+		cm_strv_release(&env);
+		cm_strv_release(&argv);
 		unknown++;
 	}
 	for (size_t si = 0; si < c->n_states; si++) {
@@ -2104,7 +2103,7 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 			char d[32];
 			switch (a->kind) {
 			case ACT_SETTLE:
-				format_duration(d, sizeof(d), a->settle_ms);
+				cm_format_duration(d, sizeof(d), a->settle_ms);
 				printf("%3u.   settle %s\n", ++step, d);
 				total_s += (double)a->settle_ms / 1000.0;
 				break;
@@ -2191,14 +2190,14 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 					       joined);
 				free(envj);
 				free(joined);
-				strv_release(&env);
-				strv_release(&argv);
+				cm_strv_release(&env);
+				cm_strv_release(&argv);
 				total_s += (double)c->runtime_ms / 1000.0 + FIO_OVERHEAD_GUESS_S;
 			}
 		}
 	}
 	char d[32];
-	format_duration(d, sizeof(d), (uint64_t)(total_s * 1000));
+	cm_format_duration(d, sizeof(d), (uint64_t)(total_s * 1000));
 	printf("\nexpected duration: about %s", d);
 	if (unknown)
 		printf(" plus %u step%s whose duration depends on the machine (prefill, waits, "

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "http/http.h"
 
+#include "common/common.h"
+
 #include <arpa/inet.h>
 #include <curl/curl.h>
 #include <stdio.h>
@@ -70,13 +72,6 @@ void nc_http_resp_clear(struct nc_http_resp *resp)
 {
 	free(resp->body);
 	memset(resp, 0, sizeof(*resp));
-}
-
-static double mono_now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static enum nc_transport classify(CURLcode rc)
@@ -182,9 +177,9 @@ int nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_
 	    !(strcmp(req->method, "POST") == 0 && req->content_type))
 		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, req->method);
 
-	t0 = mono_now_s();
+	t0 = cm_mono_s();
 	rc = curl_easy_perform(c);
-	resp->duration_s = mono_now_s() - t0;
+	resp->duration_s = cm_mono_s() - t0;
 	resp->transport = classify(rc);
 	if (rc == CURLE_WRITE_ERROR && sink.too_big)
 		resp->transport = NC_T_TOO_BIG;

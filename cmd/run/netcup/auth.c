@@ -364,7 +364,7 @@ static void rotate(struct netcup *nc, const char *fresh)
 
 int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
 {
-	if (!force && nc->access_token && nc_mono() < nc->access_valid_until)
+	if (!force && nc->access_token && cm_mono_s() < nc->access_valid_until)
 		return 0;
 	nc_free_secret(nc->access_token);
 	nc->access_token = NULL;
@@ -410,7 +410,7 @@ int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
 	nc->access_token = strdup(access);
 	double expires = json_seconds(j, "expires_in", 300);
 	/* Renew a minute before the end; short-lived tokens (tests) at half-life. */
-	nc->access_valid_until = nc_mono() + (expires > 120 ? expires - 60 : expires / 2);
+	nc->access_valid_until = cm_mono_s() + (expires > 120 ? expires - 60 : expires / 2);
 	const char *fresh = json_string_value(json_object_get(j, "refresh_token"));
 	if (fresh && fresh[0] && token_plausible(fresh) && strcmp(fresh, nc->refresh_token) != 0)
 		rotate(nc, fresh);
@@ -444,14 +444,14 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	}
 	nc_free_secret(esc);
-	double deadline = nc_mono() + expires_in_s;
+	double deadline = cm_mono_s() + expires_in_s;
 	double interval_ms = interval_s * 1000.0;
 	int rc;
 	for (;;) {
 		rc = nc_sleep_ms(cfg, (unsigned)interval_ms, err);
 		if (rc < 0)
 			break;
-		if (nc_mono() >= deadline) {
+		if (cm_mono_s() >= deadline) {
 			rc = nc_fail(err, NETCUP_E_AUTH,
 				     "the login code expired before it was confirmed; run the "
 				     "login again");

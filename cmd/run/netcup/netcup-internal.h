@@ -8,10 +8,11 @@
 
 #include <stdarg.h>
 
+#include "common/common.h"
 #include "http/http.h"
 #include "netcup/netcup.h"
 
-#define NC_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define CM_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
 /* Tasks seen by this context, so a later search never takes them for new ones. */
 #define NC_SEEN_TASKS 64
@@ -50,10 +51,8 @@ struct nc_call {
 };
 
 /* ---- netcup.c ---- */
-double nc_mono(void);
-double nc_wall(void);
 int nc_fail(struct netcup_error *err, enum netcup_status code, const char *fmt, ...)
-    NC_PRINTF(3, 4);
+    CM_PRINTF(3, 4);
 /* Sends an event; steals `fields`.  Does nothing without cfg.event. */
 void nc_emit(const struct netcup_config *cfg, const char *type, json_t *fields);
 /* Sleeps, watching should_stop; 0 or NETCUP_E_STOPPED. */
@@ -75,7 +74,7 @@ void nc_copy_str(char *buf, size_t len, json_t *obj, const char *key);
 int nc_parse_server(json_t *j, struct netcup_server *out, struct netcup_error *err);
 /* Appends a finding (printf-style message). */
 int nc_finding(struct netcup_findings *f, enum netcup_level level, const char *code,
-	       const char *fmt, ...) NC_PRINTF(4, 5);
+	       const char *fmt, ...) CM_PRINTF(4, 5);
 
 /* ---- netcup-auth.c ---- */
 /* Reads the refresh token from cfg.token_file or the environment into nc. */

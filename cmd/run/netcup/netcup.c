@@ -19,20 +19,6 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-double nc_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-double nc_wall(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int nc_fail(struct netcup_error *err, enum netcup_status code, const char *fmt, ...)
 {
 	if (!err)
@@ -118,11 +104,11 @@ void nc_emit(const struct netcup_config *cfg, const char *type, json_t *fields)
 
 int nc_sleep_ms(const struct netcup_config *cfg, unsigned ms, struct netcup_error *err)
 {
-	double end = nc_mono() + ms / 1000.0;
+	double end = cm_mono_s() + ms / 1000.0;
 	for (;;) {
 		if (cfg->should_stop && cfg->should_stop(cfg->ctx))
 			return nc_fail(err, NETCUP_E_STOPPED, "stopped while waiting");
-		double left = end - nc_mono();
+		double left = end - cm_mono_s();
 		if (left <= 0)
 			return 0;
 		if (left > 0.1)
@@ -143,90 +129,6 @@ void nc_reply_clear(struct nc_reply *r)
 {
 	json_decref(r->json);
 	memset(r, 0, sizeof(*r));
-}
-
-/* ---- timestamps --------------------------------------------------------- */
-
-static int digits(const char **p, int n)
-{
-	int v = 0;
-	for (int i = 0; i < n; i++) {
-		if (**p < '0' || **p > '9')
-			return -1;
-		v = v * 10 + (**p - '0');
-		(*p)++;
-	}
-	return v;
-}
-
-double netcup_parse_time(const char *s)
-{
-	if (!s)
-		return NAN;
-	const char *p = s;
-	struct tm tm = {0};
-	int y = digits(&p, 4);
-	if (y < 0 || *p++ != '-')
-		return NAN;
-	int mo = digits(&p, 2);
-	if (mo < 1 || mo > 12 || *p++ != '-')
-		return NAN;
-	int d = digits(&p, 2);
-	if (d < 1 || d > 31 || (*p != 'T' && *p != 't' && *p != ' '))
-		return NAN;
-	p++;
-	int h = digits(&p, 2);
-	if (h < 0 || h > 23 || *p++ != ':')
-		return NAN;
-	int mi = digits(&p, 2);
-	if (mi < 0 || mi > 59)
-		return NAN;
-	int sec = 0;
-	if (*p == ':') {
-		p++;
-		sec = digits(&p, 2);
-		if (sec < 0 || sec > 60)
-			return NAN;
-	}
-	double frac = 0, scale = 0.1;
-	if (*p == '.' || *p == ',') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return NAN;
-		while (*p >= '0' && *p <= '9') {
-			frac += (*p - '0') * scale;
-			scale /= 10;
-			p++;
-		}
-	}
-	long off_s = 0;
-	if (*p == 'Z' || *p == 'z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		int sign = *p == '-' ? -1 : 1;
-		p++;
-		int oh = digits(&p, 2);
-		if (oh < 0)
-			return NAN;
-		if (*p == ':')
-			p++;
-		int om = 0;
-		if (*p >= '0' && *p <= '9')
-			om = digits(&p, 2);
-		if (om < 0)
-			return NAN;
-		off_s = sign * (oh * 3600L + om * 60L);
-	}
-	if (*p != '\0')
-		return NAN;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	time_t t = timegm(&tm);
-	return (double)t - (double)off_s + frac;
 }
 
 /* ---- config and context -------------------------------------------------- */
@@ -722,8 +624,8 @@ static bool task_update(struct netcup_task *t, json_t *j)
 	snprintf(t->message, sizeof(t->message), "%s", m ? m : "");
 	nc_copy_str(t->started_at, sizeof(t->started_at), j, "startedAt");
 	nc_copy_str(t->finished_at, sizeof(t->finished_at), j, "finishedAt");
-	t->started_s = t->started_at[0] ? netcup_parse_time(t->started_at) : NAN;
-	t->finished_s = t->finished_at[0] ? netcup_parse_time(t->finished_at) : NAN;
+	t->started_s = t->started_at[0] ? cm_parse_rfc3339(t->started_at) : NAN;
+	t->finished_s = t->finished_at[0] ? cm_parse_rfc3339(t->finished_at) : NAN;
 	t->duration_s = t->finished_s - t->started_s; /* NaN if either is */
 	return strcmp(before, t->state) != 0;
 }
@@ -745,7 +647,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
 {
 	const struct netcup_config *cfg = &nc->cfg;
 	char path[160];
-	double deadline = nc_mono() + cfg->task_timeout_ms / 1000.0;
+	double deadline = cm_mono_s() + cfg->task_timeout_ms / 1000.0;
 	memset(t, 0, sizeof(*t));
 	t->started_s = t->finished_s = t->duration_s = NAN;
 	snprintf(t->uuid, sizeof(t->uuid), "%s", uuid);
@@ -758,7 +660,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
 	snprintf(path, sizeof(path), "/api/v1/tasks/%s", esc);
 	free(esc);
 	while (!task_terminal(t->state)) {
-		if (nc_mono() >= deadline)
+		if (cm_mono_s() >= deadline)
 			return nc_fail(
 			    err, NETCUP_E_TIMEOUT,
 			    "task %s (%s) is still %s after %.0f s; it may still finish: "
@@ -814,7 +716,7 @@ static int task_find_recent(struct netcup *nc, const char *name, double since, b
 		if (!n || !u || strcmp(n, name) != 0 || task_seen(nc, u))
 			continue;
 		double started =
-		    netcup_parse_time(json_string_value(json_object_get(t, "startedAt")));
+		    cm_parse_rfc3339(json_string_value(json_object_get(t, "startedAt")));
 		if (!isnan(started) && started < since)
 			continue;
 		*found = true;
@@ -922,7 +824,7 @@ static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup
 	const struct netcup_config *cfg = &nc->cfg;
 	const struct nc_call *c = &w->call;
 	unsigned t_transport = 0, t_unavail = 0, t_lock = 0;
-	double since = nc_wall();
+	double since = cm_wall_s();
 	/* full: some attempt may have gone through; stays so for every later check */
 	bool check = false, full = false;
 	memset(out, 0, sizeof(*out));
@@ -995,17 +897,17 @@ static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup
 static double res_begin(struct netcup_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	res->started_s = nc_wall();
+	res->started_s = cm_wall_s();
 	for (unsigned i = 0; i < NETCUP_MAX_TASKS; i++)
 		res->tasks[i].started_s = res->tasks[i].finished_s = res->tasks[i].duration_s = NAN;
 	res->finished_s = res->duration_s = NAN;
-	return nc_mono();
+	return cm_mono_s();
 }
 
 static int res_end(struct netcup_result *res, double t0, int rc)
 {
-	res->finished_s = nc_wall();
-	res->duration_s = nc_mono() - t0;
+	res->finished_s = cm_wall_s();
+	res->duration_s = cm_mono_s() - t0;
 	return rc;
 }
 
@@ -1068,7 +970,7 @@ static int observe_state(struct netcup *nc, const void *arg, bool *done, struct 
 /* Polls GET /servers/{id} until its state is `want`. */
 static int wait_state(struct netcup *nc, const char *want, struct netcup_error *err)
 {
-	double deadline = nc_mono() + nc->cfg.task_timeout_ms / 1000.0;
+	double deadline = cm_mono_s() + nc->cfg.task_timeout_ms / 1000.0;
 	char last[24] = "";
 	for (;;) {
 		struct netcup_server s;
@@ -1084,7 +986,7 @@ static int wait_state(struct netcup *nc, const char *want, struct netcup_error *
 		if (strcmp(s.state, want) == 0)
 			return 0;
 		snprintf(last, sizeof(last), "%s", s.state);
-		if (nc_mono() >= deadline)
+		if (cm_mono_s() >= deadline)
 			return nc_fail(
 			    err, NETCUP_E_TIMEOUT, "server %ld is still %s, not %s, after %.0f s",
 			    nc->cfg.server_id, last, want, nc->cfg.task_timeout_ms / 1000.0);

@@ -353,13 +353,4 @@ int netcup_login(const struct netcup_config *cfg, const char *token_file,
 		 void (*prompt)(void *ctx, const struct netcup_login_prompt *p),
 		 struct netcup_error *err);
 
-/* ---- helpers ----------------------------------------------------------- */
-
-/*
- * An RFC 3339 timestamp as the API writes them ("2026-08-27T16:48:28.703780033Z",
- * "...44.001190Z", "...27Z", "+02:00" offsets, none = UTC) as Unix seconds;
- * NaN if unreadable.
- */
-double netcup_parse_time(const char *s);
-
 #endif

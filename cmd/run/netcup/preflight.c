@@ -12,45 +12,6 @@
 
 #define UEFI_CODE "server.snapshot.create.error.online.uefi"
 
-/* A set of snapshot names, as the plan would leave them step by step. */
-struct names {
-	const char **v;
-	size_t n, cap;
-};
-
-static bool names_has(const struct names *s, const char *name)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (strcmp(s->v[i], name) == 0)
-			return true;
-	}
-	return false;
-}
-
-static int names_add(struct names *s, const char *name)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		const char **v = realloc(s->v, cap * sizeof(*v));
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n++] = name;
-	return 0;
-}
-
-static void names_del(struct names *s, const char *name)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (strcmp(s->v[i], name) == 0) {
-			s->v[i] = s->v[--s->n];
-			return;
-		}
-	}
-}
-
 static bool server_has_disk(const struct netcup_server *s, const char *disk)
 {
 	for (size_t i = 0; i < s->n_disks; i++) {
@@ -81,7 +42,7 @@ static void describe_server(const struct netcup_server *s, char *buf, size_t len
 
 /* The checks that need nothing but the server object and the plan. */
 static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
-		      const struct netcup_server *s, struct names *names, struct netcup_findings *f)
+		      const struct netcup_server *s, struct cm_strv *names, struct netcup_findings *f)
 {
 	long id = nc->cfg.server_id;
 	bool creates = false;
@@ -98,20 +59,20 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 		switch (st->kind) {
 		case NETCUP_PLAN_SNAPSHOT:
 			creates = true;
-			if (names_has(names, name) && st->resumed) {
+			if (cm_strv_has(names, name) && st->resumed) {
 				rc = nc_finding(f, NETCUP_INFO, "name-adopted",
 						"snapshot \"%s\" exists already; an earlier run of "
 						"this campaign started it, so it is taken as made",
 						name);
-			} else if (names_has(names, name)) {
+			} else if (cm_strv_has(names, name)) {
 				rc = nc_finding(f, NETCUP_PROBLEM, "name-taken",
 						"snapshot \"%s\" will exist already when the plan "
 						"creates it (on the server now or made earlier in "
 						"the plan): delete it in the SCP or choose another "
 						"name",
 						name);
-			} else if (names_add(names, name) < 0) {
-				rc = NETCUP_E_NOMEM;
+			} else {
+				cm_strv_add(names, name);
 			}
 			if (rc == 0 && st->online && s->live_info && s->uefi)
 				rc = nc_finding(
@@ -136,10 +97,10 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 			break;
 		case NETCUP_PLAN_DELETE:
 		case NETCUP_PLAN_REVERT:
-			if (!names_has(names, name) && st->resumed &&
+			if (!cm_strv_has(names, name) && st->resumed &&
 			    st->kind == NETCUP_PLAN_DELETE)
 				continue; /* deleted before the run was cut short */
-			if (!names_has(names, name))
+			if (!cm_strv_has(names, name))
 				rc = nc_finding(
 				    f, NETCUP_PROBLEM, "name-missing",
 				    "the plan %s snapshot \"%s\", which will not exist "
@@ -148,7 +109,7 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 				    st->kind == NETCUP_PLAN_DELETE ? "deletes" : "reverts to",
 				    name);
 			else if (st->kind == NETCUP_PLAN_DELETE)
-				names_del(names, name);
+				cm_strv_del(names, name);
 			break;
 		}
 	}
@@ -212,7 +173,8 @@ int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct n
 {
 	struct netcup_error e = {0};
 	struct netcup_server s;
-	struct names names = {0};
+	/* the snapshot names as the plan would leave them, step by step */
+	struct cm_strv names = {0};
 	char desc[768];
 	long id = nc->cfg.server_id;
 	int rc;
@@ -265,13 +227,13 @@ int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct n
 			 : nc_finding(f, NETCUP_PROBLEM, "snapshots", "%s", e.message);
 		goto done;
 	}
-	for (size_t i = 0; i < list.n && rc == 0; i++)
-		rc = names_add(&names, list.items[i].name) < 0 ? NETCUP_E_NOMEM : 0;
+	for (size_t i = 0; i < list.n; i++)
+		cm_strv_add(&names, list.items[i].name);
 	if (rc == 0)
 		rc = check_plan(nc, plan, &s, &names, f);
 	if (rc == 0 && !plan->skip_dry_run)
 		rc = dry_runs(nc, plan, &s, f);
-	free(names.v);
+	cm_strv_release(&names);
 	netcup_snapshot_list_free(&list);
 done:
 	if (rc < 0)

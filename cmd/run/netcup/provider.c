@@ -48,55 +48,22 @@ struct ncp {
 	bool safety;	     /* only a second Ctrl-C stops a wait */
 	const char *current; /* the action being performed, for events */
 
-	struct strv created; /* made by this campaign, not deleted since */
-	struct strv maybe;   /* started, outcome unknown: adopted or deleted if there */
-	struct strv adopt;   /* started by an earlier session: an existing one is ours */
-	struct strv dry;     /* --dry-run: what the plan will have created */
+	struct cm_strv created; /* made by this campaign, not deleted since */
+	struct cm_strv maybe;   /* started, outcome unknown: adopted or deleted if there */
+	struct cm_strv adopt;   /* started by an earlier session: an existing one is ours */
+	struct cm_strv dry;     /* --dry-run: what the plan will have created */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static bool strv_has(const struct strv *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		if (!strcmp(l->v[i], s))
-			return true;
-	}
-	return false;
-}
-
-static void strv_del(struct strv *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		if (strcmp(l->v[i], s))
-			continue;
-		free(l->v[i]);
-		memmove(&l->v[i], &l->v[i + 1], (l->n - i) * sizeof(l->v[0]));
-		l->n--;
-		return;
-	}
-}
-
-static void strv_add_once(struct strv *l, const char *s)
-{
-	if (!strv_has(l, s))
-		strv_add(l, s);
-}
-
-static void strv_clear(struct strv *l)
-{
-	strv_release(l);
-	memset(l, 0, sizeof(*l));
-}
-
 char *netcup_expand_home(const char *path)
 {
 	if (path[0] != '~' || (path[1] != '/' && path[1] != '\0'))
-		return xstrdup(path);
+		return cm_strdup(path);
 	const char *home = getenv("HOME");
 	if (!home || !home[0])
 		return NULL;
-	return xasprintf("%s%s", home, path + 1);
+	return cm_asprintf("%s%s", home, path + 1);
 }
 
 /* Snapshot names: what the API takes in a path without surprises. */
@@ -188,13 +155,13 @@ static int parse_snapshot_args(int argc, char *const *argv, struct snap_args *ou
 
 static char *action_text(const char *action, int argc, char *const *argv)
 {
-	struct sbuf b = {0};
-	sbuf_add(&b, action);
+	struct cm_buf b = {0};
+	cm_buf_puts(&b, action);
 	for (int i = 0; i < argc; i++) {
-		sbuf_add(&b, " ");
-		sbuf_add(&b, argv[i]);
+		cm_buf_puts(&b, " ");
+		cm_buf_puts(&b, argv[i]);
 	}
-	return sbuf_take(&b);
+	return cm_buf_take(&b);
 }
 
 /* ---- callbacks of the SCP client ----------------------------------------- */
@@ -225,7 +192,7 @@ static bool on_should_stop(void *opaque)
 	return flag && *flag;
 }
 
-static void note(struct ncp *p, const char *level, const char *fmt, ...) FCR_PRINTF(3, 4);
+static void note(struct ncp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
 
 static void note(struct ncp *p, const char *level, const char *fmt, ...)
 {
@@ -269,27 +236,27 @@ static void ncp_free(void *state)
 	free(p->token_file);
 	free(p->api_url);
 	free(p->auth_url);
-	strv_release(&p->created);
-	strv_release(&p->maybe);
-	strv_release(&p->adopt);
-	strv_release(&p->dry);
+	cm_strv_release(&p->created);
+	cm_strv_release(&p->maybe);
+	cm_strv_release(&p->adopt);
+	cm_strv_release(&p->dry);
 	free(p);
 }
 
-static void key_error(struct sbuf *errs, const struct provider_key *k, const char *fmt, ...)
-    FCR_PRINTF(3, 4);
+static void key_error(struct cm_buf *errs, const struct provider_key *k, const char *fmt, ...)
+    CM_PRINTF(3, 4);
 
-static void key_error(struct sbuf *errs, const struct provider_key *k, const char *fmt, ...)
+static void key_error(struct cm_buf *errs, const struct provider_key *k, const char *fmt, ...)
 {
 	char msg[800];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	sbuf_addf(errs, "%s%s:%u: %s", errs->len ? "\n" : "", k->file, k->line, msg);
+	cm_buf_printf(errs, "%s%s:%u: %s", errs->len ? "\n" : "", k->file, k->line, msg);
 }
 
-static void read_key(struct ncp *p, const struct provider_key *k, struct sbuf *errs, bool *have_id)
+static void read_key(struct ncp *p, const struct provider_key *k, struct cm_buf *errs, bool *have_id)
 {
 	char why[600];
 	if (!strcmp(k->key, "server-id")) {
@@ -328,15 +295,15 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct sbuf *e
 		}
 		char **dst = !strcmp(k->key, "api-url") ? &p->api_url : &p->auth_url;
 		free(*dst);
-		*dst = xstrdup(k->value);
+		*dst = cm_strdup(k->value);
 		return;
 	}
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(duration_keys); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(duration_keys); i++) {
 		if (strcmp(k->key, duration_keys[i].key))
 			continue;
 		uint64_t ms;
 		struct rerr err;
-		if (parse_duration_ms(k->value, &ms, &err) < 0) {
+		if (cm_parse_duration_ms(k->value, &ms, err.msg, sizeof(err.msg)) < 0) {
 			key_error(errs, k, "%s: %s", k->key, err.msg);
 			return;
 		}
@@ -355,23 +322,23 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct sbuf *e
 static int ncp_configure(const struct provider_section *sec, const struct provider_ctx *ctx,
 			 void **state, char *err, size_t err_len)
 {
-	struct ncp *p = xcalloc(1, sizeof(*p));
-	struct sbuf errs = {0};
+	struct ncp *p = cm_calloc(1, sizeof(*p));
+	struct cm_buf errs = {0};
 	bool have_id = false;
 	*state = NULL;
 	netcup_config_init(&p->cfg);
-	p->file = xstrdup(sec->file);
+	p->file = cm_strdup(sec->file);
 	p->line = sec->line;
 	for (size_t i = 0; i < sec->n_keys; i++)
 		read_key(p, &sec->keys[i], &errs, &have_id);
 	if (!have_id && !errs.len)
-		sbuf_addf(&errs,
+		cm_buf_printf(&errs,
 			  "%s:%u: provider netcup needs server-id (the number the SCP shows for "
 			  "the server)",
 			  sec->file, sec->line);
 	if (errs.len) {
 		snprintf(err, err_len, "%s", errs.s);
-		sbuf_release(&errs);
+		cm_buf_release(&errs);
 		ncp_free(p);
 		return -1;
 	}
@@ -464,7 +431,7 @@ static json_t *utc_or_raw(double s, const char *raw)
 {
 	if (isfinite(s)) {
 		char buf[40];
-		format_utc(buf, sizeof(buf), s);
+		cm_format_utc(buf, sizeof(buf), s);
 		return json_string(buf);
 	}
 	return raw[0] ? json_string(raw) : json_null();
@@ -499,7 +466,7 @@ static void tasks_add(struct tasks *t, const struct netcup_result *res)
 {
 	if (!res->n_tasks && !res->retries && !res->recovered)
 		return;
-	t->v = xrealloc(t->v, (t->n + res->n_tasks + 1) * sizeof(*t->v));
+	t->v = cm_realloc(t->v, t->n + res->n_tasks + 1, sizeof(*t->v));
 	for (unsigned i = 0; i < res->n_tasks; i++)
 		t->v[t->n++] = res->tasks[i];
 	t->retries += res->retries;
@@ -520,12 +487,12 @@ static void tasks_put(json_t *result, struct tasks *t)
 	if (t->n == 1) {
 		json_object_set_new(result, "task", task_json(&t->v[0]));
 	} else if (t->n > 1) {
-		struct sbuf names = {0};
+		struct cm_buf names = {0};
 		double sum = 0;
 		bool all = true;
 		json_t *list = json_array();
 		for (size_t i = 0; i < t->n; i++) {
-			sbuf_addf(&names, "%s%s", i ? " + " : "", t->v[i].name);
+			cm_buf_printf(&names, "%s%s", i ? " + " : "", t->v[i].name);
 			if (isfinite(t->v[i].duration_s))
 				sum += t->v[i].duration_s;
 			else
@@ -544,7 +511,7 @@ static void tasks_put(json_t *result, struct tasks *t)
 		json_object_set_new(o, "count", json_integer((json_int_t)t->n));
 		json_object_set_new(result, "task", o);
 		json_object_set_new(result, "tasks", list);
-		sbuf_release(&names);
+		cm_buf_release(&names);
 	}
 	free(t->v);
 	t->v = NULL;
@@ -583,7 +550,7 @@ static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *resul
 	    .online = a.online,
 	    .disk = a.disk,
 	    .description = "fiocamp",
-	    .adopt_existing = strv_has(&p->adopt, a.name),
+	    .adopt_existing = cm_strv_has(&p->adopt, a.name),
 	};
 	json_object_set_new(result, "snapshot", json_string(a.name));
 	json_object_set_new(result, "online", json_boolean(a.online));
@@ -592,16 +559,16 @@ static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *resul
 	int rc = netcup_snapshot_create(p->nc, &o, &res, e);
 	tasks_add(tasks, &res);
 	if (rc == 0) {
-		strv_del(&p->adopt, a.name);
-		strv_del(&p->maybe, a.name);
-		strv_add_once(&p->created, a.name);
+		cm_strv_del(&p->adopt, a.name);
+		cm_strv_del(&p->maybe, a.name);
+		cm_strv_add_once(&p->created, a.name);
 		json_object_set_new(result, "created", json_true());
 		if (res.already)
 			json_object_set_new(result, "adopted", json_true());
 		return 0;
 	}
 	if (may_have_created(rc)) {
-		strv_add_once(&p->maybe, a.name);
+		cm_strv_add_once(&p->maybe, a.name);
 		json_object_set_new(result, "created", json_null());
 	} else {
 		json_object_set_new(result, "created", json_false());
@@ -624,8 +591,8 @@ static int delete_one(struct ncp *p, const char *name, json_t *deleted, json_t *
 		json_array_append_new(deleted, json_string(name));
 	}
 	if (rc == 0) {
-		strv_del(&p->created, name);
-		strv_del(&p->maybe, name);
+		cm_strv_del(&p->created, name);
+		cm_strv_del(&p->maybe, name);
 	}
 	return rc;
 }
@@ -639,14 +606,14 @@ static int do_delete(struct ncp *p, const char *what, json_t *result, struct tas
 		json_object_set_new(result, "snapshot", json_string(what));
 		rc = delete_one(p, what, deleted, gone, tasks, e);
 	} else {
-		struct strv names = {0};
+		struct cm_strv names = {0};
 		for (size_t i = 0; i < p->created.n; i++)
-			strv_add_once(&names, p->created.v[i]);
+			cm_strv_add_once(&names, p->created.v[i]);
 		for (size_t i = 0; i < p->maybe.n; i++)
-			strv_add_once(&names, p->maybe.v[i]);
+			cm_strv_add_once(&names, p->maybe.v[i]);
 		for (size_t i = 0; i < names.n && rc == 0; i++)
 			rc = delete_one(p, names.v[i], deleted, gone, tasks, e);
-		strv_release(&names);
+		cm_strv_release(&names);
 	}
 	json_object_set_new(result, "deleted", deleted);
 	json_object_set_new(result, "already_gone", gone);
@@ -751,9 +718,9 @@ static bool status_is(const char *status, const char *want)
  * goes, for expanding delete-snapshot all-created.
  */
 static void build_plan(struct ncp *p, const struct provider_step *steps, size_t n,
-		       struct strv *store, struct netcup_plan_step **out, size_t *n_out)
+		       struct cm_strv *store, struct netcup_plan_step **out, size_t *n_out)
 {
-	struct strv sim = {0};
+	struct cm_strv sim = {0};
 	struct netcup_plan_step *plan = NULL;
 	size_t np = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -767,66 +734,66 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 			if (parse_snapshot_args(st->argc, st->argv, &a, why, sizeof(why)) < 0)
 				continue;
 			json_t *created = json_object_get(st->result, "created");
-			strv_add_once(&sim, name);
+			cm_strv_add_once(&sim, name);
 			if (done) {
-				strv_add_once(&p->created, name);
-				strv_del(&p->maybe, name);
+				cm_strv_add_once(&p->created, name);
+				cm_strv_del(&p->maybe, name);
 				continue;
 			}
 			/* cut short: it runs again, and takes a snapshot that is there
 			 * as its own unless the API had refused it */
 			if (started && json_is_true(created))
-				strv_add_once(&p->created, name);
+				cm_strv_add_once(&p->created, name);
 			else if (started && !json_is_false(created))
-				strv_add_once(&p->maybe, name);
+				cm_strv_add_once(&p->maybe, name);
 			if (started && !json_is_false(created))
-				strv_add_once(&p->adopt, name);
-			plan = xrealloc(plan, (np + 1) * sizeof(*plan));
+				cm_strv_add_once(&p->adopt, name);
+			plan = cm_realloc(plan, np + 1, sizeof(*plan));
 			plan[np++] = (struct netcup_plan_step){
 			    .kind = NETCUP_PLAN_SNAPSHOT,
 			    .name = name,
 			    .online = a.online,
 			    .disk = a.disk,
-			    .resumed = strv_has(&p->adopt, name),
+			    .resumed = cm_strv_has(&p->adopt, name),
 			};
 		} else if (!strcmp(st->action, "delete-snapshot")) {
 			bool all = !strcmp(name, "all-created");
 			if (done) {
 				if (all) {
-					strv_clear(&p->created);
-					strv_clear(&p->maybe);
-					strv_clear(&sim);
+					cm_strv_release(&p->created);
+					cm_strv_release(&p->maybe);
+					cm_strv_release(&sim);
 				} else {
-					strv_del(&p->created, name);
-					strv_del(&p->maybe, name);
-					strv_del(&sim, name);
+					cm_strv_del(&p->created, name);
+					cm_strv_del(&p->maybe, name);
+					cm_strv_del(&sim, name);
 				}
 				continue;
 			}
 			for (size_t k = 0; k < (all ? sim.n : 1); k++) {
 				const char *nm = all ? sim.v[k] : name;
 				/* a copy that lives as long as the plan (sim's do not) */
-				strv_add(store, nm);
-				plan = xrealloc(plan, (np + 1) * sizeof(*plan));
+				cm_strv_add(store, nm);
+				plan = cm_realloc(plan, np + 1, sizeof(*plan));
 				plan[np++] = (struct netcup_plan_step){
 				    .kind = NETCUP_PLAN_DELETE,
 				    .name = store->v[store->n - 1],
 				    /* ours, and gone already: counts as deleted */
-				    .resumed = started || strv_has(&p->maybe, nm) ||
-					       strv_has(&p->created, nm),
+				    .resumed = started || cm_strv_has(&p->maybe, nm) ||
+					       cm_strv_has(&p->created, nm),
 				};
 			}
 			if (all)
-				strv_clear(&sim);
+				cm_strv_release(&sim);
 			else
-				strv_del(&sim, name);
+				cm_strv_del(&sim, name);
 		} else if (!strcmp(st->action, "revert") && !done) {
-			plan = xrealloc(plan, (np + 1) * sizeof(*plan));
+			plan = cm_realloc(plan, np + 1, sizeof(*plan));
 			plan[np++] =
 			    (struct netcup_plan_step){.kind = NETCUP_PLAN_REVERT, .name = name};
 		}
 	}
-	strv_release(&sim);
+	cm_strv_release(&sim);
 	*out = plan;
 	*n_out = np;
 }
@@ -841,16 +808,16 @@ static int ncp_preflight(void *state, const struct provider_step *steps, size_t 
 	}
 	struct netcup_plan_step *ps = NULL;
 	size_t nps = 0;
-	struct strv store = {0};
+	struct cm_strv store = {0};
 	build_plan(p, steps, n_steps, &store, &ps, &nps);
 	if (p->created.n || p->maybe.n) {
-		struct sbuf b = {0};
+		struct cm_buf b = {0};
 		for (size_t i = 0; i < p->created.n; i++)
-			sbuf_addf(&b, "%s%s", b.len ? ", " : "", p->created.v[i]);
+			cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->created.v[i]);
 		for (size_t i = 0; i < p->maybe.n; i++)
-			sbuf_addf(&b, "%s%s (maybe)", b.len ? ", " : "", p->maybe.v[i]);
+			cm_buf_printf(&b, "%s%s (maybe)", b.len ? ", " : "", p->maybe.v[i]);
 		note(p, "info", "snapshots this campaign made in earlier runs: %s", b.s);
-		sbuf_release(&b);
+		cm_buf_release(&b);
 	}
 	struct netcup_plan plan = {.steps = ps, .n_steps = nps};
 	struct netcup_findings f = {0};
@@ -874,40 +841,40 @@ static int ncp_preflight(void *state, const struct provider_step *steps, size_t 
 		snprintf(err, err_len, "the netcup preflight could not check: %s", e.message);
 	netcup_findings_free(&f);
 	free(ps);
-	strv_release(&store);
+	cm_strv_release(&store);
 	return rc < 0 ? -1 : 0;
 }
 
 /* ---- --dry-run --------------------------------------------------------------- */
 
-static void describe_poll(const struct ncp *p, struct sbuf *b, const char *until)
+static void describe_poll(const struct ncp *p, struct cm_buf *b, const char *until)
 {
 	char poll[32], limit[32];
-	format_duration(poll, sizeof(poll), p->cfg.poll_interval_ms);
-	format_duration(limit, sizeof(limit), p->cfg.task_timeout_ms);
-	sbuf_addf(b,
+	cm_format_duration(poll, sizeof(poll), p->cfg.poll_interval_ms);
+	cm_format_duration(limit, sizeof(limit), p->cfg.task_timeout_ms);
+	cm_buf_printf(b,
 		  "GET /api/v1/tasks/{uuid} every %s until FINISHED (ERROR, CANCELED, "
 		  "ROLLBACK: the action fails; at most %s)\n",
 		  poll, limit);
 	if (until)
-		sbuf_addf(b, "GET /api/v1/servers/%ld every %s until %s\n", p->cfg.server_id, poll,
+		cm_buf_printf(b, "GET /api/v1/servers/%ld every %s until %s\n", p->cfg.server_id, poll,
 			  until);
 }
 
-static void describe_power(const struct ncp *p, struct sbuf *b, bool on, bool hard)
+static void describe_power(const struct ncp *p, struct cm_buf *b, bool on, bool hard)
 {
 	long id = p->cfg.server_id;
-	sbuf_addf(b, "GET /api/v1/servers/%ld: nothing more when it is %s already\n", id,
+	cm_buf_printf(b, "GET /api/v1/servers/%ld: nothing more when it is %s already\n", id,
 		  on ? "RUNNING" : "SHUTOFF");
 	if (on)
-		sbuf_addf(b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n", id);
+		cm_buf_printf(b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n", id);
 	else if (hard)
-		sbuf_addf(b,
+		cm_buf_printf(b,
 			  "PATCH /api/v1/servers/%ld?stateOption=POWEROFF {\"state\":\"OFF\"} "
 			  "(hard power-off) -> 202 + task\n",
 			  id);
 	else
-		sbuf_addf(b,
+		cm_buf_printf(b,
 			  "PATCH /api/v1/servers/%ld {\"state\":\"OFF\"} (ACPI shutdown) -> 202 + "
 			  "task\n",
 			  id);
@@ -917,55 +884,55 @@ static void describe_power(const struct ncp *p, struct sbuf *b, bool on, bool ha
 static char *ncp_describe(void *state, const char *action, int argc, char *const *argv)
 {
 	struct ncp *p = state;
-	struct sbuf b = {0};
+	struct cm_buf b = {0};
 	long id = p->cfg.server_id;
 	if (!action) {
 		if (p->token_file)
-			sbuf_addf(&b, "refresh token from %s%s (refused unless mode 0600)\n",
+			cm_buf_printf(&b, "refresh token from %s%s (refused unless mode 0600)\n",
 				  p->token_file, p->token_default ? " (the default)" : "");
 		else if (p->token_default)
-			sbuf_addf(&b, "refresh token: none (no token-file, no $" NETCUP_TOKEN_ENV
+			cm_buf_printf(&b, "refresh token: none (no token-file, no $" NETCUP_TOKEN_ENV
 				      ", no HOME)\n");
 		else
-			sbuf_addf(&b, "refresh token from $" NETCUP_TOKEN_ENV "\n");
-		sbuf_addf(&b,
+			cm_buf_printf(&b, "refresh token from $" NETCUP_TOKEN_ENV "\n");
+		cm_buf_printf(&b,
 			  "POST %s/protocol/openid-connect/token (grant_type=refresh_token): an "
 			  "access token\n",
 			  p->auth_url ? p->auth_url : NETCUP_DEFAULT_AUTH_URL);
-		sbuf_addf(&b,
+		cm_buf_printf(&b,
 			  "GET /api/v1/servers/%ld: it exists, its state, UEFI, snapshotAllowed, "
 			  "disks\n",
 			  id);
-		sbuf_addf(&b, "GET /api/v1/servers/%ld/snapshots: names taken, names to delete\n",
+		cm_buf_printf(&b, "GET /api/v1/servers/%ld/snapshots: names taken, names to delete\n",
 			  id);
-		sbuf_addf(&b,
+		cm_buf_printf(&b,
 			  "POST /api/v1/servers/%ld/snapshots:dryrun once per kind of snapshot "
 			  "planned\n",
 			  id);
-		sbuf_addf(&b,
+		cm_buf_printf(&b,
 			  "(API base %s; a 409 server.lock.error on a write is retried every "
 			  "%.1fs)\n",
 			  p->api_url ? p->api_url : NETCUP_DEFAULT_API_URL,
 			  p->cfg.lock_wait_ms / 1000.0);
-		return sbuf_take(&b);
+		return cm_buf_take(&b);
 	}
 	if (!strcmp(action, "power-off")) {
 		describe_power(p, &b, false, argc == 1);
 	} else if (!strcmp(action, "power-on")) {
 		describe_power(p, &b, true, false);
 	} else if (!strcmp(action, "reboot")) {
-		sbuf_addf(&b, "a graceful reboot: the power-off, then the power-on (two tasks)\n");
+		cm_buf_printf(&b, "a graceful reboot: the power-off, then the power-on (two tasks)\n");
 		describe_power(p, &b, false, false);
-		sbuf_addf(&b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n", id);
+		cm_buf_printf(&b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n", id);
 		describe_poll(p, &b, "RUNNING");
 	} else if (!strcmp(action, "snapshot")) {
 		struct snap_args a;
 		char why[300];
 		if (parse_snapshot_args(argc, argv, &a, why, sizeof(why)) < 0) {
-			sbuf_release(&b);
+			cm_buf_release(&b);
 			return NULL;
 		}
-		sbuf_addf(&b,
+		cm_buf_printf(&b,
 			  "POST /api/v1/servers/%ld/snapshots "
 			  "{\"name\":\"%s\",\"onlineSnapshot\":%s%s%s%s"
 			  ",\"description\":\"fiocamp\"} -> 202 + task\n",
@@ -973,46 +940,46 @@ static char *ncp_describe(void *state, const char *action, int argc, char *const
 			  a.disk ? a.disk : "", a.disk ? "\"" : "");
 		describe_poll(p, &b, NULL);
 		if (!a.online)
-			sbuf_addf(&b, "(offline: take it with the server powered off)\n");
-		strv_add_once(&p->dry, a.name);
+			cm_buf_printf(&b, "(offline: take it with the server powered off)\n");
+		cm_strv_add_once(&p->dry, a.name);
 	} else if (!strcmp(action, "delete-snapshot")) {
-		struct strv names = {0};
+		struct cm_strv names = {0};
 		if (!strcmp(argv[0], "all-created")) {
 			for (size_t i = 0; i < p->dry.n; i++)
-				strv_add(&names, p->dry.v[i]);
+				cm_strv_add(&names, p->dry.v[i]);
 			if (!names.n)
-				sbuf_addf(&b, "no snapshot is made before this: nothing to delete "
+				cm_buf_printf(&b, "no snapshot is made before this: nothing to delete "
 					      "(besides any an earlier run made)\n");
 			else
-				sbuf_addf(&b,
+				cm_buf_printf(&b,
 					  "the snapshots this campaign made (%zu in the plan)\n",
 					  names.n);
-			strv_clear(&p->dry);
+			cm_strv_release(&p->dry);
 		} else {
-			strv_add(&names, argv[0]);
-			strv_del(&p->dry, argv[0]);
+			cm_strv_add(&names, argv[0]);
+			cm_strv_del(&p->dry, argv[0]);
 		}
 		for (size_t i = 0; i < names.n; i++) {
-			sbuf_addf(
+			cm_buf_printf(
 			    &b,
 			    "DELETE /api/v1/servers/%ld/snapshots/%s -> 202 + task (404: gone "
 			    "already, counts as deleted)\n",
 			    id, names.v[i]);
 			describe_poll(p, &b, NULL);
 		}
-		strv_release(&names);
+		cm_strv_release(&names);
 	} else if (!strcmp(action, "revert")) {
-		sbuf_addf(&b,
+		cm_buf_printf(&b,
 			  "POST /api/v1/servers/%ld/snapshots/%s/revert (empty body) -> 202 + "
 			  "task: netcup powers the server off, reverts the disk and starts it\n",
 			  id, argv[0]);
 		describe_poll(p, &b, "RUNNING");
 	}
 	if (!b.len) {
-		sbuf_release(&b);
+		cm_buf_release(&b);
 		return NULL;
 	}
-	return sbuf_take(&b);
+	return cm_buf_take(&b);
 }
 
 const struct provider_ops provider_netcup_ops = {

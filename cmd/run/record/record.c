@@ -10,7 +10,7 @@
 json_t *json_utc(double wall)
 {
 	char buf[40];
-	format_utc(buf, sizeof(buf), wall);
+	cm_format_utc(buf, sizeof(buf), wall);
 	return json_string(buf);
 }
 
@@ -25,18 +25,18 @@ json_t *json_text(const char *s)
 	size_t good = utf8_valid_len(s, n);
 	if (good == n)
 		return json_stringn(s, n);
-	struct sbuf b = {0};
+	struct cm_buf b = {0};
 	for (;;) {
-		sbuf_addn(&b, s, good);
+		cm_buf_putn(&b, s, good);
 		if (good == n)
 			break;
-		sbuf_add(&b, "\xef\xbf\xbd");
+		cm_buf_puts(&b, "\xef\xbf\xbd");
 		s += good + 1;
 		n -= good + 1;
 		good = utf8_valid_len(s, n);
 	}
 	json_t *j = json_stringn(b.s, b.len);
-	sbuf_release(&b);
+	cm_buf_release(&b);
 	return j;
 }
 
@@ -44,9 +44,10 @@ int record_open(struct record *r, const char *dir, struct rerr *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->journal_fd = -1;
-	r->dir = xstrdup(dir);
-	r->manifest_path = xasprintf("%s/manifest.json", dir);
-	char *path = xasprintf("%s/journal.jsonl", dir);
+	r->mono0 = cm_mono_s();
+	r->dir = cm_strdup(dir);
+	r->manifest_path = cm_asprintf("%s/manifest.json", dir);
+	char *path = cm_asprintf("%s/journal.jsonl", dir);
 	r->journal_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (r->journal_fd < 0) {
 		rerr_errno(err, errno, "%s: cannot open", path);
@@ -82,8 +83,8 @@ void record_close(struct record *r)
 void record_event(struct record *r, const char *event, json_t *fields)
 {
 	json_t *e = json_object();
-	json_object_set_new(e, "t", json_utc(wall_now()));
-	json_object_set_new(e, "mono", json_real(round(mono_now() * 1e6) / 1e6));
+	json_object_set_new(e, "t", json_utc(cm_wall_s()));
+	json_object_set_new(e, "mono", json_real(round((cm_mono_s() - r->mono0) * 1e6) / 1e6));
 	json_object_set_new(e, "session", json_integer(r->session));
 	json_object_set_new(e, "event", json_string(event));
 	if (fields) {
@@ -99,7 +100,7 @@ void record_event(struct record *r, const char *event, json_t *fields)
 		return;
 	}
 	size_t n = strlen(line);
-	line = xrealloc(line, n + 2);
+	line = cm_realloc(line, n + 2, 1);
 	line[n++] = '\n';
 	const char *p = line;
 	size_t left = n;
@@ -125,7 +126,7 @@ void record_event(struct record *r, const char *event, json_t *fields)
 
 int record_save(struct record *r)
 {
-	json_object_set_new(r->m, "updated", json_utc(wall_now()));
+	json_object_set_new(r->m, "updated", json_utc(cm_wall_s()));
 	char *text = json_dumps(r->m, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
 					  JSON_REAL_PRECISION(12));
 	if (!text) {
@@ -133,7 +134,7 @@ int record_save(struct record *r)
 		return rerr_set(&r->err, "manifest: cannot encode");
 	}
 	size_t n = strlen(text);
-	text = xrealloc(text, n + 2);
+	text = cm_realloc(text, n + 2, 1);
 	text[n++] = '\n';
 	int rc = write_file_atomic(r->manifest_path, text, n, &r->err);
 	free(text);

@@ -19,6 +19,7 @@ struct record {
 	int journal_fd;
 	json_t *m;   /* the manifest; owned */
 	int session; /* 1 for the first run, +1 per --resume */
+	double mono0; /* the journal's "mono" counts from here (record_open) */
 	bool failed; /* a write failed: the campaign must stop */
 	struct rerr err;
 };

@@ -15,7 +15,7 @@
 static int wait_fd(int fd, short events, double deadline)
 {
 	for (;;) {
-		double left = deadline - mono_now();
+		double left = deadline - cm_mono_s();
 		if (left <= 0)
 			return 0;
 		struct pollfd p = {.fd = fd, .events = events};
@@ -33,7 +33,7 @@ static int probe_once(const struct addrinfo *ai, char *banner, size_t len)
 	    socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
 	if (fd < 0)
 		return 0;
-	double deadline = mono_now() + PROBE_TIMEOUT_MS / 1000.0;
+	double deadline = cm_mono_s() + PROBE_TIMEOUT_MS / 1000.0;
 	int ok = 0;
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
 		if (errno != EINPROGRESS)
@@ -99,22 +99,22 @@ int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int
 	memset(res, 0, sizeof(*res));
 	char service[16];
 	snprintf(service, sizeof(service), "%u", port);
-	double start = mono_now();
+	double start = cm_mono_s();
 	double end = start + (double)timeout_ms / 1000.0;
 	unsigned in_a_row = 0;
 	double next = start;
 	while (!stop || !*stop) {
-		double now = mono_now();
+		double now = cm_mono_s();
 		if (now > end)
 			return rerr_set(err, "%s:%u: no SSH banner within %llus (%u probes)", host,
 					port, (unsigned long long)(timeout_ms / 1000), res->probes);
 		if (now < next) {
-			sleep_ms_unless((uint64_t)((next - now) * 1000) + 1, stop);
+			cm_sleep_ms((uint64_t)((next - now) * 1000) + 1, stop);
 			continue;
 		}
 		next += PROBE_INTERVAL_MS / 1000.0;
-		if (next < mono_now())
-			next = mono_now();
+		if (next < cm_mono_s())
+			next = cm_mono_s();
 		/* resolve each time: a VM may come back with a new address */
 		struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
 		int gr = getaddrinfo(host, service, &hints, &ai);
@@ -131,9 +131,9 @@ int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int
 		res->answered++;
 		in_a_row++;
 		if (in_a_row == 1)
-			res->first_seen_wall = wall_now();
+			res->first_seen_wall = cm_wall_s();
 		if (in_a_row == 2) {
-			res->ready_wall = wall_now();
+			res->ready_wall = cm_wall_s();
 			return 0;
 		}
 	}

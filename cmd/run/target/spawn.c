@@ -53,7 +53,7 @@ static char **build_env(char *const *add)
 		n_env++;
 	while (add && add[n_add])
 		n_add++;
-	char **env = xcalloc(n_env + n_add + 1, sizeof(*env));
+	char **env = cm_calloc(n_env + n_add + 1, sizeof(*env));
 	size_t n = 0;
 	for (size_t i = 0; i < n_env; i++) {
 		const char *eq = strchr(environ[i], '=');
@@ -103,7 +103,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 	 */
 	sigset_t caught, old;
 	sigemptyset(&caught);
-	for (size_t i = 0; i < FCR_ARRAY_SIZE(caught_signals); i++)
+	for (size_t i = 0; i < CM_ARRAY_SIZE(caught_signals); i++)
 		sigaddset(&caught, caught_signals[i]);
 	sigprocmask(SIG_BLOCK, &caught, &old);
 	pid_t pid = fork();
@@ -112,7 +112,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 		struct sigaction dfl, cur;
 		memset(&dfl, 0, sizeof(dfl));
 		dfl.sa_handler = SIG_DFL;
-		for (size_t i = 0; i < FCR_ARRAY_SIZE(caught_signals); i++) {
+		for (size_t i = 0; i < CM_ARRAY_SIZE(caught_signals); i++) {
 			/* one that is ignored (nohup) stays so */
 			if (sigaction(caught_signals[i], NULL, &cur) == 0 &&
 			    cur.sa_handler != SIG_IGN)
@@ -235,9 +235,9 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 		return -1;
 	if (c.in_fd >= 0)
 		fcntl(c.in_fd, F_SETFL, fcntl(c.in_fd, F_GETFL) | O_NONBLOCK);
-	struct sbuf out = {0}, errb = {0};
-	sbuf_addn(&out, "", 0);
-	sbuf_addn(&errb, "", 0);
+	struct cm_buf out = {0}, errb = {0};
+	cm_buf_putn(&out, "", 0);
+	cm_buf_putn(&errb, "", 0);
 	size_t written = 0;
 	bool too_big = false;
 	double kill_at = 0;
@@ -266,9 +266,9 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 		if (stop && *stop && !cap->stopped) {
 			cap->stopped = true;
 			kill(-c.pid, SIGTERM);
-			kill_at = mono_now() + 5;
+			kill_at = cm_mono_s() + 5;
 		}
-		if (kill_at > 0 && mono_now() > kill_at) {
+		if (kill_at > 0 && cm_mono_s() > kill_at) {
 			kill(-c.pid, SIGKILL);
 			kill_at = 0;
 		}
@@ -288,7 +288,7 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 		if (i_out >= 0 && pfd[i_out].revents) {
 			ssize_t r = read(c.out_fd, buf, sizeof(buf));
 			if (r > 0 && out.len + (size_t)r <= out_max) {
-				sbuf_addn(&out, buf, (size_t)r);
+				cm_buf_putn(&out, buf, (size_t)r);
 			} else if (r > 0) {
 				too_big = true;
 			} else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
@@ -299,7 +299,7 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 		if (i_err >= 0 && pfd[i_err].revents) {
 			ssize_t r = read(c.err_fd, buf, sizeof(buf));
 			if (r > 0 && errb.len + (size_t)r <= CAPTURE_ERR_MAX) {
-				sbuf_addn(&errb, buf, (size_t)r);
+				cm_buf_putn(&errb, buf, (size_t)r);
 			} else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
 				close(c.err_fd);
 				c.err_fd = -1;
@@ -308,9 +308,9 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 	}
 	child_wait(&c, &cap->status);
 	cap->out_len = out.len;
-	cap->out = sbuf_take(&out);
+	cap->out = cm_buf_take(&out);
 	cap->err_len = errb.len;
-	cap->err = sbuf_take(&errb);
+	cap->err = cm_buf_take(&errb);
 	if (too_big) {
 		capture_release(cap);
 		return rerr_set(err, "%s wrote more than %zu bytes", argv[0], out_max);

@@ -29,39 +29,39 @@ int target_init(struct target *t, const struct campaign *c, volatile int *stop,
 	t->test_file = campaign_test_file(c);
 	if (c->target != TARGET_SSH)
 		return 0;
-	strv_add(&t->ssh_argv, "ssh");
-	strv_add(&t->ssh_argv, "-o");
-	strv_add(&t->ssh_argv, "BatchMode=yes");
-	strv_add(&t->ssh_argv, "-o");
-	strv_add(&t->ssh_argv, "ConnectTimeout=15");
-	strv_add(&t->ssh_argv, "-o");
-	strv_add(&t->ssh_argv, "ServerAliveInterval=15");
+	cm_strv_add(&t->ssh_argv, "ssh");
+	cm_strv_add(&t->ssh_argv, "-o");
+	cm_strv_add(&t->ssh_argv, "BatchMode=yes");
+	cm_strv_add(&t->ssh_argv, "-o");
+	cm_strv_add(&t->ssh_argv, "ConnectTimeout=15");
+	cm_strv_add(&t->ssh_argv, "-o");
+	cm_strv_add(&t->ssh_argv, "ServerAliveInterval=15");
 	if (c->ssh_port_given) {
-		strv_add(&t->ssh_argv, "-p");
-		strv_addf(&t->ssh_argv, "%u", c->ssh_port);
+		cm_strv_add(&t->ssh_argv, "-p");
+		cm_strv_addf(&t->ssh_argv, "%u", c->ssh_port);
 	}
 	for (size_t i = 0; i < c->ssh_options.n; i++)
-		strv_add(&t->ssh_argv, c->ssh_options.v[i]);
+		cm_strv_add(&t->ssh_argv, c->ssh_options.v[i]);
 	const char *env = getenv("FIOCAMP_SSH_OPTS");
 	if (env && *env) {
-		struct strv words = {0};
+		struct cm_strv words = {0};
 		if (shell_split(env, &words, err) < 0) {
 			char msg[sizeof(err->msg)];
 			snprintf(msg, sizeof(msg), "%s", err->msg);
-			strv_release(&words);
+			cm_strv_release(&words);
 			return rerr_set(err, "FIOCAMP_SSH_OPTS: %s", msg);
 		}
 		for (size_t i = 0; i < words.n; i++)
-			strv_add(&t->ssh_argv, words.v[i]);
-		strv_release(&words);
+			cm_strv_add(&t->ssh_argv, words.v[i]);
+		cm_strv_release(&words);
 	}
-	strv_add(&t->ssh_argv, c->ssh_dest);
+	cm_strv_add(&t->ssh_argv, c->ssh_dest);
 	return 0;
 }
 
 void target_release(struct target *t)
 {
-	strv_release(&t->ssh_argv);
+	cm_strv_release(&t->ssh_argv);
 	free(t->remote_tmp);
 	free(t->test_file);
 	t->remote_tmp = t->test_file = NULL;
@@ -73,11 +73,11 @@ const char *target_probe_host(const struct target *t)
 }
 
 /* ssh argv running `script` through the remote shell. */
-static void ssh_script_argv(const struct target *t, const char *script, struct strv *out)
+static void ssh_script_argv(const struct target *t, const char *script, struct cm_strv *out)
 {
 	for (size_t i = 0; i < t->ssh_argv.n; i++)
-		strv_add(out, t->ssh_argv.v[i]);
-	strv_add(out, script);
+		cm_strv_add(out, t->ssh_argv.v[i]);
+	cm_strv_add(out, script);
 }
 
 /* `script` on the target, ended early when *stop becomes nonzero. */
@@ -85,10 +85,10 @@ static int run_remote_script(struct target *t, const char *script, const void *i
 			     size_t input_len, size_t out_max, volatile int *stop,
 			     struct capture *cap, struct rerr *err)
 {
-	struct strv argv = {0};
+	struct cm_strv argv = {0};
 	ssh_script_argv(t, script, &argv);
 	int rc = run_capture(argv.v, input, input_len, out_max, stop, cap, err);
-	strv_release(&argv);
+	cm_strv_release(&argv);
 	return rc;
 }
 
@@ -110,7 +110,7 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
  * is released and -1 returned.  Else 0, and cap is the caller's.
  */
 static int command_failed(struct capture *cap, struct rerr *err, const char *what_fmt, ...)
-    FCR_PRINTF(3, 4);
+    CM_PRINTF(3, 4);
 
 static int command_failed(struct capture *cap, struct rerr *err, const char *what_fmt, ...)
 {
@@ -140,7 +140,7 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 		return rerr_set(err, "fio --version failed");
 	}
 	cap.out[strcspn(cap.out, "\r\n")] = '\0';
-	*fio_version = xstrdup(cap.out);
+	*fio_version = cm_strdup(cap.out);
 	capture_release(&cap);
 
 	if (mkdir_p(c->directory, err) < 0)
@@ -154,7 +154,7 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 		if (avail + have < c->size_bytes) {
 			char need[32];
-			format_size(need, sizeof(need), c->size_bytes);
+			cm_format_size(need, sizeof(need), c->size_bytes);
 			return rerr_set(err, "%s: %llu MiB free, the test file needs %s",
 					c->directory, (unsigned long long)(avail >> 20), need);
 		}
@@ -167,7 +167,7 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 	}
 	json_object_set_new(host, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	char *mem;
-	if (read_file("/proc/meminfo", SMALL_OUTPUT_MAX, &mem, NULL, NULL) == 0) {
+	if (cm_read_file("/proc/meminfo", SMALL_OUTPUT_MAX, &mem, NULL, NULL, 0) == 0) {
 		const char *p = strstr(mem, "MemTotal:");
 		if (p)
 			json_object_set_new(host, "mem_kib",
@@ -186,28 +186,28 @@ static bool is_work_dir(const char *line)
 static int ssh_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
 {
 	const struct campaign *c = t->c;
-	struct sbuf s = {0};
-	sbuf_add(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
+	struct cm_buf s = {0};
+	cm_buf_puts(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
 		     "127; }; mkdir -p -- ");
 	shell_quote(&s, c->directory);
-	sbuf_add(&s, " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
+	cm_buf_puts(&s, " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
 		     "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
 		     "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
 		     "0) && (df -Pk -- ");
 	shell_quote(&s, c->directory);
-	sbuf_add(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
+	cm_buf_puts(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
 	shell_quote(&s, t->test_file);
-	sbuf_add(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
+	cm_buf_puts(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
 	struct capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
-	sbuf_release(&s);
+	cm_buf_release(&s);
 	if (rc < 0 || command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
 		return -1;
 	/* 8 lines expected; a few more are looked through for the work directory */
 	char *lines[16] = {0};
 	size_t n = 0;
 	char *save = NULL;
-	for (char *l = strtok_r(cap.out, "\n", &save); l && n < FCR_ARRAY_SIZE(lines);
+	for (char *l = strtok_r(cap.out, "\n", &save); l && n < CM_ARRAY_SIZE(lines);
 	     l = strtok_r(NULL, "\n", &save))
 		lines[n++] = l;
 	/* the work directory is removed with rm -rf at the end: it must be the
@@ -223,12 +223,12 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 			 c->ssh_dest, n ? lines[0] : "");
 		/* made all the same: target_cleanup() removes it */
 		if (at < n)
-			t->remote_tmp = xstrdup(lines[at]);
+			t->remote_tmp = cm_strdup(lines[at]);
 		capture_release(&cap);
 		return -1;
 	}
-	t->remote_tmp = xstrdup(lines[0]);
-	*fio_version = xstrdup(lines[1]);
+	t->remote_tmp = cm_strdup(lines[0]);
+	*fio_version = cm_strdup(lines[1]);
 	json_object_set_new(host, "hostname", json_text(lines[2]));
 	json_object_set_new(host, "kernel", json_text(lines[3]));
 	json_object_set_new(host, "cpus", json_integer(strtoll(lines[4], NULL, 10)));
@@ -238,7 +238,7 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	capture_release(&cap);
 	if (avail + have < c->size_bytes) {
 		char need[32];
-		format_size(need, sizeof(need), c->size_bytes);
+		cm_format_size(need, sizeof(need), c->size_bytes);
 		return rerr_set(err, "%s:%s: %llu MiB free, the test file needs %s", c->ssh_dest,
 				c->directory, (unsigned long long)(avail >> 20), need);
 	}
@@ -257,51 +257,51 @@ void target_cleanup(struct target *t)
 {
 	if (t->c->target != TARGET_SSH || !t->remote_tmp)
 		return;
-	struct sbuf s = {0};
-	sbuf_add(&s, "rm -rf -- ");
+	struct cm_buf s = {0};
+	cm_buf_puts(&s, "rm -rf -- ");
 	shell_quote(&s, t->remote_tmp);
 	struct capture cap;
 	struct rerr err;
 	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) == 0)
 		capture_release(&cap);
-	sbuf_release(&s);
+	cm_buf_release(&s);
 }
 
-static void fio_args(const char *test, struct strv *out)
+static void fio_args(const char *test, struct cm_strv *out)
 {
-	strv_add(out, "fio");
-	strv_add(out, "--output-format=json");
-	strv_addf(out, "--output=%s.json", test);
+	cm_strv_add(out, "fio");
+	cm_strv_add(out, "--output-format=json");
+	cm_strv_addf(out, "--output=%s.json", test);
 	/* status lines on stdout, never in the JSON file */
-	strv_add(out, "--eta=always");
-	strv_addf(out, "%s.fio", test);
+	cm_strv_add(out, "--eta=always");
+	cm_strv_addf(out, "%s.fio", test);
 }
 
 static char *remote_fio_script(const struct target *t, const char *test, char *const *env)
 {
-	struct sbuf s = {0};
-	sbuf_add(&s, "cd ");
+	struct cm_buf s = {0};
+	cm_buf_puts(&s, "cd ");
 	shell_quote(&s, t->remote_tmp ? t->remote_tmp : "/tmp/fiocamp.XXXXXX");
-	sbuf_add(&s, " && rm -rf run && mkdir run && echo $$ > fio.pid && cd run && cat > ");
-	char *job = xasprintf("%s.fio", test);
+	cm_buf_puts(&s, " && rm -rf run && mkdir run && echo $$ > fio.pid && cd run && cat > ");
+	char *job = cm_asprintf("%s.fio", test);
 	shell_quote(&s, job);
 	free(job);
-	sbuf_add(&s, " && exec env");
+	cm_buf_puts(&s, " && exec env");
 	for (size_t i = 0; env[i]; i++) {
-		sbuf_add(&s, " ");
+		cm_buf_puts(&s, " ");
 		shell_quote(&s, env[i]);
 	}
-	struct strv fio = {0};
+	struct cm_strv fio = {0};
 	fio_args(test, &fio);
 	char *joined = shell_join(fio.v);
-	sbuf_add(&s, " ");
-	sbuf_add(&s, joined);
+	cm_buf_puts(&s, " ");
+	cm_buf_puts(&s, joined);
 	free(joined);
-	strv_release(&fio);
-	return sbuf_take(&s);
+	cm_strv_release(&fio);
+	return cm_buf_take(&s);
 }
 
-void target_fio_argv(const struct target *t, const char *test, char *const *env, struct strv *out)
+void target_fio_argv(const struct target *t, const char *test, char *const *env, struct cm_strv *out)
 {
 	if (t->c->target == TARGET_LOCAL) {
 		fio_args(test, out);
@@ -329,36 +329,36 @@ static void scan_status(struct fio_exec *x, char *line)
 
 static void remote_signal(struct target *t, const char *sig)
 {
-	struct sbuf s = {0};
-	sbuf_addf(&s, "kill -%s $(cat ", sig);
-	char *pidfile = xasprintf("%s/fio.pid", t->remote_tmp);
+	struct cm_buf s = {0};
+	cm_buf_printf(&s, "kill -%s $(cat ", sig);
+	char *pidfile = cm_asprintf("%s/fio.pid", t->remote_tmp);
 	shell_quote(&s, pidfile);
 	free(pidfile);
-	sbuf_add(&s, ") 2>/dev/null");
+	cm_buf_puts(&s, ") 2>/dev/null");
 	struct capture cap;
 	struct rerr err;
 	/* not stoppable: this is how we stop */
 	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
 		capture_release(&cap);
-	sbuf_release(&s);
+	cm_buf_release(&s);
 }
 
 static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr *err)
 {
-	struct sbuf s = {0};
-	sbuf_add(&s, "cd ");
-	char *run = xasprintf("%s/run", t->remote_tmp);
+	struct cm_buf s = {0};
+	cm_buf_puts(&s, "cd ");
+	char *run = cm_asprintf("%s/run", t->remote_tmp);
 	shell_quote(&s, run);
 	free(run);
-	sbuf_add(&s, " && rm -f ");
-	char *job = xasprintf("%s.fio", x->test);
+	cm_buf_puts(&s, " && rm -f ");
+	char *job = cm_asprintf("%s.fio", x->test);
 	shell_quote(&s, job);
 	free(job);
-	sbuf_add(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
+	cm_buf_puts(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
 	struct capture cap;
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
 	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
-	sbuf_release(&s);
+	cm_buf_release(&s);
 	if (rc < 0 || command_failed(&cap, err, "copying fio's outputs back") < 0)
 		return -1;
 	if (cap.out_len == 0) {
@@ -379,8 +379,8 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 {
 	bool remote = t->c->target == TARGET_SSH;
-	char *stderr_path = xasprintf("%s/%s.stderr", x->dir, x->test);
-	char *job_path = xasprintf("%s/%s.fio", x->dir, x->test);
+	char *stderr_path = cm_asprintf("%s/%s.stderr", x->dir, x->test);
+	char *job_path = cm_asprintf("%s/%s.fio", x->dir, x->test);
 	int err_fd = open(stderr_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	int in_fd = -1;
 	int rc = -1;
@@ -390,7 +390,7 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 		rerr_errno(err, errno, "%s: cannot create", stderr_path);
 		goto out;
 	}
-	struct strv argv = {0};
+	struct cm_strv argv = {0};
 	target_fio_argv(t, x->test, x->env, &argv);
 	struct spawn_opts o = {
 	    .argv = argv.v,
@@ -405,14 +405,14 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 		in_fd = open(job_path, O_RDONLY | O_CLOEXEC);
 		if (in_fd < 0) {
 			rerr_errno(err, errno, "%s: cannot open", job_path);
-			strv_release(&argv);
+			cm_strv_release(&argv);
 			goto out;
 		}
 		o.stdin_fd = in_fd;
 	}
 	struct child c;
 	rc = spawn(&o, &c, err);
-	strv_release(&argv);
+	cm_strv_release(&argv);
 	if (rc < 0)
 		goto out;
 	x->started = true;
@@ -500,15 +500,15 @@ int target_fresh_file(struct target *t, struct rerr *err)
 		close(fd);
 		return 0;
 	}
-	struct sbuf s = {0};
-	sbuf_add(&s, "rm -f -- ");
+	struct cm_buf s = {0};
+	cm_buf_puts(&s, "rm -f -- ");
 	shell_quote(&s, t->test_file);
-	sbuf_addf(&s, " && truncate -s %llu -- ", (unsigned long long)c->size_bytes);
+	cm_buf_printf(&s, " && truncate -s %llu -- ", (unsigned long long)c->size_bytes);
 	shell_quote(&s, t->test_file);
-	sbuf_add(&s, " && sync");
+	cm_buf_puts(&s, " && sync");
 	struct capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
-	sbuf_release(&s);
+	cm_buf_release(&s);
 	if (rc < 0 || command_failed(&cap, err, "fresh-file on %s", c->ssh_dest) < 0)
 		return -1;
 	capture_release(&cap);
@@ -527,7 +527,7 @@ int target_sha256(struct target *t, const char *path, char **hex, struct rerr *e
 	if (cap.out_len < 64 || strspn(cap.out, "0123456789abcdef") != 64) {
 		rc = rerr_set(err, "sha256sum %s: unexpected output", path);
 	} else {
-		*hex = xstrndup(cap.out, 64);
+		*hex = cm_strndup(cap.out, 64);
 	}
 	capture_release(&cap);
 	return rc;

@@ -18,7 +18,7 @@
 
 struct target {
 	const struct campaign *c;
-	struct strv ssh_argv;	 /* "ssh", options, destination */
+	struct cm_strv ssh_argv;	 /* "ssh", options, destination */
 	char *remote_tmp;	 /* ssh: this run's work directory on the target */
 	char *test_file;	 /* <directory>/fiocamp.testfile */
 	volatile int *stop;	 /* set by Ctrl-C: long commands end early */
@@ -61,7 +61,7 @@ struct fio_exec {
 
 /* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
  * For a local target the child runs in x->dir with x->env added. */
-void target_fio_argv(const struct target *t, const char *test, char *const *env, struct strv *out);
+void target_fio_argv(const struct target *t, const char *test, char *const *env, struct cm_strv *out);
 int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err);
 
 /* Makes the test file a never-written file of the campaign's size. */
