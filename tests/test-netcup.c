@@ -307,7 +307,7 @@ static int ssh_wait_banner(unsigned timeout_ms)
 	return 0;
 }
 
-static void write_file(const char *path, const char *text, mode_t mode)
+static void put_file(const char *path, const char *text, mode_t mode)
 {
 	unlink(path);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -355,20 +355,20 @@ static void config(struct netcup_config *cfg)
 static struct netcup *open_nc(const struct netcup_config *cfg)
 {
 	struct netcup *nc = NULL;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	if (netcup_new(cfg, &nc, &err) < 0) {
-		fprintf(stderr, "netcup_new: %s\n", err.message);
+		fprintf(stderr, "netcup_new: %s\n", err.msg);
 		exit(99);
 	}
 	return nc;
 }
 
 /* Every error message is shown to users: never a token in it. */
-static void check_clean(const struct netcup_error *err)
+static void check_clean(const struct fcr_error *err)
 {
-	CHECK(strstr(err->message, refresh_token) == NULL);
-	CHECK(strstr(err->message, "fake-access-") == NULL);
-	CHECK(strstr(err->message, "fake-device-") == NULL);
+	CHECK(strstr(err->msg, refresh_token) == NULL);
+	CHECK(strstr(err->msg, "fake-access-") == NULL);
+	CHECK(strstr(err->msg, "fake-device-") == NULL);
 }
 
 /* ---- configuration -------------------------------------------------------- */
@@ -406,14 +406,14 @@ static void test_urls(void)
 			else
 				cfg.api_url = cases[i].url;
 			struct netcup *nc = NULL;
-			struct netcup_error err = {0};
+			struct fcr_error err = {0};
 			int rc = netcup_new(&cfg, &nc, &err);
 			if (cases[i].ok != (rc == 0))
 				fprintf(stderr, "  url %s (%s): rc %d %s\n", cases[i].url,
-					which ? "auth" : "api", rc, err.message);
-			CHECK_INT(rc, cases[i].ok ? 0 : NETCUP_E_INVAL);
+					which ? "auth" : "api", rc, err.msg);
+			CHECK_INT(rc, cases[i].ok ? 0 : FCR_E_INVAL);
 			if (!cases[i].ok)
-				CHECK(strstr(err.message, which ? "auth-url" : "api-url") != NULL);
+				CHECK(strstr(err.msg, which ? "auth-url" : "api-url") != NULL);
 			netcup_free(nc);
 		}
 	}
@@ -421,9 +421,9 @@ static void test_urls(void)
 	config(&cfg);
 	cfg.api_url = "http://example.com/scp-core";
 	struct netcup *nc = NULL;
-	struct netcup_error err = {0};
-	CHECK_INT(netcup_new(&cfg, &nc, &err), NETCUP_E_INVAL);
-	CHECK(strstr(err.message, "loopback") && strstr(err.message, "https"));
+	struct fcr_error err = {0};
+	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_INVAL);
+	CHECK(strstr(err.msg, "loopback") && strstr(err.msg, "https"));
 	CHECK(nc == NULL);
 	/* and the defaults are the real API */
 	config(&cfg);
@@ -433,7 +433,7 @@ static void test_urls(void)
 	netcup_free(nc);
 	config(&cfg);
 	cfg.server_id = 0;
-	CHECK_INT(netcup_new(&cfg, &nc, &err), NETCUP_E_INVAL);
+	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_INVAL);
 	unsetenv(NETCUP_TOKEN_ENV);
 }
 
@@ -441,7 +441,7 @@ static void test_token_file(void)
 {
 	struct netcup_config cfg;
 	struct netcup *nc = NULL;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	char path[600];
 	snprintf(path, sizeof(path), "%s/mode.token", test_dir);
 	config(&cfg);
@@ -458,15 +458,15 @@ static void test_token_file(void)
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
 		char text[512];
 		snprintf(text, sizeof(text), "%s\n", refresh_token);
-		write_file(path, text, modes[i].mode);
+		put_file(path, text, modes[i].mode);
 		memset(&err, 0, sizeof(err));
 		int rc = netcup_new(&cfg, &nc, &err);
-		CHECK_INT(rc, modes[i].ok ? 0 : NETCUP_E_TOKEN);
+		CHECK_INT(rc, modes[i].ok ? 0 : FCR_E_TOKEN);
 		if (!modes[i].ok) {
-			CHECK(strstr(err.message, modes[i].shown) != NULL);
+			CHECK(strstr(err.msg, modes[i].shown) != NULL);
 			char fix[700];
 			snprintf(fix, sizeof(fix), "chmod 600 %s", path);
-			CHECK(strstr(err.message, fix) != NULL);
+			CHECK(strstr(err.msg, fix) != NULL);
 			check_clean(&err);
 		}
 		netcup_free(nc);
@@ -474,19 +474,19 @@ static void test_token_file(void)
 	}
 	/* missing, empty, two words */
 	unlink(path);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), NETCUP_E_TOKEN);
-	CHECK(strstr(err.message, "netcup-login") != NULL);
-	write_file(path, "\n", 0600);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), NETCUP_E_TOKEN);
-	CHECK(strstr(err.message, "empty") != NULL);
-	write_file(path, "one two\n", 0600);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), NETCUP_E_TOKEN);
+	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK(strstr(err.msg, "netcup-login") != NULL);
+	put_file(path, "\n", 0600);
+	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK(strstr(err.msg, "empty") != NULL);
+	put_file(path, "one two\n", 0600);
+	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
 	unlink(path);
 	/* the environment when there is no file */
 	cfg.token_file = NULL;
 	unsetenv(NETCUP_TOKEN_ENV);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), NETCUP_E_TOKEN);
-	CHECK(strstr(err.message, NETCUP_TOKEN_ENV) != NULL);
+	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK(strstr(err.msg, NETCUP_TOKEN_ENV) != NULL);
 	setenv(NETCUP_TOKEN_ENV, refresh_token, 1);
 	reset(NULL);
 	CHECK_INT(netcup_new(&cfg, &nc, &err), 0);
@@ -500,7 +500,7 @@ static void test_token_file(void)
 static void test_auth_cache(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_server s;
 	config(&cfg);
 	reset(NULL);
@@ -551,7 +551,7 @@ static void test_auth_cache(void)
 static void test_401_retry(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_server s;
 	config(&cfg);
 	reset(NULL);
@@ -588,12 +588,12 @@ static void test_401_retry(void)
 	reset("\"refresh_token\":\"some-other-token\"");
 	nc = open_nc(&cfg);
 	memset(&err, 0, sizeof(err));
-	CHECK_INT(netcup_authenticate(nc, &err), NETCUP_E_AUTH);
+	CHECK_INT(netcup_authenticate(nc, &err), FCR_E_AUTH);
 	CHECK_STR(err.api_code, "invalid_grant");
 	CHECK_INT(err.http_status, 400);
-	CHECK(strstr(err.message, "netcup-login") != NULL);
+	CHECK(strstr(err.msg, "netcup-login") != NULL);
 	check_clean(&err);
-	CHECK_INT(netcup_get_server(nc, &s, &err), NETCUP_E_AUTH);
+	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_AUTH);
 	netcup_free(nc);
 
 	/* a token endpoint that keeps failing is no reason to log in again */
@@ -603,11 +603,11 @@ static void test_401_retry(void)
 		  "\"path\":\"/realms/scp/protocol/openid-connect/token\",\"count\":4}");
 	nc = open_nc(&cfg);
 	memset(&err, 0, sizeof(err));
-	CHECK_INT(netcup_authenticate(nc, &err), NETCUP_E_API);
+	CHECK_INT(netcup_authenticate(nc, &err), FCR_E_API);
 	CHECK_INT(err.http_status, 503);
-	CHECK(strstr(err.message, "answered HTTP 503") != NULL);
-	CHECK(strstr(err.message, "after 4 attempts; try again later") != NULL);
-	CHECK(strstr(err.message, "netcup-login") == NULL);
+	CHECK(strstr(err.msg, "answered HTTP 503") != NULL);
+	CHECK(strstr(err.msg, "after 4 attempts; try again later") != NULL);
+	CHECK(strstr(err.msg, "netcup-login") == NULL);
 	check_clean(&err);
 	netcup_free(nc);
 }
@@ -615,14 +615,14 @@ static void test_401_retry(void)
 static void test_rotation(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	char path[600], text[512];
 	snprintf(path, sizeof(path), "%s/rot/rotating.token", test_dir);
 	char dir[600];
 	snprintf(dir, sizeof(dir), "%s/rot", test_dir);
 	mkdir(dir, 0700);
 	snprintf(text, sizeof(text), "%s\n", refresh_token);
-	write_file(path, text, 0600);
+	put_file(path, text, 0600);
 	config(&cfg);
 	cfg.token_file = path;
 	reset("\"rotate\":true");
@@ -660,7 +660,7 @@ static void test_rotation(void)
 static void test_get_server(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_server s;
 	config(&cfg);
 	reset(NULL);
@@ -680,9 +680,9 @@ static void test_get_server(void)
 
 	cfg.server_id = 999;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_get_server(nc, &s, &err), NETCUP_E_NOT_FOUND);
+	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_NOT_FOUND);
 	CHECK_INT(err.http_status, 404);
-	CHECK(strstr(err.message, "GET /api/v1/servers/999: HTTP 404") != NULL);
+	CHECK(strstr(err.msg, "GET /api/v1/servers/999: HTTP 404") != NULL);
 	netcup_free(nc);
 
 	/* answers are capped */
@@ -692,8 +692,8 @@ static void test_get_server(void)
 	CHECK_INT(netcup_authenticate(nc, &err), 0);
 	fake_post("/_fake/fault", "{\"kind\":\"big\",\"method\":\"GET\",\"path\":"
 				  "\"/scp-core/api/v1/servers/111007\",\"bytes\":100000}");
-	CHECK_INT(netcup_get_server(nc, &s, &err), NETCUP_E_PROTOCOL);
-	CHECK(strstr(err.message, "larger than 4096 bytes") != NULL);
+	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_PROTOCOL);
+	CHECK(strstr(err.msg, "larger than 4096 bytes") != NULL);
 	netcup_free(nc);
 }
 
@@ -714,7 +714,7 @@ static void check_task(const struct netcup_task *t, const char *name)
 static void test_power(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	char state[32];
 	config(&cfg);
@@ -797,7 +797,7 @@ static void test_power(void)
 static void test_reboot(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	char state[32];
 	config(&cfg);
@@ -848,7 +848,7 @@ static void test_reboot(void)
 static void test_snapshots(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	char state[32];
 	config(&cfg);
@@ -888,7 +888,7 @@ static void test_snapshots(void)
 	struct netcup_snapshot_opts o2 = {.name = "snap #2/x", .description = "fiocamp"};
 	CHECK_INT(netcup_snapshot_create(nc, &o2, &res, &err), 0);
 	/* taken names are refused by the API ... */
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), NETCUP_E_API);
+	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_API);
 	CHECK_INT(err.http_status, 400);
 	/* ... unless a resumed run adopts it */
 	o.adopt_existing = true;
@@ -908,7 +908,7 @@ static void test_snapshots(void)
 	json_decref(log);
 	check_task(&res.tasks[0], "ServerSnapshotDeleteTask");
 	CHECK_INT(fake_snapshots_named("snap #2/x"), 0);
-	CHECK_INT(netcup_snapshot_delete(nc, "snap #2/x", &res, &err), NETCUP_E_NOT_FOUND);
+	CHECK_INT(netcup_snapshot_delete(nc, "snap #2/x", &res, &err), FCR_E_NOT_FOUND);
 	CHECK_INT(err.http_status, 404);
 
 	/* revert: bodiless POST with a Content-Type; the task powers off and on */
@@ -928,19 +928,19 @@ static void test_snapshots(void)
 
 	/* bad names never reach the API */
 	struct netcup_snapshot_opts bad = {.name = ""};
-	CHECK_INT(netcup_snapshot_create(nc, &bad, &res, &err), NETCUP_E_INVAL);
+	CHECK_INT(netcup_snapshot_create(nc, &bad, &res, &err), FCR_E_INVAL);
 	char longname[300];
 	memset(longname, 'a', 256);
 	longname[256] = '\0';
 	bad.name = longname;
-	CHECK_INT(netcup_snapshot_create(nc, &bad, &res, &err), NETCUP_E_INVAL);
+	CHECK_INT(netcup_snapshot_create(nc, &bad, &res, &err), FCR_E_INVAL);
 	netcup_free(nc);
 }
 
 static void test_dryrun_uefi(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	struct netcup_findings f = {0};
 	bool possible;
@@ -972,10 +972,10 @@ static void test_dryrun_uefi(void)
 	netcup_findings_free(&f);
 
 	struct netcup_snapshot_opts o = {.name = "online-1", .online = true};
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), NETCUP_E_API);
+	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_API);
 	CHECK_INT(err.http_status, 400);
 	CHECK_STR(err.api_code, "server.snapshot.create.error.online.uefi");
-	CHECK(strstr(err.message, "Online snapshot creation is not possible if UEFI is "
+	CHECK(strstr(err.msg, "Online snapshot creation is not possible if UEFI is "
 				  "activated.") != NULL);
 	CHECK_INT(fake_snapshots_named("online-1"), 0);
 	netcup_free(nc);
@@ -986,7 +986,7 @@ static void test_dryrun_uefi(void)
 static void test_task_failures(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	config(&cfg);
 	reset(NULL);
@@ -997,8 +997,8 @@ static void test_task_failures(void)
 	fake_post("/_fake/fault", "{\"kind\":\"task-error\",\"task\":\"ServerSnapshotCreateTask\","
 				  "\"code\":\"server.snapshot.create.error.storagelimit\","
 				  "\"message\":\"No storage left for snapshots.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), NETCUP_E_TASK);
-	CHECK(strstr(err.message, "ended in ERROR: No storage left for snapshots.") != NULL);
+	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
+	CHECK(strstr(err.msg, "ended in ERROR: No storage left for snapshots.") != NULL);
 	CHECK_STR(err.api_code, "ERROR");
 	CHECK_INT(res.n_tasks, 1);
 	CHECK_STR(res.tasks[0].state, "ERROR");
@@ -1009,27 +1009,27 @@ static void test_task_failures(void)
 	/* the reason in message */
 	fake_post("/_fake/fault", "{\"kind\":\"task-error\",\"in\":\"message\","
 				  "\"message\":\"Creation failed.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), NETCUP_E_TASK);
-	CHECK(strstr(err.message, "ended in ERROR: Creation failed.") != NULL);
+	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
+	CHECK(strstr(err.msg, "ended in ERROR: Creation failed.") != NULL);
 
 	/* WAITING_FOR_CANCEL is polled on until CANCELED */
 	fake_post("/_fake/fault", "{\"kind\":\"task-cancel\",\"in\":\"message\","
 				  "\"message\":\"Canceled by the user.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), NETCUP_E_TASK);
+	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
 	CHECK_STR(res.tasks[0].state, "CANCELED");
-	CHECK(strstr(err.message, "ended in CANCELED: Canceled by the user.") != NULL);
+	CHECK(strstr(err.msg, "ended in CANCELED: Canceled by the user.") != NULL);
 
 	fake_post("/_fake/fault", "{\"kind\":\"task-rollback\",\"in\":\"message\","
 				  "\"message\":\"Rolled back.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), NETCUP_E_TASK);
+	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
 	CHECK_STR(res.tasks[0].state, "ROLLBACK");
 
 	/* the overall timeout: ACPI shutdown takes 0.24 s here */
 	cfg.task_timeout_ms = 100;
 	netcup_free(nc);
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), NETCUP_E_TIMEOUT);
-	CHECK(strstr(err.message, "ServerStateChangeTask") && strstr(err.message, "still"));
+	CHECK_INT(netcup_power_off(nc, false, &res, &err), FCR_E_TIMEOUT);
+	CHECK(strstr(err.msg, "ServerStateChangeTask") && strstr(err.msg, "still"));
 	CHECK_INT(res.n_tasks, 1);
 	CHECK(isnan(res.tasks[0].finished_s));
 	check_clean(&err);
@@ -1045,7 +1045,7 @@ static bool stop_now(void *ctx)
 static void test_retries(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_server s;
 	struct netcup_result res;
 	config(&cfg);
@@ -1071,8 +1071,8 @@ static void test_retries(void)
 	fake_post("/_fake/fault",
 		  "{\"kind\":\"status\",\"status\":503,\"count\":10,"
 		  "\"method\":\"GET\",\"path\":\"/scp-core/api/v1/servers/111007\"}");
-	CHECK_INT(netcup_get_server(nc, &s, &err), NETCUP_E_API);
-	CHECK(strstr(err.message, "HTTP 503") && strstr(err.message, "maintenance"));
+	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_API);
+	CHECK(strstr(err.msg, "HTTP 503") && strstr(err.msg, "maintenance"));
 	reset(NULL);
 	netcup_free(nc);
 	nc = open_nc(&cfg);
@@ -1103,7 +1103,7 @@ static void test_retries(void)
 	reset(NULL);
 	cfg.should_stop = stop_now;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), NETCUP_E_STOPPED);
+	CHECK_INT(netcup_power_off(nc, false, &res, &err), FCR_E_STOPPED);
 	netcup_free(nc);
 }
 
@@ -1111,7 +1111,7 @@ static void test_retries(void)
 static void test_no_duplicate(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	struct netcup_server s;
 	char state[32];
@@ -1224,7 +1224,7 @@ static const struct netcup_finding *finding(const struct netcup_findings *f, con
 static void test_preflight(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	struct netcup_result res;
 	struct netcup_findings f = {0};
 	struct netcup_server s;
@@ -1245,8 +1245,8 @@ static void test_preflight(void)
 	};
 	struct netcup_plan plan = {steps, sizeof(steps) / sizeof(steps[0]), false};
 	long m = log_mark();
-	CHECK_INT(netcup_preflight(nc, &plan, &f, &s, &err), NETCUP_E_PREFLIGHT);
-	CHECK(strstr(err.message, "4 problems") != NULL);
+	CHECK_INT(netcup_preflight(nc, &plan, &f, &s, &err), FCR_E_PREFLIGHT);
+	CHECK(strstr(err.msg, "4 problems") != NULL);
 	CHECK_INT(f.n_problems, 4);
 	CHECK(s.uefi);
 	const struct netcup_finding *x = finding(&f, "server.snapshot.create.error.online.uefi");
@@ -1294,7 +1294,7 @@ static void test_preflight(void)
 	/* snapshots not allowed, server off */
 	reset("\"servers\":[{\"snapshotAllowed\":false,\"state\":\"SHUTOFF\"}]");
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), NETCUP_E_PREFLIGHT);
+	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
 	CHECK(finding(&f, "snapshot-not-allowed") != NULL);
 	x = finding(&f, "state");
 	CHECK(x && x->level == NETCUP_WARNING && strstr(x->message, "SHUTOFF"));
@@ -1304,7 +1304,7 @@ static void test_preflight(void)
 	/* a server that is not there */
 	cfg.server_id = 4242;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), NETCUP_E_PREFLIGHT);
+	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
 	x = finding(&f, "server");
 	CHECK(x && x->level == NETCUP_PROBLEM && strstr(x->message, "4242 is not found"));
 	netcup_findings_free(&f);
@@ -1314,7 +1314,7 @@ static void test_preflight(void)
 	cfg.server_id = SERVER_ID;
 	reset("\"refresh_token\":\"another\"");
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), NETCUP_E_PREFLIGHT);
+	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
 	x = finding(&f, "token");
 	CHECK(x && x->level == NETCUP_PROBLEM && strstr(x->message, "netcup-login"));
 	CHECK(x && !strstr(x->message, refresh_token));
@@ -1345,7 +1345,7 @@ static void on_prompt_record(void *ctx, const struct netcup_login_prompt *p)
 static void test_login(void)
 {
 	struct netcup_config cfg;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	char path[700], dir[600];
 	struct stat st;
 	snprintf(dir, sizeof(dir), "%s/login/config/fiocamp", test_dir);
@@ -1404,12 +1404,12 @@ static void test_login(void)
 
 	/* denied, expired */
 	reset("\"device\":[\"authorization_pending\",\"access_denied\"],\"device_interval\":0.05");
-	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), NETCUP_E_AUTH);
-	CHECK(strstr(err.message, "denied") != NULL);
+	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), FCR_E_AUTH);
+	CHECK(strstr(err.msg, "denied") != NULL);
 	CHECK_STR(err.api_code, "access_denied");
 	reset("\"device\":[\"expired_token\"],\"device_interval\":0.05");
-	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), NETCUP_E_AUTH);
-	CHECK(strstr(err.message, "expired") != NULL);
+	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), FCR_E_AUTH);
+	CHECK(strstr(err.msg, "expired") != NULL);
 	check_clean(&err);
 	/* the file from before is untouched by a failed login */
 	CHECK_INT(stat(path, &st), 0);
@@ -1541,7 +1541,7 @@ static void test_parse_time(void)
 	CHECK(isnan(cm_parse_rfc3339("2026-13-01T00:00:00Z")));
 	CHECK(isnan(cm_parse_rfc3339("2026-08-27T16:48:28Zjunk")));
 	CHECK(isnan(cm_parse_rfc3339("2026-08-27T16:48:28.Z")));
-	CHECK_STR(netcup_status_text(NETCUP_E_TASK), "the API task failed");
+	CHECK_STR(fcr_status_text(FCR_E_TASK), "the API task failed");
 }
 
 int main(void)
@@ -1560,7 +1560,7 @@ int main(void)
 	snprintf(token_path, sizeof(token_path), "%s/netcup.token", test_dir);
 	char text[512], events[600];
 	snprintf(text, sizeof(text), "%s\n", refresh_token);
-	write_file(token_path, text, 0600);
+	put_file(token_path, text, 0600);
 	snprintf(events, sizeof(events), "%s/events.jsonl", test_dir);
 	events_file = fopen(events, "we");
 	unsetenv(NETCUP_TOKEN_ENV);

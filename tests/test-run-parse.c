@@ -5,7 +5,7 @@
 
 #include "campaign/campaign.h"
 #include "check.h"
-#include "rutil.h"
+#include "fcr.h"
 
 static void test_durations(void)
 {
@@ -18,14 +18,14 @@ static void test_durations(void)
 	};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(good); i++) {
 		uint64_t ms = 1;
-		struct rerr err;
+		struct fcr_error err;
 		CHECK_INT(cm_parse_duration_ms(good[i].text, &ms, err.msg, sizeof(err.msg)), 0);
 		CHECK_U64(ms, good[i].ms);
 	}
 	const char *bad[] = {"", "s", "10x", "-1s", "1s5", "ten", "1 s", "400d", "1e3s"};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(bad); i++) {
 		uint64_t ms;
-		struct rerr err = {{0}};
+		struct fcr_error err = {0};
 		CHECK_INT(cm_parse_duration_ms(bad[i], &ms, err.msg, sizeof(err.msg)), -1);
 		CHECK(err.msg[0] != '\0');
 	}
@@ -68,7 +68,7 @@ static void test_sizes(void)
 static void test_shell(void)
 {
 	struct cm_strv w = {0};
-	struct rerr err;
+	struct fcr_error err;
 	CHECK_INT(shell_split("sh -c 'echo a; b' \"x \\\"y\\\"\" z\\ q", &w, &err), 0);
 	CHECK_INT(w.n, 5);
 	CHECK_STR(w.v[4], "z q");

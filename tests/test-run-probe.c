@@ -86,7 +86,7 @@ static void test_second_address(unsigned open_port)
 static void test_probe_ssh(unsigned open_port)
 {
 	struct probe_result res;
-	struct rerr err;
+	struct fcr_error err;
 	CHECK_INT(probe_ssh("127.0.0.1", open_port, 5000, NULL, &res, &err), 0);
 	CHECK_INT(res.probes, 2);
 	CHECK_INT(res.answered, 2);

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 
 	char *text = NULL, *source = NULL, *resume_name = NULL;
 	size_t len = 0;
-	struct rerr err;
+	struct fcr_error err;
 	if (demo) {
 		const struct embedded_file *e = jobs_embedded("demo.ini");
 		text = cm_strndup(e->data, e->len);

@@ -14,42 +14,41 @@ static const struct provider_action none_actions[] = {
 };
 
 static int none_configure(const struct provider_section *sec, const struct provider_ctx *ctx,
-			  void **state, char *err, size_t err_len)
+			  void **state, struct cm_strv *problems)
 {
 	(void)ctx;
 	*state = NULL;
 	if (sec->n_keys) {
-		snprintf(err, err_len, "%s:%u: unknown key '%s' for provider type none",
-			 sec->keys[0].file, sec->keys[0].line, sec->keys[0].key);
+		cm_strv_addf(problems, "%s:%u: unknown key '%s' for provider type none",
+			     sec->keys[0].file, sec->keys[0].line, sec->keys[0].key);
 		return -1;
 	}
 	return 0;
 }
 
-static int none_connect(void *state, char *err, size_t err_len)
+static int none_connect(void *state, struct fcr_error *err)
 {
-	(void)state, (void)err, (void)err_len;
+	(void)state, (void)err;
 	return 0;
 }
 
-static int none_preflight(void *state, const struct provider_step *steps, size_t n_steps, char *err,
-			  size_t err_len)
+static int none_preflight(void *state, const struct provider_step *steps, size_t n_steps,
+			  struct fcr_error *err)
 {
-	(void)state, (void)steps, (void)n_steps, (void)err, (void)err_len;
+	(void)state, (void)steps, (void)n_steps, (void)err;
 	return 0;
 }
 
 static int none_perform(void *state, const char *action, int argc, char *const *argv,
-			json_t *result, char *err, size_t err_len)
+			json_t *result, struct fcr_error *err)
 {
 	(void)state, (void)argc, (void)argv, (void)result;
-	snprintf(err, err_len, "provider none cannot perform '%s'", action);
-	return -1;
+	return fcr_fail(err, "provider none cannot perform '%s'", action);
 }
 
-static int none_ensure_powered_on(void *state, json_t *result, char *err, size_t err_len)
+static int none_ensure_powered_on(void *state, json_t *result, struct fcr_error *err)
 {
-	(void)state, (void)result, (void)err, (void)err_len;
+	(void)state, (void)result, (void)err;
 	return 0;
 }
 

@@ -26,8 +26,9 @@
  *   8. calls free().
  *
  * Rules for implementations: no printing and no exiting; errors go into the
- * caller's buffer as one line of text (file:line: for configuration errors;
- * configure() may give several lines, one per problem).  Lines meant for the
+ * caller's struct fcr_error (fcr.h): one sentence, file:line: for
+ * configuration errors.  configure() appends one "file:line: message" line
+ * per problem to its list instead, so that all are shown at once.  Lines meant for the
  * user go through ctx->note.  Secrets never go into error texts, results,
  * notes or journal events.  API calls are reported through ctx->journal
  * (method, path, status, never a token).  Return 0 on success, a negative
@@ -40,6 +41,8 @@
 #include <stddef.h>
 
 #include <jansson.h>
+
+#include "fcr.h"
 
 /* One key of the [provider] section (other than `type`).  Borrowed for the
  * duration of configure(); copy what you keep. */
@@ -98,9 +101,6 @@ struct provider_ctx {
 	volatile int *hard_stop;
 };
 
-/* Room for a provider's error message (the callers' buffers). */
-#define PROVIDER_ERR_MAX 1200
-
 struct provider_ops {
 	const char *type;		       /* the `type` value */
 	const char *summary;		       /* one line for --help */
@@ -110,20 +110,19 @@ struct provider_ops {
 	 * only check them (while parsing).  On success *state is the
 	 * provider's own handle, passed to every other call. */
 	int (*configure)(const struct provider_section *sec, const struct provider_ctx *ctx,
-			 void **state, char *err, size_t err_len);
+			 void **state, struct cm_strv *problems);
 	/* Checks one action's arguments beyond their count, while parsing.
 	 * err gets the message without file:line.  May be NULL. */
-	int (*check_args)(const char *action, int argc, char *const *argv, char *err,
-			  size_t err_len);
+	int (*check_args)(const char *action, int argc, char *const *argv, struct fcr_error *err);
 	/* For --dry-run: what an action will do (action NULL: the preflight), as
 	 * lines ending in '\n'; called in campaign order.  Caller frees; NULL
 	 * when there is nothing to say. */
 	char *(*describe)(void *state, const char *action, int argc, char *const *argv);
 	/* Reads the credentials (no network yet). */
-	int (*connect)(void *state, char *err, size_t err_len);
+	int (*connect)(void *state, struct fcr_error *err);
 	/* Checks every precondition it can before the first fio run. */
-	int (*preflight)(void *state, const struct provider_step *steps, size_t n_steps, char *err,
-			 size_t err_len);
+	int (*preflight)(void *state, const struct provider_step *steps, size_t n_steps,
+			 struct fcr_error *err);
 	/* Performs one action.  `result` is an empty object to fill with what
 	 * the manifest should record; its members "task" (one object: name,
 	 * state, started, finished, duration_s by the provider's clock) and
@@ -131,10 +130,10 @@ struct provider_ops {
 	 * action's object.  The controller adds our timing and the status.
 	 * `result` is recorded also when the action fails. */
 	int (*perform)(void *state, const char *action, int argc, char *const *argv, json_t *result,
-		       char *err, size_t err_len);
+		       struct fcr_error *err);
 	/* Powers the machine on if it is off; a no-op if it is on.  `result`
 	 * gets what it did and the state the machine was left in. */
-	int (*ensure_powered_on)(void *state, json_t *result, char *err, size_t err_len);
+	int (*ensure_powered_on)(void *state, json_t *result, struct fcr_error *err);
 	void (*free)(void *state);
 };
 

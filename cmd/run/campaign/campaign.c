@@ -257,7 +257,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		perror_at(p, p->line, "'%s' needs a value", key);
 		return;
 	}
-	struct rerr err;
+	struct fcr_error err;
 	unsigned long n;
 	switch ((enum ckey)k) {
 	case K_NAME:
@@ -404,7 +404,7 @@ static void parse_before(struct parser *p, const char *value)
 			memset(a, 0, sizeof(*a));
 			a->text = cm_strdup(t);
 			a->line = p->line;
-			struct rerr err;
+			struct fcr_error err;
 			if (shell_split(t, &a->words, &err) < 0)
 				perror_at(p, p->line, "'%s': %s", t, err.msg);
 		}
@@ -576,14 +576,13 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 			a->kind = ACT_PROVIDER;
 			a->takes_down = pa->takes_down;
 			a->brings_up = pa->brings_up;
-			char msg[600] = "";
+			struct fcr_error err;
 			if (nargs < pa->min_args || (pa->max_args >= 0 && nargs > pa->max_args))
 				perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)",
 					  a->text, pa->usage);
 			else if (c->provider->check_args &&
-				 c->provider->check_args(name, nargs, a->words.v + 1, msg,
-							 sizeof(msg)) < 0)
-				perror_at(p, a->line, "'%s': %s", a->text, msg);
+				 c->provider->check_args(name, nargs, a->words.v + 1, &err) < 0)
+				perror_at(p, a->line, "'%s': %s", a->text, err.msg);
 			return;
 		}
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
@@ -601,7 +600,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 			  b->usage);
 		return;
 	}
-	struct rerr err;
+	struct fcr_error err;
 	switch (b->kind) {
 	case ACT_SETTLE:
 		if (cm_parse_duration_ms(a->words.v[1], &a->settle_ms, err.msg, sizeof(err.msg)) < 0)
@@ -651,7 +650,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 }
 
 /* The provider checks its keys now, so that a bad value is a file:line
- * error like any other; one line of its message per problem. */
+ * error like any other. */
 static void check_provider_keys(struct parser *p)
 {
 	struct campaign *c = p->c;
@@ -661,18 +660,16 @@ static void check_provider_keys(struct parser *p)
 	    .keys = c->provider_keys,
 	    .n_keys = c->n_provider_keys,
 	};
-	char msg[4096] = "";
+	struct cm_strv problems = {0};
 	void *state = NULL;
-	if (c->provider->configure(&sec, NULL, &state, msg, sizeof(msg)) == 0) {
+	if (c->provider->configure(&sec, NULL, &state, &problems) == 0)
 		c->provider->free(state);
-		return;
-	}
-	char *save = NULL;
-	for (char *l = strtok_r(msg, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+	for (size_t i = 0; i < problems.n; i++) {
 		p->n_errors++;
 		if (p->n_errors <= CAMPAIGN_MAX_ERRORS)
-			cm_strv_add(p->errors, l);
+			cm_strv_add(p->errors, problems.v[i]);
 	}
+	cm_strv_release(&problems);
 }
 
 static void finish(struct parser *p)

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "actions/provider.h"
-#include "rutil.h"
+#include "fcr.h"
 
 enum action_kind {
 	ACT_SETTLE,

@@ -24,7 +24,7 @@ const struct embedded_file *jobs_embedded(const char *name)
 	return NULL;
 }
 
-static int try_path(const char *path, struct jobfile *out, struct rerr *err)
+static int try_path(const char *path, struct jobfile *out, struct fcr_error *err)
 {
 	if (!path_exists(path))
 		return 1;
@@ -35,7 +35,7 @@ static int try_path(const char *path, struct jobfile *out, struct rerr *err)
 }
 
 int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
-		 struct jobfile *out, struct rerr *err)
+		 struct jobfile *out, struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	size_t n = strlen(entry);
@@ -47,7 +47,7 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 				 : cm_asprintf("%s/%s", campaign_dir, entry);
 		rc = try_path(path, out, err);
 		if (rc > 0)
-			rerr_set(err, "job file %s not found", path);
+			fcr_fail(err, "job file %s not found", path);
 		free(path);
 		if (rc != 0)
 			return -1;
@@ -90,7 +90,7 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 		cm_buf_puts(&b, i ? ", " : "");
 		cm_buf_puts(&b, tried.v[i]);
 	}
-	rerr_set(err, "no job file for test '%s' (looked for %s, and among the built-in ones)",
+	fcr_fail(err, "no job file for test '%s' (looked for %s, and among the built-in ones)",
 		 entry, b.s);
 	cm_buf_release(&b);
 	cm_strv_release(&tried);

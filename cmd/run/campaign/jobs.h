@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "rutil.h"
+#include "fcr.h"
 
 struct embedded_file {
 	const char *name; /* "rw4k.fio", "demo.ini" */
@@ -37,7 +37,7 @@ struct jobfile {
  * with err naming every place that was searched.
  */
 int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
-		 struct jobfile *out, struct rerr *err);
+		 struct jobfile *out, struct fcr_error *err);
 void jobfile_release(struct jobfile *j);
 
 /* The directory the job files are installed in. */

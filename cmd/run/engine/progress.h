@@ -7,7 +7,7 @@
 #ifndef FCR_PROGRESS_H
 #define FCR_PROGRESS_H
 
-#include "rutil.h"
+#include "fcr.h"
 
 enum progress_mode { PROGRESS_QUIET, PROGRESS_PLAIN, PROGRESS_TTY };
 

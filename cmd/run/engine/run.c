@@ -338,7 +338,7 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 static enum step fio_unit(struct runner *R, const char *dir_rel, const char *name,
 			  const struct jobfile *job, json_t *obj, json_t *where, const char *what)
 {
-	struct rerr err;
+	struct fcr_error err;
 	char *dir = cm_asprintf("%s/%s", R->cdir, dir_rel);
 	char *job_rel = cm_asprintf("%s/%s.fio", dir_rel, name);
 	char *env_rel = cm_asprintf("%s/%s.env", dir_rel, name);
@@ -500,7 +500,7 @@ static char *aside_name(const char *base_abs, const char *tag, unsigned *k)
 
 /* Moves the prefill files of `name` (prefill/<name>.*) into
  * prefill/<name>.interrupted-<k>/. */
-static int move_prefill_aside(struct runner *R, const char *name, struct rerr *err)
+static int move_prefill_aside(struct runner *R, const char *name, struct fcr_error *err)
 {
 	char *dir = cm_asprintf("%s/prefill", R->cdir);
 	DIR *d = opendir(dir);
@@ -523,12 +523,12 @@ static int move_prefill_aside(struct runner *R, const char *name, struct rerr *e
 		char *aside = aside_name(base, "interrupted", &k);
 		free(base);
 		if (mkdir(aside, 0755) < 0)
-			rc = rerr_errno(err, errno, "%s: cannot create", aside);
+			rc = fcr_fail_errno(err, errno, "%s: cannot create", aside);
 		for (size_t i = 0; rc == 0 && i < found.n; i++) {
 			char *from = cm_asprintf("%s/%s", dir, found.v[i]);
 			char *to = cm_asprintf("%s/%s", aside, found.v[i]);
 			if (rename(from, to) < 0)
-				rc = rerr_errno(err, errno, "cannot move %s aside", from);
+				rc = fcr_fail_errno(err, errno, "cannot move %s aside", from);
 			free(from);
 			free(to);
 		}
@@ -549,7 +549,7 @@ static int move_prefill_aside(struct runner *R, const char *name, struct rerr *e
 
 static enum step run_prefill(struct runner *R, const char *name, json_t *obj, const char *label)
 {
-	struct rerr err;
+	struct fcr_error err;
 	char *dir = cm_asprintf("%s/prefill", R->cdir);
 	if (mkdir_p(dir, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
 		free(dir);
@@ -655,7 +655,7 @@ static enum step run_command_action(struct runner *R, const struct action *a, js
 {
 	char *const *argv = a->words.v + 1;
 	struct capture cap;
-	struct rerr err;
+	struct fcr_error err;
 	int rc = a->kind == ACT_RUN
 		     ? run_capture(argv, NULL, 0, 1024 * 1024, &g_interrupts, &cap, &err)
 		     : target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
@@ -694,7 +694,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	json_t *res = json_object();
 	char why[1600] = "";
 	enum step s = STEP_OK;
-	struct rerr err;
+	struct fcr_error err;
 
 	json_object_set_new(obj, "status", json_string("running"));
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
@@ -828,11 +828,11 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		}
 		break;
 	case ACT_PROVIDER: {
-		char msg[PROVIDER_ERR_MAX] = "";
+		struct fcr_error pe = {0};
 		int rc = c->provider->perform(R->prov, a->words.v[0], (int)a->words.n - 1,
-					      a->words.v + 1, res, msg, sizeof(msg));
+					      a->words.v + 1, res, &pe);
 		if (rc < 0) {
-			snprintf(why, sizeof(why), "%s", msg);
+			snprintf(why, sizeof(why), "%s", pe.msg);
 			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 		}
 		/* the contract wants the provider's tasks beside our timing */
@@ -924,22 +924,22 @@ static enum step restore_power_off(struct runner *R, size_t si, json_t *state_ob
 		     json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
 	R->maybe_down = true;
 	json_t *res = json_object();
-	char msg[PROVIDER_ERR_MAX] = "";
+	struct fcr_error pe = {0};
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	int rc = c->provider->perform(R->prov, last->words.v[0], (int)last->words.n - 1,
-				      last->words.v + 1, res, msg, sizeof(msg));
+				      last->words.v + 1, res, &pe);
 	if (rc == 0 && !json_is_true(jget(res, "already")))
 		R->restored_down_wall = t0_wall;
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
 			       "status", rc == 0 ? "done" : "failed", "duration_s",
 			       json_seconds(cm_mono_s() - t0), "result", res);
 	if (rc < 0)
-		jset_str(ev, "error", msg);
+		jset_str(ev, "error", pe.msg);
 	record_event(&R->rec, "resume-restore-end", ev);
 	if (rc == 0)
 		return STEP_OK;
-	progress_line("%s: repeating '%s' failed: %s", st->name, last->text, msg);
-	journal_failure(R, "resume-restore", msg);
+	progress_line("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
+	journal_failure(R, "resume-restore", pe.msg);
 	return g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 }
 
@@ -954,7 +954,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 {
 	const struct campaign *c = R->c;
 	const struct state *st = &c->states[si];
-	struct rerr err;
+	struct fcr_error err;
 	char *rel = cm_asprintf("%s/r%u", st->name, r);
 	char *abs = cm_asprintf("%s/%s", R->cdir, rel);
 	enum step result = STEP_OK;
@@ -969,7 +969,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		unsigned k;
 		char *aside = aside_name(abs, tag, &k);
 		if (rename(abs, aside) < 0) {
-			rerr_errno(&err, errno, "cannot move %s aside", abs);
+			fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
 			progress_line("%s", err.msg);
 			free(aside);
 			result = STEP_FATAL;
@@ -1249,54 +1249,54 @@ static json_t *new_manifest(const struct runner *R)
 }
 
 /* Checks that a manifest read back describes this campaign. */
-static int check_manifest(const struct runner *R, json_t *m, struct rerr *err)
+static int check_manifest(const struct runner *R, json_t *m, struct fcr_error *err)
 {
 	const struct campaign *c = R->c;
 	if (!json_is_object(m) || !jstr(m, "format") ||
 	    strcmp(jstr(m, "format"), "fiocamp-manifest"))
-		return rerr_set(err, "not a fiocamp manifest");
+		return fcr_fail(err, "not a fiocamp manifest");
 	if (json_integer_value(jget(m, "version")) != 1)
-		return rerr_set(err, "manifest version %lld is not 1",
+		return fcr_fail(err, "manifest version %lld is not 1",
 				(long long)json_integer_value(jget(m, "version")));
 	json_t *states = jget(m, "states");
 	if (json_array_size(states) != c->n_states)
-		return rerr_set(err, "the manifest has %zu states, campaign.ini %zu",
+		return fcr_fail(err, "the manifest has %zu states, campaign.ini %zu",
 				json_array_size(states), c->n_states);
 	json_t *tests = jget(m, "tests");
 	if (json_array_size(tests) != c->suite.n)
-		return rerr_set(err, "the manifest has %zu tests, campaign.ini %zu",
+		return fcr_fail(err, "the manifest has %zu tests, campaign.ini %zu",
 				json_array_size(tests), c->suite.n);
 	for (size_t i = 0; i < c->suite.n; i++) {
 		const char *t = json_string_value(json_array_get(tests, i));
 		if (!t || strcmp(t, R->jobs[i].test))
-			return rerr_set(err, "test %zu is %s in the manifest, %s in campaign.ini",
+			return fcr_fail(err, "test %zu is %s in the manifest, %s in campaign.ini",
 					i + 1, t ? t : "?", R->jobs[i].test);
 	}
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *s = json_array_get(states, si);
 		const struct state *st = &c->states[si];
 		if (!jstr(s, "name") || strcmp(jstr(s, "name"), st->name))
-			return rerr_set(err, "state %zu is %s in the manifest, %s in campaign.ini",
+			return fcr_fail(err, "state %zu is %s in the manifest, %s in campaign.ini",
 					si + 1, jstr(s, "name") ? jstr(s, "name") : "?", st->name);
 		if (json_array_size(jget(s, "before")) != st->n_actions ||
 		    json_array_size(jget(s, "rounds")) != c->rounds)
-			return rerr_set(err,
+			return fcr_fail(err,
 					"state %s has other actions or rounds than campaign.ini",
 					st->name);
 		for (size_t r = 0; r < c->rounds; r++) {
 			json_t *ro = json_array_get(jget(s, "rounds"), r);
 			if (!jstr(ro, "status") || !json_is_array(jget(ro, "tests")))
-				return rerr_set(err, "state %s round %zu is malformed", st->name,
+				return fcr_fail(err, "state %s round %zu is malformed", st->name,
 						r + 1);
 		}
 		for (size_t ai = 0; ai < st->n_actions; ai++) {
 			if (!jstr(json_array_get(jget(s, "before"), ai), "status"))
-				return rerr_set(err, "state %s action %zu is malformed", st->name,
+				return fcr_fail(err, "state %s action %zu is malformed", st->name,
 						ai + 1);
 		}
 	}
 	if (c->prefill && !json_is_object(jget(m, "prefill")))
-		return rerr_set(err, "the manifest lacks the prefill step");
+		return fcr_fail(err, "the manifest lacks the prefill step");
 	return 0;
 }
 
@@ -1305,14 +1305,14 @@ static int check_manifest(const struct runner *R, json_t *m, struct rerr *err)
  * of a state must be alike.  A job found elsewhere this time (a --jobs-dir
  * given then but not now, a copy beside the campaign file since) is refused.
  */
-static int check_job_sources(const struct runner *R, struct rerr *err)
+static int check_job_sources(const struct runner *R, struct fcr_error *err)
 {
 	json_t *sources = jget(R->rec.m, "job_sources");
 	for (size_t i = 0; i < R->c->suite.n; i++) {
 		const struct jobfile *j = &R->jobs[i];
 		const char *then = jstr(sources, j->test);
 		if (then && strcmp(then, j->origin))
-			return rerr_set(err,
+			return fcr_fail(err,
 					"test %s ran with the job file %s, and this session would "
 					"use %s (give the same --jobs-dir as then)",
 					j->test, then, j->origin);
@@ -1463,7 +1463,7 @@ static void print_analysis(const struct runner *R)
 		    .stderr_fd = STDERR_FILENO,
 		};
 		struct child ch;
-		struct rerr err;
+		struct fcr_error err;
 		int status = 0;
 		/* exit 1: the report is out, some inputs were left out of it */
 		if (spawn(&o, &ch, &err) == 0 && child_wait(&ch, &status) == 0 &&
@@ -1480,7 +1480,7 @@ static void print_analysis(const struct runner *R)
 
 /* ---- the campaign ------------------------------------------------------- */
 
-static int resolve_jobs(struct runner *R, struct rerr *err)
+static int resolve_jobs(struct runner *R, struct fcr_error *err)
 {
 	const struct campaign *c = R->c;
 	R->jobs = cm_calloc(c->suite.n, sizeof(*R->jobs));
@@ -1525,7 +1525,7 @@ static char *default_dir_name(const struct campaign *c)
 	return cm_asprintf("%s-%s", c->name, stamp);
 }
 
-static int create_campaign_dir(struct runner *R, struct rerr *err)
+static int create_campaign_dir(struct runner *R, struct fcr_error *err)
 {
 	const struct campaign *c = R->c;
 	R->cdir = R->o->out_dir ? cm_strdup(R->o->out_dir) : default_dir_name(c);
@@ -1539,12 +1539,12 @@ static int create_campaign_dir(struct runner *R, struct rerr *err)
 		return -1;
 	if (mkdir(R->cdir, 0755) < 0) {
 		if (errno == EEXIST)
-			return rerr_set(err,
+			return fcr_fail(err,
 					"%s already exists: a campaign directory is never "
 					"overwritten (continue it with --resume %s, or choose "
 					"another with -o)",
 					R->cdir, R->cdir);
-		return rerr_errno(err, errno, "%s: cannot create", R->cdir);
+		return fcr_fail_errno(err, errno, "%s: cannot create", R->cdir);
 	}
 	char *ini = cm_asprintf("%s/campaign.ini", R->cdir);
 	rc = write_file(ini, c->text, c->text_len, false, err);
@@ -1554,19 +1554,19 @@ static int create_campaign_dir(struct runner *R, struct rerr *err)
 	return fsync_dir(R->cdir, err);
 }
 
-static int load_manifest(struct runner *R, struct rerr *err)
+static int load_manifest(struct runner *R, struct fcr_error *err)
 {
 	char *path = cm_asprintf("%s/manifest.json", R->cdir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	if (!m) {
-		rerr_set(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		fcr_fail(err, "%s:%d: %s", path, jerr.line, jerr.text);
 		free(path);
 		return -1;
 	}
-	struct rerr why;
+	struct fcr_error why;
 	if (check_manifest(R, m, &why) < 0) {
-		rerr_set(err, "%s: %s", path, why.msg);
+		fcr_fail(err, "%s: %s", path, why.msg);
 		free(path);
 		json_decref(m);
 		return -1;
@@ -1638,7 +1638,7 @@ static struct provider_section provider_section_of(const struct campaign *c)
 }
 
 /* The provider's configuration and credentials: before anything is created. */
-static int open_provider(struct runner *R, struct rerr *err)
+static int open_provider(struct runner *R, struct fcr_error *err)
 {
 	const struct campaign *c = R->c;
 	R->pctx = (struct provider_ctx){
@@ -1649,18 +1649,21 @@ static int open_provider(struct runner *R, struct rerr *err)
 	    .hard_stop = &g_hard_stop,
 	};
 	struct provider_section sec = provider_section_of(c);
-	char msg[4096] = "";
-	if (c->provider->configure(&sec, &R->pctx, &R->prov, msg, sizeof(msg)) < 0)
-		return rerr_set(err, "%s", msg);
+	struct cm_strv problems = {0};
+	if (c->provider->configure(&sec, &R->pctx, &R->prov, &problems) < 0) {
+		/* the campaign file was checked already: the first problem says it */
+		fcr_fail(err, "%s", problems.n ? problems.v[0] : "the provider refused its keys");
+		cm_strv_release(&problems);
+		return -1;
+	}
+	cm_strv_release(&problems);
 	R->prov_ready = true;
-	if (c->provider->connect(R->prov, msg, sizeof(msg)) < 0)
-		return rerr_set(err, "%s", msg);
-	return 0;
+	return c->provider->connect(R->prov, err);
 }
 
 /* The provider's preflight, with every provider action and what earlier
  * sessions made of it. */
-static int provider_preflight(struct runner *R, struct rerr *err)
+static int provider_preflight(struct runner *R, struct fcr_error *err)
 {
 	const struct campaign *c = R->c;
 	struct provider_step *steps = NULL;
@@ -1686,11 +1689,11 @@ static int provider_preflight(struct runner *R, struct rerr *err)
 			};
 		}
 	}
-	char msg[PROVIDER_ERR_MAX] = "";
-	int rc = c->provider->preflight(R->prov, steps, n, msg, sizeof(msg));
+	struct fcr_error pe = {0};
+	int rc = c->provider->preflight(R->prov, steps, n, &pe);
 	free(steps);
 	if (rc < 0)
-		return rerr_set(err, "provider %s: %s", c->provider_type, msg);
+		return fcr_fail(err, "provider %s: %s", c->provider_type, pe.msg);
 	return 0;
 }
 
@@ -1752,11 +1755,11 @@ static bool safety_probe_target(const struct runner *R, const char **host, unsig
 static int safety_power_on(struct runner *R, const char *why)
 {
 	const struct campaign *c = R->c;
-	char msg[PROVIDER_ERR_MAX] = "";
+	struct fcr_error pe = {0};
 	progress_line("the machine may be off (%s): asking %s to power it on", why,
 		      c->provider_type);
 	json_t *res = json_object();
-	int rc = c->provider->ensure_powered_on(R->prov, res, msg, sizeof(msg));
+	int rc = c->provider->ensure_powered_on(R->prov, res, &pe);
 	char state_buf[32] = "";
 	snprintf(state_buf, sizeof(state_buf), "%s",
 		 jstr(res, "server_state") ? jstr(res, "server_state") : "");
@@ -1765,13 +1768,13 @@ static int safety_power_on(struct runner *R, const char *why)
 			       "result", res);
 	json_object_set_new(ev, "server_state", state ? json_string(state) : json_null());
 	if (rc < 0)
-		jset_str(ev, "error", msg);
+		jset_str(ev, "error", pe.msg);
 	const char *host = NULL;
 	unsigned port = 0;
 	bool ssh_ok = false;
 	if (rc == 0 && safety_probe_target(R, &host, &port)) {
 		struct probe_result pr;
-		struct rerr perr;
+		struct fcr_error perr;
 		progress_line("waiting for SSH on %s:%u", host, port);
 		int prc = probe_ssh(host, port, c->wait_timeout_ms, &g_hard_stop, &pr, &perr);
 		json_t *ssh = json_pack("{s:s, s:i, s:i}", "host", host, "port", (int)port,
@@ -1796,7 +1799,7 @@ static int safety_power_on(struct runner *R, const char *why)
 		    stderr,
 		    "fiocamp-run: could not power the machine on: %s\n"
 		    "fiocamp-run: the server was left %s: power it on in the provider's panel\n",
-		    msg, state ? state : "in an unknown state");
+		    pe.msg, state ? state : "in an unknown state");
 		return -1;
 	}
 	if (!ssh_ok) {
@@ -1817,7 +1820,7 @@ static int safety_power_on(struct runner *R, const char *why)
 int run_campaign(const struct campaign *c, const struct run_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
-	struct rerr err;
+	struct fcr_error err;
 	R->started_mono = cm_mono_s();
 	progress_init(o->quiet		      ? PROGRESS_QUIET
 		      : isatty(STDERR_FILENO) ? PROGRESS_TTY
@@ -2032,7 +2035,7 @@ static void print_indented(const char *text)
 int run_dry(const struct campaign *c, const struct run_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
-	struct rerr err;
+	struct fcr_error err;
 	if (resolve_jobs(R, &err) < 0 || target_init(&R->tgt, c, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		release_runner(R);
@@ -2050,9 +2053,11 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 	       c->ioengine, c->direct);
 	printf("provider %s\n", c->provider_type);
 	struct provider_section sec = provider_section_of(c);
-	char pmsg[4096] = "";
-	if (c->provider->configure(&sec, NULL, &R->prov, pmsg, sizeof(pmsg)) < 0) {
-		fprintf(stderr, "%s\n", pmsg);
+	struct cm_strv problems = {0};
+	if (c->provider->configure(&sec, NULL, &R->prov, &problems) < 0) {
+		for (size_t i = 0; i < problems.n; i++)
+			fprintf(stderr, "%s\n", problems.v[i]);
+		cm_strv_release(&problems);
 		release_runner(R);
 		return EXIT_RUN_USAGE;
 	}

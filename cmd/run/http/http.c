@@ -30,6 +30,7 @@ static size_t sink_write(char *ptr, size_t size, size_t nmemb, void *userdata)
 		size_t cap = s->cap ? s->cap : 4096;
 		while (cap < s->len + n + 1)
 			cap *= 2;
+		/* not cm_realloc: its fatal path would call libcurl from inside libcurl */
 		char *b = realloc(s->buf, cap);
 		if (!b)
 			return 0;
@@ -98,13 +99,12 @@ static enum nc_transport classify(CURLcode rc)
 }
 
 /* Adds a header; curl_slist_append copies the text. */
-static int add_header(struct curl_slist **list, const char *h)
+static void add_header(struct curl_slist **list, const char *h)
 {
 	struct curl_slist *n = curl_slist_append(*list, h);
 	if (!n)
-		return -1;
+		cm_die("out of memory");
 	*list = n;
-	return 0;
 }
 
 /* curl_slist_free_all, but first overwrites every header (one holds the token). */
@@ -115,7 +115,7 @@ static void free_headers(struct curl_slist *list)
 	curl_slist_free_all(list);
 }
 
-int nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_http_resp *resp)
+void nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_http_resp *resp)
 {
 	CURL *c = h->curl;
 	struct curl_slist *hdr = NULL;
@@ -124,32 +124,22 @@ int nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_
 	char line[256];
 	double t0;
 	CURLcode rc;
-	int ret = -1;
 
 	memset(resp, 0, sizeof(*resp));
 	curl_easy_reset(c); /* keeps the connection cache */
 
-	if (add_header(&hdr, "Accept: application/json") < 0)
-		goto out;
+	add_header(&hdr, "Accept: application/json");
 	/* libcurl adds "Expect: 100-continue" to larger POSTs; nobody needs the round trip. */
-	if (add_header(&hdr, "Expect:") < 0)
-		goto out;
+	add_header(&hdr, "Expect:");
 	if (req->content_type) {
 		snprintf(line, sizeof(line), "Content-Type: %s", req->content_type);
-		if (add_header(&hdr, line) < 0)
-			goto out;
+		add_header(&hdr, line);
 	}
 	if (req->bearer) {
-		size_t n = strlen("Authorization: Bearer ") + strlen(req->bearer) + 1;
-		char *auth = malloc(n);
-		if (!auth)
-			goto out;
-		snprintf(auth, n, "Authorization: Bearer %s", req->bearer);
-		int added = add_header(&hdr, auth);
-		explicit_bzero(auth, n);
+		char *auth = cm_asprintf("Authorization: Bearer %s", req->bearer);
+		add_header(&hdr, auth);
+		explicit_bzero(auth, strlen(auth));
 		free(auth);
-		if (added < 0)
-			goto out;
 	}
 
 	curl_easy_setopt(c, CURLOPT_URL, req->url);
@@ -198,17 +188,12 @@ int nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_
 		sink.buf = NULL;
 		sink.len = 0;
 	}
-	resp->body = sink.buf ? sink.buf : strdup("");
+	resp->body = sink.buf ? sink.buf : cm_strdup("");
 	resp->len = sink.len;
-	sink.buf = NULL;
-	ret = resp->body ? 0 : -1;
-out:
-	free(sink.buf);
 	free_headers(hdr);
 	/* The easy handle keeps the option values; drop the header list it points to. */
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, NULL);
-	return ret;
 }
 
 static bool host_is_loopback(const char *host)
@@ -289,8 +274,8 @@ char *nc_escape(const char *s)
 {
 	char *e = curl_easy_escape(NULL, s, (int)strlen(s));
 	if (!e)
-		return NULL;
-	char *copy = strdup(e);
+		cm_die("out of memory");
+	char *copy = cm_strdup(e);
 	curl_free(e);
 	return copy;
 }

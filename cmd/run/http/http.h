@@ -54,9 +54,8 @@ int nc_http_init(struct nc_http *h, long connect_timeout_ms, long timeout_ms,
 		 size_t max_response_bytes);
 void nc_http_cleanup(struct nc_http *h);
 
-/* Returns 0 when an answer (of any status) or a transport failure was recorded
- * in *resp; -1 only when out of memory. */
-int nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_http_resp *resp);
+/* One exchange: an answer (of any status) or a transport failure in *resp. */
+void nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_http_resp *resp);
 void nc_http_resp_clear(struct nc_http_resp *resp);
 
 /*
@@ -66,7 +65,7 @@ void nc_http_resp_clear(struct nc_http_resp *resp);
  */
 int nc_url_check(const char *url, const char *what, char *why, size_t why_len);
 
-/* Percent-encodes one path segment or form value (heap; NULL when out of memory). */
+/* Percent-encodes one path segment or form value (caller frees). */
 char *nc_escape(const char *s);
 
 #endif

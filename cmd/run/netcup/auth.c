@@ -56,48 +56,44 @@ static bool token_plausible(const char *t)
 	return true;
 }
 
-static int load_from_file(struct netcup *nc, struct netcup_error *err)
+static int load_from_file(struct netcup *nc, struct fcr_error *err)
 {
 	const char *path = nc->token_file;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return nc_fail(err, NETCUP_E_TOKEN, "cannot open token file %s: %s%s", path,
+		return fcr_fail_as(err, FCR_E_TOKEN, "cannot open token file %s: %s%s", path,
 			       strerror(errno), errno == ENOENT ? " (" LOGIN_HINT ")" : "");
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		int e = errno;
 		close(fd);
-		return nc_fail(err, NETCUP_E_TOKEN, "cannot stat token file %s: %s", path,
+		return fcr_fail_as(err, FCR_E_TOKEN, "cannot stat token file %s: %s", path,
 			       strerror(e));
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return nc_fail(err, NETCUP_E_TOKEN, "token file %s is not a regular file", path);
+		return fcr_fail_as(err, FCR_E_TOKEN, "token file %s is not a regular file", path);
 	}
 	if (st.st_uid != geteuid()) {
 		close(fd);
-		return nc_fail(err, NETCUP_E_TOKEN,
+		return fcr_fail_as(err, FCR_E_TOKEN,
 			       "token file %s belongs to uid %u, not to you (uid %u)", path,
 			       (unsigned)st.st_uid, (unsigned)geteuid());
 	}
 	if (st.st_mode & 077) {
 		close(fd);
-		return nc_fail(err, NETCUP_E_TOKEN,
+		return fcr_fail_as(err, FCR_E_TOKEN,
 			       "token file %s has mode %04o; others can read it.  It must be "
 			       "0600 or stricter: run chmod 600 %s",
 			       path, (unsigned)(st.st_mode & 07777), path);
 	}
 	if (st.st_size > TOKEN_FILE_MAX_BYTES) {
 		close(fd);
-		return nc_fail(err, NETCUP_E_TOKEN,
+		return fcr_fail_as(err, FCR_E_TOKEN,
 			       "token file %s is %lld bytes; a refresh token is at most %d", path,
 			       (long long)st.st_size, TOKEN_FILE_MAX_BYTES);
 	}
-	char *buf = malloc(TOKEN_FILE_MAX_BYTES + 1);
-	if (!buf) {
-		close(fd);
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-	}
+	char *buf = cm_malloc(TOKEN_FILE_MAX_BYTES + 1);
 	size_t len = 0;
 	for (;;) {
 		ssize_t n = read(fd, buf + len, TOKEN_FILE_MAX_BYTES - len);
@@ -108,7 +104,7 @@ static int load_from_file(struct netcup *nc, struct netcup_error *err)
 			close(fd);
 			explicit_bzero(buf, len);
 			free(buf);
-			return nc_fail(err, NETCUP_E_TOKEN, "cannot read token file %s: %s", path,
+			return fcr_fail_as(err, FCR_E_TOKEN, "cannot read token file %s: %s", path,
 				       strerror(e));
 		}
 		if (n == 0 || len + (size_t)n == TOKEN_FILE_MAX_BYTES) {
@@ -122,29 +118,29 @@ static int load_from_file(struct netcup *nc, struct netcup_error *err)
 	explicit_bzero(buf, len);
 	free(buf);
 	if (!nc->refresh_token)
-		return nc_fail(err, NETCUP_E_TOKEN, "token file %s is empty (" LOGIN_HINT ")",
+		return fcr_fail_as(err, FCR_E_TOKEN, "token file %s is empty (" LOGIN_HINT ")",
 			       path);
 	if (!token_plausible(nc->refresh_token))
-		return nc_fail(err, NETCUP_E_TOKEN,
+		return fcr_fail_as(err, FCR_E_TOKEN,
 			       "token file %s holds more than one word; it must hold only the "
 			       "refresh token",
 			       path);
 	return 0;
 }
 
-int nc_token_load(struct netcup *nc, struct netcup_error *err)
+int nc_token_load(struct netcup *nc, struct fcr_error *err)
 {
 	if (nc->token_file)
 		return load_from_file(nc, err);
 	const char *env = getenv(NETCUP_TOKEN_ENV);
 	if (!env || !env[0])
-		return nc_fail(err, NETCUP_E_TOKEN,
+		return fcr_fail_as(err, FCR_E_TOKEN,
 			       "no refresh token: set token-file in [provider] or the environment "
 			       "variable " NETCUP_TOKEN_ENV " ('fiocamp-run netcup-login' writes a "
 			       "token file)");
 	nc->refresh_token = trimmed(env, strlen(env));
 	if (!nc->refresh_token || !token_plausible(nc->refresh_token))
-		return nc_fail(err, NETCUP_E_TOKEN,
+		return fcr_fail_as(err, FCR_E_TOKEN,
 			       NETCUP_TOKEN_ENV " must hold only the refresh token");
 	return 0;
 }
@@ -168,33 +164,25 @@ static int make_dirs(char *dir)
 	return 0;
 }
 
-int nc_write_secret_file(const char *path, const char *text, struct netcup_error *err)
+int nc_write_secret_file(const char *path, const char *text, struct fcr_error *err)
 {
-	char *copy = strdup(path);
-	char *copy2 = strdup(path);
+	char *copy = cm_strdup(path);
+	char *copy2 = cm_strdup(path);
 	char *tmp = NULL;
 	int fd = -1, rc = 0;
-	if (!copy || !copy2) {
-		rc = nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-		goto out;
-	}
 	char *dir = dirname(copy);
 	const char *base = basename(copy2);
 	int e = make_dirs(dir);
 	if (e < 0) {
-		rc = nc_fail(err, NETCUP_E_TOKEN, "cannot create directory %s: %s", dir,
+		rc = fcr_fail_as(err, FCR_E_TOKEN, "cannot create directory %s: %s", dir,
 			     strerror(-e));
 		goto out;
 	}
-	if (asprintf(&tmp, "%s/.%s.XXXXXX", dir, base) < 0) {
-		tmp = NULL;
-		rc = nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-		goto out;
-	}
+	tmp = cm_asprintf("%s/.%s.XXXXXX", dir, base);
 	/* mkstemp creates the file with mode 0600: never readable by others, not even briefly */
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
-		rc = nc_fail(err, NETCUP_E_TOKEN, "cannot create a file in %s: %s", dir,
+		rc = fcr_fail_as(err, FCR_E_TOKEN, "cannot create a file in %s: %s", dir,
 			     strerror(errno));
 		free(tmp);
 		tmp = NULL;
@@ -224,7 +212,7 @@ int nc_write_secret_file(const char *path, const char *text, struct netcup_error
 	if (!ok || rename(tmp, path) < 0) {
 		if (ok)
 			e = errno;
-		rc = nc_fail(err, NETCUP_E_TOKEN, "cannot write token file %s: %s", path,
+		rc = fcr_fail_as(err, FCR_E_TOKEN, "cannot write token file %s: %s", path,
 			     strerror(e));
 		goto out;
 	}
@@ -254,13 +242,11 @@ out:
  */
 static int auth_post(const struct netcup_config *cfg, struct nc_http *http, const char *auth_base,
 		     const char *path, const char *form, long *status, json_t **json,
-		     struct netcup_error *err)
+		     struct fcr_error *err)
 {
-	char *url = NULL;
 	*json = NULL;
 	*status = 0;
-	if (asprintf(&url, "%s%s", auth_base, path) < 0)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+	char *url = cm_asprintf("%s%s", auth_base, path);
 	struct nc_http_req req = {
 	    .method = "POST",
 	    .url = url,
@@ -270,10 +256,7 @@ static int auth_post(const struct netcup_config *cfg, struct nc_http *http, cons
 	int rc = 0;
 	for (unsigned attempt = 1;; attempt++) {
 		struct nc_http_resp h;
-		if (nc_http_perform(http, &req, &h) < 0) {
-			rc = nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-			break;
-		}
+		nc_http_perform(http, &req, &h);
 		json_t *f = json_pack("{s:s, s:s, s:s, s:i, s:f, s:i}", "api", "auth", "method",
 				      "POST", "path", path, "status", (int)h.status, "duration_s",
 				      h.duration_s, "attempt", (int)attempt);
@@ -285,7 +268,7 @@ static int auth_post(const struct netcup_config *cfg, struct nc_http *http, cons
 		bool retry = h.transport != NC_T_OK || h.status >= 500;
 		if (!retry || attempt > cfg->transport_retries) {
 			if (h.transport != NC_T_OK)
-				rc = nc_fail(err, NETCUP_E_TRANSPORT, "POST %s%s: %s (%u attempts)",
+				rc = fcr_fail_as(err, FCR_E_TRANSPORT, "POST %s%s: %s (%u attempts)",
 					     auth_base, path, h.error, attempt);
 			*status = h.status;
 			if (h.len)
@@ -346,23 +329,21 @@ static double json_seconds(json_t *j, const char *key, double dflt)
 /* Stores a rotated refresh token; the old one may no longer work. */
 static void rotate(struct netcup *nc, const char *fresh)
 {
-	char *copy = strdup(fresh);
-	if (!copy)
-		return; /* keep the old one; the next refresh tells */
+	char *copy = cm_strdup(fresh);
 	nc_free_secret(nc->refresh_token);
 	nc->refresh_token = copy;
 	json_t *f = json_pack("{s:s, s:b}", "action", "rotated", "stored", nc->token_file != NULL);
 	if (nc->token_file) {
-		struct netcup_error werr = {0};
+		struct fcr_error werr = {0};
 		if (nc_write_secret_file(nc->token_file, copy, &werr) < 0) {
 			json_object_set_new(f, "stored", json_false());
-			json_object_set_new(f, "error", json_string(werr.message));
+			json_object_set_new(f, "error", json_string(werr.msg));
 		}
 	}
 	nc_emit(&nc->cfg, "token", f);
 }
 
-int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
+int nc_access_token(struct netcup *nc, bool force, struct fcr_error *err)
 {
 	if (!force && nc->access_token && cm_mono_s() < nc->access_valid_until)
 		return 0;
@@ -370,12 +351,7 @@ int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
 	nc->access_token = NULL;
 
 	char *esc = nc_escape(nc->refresh_token);
-	char *form = NULL;
-	if (!esc ||
-	    asprintf(&form, "grant_type=refresh_token&client_id=scp&refresh_token=%s", esc) < 0) {
-		nc_free_secret(esc);
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-	}
+	char *form = cm_asprintf("grant_type=refresh_token&client_id=scp&refresh_token=%s", esc);
 	nc_free_secret(esc);
 	long status;
 	json_t *j;
@@ -392,22 +368,22 @@ int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
 			snprintf(err->api_code, sizeof(err->api_code), "%s", code ? code : "");
 		json_free_secret(j);
 		if (status == 200)
-			return nc_fail(err, NETCUP_E_PROTOCOL,
+			return fcr_fail_as(err, FCR_E_PROTOCOL,
 				       "the token endpoint answered 200 without an access token");
 		/* the server's trouble, not the token's: a new login would not help */
 		if (status >= 500)
-			return nc_fail(err, NETCUP_E_API,
+			return fcr_fail_as(err, FCR_E_API,
 				       "the token endpoint %s%s answered HTTP %ld (%s) after %u "
 				       "attempts; try again later",
 				       nc->auth_base, TOKEN_PATH, status, why,
 				       nc->cfg.transport_retries + 1);
-		return nc_fail(
-		    err, NETCUP_E_AUTH,
+		return fcr_fail_as(
+		    err, FCR_E_AUTH,
 		    "the token endpoint refused the refresh token (HTTP %ld %s).  An "
 		    "offline token ends when unused for 30 days or when revoked: " LOGIN_HINT,
 		    status, why);
 	}
-	nc->access_token = strdup(access);
+	nc->access_token = cm_strdup(access);
 	double expires = json_seconds(j, "expires_in", 300);
 	/* Renew a minute before the end; short-lived tokens (tests) at half-life. */
 	nc->access_valid_until = cm_mono_s() + (expires > 120 ? expires - 60 : expires / 2);
@@ -415,14 +391,12 @@ int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err)
 	if (fresh && fresh[0] && token_plausible(fresh) && strcmp(fresh, nc->refresh_token) != 0)
 		rotate(nc, fresh);
 	json_free_secret(j);
-	if (!nc->access_token)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	nc_emit(&nc->cfg, "token",
 		json_pack("{s:s, s:f}", "action", "refreshed", "expires_in_s", expires));
 	return 0;
 }
 
-int netcup_authenticate(struct netcup *nc, struct netcup_error *err)
+int netcup_authenticate(struct netcup *nc, struct fcr_error *err)
 {
 	return nc_access_token(nc, false, err);
 }
@@ -431,18 +405,13 @@ int netcup_authenticate(struct netcup *nc, struct netcup_error *err)
 
 static int login_poll(const struct netcup_config *cfg, struct nc_http *http, const char *auth_base,
 		      const char *device_code, double interval_s, double expires_in_s,
-		      char **refresh, struct netcup_error *err)
+		      char **refresh, struct fcr_error *err)
 {
 	char *esc = nc_escape(device_code);
-	char *form = NULL;
-	if (!esc ||
-	    asprintf(&form,
-		     "grant_type=urn%%3Aietf%%3Aparams%%3Aoauth%%3Agrant-type%%3Adevice_code"
-		     "&client_id=scp&device_code=%s",
-		     esc) < 0) {
-		nc_free_secret(esc);
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-	}
+	char *form =
+	    cm_asprintf("grant_type=urn%%3Aietf%%3Aparams%%3Aoauth%%3Agrant-type%%3Adevice_code"
+			"&client_id=scp&device_code=%s",
+			esc);
 	nc_free_secret(esc);
 	double deadline = cm_mono_s() + expires_in_s;
 	double interval_ms = interval_s * 1000.0;
@@ -452,7 +421,7 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 		if (rc < 0)
 			break;
 		if (cm_mono_s() >= deadline) {
-			rc = nc_fail(err, NETCUP_E_AUTH,
+			rc = fcr_fail_as(err, FCR_E_AUTH,
 				     "the login code expired before it was confirmed; run the "
 				     "login again");
 			break;
@@ -464,9 +433,9 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 			break;
 		const char *rt = json_string_value(json_object_get(j, "refresh_token"));
 		if (status == 200 && rt && rt[0] && token_plausible(rt)) {
-			*refresh = strdup(rt);
+			*refresh = cm_strdup(rt);
 			json_free_secret(j);
-			rc = *refresh ? 0 : nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+			rc = 0;
 			break;
 		}
 		char code[128], why[512];
@@ -477,7 +446,7 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 			snprintf(err->api_code, sizeof(err->api_code), "%s", code);
 		if (status == 200) {
 			json_free_secret(j);
-			rc = nc_fail(err, NETCUP_E_PROTOCOL,
+			rc = fcr_fail_as(err, FCR_E_PROTOCOL,
 				     "the token endpoint answered 200 without a refresh token");
 			break;
 		}
@@ -489,13 +458,13 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 			continue;
 		}
 		if (e && strcmp(e, "access_denied") == 0)
-			rc = nc_fail(err, NETCUP_E_AUTH, "the login was denied in the browser");
+			rc = fcr_fail_as(err, FCR_E_AUTH, "the login was denied in the browser");
 		else if (e && strcmp(e, "expired_token") == 0)
-			rc = nc_fail(err, NETCUP_E_AUTH,
+			rc = fcr_fail_as(err, FCR_E_AUTH,
 				     "the login code expired before it was confirmed; run the "
 				     "login again");
 		else
-			rc = nc_fail(err, NETCUP_E_AUTH, "the token endpoint answered HTTP %ld %s",
+			rc = fcr_fail_as(err, FCR_E_AUTH, "the token endpoint answered HTTP %ld %s",
 				     status, why);
 		break;
 	}
@@ -505,26 +474,24 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 
 int netcup_login(const struct netcup_config *cfg, const char *token_file,
 		 void (*prompt)(void *ctx, const struct netcup_login_prompt *p),
-		 struct netcup_error *err)
+		 struct fcr_error *err)
 {
 	char why[512];
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!token_file || !token_file[0])
-		return nc_fail(err, NETCUP_E_INVAL, "the login needs a token file to write");
+		return fcr_fail_as(err, FCR_E_INVAL, "the login needs a token file to write");
 	const char *auth = cfg->auth_url ? cfg->auth_url : NETCUP_DEFAULT_AUTH_URL;
 	if (nc_url_check(auth, "auth-url", why, sizeof(why)) < 0)
-		return nc_fail(err, NETCUP_E_INVAL, "%s", why);
-	char *base = strdup(auth);
-	if (!base)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+		return fcr_fail_as(err, FCR_E_INVAL, "%s", why);
+	char *base = cm_strdup(auth);
 	for (size_t n = strlen(base); n > 0 && base[n - 1] == '/'; n--)
 		base[n - 1] = '\0';
 	struct nc_http http;
 	if (nc_http_init(&http, cfg->connect_timeout_ms, cfg->http_timeout_ms,
 			 cfg->max_response_bytes) < 0) {
 		free(base);
-		return nc_fail(err, NETCUP_E_NOMEM, "cannot initialise libcurl");
+		return fcr_fail(err, "cannot initialise libcurl");
 	}
 	long status;
 	json_t *j = NULL;
@@ -538,7 +505,7 @@ int netcup_login(const struct netcup_config *cfg, const char *token_file,
 	const char *uri = json_string_value(json_object_get(j, "verification_uri"));
 	if (status != 200 || !device_code || !user_code || !uri) {
 		oauth_error(j, why, sizeof(why));
-		rc = nc_fail(err, status == 200 ? NETCUP_E_PROTOCOL : NETCUP_E_AUTH,
+		rc = fcr_fail_as(err, status == 200 ? FCR_E_PROTOCOL : FCR_E_AUTH,
 			     "the device authorization endpoint answered HTTP %ld %s", status,
 			     status == 200 ? "without device_code, user_code or verification_uri"
 					   : why);

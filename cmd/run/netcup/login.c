@@ -108,7 +108,7 @@ int netcup_login_command(int argc, char **argv)
 	netcup_config_init(&cfg);
 	cfg.auth_url = auth_url;
 	cfg.should_stop = login_should_stop;
-	struct netcup_error err = {0};
+	struct fcr_error err = {0};
 	int rc = netcup_login(&cfg, path, login_prompt, &err);
 	if (rc == 0) {
 		printf("The refresh token is in %s (mode 0600).  Use it with\n"
@@ -118,9 +118,9 @@ int netcup_login_command(int argc, char **argv)
 		free(path);
 		return EXIT_RUN_OK;
 	}
-	fprintf(stderr, "fiocamp-run netcup-login: %s\n", err.message);
+	fprintf(stderr, "fiocamp-run netcup-login: %s\n", err.msg);
 	free(path);
-	if (rc == NETCUP_E_STOPPED)
+	if (rc == FCR_E_STOPPED)
 		return EXIT_RUN_INTERRUPTED;
-	return rc == NETCUP_E_INVAL ? EXIT_RUN_USAGE : EXIT_RUN_FAILED;
+	return rc == FCR_E_INVAL ? EXIT_RUN_USAGE : EXIT_RUN_FAILED;
 }

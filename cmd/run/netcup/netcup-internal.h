@@ -51,38 +51,38 @@ struct nc_call {
 };
 
 /* ---- netcup.c ---- */
-int nc_fail(struct netcup_error *err, enum netcup_status code, const char *fmt, ...)
+int fcr_fail_as(struct fcr_error *err, enum fcr_status code, const char *fmt, ...)
     CM_PRINTF(3, 4);
 /* Sends an event; steals `fields`.  Does nothing without cfg.event. */
 void nc_emit(const struct netcup_config *cfg, const char *type, json_t *fields);
-/* Sleeps, watching should_stop; 0 or NETCUP_E_STOPPED. */
-int nc_sleep_ms(const struct netcup_config *cfg, unsigned ms, struct netcup_error *err);
+/* Sleeps, watching should_stop; 0 or FCR_E_STOPPED. */
+int nc_sleep_ms(const struct netcup_config *cfg, unsigned ms, struct fcr_error *err);
 /*
  * An idempotent request with the retry policy (transport errors, 5xx, 503
  * back-off, one refresh on 401).  Returns 0 with any answer below 500 in *r
  * (the caller reads the status and clears *r); < 0 when none came (*r empty).
  */
 int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
-	       struct netcup_error *err);
-/* nc_request, then anything but 2xx becomes an error (NETCUP_E_NOT_FOUND for 404). */
-int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct netcup_error *err);
+	       struct fcr_error *err);
+/* nc_request, then anything but 2xx becomes an error (FCR_E_NOT_FOUND for 404). */
+int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct fcr_error *err);
 /* Fills err from an error answer: "METHOD PATH: HTTP 400 code: message". */
-int nc_api_error(struct netcup_error *err, const struct nc_call *c, const struct nc_reply *r);
+int nc_api_error(struct fcr_error *err, const struct nc_call *c, const struct nc_reply *r);
 /* Copies a JSON string member into buf ("" when absent or not a string). */
 void nc_copy_str(char *buf, size_t len, json_t *obj, const char *key);
 /* Parses one server object. */
-int nc_parse_server(json_t *j, struct netcup_server *out, struct netcup_error *err);
+int nc_parse_server(json_t *j, struct netcup_server *out, struct fcr_error *err);
 /* Appends a finding (printf-style message). */
-int nc_finding(struct netcup_findings *f, enum netcup_level level, const char *code,
-	       const char *fmt, ...) CM_PRINTF(4, 5);
+void nc_finding(struct netcup_findings *f, enum netcup_level level, const char *code,
+		const char *fmt, ...) CM_PRINTF(4, 5);
 
 /* ---- netcup-auth.c ---- */
 /* Reads the refresh token from cfg.token_file or the environment into nc. */
-int nc_token_load(struct netcup *nc, struct netcup_error *err);
+int nc_token_load(struct netcup *nc, struct fcr_error *err);
 /* A valid access token in nc->access_token; force: fetch a new one anyway. */
-int nc_access_token(struct netcup *nc, bool force, struct netcup_error *err);
+int nc_access_token(struct netcup *nc, bool force, struct fcr_error *err);
 /* Writes a secret to path: temp file 0600 in the same directory, fsync, rename. */
-int nc_write_secret_file(const char *path, const char *text, struct netcup_error *err);
+int nc_write_secret_file(const char *path, const char *text, struct fcr_error *err);
 /* Frees a string after overwriting it. */
 void nc_free_secret(char *s);
 

@@ -19,51 +19,6 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-int nc_fail(struct netcup_error *err, enum netcup_status code, const char *fmt, ...)
-{
-	if (!err)
-		return code;
-	err->code = code;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-const char *netcup_status_text(enum netcup_status status)
-{
-	switch (status) {
-	case NETCUP_OK:
-		return "ok";
-	case NETCUP_E_NOMEM:
-		return "out of memory";
-	case NETCUP_E_INVAL:
-		return "invalid configuration or argument";
-	case NETCUP_E_TOKEN:
-		return "refresh token unusable";
-	case NETCUP_E_AUTH:
-		return "authentication failed";
-	case NETCUP_E_TRANSPORT:
-		return "network failure";
-	case NETCUP_E_API:
-		return "the API refused the request";
-	case NETCUP_E_NOT_FOUND:
-		return "not found";
-	case NETCUP_E_TASK:
-		return "the API task failed";
-	case NETCUP_E_TIMEOUT:
-		return "timed out";
-	case NETCUP_E_PROTOCOL:
-		return "unexpected answer";
-	case NETCUP_E_STOPPED:
-		return "stopped";
-	case NETCUP_E_PREFLIGHT:
-		return "preflight found problems";
-	}
-	return "unknown status";
-}
-
 static bool is_secret_key(const char *k)
 {
 	return strcmp(k, "executingUser") == 0 || strcmp(k, "access_token") == 0 ||
@@ -102,12 +57,12 @@ void nc_emit(const struct netcup_config *cfg, const char *type, json_t *fields)
 	json_decref(fields);
 }
 
-int nc_sleep_ms(const struct netcup_config *cfg, unsigned ms, struct netcup_error *err)
+int nc_sleep_ms(const struct netcup_config *cfg, unsigned ms, struct fcr_error *err)
 {
 	double end = cm_mono_s() + ms / 1000.0;
 	for (;;) {
 		if (cfg->should_stop && cfg->should_stop(cfg->ctx))
-			return nc_fail(err, NETCUP_E_STOPPED, "stopped while waiting");
+			return fcr_fail_as(err, FCR_E_STOPPED, "stopped while waiting");
 		double left = end - cm_mono_s();
 		if (left <= 0)
 			return 0;
@@ -153,9 +108,7 @@ void netcup_config_init(struct netcup_config *cfg)
 /* A copy of a base URL without trailing slashes. */
 static char *base_url(const char *url)
 {
-	char *b = strdup(url);
-	if (!b)
-		return NULL;
+	char *b = cm_strdup(url);
 	size_t n = strlen(b);
 	while (n > 0 && b[n - 1] == '/')
 		b[--n] = '\0';
@@ -175,46 +128,40 @@ void netcup_free(struct netcup *nc)
 	free(nc);
 }
 
-int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct netcup_error *err)
+int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_error *err)
 {
 	char why[512];
 	*out = NULL;
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (cfg->server_id <= 0 || cfg->server_id > 2147483647L)
-		return nc_fail(err, NETCUP_E_INVAL,
+		return fcr_fail_as(err, FCR_E_INVAL,
 			       "server-id %ld is not a netcup server id (a positive number)",
 			       cfg->server_id);
 	const char *api = cfg->api_url ? cfg->api_url : NETCUP_DEFAULT_API_URL;
 	const char *auth = cfg->auth_url ? cfg->auth_url : NETCUP_DEFAULT_AUTH_URL;
 	if (nc_url_check(api, "api-url", why, sizeof(why)) < 0 ||
 	    nc_url_check(auth, "auth-url", why, sizeof(why)) < 0)
-		return nc_fail(err, NETCUP_E_INVAL, "%s", why);
+		return fcr_fail_as(err, FCR_E_INVAL, "%s", why);
 	if (!cfg->poll_interval_ms || !cfg->task_timeout_ms || !cfg->http_timeout_ms ||
 	    !cfg->connect_timeout_ms || !cfg->max_response_bytes)
-		return nc_fail(err, NETCUP_E_INVAL,
+		return fcr_fail_as(err, FCR_E_INVAL,
 			       "poll interval, timeouts and the response size limit must not be 0 "
 			       "(netcup_config_init() sets the defaults)");
 
-	struct netcup *nc = calloc(1, sizeof(*nc));
-	if (!nc)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+	struct netcup *nc = cm_calloc(1, sizeof(*nc));
 	nc->cfg = *cfg;
 	nc->api_base = base_url(api);
 	nc->auth_base = base_url(auth);
 	if (cfg->token_file)
-		nc->token_file = strdup(cfg->token_file);
-	if (!nc->api_base || !nc->auth_base || (cfg->token_file && !nc->token_file)) {
-		netcup_free(nc);
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-	}
+		nc->token_file = cm_strdup(cfg->token_file);
 	nc->cfg.api_url = nc->api_base;
 	nc->cfg.auth_url = nc->auth_base;
 	nc->cfg.token_file = nc->token_file;
 	if (nc_http_init(&nc->http, cfg->connect_timeout_ms, cfg->http_timeout_ms,
 			 cfg->max_response_bytes) < 0) {
 		netcup_free(nc);
-		return nc_fail(err, NETCUP_E_NOMEM, "cannot initialise libcurl");
+		return fcr_fail(err, "cannot initialise libcurl");
 	}
 	int rc = nc_token_load(nc, err);
 	if (rc < 0) {
@@ -279,13 +226,9 @@ static void emit_retry(struct netcup *nc, const struct nc_call *c, const char *r
 
 /* One exchange, with the bearer token. */
 static int exchange(struct netcup *nc, const struct nc_call *c, unsigned attempt,
-		    struct nc_reply *r, struct netcup_error *err)
+		    struct nc_reply *r, struct fcr_error *err)
 {
-	size_t n = strlen(nc->api_base) + strlen(c->path) + 1;
-	char *url = malloc(n);
-	if (!url)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-	snprintf(url, n, "%s%s", nc->api_base, c->path);
+	char *url = cm_asprintf("%s%s", nc->api_base, c->path);
 	struct nc_http_req req = {
 	    .method = c->method,
 	    .url = url,
@@ -295,10 +238,8 @@ static int exchange(struct netcup *nc, const struct nc_call *c, unsigned attempt
 	    .fresh_connection = c->write,
 	};
 	struct nc_http_resp h;
-	int rc = nc_http_perform(&nc->http, &req, &h);
+	nc_http_perform(&nc->http, &req, &h);
 	free(url);
-	if (rc < 0)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	emit_call(nc, c, &h, attempt);
 	memset(r, 0, sizeof(*r));
 	r->status = h.status;
@@ -315,7 +256,7 @@ static int exchange(struct netcup *nc, const struct nc_call *c, unsigned attempt
 
 /* One logical attempt: an exchange, and on 401 a new access token and one more. */
 static int call_once(struct netcup *nc, const struct nc_call *c, unsigned attempt,
-		     struct nc_reply *r, struct netcup_error *err)
+		     struct nc_reply *r, struct fcr_error *err)
 {
 	int rc = nc_access_token(nc, false, err);
 	if (rc < 0)
@@ -332,7 +273,7 @@ static int call_once(struct netcup *nc, const struct nc_call *c, unsigned attemp
 	if (rc < 0)
 		return rc;
 	if (r->status == 401)
-		return nc_fail(err, NETCUP_E_AUTH,
+		return fcr_fail_as(err, FCR_E_AUTH,
 			       "%s %s: the API refused a freshly issued access token (HTTP 401)",
 			       c->method, c->path);
 	return 0;
@@ -346,9 +287,9 @@ static const char *api_code(const struct nc_reply *r)
 	return json_string_value(json_object_get(j, "code"));
 }
 
-int nc_api_error(struct netcup_error *err, const struct nc_call *c, const struct nc_reply *r)
+int nc_api_error(struct fcr_error *err, const struct nc_call *c, const struct nc_reply *r)
 {
-	enum netcup_status code = r->status == 404 ? NETCUP_E_NOT_FOUND : NETCUP_E_API;
+	enum fcr_status code = r->status == 404 ? FCR_E_NOT_FOUND : FCR_E_API;
 	char msg[768] = "";
 	size_t used = 0;
 	json_t *items = r->json;
@@ -382,7 +323,7 @@ int nc_api_error(struct netcup_error *err, const struct nc_call *c, const struct
 		snprintf(err->api_code, sizeof(err->api_code), "%s", ac ? ac : "");
 		err->http_status = (int)r->status;
 	}
-	return nc_fail(err, code, "%s %s: HTTP %ld%s%s", c->method, c->path, r->status,
+	return fcr_fail_as(err, code, "%s %s: HTTP %ld%s%s", c->method, c->path, r->status,
 		       msg[0] ? " " : "", msg);
 }
 
@@ -400,7 +341,7 @@ static unsigned unavailable_wait(const struct netcup_config *cfg, unsigned tries
 }
 
 int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
-	       struct netcup_error *err)
+	       struct fcr_error *err)
 {
 	const struct netcup_config *cfg = &nc->cfg;
 	unsigned t_transport = 0, t_unavail = 0, t_lock = 0;
@@ -412,13 +353,13 @@ int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
 		unsigned wait_ms = 0;
 		if (r->transport != NC_T_OK || (r->status >= 500 && r->status != 503)) {
 			if (r->transport == NC_T_TOO_BIG)
-				return nc_fail(err, NETCUP_E_PROTOCOL, "%s %s: %s", c->method,
+				return fcr_fail_as(err, FCR_E_PROTOCOL, "%s %s: %s", c->method,
 					       c->path, r->error);
 			if (t_transport++ < cfg->transport_retries) {
 				reason = r->transport != NC_T_OK ? "transport" : "server-error";
 				wait_ms = cfg->transport_wait_ms;
 			} else if (r->transport != NC_T_OK) {
-				return nc_fail(err, NETCUP_E_TRANSPORT, "%s %s: %s (%u attempts)",
+				return fcr_fail_as(err, FCR_E_TRANSPORT, "%s %s: %s (%u attempts)",
 					       c->method, c->path, r->error, attempt);
 			} else {
 				rc = nc_api_error(err, c, r);
@@ -449,7 +390,7 @@ int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
 	}
 }
 
-int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct netcup_error *err)
+int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct fcr_error *err)
 {
 	struct nc_call c = {.method = "GET", .path = path};
 	int rc = nc_request(nc, &c, r, err);
@@ -465,11 +406,11 @@ int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct netcu
 
 /* ---- reading ---------------------------------------------------------------- */
 
-int nc_parse_server(json_t *j, struct netcup_server *out, struct netcup_error *err)
+int nc_parse_server(json_t *j, struct netcup_server *out, struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(j) || !json_is_integer(json_object_get(j, "id")))
-		return nc_fail(err, NETCUP_E_PROTOCOL, "the server object has no id");
+		return fcr_fail_as(err, FCR_E_PROTOCOL, "the server object has no id");
 	out->id = (long)json_integer_value(json_object_get(j, "id"));
 	nc_copy_str(out->name, sizeof(out->name), j, "name");
 	nc_copy_str(out->hostname, sizeof(out->hostname), j, "hostname");
@@ -495,7 +436,7 @@ int nc_parse_server(json_t *j, struct netcup_server *out, struct netcup_error *e
 	return 0;
 }
 
-int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct netcup_error *err)
+int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct fcr_error *err)
 {
 	char path[96];
 	struct nc_reply r;
@@ -517,7 +458,7 @@ void netcup_snapshot_list_free(struct netcup_snapshot_list *list)
 }
 
 int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
-			  struct netcup_error *err)
+			  struct fcr_error *err)
 {
 	char path[96];
 	struct nc_reply r;
@@ -529,14 +470,10 @@ int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
 		return rc;
 	if (!json_is_array(r.json)) {
 		nc_reply_clear(&r);
-		return nc_fail(err, NETCUP_E_PROTOCOL, "GET %s: expected a JSON array", path);
+		return fcr_fail_as(err, FCR_E_PROTOCOL, "GET %s: expected a JSON array", path);
 	}
 	size_t n = json_array_size(r.json);
-	out->items = calloc(n ? n : 1, sizeof(*out->items));
-	if (!out->items) {
-		nc_reply_clear(&r);
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-	}
+	out->items = cm_calloc(n, sizeof(*out->items));
 	size_t i;
 	json_t *s;
 	json_array_foreach(r.json, i, s) {
@@ -565,7 +502,7 @@ int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
 }
 
 static int snapshot_exists(struct netcup *nc, const char *name, bool *exists,
-			   struct netcup_error *err)
+			   struct fcr_error *err)
 {
 	struct netcup_snapshot_list l;
 	int rc = netcup_list_snapshots(nc, &l, err);
@@ -643,7 +580,7 @@ static void emit_task_state(struct netcup *nc, const struct netcup_task *t, json
  * is the TaskInfo the write answered with (may be NULL).
  */
 static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct netcup_task *t,
-		     struct netcup_error *err)
+		     struct fcr_error *err)
 {
 	const struct netcup_config *cfg = &nc->cfg;
 	char path[160];
@@ -655,14 +592,12 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
 	if (first && task_update(t, first))
 		emit_task_state(nc, t, first);
 	char *esc = nc_escape(uuid);
-	if (!esc)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	snprintf(path, sizeof(path), "/api/v1/tasks/%s", esc);
 	free(esc);
 	while (!task_terminal(t->state)) {
 		if (cm_mono_s() >= deadline)
-			return nc_fail(
-			    err, NETCUP_E_TIMEOUT,
+			return fcr_fail_as(
+			    err, FCR_E_TIMEOUT,
 			    "task %s (%s) is still %s after %.0f s; it may still finish: "
 			    "look at the SCP's task list",
 			    t->name[0] ? t->name : "?", t->uuid, t->state[0] ? t->state : "unknown",
@@ -677,7 +612,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
 		t->polls++;
 		if (!json_is_object(r.json) || !json_is_string(json_object_get(r.json, "state"))) {
 			nc_reply_clear(&r);
-			return nc_fail(err, NETCUP_E_PROTOCOL,
+			return fcr_fail_as(err, FCR_E_PROTOCOL,
 				       "GET %s: no task state in the answer", path);
 		}
 		if (task_update(t, r.json))
@@ -688,7 +623,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
 		return 0;
 	if (err)
 		snprintf(err->api_code, sizeof(err->api_code), "%s", t->state);
-	return nc_fail(err, NETCUP_E_TASK, "task %s (%s) ended in %s: %s", t->name, t->uuid,
+	return fcr_fail_as(err, FCR_E_TASK, "task %s (%s) ended in %s: %s", t->name, t->uuid,
 		       t->state, t->message[0] ? t->message : "the API gave no reason");
 }
 
@@ -699,7 +634,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
  */
 static int task_find_recent(struct netcup *nc, const char *name, double since, bool *found,
 			    char *uuid, size_t uuid_len, char *state, size_t state_len,
-			    struct netcup_error *err)
+			    struct fcr_error *err)
 {
 	char path[128];
 	struct nc_reply r;
@@ -735,7 +670,7 @@ static int task_find_recent(struct netcup *nc, const char *name, double since, b
  * the snapshot there or gone).
  */
 struct nc_observe {
-	int (*fn)(struct netcup *nc, const void *arg, bool *done, struct netcup_error *err);
+	int (*fn)(struct netcup *nc, const void *arg, bool *done, struct fcr_error *err);
 	const void *arg;
 };
 
@@ -775,7 +710,7 @@ static void emit_check(struct netcup *nc, const struct nc_call *c, const char *o
  * sent (out filled), 0 to send again.
  */
 static int write_check(struct netcup *nc, const struct nc_write *w, double since, bool full,
-		       struct nc_write_out *out, struct netcup_error *err)
+		       struct nc_write_out *out, struct fcr_error *err)
 {
 	bool done = false, found = false;
 	char uuid[64] = "", state[24] = "";
@@ -819,7 +754,7 @@ static int write_check(struct netcup *nc, const struct nc_write *w, double since
  * (write_check) before anything is sent again.
  */
 static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup_result *res,
-		      struct nc_write_out *out, struct netcup_error *err)
+		      struct nc_write_out *out, struct fcr_error *err)
 {
 	const struct netcup_config *cfg = &nc->cfg;
 	const struct nc_call *c = &w->call;
@@ -861,7 +796,7 @@ static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup
 			if (t_transport++ >= cfg->transport_retries) {
 				if (r->transport == NC_T_OK)
 					return nc_api_error(err, c, r);
-				return nc_fail(err, NETCUP_E_TRANSPORT,
+				return fcr_fail_as(err, FCR_E_TRANSPORT,
 					       "%s %s: %s (%u attempts); whether the last one "
 					       "went through is unknown: look at the SCP",
 					       c->method, c->path, r->error, attempt);
@@ -923,7 +858,7 @@ static struct netcup_task *res_task(struct netcup_result *res)
  * of it.  A 2xx without a task is accepted as done (200 "patched").
  */
 static int write_finish(struct netcup *nc, const struct nc_write *w, struct nc_write_out *out,
-			struct netcup_result *res, struct netcup_error *err)
+			struct netcup_result *res, struct fcr_error *err)
 {
 	int rc = 0;
 	if (out->how == NC_W_TASK) {
@@ -932,7 +867,7 @@ static int write_finish(struct netcup *nc, const struct nc_write *w, struct nc_w
 		json_t *j = out->reply.json;
 		const char *uuid = json_string_value(json_object_get(j, "uuid"));
 		if (out->reply.status == 202 && !uuid)
-			rc = nc_fail(err, NETCUP_E_PROTOCOL,
+			rc = fcr_fail_as(err, FCR_E_PROTOCOL,
 				     "%s %s: HTTP 202 without a task uuid in the answer",
 				     w->call.method, w->call.path);
 		else if (uuid)
@@ -944,7 +879,7 @@ static int write_finish(struct netcup *nc, const struct nc_write *w, struct nc_w
 
 /* A write, sent once (write_send), and its task waited for (write_finish). */
 static int write_and_wait(struct netcup *nc, const struct nc_write *w, struct netcup_result *res,
-			  struct netcup_error *err)
+			  struct fcr_error *err)
 {
 	struct nc_write_out out;
 	int rc = write_send(nc, w, res, &out, err);
@@ -957,7 +892,7 @@ static int write_and_wait(struct netcup *nc, const struct nc_write *w, struct ne
 
 /* ---- power ---------------------------------------------------------------- */
 
-static int observe_state(struct netcup *nc, const void *arg, bool *done, struct netcup_error *err)
+static int observe_state(struct netcup *nc, const void *arg, bool *done, struct fcr_error *err)
 {
 	struct netcup_server s;
 	int rc = netcup_get_server(nc, &s, err);
@@ -968,7 +903,7 @@ static int observe_state(struct netcup *nc, const void *arg, bool *done, struct 
 }
 
 /* Polls GET /servers/{id} until its state is `want`. */
-static int wait_state(struct netcup *nc, const char *want, struct netcup_error *err)
+static int wait_state(struct netcup *nc, const char *want, struct fcr_error *err)
 {
 	double deadline = cm_mono_s() + nc->cfg.task_timeout_ms / 1000.0;
 	char last[24] = "";
@@ -978,8 +913,8 @@ static int wait_state(struct netcup *nc, const char *want, struct netcup_error *
 		if (rc < 0)
 			return rc;
 		if (!s.live_info)
-			return nc_fail(
-			    err, NETCUP_E_PROTOCOL,
+			return fcr_fail_as(
+			    err, FCR_E_PROTOCOL,
 			    "server %ld: the API gave no serverLiveInfo, so its state is "
 			    "unknown",
 			    nc->cfg.server_id);
@@ -987,8 +922,8 @@ static int wait_state(struct netcup *nc, const char *want, struct netcup_error *
 			return 0;
 		snprintf(last, sizeof(last), "%s", s.state);
 		if (cm_mono_s() >= deadline)
-			return nc_fail(
-			    err, NETCUP_E_TIMEOUT, "server %ld is still %s, not %s, after %.0f s",
+			return fcr_fail_as(
+			    err, FCR_E_TIMEOUT, "server %ld is still %s, not %s, after %.0f s",
 			    nc->cfg.server_id, last, want, nc->cfg.task_timeout_ms / 1000.0);
 		rc = nc_sleep_ms(&nc->cfg, nc->cfg.poll_interval_ms, err);
 		if (rc < 0)
@@ -1002,7 +937,7 @@ static int wait_state(struct netcup *nc, const char *want, struct netcup_error *
  * when it is `target` already.
  */
 static int power_step(struct netcup *nc, const char *word, const char *option, const char *target,
-		      bool skip_if_there, struct netcup_result *res, struct netcup_error *err)
+		      bool skip_if_there, struct netcup_result *res, struct fcr_error *err)
 {
 	char path[128], body[64];
 	int rc;
@@ -1036,14 +971,14 @@ static int power_step(struct netcup *nc, const char *word, const char *option, c
 }
 
 int netcup_power_off(struct netcup *nc, bool hard, struct netcup_result *res,
-		     struct netcup_error *err)
+		     struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	int rc = power_step(nc, "OFF", hard ? "POWEROFF" : NULL, "SHUTOFF", true, res, err);
 	return res_end(res, t0, rc);
 }
 
-int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct netcup_error *err)
+int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	int rc = power_step(nc, "ON", NULL, "RUNNING", true, res, err);
@@ -1051,7 +986,7 @@ int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct netcup_
 }
 
 int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_result *res,
-		  struct netcup_error *err)
+		  struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	int rc;
@@ -1071,7 +1006,7 @@ int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_resul
 		rc = power_step(nc, "ON", "RESET", "RUNNING", false, res, err);
 		break;
 	default:
-		rc = nc_fail(err, NETCUP_E_INVAL, "unknown reboot mode %d", (int)how);
+		rc = fcr_fail_as(err, FCR_E_INVAL, "unknown reboot mode %d", (int)how);
 	}
 	return res_end(res, t0, rc);
 }
@@ -1084,7 +1019,7 @@ struct snap_want {
 };
 
 static int observe_snapshot(struct netcup *nc, const void *arg, bool *done,
-			    struct netcup_error *err)
+			    struct fcr_error *err)
 {
 	const struct snap_want *sw = arg;
 	bool exists;
@@ -1095,20 +1030,20 @@ static int observe_snapshot(struct netcup *nc, const void *arg, bool *done,
 	return 0;
 }
 
-static int check_name(const char *name, struct netcup_error *err)
+static int check_name(const char *name, struct fcr_error *err)
 {
 	if (!name || !name[0])
-		return nc_fail(err, NETCUP_E_INVAL, "a snapshot needs a name");
+		return fcr_fail_as(err, FCR_E_INVAL, "a snapshot needs a name");
 	size_t chars = 0;
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
 		if ((*p & 0xc0) != 0x80)
 			chars++;
 		if (*p < 0x20 || *p == 0x7f)
-			return nc_fail(err, NETCUP_E_INVAL,
+			return fcr_fail_as(err, FCR_E_INVAL,
 				       "snapshot name \"%s\" contains a control character", name);
 	}
 	if (chars > 255)
-		return nc_fail(err, NETCUP_E_INVAL,
+		return fcr_fail_as(err, FCR_E_INVAL,
 			       "snapshot name is %zu characters long; the API allows 255", chars);
 	return 0;
 }
@@ -1117,17 +1052,13 @@ static int check_name(const char *name, struct netcup_error *err)
 static char *snapshot_path(struct netcup *nc, const char *name, const char *suffix)
 {
 	char *esc = nc_escape(name);
-	if (!esc)
-		return NULL;
-	char *p = NULL;
-	if (asprintf(&p, "/api/v1/servers/%ld/snapshots/%s%s", nc->cfg.server_id, esc, suffix) < 0)
-		p = NULL;
+	char *p = cm_asprintf("/api/v1/servers/%ld/snapshots/%s%s", nc->cfg.server_id, esc, suffix);
 	free(esc);
 	return p;
 }
 
 static int snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *o,
-			   struct netcup_result *res, struct netcup_error *err)
+			   struct netcup_result *res, struct fcr_error *err)
 {
 	int rc = check_name(o->name, err);
 	if (rc < 0)
@@ -1159,7 +1090,7 @@ static int snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts 
 	char path[96];
 	snprintf(path, sizeof(path), "/api/v1/servers/%ld/snapshots", nc->cfg.server_id);
 	if (!text)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+		cm_die("out of memory");
 	struct nc_write w = {
 	    .call = {.method = "POST",
 		     .path = path,
@@ -1175,21 +1106,19 @@ static int snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts 
 }
 
 int netcup_snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *opts,
-			   struct netcup_result *res, struct netcup_error *err)
+			   struct netcup_result *res, struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	return res_end(res, t0, snapshot_create(nc, opts, res, err));
 }
 
 static int snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
-			   struct netcup_error *err)
+			   struct fcr_error *err)
 {
 	int rc = check_name(name, err);
 	if (rc < 0)
 		return rc;
 	char *path = snapshot_path(nc, name, "");
-	if (!path)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	struct snap_want want = {name, false};
 	struct nc_write w = {
 	    /* no body, so no Content-Type: the recorded live DELETE had none */
@@ -1203,21 +1132,19 @@ static int snapshot_delete(struct netcup *nc, const char *name, struct netcup_re
 }
 
 int netcup_snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
-			   struct netcup_error *err)
+			   struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	return res_end(res, t0, snapshot_delete(nc, name, res, err));
 }
 
 static int snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
-			   struct netcup_error *err)
+			   struct fcr_error *err)
 {
 	int rc = check_name(name, err);
 	if (rc < 0)
 		return rc;
 	char *path = snapshot_path(nc, name, "/revert");
-	if (!path)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	struct nc_write w = {
 	    /* bodiless, but the API wants a Content-Type on every POST */
 	    .call = {.method = "POST",
@@ -1235,7 +1162,7 @@ static int snapshot_revert(struct netcup *nc, const char *name, struct netcup_re
 }
 
 int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
-			   struct netcup_error *err)
+			   struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	return res_end(res, t0, snapshot_revert(nc, name, res, err));
@@ -1243,19 +1170,10 @@ int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_re
 
 /* ---- dry-run and findings ------------------------------------------------- */
 
-int nc_finding(struct netcup_findings *f, enum netcup_level level, const char *code,
-	       const char *fmt, ...)
+void nc_finding(struct netcup_findings *f, enum netcup_level level, const char *code,
+		const char *fmt, ...)
 {
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 8;
-		struct netcup_finding *items = realloc(f->items, cap * sizeof(*items));
-		if (!items)
-			return NETCUP_E_NOMEM;
-		f->items = items;
-		f->cap = cap;
-	}
-	struct netcup_finding *x = &f->items[f->n++];
-	memset(x, 0, sizeof(*x));
+	struct netcup_finding *x = CM_PUSH(f->items, f->n, f->cap);
 	x->level = level;
 	snprintf(x->code, sizeof(x->code), "%s", code ? code : "");
 	va_list ap;
@@ -1266,7 +1184,6 @@ int nc_finding(struct netcup_findings *f, enum netcup_level level, const char *c
 		f->n_problems++;
 	else if (level == NETCUP_WARNING)
 		f->n_warnings++;
-	return 0;
 }
 
 void netcup_findings_free(struct netcup_findings *f)
@@ -1276,7 +1193,7 @@ void netcup_findings_free(struct netcup_findings *f)
 }
 
 int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, bool *possible,
-			   struct netcup_findings *f, struct netcup_error *err)
+			   struct netcup_findings *f, struct fcr_error *err)
 {
 	char path[96];
 	*possible = false;
@@ -1287,7 +1204,7 @@ int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, boo
 	char *text = body ? json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 	json_decref(body);
 	if (!text)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
+		cm_die("out of memory");
 	/* A check without side effects: retried like a GET. */
 	struct nc_call c = {
 	    .method = "POST", .path = path, .content_type = "application/json", .body = text};
@@ -1306,14 +1223,10 @@ int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, boo
 	json_array_foreach(r.json, i, e) {
 		const char *ec = json_string_value(json_object_get(e, "code"));
 		const char *em = json_string_value(json_object_get(e, "message"));
-		rc = nc_finding(f, NETCUP_PROBLEM, ec,
+		nc_finding(f, NETCUP_PROBLEM, ec,
 				"the API's dry-run of an %s snapshot%s%s says: %s",
 				online ? "online" : "offline", disk ? " of disk " : "",
 				disk ? disk : "", em ? em : (ec ? ec : "?"));
-		if (rc < 0) {
-			nc_reply_clear(&r);
-			return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
-		}
 	}
 	*possible = r.status == 200 && json_array_size(r.json) == 0;
 	nc_reply_clear(&r);

@@ -10,10 +10,10 @@
  * Invariants and ownership:
  *  - One struct netcup per server and per thread; nothing global besides
  *    libcurl's own (reference-counted) global init.
- *  - Functions that can fail return 0 (NETCUP_OK) or a negative enum
- *    netcup_status and fill a caller-supplied struct netcup_error (which may be
- *    NULL).  Its message is a whole sentence that names the call and what went
- *    wrong; it never contains a token.
+ *  - Functions that can fail return 0 or a negative enum fcr_status and fill
+ *    the caller's struct fcr_error (fcr.h), which may be NULL.  Its message is
+ *    a whole sentence that names the call and what went wrong; it never
+ *    contains a token.
  *  - Result structs are filled by the callee even when the call fails, as far
  *    as it got (so a failed task is journaled with its own timestamps).
  *  - The module never prints and never exits.  It reports through
@@ -31,43 +31,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fcr.h"
+
 #define NETCUP_DEFAULT_API_URL	"https://www.servercontrolpanel.de/scp-core"
 #define NETCUP_DEFAULT_AUTH_URL "https://www.servercontrolpanel.de/realms/scp"
 #define NETCUP_TOKEN_ENV	"FIOCAMP_NETCUP_REFRESH_TOKEN"
 
 /* The client of one server; opaque. */
 struct netcup;
-
-/* ---- errors ------------------------------------------------------------ */
-
-enum netcup_status {
-	NETCUP_OK = 0,
-	NETCUP_E_NOMEM = -1,
-	NETCUP_E_INVAL = -2,	 /* bad configuration or argument */
-	NETCUP_E_TOKEN = -3,	 /* token file or variable missing, unreadable, too open,
-				  * or the token file could not be written */
-	NETCUP_E_AUTH = -4,	 /* the token endpoint refused us, or a login was denied
-				  * or expired */
-	NETCUP_E_TRANSPORT = -5, /* no usable answer from the network after the retries */
-	NETCUP_E_API = -6,	 /* the API answered with an error status */
-	NETCUP_E_NOT_FOUND = -7, /* 404: the server, snapshot or task does not exist */
-	NETCUP_E_TASK = -8,	 /* a task ended in ERROR, CANCELED or ROLLBACK */
-	NETCUP_E_TIMEOUT = -9,	 /* a task or a state change did not finish in time */
-	NETCUP_E_PROTOCOL = -10, /* an answer we cannot use: not JSON, a field missing,
-				  * larger than max_response_bytes */
-	NETCUP_E_STOPPED = -11,	 /* cfg.should_stop() returned true */
-	NETCUP_E_PREFLIGHT = -12 /* netcup_preflight() found problems */
-};
-
-struct netcup_error {
-	enum netcup_status code;
-	int http_status;    /* the last HTTP status seen, 0 if none */
-	char api_code[128]; /* "server.lock.error", "invalid_grant", ... or "" */
-	char message[1024];
-};
-
-/* Short English text for a status.  Static. */
-const char *netcup_status_text(enum netcup_status status);
 
 /* ---- configuration ----------------------------------------------------- */
 
@@ -127,11 +98,11 @@ void netcup_config_init(struct netcup_config *cfg);
  * localhost).  cfg's strings are copied.  Returns the new context in *out,
  * freed with netcup_free().
  */
-int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct netcup_error *err);
+int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_error *err);
 void netcup_free(struct netcup *nc);
 
 /* Fetches an access token now (otherwise the first call does). */
-int netcup_authenticate(struct netcup *nc, struct netcup_error *err);
+int netcup_authenticate(struct netcup *nc, struct fcr_error *err);
 
 /* ---- reading ----------------------------------------------------------- */
 
@@ -158,7 +129,7 @@ struct netcup_server {
 };
 
 /* GET /api/v1/servers/{id}. */
-int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct netcup_error *err);
+int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct fcr_error *err);
 
 struct netcup_snapshot {
 	char name[1024]; /* up to 255 characters */
@@ -176,7 +147,7 @@ struct netcup_snapshot_list {
 
 /* GET /api/v1/servers/{id}/snapshots. */
 int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
-			  struct netcup_error *err);
+			  struct fcr_error *err);
 void netcup_snapshot_list_free(struct netcup_snapshot_list *list);
 
 /* ---- actions ----------------------------------------------------------- */
@@ -221,8 +192,8 @@ struct netcup_result {
  *    POWERCYCLE / RESET: one PATCH {"state":"ON"} with that stateOption.
  */
 int netcup_power_off(struct netcup *nc, bool hard, struct netcup_result *res,
-		     struct netcup_error *err);
-int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct netcup_error *err);
+		     struct fcr_error *err);
+int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct fcr_error *err);
 
 enum netcup_reboot {
 	NETCUP_REBOOT_GRACEFUL = 0,
@@ -230,7 +201,7 @@ enum netcup_reboot {
 	NETCUP_REBOOT_RESET,
 };
 int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_result *res,
-		  struct netcup_error *err);
+		  struct fcr_error *err);
 
 struct netcup_snapshot_opts {
 	const char *name;	 /* 1..255 characters */
@@ -247,16 +218,16 @@ struct netcup_snapshot_opts {
 
 /* POST /api/v1/servers/{id}/snapshots, then wait for the task. */
 int netcup_snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *opts,
-			   struct netcup_result *res, struct netcup_error *err);
-/* DELETE /api/v1/servers/{id}/snapshots/{name}.  NETCUP_E_NOT_FOUND if absent. */
+			   struct netcup_result *res, struct fcr_error *err);
+/* DELETE /api/v1/servers/{id}/snapshots/{name}.  FCR_E_NOT_FOUND if absent. */
 int netcup_snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
-			   struct netcup_error *err);
+			   struct fcr_error *err);
 /*
  * POST /api/v1/servers/{id}/snapshots/{name}/revert.  The task powers the
  * server off, reverts and starts it again; we then wait until it is RUNNING.
  */
 int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
-			   struct netcup_error *err);
+			   struct fcr_error *err);
 
 /* ---- findings: preflight and dry-run ------------------------------------ */
 
@@ -286,7 +257,7 @@ void netcup_findings_free(struct netcup_findings *f);
  * the API listed.  Returns < 0 only when there was no usable answer.
  */
 int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, bool *possible,
-			   struct netcup_findings *f, struct netcup_error *err);
+			   struct netcup_findings *f, struct fcr_error *err);
 
 enum netcup_plan_kind {
 	NETCUP_PLAN_SNAPSHOT, /* snapshot NAME [online|offline] [disk DISK] */
@@ -324,11 +295,11 @@ struct netcup_plan {
  * excepted, see there); the API's dry-run once per kind of snapshot planned.
  * Appends findings (INFO lines describe the server).  Fills *server if not
  * NULL and the server was read.  Returns 0 when nothing is a problem,
- * NETCUP_E_PREFLIGHT when some finding is (err says how many), another
+ * FCR_E_PREFLIGHT when some finding is (err says how many), another
  * negative status only when it could not check at all (out of memory).
  */
 int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct netcup_findings *f,
-		     struct netcup_server *server, struct netcup_error *err);
+		     struct netcup_server *server, struct fcr_error *err);
 
 /* ---- login (device-code flow) ------------------------------------------ */
 
@@ -343,7 +314,7 @@ struct netcup_login_prompt {
  * Runs the OAuth2 device-code flow against cfg->auth_url once: asks for a
  * device code, calls prompt() so the caller can show the URL and code, polls
  * the token endpoint (authorization_pending: go on; slow_down: +slow_down_ms;
- * access_denied and expired_token: NETCUP_E_AUTH) and writes the offline
+ * access_denied and expired_token: FCR_E_AUTH) and writes the offline
  * refresh token to token_file with mode 0600 (a temporary file created 0600
  * in the same directory, fsync'd, renamed over; missing parent directories are
  * created 0700).  Uses cfg's auth_url, timeouts, event, should_stop and ctx;
@@ -351,6 +322,6 @@ struct netcup_login_prompt {
  */
 int netcup_login(const struct netcup_config *cfg, const char *token_file,
 		 void (*prompt)(void *ctx, const struct netcup_login_prompt *p),
-		 struct netcup_error *err);
+		 struct fcr_error *err);
 
 #endif

@@ -41,18 +41,16 @@ static void describe_server(const struct netcup_server *s, char *buf, size_t len
 }
 
 /* The checks that need nothing but the server object and the plan. */
-static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
-		      const struct netcup_server *s, struct cm_strv *names, struct netcup_findings *f)
+static void check_plan(struct netcup *nc, const struct netcup_plan *plan,
+		       const struct netcup_server *s, struct cm_strv *names, struct netcup_findings *f)
 {
 	long id = nc->cfg.server_id;
 	bool creates = false;
-	int rc = 0;
-	for (size_t i = 0; i < plan->n_steps && rc == 0; i++) {
+	for (size_t i = 0; i < plan->n_steps; i++) {
 		const struct netcup_plan_step *st = &plan->steps[i];
 		const char *name = st->name ? st->name : "";
 		if (!name[0] || strlen(name) > 255) {
-			rc =
-			    nc_finding(f, NETCUP_PROBLEM, "name",
+			nc_finding(f, NETCUP_PROBLEM, "name",
 				       "snapshot name \"%.40s\" must be 1 to 255 characters", name);
 			continue;
 		}
@@ -60,12 +58,12 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 		case NETCUP_PLAN_SNAPSHOT:
 			creates = true;
 			if (cm_strv_has(names, name) && st->resumed) {
-				rc = nc_finding(f, NETCUP_INFO, "name-adopted",
+				nc_finding(f, NETCUP_INFO, "name-adopted",
 						"snapshot \"%s\" exists already; an earlier run of "
 						"this campaign started it, so it is taken as made",
 						name);
 			} else if (cm_strv_has(names, name)) {
-				rc = nc_finding(f, NETCUP_PROBLEM, "name-taken",
+				nc_finding(f, NETCUP_PROBLEM, "name-taken",
 						"snapshot \"%s\" will exist already when the plan "
 						"creates it (on the server now or made earlier in "
 						"the plan): delete it in the SCP or choose another "
@@ -74,8 +72,8 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 			} else {
 				cm_strv_add(names, name);
 			}
-			if (rc == 0 && st->online && s->live_info && s->uefi)
-				rc = nc_finding(
+			if (st->online && s->live_info && s->uefi)
+				nc_finding(
 				    f, NETCUP_PROBLEM, UEFI_CODE,
 				    "server %ld boots with UEFI, so the online snapshot \"%s\" "
 				    "would be refused: the API answers 400 \"Online snapshot "
@@ -83,15 +81,15 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 				    "offline instead: before = power-off; snapshot %s offline; "
 				    "power-on; wait-ssh",
 				    id, name, name);
-			if (rc == 0 && st->online && st->disk)
-				rc = nc_finding(
+			if (st->online && st->disk)
+				nc_finding(
 				    f, NETCUP_PROBLEM,
 				    "server.snapshot.create.error.online.diskselected",
 				    "snapshot \"%s\": an online snapshot covers all disks; "
 				    "drop \"disk %s\" or make it offline",
 				    name, st->disk);
-			if (rc == 0 && st->disk && s->live_info && !server_has_disk(s, st->disk))
-				rc = nc_finding(f, NETCUP_PROBLEM, "disk",
+			if (st->disk && s->live_info && !server_has_disk(s, st->disk))
+				nc_finding(f, NETCUP_PROBLEM, "disk",
 						"snapshot \"%s\": server %ld has no disk \"%s\"",
 						name, id, st->disk);
 			break;
@@ -101,7 +99,7 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 			    st->kind == NETCUP_PLAN_DELETE)
 				continue; /* deleted before the run was cut short */
 			if (!cm_strv_has(names, name))
-				rc = nc_finding(
+				nc_finding(
 				    f, NETCUP_PROBLEM, "name-missing",
 				    "the plan %s snapshot \"%s\", which will not exist "
 				    "then (not on the server, not created earlier in the "
@@ -113,17 +111,16 @@ static int check_plan(struct netcup *nc, const struct netcup_plan *plan,
 			break;
 		}
 	}
-	if (rc == 0 && creates && !s->snapshot_allowed)
-		rc = nc_finding(f, NETCUP_PROBLEM, "snapshot-not-allowed",
-				"server %ld does not allow snapshots (snapshotAllowed is false), "
-				"but the plan creates some",
-				id);
-	return rc;
+	if (creates && !s->snapshot_allowed)
+		nc_finding(f, NETCUP_PROBLEM, "snapshot-not-allowed",
+			   "server %ld does not allow snapshots (snapshotAllowed is false), "
+			   "but the plan creates some",
+			   id);
 }
 
 /* The API's dry-run, once per distinct (online, disk) the plan creates. */
-static int dry_runs(struct netcup *nc, const struct netcup_plan *plan,
-		    const struct netcup_server *s, struct netcup_findings *f)
+static void dry_runs(struct netcup *nc, const struct netcup_plan *plan,
+		     const struct netcup_server *s, struct netcup_findings *f)
 {
 	for (size_t i = 0; i < plan->n_steps; i++) {
 		const struct netcup_plan_step *st = &plan->steps[i];
@@ -150,96 +147,80 @@ static int dry_runs(struct netcup *nc, const struct netcup_plan *plan,
 		if (asked)
 			continue;
 		bool possible;
-		struct netcup_error e = {0};
+		struct fcr_error e = {0};
 		int rc = netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
-		if (rc == NETCUP_E_NOMEM)
-			return rc;
-		if (rc < 0 &&
-		    nc_finding(f, NETCUP_WARNING, "dry-run",
-			       "the snapshot dry-run could not be asked: %s", e.message) < 0)
-			return NETCUP_E_NOMEM;
-		if (rc == 0 && possible &&
-		    nc_finding(f, NETCUP_INFO, "dry-run",
-			       "the API's dry-run accepts an %s snapshot%s%s",
-			       st->online ? "online" : "offline", disk ? " of disk " : "",
-			       disk ? disk : "") < 0)
-			return NETCUP_E_NOMEM;
+		if (rc < 0)
+			nc_finding(f, NETCUP_WARNING, "dry-run",
+				   "the snapshot dry-run could not be asked: %s", e.msg);
+		else if (possible)
+			nc_finding(f, NETCUP_INFO, "dry-run",
+				   "the API's dry-run accepts an %s snapshot%s%s",
+				   st->online ? "online" : "offline", disk ? " of disk " : "",
+				   disk ? disk : "");
 	}
-	return 0;
 }
 
 int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct netcup_findings *f,
-		     struct netcup_server *server, struct netcup_error *err)
+		     struct netcup_server *server, struct fcr_error *err)
 {
-	struct netcup_error e = {0};
+	struct fcr_error e = {0};
 	struct netcup_server s;
-	/* the snapshot names as the plan would leave them, step by step */
-	struct cm_strv names = {0};
 	char desc[768];
 	long id = nc->cfg.server_id;
-	int rc;
 
 	if (nc_access_token(nc, false, &e) < 0) {
-		rc = nc_finding(f, NETCUP_PROBLEM, "token", "%s", e.message);
+		nc_finding(f, NETCUP_PROBLEM, "token", "%s", e.msg);
 		goto done;
 	}
-	rc = nc_finding(f, NETCUP_INFO, "token", "the refresh token works");
-	if (rc < 0)
-		goto done;
-	rc = netcup_get_server(nc, &s, &e);
-	if (rc == NETCUP_E_NOT_FOUND) {
-		rc = nc_finding(f, NETCUP_PROBLEM, "server",
-				"server %ld is not found in this account (%s): check server-id, "
-				"the number the SCP shows for the server",
-				id, e.message);
+	nc_finding(f, NETCUP_INFO, "token", "the refresh token works");
+	int rc = netcup_get_server(nc, &s, &e);
+	if (rc == FCR_E_NOT_FOUND) {
+		nc_finding(f, NETCUP_PROBLEM, "server",
+			   "server %ld is not found in this account (%s): check server-id, "
+			   "the number the SCP shows for the server",
+			   id, e.msg);
 		goto done;
 	}
 	if (rc < 0) {
-		rc = rc == NETCUP_E_NOMEM
-			 ? rc
-			 : nc_finding(f, NETCUP_PROBLEM, "server", "%s", e.message);
+		nc_finding(f, NETCUP_PROBLEM, "server", "%s", e.msg);
 		goto done;
 	}
 	if (server)
 		*server = s;
 	describe_server(&s, desc, sizeof(desc));
-	rc = nc_finding(f, NETCUP_INFO, "server", "%s", desc);
-	if (rc == 0 && s.disabled)
-		rc = nc_finding(f, NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
-	if (rc == 0 && !s.live_info)
-		rc = nc_finding(f, NETCUP_WARNING, "live-info",
-				"the API gave no live info for server %ld: its state, UEFI and "
-				"disks are unknown",
-				id);
-	if (rc == 0 && s.live_info && strcmp(s.state, "RUNNING") != 0)
-		rc = nc_finding(f, NETCUP_WARNING, "state",
-				"server %ld is %s, not RUNNING: fio cannot run on it until it is "
-				"powered on",
-				id, s.state);
-	if (rc < 0 || plan->n_steps == 0)
+	nc_finding(f, NETCUP_INFO, "server", "%s", desc);
+	if (s.disabled)
+		nc_finding(f, NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
+	if (!s.live_info)
+		nc_finding(f, NETCUP_WARNING, "live-info",
+			   "the API gave no live info for server %ld: its state, UEFI and "
+			   "disks are unknown",
+			   id);
+	if (s.live_info && strcmp(s.state, "RUNNING") != 0)
+		nc_finding(f, NETCUP_WARNING, "state",
+			   "server %ld is %s, not RUNNING: fio cannot run on it until it is "
+			   "powered on",
+			   id, s.state);
+	if (plan->n_steps == 0)
 		goto done;
 
 	struct netcup_snapshot_list list;
-	rc = netcup_list_snapshots(nc, &list, &e);
-	if (rc < 0) {
-		rc = rc == NETCUP_E_NOMEM
-			 ? rc
-			 : nc_finding(f, NETCUP_PROBLEM, "snapshots", "%s", e.message);
+	if (netcup_list_snapshots(nc, &list, &e) < 0) {
+		nc_finding(f, NETCUP_PROBLEM, "snapshots", "%s", e.msg);
 		goto done;
 	}
+	/* the snapshot names as the plan would leave them, step by step */
+	struct cm_strv names = {0};
 	for (size_t i = 0; i < list.n; i++)
 		cm_strv_add(&names, list.items[i].name);
-	if (rc == 0)
-		rc = check_plan(nc, plan, &s, &names, f);
-	if (rc == 0 && !plan->skip_dry_run)
-		rc = dry_runs(nc, plan, &s, f);
+	check_plan(nc, plan, &s, &names, f);
+	if (!plan->skip_dry_run)
+		dry_runs(nc, plan, &s, f);
 	cm_strv_release(&names);
 	netcup_snapshot_list_free(&list);
 done:
-	if (rc < 0)
-		return nc_fail(err, NETCUP_E_NOMEM, "out of memory");
 	if (f->n_problems)
-		return nc_fail(err, NETCUP_E_PREFLIGHT, "the netcup preflight found %zu problem%s",
-			       f->n_problems, f->n_problems == 1 ? "" : "s");
+		return fcr_fail_as(err, FCR_E_PREFLIGHT, "the netcup preflight found %zu problem%s",
+				   f->n_problems, f->n_problems == 1 ? "" : "s");
 	return 0;
 }

@@ -20,7 +20,7 @@
 
 #include "http/http.h"
 #include "netcup/netcup.h"
-#include "rutil.h"
+#include "fcr.h"
 
 #define MAX_SNAPSHOT_NAME 255
 
@@ -67,25 +67,19 @@ char *netcup_expand_home(const char *path)
 }
 
 /* Snapshot names: what the API takes in a path without surprises. */
-static bool snapshot_name_ok(const char *name, char *why, size_t len)
+static int check_snapshot_name(const char *name, struct fcr_error *err)
 {
 	size_t n = strlen(name);
-	if (n == 0 || n > MAX_SNAPSHOT_NAME) {
-		snprintf(why, len, "a snapshot name has 1 to %d characters", MAX_SNAPSHOT_NAME);
-		return false;
-	}
-	if (!name_is_safe(name)) {
-		snprintf(why, len, "snapshot name '%s': use letters, digits, '.', '_' and '-' only",
-			 name);
-		return false;
-	}
-	if (!strcmp(name, "all-created")) {
-		snprintf(why, len,
-			 "'all-created' is no snapshot name: delete-snapshot all-created means "
-			 "every snapshot this campaign made");
-		return false;
-	}
-	return true;
+	if (n == 0 || n > MAX_SNAPSHOT_NAME)
+		return fcr_fail(err, "a snapshot name has 1 to %d characters", MAX_SNAPSHOT_NAME);
+	if (!name_is_safe(name))
+		return fcr_fail(err,
+				"snapshot name '%s': use letters, digits, '.', '_' and '-' only",
+				name);
+	if (!strcmp(name, "all-created"))
+		return fcr_fail(err, "'all-created' is no snapshot name: delete-snapshot "
+				     "all-created means every snapshot this campaign made");
+	return 0;
 }
 
 static bool disk_name_ok(const char *disk)
@@ -108,48 +102,39 @@ struct snap_args {
 
 /* snapshot NAME [online|offline] [disk DISK], in any order after NAME.
  * Offline by default: it works with UEFI too (see docs/netcup.md). */
-static int parse_snapshot_args(int argc, char *const *argv, struct snap_args *out, char *err,
-			       size_t len)
+static int parse_snapshot_args(int argc, char *const *argv, struct snap_args *out,
+			       struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->name = argv[0];
-	if (!snapshot_name_ok(argv[0], err, len))
+	if (check_snapshot_name(argv[0], err) < 0)
 		return -1;
 	bool mode_given = false;
 	for (int i = 1; i < argc; i++) {
 		const char *w = argv[i];
 		if (!strcmp(w, "online") || !strcmp(w, "offline")) {
-			if (mode_given) {
-				snprintf(err, len, "online or offline, once");
-				return -1;
-			}
+			if (mode_given)
+				return fcr_fail(err, "online or offline, once");
 			mode_given = true;
 			out->online = !strcmp(w, "online");
 		} else if (!strcmp(w, "disk")) {
-			if (out->disk || i + 1 >= argc) {
-				snprintf(err, len, "'disk' wants one disk name, once (disk vda)");
-				return -1;
-			}
+			if (out->disk || i + 1 >= argc)
+				return fcr_fail(err, "'disk' wants one disk name, once (disk vda)");
 			out->disk = argv[++i];
-			if (!disk_name_ok(out->disk)) {
-				snprintf(err, len, "bad disk name '%s' (like vda)", out->disk);
-				return -1;
-			}
+			if (!disk_name_ok(out->disk))
+				return fcr_fail(err, "bad disk name '%s' (like vda)", out->disk);
 		} else {
-			snprintf(err, len,
-				 "unexpected '%s' (usage: snapshot NAME [online|offline] [disk "
-				 "DISK])",
-				 w);
-			return -1;
+			return fcr_fail(err,
+					"unexpected '%s' (usage: snapshot NAME [online|offline] "
+					"[disk DISK])",
+					w);
 		}
 	}
-	if (out->online && out->disk) {
-		snprintf(err, len,
-			 "an online snapshot covers all disks (the API refuses diskName with it): "
-			 "drop 'disk %s' or make it offline",
-			 out->disk);
-		return -1;
-	}
+	if (out->online && out->disk)
+		return fcr_fail(err,
+				"an online snapshot covers all disks (the API refuses diskName "
+				"with it): drop 'disk %s' or make it offline",
+				out->disk);
 	return 0;
 }
 
@@ -243,20 +228,22 @@ static void ncp_free(void *state)
 	free(p);
 }
 
-static void key_error(struct cm_buf *errs, const struct provider_key *k, const char *fmt, ...)
-    CM_PRINTF(3, 4);
+static void key_error(struct cm_strv *problems, const struct provider_key *k, const char *fmt,
+		      ...) CM_PRINTF(3, 4);
 
-static void key_error(struct cm_buf *errs, const struct provider_key *k, const char *fmt, ...)
+static void key_error(struct cm_strv *problems, const struct provider_key *k, const char *fmt,
+		      ...)
 {
-	char msg[800];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	char *msg = cm_vasprintf(fmt, ap);
 	va_end(ap);
-	cm_buf_printf(errs, "%s%s:%u: %s", errs->len ? "\n" : "", k->file, k->line, msg);
+	cm_strv_addf(problems, "%s:%u: %s", k->file, k->line, msg);
+	free(msg);
 }
 
-static void read_key(struct ncp *p, const struct provider_key *k, struct cm_buf *errs, bool *have_id)
+static void read_key(struct ncp *p, const struct provider_key *k, struct cm_strv *errs,
+		     bool *have_id)
 {
 	char why[600];
 	if (!strcmp(k->key, "server-id")) {
@@ -302,7 +289,7 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct cm_buf 
 		if (strcmp(k->key, duration_keys[i].key))
 			continue;
 		uint64_t ms;
-		struct rerr err;
+		struct fcr_error err;
 		if (cm_parse_duration_ms(k->value, &ms, err.msg, sizeof(err.msg)) < 0) {
 			key_error(errs, k, "%s: %s", k->key, err.msg);
 			return;
@@ -320,25 +307,23 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct cm_buf 
 }
 
 static int ncp_configure(const struct provider_section *sec, const struct provider_ctx *ctx,
-			 void **state, char *err, size_t err_len)
+			 void **state, struct cm_strv *problems)
 {
 	struct ncp *p = cm_calloc(1, sizeof(*p));
-	struct cm_buf errs = {0};
+	size_t n_before = problems->n;
 	bool have_id = false;
 	*state = NULL;
 	netcup_config_init(&p->cfg);
 	p->file = cm_strdup(sec->file);
 	p->line = sec->line;
 	for (size_t i = 0; i < sec->n_keys; i++)
-		read_key(p, &sec->keys[i], &errs, &have_id);
-	if (!have_id && !errs.len)
-		cm_buf_printf(&errs,
-			  "%s:%u: provider netcup needs server-id (the number the SCP shows for "
-			  "the server)",
-			  sec->file, sec->line);
-	if (errs.len) {
-		snprintf(err, err_len, "%s", errs.s);
-		cm_buf_release(&errs);
+		read_key(p, &sec->keys[i], problems, &have_id);
+	if (!have_id && problems->n == n_before)
+		cm_strv_addf(problems,
+			     "%s:%u: provider netcup needs server-id (the number the SCP shows "
+			     "for the server)",
+			     sec->file, sec->line);
+	if (problems->n > n_before) {
 		ncp_free(p);
 		return -1;
 	}
@@ -365,41 +350,36 @@ static int ncp_configure(const struct provider_section *sec, const struct provid
 	return 0;
 }
 
-static int ncp_check_args(const char *action, int argc, char *const *argv, char *err,
-			  size_t err_len)
+static int ncp_check_args(const char *action, int argc, char *const *argv,
+			  struct fcr_error *err)
 {
 	if (!strcmp(action, "power-off")) {
-		if (argc == 1 && strcmp(argv[0], "hard")) {
-			snprintf(err, err_len, "unexpected '%s' (usage: power-off [hard])",
-				 argv[0]);
-			return -1;
-		}
+		if (argc == 1 && strcmp(argv[0], "hard"))
+			return fcr_fail(err, "unexpected '%s' (usage: power-off [hard])", argv[0]);
 		return 0;
 	}
 	if (!strcmp(action, "snapshot")) {
 		struct snap_args a;
-		return parse_snapshot_args(argc, argv, &a, err, err_len);
+		return parse_snapshot_args(argc, argv, &a, err);
 	}
 	if (!strcmp(action, "delete-snapshot") && !strcmp(argv[0], "all-created"))
 		return 0;
 	if (!strcmp(action, "delete-snapshot") || !strcmp(action, "revert"))
-		return snapshot_name_ok(argv[0], err, err_len) ? 0 : -1;
+		return check_snapshot_name(argv[0], err);
 	return 0;
 }
 
-static int ncp_connect(void *state, char *err, size_t err_len)
+static int ncp_connect(void *state, struct fcr_error *err)
 {
 	struct ncp *p = state;
-	struct netcup_error e = {0};
+	struct fcr_error e = {0};
 	if (p->nc)
 		return 0;
-	if (p->token_default && !p->token_file) {
-		snprintf(err, err_len,
-			 "%s:%u: no token-file in [provider], no " NETCUP_TOKEN_ENV
-			 ", and no HOME for the default " NETCUP_TOKEN_FILE_DEFAULT,
-			 p->file, p->line);
-		return -1;
-	}
+	if (p->token_default && !p->token_file)
+		return fcr_fail(err,
+				"%s:%u: no token-file in [provider], no " NETCUP_TOKEN_ENV
+				", and no HOME for the default " NETCUP_TOKEN_FILE_DEFAULT,
+				p->file, p->line);
 	int rc = netcup_new(&p->cfg, &p->nc, &e);
 	if (rc == 0) {
 		/*
@@ -413,16 +393,14 @@ static int ncp_connect(void *state, char *err, size_t err_len)
 		unsetenv(NETCUP_TOKEN_ENV);
 		return 0;
 	}
-	if (rc == NETCUP_E_TOKEN && p->key_line)
-		snprintf(err, err_len, "%s:%u: %s", p->file, p->key_line, e.message);
-	else if (rc == NETCUP_E_TOKEN && p->token_default)
-		snprintf(err, err_len,
-			 "%s:%u: no token-file in [provider] and no " NETCUP_TOKEN_ENV
-			 ", so the default: %s",
-			 p->file, p->line, e.message);
-	else
-		snprintf(err, err_len, "%s:%u: %s", p->file, p->line, e.message);
-	return -1;
+	if (rc == FCR_E_TOKEN && p->key_line)
+		return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->key_line, e.msg);
+	if (rc == FCR_E_TOKEN && p->token_default)
+		return fcr_fail_as(err, rc,
+				   "%s:%u: no token-file in [provider] and no " NETCUP_TOKEN_ENV
+				   ", so the default: %s",
+				   p->file, p->line, e.msg);
+	return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->line, e.msg);
 }
 
 /* ---- results ------------------------------------------------------------- */
@@ -521,30 +499,27 @@ static void tasks_put(json_t *result, struct tasks *t)
 /* Failures after which a snapshot may exist although the action failed. */
 static bool may_have_created(int rc)
 {
-	return rc == NETCUP_E_TRANSPORT || rc == NETCUP_E_TASK || rc == NETCUP_E_TIMEOUT ||
-	       rc == NETCUP_E_STOPPED || rc == NETCUP_E_PROTOCOL;
+	return rc == FCR_E_TRANSPORT || rc == FCR_E_TASK || rc == FCR_E_TIMEOUT ||
+	       rc == FCR_E_STOPPED || rc == FCR_E_PROTOCOL;
 }
 
-static void fail_text(char *err, size_t err_len, const struct netcup_error *e, int rc)
+/* The client's error as the action's, said for the user. */
+static int action_failed(struct fcr_error *err, const struct fcr_error *e, int rc)
 {
-	if (rc == NETCUP_E_STOPPED)
-		snprintf(err, err_len, "stopped (Ctrl-C) while waiting for the API: %s",
-			 e->message);
-	else
-		snprintf(err, err_len, "%s", e->message[0] ? e->message : netcup_status_text(rc));
+	if (rc == FCR_E_STOPPED)
+		return fcr_fail_as(err, rc, "stopped (Ctrl-C) while waiting for the API: %s",
+				   e->msg);
+	return fcr_fail_as(err, rc, "%s", e->msg[0] ? e->msg : fcr_status_text(rc));
 }
 
 /* ---- actions --------------------------------------------------------------- */
 
 static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *result,
-		       struct tasks *tasks, struct netcup_error *e)
+		       struct tasks *tasks, struct fcr_error *e)
 {
 	struct snap_args a;
-	char why[400];
-	if (parse_snapshot_args(argc, argv, &a, why, sizeof(why)) < 0) {
-		snprintf(e->message, sizeof(e->message), "%s", why);
-		return NETCUP_E_INVAL;
-	}
+	if (parse_snapshot_args(argc, argv, &a, e) < 0)
+		return e->code = FCR_E_INVAL;
 	struct netcup_snapshot_opts o = {
 	    .name = a.name,
 	    .online = a.online,
@@ -578,12 +553,12 @@ static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *resul
 
 /* Deletes one snapshot; one that is gone already counts as deleted. */
 static int delete_one(struct ncp *p, const char *name, json_t *deleted, json_t *gone,
-		      struct tasks *tasks, struct netcup_error *e)
+		      struct tasks *tasks, struct fcr_error *e)
 {
 	struct netcup_result res;
 	int rc = netcup_snapshot_delete(p->nc, name, &res, e);
 	tasks_add(tasks, &res);
-	if (rc == NETCUP_E_NOT_FOUND) {
+	if (rc == FCR_E_NOT_FOUND) {
 		json_array_append_new(gone, json_string(name));
 		note(p, "info", "snapshot %s was gone already: counted as deleted", name);
 		rc = 0;
@@ -598,7 +573,7 @@ static int delete_one(struct ncp *p, const char *name, json_t *deleted, json_t *
 }
 
 static int do_delete(struct ncp *p, const char *what, json_t *result, struct tasks *tasks,
-		     struct netcup_error *e)
+		     struct fcr_error *e)
 {
 	json_t *deleted = json_array(), *gone = json_array();
 	int rc = 0;
@@ -621,16 +596,15 @@ static int do_delete(struct ncp *p, const char *what, json_t *result, struct tas
 }
 
 static int ncp_perform(void *state, const char *action, int argc, char *const *argv, json_t *result,
-		       char *err, size_t err_len)
+		       struct fcr_error *err)
 {
 	struct ncp *p = state;
-	struct netcup_error e = {0};
+	struct fcr_error e = {0};
 	struct netcup_result res;
 	struct tasks tasks = {0};
 	int rc;
 	if (!p->nc) {
-		snprintf(err, err_len, "netcup: not connected");
-		return -1;
+		return fcr_fail(err, "netcup: not connected");
 	}
 	char *text = action_text(action, argc, argv);
 	p->current = text;
@@ -662,28 +636,25 @@ static int ncp_perform(void *state, const char *action, int argc, char *const *a
 		if (rc == 0)
 			json_object_set_new(result, "server_state", json_string("RUNNING"));
 	} else {
-		rc = NETCUP_E_INVAL;
-		snprintf(e.message, sizeof(e.message), "netcup has no action '%s'", action);
+		rc = FCR_E_INVAL;
+		snprintf(e.msg, sizeof(e.msg), "netcup has no action '%s'", action);
 	}
 	tasks_put(result, &tasks);
 	p->current = NULL;
 	free(text);
-	if (rc < 0) {
-		fail_text(err, err_len, &e, rc);
-		return -1;
-	}
+	if (rc < 0)
+		return action_failed(err, &e, rc);
 	return 0;
 }
 
-static int ncp_ensure_powered_on(void *state, json_t *result, char *err, size_t err_len)
+static int ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err)
 {
 	struct ncp *p = state;
-	struct netcup_error e = {0};
+	struct fcr_error e = {0};
 	struct netcup_result res;
 	struct tasks tasks = {0};
 	if (!p->nc) {
-		snprintf(err, err_len, "netcup: not connected");
-		return -1;
+		return fcr_fail(err, "netcup: not connected");
 	}
 	p->safety = true;
 	p->current = "ensure-powered-on";
@@ -692,10 +663,10 @@ static int ncp_ensure_powered_on(void *state, json_t *result, char *err, size_t 
 	json_object_set_new(result, "already", json_boolean(rc == 0 && res.already));
 	tasks_put(result, &tasks);
 	if (rc < 0)
-		fail_text(err, err_len, &e, rc);
+		action_failed(err, &e, rc);
 	/* what the API says now, whatever happened */
 	struct netcup_server s;
-	struct netcup_error e2 = {0};
+	struct fcr_error e2 = {0};
 	if (netcup_get_server(p->nc, &s, &e2) == 0 && s.live_info)
 		json_object_set_new(result, "server_state", json_string(s.state));
 	else
@@ -730,8 +701,7 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 		const char *name = st->argc ? st->argv[0] : NULL;
 		if (!strcmp(st->action, "snapshot")) {
 			struct snap_args a;
-			char why[300];
-			if (parse_snapshot_args(st->argc, st->argv, &a, why, sizeof(why)) < 0)
+			if (parse_snapshot_args(st->argc, st->argv, &a, NULL) < 0)
 				continue;
 			json_t *created = json_object_get(st->result, "created");
 			cm_strv_add_once(&sim, name);
@@ -798,13 +768,12 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 	*n_out = np;
 }
 
-static int ncp_preflight(void *state, const struct provider_step *steps, size_t n_steps, char *err,
-			 size_t err_len)
+static int ncp_preflight(void *state, const struct provider_step *steps, size_t n_steps,
+			 struct fcr_error *err)
 {
 	struct ncp *p = state;
 	if (!p->nc) {
-		snprintf(err, err_len, "netcup: not connected");
-		return -1;
+		return fcr_fail(err, "netcup: not connected");
 	}
 	struct netcup_plan_step *ps = NULL;
 	size_t nps = 0;
@@ -821,7 +790,7 @@ static int ncp_preflight(void *state, const struct provider_step *steps, size_t 
 	}
 	struct netcup_plan plan = {.steps = ps, .n_steps = nps};
 	struct netcup_findings f = {0};
-	struct netcup_error e = {0};
+	struct fcr_error e = {0};
 	p->current = "preflight";
 	int rc = netcup_preflight(p->nc, &plan, &f, NULL, &e);
 	p->current = NULL;
@@ -832,13 +801,13 @@ static int ncp_preflight(void *state, const struct provider_step *steps, size_t 
 								 : "info";
 		note(p, level, "%s", x->message);
 	}
-	if (rc == NETCUP_E_PREFLIGHT)
-		snprintf(err, err_len,
-			 "the netcup preflight found %zu problem%s (listed above); nothing was "
-			 "changed",
-			 f.n_problems, f.n_problems == 1 ? "" : "s");
+	if (rc == FCR_E_PREFLIGHT)
+		fcr_fail_as(err, rc,
+			    "the netcup preflight found %zu problem%s (listed above); nothing was "
+			    "changed",
+			    f.n_problems, f.n_problems == 1 ? "" : "s");
 	else if (rc < 0)
-		snprintf(err, err_len, "the netcup preflight could not check: %s", e.message);
+		fcr_fail_as(err, rc, "the netcup preflight could not check: %s", e.msg);
 	netcup_findings_free(&f);
 	free(ps);
 	cm_strv_release(&store);
@@ -927,8 +896,7 @@ static char *ncp_describe(void *state, const char *action, int argc, char *const
 		describe_poll(p, &b, "RUNNING");
 	} else if (!strcmp(action, "snapshot")) {
 		struct snap_args a;
-		char why[300];
-		if (parse_snapshot_args(argc, argv, &a, why, sizeof(why)) < 0) {
+		if (parse_snapshot_args(argc, argv, &a, NULL) < 0) {
 			cm_buf_release(&b);
 			return NULL;
 		}

@@ -40,7 +40,7 @@ json_t *json_text(const char *s)
 	return j;
 }
 
-int record_open(struct record *r, const char *dir, struct rerr *err)
+int record_open(struct record *r, const char *dir, struct fcr_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->journal_fd = -1;
@@ -50,7 +50,7 @@ int record_open(struct record *r, const char *dir, struct rerr *err)
 	char *path = cm_asprintf("%s/journal.jsonl", dir);
 	r->journal_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (r->journal_fd < 0) {
-		rerr_errno(err, errno, "%s: cannot open", path);
+		fcr_fail_errno(err, errno, "%s: cannot open", path);
 		free(path);
 		return -1;
 	}
@@ -60,7 +60,7 @@ int record_open(struct record *r, const char *dir, struct rerr *err)
 	char last = '\n';
 	if (size > 0 && pread(r->journal_fd, &last, 1, size - 1) == 1 && last != '\n' &&
 	    write(r->journal_fd, "\n", 1) != 1) {
-		rerr_errno(err, errno, "%s: cannot write", path);
+		fcr_fail_errno(err, errno, "%s: cannot write", path);
 		free(path);
 		return -1;
 	}
@@ -96,7 +96,7 @@ void record_event(struct record *r, const char *event, json_t *fields)
 	json_decref(e);
 	if (!line) {
 		r->failed = true;
-		rerr_set(&r->err, "journal: cannot encode an event");
+		fcr_fail(&r->err, "journal: cannot encode an event");
 		return;
 	}
 	size_t n = strlen(line);
@@ -110,7 +110,7 @@ void record_event(struct record *r, const char *event, json_t *fields)
 			continue;
 		if (w < 0) {
 			r->failed = true;
-			rerr_errno(&r->err, errno, "%s/journal.jsonl: cannot write", r->dir);
+			fcr_fail_errno(&r->err, errno, "%s/journal.jsonl: cannot write", r->dir);
 			free(line);
 			return;
 		}
@@ -120,7 +120,7 @@ void record_event(struct record *r, const char *event, json_t *fields)
 	free(line);
 	if (fdatasync(r->journal_fd) < 0) {
 		r->failed = true;
-		rerr_errno(&r->err, errno, "%s/journal.jsonl: cannot sync", r->dir);
+		fcr_fail_errno(&r->err, errno, "%s/journal.jsonl: cannot sync", r->dir);
 	}
 }
 
@@ -131,7 +131,7 @@ int record_save(struct record *r)
 					  JSON_REAL_PRECISION(12));
 	if (!text) {
 		r->failed = true;
-		return rerr_set(&r->err, "manifest: cannot encode");
+		return fcr_fail(&r->err, "manifest: cannot encode");
 	}
 	size_t n = strlen(text);
 	text = cm_realloc(text, n + 2, 1);

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "rutil.h"
+#include "fcr.h"
 
 struct record {
 	char *dir;
@@ -21,12 +21,12 @@ struct record {
 	int session; /* 1 for the first run, +1 per --resume */
 	double mono0; /* the journal's "mono" counts from here (record_open) */
 	bool failed; /* a write failed: the campaign must stop */
-	struct rerr err;
+	struct fcr_error err;
 };
 
 /* Opens (creating if needed) the journal of `dir`.  The manifest is set by
  * the caller (r->m) before the first record_save(). */
-int record_open(struct record *r, const char *dir, struct rerr *err);
+int record_open(struct record *r, const char *dir, struct fcr_error *err);
 void record_close(struct record *r);
 
 /* Appends {"t", "mono", "session", "event", ...fields} and fsyncs.  Steals

@@ -94,7 +94,7 @@ int probe_addresses(const struct addrinfo *list, char *banner, size_t len)
 }
 
 int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
-	      struct probe_result *res, struct rerr *err)
+	      struct probe_result *res, struct fcr_error *err)
 {
 	memset(res, 0, sizeof(*res));
 	char service[16];
@@ -106,7 +106,7 @@ int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int
 	while (!stop || !*stop) {
 		double now = cm_mono_s();
 		if (now > end)
-			return rerr_set(err, "%s:%u: no SSH banner within %llus (%u probes)", host,
+			return fcr_fail(err, "%s:%u: no SSH banner within %llus (%u probes)", host,
 					port, (unsigned long long)(timeout_ms / 1000), res->probes);
 		if (now < next) {
 			cm_sleep_ms((uint64_t)((next - now) * 1000) + 1, stop);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "rutil.h"
+#include "fcr.h"
 
 #define PROBE_INTERVAL_MS 250
 
@@ -33,6 +33,6 @@ int probe_addresses(const struct addrinfo *list, char *banner, size_t len);
  * became nonzero, or -1 on timeout or when the host cannot be resolved.
  */
 int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
-	      struct probe_result *res, struct rerr *err);
+	      struct probe_result *res, struct fcr_error *err);
 
 #endif

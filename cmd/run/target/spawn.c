@@ -73,7 +73,7 @@ static char **build_env(char *const *add)
 /* The signals fiocamp-run catches (run.c). */
 static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
+int spawn(const struct spawn_opts *o, struct child *c, struct fcr_error *err)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, report[2] = {-1, -1};
 	c->pid = -1;
@@ -84,7 +84,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 	    pipe2(report, O_CLOEXEC) < 0) {
 		int e = errno;
 		close_pairs(in, out, errp, report);
-		return rerr_errno(err, e, "cannot create a pipe");
+		return fcr_fail_errno(err, e, "cannot create a pipe");
 	}
 	int fd_in = o->stdin_fd == SPAWN_PIPE	   ? in[0]
 		    : o->stdin_fd == SPAWN_DEVNULL ? open_devnull(O_RDONLY)
@@ -157,7 +157,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 		close_fd(&fd_err);
 	if (pid < 0) {
 		close_pairs(in, out, errp, report);
-		return rerr_errno(err, fork_errno, "cannot fork");
+		return fcr_fail_errno(err, fork_errno, "cannot fork");
 	}
 	int child_errno = 0;
 	ssize_t n;
@@ -170,9 +170,9 @@ int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err)
 			;
 		close_pairs(in, out, errp, report);
 		if (o->cwd && child_errno != ENOENT)
-			return rerr_errno(err, child_errno, "cannot run %s in %s", o->argv[0],
+			return fcr_fail_errno(err, child_errno, "cannot run %s in %s", o->argv[0],
 					  o->cwd);
-		return rerr_errno(err, child_errno, "cannot run %s", o->argv[0]);
+		return fcr_fail_errno(err, child_errno, "cannot run %s", o->argv[0]);
 	}
 	close_fd(&report[0]);
 	c->pid = pid;
@@ -220,7 +220,7 @@ bool status_ok(int status)
 #define CAPTURE_ERR_MAX (64 * 1024)
 
 int run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
-		volatile int *stop, struct capture *cap, struct rerr *err)
+		volatile int *stop, struct capture *cap, struct fcr_error *err)
 {
 	memset(cap, 0, sizeof(*cap));
 	struct spawn_opts o = {
@@ -313,7 +313,7 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 	cap->err = cm_buf_take(&errb);
 	if (too_big) {
 		capture_release(cap);
-		return rerr_set(err, "%s wrote more than %zu bytes", argv[0], out_max);
+		return fcr_fail(err, "%s wrote more than %zu bytes", argv[0], out_max);
 	}
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "rutil.h"
+#include "fcr.h"
 
 #define SPAWN_PIPE    (-1) /* a pipe to the parent */
 #define SPAWN_DEVNULL (-2) /* /dev/null */
@@ -34,7 +34,7 @@ struct child {
 
 /* Starts the child.  An exec failure ("fio: not found") is reported here,
  * not as an exit status.  0 or -1. */
-int spawn(const struct spawn_opts *o, struct child *c, struct rerr *err);
+int spawn(const struct spawn_opts *o, struct child *c, struct fcr_error *err);
 /* Waits for the child; *status is the raw wait status.  Closes its fds. */
 int child_wait(struct child *c, int *status);
 /* "exit status 1", "killed by signal 9" */
@@ -57,7 +57,7 @@ struct capture {
  * was too large.
  */
 int run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
-		volatile int *stop, struct capture *cap, struct rerr *err);
+		volatile int *stop, struct capture *cap, struct fcr_error *err);
 void capture_release(struct capture *cap);
 
 /* True when the wait status says: exited with 0. */

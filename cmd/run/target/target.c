@@ -20,7 +20,7 @@
 #define SMALL_OUTPUT_MAX (1024 * 1024)
 
 int target_init(struct target *t, const struct campaign *c, volatile int *stop,
-		volatile int *hard_stop, struct rerr *err)
+		volatile int *hard_stop, struct fcr_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	t->c = c;
@@ -49,7 +49,7 @@ int target_init(struct target *t, const struct campaign *c, volatile int *stop,
 			char msg[sizeof(err->msg)];
 			snprintf(msg, sizeof(msg), "%s", err->msg);
 			cm_strv_release(&words);
-			return rerr_set(err, "FIOCAMP_SSH_OPTS: %s", msg);
+			return fcr_fail(err, "FIOCAMP_SSH_OPTS: %s", msg);
 		}
 		for (size_t i = 0; i < words.n; i++)
 			cm_strv_add(&t->ssh_argv, words.v[i]);
@@ -83,7 +83,7 @@ static void ssh_script_argv(const struct target *t, const char *script, struct c
 /* `script` on the target, ended early when *stop becomes nonzero. */
 static int run_remote_script(struct target *t, const char *script, const void *input,
 			     size_t input_len, size_t out_max, volatile int *stop,
-			     struct capture *cap, struct rerr *err)
+			     struct capture *cap, struct fcr_error *err)
 {
 	struct cm_strv argv = {0};
 	ssh_script_argv(t, script, &argv);
@@ -93,7 +93,7 @@ static int run_remote_script(struct target *t, const char *script, const void *i
 }
 
 int target_exec(struct target *t, char *const *argv, const void *input, size_t input_len,
-		struct capture *cap, struct rerr *err)
+		struct capture *cap, struct fcr_error *err)
 {
 	if (t->c->target == TARGET_LOCAL)
 		return run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
@@ -109,10 +109,10 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
  * err says "WHAT failed (exit status N): the first line of its stderr", cap
  * is released and -1 returned.  Else 0, and cap is the caller's.
  */
-static int command_failed(struct capture *cap, struct rerr *err, const char *what_fmt, ...)
+static int command_failed(struct capture *cap, struct fcr_error *err, const char *what_fmt, ...)
     CM_PRINTF(3, 4);
 
-static int command_failed(struct capture *cap, struct rerr *err, const char *what_fmt, ...)
+static int command_failed(struct capture *cap, struct fcr_error *err, const char *what_fmt, ...)
 {
 	if (status_ok(cap->status))
 		return 0;
@@ -123,21 +123,21 @@ static int command_failed(struct capture *cap, struct rerr *err, const char *wha
 	va_end(ap);
 	describe_status(st, sizeof(st), cap->status);
 	int line = (int)strcspn(cap->err, "\n");
-	rerr_set(err, "%s failed (%s): %.*s", what, st, line, cap->err);
+	fcr_fail(err, "%s failed (%s): %.*s", what, st, line, cap->err);
 	capture_release(cap);
 	return -1;
 }
 
-static int local_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
+static int local_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err)
 {
 	const struct campaign *c = t->c;
 	char *const argv[] = {"fio", "--version", NULL};
 	struct capture cap;
 	if (run_capture(argv, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
-		return rerr_set(err, "fio is not installed here (%s)", err->msg);
+		return fcr_fail(err, "fio is not installed here (%s)", err->msg);
 	if (!status_ok(cap.status)) {
 		capture_release(&cap);
-		return rerr_set(err, "fio --version failed");
+		return fcr_fail(err, "fio --version failed");
 	}
 	cap.out[strcspn(cap.out, "\r\n")] = '\0';
 	*fio_version = cm_strdup(cap.out);
@@ -155,7 +155,7 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 		if (avail + have < c->size_bytes) {
 			char need[32];
 			cm_format_size(need, sizeof(need), c->size_bytes);
-			return rerr_set(err, "%s: %llu MiB free, the test file needs %s",
+			return fcr_fail(err, "%s: %llu MiB free, the test file needs %s",
 					c->directory, (unsigned long long)(avail >> 20), need);
 		}
 	}
@@ -183,7 +183,7 @@ static bool is_work_dir(const char *line)
 	return !strncmp(line, "/tmp/fiocamp.", 13) && name_is_safe(line + 5);
 }
 
-static int ssh_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
+static int ssh_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err)
 {
 	const struct campaign *c = t->c;
 	struct cm_buf s = {0};
@@ -216,7 +216,7 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	while (at < n && !is_work_dir(lines[at]))
 		at++;
 	if (at != 0 || n < 8) {
-		rerr_set(err,
+		fcr_fail(err,
 			 "ssh %s: unexpected preflight answer, starting '%.60s' instead of the "
 			 "work directory (does a shell startup file on the target print "
 			 "something?)",
@@ -239,13 +239,13 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	if (avail + have < c->size_bytes) {
 		char need[32];
 		cm_format_size(need, sizeof(need), c->size_bytes);
-		return rerr_set(err, "%s:%s: %llu MiB free, the test file needs %s", c->ssh_dest,
+		return fcr_fail(err, "%s:%s: %llu MiB free, the test file needs %s", c->ssh_dest,
 				c->directory, (unsigned long long)(avail >> 20), need);
 	}
 	return 0;
 }
 
-int target_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err)
+int target_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err)
 {
 	*fio_version = NULL;
 	if (t->c->target == TARGET_LOCAL)
@@ -261,7 +261,7 @@ void target_cleanup(struct target *t)
 	cm_buf_puts(&s, "rm -rf -- ");
 	shell_quote(&s, t->remote_tmp);
 	struct capture cap;
-	struct rerr err;
+	struct fcr_error err;
 	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) == 0)
 		capture_release(&cap);
 	cm_buf_release(&s);
@@ -336,14 +336,14 @@ static void remote_signal(struct target *t, const char *sig)
 	free(pidfile);
 	cm_buf_puts(&s, ") 2>/dev/null");
 	struct capture cap;
-	struct rerr err;
+	struct fcr_error err;
 	/* not stoppable: this is how we stop */
 	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
 		capture_release(&cap);
 	cm_buf_release(&s);
 }
 
-static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr *err)
+static int fetch_outputs(struct target *t, const struct fio_exec *x, struct fcr_error *err)
 {
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "cd ");
@@ -376,7 +376,7 @@ static int fetch_outputs(struct target *t, const struct fio_exec *x, struct rerr
 	return 0;
 }
 
-int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
+int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err)
 {
 	bool remote = t->c->target == TARGET_SSH;
 	char *stderr_path = cm_asprintf("%s/%s.stderr", x->dir, x->test);
@@ -387,7 +387,7 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 	x->started = x->interrupted = x->killed = false;
 	x->status = 0;
 	if (err_fd < 0) {
-		rerr_errno(err, errno, "%s: cannot create", stderr_path);
+		fcr_fail_errno(err, errno, "%s: cannot create", stderr_path);
 		goto out;
 	}
 	struct cm_strv argv = {0};
@@ -404,7 +404,7 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err)
 	if (remote) {
 		in_fd = open(job_path, O_RDONLY | O_CLOEXEC);
 		if (in_fd < 0) {
-			rerr_errno(err, errno, "%s: cannot open", job_path);
+			fcr_fail_errno(err, errno, "%s: cannot open", job_path);
 			cm_strv_release(&argv);
 			goto out;
 		}
@@ -481,21 +481,21 @@ out:
 	return rc;
 }
 
-int target_fresh_file(struct target *t, struct rerr *err)
+int target_fresh_file(struct target *t, struct fcr_error *err)
 {
 	const struct campaign *c = t->c;
 	if (c->target == TARGET_LOCAL) {
 		if (mkdir_p(c->directory, err) < 0)
 			return -1;
 		if (unlink(t->test_file) < 0 && errno != ENOENT)
-			return rerr_errno(err, errno, "%s: cannot remove", t->test_file);
+			return fcr_fail_errno(err, errno, "%s: cannot remove", t->test_file);
 		int fd = open(t->test_file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0)
-			return rerr_errno(err, errno, "%s: cannot create", t->test_file);
+			return fcr_fail_errno(err, errno, "%s: cannot create", t->test_file);
 		if (ftruncate(fd, (off_t)c->size_bytes) < 0 || fsync(fd) < 0) {
 			int e = errno;
 			close(fd);
-			return rerr_errno(err, e, "%s: cannot set its size", t->test_file);
+			return fcr_fail_errno(err, e, "%s: cannot set its size", t->test_file);
 		}
 		close(fd);
 		return 0;
@@ -515,7 +515,7 @@ int target_fresh_file(struct target *t, struct rerr *err)
 	return 0;
 }
 
-int target_sha256(struct target *t, const char *path, char **hex, struct rerr *err)
+int target_sha256(struct target *t, const char *path, char **hex, struct fcr_error *err)
 {
 	char *const argv[] = {"sha256sum", "--", (char *)path, NULL};
 	struct capture cap;
@@ -525,7 +525,7 @@ int target_sha256(struct target *t, const char *path, char **hex, struct rerr *e
 		return -1;
 	int rc = 0;
 	if (cap.out_len < 64 || strspn(cap.out, "0123456789abcdef") != 64) {
-		rc = rerr_set(err, "sha256sum %s: unexpected output", path);
+		rc = fcr_fail(err, "sha256sum %s: unexpected output", path);
 	} else {
 		*hex = cm_strndup(cap.out, 64);
 	}

@@ -28,20 +28,20 @@ struct target {
 /* Builds the ssh command line (options from the campaign and from the
  * FIOCAMP_SSH_OPTS environment variable). */
 int target_init(struct target *t, const struct campaign *c, volatile int *stop,
-		volatile int *hard_stop, struct rerr *err);
+		volatile int *hard_stop, struct fcr_error *err);
 void target_release(struct target *t);
 
 /* Checks fio, creates the test directory and (ssh) the remote work
  * directory, fills host facts ({hostname, kernel, cpus, mem_kib}) and fio's
  * version (caller frees).  Fails when fio is missing or the space for the
  * test file is not there. */
-int target_preflight(struct target *t, json_t *host, char **fio_version, struct rerr *err);
+int target_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err);
 /* Removes the remote work directory. */
 void target_cleanup(struct target *t);
 
 /* Runs argv on the target (local: directly).  0 when it ran. */
 int target_exec(struct target *t, char *const *argv, const void *input, size_t input_len,
-		struct capture *cap, struct rerr *err);
+		struct capture *cap, struct fcr_error *err);
 
 /* One fio run. */
 struct fio_exec {
@@ -62,12 +62,12 @@ struct fio_exec {
 /* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
  * For a local target the child runs in x->dir with x->env added. */
 void target_fio_argv(const struct target *t, const char *test, char *const *env, struct cm_strv *out);
-int target_run_fio(struct target *t, struct fio_exec *x, struct rerr *err);
+int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err);
 
 /* Makes the test file a never-written file of the campaign's size. */
-int target_fresh_file(struct target *t, struct rerr *err);
+int target_fresh_file(struct target *t, struct fcr_error *err);
 /* sha256 of `path` on the target, as 64 hex digits (caller frees). */
-int target_sha256(struct target *t, const char *path, char **hex, struct rerr *err);
+int target_sha256(struct target *t, const char *path, char **hex, struct fcr_error *err);
 
 /* Host and port that wait-ssh probes by default. */
 const char *target_probe_host(const struct target *t);

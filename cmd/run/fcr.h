@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fiocamp-run's conventions, and the small helpers every part of it uses.
+ * See README.md in this folder for how the controller is built.
+ *
+ *  - One prefix: fcr_ (FCR_ for macros and constants) for every function and
+ *    type that leaves its file; nothing of ours in another library's
+ *    namespace (no json_* functions).  The helpers shared with the other
+ *    tools are cm_ (common/common.h): allocation there never fails (out of
+ *    memory takes the fatal path, which powers a machine that an action took
+ *    away back on, see engine/safety.c).
+ *  - One error convention: a function that can fail returns 0 (or a
+ *    documented positive value), or a negative enum fcr_status, and fills
+ *    the caller's struct fcr_error (which may be NULL).  Its message is one
+ *    sentence that names the file, the command or the API call and what went
+ *    wrong; it never holds a secret.  The caller decides whether to print.
+ *    Checking a campaign file is the one place that collects every problem
+ *    instead: a list of "file:line: message" lines.
+ *  - Ownership is said where it is not "caller frees what it got".
+ *  - Units are in the names (_ms, _s, _bytes); clocks are seconds.
+ */
+#ifndef FCR_H
+#define FCR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "common/common.h"
+
+/* ---- errors (util/error.c) ------------------------------------------------ */
+
+enum fcr_status {
+	FCR_OK = 0,
+	FCR_E_FAILED = -1,    /* something did not work; the message says what */
+	FCR_E_INVAL = -2,     /* a bad configuration or argument */
+	FCR_E_TOKEN = -3,     /* credentials missing, unreadable, too open, or not written */
+	FCR_E_AUTH = -4,      /* the API refused the credentials, or a login failed */
+	FCR_E_TRANSPORT = -5, /* no usable answer from the network after the retries */
+	FCR_E_API = -6,	      /* the API answered with an error status */
+	FCR_E_NOT_FOUND = -7, /* 404: the server, snapshot or task does not exist */
+	FCR_E_TASK = -8,      /* an API task ended in failure */
+	FCR_E_TIMEOUT = -9,   /* a task or a state change did not finish in time */
+	FCR_E_PROTOCOL = -10, /* an answer we cannot use: not JSON, a field missing, too large */
+	FCR_E_STOPPED = -11,  /* interrupted (Ctrl-C) while waiting */
+	FCR_E_PREFLIGHT = -12 /* a preflight found problems */
+};
+
+#define FCR_ERROR_MAX 1536
+
+struct fcr_error {
+	enum fcr_status code;
+	int http_status;    /* the last HTTP status of the call that failed, 0 if none */
+	char api_code[128]; /* the API's code ("server.lock.error"), a task's end state, or "" */
+	char msg[FCR_ERROR_MAX];
+};
+
+/* Fills err (if not NULL) with code FCR_E_FAILED; returns that code, so that
+ * callers can `return fcr_fail(err, ...)`. */
+int fcr_fail(struct fcr_error *err, const char *fmt, ...) CM_PRINTF(2, 3);
+/* The same with another code. */
+int fcr_fail_as(struct fcr_error *err, enum fcr_status code, const char *fmt, ...)
+    CM_PRINTF(3, 4);
+/* FCR_E_FAILED with ": strerror(errnum)" appended. */
+int fcr_fail_errno(struct fcr_error *err, int errnum, const char *fmt, ...) CM_PRINTF(3, 4);
+void fcr_error_clear(struct fcr_error *err);
+/* Short English text for a status.  Static. */
+const char *fcr_status_text(enum fcr_status status);
+
+/* ---- shell words (util/shell.c) ------------------------------------------- */
+
+/*
+ * Splits `text` shell-like into words: blanks separate, '...' quotes
+ * literally, "..." quotes with \ escaping \ " $ `, a backslash outside quotes
+ * escapes the next character.  No expansion of any kind.  Returns 0, or -1
+ * with err set (unterminated quote, trailing backslash) and *out released.
+ */
+int shell_split(const char *text, struct cm_strv *out, struct fcr_error *err);
+/* Appends `word` quoted for a POSIX shell ('...' where needed). */
+void shell_quote(struct cm_buf *b, const char *word);
+/* All of argv quoted and joined by spaces; caller frees. */
+char *shell_join(char *const *argv);
+
+/* ---- files and paths (util/files.c) --------------------------------------- */
+
+/* Writes a new file (O_EXCL unless `replace`), fsyncs it. */
+int write_file(const char *path, const void *buf, size_t len, bool replace,
+	       struct fcr_error *err);
+/* Writes a new file (O_EXCL) without fsync: the caller syncs it later. */
+int write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err);
+/* Writes path via "path.tmp", fsync, rename, fsync of the directory. */
+int write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err);
+/* fsync of the directory holding `path` (or of `path` if it is one). */
+int fsync_dir(const char *dir, struct fcr_error *err);
+/* mkdir -p. */
+int mkdir_p(const char *path, struct fcr_error *err);
+bool path_exists(const char *path);
+/* Directory part of a path ("." when none); caller frees. */
+char *path_dirname(const char *path);
+/* Last component without `suffix` if it ends with it; caller frees. */
+char *path_stem(const char *path, const char *suffix);
+
+/* ---- names and text (util/text.c) ----------------------------------------- */
+
+/* Whether every character is one of [A-Za-z0-9._-] and the name is not "."/"..". */
+bool name_is_safe(const char *s);
+/* The length of the longest prefix of s[0..n) that is valid UTF-8 (no
+ * overlong forms, no surrogates, nothing above U+10FFFF): n when all is. */
+size_t utf8_valid_len(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* Durable file writes and paths: what the campaign directory is made of. */
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fcr.h"
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_new(const char *path, const void *buf, size_t len, int flags, bool sync,
+		     struct fcr_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
+	if (fd < 0)
+		return fcr_fail_errno(err, errno, "%s: cannot create", path);
+	if (write_all(fd, buf, len) < 0 || (sync && fsync(fd) < 0)) {
+		int e = errno;
+		close(fd);
+		return fcr_fail_errno(err, e, "%s: cannot write", path);
+	}
+	if (close(fd) < 0)
+		return fcr_fail_errno(err, errno, "%s: cannot write", path);
+	return 0;
+}
+
+int write_file(const char *path, const void *buf, size_t len, bool replace, struct fcr_error *err)
+{
+	return write_new(path, buf, len, replace ? O_TRUNC : O_EXCL, true, err);
+}
+
+int write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err)
+{
+	return write_new(path, buf, len, O_EXCL, false, err);
+}
+
+int fsync_dir(const char *dir, struct fcr_error *err)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fcr_fail_errno(err, errno, "%s: cannot open directory", dir);
+	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	if (rc < 0 && e != EINVAL)
+		return fcr_fail_errno(err, e, "%s: cannot sync directory", dir);
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err)
+{
+	char *tmp = cm_asprintf("%s.tmp", path);
+	int rc = write_file(tmp, buf, len, true, err);
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = fcr_fail_errno(err, errno, "%s: cannot rename to %s", tmp, path);
+	free(tmp);
+	if (rc < 0)
+		return rc;
+	char *dir = path_dirname(path);
+	rc = fsync_dir(dir, err);
+	free(dir);
+	return rc;
+}
+
+int mkdir_p(const char *path, struct fcr_error *err)
+{
+	char *p = cm_strdup(path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			fcr_fail_errno(err, e, "%s: cannot create directory", p);
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	int rc = 0;
+	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+		rc = fcr_fail_errno(err, errno, "%s: cannot create directory", p);
+	free(p);
+	return rc;
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return cm_strdup(".");
+	if (slash == path)
+		return cm_strdup("/");
+	return cm_strndup(path, (size_t)(slash - path));
+}
+
+char *path_stem(const char *path, const char *suffix)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base), sl = strlen(suffix);
+	if (n > sl && !strcmp(base + n - sl, suffix))
+		n -= sl;
+	return cm_strndup(base, n);
+}
