@@ -330,9 +330,9 @@ static char *read_text(const char *path)
 	return buf;
 }
 
-static void config(struct netcup_config *cfg)
+static void config(struct fcr_netcup_config *cfg)
 {
-	netcup_config_init(cfg);
+	fcr_netcup_config_init(cfg);
 	cfg->server_id = SERVER_ID;
 	cfg->api_url = api_url;
 	cfg->auth_url = auth_url;
@@ -352,12 +352,12 @@ static void config(struct netcup_config *cfg)
 	cfg->ctx = &seen;
 }
 
-static struct netcup *open_nc(const struct netcup_config *cfg)
+static struct fcr_netcup *open_nc(const struct fcr_netcup_config *cfg)
 {
-	struct netcup *nc = NULL;
+	struct fcr_netcup *nc = NULL;
 	struct fcr_error err = {0};
-	if (netcup_new(cfg, &nc, &err) < 0) {
-		fprintf(stderr, "netcup_new: %s\n", err.msg);
+	if (fcr_netcup_new(cfg, &nc, &err) < 0) {
+		fprintf(stderr, "fcr_netcup_new: %s\n", err.msg);
 		exit(99);
 	}
 	return nc;
@@ -395,8 +395,8 @@ static void test_urls(void)
 	    {"https://www.servercontrolpanel.de/scp-core?x=1", false},
 	    {"not a url", false},
 	};
-	struct netcup_config cfg;
-	setenv(NETCUP_TOKEN_ENV, refresh_token, 1);
+	struct fcr_netcup_config cfg;
+	setenv(FCR_NETCUP_TOKEN_ENV, refresh_token, 1);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (int which = 0; which < 2; which++) {
 			config(&cfg);
@@ -405,42 +405,42 @@ static void test_urls(void)
 				cfg.auth_url = cases[i].url;
 			else
 				cfg.api_url = cases[i].url;
-			struct netcup *nc = NULL;
+			struct fcr_netcup *nc = NULL;
 			struct fcr_error err = {0};
-			int rc = netcup_new(&cfg, &nc, &err);
+			int rc = fcr_netcup_new(&cfg, &nc, &err);
 			if (cases[i].ok != (rc == 0))
 				fprintf(stderr, "  url %s (%s): rc %d %s\n", cases[i].url,
 					which ? "auth" : "api", rc, err.msg);
 			CHECK_INT(rc, cases[i].ok ? 0 : FCR_E_INVAL);
 			if (!cases[i].ok)
 				CHECK(strstr(err.msg, which ? "auth-url" : "api-url") != NULL);
-			netcup_free(nc);
+			fcr_netcup_free(nc);
 		}
 	}
 	/* the message names the rule and the fix */
 	config(&cfg);
 	cfg.api_url = "http://example.com/scp-core";
-	struct netcup *nc = NULL;
+	struct fcr_netcup *nc = NULL;
 	struct fcr_error err = {0};
-	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_INVAL);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), FCR_E_INVAL);
 	CHECK(strstr(err.msg, "loopback") && strstr(err.msg, "https"));
 	CHECK(nc == NULL);
 	/* and the defaults are the real API */
 	config(&cfg);
 	cfg.api_url = cfg.auth_url = NULL;
 	cfg.token_file = NULL;
-	CHECK_INT(netcup_new(&cfg, &nc, &err), 0);
-	netcup_free(nc);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), 0);
+	fcr_netcup_free(nc);
 	config(&cfg);
 	cfg.server_id = 0;
-	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_INVAL);
-	unsetenv(NETCUP_TOKEN_ENV);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), FCR_E_INVAL);
+	unsetenv(FCR_NETCUP_TOKEN_ENV);
 }
 
 static void test_token_file(void)
 {
-	struct netcup_config cfg;
-	struct netcup *nc = NULL;
+	struct fcr_netcup_config cfg;
+	struct fcr_netcup *nc = NULL;
 	struct fcr_error err = {0};
 	char path[600];
 	snprintf(path, sizeof(path), "%s/mode.token", test_dir);
@@ -460,7 +460,7 @@ static void test_token_file(void)
 		snprintf(text, sizeof(text), "%s\n", refresh_token);
 		put_file(path, text, modes[i].mode);
 		memset(&err, 0, sizeof(err));
-		int rc = netcup_new(&cfg, &nc, &err);
+		int rc = fcr_netcup_new(&cfg, &nc, &err);
 		CHECK_INT(rc, modes[i].ok ? 0 : FCR_E_TOKEN);
 		if (!modes[i].ok) {
 			CHECK(strstr(err.msg, modes[i].shown) != NULL);
@@ -469,45 +469,45 @@ static void test_token_file(void)
 			CHECK(strstr(err.msg, fix) != NULL);
 			check_clean(&err);
 		}
-		netcup_free(nc);
+		fcr_netcup_free(nc);
 		nc = NULL;
 	}
 	/* missing, empty, two words */
 	unlink(path);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
 	CHECK(strstr(err.msg, "netcup-login") != NULL);
 	put_file(path, "\n", 0600);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
 	CHECK(strstr(err.msg, "empty") != NULL);
 	put_file(path, "one two\n", 0600);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
 	unlink(path);
 	/* the environment when there is no file */
 	cfg.token_file = NULL;
-	unsetenv(NETCUP_TOKEN_ENV);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
-	CHECK(strstr(err.msg, NETCUP_TOKEN_ENV) != NULL);
-	setenv(NETCUP_TOKEN_ENV, refresh_token, 1);
+	unsetenv(FCR_NETCUP_TOKEN_ENV);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), FCR_E_TOKEN);
+	CHECK(strstr(err.msg, FCR_NETCUP_TOKEN_ENV) != NULL);
+	setenv(FCR_NETCUP_TOKEN_ENV, refresh_token, 1);
 	reset(NULL);
-	CHECK_INT(netcup_new(&cfg, &nc, &err), 0);
-	CHECK_INT(netcup_authenticate(nc, &err), 0);
-	netcup_free(nc);
-	unsetenv(NETCUP_TOKEN_ENV);
+	CHECK_INT(fcr_netcup_new(&cfg, &nc, &err), 0);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
+	fcr_netcup_free(nc);
+	unsetenv(FCR_NETCUP_TOKEN_ENV);
 }
 
 /* ---- auth ------------------------------------------------------------------ */
 
 static void test_auth_cache(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_server s;
+	struct fcr_netcup_server s;
 	config(&cfg);
 	reset(NULL);
 	long m = log_mark();
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	json_t *log = log_since(m);
 	CHECK_INT(json_array_size(log), 3);
 	json_t *tok = find_req(log, "POST", "/realms/scp/protocol/openid-connect/token", 0);
@@ -529,15 +529,15 @@ static void test_auth_cache(void)
 		CHECK_INT(json_integer_value(json_object_get(g, "status")), 200);
 	}
 	json_decref(log);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 
 	/* a short-lived token is renewed before it runs out: no 401 */
 	reset("\"token_lifetime\":0.4");
 	m = log_mark();
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	sleep_ms(300);
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "POST", "/realms/scp/protocol/openid-connect/token"), 2);
 	json_t *g2 = find_req(log, "GET", "/scp-core/api/v1/servers/111007", 1);
@@ -545,21 +545,21 @@ static void test_auth_cache(void)
 	CHECK(g2 && json_integer_value(json_object_get(g2, "status")) == 200);
 	CHECK_INT(seen.retries_unauthorized, 0);
 	json_decref(log);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 static void test_401_retry(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_server s;
+	struct fcr_netcup_server s;
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	fake_post("/_fake/expire-tokens", "{}");
 	long m = log_mark();
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	CHECK_STR(s.state, "RUNNING");
 	json_t *log = log_since(m);
 	CHECK_INT(json_array_size(log), 3);
@@ -576,25 +576,25 @@ static void test_401_retry(void)
 
 	/* a write after the token expired is sent again with the new token, once */
 	fake_post("/_fake/expire-tokens", "{}");
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	m = log_mark();
-	CHECK_INT(netcup_power_off(nc, true, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, true, &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007"), 1);
 	json_decref(log);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 
 	/* a refresh token the endpoint refuses */
 	reset("\"refresh_token\":\"some-other-token\"");
 	nc = open_nc(&cfg);
 	memset(&err, 0, sizeof(err));
-	CHECK_INT(netcup_authenticate(nc, &err), FCR_E_AUTH);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), FCR_E_AUTH);
 	CHECK_STR(err.api_code, "invalid_grant");
 	CHECK_INT(err.http_status, 400);
 	CHECK(strstr(err.msg, "netcup-login") != NULL);
 	check_clean(&err);
-	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_AUTH);
-	netcup_free(nc);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), FCR_E_AUTH);
+	fcr_netcup_free(nc);
 
 	/* a token endpoint that keeps failing is no reason to log in again */
 	reset(NULL);
@@ -603,18 +603,18 @@ static void test_401_retry(void)
 		  "\"path\":\"/realms/scp/protocol/openid-connect/token\",\"count\":4}");
 	nc = open_nc(&cfg);
 	memset(&err, 0, sizeof(err));
-	CHECK_INT(netcup_authenticate(nc, &err), FCR_E_API);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), FCR_E_API);
 	CHECK_INT(err.http_status, 503);
 	CHECK(strstr(err.msg, "answered HTTP 503") != NULL);
 	CHECK(strstr(err.msg, "after 4 attempts; try again later") != NULL);
 	CHECK(strstr(err.msg, "netcup-login") == NULL);
 	check_clean(&err);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 static void test_rotation(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
 	char path[600], text[512];
 	snprintf(path, sizeof(path), "%s/rot/rotating.token", test_dir);
@@ -626,8 +626,8 @@ static void test_rotation(void)
 	config(&cfg);
 	cfg.token_file = path;
 	reset("\"rotate\":true");
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_authenticate(nc, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
 	CHECK_INT(seen.token_rotated, 1);
 	char *stored = read_text(path);
 	CHECK(stored && strncmp(stored, "fiocamp-test-refresh-rotated-", 29) == 0);
@@ -642,11 +642,11 @@ static void test_rotation(void)
 	if (d)
 		closedir(d);
 	CHECK_INT(entries, 1);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 	/* the next run starts from the stored one; the old one is refused now */
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_authenticate(nc, &err), 0);
-	netcup_free(nc);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
+	fcr_netcup_free(nc);
 	char *again = read_text(path);
 	CHECK(again && stored && strcmp(again, stored) != 0);
 	free(again);
@@ -659,13 +659,13 @@ static void test_rotation(void)
 
 static void test_get_server(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_server s;
+	struct fcr_netcup_server s;
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	CHECK_INT(s.id, SERVER_ID);
 	CHECK_STR(s.name, "v220200000111007");
 	CHECK(s.live_info);
@@ -676,30 +676,30 @@ static void test_get_server(void)
 	CHECK_INT(s.n_disks, 1);
 	CHECK_STR(s.disks[0].dev, "vda");
 	CHECK_INT(s.disks[0].capacity_mib, 4096);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 
 	cfg.server_id = 999;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_NOT_FOUND);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), FCR_E_NOT_FOUND);
 	CHECK_INT(err.http_status, 404);
 	CHECK(strstr(err.msg, "GET /api/v1/servers/999: HTTP 404") != NULL);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 
 	/* answers are capped */
 	cfg.server_id = SERVER_ID;
 	cfg.max_response_bytes = 4096;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_authenticate(nc, &err), 0);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
 	fake_post("/_fake/fault", "{\"kind\":\"big\",\"method\":\"GET\",\"path\":"
 				  "\"/scp-core/api/v1/servers/111007\",\"bytes\":100000}");
-	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_PROTOCOL);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), FCR_E_PROTOCOL);
 	CHECK(strstr(err.msg, "larger than 4096 bytes") != NULL);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 /* ---- power -------------------------------------------------------------------- */
 
-static void check_task(const struct netcup_task *t, const char *name)
+static void check_task(const struct fcr_netcup_task *t, const char *name)
 {
 	CHECK_STR(t->name, name);
 	CHECK_STR(t->state, "FINISHED");
@@ -713,19 +713,19 @@ static void check_task(const struct netcup_task *t, const char *name)
 
 static void test_power(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	char state[32];
 	config(&cfg);
 	/* a lock window of 1 s, so the power-on below meets it even on a busy machine */
 	reset("\"lock_window\":50");
-	struct netcup *nc = open_nc(&cfg);
+	struct fcr_netcup *nc = open_nc(&cfg);
 	CHECK(ssh_wait_banner(2000));
 
 	/* ACPI power-off */
 	long m = log_mark();
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, false, &res, &err), 0);
 	json_t *log = log_since(m);
 	CHECK_INT(count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007"), 1);
 	json_t *p = find_req(log, "PATCH", "/scp-core/api/v1/servers/111007", 0);
@@ -755,7 +755,7 @@ static void test_power(void)
 
 	/* again: nothing to do, nothing sent but the GET */
 	m = log_mark();
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, false, &res, &err), 0);
 	CHECK(res.already);
 	CHECK_INT(res.n_tasks, 0);
 	log = log_since(m);
@@ -764,7 +764,7 @@ static void test_power(void)
 
 	/* power-on right after: the lock window answers 409 first */
 	m = log_mark();
-	CHECK_INT(netcup_power_on(nc, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_on(nc, &res, &err), 0);
 	log = log_since(m);
 	size_t patches = count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007");
 	CHECK(patches >= 2);
@@ -782,7 +782,7 @@ static void test_power(void)
 
 	/* hard power-off */
 	m = log_mark();
-	CHECK_INT(netcup_power_off(nc, true, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, true, &res, &err), 0);
 	log = log_since(m);
 	p = find_req(log, "PATCH", "/scp-core/api/v1/servers/111007", 0);
 	CHECK(p && strcmp(str(p, "query"), "stateOption=POWEROFF") == 0);
@@ -791,21 +791,21 @@ static void test_power(void)
 	json_decref(log);
 	/* 0.6 s x 0.02: much shorter than ACPI */
 	CHECK(res.tasks[0].duration_s < 0.2);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 static void test_reboot(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	char state[32];
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
+	struct fcr_netcup *nc = open_nc(&cfg);
 
 	long m = log_mark();
-	CHECK_INT(netcup_reboot(nc, NETCUP_REBOOT_GRACEFUL, &res, &err), 0);
+	CHECK_INT(fcr_netcup_reboot(nc, FCR_NETCUP_REBOOT_GRACEFUL, &res, &err), 0);
 	json_t *log = log_since(m);
 	size_t patches = count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007");
 	CHECK(patches >= 2);
@@ -823,7 +823,7 @@ static void test_reboot(void)
 
 	sleep_ms(250); /* past the lock window */
 	m = log_mark();
-	CHECK_INT(netcup_reboot(nc, NETCUP_REBOOT_POWERCYCLE, &res, &err), 0);
+	CHECK_INT(fcr_netcup_reboot(nc, FCR_NETCUP_REBOOT_POWERCYCLE, &res, &err), 0);
 	log = log_since(m);
 	json_t *pc = find_req(log, "PATCH", "/scp-core/api/v1/servers/111007", 0);
 	CHECK(pc && strcmp(str(pc, "query"), "stateOption=POWERCYCLE") == 0);
@@ -834,32 +834,32 @@ static void test_reboot(void)
 
 	/* 200 without a task: the state is then confirmed by GET */
 	reset("\"state_patch_200\":true");
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, false, &res, &err), 0);
 	CHECK_INT(res.n_tasks, 0);
 	CHECK(!res.already);
 	CHECK_STR(fake_state(state, sizeof(state)), "SHUTOFF");
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 /* ---- snapshots --------------------------------------------------------------- */
 
 static void test_snapshots(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	char state[32];
 	config(&cfg);
 	reset("\"lock_window\":0");
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_power_off(nc, true, &res, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_power_off(nc, true, &res, &err), 0);
 
 	/* offline, one disk */
-	struct netcup_snapshot_opts o = {.name = "grenzlast-1", .online = false, .disk = "vda"};
+	struct fcr_netcup_snapshot_opts o = {.name = "grenzlast-1", .online = false, .disk = "vda"};
 	long m = log_mark();
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 	json_t *log = log_since(m);
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots"), 1);
 	json_t *p = find_req(log, "POST", "/scp-core/api/v1/servers/111007/snapshots", 0);
@@ -872,8 +872,8 @@ static void test_snapshots(void)
 	json_decref(log);
 	CHECK_INT(res.n_tasks, 1);
 	check_task(&res.tasks[0], "ServerSnapshotCreateTask");
-	struct netcup_snapshot_list l;
-	CHECK_INT(netcup_list_snapshots(nc, &l, &err), 0);
+	struct fcr_netcup_snapshot_list l;
+	CHECK_INT(fcr_netcup_list_snapshots(nc, &l, &err), 0);
 	CHECK_INT(l.n, 1);
 	if (l.n == 1) {
 		CHECK_STR(l.items[0].name, "grenzlast-1");
@@ -882,23 +882,23 @@ static void test_snapshots(void)
 		CHECK_STR(l.items[0].disks, "vda");
 		CHECK(!isnan(cm_parse_rfc3339(l.items[0].creation_time)));
 	}
-	netcup_snapshot_list_free(&l);
+	fcr_netcup_snapshot_list_free(&l);
 
 	/* a name that needs escaping, with a description, no disk */
-	struct netcup_snapshot_opts o2 = {.name = "snap #2/x", .description = "fiocamp"};
-	CHECK_INT(netcup_snapshot_create(nc, &o2, &res, &err), 0);
+	struct fcr_netcup_snapshot_opts o2 = {.name = "snap #2/x", .description = "fiocamp"};
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o2, &res, &err), 0);
 	/* taken names are refused by the API ... */
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_API);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), FCR_E_API);
 	CHECK_INT(err.http_status, 400);
 	/* ... unless a resumed run adopts it */
 	o.adopt_existing = true;
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 	CHECK(res.already);
 	o.adopt_existing = false;
 
 	/* delete: escaped name, no body, no Content-Type */
 	m = log_mark();
-	CHECK_INT(netcup_snapshot_delete(nc, "snap #2/x", &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_delete(nc, "snap #2/x", &res, &err), 0);
 	log = log_since(m);
 	json_t *d =
 	    find_req(log, "DELETE", "/scp-core/api/v1/servers/111007/snapshots/snap%20%232%2Fx", 0);
@@ -908,13 +908,13 @@ static void test_snapshots(void)
 	json_decref(log);
 	check_task(&res.tasks[0], "ServerSnapshotDeleteTask");
 	CHECK_INT(fake_snapshots_named("snap #2/x"), 0);
-	CHECK_INT(netcup_snapshot_delete(nc, "snap #2/x", &res, &err), FCR_E_NOT_FOUND);
+	CHECK_INT(fcr_netcup_snapshot_delete(nc, "snap #2/x", &res, &err), FCR_E_NOT_FOUND);
 	CHECK_INT(err.http_status, 404);
 
 	/* revert: bodiless POST with a Content-Type; the task powers off and on */
-	CHECK_INT(netcup_power_on(nc, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_on(nc, &res, &err), 0);
 	m = log_mark();
-	CHECK_INT(netcup_snapshot_revert(nc, "grenzlast-1", &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_revert(nc, "grenzlast-1", &res, &err), 0);
 	log = log_since(m);
 	json_t *r = find_req(log, "POST",
 			     "/scp-core/api/v1/servers/111007/snapshots/grenzlast-1/revert", 0);
@@ -927,28 +927,28 @@ static void test_snapshots(void)
 	CHECK(ssh_wait_banner(2000));
 
 	/* bad names never reach the API */
-	struct netcup_snapshot_opts bad = {.name = ""};
-	CHECK_INT(netcup_snapshot_create(nc, &bad, &res, &err), FCR_E_INVAL);
+	struct fcr_netcup_snapshot_opts bad = {.name = ""};
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &bad, &res, &err), FCR_E_INVAL);
 	char longname[300];
 	memset(longname, 'a', 256);
 	longname[256] = '\0';
 	bad.name = longname;
-	CHECK_INT(netcup_snapshot_create(nc, &bad, &res, &err), FCR_E_INVAL);
-	netcup_free(nc);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &bad, &res, &err), FCR_E_INVAL);
+	fcr_netcup_free(nc);
 }
 
 static void test_dryrun_uefi(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
-	struct netcup_findings f = {0};
+	struct fcr_netcup_result res;
+	struct fcr_netcup_findings f = {0};
 	bool possible;
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
+	struct fcr_netcup *nc = open_nc(&cfg);
 	long m = log_mark();
-	CHECK_INT(netcup_snapshot_dryrun(nc, false, "vda", &possible, &f, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_dryrun(nc, false, "vda", &possible, &f, &err), 0);
 	CHECK(possible);
 	CHECK_INT(f.n, 0);
 	json_t *log = log_since(m);
@@ -957,11 +957,11 @@ static void test_dryrun_uefi(void)
 	CHECK(p && body_is(p, "{\"onlineSnapshot\":false,\"diskName\":\"vda\"}"));
 	CHECK(p && strcmp(hdr(p, "content-type"), "application/json") == 0);
 	json_decref(log);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 
 	reset("\"servers\":[{\"uefi\":true}]");
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_snapshot_dryrun(nc, true, NULL, &possible, &f, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_dryrun(nc, true, NULL, &possible, &f, &err), 0);
 	CHECK(!possible);
 	CHECK_INT(f.n_problems, 1);
 	if (f.n) {
@@ -969,35 +969,35 @@ static void test_dryrun_uefi(void)
 		CHECK(strstr(f.items[0].message, "Online snapshot creation is not possible if "
 						 "UEFI is activated.") != NULL);
 	}
-	netcup_findings_free(&f);
+	fcr_netcup_findings_free(&f);
 
-	struct netcup_snapshot_opts o = {.name = "online-1", .online = true};
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_API);
+	struct fcr_netcup_snapshot_opts o = {.name = "online-1", .online = true};
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), FCR_E_API);
 	CHECK_INT(err.http_status, 400);
 	CHECK_STR(err.api_code, "server.snapshot.create.error.online.uefi");
 	CHECK(strstr(err.msg, "Online snapshot creation is not possible if UEFI is "
 				  "activated.") != NULL);
 	CHECK_INT(fake_snapshots_named("online-1"), 0);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 /* ---- failures ------------------------------------------------------------------ */
 
 static void test_task_failures(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
-	struct netcup_snapshot_opts o = {.name = "fails", .disk = "vda"};
+	struct fcr_netcup *nc = open_nc(&cfg);
+	struct fcr_netcup_snapshot_opts o = {.name = "fails", .disk = "vda"};
 
 	/* ERROR with the reason in responseError (message null, as seen live) */
 	fake_post("/_fake/fault", "{\"kind\":\"task-error\",\"task\":\"ServerSnapshotCreateTask\","
 				  "\"code\":\"server.snapshot.create.error.storagelimit\","
 				  "\"message\":\"No storage left for snapshots.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
 	CHECK(strstr(err.msg, "ended in ERROR: No storage left for snapshots.") != NULL);
 	CHECK_STR(err.api_code, "ERROR");
 	CHECK_INT(res.n_tasks, 1);
@@ -1009,31 +1009,31 @@ static void test_task_failures(void)
 	/* the reason in message */
 	fake_post("/_fake/fault", "{\"kind\":\"task-error\",\"in\":\"message\","
 				  "\"message\":\"Creation failed.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
 	CHECK(strstr(err.msg, "ended in ERROR: Creation failed.") != NULL);
 
 	/* WAITING_FOR_CANCEL is polled on until CANCELED */
 	fake_post("/_fake/fault", "{\"kind\":\"task-cancel\",\"in\":\"message\","
 				  "\"message\":\"Canceled by the user.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
 	CHECK_STR(res.tasks[0].state, "CANCELED");
 	CHECK(strstr(err.msg, "ended in CANCELED: Canceled by the user.") != NULL);
 
 	fake_post("/_fake/fault", "{\"kind\":\"task-rollback\",\"in\":\"message\","
 				  "\"message\":\"Rolled back.\"}");
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), FCR_E_TASK);
 	CHECK_STR(res.tasks[0].state, "ROLLBACK");
 
 	/* the overall timeout: ACPI shutdown takes 0.24 s here */
 	cfg.task_timeout_ms = 100;
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), FCR_E_TIMEOUT);
+	CHECK_INT(fcr_netcup_power_off(nc, false, &res, &err), FCR_E_TIMEOUT);
 	CHECK(strstr(err.msg, "ServerStateChangeTask") && strstr(err.msg, "still"));
 	CHECK_INT(res.n_tasks, 1);
 	CHECK(isnan(res.tasks[0].finished_s));
 	check_clean(&err);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 static bool stop_now(void *ctx)
@@ -1044,14 +1044,14 @@ static bool stop_now(void *ctx)
 
 static void test_retries(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_server s;
-	struct netcup_result res;
+	struct fcr_netcup_server s;
+	struct fcr_netcup_result res;
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_authenticate(nc, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
 
 	/* 503 twice: backed off 50 ms, then 100 ms */
 	fake_post("/_fake/fault",
@@ -1059,7 +1059,7 @@ static void test_retries(void)
 		  "\"method\":\"GET\",\"path\":\"/scp-core/api/v1/servers/111007\"}");
 	long m = log_mark();
 	double t0 = now_s();
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	double took = now_s() - t0;
 	CHECK(took >= 0.15);
 	CHECK_INT(seen.retries_unavailable, 2);
@@ -1071,10 +1071,10 @@ static void test_retries(void)
 	fake_post("/_fake/fault",
 		  "{\"kind\":\"status\",\"status\":503,\"count\":10,"
 		  "\"method\":\"GET\",\"path\":\"/scp-core/api/v1/servers/111007\"}");
-	CHECK_INT(netcup_get_server(nc, &s, &err), FCR_E_API);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), FCR_E_API);
 	CHECK(strstr(err.msg, "HTTP 503") && strstr(err.msg, "maintenance"));
 	reset(NULL);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 	nc = open_nc(&cfg);
 
 	/* a GET whose connection drops is sent again */
@@ -1082,7 +1082,7 @@ static void test_retries(void)
 	fake_post("/_fake/fault", "{\"kind\":\"drop\",\"method\":\"GET\",\"count\":2,"
 				  "\"path\":\"/scp-core/api/v1/servers/111007\"}");
 	m = log_mark();
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "GET", "/scp-core/api/v1/servers/111007"), 3);
 	CHECK_STR(str(find_req(log, "GET", "/scp-core/api/v1/servers/111007", 0), "outcome"),
@@ -1093,40 +1093,40 @@ static void test_retries(void)
 	/* a 503 on a write: not processed, sent again after the pause */
 	fake_post("/_fake/fault", "{\"kind\":\"status\",\"status\":503,\"method\":\"PATCH\"}");
 	m = log_mark();
-	CHECK_INT(netcup_power_off(nc, true, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, true, &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007"), 2);
 	json_decref(log);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 
 	/* should_stop ends a wait */
 	reset(NULL);
 	cfg.should_stop = stop_now;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), FCR_E_STOPPED);
-	netcup_free(nc);
+	CHECK_INT(fcr_netcup_power_off(nc, false, &res, &err), FCR_E_STOPPED);
+	fcr_netcup_free(nc);
 }
 
 /* A POST whose answer is lost: checked, never sent twice. */
 static void test_no_duplicate(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
-	struct netcup_server s;
+	struct fcr_netcup_result res;
+	struct fcr_netcup_server s;
 	char state[32];
 	config(&cfg);
 	reset(NULL);
-	struct netcup *nc = open_nc(&cfg);
+	struct fcr_netcup *nc = open_nc(&cfg);
 	/* a warm connection, which libcurl would otherwise silently reuse and resend on */
-	CHECK_INT(netcup_get_server(nc, &s, &err), 0);
+	CHECK_INT(fcr_netcup_get_server(nc, &s, &err), 0);
 
 	/* processed, then the connection dropped */
 	fake_post("/_fake/fault", "{\"kind\":\"drop\",\"when\":\"after\",\"method\":\"POST\","
 				  "\"path\":\"/scp-core/api/v1/servers/111007/snapshots\"}");
-	struct netcup_snapshot_opts o = {.name = "once", .disk = "vda"};
+	struct fcr_netcup_snapshot_opts o = {.name = "once", .disk = "vda"};
 	long m = log_mark();
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 	json_t *log = log_since(m);
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots"), 1);
 	CHECK_STR(
@@ -1148,7 +1148,7 @@ static void test_no_duplicate(void)
 				  "\"path\":\"/scp-core/api/v1/servers/111007/snapshots\"}");
 	o.name = "twice-sent";
 	m = log_mark();
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots"), 2);
 	json_decref(log);
@@ -1163,7 +1163,7 @@ static void test_no_duplicate(void)
 		  "\"body\":{\"code\":\"bad.gateway\",\"message\":\"Bad Gateway\"}}");
 	o.name = "after-502";
 	m = log_mark();
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots"), 2);
 	CHECK_INT(count_reqs(log, "GET", "/scp-core/api/v1/servers/111007/snapshots"), 1);
@@ -1172,14 +1172,14 @@ static void test_no_duplicate(void)
 	CHECK_INT(fake_snapshots_named("after-502"), 1);
 
 	/* processed, but the answer came after our timeout */
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 	cfg.http_timeout_ms = 300;
 	nc = open_nc(&cfg);
 	fake_post("/_fake/fault", "{\"kind\":\"delay\",\"seconds\":1.0,\"method\":\"POST\","
 				  "\"path\":\"/scp-core/api/v1/servers/111007/snapshots\"}");
 	o.name = "slow";
 	m = log_mark();
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots"), 1);
 	json_decref(log);
@@ -1190,7 +1190,7 @@ static void test_no_duplicate(void)
 	sleep_ms(250);
 	fake_post("/_fake/fault", "{\"kind\":\"drop\",\"when\":\"after\",\"method\":\"PATCH\"}");
 	m = log_mark();
-	CHECK_INT(netcup_power_off(nc, false, &res, &err), 0);
+	CHECK_INT(fcr_netcup_power_off(nc, false, &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007"), 1);
 	json_decref(log);
@@ -1201,18 +1201,18 @@ static void test_no_duplicate(void)
 	sleep_ms(250); /* past the lock window after the power-off */
 	fake_post("/_fake/fault", "{\"kind\":\"drop\",\"when\":\"after\",\"method\":\"DELETE\"}");
 	m = log_mark();
-	CHECK_INT(netcup_snapshot_delete(nc, "once", &res, &err), 0);
+	CHECK_INT(fcr_netcup_snapshot_delete(nc, "once", &res, &err), 0);
 	log = log_since(m);
 	CHECK_INT(count_reqs(log, "DELETE", "/scp-core/api/v1/servers/111007/snapshots/once"), 1);
 	json_decref(log);
 	CHECK(res.recovered);
 	CHECK_INT(fake_snapshots_named("once"), 0);
-	netcup_free(nc);
+	fcr_netcup_free(nc);
 }
 
 /* ---- preflight ---------------------------------------------------------------- */
 
-static const struct netcup_finding *finding(const struct netcup_findings *f, const char *code)
+static const struct fcr_netcup_finding *finding(const struct fcr_netcup_findings *f, const char *code)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		if (strcmp(f->items[i].code, code) == 0)
@@ -1223,34 +1223,34 @@ static const struct netcup_finding *finding(const struct netcup_findings *f, con
 
 static void test_preflight(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
-	struct netcup_result res;
-	struct netcup_findings f = {0};
-	struct netcup_server s;
+	struct fcr_netcup_result res;
+	struct fcr_netcup_findings f = {0};
+	struct fcr_netcup_server s;
 	config(&cfg);
 	reset("\"servers\":[{\"uefi\":true}]");
-	struct netcup *nc = open_nc(&cfg);
-	struct netcup_snapshot_opts o = {.name = "grenzlast-1", .disk = "vda"};
-	CHECK_INT(netcup_snapshot_create(nc, &o, &res, &err), 0);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	struct fcr_netcup_snapshot_opts o = {.name = "grenzlast-1", .disk = "vda"};
+	CHECK_INT(fcr_netcup_snapshot_create(nc, &o, &res, &err), 0);
 
 	/* the worked example with an online first snapshot, on a UEFI server */
-	const struct netcup_plan_step steps[] = {
-	    {NETCUP_PLAN_SNAPSHOT, "grenzlast-1", true, NULL},
-	    {NETCUP_PLAN_SNAPSHOT, "grenzlast-2", false, NULL},
-	    {NETCUP_PLAN_SNAPSHOT, "grenzlast-3", false, NULL},
-	    {NETCUP_PLAN_DELETE, "grenzlast-2", false, NULL},
-	    {NETCUP_PLAN_DELETE, "grenzlast-2", false, NULL},
-	    {NETCUP_PLAN_REVERT, "grenzlast-9", false, NULL},
+	const struct fcr_netcup_plan_step steps[] = {
+	    {FCR_NETCUP_PLAN_SNAPSHOT, "grenzlast-1", true, NULL},
+	    {FCR_NETCUP_PLAN_SNAPSHOT, "grenzlast-2", false, NULL},
+	    {FCR_NETCUP_PLAN_SNAPSHOT, "grenzlast-3", false, NULL},
+	    {FCR_NETCUP_PLAN_DELETE, "grenzlast-2", false, NULL},
+	    {FCR_NETCUP_PLAN_DELETE, "grenzlast-2", false, NULL},
+	    {FCR_NETCUP_PLAN_REVERT, "grenzlast-9", false, NULL},
 	};
-	struct netcup_plan plan = {steps, sizeof(steps) / sizeof(steps[0]), false};
+	struct fcr_netcup_plan plan = {steps, sizeof(steps) / sizeof(steps[0]), false};
 	long m = log_mark();
-	CHECK_INT(netcup_preflight(nc, &plan, &f, &s, &err), FCR_E_PREFLIGHT);
+	CHECK_INT(fcr_netcup_preflight(nc, &plan, &f, &s, &err), FCR_E_PREFLIGHT);
 	CHECK(strstr(err.msg, "4 problems") != NULL);
 	CHECK_INT(f.n_problems, 4);
 	CHECK(s.uefi);
-	const struct netcup_finding *x = finding(&f, "server.snapshot.create.error.online.uefi");
-	CHECK(x && x->level == NETCUP_PROBLEM);
+	const struct fcr_netcup_finding *x = finding(&f, "server.snapshot.create.error.online.uefi");
+	CHECK(x && x->level == FCR_NETCUP_PROBLEM);
 	CHECK(x && strstr(x->message, "400 \"Online snapshot creation is not possible if UEFI "
 				      "is activated.\""));
 	CHECK(x && strstr(x->message, "power-off; snapshot grenzlast-1 offline; power-on; "
@@ -1262,9 +1262,9 @@ static void test_preflight(void)
 		missing += strcmp(f.items[i].code, "name-missing") == 0;
 	CHECK_INT(missing, 2); /* the second delete of grenzlast-2, the revert to grenzlast-9 */
 	x = finding(&f, "server");
-	CHECK(x && x->level == NETCUP_INFO && strstr(x->message, "RUNNING, UEFI on, 1 snapshot"));
+	CHECK(x && x->level == FCR_NETCUP_INFO && strstr(x->message, "RUNNING, UEFI on, 1 snapshot"));
 	x = finding(&f, "dry-run");
-	CHECK(x && x->level == NETCUP_INFO && strstr(x->message, "offline snapshot of disk vda"));
+	CHECK(x && x->level == FCR_NETCUP_INFO && strstr(x->message, "offline snapshot of disk vda"));
 	json_t *log = log_since(m);
 	/* one dry-run for the two offline snapshots, none for the online one */
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots:dryrun"), 1);
@@ -1272,55 +1272,55 @@ static void test_preflight(void)
 	CHECK_INT(count_reqs(log, "PATCH", "/scp-core/api/v1/servers/111007"), 0);
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots"), 0);
 	json_decref(log);
-	netcup_findings_free(&f);
-	netcup_free(nc);
+	fcr_netcup_findings_free(&f);
+	fcr_netcup_free(nc);
 
 	/* a clean plan on a BIOS server */
 	reset(NULL);
 	nc = open_nc(&cfg);
-	const struct netcup_plan_step ok_steps[] = {
-	    {NETCUP_PLAN_SNAPSHOT, "grenzlast-1", false, NULL},
-	    {NETCUP_PLAN_SNAPSHOT, "online-1", true, NULL},
-	    {NETCUP_PLAN_DELETE, "grenzlast-1", false, NULL},
-	    {NETCUP_PLAN_REVERT, "online-1", false, NULL},
+	const struct fcr_netcup_plan_step ok_steps[] = {
+	    {FCR_NETCUP_PLAN_SNAPSHOT, "grenzlast-1", false, NULL},
+	    {FCR_NETCUP_PLAN_SNAPSHOT, "online-1", true, NULL},
+	    {FCR_NETCUP_PLAN_DELETE, "grenzlast-1", false, NULL},
+	    {FCR_NETCUP_PLAN_REVERT, "online-1", false, NULL},
 	};
-	struct netcup_plan ok_plan = {ok_steps, 4, false};
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), 0);
+	struct fcr_netcup_plan ok_plan = {ok_steps, 4, false};
+	CHECK_INT(fcr_netcup_preflight(nc, &ok_plan, &f, NULL, &err), 0);
 	CHECK_INT(f.n_problems, 0);
 	CHECK_INT(f.n_warnings, 0);
-	netcup_findings_free(&f);
-	netcup_free(nc);
+	fcr_netcup_findings_free(&f);
+	fcr_netcup_free(nc);
 
 	/* snapshots not allowed, server off */
 	reset("\"servers\":[{\"snapshotAllowed\":false,\"state\":\"SHUTOFF\"}]");
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
+	CHECK_INT(fcr_netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
 	CHECK(finding(&f, "snapshot-not-allowed") != NULL);
 	x = finding(&f, "state");
-	CHECK(x && x->level == NETCUP_WARNING && strstr(x->message, "SHUTOFF"));
-	netcup_findings_free(&f);
-	netcup_free(nc);
+	CHECK(x && x->level == FCR_NETCUP_WARNING && strstr(x->message, "SHUTOFF"));
+	fcr_netcup_findings_free(&f);
+	fcr_netcup_free(nc);
 
 	/* a server that is not there */
 	cfg.server_id = 4242;
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
+	CHECK_INT(fcr_netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
 	x = finding(&f, "server");
-	CHECK(x && x->level == NETCUP_PROBLEM && strstr(x->message, "4242 is not found"));
-	netcup_findings_free(&f);
-	netcup_free(nc);
+	CHECK(x && x->level == FCR_NETCUP_PROBLEM && strstr(x->message, "4242 is not found"));
+	fcr_netcup_findings_free(&f);
+	fcr_netcup_free(nc);
 
 	/* a token that does not work */
 	cfg.server_id = SERVER_ID;
 	reset("\"refresh_token\":\"another\"");
 	nc = open_nc(&cfg);
-	CHECK_INT(netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
+	CHECK_INT(fcr_netcup_preflight(nc, &ok_plan, &f, NULL, &err), FCR_E_PREFLIGHT);
 	x = finding(&f, "token");
-	CHECK(x && x->level == NETCUP_PROBLEM && strstr(x->message, "netcup-login"));
+	CHECK(x && x->level == FCR_NETCUP_PROBLEM && strstr(x->message, "netcup-login"));
 	CHECK(x && !strstr(x->message, refresh_token));
 	CHECK_INT(f.n, 1);
-	netcup_findings_free(&f);
-	netcup_free(nc);
+	fcr_netcup_findings_free(&f);
+	fcr_netcup_free(nc);
 }
 
 /* ---- login --------------------------------------------------------------------- */
@@ -1332,7 +1332,7 @@ struct prompt_seen {
 
 static struct prompt_seen prompt_seen;
 
-static void on_prompt_record(void *ctx, const struct netcup_login_prompt *p)
+static void on_prompt_record(void *ctx, const struct fcr_netcup_login_prompt *p)
 {
 	(void)ctx;
 	snprintf(prompt_seen.uri, sizeof(prompt_seen.uri), "%s", p->verification_uri);
@@ -1344,7 +1344,7 @@ static void on_prompt_record(void *ctx, const struct netcup_login_prompt *p)
 
 static void test_login(void)
 {
-	struct netcup_config cfg;
+	struct fcr_netcup_config cfg;
 	struct fcr_error err = {0};
 	char path[700], dir[600];
 	struct stat st;
@@ -1356,7 +1356,7 @@ static void test_login(void)
 	      "\"device_interval\":0.05");
 	long m = log_mark();
 	memset(&prompt_seen, 0, sizeof(prompt_seen));
-	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), 0);
+	CHECK_INT(fcr_netcup_login(&cfg, path, on_prompt_record, &err), 0);
 	CHECK_INT(prompt_seen.calls, 1);
 	CHECK(strstr(prompt_seen.uri, "/realms/scp/device") != NULL);
 	CHECK(strstr(prompt_seen.uri_complete, prompt_seen.code) != NULL);
@@ -1384,14 +1384,14 @@ static void test_login(void)
 	json_decref(log);
 	/* the token file works */
 	cfg.token_file = path;
-	struct netcup *nc = open_nc(&cfg);
-	CHECK_INT(netcup_authenticate(nc, &err), 0);
-	netcup_free(nc);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
+	fcr_netcup_free(nc);
 
 	/* a second login replaces the file, still 0600, nothing left beside it */
 	chmod(path, 0600);
 	reset("\"device\":[\"ok\"],\"device_interval\":0.05");
-	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), 0);
+	CHECK_INT(fcr_netcup_login(&cfg, path, on_prompt_record, &err), 0);
 	CHECK_INT(stat(path, &st), 0);
 	CHECK_INT(st.st_mode & 0777, 0600);
 	DIR *d = opendir(dir);
@@ -1404,11 +1404,11 @@ static void test_login(void)
 
 	/* denied, expired */
 	reset("\"device\":[\"authorization_pending\",\"access_denied\"],\"device_interval\":0.05");
-	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), FCR_E_AUTH);
+	CHECK_INT(fcr_netcup_login(&cfg, path, on_prompt_record, &err), FCR_E_AUTH);
 	CHECK(strstr(err.msg, "denied") != NULL);
 	CHECK_STR(err.api_code, "access_denied");
 	reset("\"device\":[\"expired_token\"],\"device_interval\":0.05");
-	CHECK_INT(netcup_login(&cfg, path, on_prompt_record, &err), FCR_E_AUTH);
+	CHECK_INT(fcr_netcup_login(&cfg, path, on_prompt_record, &err), FCR_E_AUTH);
 	CHECK(strstr(err.msg, "expired") != NULL);
 	check_clean(&err);
 	/* the file from before is untouched by a failed login */
@@ -1563,7 +1563,7 @@ int main(void)
 	put_file(token_path, text, 0600);
 	snprintf(events, sizeof(events), "%s/events.jsonl", test_dir);
 	events_file = fopen(events, "we");
-	unsetenv(NETCUP_TOKEN_ENV);
+	unsetenv(FCR_NETCUP_TOKEN_ENV);
 
 	test_parse_time();
 	test_fake_rules();

@@ -69,7 +69,7 @@ static void test_shell(void)
 {
 	struct cm_strv w = {0};
 	struct fcr_error err;
-	CHECK_INT(shell_split("sh -c 'echo a; b' \"x \\\"y\\\"\" z\\ q", &w, &err), 0);
+	CHECK_INT(fcr_shell_split("sh -c 'echo a; b' \"x \\\"y\\\"\" z\\ q", &w, &err), 0);
 	CHECK_INT(w.n, 5);
 	CHECK_STR(w.v[4], "z q");
 	CHECK_STR(w.v[0], "sh");
@@ -77,20 +77,20 @@ static void test_shell(void)
 	CHECK_STR(w.v[2], "echo a; b");
 	CHECK_STR(w.v[3], "x \"y\"");
 	cm_strv_release(&w);
-	CHECK_INT(shell_split("a ''", &w, &err), 0);
+	CHECK_INT(fcr_shell_split("a ''", &w, &err), 0);
 	CHECK_INT(w.n, 2);
 	CHECK_STR(w.v[1], "");
 	cm_strv_release(&w);
-	CHECK_INT(shell_split("'open", &w, &err), -1);
+	CHECK_INT(fcr_shell_split("'open", &w, &err), -1);
 	cm_strv_release(&w);
-	CHECK_INT(shell_split("trail\\", &w, &err), -1);
+	CHECK_INT(fcr_shell_split("trail\\", &w, &err), -1);
 	cm_strv_release(&w);
 
 	char *argv[] = {"echo", "it's", "a b", "", "plain-1.0", NULL};
-	char *j = shell_join(argv);
+	char *j = fcr_shell_join(argv);
 	CHECK_STR(j, "echo 'it'\\''s' 'a b' '' plain-1.0");
 	/* what was joined splits back into the same words */
-	CHECK_INT(shell_split(j, &w, &err), 0);
+	CHECK_INT(fcr_shell_split(j, &w, &err), 0);
 	CHECK_INT(w.n, 5);
 	CHECK_STR(w.v[1], "it's");
 	CHECK_STR(w.v[2], "a b");
@@ -99,17 +99,17 @@ static void test_shell(void)
 	free(j);
 }
 
-static struct campaign *parse(const char *text, struct cm_strv *errors)
+static struct fcr_campaign *parse(const char *text, struct cm_strv *errors)
 {
-	struct campaign *c = NULL;
-	campaign_parse(text, strlen(text), "t.ini", &c, errors);
+	struct fcr_campaign *c = NULL;
+	fcr_campaign_parse(text, strlen(text), "t.ini", &c, errors);
 	return c;
 }
 
 static void test_campaign(void)
 {
 	struct cm_strv errors = {0};
-	struct campaign *c = parse("\xef\xbb\xbf; comment\r\n"
+	struct fcr_campaign *c = parse("\xef\xbb\xbf; comment\r\n"
 				   "[campaign]\r\n"
 				   "suite = rw4k ./my.fio ; two tests\n"
 				   "directory = /srv/fio\n"
@@ -135,7 +135,7 @@ static void test_campaign(void)
 	CHECK_STR(c->suite.v[1], "./my.fio");
 	CHECK_U64(c->size_bytes, 4ull << 30);
 	CHECK_U64(c->pause_ms, 90000);
-	CHECK_INT(c->target, TARGET_SSH);
+	CHECK_INT(c->target, FCR_TARGET_SSH);
 	CHECK_STR(c->ssh_dest, "bench@::1");
 	CHECK_STR(c->ssh_host, "::1");
 	CHECK_INT(c->ssh_port, 2222);
@@ -151,10 +151,10 @@ static void test_campaign(void)
 	CHECK_INT(c->states[1].n_actions, 2);
 	CHECK_STR(c->states[1].actions[1].probe_host, "host.example");
 	CHECK_INT(c->states[1].actions[1].probe_port, 22);
-	char *f = campaign_test_file(c);
+	char *f = fcr_campaign_test_file(c);
 	CHECK_STR(f, "/srv/fio/fiocamp.testfile");
 	free(f);
-	campaign_free(c);
+	fcr_campaign_free(c);
 
 	/* the line of each problem */
 	c = parse("[campaign]\nsuite = a a\ndirectory = /x\nsize = 1M\nrounds = 1\n"
@@ -202,18 +202,18 @@ static void test_campaign_refusals(void)
 	for (size_t i = 0; i < CM_ARRAY_SIZE(cases); i++) {
 		struct cm_strv errors = {0};
 		char *text = cm_asprintf("%s%s", head, cases[i].tail);
-		struct campaign *c = parse(text, &errors);
+		struct fcr_campaign *c = parse(text, &errors);
 		CHECK(c == NULL);
 		CHECK_INT(errors.n, 1);
 		if (errors.n == 1)
 			CHECK_STR(errors.v[0], cases[i].error);
-		campaign_free(c);
+		fcr_campaign_free(c);
 		cm_strv_release(&errors);
 		free(text);
 	}
 	/* a size beyond what a file offset (off_t) holds */
 	struct cm_strv errors = {0};
-	struct campaign *c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 16777215T\n"
+	struct fcr_campaign *c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 16777215T\n"
 				   "[state s]\n",
 				   &errors);
 	CHECK(c == NULL);
@@ -229,23 +229,23 @@ static void test_campaign_refusals(void)
 	CHECK_INT(errors.n, 0);
 	if (c)
 		CHECK_STR(c->states[0].actions[0].words.v[2], "caf\xc3\xa9 \xf0\x9f\x98\x80");
-	campaign_free(c);
+	fcr_campaign_free(c);
 	cm_strv_release(&errors);
 
 	/* the validator itself: overlong forms, surrogates, truncated sequences */
-	CHECK_U64(utf8_valid_len("ab\xc3\xa9", 4), 4);
-	CHECK_U64(utf8_valid_len("a\xc0\xafz", 4), 1);
-	CHECK_U64(utf8_valid_len("a\xed\xa0\x80", 4), 1);
-	CHECK_U64(utf8_valid_len("ab\xe2\x82", 4), 2);
-	CHECK_U64(utf8_valid_len("\xf4\x90\x80\x80", 4), 0);
-	CHECK_U64(utf8_valid_len("\xf4\x8f\xbf\xbf", 4), 4);
+	CHECK_U64(fcr_utf8_valid_len("ab\xc3\xa9", 4), 4);
+	CHECK_U64(fcr_utf8_valid_len("a\xc0\xafz", 4), 1);
+	CHECK_U64(fcr_utf8_valid_len("a\xed\xa0\x80", 4), 1);
+	CHECK_U64(fcr_utf8_valid_len("ab\xe2\x82", 4), 2);
+	CHECK_U64(fcr_utf8_valid_len("\xf4\x90\x80\x80", 4), 0);
+	CHECK_U64(fcr_utf8_valid_len("\xf4\x8f\xbf\xbf", 4), 4);
 }
 
 /* The netcup provider's keys and actions are checked while parsing. */
 static void test_netcup(void)
 {
 	struct cm_strv errors = {0};
-	struct campaign *c =
+	struct fcr_campaign *c =
 	    parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n"
 		  "[provider]\ntype = netcup\nserver-id = 42\n"
 		  "token-file = /t/tok\npoll-interval = 250ms\n"
@@ -267,7 +267,7 @@ static void test_netcup(void)
 			CHECK_INT(c->states[0].actions[i].brings_up, up[i]);
 		}
 	}
-	campaign_free(c);
+	fcr_campaign_free(c);
 
 	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n"
 		  "[provider]\ntype = netcup\nserver-id = 0\nhttp-timeout = 2d\n"

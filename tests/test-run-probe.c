@@ -71,12 +71,12 @@ static void test_second_address(unsigned open_port)
 	close(bound_socket(&closed_port)); /* nothing listens there now */
 	struct addrinfo *refusing = resolve(closed_port), *answering = resolve(open_port);
 	char banner[128] = "";
-	CHECK_INT(probe_addresses(refusing, banner, sizeof(banner)), 0);
+	CHECK_INT(fcr_probe_addresses(refusing, banner, sizeof(banner)), 0);
 	struct addrinfo *last = refusing;
 	while (last->ai_next)
 		last = last->ai_next;
 	last->ai_next = answering;
-	CHECK_INT(probe_addresses(refusing, banner, sizeof(banner)), 1);
+	CHECK_INT(fcr_probe_addresses(refusing, banner, sizeof(banner)), 1);
 	CHECK_STR(banner, "SSH-2.0-fake ?");
 	last->ai_next = NULL;
 	freeaddrinfo(refusing);
@@ -85,9 +85,9 @@ static void test_second_address(unsigned open_port)
 
 static void test_probe_ssh(unsigned open_port)
 {
-	struct probe_result res;
+	struct fcr_probe_result res;
 	struct fcr_error err;
-	CHECK_INT(probe_ssh("127.0.0.1", open_port, 5000, NULL, &res, &err), 0);
+	CHECK_INT(fcr_probe_ssh("127.0.0.1", open_port, 5000, NULL, &res, &err), 0);
 	CHECK_INT(res.probes, 2);
 	CHECK_INT(res.answered, 2);
 	CHECK_STR(res.banner, "SSH-2.0-fake ?");

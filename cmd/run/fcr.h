@@ -77,37 +77,37 @@ const char *fcr_status_text(enum fcr_status status);
  * escapes the next character.  No expansion of any kind.  Returns 0, or -1
  * with err set (unterminated quote, trailing backslash) and *out released.
  */
-int shell_split(const char *text, struct cm_strv *out, struct fcr_error *err);
+int fcr_shell_split(const char *text, struct cm_strv *out, struct fcr_error *err);
 /* Appends `word` quoted for a POSIX shell ('...' where needed). */
-void shell_quote(struct cm_buf *b, const char *word);
+void fcr_shell_quote(struct cm_buf *b, const char *word);
 /* All of argv quoted and joined by spaces; caller frees. */
-char *shell_join(char *const *argv);
+char *fcr_shell_join(char *const *argv);
 
 /* ---- files and paths (util/files.c) --------------------------------------- */
 
 /* Writes a new file (O_EXCL unless `replace`), fsyncs it. */
-int write_file(const char *path, const void *buf, size_t len, bool replace,
+int fcr_write_file(const char *path, const void *buf, size_t len, bool replace,
 	       struct fcr_error *err);
 /* Writes a new file (O_EXCL) without fsync: the caller syncs it later. */
-int write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err);
+int fcr_write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err);
 /* Writes path via "path.tmp", fsync, rename, fsync of the directory. */
-int write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err);
+int fcr_write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err);
 /* fsync of the directory holding `path` (or of `path` if it is one). */
-int fsync_dir(const char *dir, struct fcr_error *err);
+int fcr_fsync_dir(const char *dir, struct fcr_error *err);
 /* mkdir -p. */
-int mkdir_p(const char *path, struct fcr_error *err);
-bool path_exists(const char *path);
+int fcr_mkdir_p(const char *path, struct fcr_error *err);
+bool fcr_path_exists(const char *path);
 /* Directory part of a path ("." when none); caller frees. */
-char *path_dirname(const char *path);
+char *fcr_path_dirname(const char *path);
 /* Last component without `suffix` if it ends with it; caller frees. */
-char *path_stem(const char *path, const char *suffix);
+char *fcr_path_stem(const char *path, const char *suffix);
 
 /* ---- names and text (util/text.c) ----------------------------------------- */
 
 /* Whether every character is one of [A-Za-z0-9._-] and the name is not "."/"..". */
-bool name_is_safe(const char *s);
+bool fcr_name_is_safe(const char *s);
 /* The length of the longest prefix of s[0..n) that is valid UTF-8 (no
  * overlong forms, no surrogates, nothing above U+10FFFF): n when all is. */
-size_t utf8_valid_len(const char *s, size_t n);
+size_t fcr_utf8_valid_len(const char *s, size_t n);
 
 #endif

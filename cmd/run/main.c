@@ -45,19 +45,19 @@ static void usage(FILE *f)
 		"      --version      the version\n"
 		"\n"
 		"actions without a provider: %s\n",
-		campaign_builtin_actions_help());
-	for (const struct provider_ops *const *p = provider_list(); *p; p++) {
+		fcr_campaign_builtin_actions_help());
+	for (const struct fcr_provider *const *p = fcr_provider_list(); *p; p++) {
 		if (!(*p)->actions[0].name)
 			continue;
 		fprintf(f, "provider %s (%s):", (*p)->type, (*p)->summary);
-		for (const struct provider_action *a = (*p)->actions; a->name; a++)
+		for (const struct fcr_provider_action *a = (*p)->actions; a->name; a++)
 			fprintf(f, "%s %s", a == (*p)->actions ? "" : ",", a->usage);
 		fprintf(f, "\n");
 	}
 	fprintf(f,
 		"job files: --jobs-dir, beside the campaign file, %s, built in\n"
 		"exit status: 0 done, 1 failed, 2 bad usage or campaign file, 130 interrupted\n",
-		jobs_installed_dir());
+		fcr_jobs_installed_dir());
 }
 
 /* The campaign's name and file recorded in a manifest: the copy in the
@@ -74,8 +74,8 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir)
 		return;
 	const char *file = json_string_value(json_object_get(m, "campaign_file"));
 	const char *n = json_string_value(json_object_get(m, "campaign"));
-	*file_dir = file ? path_dirname(file) : NULL;
-	*name = n && name_is_safe(n) ? cm_strdup(n) : NULL;
+	*file_dir = file ? fcr_path_dirname(file) : NULL;
+	*name = n && fcr_name_is_safe(n) ? cm_strdup(n) : NULL;
 	json_decref(m);
 }
 
@@ -94,10 +94,10 @@ int main(int argc, char **argv)
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
-	cm_init("fiocamp-run", EXIT_RUN_FAILED);
+	cm_init("fiocamp-run", FCR_EXIT_FAILED);
 	if (argc > 1 && !strcmp(argv[1], "netcup-login"))
-		return netcup_login_command(argc - 1, argv + 1);
-	struct run_options o = {0};
+		return fcr_netcup_login_command(argc - 1, argv + 1);
+	struct fcr_options o = {0};
 	bool dry_run = false, demo = false;
 	for (;;) {
 		int opt = getopt_long(argc, argv, "o:nkqh", longopts, NULL);
@@ -133,7 +133,7 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr);
-			return EXIT_RUN_USAGE;
+			return FCR_EXIT_USAGE;
 		}
 	}
 	int nargs = argc - optind;
@@ -141,19 +141,19 @@ int main(int argc, char **argv)
 	if (modes != 1 || nargs > 1) {
 		fprintf(stderr, "fiocamp-run: give one of CAMPAIGN.ini, --demo or --resume DIR\n");
 		usage(stderr);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	if (o.resume_dir && o.out_dir) {
 		fprintf(stderr, "fiocamp-run: --resume continues DIR in place; -o makes no sense "
 				"with it\n");
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 
 	char *text = NULL, *source = NULL, *resume_name = NULL;
 	size_t len = 0;
 	struct fcr_error err;
 	if (demo) {
-		const struct embedded_file *e = jobs_embedded("demo.ini");
+		const struct fcr_embedded_file *e = fcr_jobs_embedded("demo.ini");
 		text = cm_strndup(e->data, e->len);
 		len = e->len;
 		source = cm_strdup("demo.ini (built in)");
@@ -163,23 +163,23 @@ int main(int argc, char **argv)
 		if (cm_read_file(ini, 1024 * 1024 + 1, &text, &len, err.msg, sizeof(err.msg)) < 0) {
 			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 			free(ini);
-			return EXIT_RUN_USAGE;
+			return FCR_EXIT_USAGE;
 		}
 		source = ini;
 		if (file) {
 			char *abs = realpath(file, NULL);
 			if (abs) {
 				o.campaign_path = abs;
-				o.campaign_dir = path_dirname(abs);
+				o.campaign_dir = fcr_path_dirname(abs);
 			}
 		} else {
 			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir);
 		}
 	}
 	struct cm_strv errors = {0};
-	struct campaign *c = NULL;
-	int rc = EXIT_RUN_USAGE;
-	if (campaign_parse(text, len, source, &c, &errors) < 0) {
+	struct fcr_campaign *c = NULL;
+	int rc = FCR_EXIT_USAGE;
+	if (fcr_campaign_parse(text, len, source, &c, &errors) < 0) {
 		for (size_t i = 0; i < errors.n; i++)
 			fprintf(stderr, "%s\n", errors.v[i]);
 	} else {
@@ -189,10 +189,10 @@ int main(int argc, char **argv)
 			c->name = resume_name;
 			resume_name = NULL;
 		}
-		rc = dry_run ? run_dry(c, &o) : run_campaign(c, &o);
+		rc = dry_run ? fcr_run_dry(c, &o) : fcr_run_campaign(c, &o);
 	}
 	cm_strv_release(&errors);
-	campaign_free(c);
+	fcr_campaign_free(c);
 	free(text);
 	free(source);
 	free(o.campaign_dir);

@@ -10,9 +10,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cm_strv errors = {0};
-	struct campaign *c = NULL;
-	campaign_parse((const char *)data, size, "fuzz.ini", &c, &errors);
-	campaign_free(c);
+	struct fcr_campaign *c = NULL;
+	fcr_campaign_parse((const char *)data, size, "fuzz.ini", &c, &errors);
+	fcr_campaign_free(c);
 	cm_strv_release(&errors);
 	return 0;
 }

@@ -9,11 +9,11 @@
 /* Providers built into this binary.  `none` has no actions: a campaign
  * without a [provider] section (or with type = none) may only use the
  * built-in actions. */
-static const struct provider_action none_actions[] = {
+static const struct fcr_provider_action none_actions[] = {
     {.name = NULL},
 };
 
-static int none_configure(const struct provider_section *sec, const struct provider_ctx *ctx,
+static int none_configure(const struct fcr_provider_section *sec, const struct fcr_provider_ctx *ctx,
 			  void **state, struct cm_strv *problems)
 {
 	(void)ctx;
@@ -32,7 +32,7 @@ static int none_connect(void *state, struct fcr_error *err)
 	return 0;
 }
 
-static int none_preflight(void *state, const struct provider_step *steps, size_t n_steps,
+static int none_preflight(void *state, const struct fcr_provider_step *steps, size_t n_steps,
 			  struct fcr_error *err)
 {
 	(void)state, (void)steps, (void)n_steps, (void)err;
@@ -57,7 +57,7 @@ static void none_free(void *state)
 	(void)state;
 }
 
-static const struct provider_ops none_ops = {
+static const struct fcr_provider none_ops = {
     .type = "none",
     .summary = "no provider: only the built-in actions",
     .actions = none_actions,
@@ -69,16 +69,16 @@ static const struct provider_ops none_ops = {
     .free = none_free,
 };
 
-static const struct provider_ops *const builtin[] = {
+static const struct fcr_provider *const builtin[] = {
     &none_ops,
-    &provider_netcup_ops,
+    &fcr_netcup_provider,
     NULL,
 };
 
 /* Types that have their own issue but are not in this binary yet. */
 static const char *const planned_types[] = {"proxmox", "command"};
 
-const struct provider_ops *provider_find(const char *type, bool *planned)
+const struct fcr_provider *fcr_provider_find(const char *type, bool *planned)
 {
 	*planned = false;
 	for (size_t i = 0; builtin[i]; i++) {
@@ -92,12 +92,12 @@ const struct provider_ops *provider_find(const char *type, bool *planned)
 	return NULL;
 }
 
-const char *provider_known_types(void)
+const char *fcr_provider_known_types(void)
 {
 	return "none, netcup";
 }
 
-const struct provider_ops *const *provider_list(void)
+const struct fcr_provider *const *fcr_provider_list(void)
 {
 	return builtin;
 }

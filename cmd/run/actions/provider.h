@@ -4,10 +4,10 @@
  * later Proxmox …) to change the target machine's state between blocks of
  * rounds.
  *
- * A provider is a table of functions (struct provider_ops) plus the list of
+ * A provider is a table of functions (struct fcr_provider) plus the list of
  * actions it understands.  The controller:
  *
- *   1. finds the ops by the [provider] section's `type` (provider_find),
+ *   1. finds the ops by the [provider] section's `type` (fcr_provider_find),
  *   2. while parsing the campaign file, checks every `before` action against
  *      ops->actions (name and argument count) and ops->check_args, and the
  *      [provider] keys with configure(ctx = NULL), so that mistakes are
@@ -46,7 +46,7 @@
 
 /* One key of the [provider] section (other than `type`).  Borrowed for the
  * duration of configure(); copy what you keep. */
-struct provider_key {
+struct fcr_provider_key {
 	const char *key;
 	const char *value; /* trimmed, comments removed */
 	const char *file;  /* campaign file name, for "file:line: message" */
@@ -54,15 +54,15 @@ struct provider_key {
 };
 
 /* The [provider] section. */
-struct provider_section {
+struct fcr_provider_section {
 	const char *file;
 	unsigned line; /* of `type` (or of the section header); 1 when there is none */
-	const struct provider_key *keys;
+	const struct fcr_provider_key *keys;
 	size_t n_keys;
 };
 
 /* An action the provider understands. */
-struct provider_action {
+struct fcr_provider_action {
 	const char *name; /* "power-off", "snapshot" … */
 	int min_args;
 	int max_args;	   /* -1 = no limit */
@@ -72,7 +72,7 @@ struct provider_action {
 };
 
 /* One action of the campaign, for preflight(). */
-struct provider_step {
+struct fcr_provider_step {
 	const char *state;
 	const char *action;
 	int argc;
@@ -86,7 +86,7 @@ struct provider_step {
 };
 
 /* What the controller offers a provider. */
-struct provider_ctx {
+struct fcr_provider_ctx {
 	/* Appends an event to journal.jsonl (the controller adds t and mono);
 	 * the event's name is its "event" member.  Steals the reference. */
 	void (*journal)(void *opaque, json_t *event);
@@ -101,15 +101,15 @@ struct provider_ctx {
 	volatile int *hard_stop;
 };
 
-struct provider_ops {
+struct fcr_provider {
 	const char *type;		       /* the `type` value */
 	const char *summary;		       /* one line for --help */
-	const struct provider_action *actions; /* ends with { .name = NULL } */
+	const struct fcr_provider_action *actions; /* ends with { .name = NULL } */
 
 	/* Reads the [provider] keys: no network, no credentials.  ctx NULL:
 	 * only check them (while parsing).  On success *state is the
 	 * provider's own handle, passed to every other call. */
-	int (*configure)(const struct provider_section *sec, const struct provider_ctx *ctx,
+	int (*configure)(const struct fcr_provider_section *sec, const struct fcr_provider_ctx *ctx,
 			 void **state, struct cm_strv *problems);
 	/* Checks one action's arguments beyond their count, while parsing.
 	 * err gets the message without file:line.  May be NULL. */
@@ -121,7 +121,7 @@ struct provider_ops {
 	/* Reads the credentials (no network yet). */
 	int (*connect)(void *state, struct fcr_error *err);
 	/* Checks every precondition it can before the first fio run. */
-	int (*preflight)(void *state, const struct provider_step *steps, size_t n_steps,
+	int (*preflight)(void *state, const struct fcr_provider_step *steps, size_t n_steps,
 			 struct fcr_error *err);
 	/* Performs one action.  `result` is an empty object to fill with what
 	 * the manifest should record; its members "task" (one object: name,
@@ -141,10 +141,10 @@ struct provider_ops {
  * The ops for `type`, or NULL.  When NULL, *planned is set when the type is
  * known but not built into this binary yet (so the message can say so).
  */
-const struct provider_ops *provider_find(const char *type, bool *planned);
+const struct fcr_provider *fcr_provider_find(const char *type, bool *planned);
 /* The built-in type names, comma separated, for messages. */
-const char *provider_known_types(void);
+const char *fcr_provider_known_types(void);
 /* The built-in providers, NULL-terminated, for --help. */
-const struct provider_ops *const *provider_list(void);
+const struct fcr_provider *const *fcr_provider_list(void);
 
 #endif

@@ -11,7 +11,7 @@
 
 struct builtin_action {
 	const char *name;
-	enum action_kind kind;
+	enum fcr_step_kind kind;
 	int min_args, max_args;
 	const char *usage;
 };
@@ -27,14 +27,14 @@ static const struct builtin_action builtin_actions[] = {
     {"fresh-file", ACT_FRESH_FILE, 0, 0, "fresh-file"},
 };
 
-const char *campaign_builtin_actions_help(void)
+const char *fcr_campaign_builtin_actions_help(void)
 {
 	return "settle DURATION, wait-ssh [HOST[:PORT]], run CMD..., remote CMD..., hash PATH, "
 	       "verify-hash PATH, prefill, fresh-file";
 }
 
 struct parser {
-	struct campaign *c;
+	struct fcr_campaign *c;
 	struct cm_strv *errors;
 	const char *source;
 	unsigned line;
@@ -44,7 +44,7 @@ struct parser {
 	bool in_campaign, in_provider;
 	bool had_campaign, had_provider;
 	bool any_section;
-	struct state *state;
+	struct fcr_state *state;
 };
 
 static void perror_at(struct parser *p, unsigned line, const char *fmt, ...) CM_PRINTF(3, 4);
@@ -192,11 +192,11 @@ bad:
 
 static void parse_target(struct parser *p, const char *v)
 {
-	struct campaign *c = p->c;
+	struct fcr_campaign *c = p->c;
 	free(c->target_text);
 	c->target_text = cm_strdup(v);
 	if (!strcmp(v, "local")) {
-		c->target = TARGET_LOCAL;
+		c->target = FCR_TARGET_LOCAL;
 		return;
 	}
 	if (strncmp(v, "ssh", 3) || (v[3] != ' ' && v[3] != '\t')) {
@@ -223,7 +223,7 @@ static void parse_target(struct parser *p, const char *v)
 		free(host);
 		return;
 	}
-	c->target = TARGET_SSH;
+	c->target = FCR_TARGET_SSH;
 	c->ssh_host = host;
 	if (given) {
 		c->ssh_port = port;
@@ -234,7 +234,7 @@ static void parse_target(struct parser *p, const char *v)
 
 static void parse_campaign_key(struct parser *p, const char *key, char *v)
 {
-	struct campaign *c = p->c;
+	struct fcr_campaign *c = p->c;
 	size_t k;
 	for (k = 0; k < CM_ARRAY_SIZE(campaign_keys); k++) {
 		if (!strcmp(campaign_keys[k], key))
@@ -261,7 +261,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	unsigned long n;
 	switch ((enum ckey)k) {
 	case K_NAME:
-		if (!name_is_safe(v)) {
+		if (!fcr_name_is_safe(v)) {
 			perror_at(p, p->line, "bad name '%s' (letters, digits, '.', '_', '-')", v);
 			return;
 		}
@@ -270,18 +270,18 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		break;
 	case K_SUITE: {
 		struct cm_strv words = {0};
-		if (shell_split(v, &words, &err) < 0) {
+		if (fcr_shell_split(v, &words, &err) < 0) {
 			perror_at(p, p->line, "suite: %s", err.msg);
 			return;
 		}
 		for (size_t i = 0; i < words.n; i++) {
-			char *stem = path_stem(words.v[i], ".fio");
-			if (!name_is_safe(stem))
+			char *stem = fcr_path_stem(words.v[i], ".fio");
+			if (!fcr_name_is_safe(stem))
 				perror_at(p, p->line,
 					  "bad test name '%s' (letters, digits, '.', '_', '-')",
 					  stem);
 			for (size_t j = 0; j < i; j++) {
-				char *other = path_stem(words.v[j], ".fio");
+				char *other = fcr_path_stem(words.v[j], ".fio");
 				if (!strcmp(other, stem))
 					perror_at(p, p->line,
 						  "test '%s' appears twice in the suite", stem);
@@ -342,7 +342,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			perror_at(p, p->line, "bad prefill '%s' (expected yes or no)", v);
 		break;
 	case K_IOENGINE:
-		if (!name_is_safe(v))
+		if (!fcr_name_is_safe(v))
 			perror_at(p, p->line, "bad ioengine '%s'", v);
 		free(c->ioengine);
 		c->ioengine = cm_strdup(v);
@@ -365,7 +365,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		break;
 	case K_SSH_OPTIONS:
 		cm_strv_release(&c->ssh_options);
-		if (shell_split(v, &c->ssh_options, &err) < 0)
+		if (fcr_shell_split(v, &c->ssh_options, &err) < 0)
 			perror_at(p, p->line, "ssh-options: %s", err.msg);
 		break;
 	}
@@ -374,7 +374,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 /* Splits a `before` value on ';' outside quotes into trimmed actions. */
 static void parse_before(struct parser *p, const char *value)
 {
-	struct state *s = p->state;
+	struct fcr_state *s = p->state;
 	const char *start = value;
 	char quote = 0;
 	bool reported = false;
@@ -400,12 +400,12 @@ static void parse_before(struct parser *p, const char *value)
 			reported = true;
 		} else {
 			s->actions = cm_realloc(s->actions, s->n_actions + 1, sizeof(*s->actions));
-			struct action *a = &s->actions[s->n_actions++];
+			struct fcr_step *a = &s->actions[s->n_actions++];
 			memset(a, 0, sizeof(*a));
 			a->text = cm_strdup(t);
 			a->line = p->line;
 			struct fcr_error err;
-			if (shell_split(t, &a->words, &err) < 0)
+			if (fcr_shell_split(t, &a->words, &err) < 0)
 				perror_at(p, p->line, "'%s': %s", t, err.msg);
 		}
 		free(piece);
@@ -417,7 +417,7 @@ static void parse_before(struct parser *p, const char *value)
 
 static void parse_section(struct parser *p, char *inner)
 {
-	struct campaign *c = p->c;
+	struct fcr_campaign *c = p->c;
 	char *name = trim(inner);
 	p->any_section = true;
 	p->in_campaign = p->in_provider = false;
@@ -438,7 +438,7 @@ static void parse_section(struct parser *p, char *inner)
 	}
 	if (!strncmp(name, "state", 5) && (name[5] == ' ' || name[5] == '\t')) {
 		char *sn = trim(name + 5);
-		if (!name_is_safe(sn)) {
+		if (!fcr_name_is_safe(sn)) {
 			perror_at(p, p->line,
 				  "bad state name '%s' (letters, digits, '.', '_', '-')", sn);
 		} else if (!strcmp(sn, "prefill")) {
@@ -452,7 +452,7 @@ static void parse_section(struct parser *p, char *inner)
 			}
 		}
 		c->states = cm_realloc(c->states, c->n_states + 1, sizeof(*c->states));
-		struct state *s = &c->states[c->n_states++];
+		struct fcr_state *s = &c->states[c->n_states++];
 		memset(s, 0, sizeof(*s));
 		s->name = cm_strdup(sn);
 		s->line = p->line;
@@ -471,7 +471,7 @@ static void parse_section(struct parser *p, char *inner)
 
 static void parse_line(struct parser *p, char *line)
 {
-	struct campaign *c = p->c;
+	struct fcr_campaign *c = p->c;
 	char *s = trim(line);
 	if (!*s || *s == ';' || *s == '#')
 		return;
@@ -526,7 +526,7 @@ static void parse_line(struct parser *p, char *line)
 		}
 		c->provider_keys = cm_realloc(c->provider_keys, c->n_provider_keys + 1,
 					    sizeof(*c->provider_keys));
-		struct provider_key *k = &c->provider_keys[c->n_provider_keys++];
+		struct fcr_provider_key *k = &c->provider_keys[c->n_provider_keys++];
 		k->key = cm_strdup(key);
 		k->value = cm_strdup(value);
 		k->file = c->source;
@@ -543,12 +543,12 @@ static void parse_line(struct parser *p, char *line)
 	}
 }
 
-static bool provider_action_known(const struct campaign *c, const char *name,
-				  const struct provider_action **out)
+static bool provider_action_known(const struct fcr_campaign *c, const char *name,
+				  const struct fcr_provider_action **out)
 {
 	if (!c->provider)
 		return false;
-	for (const struct provider_action *pa = c->provider->actions; pa->name; pa++) {
+	for (const struct fcr_provider_action *pa = c->provider->actions; pa->name; pa++) {
 		if (!strcmp(pa->name, name)) {
 			*out = pa;
 			return true;
@@ -557,10 +557,10 @@ static bool provider_action_known(const struct campaign *c, const char *name,
 	return false;
 }
 
-static void check_action(struct parser *p, struct state *s, size_t idx)
+static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 {
-	struct campaign *c = p->c;
-	struct action *a = &s->actions[idx];
+	struct fcr_campaign *c = p->c;
+	struct fcr_step *a = &s->actions[idx];
 	if (a->words.n == 0)
 		return;
 	const char *name = a->words.v[0];
@@ -571,7 +571,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 			b = &builtin_actions[i];
 	}
 	if (!b) {
-		const struct provider_action *pa;
+		const struct fcr_provider_action *pa;
 		if (provider_action_known(c, name, &pa)) {
 			a->kind = ACT_PROVIDER;
 			a->takes_down = pa->takes_down;
@@ -588,7 +588,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
 			return; /* the provider is missing; reported on its type line */
 		perror_at(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)", name,
-			  campaign_builtin_actions_help(),
+			  fcr_campaign_builtin_actions_help(),
 			  c->provider_type ? c->provider_type : "none",
 			  c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
 								      : "no actions");
@@ -614,7 +614,7 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 			    0)
 				perror_at(p, a->line, "wait-ssh: bad HOST[:PORT] '%s'",
 					  a->words.v[1]);
-		} else if (c->target != TARGET_SSH) {
+		} else if (c->target != FCR_TARGET_SSH) {
 			perror_at(p, a->line,
 				  "wait-ssh needs HOST[:PORT] when the target is local");
 		}
@@ -622,10 +622,10 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
 	case ACT_VERIFY_HASH: {
 		bool found = false;
 		for (size_t si = 0; si < c->n_states && !found; si++) {
-			struct state *os = &c->states[si];
+			struct fcr_state *os = &c->states[si];
 			size_t end = os == s ? idx : os->n_actions;
 			for (size_t ai = 0; ai < end; ai++) {
-				struct action *o = &os->actions[ai];
+				struct fcr_step *o = &os->actions[ai];
 				if (o->words.n == 2 && !strcmp(o->words.v[0], "hash") &&
 				    !strcmp(o->words.v[1], a->words.v[1]))
 					found = true;
@@ -653,8 +653,8 @@ static void check_action(struct parser *p, struct state *s, size_t idx)
  * error like any other. */
 static void check_provider_keys(struct parser *p)
 {
-	struct campaign *c = p->c;
-	struct provider_section sec = {
+	struct fcr_campaign *c = p->c;
+	struct fcr_provider_section sec = {
 	    .file = c->source,
 	    .line = c->provider_line ? c->provider_line : 1,
 	    .keys = c->provider_keys,
@@ -674,7 +674,7 @@ static void check_provider_keys(struct parser *p)
 
 static void finish(struct parser *p)
 {
-	struct campaign *c = p->c;
+	struct fcr_campaign *c = p->c;
 	if (!p->had_campaign)
 		perror_at(p, 1, "no [campaign] section");
 	if (p->had_campaign && !p->seen[K_SUITE])
@@ -688,25 +688,25 @@ static void finish(struct parser *p)
 	if (p->had_campaign && c->n_states == 0)
 		perror_at(p, p->line,
 			  "no [state NAME] section: a campaign needs at least one state");
-	if (c->ssh_port_given && c->target != TARGET_SSH)
+	if (c->ssh_port_given && c->target != FCR_TARGET_SSH)
 		perror_at(p, p->seen[K_SSH_PORT] ? p->seen[K_SSH_PORT] : p->seen[K_TARGET],
 			  "a port is only meaningful with an ssh target");
-	if (p->seen[K_SSH_OPTIONS] && c->target != TARGET_SSH)
+	if (p->seen[K_SSH_OPTIONS] && c->target != FCR_TARGET_SSH)
 		perror_at(p, p->seen[K_SSH_OPTIONS], "ssh-options needs an ssh target");
 
 	if (!c->provider_type)
 		c->provider_type = cm_strdup("none");
 	bool planned = false;
-	c->provider = provider_find(c->provider_type, &planned);
+	c->provider = fcr_provider_find(c->provider_type, &planned);
 	if (!c->provider) {
 		if (planned)
 			perror_at(p, c->provider_line,
 				  "provider type '%s' is not built in yet (built in: %s)",
-				  c->provider_type, provider_known_types());
+				  c->provider_type, fcr_provider_known_types());
 		else
 			perror_at(p, c->provider_line ? c->provider_line : 1,
 				  "unknown provider type '%s' (built in: %s)", c->provider_type,
-				  provider_known_types());
+				  fcr_provider_known_types());
 	}
 	if (c->provider)
 		check_provider_keys(p);
@@ -716,11 +716,11 @@ static void finish(struct parser *p)
 	}
 }
 
-int campaign_parse(const char *text, size_t len, const char *source, struct campaign **out,
+int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
 		   struct cm_strv *errors)
 {
 	*out = NULL;
-	struct campaign *c = cm_calloc(1, sizeof(*c));
+	struct fcr_campaign *c = cm_calloc(1, sizeof(*c));
 	c->source = cm_strdup(source);
 	c->text = cm_strndup(text, len);
 	c->text_len = len;
@@ -730,10 +730,10 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 	c->ioengine = cm_strdup("libaio");
 	c->direct = 1;
 	c->ssh_port = 22;
-	c->target = TARGET_LOCAL;
+	c->target = FCR_TARGET_LOCAL;
 	c->target_text = cm_strdup("local");
-	c->name = path_stem(source, ".ini");
-	if (!name_is_safe(c->name)) {
+	c->name = fcr_path_stem(source, ".ini");
+	if (!fcr_name_is_safe(c->name)) {
 		free(c->name);
 		c->name = cm_strdup("campaign");
 	}
@@ -741,12 +741,12 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 	struct parser p = {.c = c, .errors = errors, .source = source};
 	if (len > CAMPAIGN_MAX_BYTES) {
 		perror_at(&p, 1, "larger than %d bytes: not a campaign file", CAMPAIGN_MAX_BYTES);
-		campaign_free(c);
+		fcr_campaign_free(c);
 		return -1;
 	}
 	if (memchr(text, '\0', len)) {
 		perror_at(&p, 1, "holds a NUL byte: not a text file");
-		campaign_free(c);
+		fcr_campaign_free(c);
 		return -1;
 	}
 	const char *pos = c->text;
@@ -762,7 +762,7 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 			line[n - 1] = '\0';
 		p.line++;
 		/* the manifest and the journal are JSON, which holds only UTF-8 */
-		size_t good = utf8_valid_len(line, strlen(line));
+		size_t good = fcr_utf8_valid_len(line, strlen(line));
 		if (line[good])
 			perror_at(&p, p.line, "not UTF-8 text (byte 0x%02x in column %zu)",
 				  (unsigned char)line[good], good + 1);
@@ -775,14 +775,14 @@ int campaign_parse(const char *text, size_t len, const char *source, struct camp
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
 		cm_strv_addf(errors, "%s: %d more errors", source, p.n_errors - CAMPAIGN_MAX_ERRORS);
 	if (p.n_errors) {
-		campaign_free(c);
+		fcr_campaign_free(c);
 		return -1;
 	}
 	*out = c;
 	return 0;
 }
 
-void campaign_free(struct campaign *c)
+void fcr_campaign_free(struct fcr_campaign *c)
 {
 	if (!c)
 		return;
@@ -804,7 +804,7 @@ void campaign_free(struct campaign *c)
 	}
 	free(c->provider_keys);
 	for (size_t i = 0; i < c->n_states; i++) {
-		struct state *s = &c->states[i];
+		struct fcr_state *s = &c->states[i];
 		for (size_t j = 0; j < s->n_actions; j++) {
 			free(s->actions[j].text);
 			cm_strv_release(&s->actions[j].words);
@@ -817,7 +817,7 @@ void campaign_free(struct campaign *c)
 	free(c);
 }
 
-char *campaign_test_file(const struct campaign *c)
+char *fcr_campaign_test_file(const struct fcr_campaign *c)
 {
 	size_t n = strlen(c->directory);
 	return cm_asprintf("%s%sfiocamp.testfile", c->directory,

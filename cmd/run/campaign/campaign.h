@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The campaign file: an INI file like fio's job files with the sections
- * [campaign], [provider] and [state NAME].  campaign_parse() reads and checks
+ * [campaign], [provider] and [state NAME].  fcr_campaign_parse() reads and checks
  * all of it before anything runs, and reports every problem as
  * "file:line: message".  See fiocamp-campaign(5).
  */
@@ -15,7 +15,7 @@
 #include "actions/provider.h"
 #include "fcr.h"
 
-enum action_kind {
+enum fcr_step_kind {
 	ACT_SETTLE,
 	ACT_WAIT_SSH,
 	ACT_RUN,
@@ -27,8 +27,8 @@ enum action_kind {
 	ACT_PROVIDER, /* performed by the provider */
 };
 
-struct action {
-	enum action_kind kind;
+struct fcr_step {
+	enum fcr_step_kind kind;
 	char *text;	   /* as written, trimmed */
 	struct cm_strv words; /* name and arguments, shell-split */
 	unsigned line;
@@ -39,16 +39,16 @@ struct action {
 	unsigned probe_port; /* ACT_WAIT_SSH */
 };
 
-struct state {
+struct fcr_state {
 	char *name;
 	unsigned line;
-	struct action *actions;
+	struct fcr_step *actions;
 	size_t n_actions;
 };
 
-enum target_kind { TARGET_LOCAL, TARGET_SSH };
+enum fcr_target_kind { FCR_TARGET_LOCAL, FCR_TARGET_SSH };
 
-struct campaign {
+struct fcr_campaign {
 	char *source; /* the file name used in messages */
 	char *text;   /* the file's bytes, for the copy in the campaign directory */
 	size_t text_len;
@@ -67,7 +67,7 @@ struct campaign {
 	int direct;
 
 	char *target_text;
-	enum target_kind target;
+	enum fcr_target_kind target;
 	char *ssh_dest;	   /* "user@host" or "host" */
 	char *ssh_host;	   /* host alone, for probes */
 	unsigned ssh_port; /* 22 unless given */
@@ -76,27 +76,27 @@ struct campaign {
 
 	char *provider_type; /* "none" when there is no [provider] */
 	unsigned provider_line;
-	struct provider_key *provider_keys;
+	struct fcr_provider_key *provider_keys;
 	size_t n_provider_keys;
-	const struct provider_ops *provider; /* NULL when not built in */
+	const struct fcr_provider *provider; /* NULL when not built in */
 
-	struct state *states;
+	struct fcr_state *states;
 	size_t n_states;
 };
 
 /*
  * Parses `len` bytes of `text` (copied) named `source` in messages.  On
- * success returns 0 with *out set (free with campaign_free).  On failure
+ * success returns 0 with *out set (free with fcr_campaign_free).  On failure
  * returns -1 and appends one "source:line: message" per problem to errors.
  */
-int campaign_parse(const char *text, size_t len, const char *source, struct campaign **out,
+int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
 		   struct cm_strv *errors);
-void campaign_free(struct campaign *c);
+void fcr_campaign_free(struct fcr_campaign *c);
 
 /* Name and usage of the built-in actions, for --help. */
-const char *campaign_builtin_actions_help(void);
+const char *fcr_campaign_builtin_actions_help(void);
 
 /* The test file on the target: <directory>/fiocamp.testfile. */
-char *campaign_test_file(const struct campaign *c);
+char *fcr_campaign_test_file(const struct fcr_campaign *c);
 
 #endif

@@ -23,7 +23,7 @@ def main():
         lines.append('};')
         entries.append('\t{"%s", file_%d, %d},' % (name, i, len(data)))
     lines.append('')
-    lines.append('const struct embedded_file embedded_files[] = {')
+    lines.append('const struct fcr_embedded_file fcr_embedded_files[] = {')
     lines.extend(entries)
     lines.append('\t{NULL, NULL, 0},')
     lines.append('};')

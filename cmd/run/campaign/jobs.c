@@ -10,23 +10,23 @@
 /* Job files are small; anything bigger is not one. */
 #define JOBFILE_MAX_BYTES (1024 * 1024)
 
-const char *jobs_installed_dir(void)
+const char *fcr_jobs_installed_dir(void)
 {
 	return FIOCAMP_JOBS_DIR;
 }
 
-const struct embedded_file *jobs_embedded(const char *name)
+const struct fcr_embedded_file *fcr_jobs_embedded(const char *name)
 {
-	for (const struct embedded_file *e = embedded_files; e->name; e++) {
+	for (const struct fcr_embedded_file *e = fcr_embedded_files; e->name; e++) {
 		if (!strcmp(e->name, name))
 			return e;
 	}
 	return NULL;
 }
 
-static int try_path(const char *path, struct jobfile *out, struct fcr_error *err)
+static int try_path(const char *path, struct fcr_jobfile *out, struct fcr_error *err)
 {
-	if (!path_exists(path))
+	if (!fcr_path_exists(path))
 		return 1;
 	if (cm_read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err->msg, sizeof(err->msg)) < 0)
 		return -1;
@@ -34,8 +34,8 @@ static int try_path(const char *path, struct jobfile *out, struct fcr_error *err
 	return 0;
 }
 
-int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
-		 struct jobfile *out, struct fcr_error *err)
+int fcr_jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
+		 struct fcr_jobfile *out, struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	size_t n = strlen(entry);
@@ -51,7 +51,7 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 		free(path);
 		if (rc != 0)
 			return -1;
-		out->test = path_stem(entry, ".fio");
+		out->test = fcr_path_stem(entry, ".fio");
 		return 0;
 	}
 	struct cm_strv tried = {0};
@@ -61,7 +61,7 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 		cm_strv_addf(&tried, "%s/%s.fio", campaign_dir, entry);
 		cm_strv_addf(&tried, "%s/fio-jobs/%s.fio", campaign_dir, entry);
 	}
-	cm_strv_addf(&tried, "%s/%s.fio", jobs_installed_dir(), entry);
+	cm_strv_addf(&tried, "%s/%s.fio", fcr_jobs_installed_dir(), entry);
 	for (size_t i = 0; i < tried.n; i++) {
 		rc = try_path(tried.v[i], out, err);
 		if (rc < 0) {
@@ -75,7 +75,7 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 		}
 	}
 	char *fname = cm_asprintf("%s.fio", entry);
-	const struct embedded_file *e = jobs_embedded(fname);
+	const struct fcr_embedded_file *e = fcr_jobs_embedded(fname);
 	free(fname);
 	if (e) {
 		cm_strv_release(&tried);
@@ -97,7 +97,7 @@ int jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_d
 	return -1;
 }
 
-void jobfile_release(struct jobfile *j)
+void fcr_jobfile_release(struct fcr_jobfile *j)
 {
 	free(j->test);
 	free(j->text);

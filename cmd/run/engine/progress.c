@@ -7,17 +7,17 @@
 #include <time.h>
 #include <unistd.h>
 
-static enum progress_mode mode;
+static enum fcr_progress_mode mode;
 static char status_text[512];
 static int status_shown;
 static double last_draw;
 
-void progress_init(enum progress_mode m)
+void fcr_progress_init(enum fcr_progress_mode m)
 {
 	mode = m;
 }
 
-enum progress_mode progress_mode(void)
+enum fcr_progress_mode fcr_progress_mode(void)
 {
 	return mode;
 }
@@ -39,26 +39,26 @@ static void draw(void)
 	last_draw = cm_mono_s();
 }
 
-void progress_clear(void)
+void fcr_progress_clear(void)
 {
-	if (mode == PROGRESS_TTY && status_shown) {
+	if (mode == FCR_PROGRESS_TTY && status_shown) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 		status_shown = 0;
 	}
 }
 
-void progress_line(const char *fmt, ...)
+void fcr_progress_line(const char *fmt, ...)
 {
-	if (mode == PROGRESS_QUIET)
+	if (mode == FCR_PROGRESS_QUIET)
 		return;
 	char text[1024];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (mode == PROGRESS_TTY) {
-		progress_clear();
+	if (mode == FCR_PROGRESS_TTY) {
+		fcr_progress_clear();
 		fprintf(stderr, "%s\n", text);
 		if (status_text[0])
 			draw();
@@ -73,9 +73,9 @@ void progress_line(const char *fmt, ...)
 	fflush(stderr);
 }
 
-void progress_status(int force, const char *fmt, ...)
+void fcr_progress_status(int force, const char *fmt, ...)
 {
-	if (mode != PROGRESS_TTY)
+	if (mode != FCR_PROGRESS_TTY)
 		return;
 	va_list ap;
 	va_start(ap, fmt);

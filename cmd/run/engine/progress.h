@@ -9,15 +9,15 @@
 
 #include "fcr.h"
 
-enum progress_mode { PROGRESS_QUIET, PROGRESS_PLAIN, PROGRESS_TTY };
+enum fcr_progress_mode { FCR_PROGRESS_QUIET, FCR_PROGRESS_PLAIN, FCR_PROGRESS_TTY };
 
-void progress_init(enum progress_mode mode);
-enum progress_mode progress_mode(void);
+void fcr_progress_init(enum fcr_progress_mode mode);
+enum fcr_progress_mode fcr_progress_mode(void);
 /* An event: "HH:MM:SS text" (plain), or above the status line (tty). */
-void progress_line(const char *fmt, ...) CM_PRINTF(1, 2);
+void fcr_progress_line(const char *fmt, ...) CM_PRINTF(1, 2);
 /* The status line (tty only; redrawn at most 5 times a second unless forced). */
-void progress_status(int force, const char *fmt, ...) CM_PRINTF(2, 3);
+void fcr_progress_status(int force, const char *fmt, ...) CM_PRINTF(2, 3);
 /* Removes the status line (before other output). */
-void progress_clear(void);
+void fcr_progress_clear(void);
 
 #endif

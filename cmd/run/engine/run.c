@@ -34,7 +34,7 @@ static void on_signal(int sig)
 	if (g_interrupts >= 2)
 		g_hard_stop = 1;
 	if (g_interrupts >= 3)
-		_exit(EXIT_RUN_INTERRUPTED); /* something hangs: leave now */
+		_exit(FCR_EXIT_INTERRUPTED); /* something hangs: leave now */
 }
 
 /* First guess of fio's own time beyond its runtime (start-up, layout,
@@ -44,16 +44,16 @@ static void on_signal(int sig)
 enum step { STEP_OK = 0, STEP_FAILED = 1, STEP_INTERRUPTED = 2, STEP_FATAL = 3 };
 
 struct runner {
-	const struct campaign *c;
-	const struct run_options *o;
+	const struct fcr_campaign *c;
+	const struct fcr_options *o;
 	char *cdir;
-	struct record rec;
-	struct target tgt;
-	struct jobfile *jobs; /* one per suite entry */
-	struct jobfile prefill_job;
+	struct fcr_record rec;
+	struct fcr_target tgt;
+	struct fcr_jobfile *jobs; /* one per suite entry */
+	struct fcr_jobfile prefill_job;
 	void *prov;
 	bool prov_ready;
-	struct provider_ctx pctx;
+	struct fcr_provider_ctx pctx;
 	bool maybe_down; /* an action took the machine away and no wait-ssh saw it back */
 	bool resumed;	 /* this session continues an earlier one */
 	bool journal_ready;
@@ -91,7 +91,7 @@ static const char *jstr(json_t *o, const char *k)
 
 static void jset_str(json_t *o, const char *k, const char *v)
 {
-	json_object_set_new(o, k, v ? json_text(v) : json_null());
+	json_object_set_new(o, k, v ? fcr_jtext(v) : json_null());
 }
 
 static bool status_is(json_t *o, const char *s)
@@ -102,8 +102,8 @@ static bool status_is(json_t *o, const char *s)
 
 static void journal_failure(struct runner *R, const char *what, const char *msg)
 {
-	record_event(&R->rec, "error",
-		     json_pack("{s:s, s:o}", "step", what, "message", json_text(msg)));
+	fcr_record_event(&R->rec, "error",
+		     json_pack("{s:s, s:o}", "step", what, "message", fcr_jtext(msg)));
 }
 
 static void fmt_clock(char *buf, size_t len, double s)
@@ -124,7 +124,7 @@ static double fio_extra(const struct runner *R)
 
 static double eta_s(const struct runner *R)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	double left = R->tests_left * ((double)c->runtime_ms / 1000.0 + fio_extra(R)) +
 		      R->pauses_left * ((double)c->pause_ms / 1000.0) +
 		      (double)R->settle_left_ms / 1000.0;
@@ -135,22 +135,22 @@ static double eta_s(const struct runner *R)
 
 static void show_status(struct runner *R, const char *what, int force)
 {
-	if (progress_mode() != PROGRESS_TTY)
+	if (fcr_progress_mode() != FCR_PROGRESS_TTY)
 		return;
 	char el[32], eta[32];
 	fmt_clock(el, sizeof(el), cm_mono_s() - R->started_mono);
 	fmt_clock(eta, sizeof(eta), eta_s(R));
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	if (R->si < c->n_states && R->round)
-		progress_status(force,
+		fcr_progress_status(force,
 				"state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
 				R->si + 1, c->n_states, c->states[R->si].name, R->round, c->rounds,
 				what, el, eta, R->iops[0] ? " | " : "", R->iops);
 	else if (R->si < c->n_states)
-		progress_status(force, "state %zu/%zu %s | before | %s | %s elapsed | ETA %s",
+		fcr_progress_status(force, "state %zu/%zu %s | before | %s | %s elapsed | ETA %s",
 				R->si + 1, c->n_states, c->states[R->si].name, what, el, eta);
 	else
-		progress_status(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
+		fcr_progress_status(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
 				R->iops[0] ? " | " : "", R->iops);
 }
 
@@ -182,7 +182,7 @@ static int wait_ticking(struct runner *R, uint64_t ms, const char *what)
 
 static void fio_env(const struct runner *R, const char *test, struct cm_strv *env)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	cm_strv_addf(env, "FIOCAMP_FILE=%s", R->tgt.test_file);
 	cm_strv_addf(env, "FIOCAMP_SIZE=%llu", (unsigned long long)c->size_bytes);
 	cm_strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
@@ -223,7 +223,7 @@ static void sync_outputs(const char *dir)
 		free(p);
 	}
 	closedir(d);
-	fsync_dir(dir, NULL);
+	fcr_fsync_dir(dir, NULL);
 }
 
 /* Logs fio wrote for `test` in `dir`, as paths relative to the campaign
@@ -297,7 +297,7 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 	for (size_t i = 0; i < out->n_diags && json_array_size(diags) < 10; i++) {
 		const struct fc_diag *d = &out->diags[i];
 		if (d->kind == FC_DIAG_FIO || d->kind == FC_DIAG_BROKEN || d->kind == FC_DIAG_NOTE)
-			json_array_append_new(diags, json_text(d->text));
+			json_array_append_new(diags, fcr_jtext(d->text));
 	}
 	if (json_array_size(diags))
 		json_object_set_new(obj, "diagnostics", diags);
@@ -336,7 +336,7 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
  * everything in obj.  `what` labels the run in messages ("sparse r1 rr4k").
  */
 static enum step fio_unit(struct runner *R, const char *dir_rel, const char *name,
-			  const struct jobfile *job, json_t *obj, json_t *where, const char *what)
+			  const struct fcr_jobfile *job, json_t *obj, json_t *where, const char *what)
 {
 	struct fcr_error err;
 	char *dir = cm_asprintf("%s/%s", R->cdir, dir_rel);
@@ -359,30 +359,30 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	}
 	json_object_set_new(obj, "status", json_string("running"));
 	/* made durable with the other outputs when the round ends (sync_outputs) */
-	if (write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
-	    write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
+	if (fcr_write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
+	    fcr_write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
 		cm_buf_release(&envtext);
 		json_object_set_new(obj, "status", json_string("failed"));
 		jset_str(obj, "error", err.msg);
-		progress_line("%s: %s", what, err.msg);
+		fcr_progress_line("%s: %s", what, err.msg);
 		goto out;
 	}
 	cm_buf_release(&envtext);
 	jset_str(obj, "job", job_rel);
 	jset_str(obj, "env", env_rel);
 
-	target_fio_argv(&R->tgt, name, env.v, &argv);
+	fcr_target_fio_argv(&R->tgt, name, env.v, &argv);
 	json_t *ev = json_deep_copy(where);
-	char *joined = shell_join(argv.v);
+	char *joined = fcr_shell_join(argv.v);
 	json_object_set_new(ev, "argv", json_string(joined));
 	free(joined);
-	record_event(&R->rec, "fio-start", ev);
+	fcr_record_event(&R->rec, "fio-start", ev);
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	R->test = name;
 	R->test_started = t0;
 	R->iops[0] = '\0';
-	json_object_set_new(obj, "started", json_utc(t0_wall));
-	struct fio_exec x = {
+	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
+	struct fcr_fio_exec x = {
 	    .test = name,
 	    .dir = dir,
 	    .env = env.v,
@@ -390,13 +390,13 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	    .opaque = R,
 	    .interrupts = &g_interrupts,
 	};
-	int rc = target_run_fio(&R->tgt, &x, &err);
+	int rc = fcr_target_run_fio(&R->tgt, &x, &err);
 	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
 	R->last_fio_end = t1;
 	R->test = NULL;
 	R->iops[0] = '\0';
-	json_object_set_new(obj, "finished", json_utc(t1_wall));
-	json_object_set_new(obj, "duration_s", json_seconds(t1 - t0));
+	json_object_set_new(obj, "finished", fcr_jutc(t1_wall));
+	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
 
 	char why[1600] = "";
 	bool interrupted = x.interrupted || g_interrupts;
@@ -404,10 +404,10 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 		json_object_set_new(obj, "exit_status", json_integer(WEXITSTATUS(x.status)));
 	else
 		json_object_set_new(obj, "exit_status", json_null());
-	bool have_json = path_exists(json_abs);
+	bool have_json = fcr_path_exists(json_abs);
 	jset_str(obj, "json", have_json ? json_rel : NULL);
 	json_object_set_new(obj, "logs", list_logs(dir, dir_rel, name));
-	bool have_stderr = path_exists(stderr_abs);
+	bool have_stderr = fcr_path_exists(stderr_abs);
 	jset_str(obj, "stderr", have_stderr ? stderr_rel : NULL);
 
 	bool ok = false;
@@ -419,9 +419,9 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 		/* the report first: a job's error says more than fio's exit status */
 		ok = judge_report(json_abs, obj, why, sizeof(why));
 	}
-	if (rc == 0 && !interrupted && !status_ok(x.status)) {
+	if (rc == 0 && !interrupted && !fcr_exited_ok(x.status)) {
 		char st[64];
-		describe_status(st, sizeof(st), x.status);
+		fcr_describe_status(st, sizeof(st), x.status);
 		size_t n = strlen(why);
 		if (ok || !n)
 			snprintf(why, sizeof(why), "fio ended with %s", st);
@@ -456,19 +456,19 @@ static enum step fio_unit(struct runner *R, const char *dir_rel, const char *nam
 	ev = json_deep_copy(where);
 	json_object_set_new(ev, "status", json_incref(jget(obj, "status")));
 	json_object_set_new(ev, "exit_status", json_incref(jget(obj, "exit_status")));
-	json_object_set_new(ev, "duration_s", json_seconds(t1 - t0));
+	json_object_set_new(ev, "duration_s", fcr_jseconds(t1 - t0));
 	if (jget(obj, "iops"))
 		json_object_set_new(ev, "iops", json_incref(jget(obj, "iops")));
 	if (result == STEP_FAILED)
 		jset_str(ev, "error", why);
-	record_event(&R->rec, "fio-end", ev);
+	fcr_record_event(&R->rec, "fio-end", ev);
 	if (result == STEP_OK) {
 		double iops = json_number_value(jget(obj, "iops"));
-		progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);
+		fcr_progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);
 	} else if (result == STEP_FAILED) {
-		progress_line("%s: FAILED: %s", what, why);
+		fcr_progress_line("%s: FAILED: %s", what, why);
 	} else {
-		progress_line("%s: interrupted", what);
+		fcr_progress_line("%s: interrupted", what);
 	}
 out:
 	cm_strv_release(&env);
@@ -492,7 +492,7 @@ static char *aside_name(const char *base_abs, const char *tag, unsigned *k)
 {
 	for (*k = 1;; (*k)++) {
 		char *p = cm_asprintf("%s.%s-%u", base_abs, tag, *k);
-		if (!path_exists(p))
+		if (!fcr_path_exists(p))
 			return p;
 		free(p);
 	}
@@ -533,10 +533,10 @@ static int move_prefill_aside(struct runner *R, const char *name, struct fcr_err
 			free(to);
 		}
 		if (rc == 0) {
-			record_event(&R->rec, "moved-aside",
+			fcr_record_event(&R->rec, "moved-aside",
 				     json_pack("{s:s, s:s}", "from", name, "to",
 					       aside + strlen(R->cdir) + 1));
-			fsync_dir(dir, NULL);
+			fcr_fsync_dir(dir, NULL);
 		}
 		free(aside);
 	}
@@ -551,15 +551,15 @@ static enum step run_prefill(struct runner *R, const char *name, json_t *obj, co
 {
 	struct fcr_error err;
 	char *dir = cm_asprintf("%s/prefill", R->cdir);
-	if (mkdir_p(dir, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
+	if (fcr_mkdir_p(dir, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
 		free(dir);
-		progress_line("%s: %s", label, err.msg);
+		fcr_progress_line("%s: %s", label, err.msg);
 		jset_str(obj, "error", err.msg);
 		json_object_set_new(obj, "status", json_string("failed"));
 		return STEP_FAILED;
 	}
 	free(dir);
-	progress_line("%s: writing the whole test file (%s)", label, R->c->size_text);
+	fcr_progress_line("%s: writing the whole test file (%s)", label, R->c->size_text);
 	show_status(R, label, 1);
 	json_t *where = json_pack("{s:s}", "test", name);
 	json_t *fio = json_object();
@@ -609,7 +609,7 @@ static const char *recorded_hash(struct runner *R, const char *path)
  * why).
  */
 static double down_since(const struct runner *R, json_t *state_obj, size_t upto,
-			 const struct state *s, const char **note)
+			 const struct fcr_state *s, const char **note)
 {
 	json_t *before = jget(state_obj, "before");
 	*note = NULL;
@@ -634,31 +634,31 @@ static double down_since(const struct runner *R, json_t *state_obj, size_t upto,
 	return NAN;
 }
 
-static void json_add_output(json_t *res, const char *key, const char *text)
+static void put_output(json_t *res, const char *key, const char *text)
 {
 	size_t n = strlen(text);
 	if (!n)
 		return;
 	/* a command's output is evidence, but the manifest is no log file (the
-	 * cut may split a character: json_text replaces what is left of it) */
+	 * cut may split a character: fcr_jtext replaces what is left of it) */
 	if (n > 4096) {
 		char *tail = cm_asprintf("…%s", text + n - 4096);
-		json_object_set_new(res, key, json_text(tail));
+		json_object_set_new(res, key, fcr_jtext(tail));
 		free(tail);
 	} else {
-		json_object_set_new(res, key, json_text(text));
+		json_object_set_new(res, key, fcr_jtext(text));
 	}
 }
 
-static enum step run_command_action(struct runner *R, const struct action *a, json_t *res,
+static enum step run_command_action(struct runner *R, const struct fcr_step *a, json_t *res,
 				    char *why, size_t len)
 {
 	char *const *argv = a->words.v + 1;
-	struct capture cap;
+	struct fcr_capture cap;
 	struct fcr_error err;
 	int rc = a->kind == ACT_RUN
-		     ? run_capture(argv, NULL, 0, 1024 * 1024, &g_interrupts, &cap, &err)
-		     : target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
+		     ? fcr_run_capture(argv, NULL, 0, 1024 * 1024, &g_interrupts, &cap, &err)
+		     : fcr_target_exec(&R->tgt, argv, NULL, 0, &cap, &err);
 	if (rc < 0) {
 		snprintf(why, len, "%s", err.msg);
 		return g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
@@ -666,29 +666,29 @@ static enum step run_command_action(struct runner *R, const struct action *a, js
 	json_object_set_new(res, "exit_status",
 			    WIFEXITED(cap.status) ? json_integer(WEXITSTATUS(cap.status))
 						  : json_null());
-	json_add_output(res, "stdout", cap.out);
-	json_add_output(res, "stderr", cap.err);
+	put_output(res, "stdout", cap.out);
+	put_output(res, "stderr", cap.err);
 	enum step s = STEP_OK;
 	if (cap.stopped) {
 		s = STEP_INTERRUPTED;
-	} else if (!status_ok(cap.status)) {
+	} else if (!fcr_exited_ok(cap.status)) {
 		char st[64];
-		describe_status(st, sizeof(st), cap.status);
+		fcr_describe_status(st, sizeof(st), cap.status);
 		const char *nl = strchr(cap.err, '\n');
 		snprintf(why, len, "'%s' ended with %s%s%.*s", a->text, st, cap.err[0] ? ": " : "",
 			 (int)(nl ? (size_t)(nl - cap.err) : strlen(cap.err)), cap.err);
 		s = STEP_FAILED;
 	}
-	capture_release(&cap);
+	fcr_capture_release(&cap);
 	return s;
 }
 
 static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *state_obj,
 				json_t *obj)
 {
-	const struct campaign *c = R->c;
-	const struct state *st = &c->states[si];
-	const struct action *a = &st->actions[ai];
+	const struct fcr_campaign *c = R->c;
+	const struct fcr_state *st = &c->states[si];
+	const struct fcr_step *a = &st->actions[ai];
 	char label[300];
 	snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
 	json_t *res = json_object();
@@ -698,7 +698,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 
 	json_object_set_new(obj, "status", json_string("running"));
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
-	json_object_set_new(obj, "started", json_utc(t0_wall));
+	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
 	json_object_del(obj, "error");
 	json_object_del(obj, "result");
 	json_object_del(obj, "downtime_s");
@@ -707,11 +707,11 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	json_object_del(obj, "tasks");
 	if (a->takes_down)
 		R->maybe_down = true;
-	record_save(&R->rec);
-	record_event(
+	fcr_record_save(&R->rec);
+	fcr_record_event(
 	    &R->rec, "action-start",
 	    json_pack("{s:s, s:i, s:s}", "state", st->name, "index", (int)ai, "action", a->text));
-	progress_line("%s", label);
+	fcr_progress_line("%s", label);
 	show_status(R, a->text, 1);
 
 	switch (a->kind) {
@@ -722,14 +722,14 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 			R->settle_left_ms -= a->settle_ms;
 		break;
 	case ACT_WAIT_SSH: {
-		const char *host = a->probe_host ? a->probe_host : target_probe_host(&R->tgt);
+		const char *host = a->probe_host ? a->probe_host : fcr_target_probe_host(&R->tgt);
 		unsigned port = a->probe_host ? a->probe_port : c->ssh_port;
-		struct probe_result pr;
-		int rc = probe_ssh(host, port, c->wait_timeout_ms, &g_interrupts, &pr, &err);
+		struct fcr_probe_result pr;
+		int rc = fcr_probe_ssh(host, port, c->wait_timeout_ms, &g_interrupts, &pr, &err);
 		json_object_set_new(res, "host", json_string(host));
 		json_object_set_new(res, "port", json_integer(port));
 		json_object_set_new(res, "probes", json_integer(pr.probes));
-		json_object_set_new(res, "interval_ms", json_integer(PROBE_INTERVAL_MS));
+		json_object_set_new(res, "interval_ms", json_integer(FCR_PROBE_INTERVAL_MS));
 		if (rc > 0) {
 			s = STEP_INTERRUPTED;
 			break;
@@ -740,7 +740,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 			break;
 		}
 		json_object_set_new(res, "banner", json_string(pr.banner));
-		json_object_set_new(res, "answered", json_utc(pr.ready_wall));
+		json_object_set_new(res, "answered", fcr_jutc(pr.ready_wall));
 		R->maybe_down = false;
 		const char *note;
 		double since = down_since(R, state_obj, ai, st, &note);
@@ -748,14 +748,14 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 			json_object_set_new(obj, "downtime_note", json_string(note));
 			if (!jget(state_obj, "downtime_note"))
 				json_object_set_new(state_obj, "downtime_note", json_string(note));
-			progress_line("%s: %s", st->name, note);
+			fcr_progress_line("%s: %s", st->name, note);
 		}
 		if (isfinite(since)) {
 			double down = pr.ready_wall - since;
-			json_object_set_new(obj, "downtime_s", json_seconds(down));
+			json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
 			if (!json_is_number(jget(state_obj, "downtime_s")))
-				json_object_set_new(state_obj, "downtime_s", json_seconds(down));
-			progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
+				json_object_set_new(state_obj, "downtime_s", fcr_jseconds(down));
+			fcr_progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
 		}
 		break;
 	}
@@ -765,14 +765,14 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		break;
 	case ACT_HASH: {
 		char *hex = NULL;
-		if (target_sha256(&R->tgt, a->words.v[1], &hex, &err) < 0) {
+		if (fcr_target_sha256(&R->tgt, a->words.v[1], &hex, &err) < 0) {
 			snprintf(why, sizeof(why), "%s", err.msg);
 			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 			break;
 		}
 		json_object_set_new(res, "path", json_string(a->words.v[1]));
 		json_object_set_new(res, "sha256", json_string(hex));
-		progress_line("%s: sha256 %s", st->name, hex);
+		fcr_progress_line("%s: sha256 %s", st->name, hex);
 		free(hex);
 		break;
 	}
@@ -785,7 +785,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 			s = STEP_FAILED;
 			break;
 		}
-		if (target_sha256(&R->tgt, a->words.v[1], &hex, &err) < 0) {
+		if (fcr_target_sha256(&R->tgt, a->words.v[1], &hex, &err) < 0) {
 			snprintf(why, sizeof(why), "%s", err.msg);
 			s = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 			break;
@@ -801,7 +801,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 				 a->words.v[1], expected, hex);
 			s = STEP_FAILED;
 		} else {
-			progress_line("%s: sha256 of %s matches", st->name, a->words.v[1]);
+			fcr_progress_line("%s: sha256 of %s matches", st->name, a->words.v[1]);
 		}
 		free(hex);
 		break;
@@ -819,7 +819,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		break;
 	}
 	case ACT_FRESH_FILE:
-		if (target_fresh_file(&R->tgt, &err) < 0) {
+		if (fcr_target_fresh_file(&R->tgt, &err) < 0) {
 			snprintf(why, sizeof(why), "%s", err.msg);
 			s = STEP_FAILED;
 		} else {
@@ -850,8 +850,8 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 	if (s == STEP_OK && g_interrupts)
 		s = STEP_INTERRUPTED;
 	double t1 = cm_mono_s();
-	json_object_set_new(obj, "finished", json_utc(cm_wall_s()));
-	json_object_set_new(obj, "duration_s", json_seconds(t1 - t0));
+	json_object_set_new(obj, "finished", fcr_jutc(cm_wall_s()));
+	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
 	if (json_object_size(res))
 		json_object_set_new(obj, "result", res);
 	else
@@ -864,7 +864,7 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		jset_str(obj, "error", why);
 	json_t *ev =
 	    json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai, "action",
-		      a->text, "status", status, "duration_s", json_seconds(t1 - t0));
+		      a->text, "status", status, "duration_s", fcr_jseconds(t1 - t0));
 	if (jget(obj, "downtime_s"))
 		json_object_set(ev, "downtime_s", jget(obj, "downtime_s"));
 	if (jget(obj, "result"))
@@ -875,12 +875,12 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
 		json_object_set(ev, "tasks", jget(obj, "tasks"));
 	if (s == STEP_FAILED)
 		jset_str(ev, "error", why);
-	record_event(&R->rec, "action-end", ev);
+	fcr_record_event(&R->rec, "action-end", ev);
 	if (s == STEP_FAILED)
-		progress_line("%s: FAILED: %s", label, why);
+		fcr_progress_line("%s: FAILED: %s", label, why);
 	else if (s == STEP_INTERRUPTED)
-		progress_line("%s: interrupted", label);
-	record_save(&R->rec);
+		fcr_progress_line("%s: interrupted", label);
+	fcr_record_save(&R->rec);
 	return R->rec.failed ? STEP_FATAL : s;
 }
 
@@ -894,8 +894,8 @@ static enum step perform_action(struct runner *R, size_t si, size_t ai, json_t *
  */
 static enum step restore_power_off(struct runner *R, size_t si, json_t *state_obj)
 {
-	const struct campaign *c = R->c;
-	const struct state *st = &c->states[si];
+	const struct fcr_campaign *c = R->c;
+	const struct fcr_state *st = &c->states[si];
 	json_t *before = jget(state_obj, "before");
 	size_t next = st->n_actions;
 	for (size_t ai = 0; ai < st->n_actions; ai++) {
@@ -904,23 +904,23 @@ static enum step restore_power_off(struct runner *R, size_t si, json_t *state_ob
 			break;
 		}
 	}
-	const struct action *last = NULL;
+	const struct fcr_step *last = NULL;
 	for (size_t ai = 0; ai < next; ai++) {
-		const struct action *a = &st->actions[ai];
+		const struct fcr_step *a = &st->actions[ai];
 		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
 			last = a;
 	}
 	if (!last || !last->takes_down || last->brings_up)
 		return STEP_OK;
 	if (next < st->n_actions) {
-		const struct action *a = &st->actions[next];
+		const struct fcr_step *a = &st->actions[next];
 		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
 			return STEP_OK;
 	}
-	progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
+	fcr_progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
 		      "machine off",
 		      st->name, last->text);
-	record_event(&R->rec, "resume-restore",
+	fcr_record_event(&R->rec, "resume-restore",
 		     json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
 	R->maybe_down = true;
 	json_t *res = json_object();
@@ -932,13 +932,13 @@ static enum step restore_power_off(struct runner *R, size_t si, json_t *state_ob
 		R->restored_down_wall = t0_wall;
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
 			       "status", rc == 0 ? "done" : "failed", "duration_s",
-			       json_seconds(cm_mono_s() - t0), "result", res);
+			       fcr_jseconds(cm_mono_s() - t0), "result", res);
 	if (rc < 0)
 		jset_str(ev, "error", pe.msg);
-	record_event(&R->rec, "resume-restore-end", ev);
+	fcr_record_event(&R->rec, "resume-restore-end", ev);
 	if (rc == 0)
 		return STEP_OK;
-	progress_line("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
+	fcr_progress_line("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
 	journal_failure(R, "resume-restore", pe.msg);
 	return g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 }
@@ -952,25 +952,25 @@ static enum step restore_power_off(struct runner *R, size_t si, json_t *state_ob
 static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *round_obj,
 			   uint64_t pause_ms)
 {
-	const struct campaign *c = R->c;
-	const struct state *st = &c->states[si];
+	const struct fcr_campaign *c = R->c;
+	const struct fcr_state *st = &c->states[si];
 	struct fcr_error err;
 	char *rel = cm_asprintf("%s/r%u", st->name, r);
 	char *abs = cm_asprintf("%s/%s", R->cdir, rel);
 	enum step result = STEP_OK;
 
 	/* a round stopped in the pause before its first run left an empty directory */
-	if (path_exists(abs) && rmdir(abs) == 0)
-		progress_line("%s round %u: removed the empty directory of an earlier attempt",
+	if (fcr_path_exists(abs) && rmdir(abs) == 0)
+		fcr_progress_line("%s round %u: removed the empty directory of an earlier attempt",
 			      st->name, r);
-	if (path_exists(abs)) {
+	if (fcr_path_exists(abs)) {
 		/* a round cut short (or failed) earlier: keep it, run the round again */
 		const char *tag = status_is(round_obj, "failed") ? "failed" : "interrupted";
 		unsigned k;
 		char *aside = aside_name(abs, tag, &k);
 		if (rename(abs, aside) < 0) {
 			fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
-			progress_line("%s", err.msg);
+			fcr_progress_line("%s", err.msg);
 			free(aside);
 			result = STEP_FATAL;
 			goto out;
@@ -982,24 +982,24 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 			json_object_set_new(round_obj, "moved_aside", list);
 		}
 		json_array_append_new(list, json_string(aside_rel));
-		record_event(&R->rec, "moved-aside",
+		fcr_record_event(&R->rec, "moved-aside",
 			     json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round", (int)r,
 				       "from", rel, "to", aside_rel));
-		progress_line("%s round %u: the unfinished earlier attempt is kept as %s", st->name,
+		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s", st->name,
 			      r, aside_rel);
 		free(aside_rel);
 		free(aside);
 	}
-	if (mkdir_p(abs, &err) < 0) {
-		progress_line("%s", err.msg);
+	if (fcr_mkdir_p(abs, &err) < 0) {
+		fcr_progress_line("%s", err.msg);
 		result = STEP_FATAL;
 		goto out;
 	}
 	char *state_dir = cm_asprintf("%s/%s", R->cdir, st->name);
-	fsync_dir(state_dir, NULL);
+	fcr_fsync_dir(state_dir, NULL);
 	free(state_dir);
 	json_object_set_new(round_obj, "status", json_string("running"));
-	json_object_set_new(round_obj, "started", json_utc(cm_wall_s()));
+	json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(round_obj, "finished");
 	json_t *tests = json_array();
 	json_object_set_new(round_obj, "tests", tests);
@@ -1009,9 +1009,9 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		json_object_set_new(t, "status", json_string("pending"));
 		json_array_append_new(tests, t);
 	}
-	record_event(&R->rec, "round-start",
+	fcr_record_event(&R->rec, "round-start",
 		     json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
-	record_save(&R->rec);
+	fcr_record_save(&R->rec);
 	if (R->rec.failed) {
 		result = STEP_FATAL;
 		goto out;
@@ -1025,10 +1025,10 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
 		if (wait_ticking(R, done_ms < pause_ms ? pause_ms - done_ms : 0, label))
 			result = STEP_INTERRUPTED;
-		json_object_set_new(round_obj, "started", json_utc(cm_wall_s()));
+		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	}
 	for (size_t ti = 0; result == STEP_OK && ti < c->suite.n; ti++) {
-		const struct jobfile *job = &R->jobs[ti];
+		const struct fcr_jobfile *job = &R->jobs[ti];
 		json_t *t = json_array_get(tests, ti);
 		json_t *where = json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r,
 					  "test", job->test);
@@ -1069,11 +1069,11 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 	}
 	sync_outputs(abs);
 	json_object_set_new(round_obj, "status", json_string(status));
-	json_object_set_new(round_obj, "finished", json_utc(cm_wall_s()));
-	record_event(
+	json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
+	fcr_record_event(
 	    &R->rec, "round-end",
 	    json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status", status));
-	record_save(&R->rec);
+	fcr_record_save(&R->rec);
 	if (R->rec.failed)
 		result = STEP_FATAL;
 out:
@@ -1107,8 +1107,8 @@ static void mark_rest_skipped(json_t *state_obj)
 
 static enum step run_state(struct runner *R, size_t si)
 {
-	const struct campaign *c = R->c;
-	const struct state *st = &c->states[si];
+	const struct fcr_campaign *c = R->c;
+	const struct fcr_state *st = &c->states[si];
 	json_t *state_obj = json_array_get(jget(R->rec.m, "states"), si);
 	R->si = si;
 	R->round = 0;
@@ -1116,10 +1116,10 @@ static enum step run_state(struct runner *R, size_t si)
 		return STEP_OK;
 	bool cut_short = R->resumed && !status_is(state_obj, "pending");
 	json_object_set_new(state_obj, "status", json_string("running"));
-	record_event(&R->rec, "state-start",
+	fcr_record_event(&R->rec, "state-start",
 		     json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
-	record_save(&R->rec);
-	progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
+	fcr_record_save(&R->rec);
+	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
 	enum step result = STEP_OK;
 	json_t *before = jget(state_obj, "before");
 	if (cut_short)
@@ -1145,10 +1145,10 @@ static enum step run_state(struct runner *R, size_t si)
 		uint64_t pause_ms = 0;
 		if (ran_round && c->pause_ms) {
 			pause_ms = c->pause_ms;
-			record_event(&R->rec, "pause",
+			fcr_record_event(&R->rec, "pause",
 				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
 					       (int)r, "duration_s",
-					       json_seconds((double)c->pause_ms / 1000)));
+					       fcr_jseconds((double)c->pause_ms / 1000)));
 		}
 		if (R->pauses_left && r > 1)
 			R->pauses_left--;
@@ -1169,9 +1169,9 @@ static enum step run_state(struct runner *R, size_t si)
 			     : result == STEP_INTERRUPTED ? "interrupted"
 							  : "failed";
 	json_object_set_new(state_obj, "status", json_string(status));
-	record_event(&R->rec, "state-end",
+	fcr_record_event(&R->rec, "state-end",
 		     json_pack("{s:s, s:s}", "state", st->name, "status", status));
-	record_save(&R->rec);
+	fcr_record_save(&R->rec);
 	if (R->rec.failed)
 		return STEP_FATAL;
 	return result;
@@ -1179,25 +1179,25 @@ static enum step run_state(struct runner *R, size_t si)
 
 /* ---- the manifest -------------------------------------------------------- */
 
-static json_t *settings_json(const struct campaign *c)
+static json_t *settings_json(const struct fcr_campaign *c)
 {
 	return json_pack("{s:i, s:o, s:o, s:s, s:I, s:s, s:b, s:s, s:i}", "rounds", (int)c->rounds,
-			 "pause_s", json_seconds((double)c->pause_ms / 1000), "runtime_s",
-			 json_seconds((double)c->runtime_ms / 1000), "size", c->size_text,
+			 "pause_s", fcr_jseconds((double)c->pause_ms / 1000), "runtime_s",
+			 fcr_jseconds((double)c->runtime_ms / 1000), "size", c->size_text,
 			 "size_bytes", (json_int_t)c->size_bytes, "directory", c->directory,
 			 "prefill", c->prefill, "ioengine", c->ioengine, "direct", c->direct);
 }
 
 static json_t *new_manifest(const struct runner *R)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	json_t *m = json_object();
 	json_object_set_new(m, "format", json_string("fiocamp-manifest"));
 	json_object_set_new(m, "version", json_integer(1));
 	json_object_set_new(m, "campaign", json_string(c->name));
 	json_object_set_new(m, "status", json_string("running"));
-	json_object_set_new(m, "created", json_utc(cm_wall_s()));
-	json_object_set_new(m, "updated", json_utc(cm_wall_s()));
+	json_object_set_new(m, "created", fcr_jutc(cm_wall_s()));
+	json_object_set_new(m, "updated", fcr_jutc(cm_wall_s()));
 	json_object_set_new(m, "fio_version", json_null());
 	json_object_set_new(m, "target", json_string(c->target_text));
 	json_object_set_new(m, "host", json_object());
@@ -1206,12 +1206,12 @@ static json_t *new_manifest(const struct runner *R)
 	json_t *jobs = json_object();
 	for (size_t i = 0; i < c->suite.n; i++) {
 		json_array_append_new(tests, json_string(R->jobs[i].test));
-		json_object_set_new(jobs, R->jobs[i].test, json_text(R->jobs[i].origin));
+		json_object_set_new(jobs, R->jobs[i].test, fcr_jtext(R->jobs[i].origin));
 	}
 	json_object_set_new(m, "tests", tests);
 	json_object_set_new(m, "job_sources", jobs);
 	json_object_set_new(m, "campaign_file",
-			    R->o->campaign_path ? json_text(R->o->campaign_path) : json_null());
+			    R->o->campaign_path ? fcr_jtext(R->o->campaign_path) : json_null());
 	json_object_set_new(m, "provider", json_string(c->provider_type));
 	json_object_set_new(m, "sessions", json_integer(1));
 	if (c->prefill)
@@ -1221,7 +1221,7 @@ static json_t *new_manifest(const struct runner *R)
 		json_object_set_new(m, "prefill", json_null());
 	json_t *states = json_array();
 	for (size_t si = 0; si < c->n_states; si++) {
-		const struct state *st = &c->states[si];
+		const struct fcr_state *st = &c->states[si];
 		json_t *before = json_array();
 		for (size_t ai = 0; ai < st->n_actions; ai++)
 			json_array_append_new(before,
@@ -1251,7 +1251,7 @@ static json_t *new_manifest(const struct runner *R)
 /* Checks that a manifest read back describes this campaign. */
 static int check_manifest(const struct runner *R, json_t *m, struct fcr_error *err)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	if (!json_is_object(m) || !jstr(m, "format") ||
 	    strcmp(jstr(m, "format"), "fiocamp-manifest"))
 		return fcr_fail(err, "not a fiocamp manifest");
@@ -1274,7 +1274,7 @@ static int check_manifest(const struct runner *R, json_t *m, struct fcr_error *e
 	}
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *s = json_array_get(states, si);
-		const struct state *st = &c->states[si];
+		const struct fcr_state *st = &c->states[si];
 		if (!jstr(s, "name") || strcmp(jstr(s, "name"), st->name))
 			return fcr_fail(err, "state %zu is %s in the manifest, %s in campaign.ini",
 					si + 1, jstr(s, "name") ? jstr(s, "name") : "?", st->name);
@@ -1309,7 +1309,7 @@ static int check_job_sources(const struct runner *R, struct fcr_error *err)
 {
 	json_t *sources = jget(R->rec.m, "job_sources");
 	for (size_t i = 0; i < R->c->suite.n; i++) {
-		const struct jobfile *j = &R->jobs[i];
+		const struct fcr_jobfile *j = &R->jobs[i];
 		const char *then = jstr(sources, j->test);
 		if (then && strcmp(then, j->origin))
 			return fcr_fail(err,
@@ -1322,7 +1322,7 @@ static int check_job_sources(const struct runner *R, struct fcr_error *err)
 
 static void count_work(struct runner *R)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	json_t *states = jget(R->rec.m, "states");
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *s = json_array_get(states, si);
@@ -1336,7 +1336,7 @@ static void count_work(struct runner *R)
 		R->tests_left += left * (unsigned)c->suite.n;
 		R->pauses_left += left ? left - 1 : 0;
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
-			const struct action *a = &c->states[si].actions[ai];
+			const struct fcr_step *a = &c->states[si].actions[ai];
 			if (a->kind == ACT_SETTLE &&
 			    !status_is(json_array_get(jget(s, "before"), ai), "done"))
 				R->settle_left_ms += a->settle_ms;
@@ -1355,7 +1355,7 @@ static char *find_analyzer(void)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
-		char *dir = path_dirname(self);
+		char *dir = fcr_path_dirname(self);
 		const char *rel[] = {"../analyze/fiocamp-analyze", "fiocamp-analyze"};
 		for (size_t i = 0; i < CM_ARRAY_SIZE(rel); i++) {
 			char *p = cm_asprintf("%s/%s", dir, rel[i]);
@@ -1386,7 +1386,7 @@ static char *find_analyzer(void)
 /* A short per-state table of median IOPS through libfiocamp. */
 static void builtin_table(const struct runner *R)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	json_t *states = jget(R->rec.m, "states");
 	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds", "median IOPS",
 	       "min", "max", "vs first");
@@ -1456,17 +1456,17 @@ static void print_analysis(const struct runner *R)
 	if (analyzer) {
 		/* the table even when stdout is a pipe or a file */
 		char *const argv[] = {analyzer, "--table", R->cdir, NULL};
-		struct spawn_opts o = {
+		struct fcr_spawn_opts o = {
 		    .argv = argv,
-		    .stdin_fd = SPAWN_DEVNULL,
+		    .stdin_fd = FCR_SPAWN_DEVNULL,
 		    .stdout_fd = STDOUT_FILENO,
 		    .stderr_fd = STDERR_FILENO,
 		};
-		struct child ch;
+		struct fcr_child ch;
 		struct fcr_error err;
 		int status = 0;
 		/* exit 1: the report is out, some inputs were left out of it */
-		if (spawn(&o, &ch, &err) == 0 && child_wait(&ch, &status) == 0 &&
+		if (fcr_spawn(&o, &ch, &err) == 0 && fcr_child_wait(&ch, &status) == 0 &&
 		    WIFEXITED(status) && WEXITSTATUS(status) <= 1) {
 			free(analyzer);
 			return;
@@ -1482,10 +1482,10 @@ static void print_analysis(const struct runner *R)
 
 static int resolve_jobs(struct runner *R, struct fcr_error *err)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	R->jobs = cm_calloc(c->suite.n, sizeof(*R->jobs));
 	for (size_t i = 0; i < c->suite.n; i++) {
-		if (jobs_resolve(c->suite.v[i], R->o->campaign_dir, R->o->jobs_dir, &R->jobs[i],
+		if (fcr_jobs_resolve(c->suite.v[i], R->o->campaign_dir, R->o->jobs_dir, &R->jobs[i],
 				 err) < 0)
 			return -1;
 	}
@@ -1495,7 +1495,7 @@ static int resolve_jobs(struct runner *R, struct fcr_error *err)
 			need_prefill |= c->states[si].actions[ai].kind == ACT_PREFILL;
 	}
 	if (need_prefill &&
-	    jobs_resolve("prefill", R->o->campaign_dir, R->o->jobs_dir, &R->prefill_job, err) < 0)
+	    fcr_jobs_resolve("prefill", R->o->campaign_dir, R->o->jobs_dir, &R->prefill_job, err) < 0)
 		return -1;
 	return 0;
 }
@@ -1503,19 +1503,19 @@ static int resolve_jobs(struct runner *R, struct fcr_error *err)
 static void release_runner(struct runner *R)
 {
 	for (size_t i = 0; R->jobs && i < R->c->suite.n; i++)
-		jobfile_release(&R->jobs[i]);
+		fcr_jobfile_release(&R->jobs[i]);
 	free(R->jobs);
-	jobfile_release(&R->prefill_job);
-	target_release(&R->tgt);
+	fcr_jobfile_release(&R->prefill_job);
+	fcr_target_release(&R->tgt);
 	if (R->prov_ready)
 		R->c->provider->free(R->prov);
 	R->prov_ready = false;
 	if (R->rec.dir)
-		record_close(&R->rec);
+		fcr_record_close(&R->rec);
 	free(R->cdir);
 }
 
-static char *default_dir_name(const struct campaign *c)
+static char *default_dir_name(const struct fcr_campaign *c)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -1527,13 +1527,13 @@ static char *default_dir_name(const struct campaign *c)
 
 static int create_campaign_dir(struct runner *R, struct fcr_error *err)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	R->cdir = R->o->out_dir ? cm_strdup(R->o->out_dir) : default_dir_name(c);
 	size_t n = strlen(R->cdir);
 	while (n > 1 && R->cdir[n - 1] == '/')
 		R->cdir[--n] = '\0';
-	char *parent = path_dirname(R->cdir);
-	int rc = mkdir_p(parent, err);
+	char *parent = fcr_path_dirname(R->cdir);
+	int rc = fcr_mkdir_p(parent, err);
 	free(parent);
 	if (rc < 0)
 		return -1;
@@ -1547,11 +1547,11 @@ static int create_campaign_dir(struct runner *R, struct fcr_error *err)
 		return fcr_fail_errno(err, errno, "%s: cannot create", R->cdir);
 	}
 	char *ini = cm_asprintf("%s/campaign.ini", R->cdir);
-	rc = write_file(ini, c->text, c->text_len, false, err);
+	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
 	free(ini);
 	if (rc < 0)
 		return -1;
-	return fsync_dir(R->cdir, err);
+	return fcr_fsync_dir(R->cdir, err);
 }
 
 static int load_manifest(struct runner *R, struct fcr_error *err)
@@ -1605,7 +1605,7 @@ static void provider_journal(void *opaque, json_t *event)
 	const char *name = jstr(event, "event");
 	char *copy = cm_strdup(name ? name : "provider");
 	json_object_del(event, "event");
-	record_event(&R->rec, copy, event);
+	fcr_record_event(&R->rec, copy, event);
 	free(copy);
 }
 
@@ -1614,22 +1614,22 @@ static void provider_note(void *opaque, const char *level, const char *text)
 	struct runner *R = opaque;
 	if (!strcmp(level, "problem")) {
 		/* refusals are shown even with --quiet */
-		progress_clear();
+		fcr_progress_clear();
 		fprintf(stderr, "%s: PROBLEM: %s\n", R->c->provider_type, text);
 	} else if (!strcmp(level, "warning")) {
-		progress_line("%s: warning: %s", R->c->provider_type, text);
+		fcr_progress_line("%s: warning: %s", R->c->provider_type, text);
 	} else {
-		progress_line("%s: %s", R->c->provider_type, text);
+		fcr_progress_line("%s: %s", R->c->provider_type, text);
 	}
 	if (R->journal_ready)
-		record_event(&R->rec, "provider-note",
+		fcr_record_event(&R->rec, "provider-note",
 			     json_pack("{s:s, s:s, s:s}", "provider", R->c->provider_type, "level",
 				       level, "text", text));
 }
 
-static struct provider_section provider_section_of(const struct campaign *c)
+static struct fcr_provider_section provider_section_of(const struct fcr_campaign *c)
 {
-	return (struct provider_section){
+	return (struct fcr_provider_section){
 	    .file = c->source,
 	    .line = c->provider_line ? c->provider_line : 1,
 	    .keys = c->provider_keys,
@@ -1640,15 +1640,15 @@ static struct provider_section provider_section_of(const struct campaign *c)
 /* The provider's configuration and credentials: before anything is created. */
 static int open_provider(struct runner *R, struct fcr_error *err)
 {
-	const struct campaign *c = R->c;
-	R->pctx = (struct provider_ctx){
+	const struct fcr_campaign *c = R->c;
+	R->pctx = (struct fcr_provider_ctx){
 	    .journal = provider_journal,
 	    .note = provider_note,
 	    .opaque = R,
 	    .stop = &g_interrupts,
 	    .hard_stop = &g_hard_stop,
 	};
-	struct provider_section sec = provider_section_of(c);
+	struct fcr_provider_section sec = provider_section_of(c);
 	struct cm_strv problems = {0};
 	if (c->provider->configure(&sec, &R->pctx, &R->prov, &problems) < 0) {
 		/* the campaign file was checked already: the first problem says it */
@@ -1665,19 +1665,19 @@ static int open_provider(struct runner *R, struct fcr_error *err)
  * sessions made of it. */
 static int provider_preflight(struct runner *R, struct fcr_error *err)
 {
-	const struct campaign *c = R->c;
-	struct provider_step *steps = NULL;
+	const struct fcr_campaign *c = R->c;
+	struct fcr_provider_step *steps = NULL;
 	size_t n = 0;
 	json_t *states = jget(R->rec.m, "states");
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *before = jget(json_array_get(states, si), "before");
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
-			const struct action *a = &c->states[si].actions[ai];
+			const struct fcr_step *a = &c->states[si].actions[ai];
 			if (a->kind != ACT_PROVIDER)
 				continue;
 			json_t *obj = json_array_get(before, ai);
 			steps = cm_realloc(steps, n + 1, sizeof(*steps));
-			steps[n++] = (struct provider_step){
+			steps[n++] = (struct fcr_provider_step){
 			    .state = c->states[si].name,
 			    .action = a->words.v[0],
 			    .argc = (int)a->words.n - 1,
@@ -1703,13 +1703,13 @@ static int provider_preflight(struct runner *R, struct fcr_error *err)
  */
 static bool manifest_maybe_down(const struct runner *R)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	json_t *states = jget(R->rec.m, "states");
 	bool down = false;
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *before = jget(json_array_get(states, si), "before");
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
-			const struct action *a = &c->states[si].actions[ai];
+			const struct fcr_step *a = &c->states[si].actions[ai];
 			json_t *obj = json_array_get(before, ai);
 			if (a->takes_down && !status_is(obj, "pending") &&
 			    !status_is(obj, "skipped"))
@@ -1726,22 +1726,22 @@ static bool manifest_maybe_down(const struct runner *R)
  * target.  false when there is nothing to probe. */
 static bool safety_probe_target(const struct runner *R, const char **host, unsigned *port)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	for (size_t k = 0; k < c->n_states; k++) {
 		size_t si = (R->si + k) % c->n_states;
-		const struct state *st = &c->states[si];
+		const struct fcr_state *st = &c->states[si];
 		for (size_t ai = 0; ai < st->n_actions; ai++) {
-			const struct action *a = &st->actions[ai];
+			const struct fcr_step *a = &st->actions[ai];
 			if (a->kind != ACT_WAIT_SSH)
 				continue;
-			*host = a->probe_host ? a->probe_host : target_probe_host(&R->tgt);
+			*host = a->probe_host ? a->probe_host : fcr_target_probe_host(&R->tgt);
 			*port = a->probe_host ? a->probe_port : c->ssh_port;
 			return *host != NULL;
 		}
 	}
-	if (c->target != TARGET_SSH)
+	if (c->target != FCR_TARGET_SSH)
 		return false;
-	*host = target_probe_host(&R->tgt);
+	*host = fcr_target_probe_host(&R->tgt);
 	*port = c->ssh_port;
 	return *host != NULL;
 }
@@ -1754,9 +1754,9 @@ static bool safety_probe_target(const struct runner *R, const char **host, unsig
  */
 static int safety_power_on(struct runner *R, const char *why)
 {
-	const struct campaign *c = R->c;
+	const struct fcr_campaign *c = R->c;
 	struct fcr_error pe = {0};
-	progress_line("the machine may be off (%s): asking %s to power it on", why,
+	fcr_progress_line("the machine may be off (%s): asking %s to power it on", why,
 		      c->provider_type);
 	json_t *res = json_object();
 	int rc = c->provider->ensure_powered_on(R->prov, res, &pe);
@@ -1773,15 +1773,15 @@ static int safety_power_on(struct runner *R, const char *why)
 	unsigned port = 0;
 	bool ssh_ok = false;
 	if (rc == 0 && safety_probe_target(R, &host, &port)) {
-		struct probe_result pr;
+		struct fcr_probe_result pr;
 		struct fcr_error perr;
-		progress_line("waiting for SSH on %s:%u", host, port);
-		int prc = probe_ssh(host, port, c->wait_timeout_ms, &g_hard_stop, &pr, &perr);
+		fcr_progress_line("waiting for SSH on %s:%u", host, port);
+		int prc = fcr_probe_ssh(host, port, c->wait_timeout_ms, &g_hard_stop, &pr, &perr);
 		json_t *ssh = json_pack("{s:s, s:i, s:i}", "host", host, "port", (int)port,
 					"probes", (int)pr.probes);
 		if (prc == 0) {
 			ssh_ok = true;
-			json_object_set_new(ssh, "answered", json_utc(pr.ready_wall));
+			json_object_set_new(ssh, "answered", fcr_jutc(pr.ready_wall));
 			json_object_set_new(ssh, "banner", json_string(pr.banner));
 		} else {
 			json_object_set_new(ssh, "error",
@@ -1791,9 +1791,9 @@ static int safety_power_on(struct runner *R, const char *why)
 	} else if (rc == 0) {
 		ssh_ok = true; /* nothing to probe */
 	}
-	record_event(&R->rec, "ensure-powered-on", ev);
+	fcr_record_event(&R->rec, "ensure-powered-on", ev);
 	json_decref(res);
-	progress_clear();
+	fcr_progress_clear();
 	if (rc < 0) {
 		fprintf(
 		    stderr,
@@ -1817,19 +1817,19 @@ static int safety_power_on(struct runner *R, const char *why)
 	return 0;
 }
 
-int run_campaign(const struct campaign *c, const struct run_options *o)
+int fcr_run_campaign(const struct fcr_campaign *c, const struct fcr_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
 	struct fcr_error err;
 	R->started_mono = cm_mono_s();
-	progress_init(o->quiet		      ? PROGRESS_QUIET
-		      : isatty(STDERR_FILENO) ? PROGRESS_TTY
-					      : PROGRESS_PLAIN);
-	int exit_code = EXIT_RUN_FAILED;
+	fcr_progress_init(o->quiet		      ? FCR_PROGRESS_QUIET
+		      : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
+					      : FCR_PROGRESS_PLAIN);
+	int exit_code = FCR_EXIT_FAILED;
 	if (resolve_jobs(R, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		release_runner(R);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	bool resume = o->resume_dir != NULL;
 	R->resumed = resume;
@@ -1837,63 +1837,63 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 	R->restored_down_wall = NAN;
 	if (resume) {
 		R->cdir = cm_strdup(o->resume_dir);
-		if (record_open(&R->rec, R->cdir, &err) < 0 || load_manifest(R, &err) < 0) {
+		if (fcr_record_open(&R->rec, R->cdir, &err) < 0 || load_manifest(R, &err) < 0) {
 			fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
 			release_runner(R);
-			return EXIT_RUN_USAGE;
+			return FCR_EXIT_USAGE;
 		}
 	}
 	bool complete = resume && status_is(R->rec.m, "done");
 	if (resume && !complete && check_job_sources(R, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
 		release_runner(R);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	/* credentials before anything is created: a bad token file is a usage error */
 	if (!complete && open_provider(R, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		release_runner(R);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	if (!resume) {
 		if (create_campaign_dir(R, &err) < 0) {
 			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 			release_runner(R);
-			return EXIT_RUN_USAGE;
+			return FCR_EXIT_USAGE;
 		}
-		if (record_open(&R->rec, R->cdir, &err) < 0) {
+		if (fcr_record_open(&R->rec, R->cdir, &err) < 0) {
 			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 			release_runner(R);
-			return EXIT_RUN_FAILED;
+			return FCR_EXIT_FAILED;
 		}
 		R->rec.session = 1;
 		R->rec.m = new_manifest(R);
 	}
 	R->journal_ready = true;
 	install_signals();
-	record_event(&R->rec, resume ? "resume" : "campaign-start",
+	fcr_record_event(&R->rec, resume ? "resume" : "campaign-start",
 		     json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", R->cdir,
 			       "keep_going", o->keep_going));
 	if (complete) {
-		progress_line("%s: the campaign is complete; nothing left to do", R->cdir);
-		record_event(&R->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
+		fcr_progress_line("%s: the campaign is complete; nothing left to do", R->cdir);
+		fcr_record_event(&R->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
 		if (!o->quiet)
 			print_analysis(R);
 		release_runner(R);
-		return EXIT_RUN_OK;
+		return FCR_EXIT_OK;
 	}
 	json_object_set_new(R->rec.m, "status", json_string("running"));
-	if (record_save(&R->rec) < 0) {
+	if (fcr_record_save(&R->rec) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", R->rec.err.msg);
 		release_runner(R);
-		return EXIT_RUN_FAILED;
+		return FCR_EXIT_FAILED;
 	}
-	progress_line("campaign %s: %s%s", c->name, R->cdir, resume ? " (resumed)" : "");
+	fcr_progress_line("campaign %s: %s%s", c->name, R->cdir, resume ? " (resumed)" : "");
 
 	const char *final = "failed";
 	enum step result = STEP_OK;
-	if (target_init(&R->tgt, c, &g_interrupts, &g_hard_stop, &err) < 0) {
-		progress_line("%s", err.msg);
+	if (fcr_target_init(&R->tgt, c, &g_interrupts, &g_hard_stop, &err) < 0) {
+		fcr_progress_line("%s", err.msg);
 		journal_failure(R, "target", err.msg);
 		result = STEP_FAILED;
 		goto end;
@@ -1901,7 +1901,7 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 	if (resume) {
 		R->maybe_down = manifest_maybe_down(R);
 		/* an ssh target can only be checked once the machine is back */
-		if (R->maybe_down && c->target == TARGET_SSH &&
+		if (R->maybe_down && c->target == FCR_TARGET_SSH &&
 		    safety_power_on(R, "resuming a transition that was cut short") < 0) {
 			journal_failure(R, "resume", "the machine could not be brought back");
 			result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
@@ -1910,34 +1910,34 @@ int run_campaign(const struct campaign *c, const struct run_options *o)
 	}
 	char *fio_version = NULL;
 	json_t *host = json_object();
-	progress_line("preflight: %s", c->target_text);
-	if (target_preflight(&R->tgt, host, &fio_version, &err) < 0) {
+	fcr_progress_line("preflight: %s", c->target_text);
+	if (fcr_target_preflight(&R->tgt, host, &fio_version, &err) < 0) {
 		json_decref(host);
-		progress_line("preflight failed: %s", err.msg);
+		fcr_progress_line("preflight failed: %s", err.msg);
 		journal_failure(R, "preflight", err.msg);
 		result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 		goto end;
 	}
-	json_object_set_new(R->rec.m, "fio_version", json_text(fio_version));
+	json_object_set_new(R->rec.m, "fio_version", fcr_jtext(fio_version));
 	json_object_set_new(R->rec.m, "host", host);
-	record_event(&R->rec, "preflight",
+	fcr_record_event(&R->rec, "preflight",
 		     json_pack("{s:O, s:O, s:s*}", "fio_version", jget(R->rec.m, "fio_version"),
 			       "host", host, "remote_dir", R->tgt.remote_tmp));
 	free(fio_version);
 	if (provider_preflight(R, &err) < 0) {
-		progress_clear();
+		fcr_progress_clear();
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		journal_failure(R, "provider", err.msg);
 		result = g_interrupts ? STEP_INTERRUPTED : STEP_FAILED;
 		goto end;
 	}
-	record_save(&R->rec);
+	fcr_record_save(&R->rec);
 	count_work(R);
 
 	json_t *prefill = jget(R->rec.m, "prefill");
 	if (c->prefill && !status_is(prefill, "done")) {
 		result = run_prefill(R, "prefill", prefill, "prefill");
-		record_save(&R->rec);
+		fcr_record_save(&R->rec);
 	}
 	bool any_failed = result == STEP_FAILED;
 	if (result == STEP_FAILED && !o->keep_going)
@@ -1975,9 +1975,9 @@ end:
 	}
 	if (result == STEP_INTERRUPTED || (g_interrupts && result != STEP_OK)) {
 		final = "interrupted";
-		exit_code = EXIT_RUN_INTERRUPTED;
+		exit_code = FCR_EXIT_INTERRUPTED;
 	} else if (result == STEP_OK) {
-		exit_code = EXIT_RUN_OK;
+		exit_code = FCR_EXIT_OK;
 	}
 	/* mark whatever was left running */
 	json_t *states = jget(R->rec.m, "states");
@@ -1987,33 +1987,33 @@ end:
 			json_object_set_new(s, "status", json_string(final));
 	}
 	if (R->maybe_down && R->prov_ready && result != STEP_OK) {
-		record_save(&R->rec);
+		fcr_record_save(&R->rec);
 		safety_power_on(R, g_interrupts ? "interrupted" : "the campaign failed");
 	}
-	target_cleanup(&R->tgt);
+	fcr_target_cleanup(&R->tgt);
 	json_object_set_new(R->rec.m, "status", json_string(final));
-	record_event(&R->rec, "campaign-end",
+	fcr_record_event(&R->rec, "campaign-end",
 		     json_pack("{s:s, s:o}", "status", final, "elapsed_s",
-			       json_seconds(cm_mono_s() - R->started_mono)));
-	record_save(&R->rec);
-	progress_clear();
+			       fcr_jseconds(cm_mono_s() - R->started_mono)));
+	fcr_record_save(&R->rec);
+	fcr_progress_clear();
 	char el[32];
 	fmt_clock(el, sizeof(el), cm_mono_s() - R->started_mono);
-	if (exit_code == EXIT_RUN_INTERRUPTED) {
+	if (exit_code == FCR_EXIT_INTERRUPTED) {
 		fprintf(
 		    stderr,
 		    "fiocamp-run: interrupted after %s; continue with: fiocamp-run --resume %s\n",
 		    el, R->cdir);
-	} else if (exit_code != EXIT_RUN_OK) {
+	} else if (exit_code != FCR_EXIT_OK) {
 		fprintf(stderr,
 			"fiocamp-run: the campaign failed after %s (details in %s/manifest.json); "
 			"after fixing the cause: fiocamp-run --resume %s\n",
 			el, R->cdir, R->cdir);
 	} else {
-		progress_line("campaign %s done in %s: %s", c->name, el, R->cdir);
+		fcr_progress_line("campaign %s done in %s: %s", c->name, el, R->cdir);
 	}
 	if (!o->quiet &&
-	    (exit_code == EXIT_RUN_OK || (o->keep_going && exit_code == EXIT_RUN_FAILED)))
+	    (exit_code == FCR_EXIT_OK || (o->keep_going && exit_code == FCR_EXIT_FAILED)))
 		print_analysis(R);
 	release_runner(R);
 	return exit_code;
@@ -2032,14 +2032,14 @@ static void print_indented(const char *text)
 	}
 }
 
-int run_dry(const struct campaign *c, const struct run_options *o)
+int fcr_run_dry(const struct fcr_campaign *c, const struct fcr_options *o)
 {
 	struct runner R_ = {.c = c, .o = o}, *R = &R_;
 	struct fcr_error err;
-	if (resolve_jobs(R, &err) < 0 || target_init(&R->tgt, c, NULL, NULL, &err) < 0) {
+	if (resolve_jobs(R, &err) < 0 || fcr_target_init(&R->tgt, c, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		release_runner(R);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	char size[32], pause[32], runtime[32];
 	cm_format_size(size, sizeof(size), c->size_bytes);
@@ -2052,14 +2052,14 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 	       R->tgt.test_file, size, (unsigned long long)c->size_bytes, runtime, pause,
 	       c->ioengine, c->direct);
 	printf("provider %s\n", c->provider_type);
-	struct provider_section sec = provider_section_of(c);
+	struct fcr_provider_section sec = provider_section_of(c);
 	struct cm_strv problems = {0};
 	if (c->provider->configure(&sec, NULL, &R->prov, &problems) < 0) {
 		for (size_t i = 0; i < problems.n; i++)
 			fprintf(stderr, "%s\n", problems.v[i]);
 		cm_strv_release(&problems);
 		release_runner(R);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	R->prov_ready = true;
 	if (o->resume_dir)
@@ -2088,9 +2088,9 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 	}
 	if (c->prefill) {
 		fio_env(R, "prefill", &env);
-		target_fio_argv(&R->tgt, "prefill", env.v, &argv);
-		joined = shell_join(argv.v);
-		char *envj = shell_join(env.v);
+		fcr_target_fio_argv(&R->tgt, "prefill", env.v, &argv);
+		joined = fcr_shell_join(argv.v);
+		char *envj = fcr_shell_join(env.v);
 		printf("%3u. prefill -> prefill/prefill.json (duration depends on the disk)\n"
 		       "       env %s %s\n",
 		       ++step, envj, joined);
@@ -2101,10 +2101,10 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 		unknown++;
 	}
 	for (size_t si = 0; si < c->n_states; si++) {
-		const struct state *st = &c->states[si];
+		const struct fcr_state *st = &c->states[si];
 		printf("%3u. state %zu/%zu: %s\n", ++step, si + 1, c->n_states, st->name);
 		for (size_t ai = 0; ai < st->n_actions; ai++) {
-			const struct action *a = &st->actions[ai];
+			const struct fcr_step *a = &st->actions[ai];
 			char d[32];
 			switch (a->kind) {
 			case ACT_SETTLE:
@@ -2118,12 +2118,12 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 				       "arrives twice in a row (at most %llus)\n",
 				       ++step, a->probe_host ? a->probe_host : c->ssh_host,
 				       a->probe_host ? a->probe_port : c->ssh_port,
-				       PROBE_INTERVAL_MS,
+				       FCR_PROBE_INTERVAL_MS,
 				       (unsigned long long)(c->wait_timeout_ms / 1000));
 				unknown++;
 				break;
 			case ACT_RUN:
-				joined = shell_join(a->words.v + 1);
+				joined = fcr_shell_join(a->words.v + 1);
 				printf("%3u.   run here: %s\n", ++step, joined);
 				free(joined);
 				unknown++;
@@ -2133,7 +2133,7 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 			case ACT_VERIFY_HASH: {
 				char *const sha[] = {"sha256sum", "--",
 						     a->words.n > 1 ? a->words.v[1] : "", NULL};
-				joined = shell_join(a->kind == ACT_REMOTE ? a->words.v + 1 : sha);
+				joined = fcr_shell_join(a->kind == ACT_REMOTE ? a->words.v + 1 : sha);
 				printf("%3u.   %s on %s: %s%s\n", ++step, a->words.v[0],
 				       c->target_text, joined,
 				       a->kind == ACT_VERIFY_HASH
@@ -2183,10 +2183,10 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 			       r);
 			for (size_t ti = 0; ti < c->suite.n; ti++) {
 				fio_env(R, R->jobs[ti].test, &env);
-				target_fio_argv(&R->tgt, R->jobs[ti].test, env.v, &argv);
-				joined = shell_join(argv.v);
-				char *envj = shell_join(env.v);
-				if (c->target == TARGET_LOCAL)
+				fcr_target_fio_argv(&R->tgt, R->jobs[ti].test, env.v, &argv);
+				joined = fcr_shell_join(argv.v);
+				char *envj = fcr_shell_join(env.v);
+				if (c->target == FCR_TARGET_LOCAL)
 					printf("         %s (%s): cd %s/r%u && env %s %s\n",
 					       R->jobs[ti].test, runtime, st->name, r, envj,
 					       joined);
@@ -2210,5 +2210,5 @@ int run_dry(const struct campaign *c, const struct run_options *o)
 		       unknown, unknown == 1 ? "" : "s");
 	printf("\n");
 	release_runner(R);
-	return EXIT_RUN_OK;
+	return FCR_EXIT_OK;
 }

@@ -8,13 +8,13 @@
 #include "campaign/campaign.h"
 
 enum {
-	EXIT_RUN_OK = 0,
-	EXIT_RUN_FAILED = 1,
-	EXIT_RUN_USAGE = 2,
-	EXIT_RUN_INTERRUPTED = 130,
+	FCR_EXIT_OK = 0,
+	FCR_EXIT_FAILED = 1,
+	FCR_EXIT_USAGE = 2,
+	FCR_EXIT_INTERRUPTED = 130,
 };
 
-struct run_options {
+struct fcr_options {
 	const char *out_dir;	/* -o: the campaign directory to create */
 	const char *resume_dir; /* --resume */
 	const char *jobs_dir;	/* --jobs-dir */
@@ -25,8 +25,8 @@ struct run_options {
 };
 
 /* Prints the whole plan on stdout.  Returns an exit status. */
-int run_dry(const struct campaign *c, const struct run_options *o);
+int fcr_run_dry(const struct fcr_campaign *c, const struct fcr_options *o);
 /* Runs (or resumes) the campaign.  Returns an exit status. */
-int run_campaign(const struct campaign *c, const struct run_options *o);
+int fcr_run_campaign(const struct fcr_campaign *c, const struct fcr_options *o);
 
 #endif

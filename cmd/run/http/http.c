@@ -43,7 +43,7 @@ static size_t sink_write(char *ptr, size_t size, size_t nmemb, void *userdata)
 	return n;
 }
 
-int nc_http_init(struct nc_http *h, long connect_timeout_ms, long timeout_ms,
+int fcr_http_init(struct fcr_http *h, long connect_timeout_ms, long timeout_ms,
 		 size_t max_response_bytes)
 {
 	memset(h, 0, sizeof(*h));
@@ -60,7 +60,7 @@ int nc_http_init(struct nc_http *h, long connect_timeout_ms, long timeout_ms,
 	return 0;
 }
 
-void nc_http_cleanup(struct nc_http *h)
+void fcr_http_cleanup(struct fcr_http *h)
 {
 	if (!h->curl)
 		return;
@@ -69,32 +69,32 @@ void nc_http_cleanup(struct nc_http *h)
 	curl_global_cleanup();
 }
 
-void nc_http_resp_clear(struct nc_http_resp *resp)
+void fcr_http_resp_clear(struct fcr_http_resp *resp)
 {
 	free(resp->body);
 	memset(resp, 0, sizeof(*resp));
 }
 
-static enum nc_transport classify(CURLcode rc)
+static enum fcr_transport classify(CURLcode rc)
 {
 	switch (rc) {
 	case CURLE_OK:
-		return NC_T_OK;
+		return FCR_T_OK;
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_RESOLVE_PROXY:
 	case CURLE_COULDNT_CONNECT:
-		return NC_T_NOT_SENT;
+		return FCR_T_NOT_SENT;
 	case CURLE_OPERATION_TIMEDOUT:
-		return NC_T_TIMEOUT;
+		return FCR_T_TIMEOUT;
 	case CURLE_FILESIZE_EXCEEDED:
-		return NC_T_TOO_BIG;
+		return FCR_T_TOO_BIG;
 	case CURLE_GOT_NOTHING:
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 	case CURLE_PARTIAL_FILE:
-		return NC_T_DROPPED;
+		return FCR_T_DROPPED;
 	default:
-		return NC_T_OTHER;
+		return FCR_T_OTHER;
 	}
 }
 
@@ -115,7 +115,7 @@ static void free_headers(struct curl_slist *list)
 	curl_slist_free_all(list);
 }
 
-void nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc_http_resp *resp)
+void fcr_http_perform(struct fcr_http *h, const struct fcr_http_req *req, struct fcr_http_resp *resp)
 {
 	CURL *c = h->curl;
 	struct curl_slist *hdr = NULL;
@@ -172,10 +172,10 @@ void nc_http_perform(struct nc_http *h, const struct nc_http_req *req, struct nc
 	resp->duration_s = cm_mono_s() - t0;
 	resp->transport = classify(rc);
 	if (rc == CURLE_WRITE_ERROR && sink.too_big)
-		resp->transport = NC_T_TOO_BIG;
+		resp->transport = FCR_T_TOO_BIG;
 	if (rc == CURLE_OK) {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
-	} else if (resp->transport == NC_T_TOO_BIG) {
+	} else if (resp->transport == FCR_T_TOO_BIG) {
 		snprintf(resp->error, sizeof(resp->error), "the answer is larger than %zu bytes",
 			 h->max_response_bytes);
 	} else {
@@ -216,7 +216,7 @@ static bool host_is_loopback(const char *host)
 	return false;
 }
 
-int nc_url_check(const char *url, const char *what, char *why, size_t why_len)
+int fcr_url_check(const char *url, const char *what, char *why, size_t why_len)
 {
 	CURLU *u = curl_url();
 	char *scheme = NULL, *host = NULL, *user = NULL, *query = NULL, *frag = NULL;
@@ -270,7 +270,7 @@ out:
 	return ret;
 }
 
-char *nc_escape(const char *s)
+char *fcr_url_escape(const char *s)
 {
 	char *e = curl_easy_escape(NULL, s, (int)strlen(s));
 	if (!e)

@@ -56,7 +56,7 @@ static bool token_plausible(const char *t)
 	return true;
 }
 
-static int load_from_file(struct netcup *nc, struct fcr_error *err)
+static int load_from_file(struct fcr_netcup *nc, struct fcr_error *err)
 {
 	const char *path = nc->token_file;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -128,20 +128,20 @@ static int load_from_file(struct netcup *nc, struct fcr_error *err)
 	return 0;
 }
 
-int nc_token_load(struct netcup *nc, struct fcr_error *err)
+int nc_token_load(struct fcr_netcup *nc, struct fcr_error *err)
 {
 	if (nc->token_file)
 		return load_from_file(nc, err);
-	const char *env = getenv(NETCUP_TOKEN_ENV);
+	const char *env = getenv(FCR_NETCUP_TOKEN_ENV);
 	if (!env || !env[0])
 		return fcr_fail_as(err, FCR_E_TOKEN,
 			       "no refresh token: set token-file in [provider] or the environment "
-			       "variable " NETCUP_TOKEN_ENV " ('fiocamp-run netcup-login' writes a "
+			       "variable " FCR_NETCUP_TOKEN_ENV " ('fiocamp-run netcup-login' writes a "
 			       "token file)");
 	nc->refresh_token = trimmed(env, strlen(env));
 	if (!nc->refresh_token || !token_plausible(nc->refresh_token))
 		return fcr_fail_as(err, FCR_E_TOKEN,
-			       NETCUP_TOKEN_ENV " must hold only the refresh token");
+			       FCR_NETCUP_TOKEN_ENV " must hold only the refresh token");
 	return 0;
 }
 
@@ -240,14 +240,14 @@ out:
  * errors and 5xx.  Emits "api-call" (api "auth"); never the answer, which
  * holds tokens.  *json: the answer's JSON or NULL (caller frees).
  */
-static int auth_post(const struct netcup_config *cfg, struct nc_http *http, const char *auth_base,
+static int auth_post(const struct fcr_netcup_config *cfg, struct fcr_http *http, const char *auth_base,
 		     const char *path, const char *form, long *status, json_t **json,
 		     struct fcr_error *err)
 {
 	*json = NULL;
 	*status = 0;
 	char *url = cm_asprintf("%s%s", auth_base, path);
-	struct nc_http_req req = {
+	struct fcr_http_req req = {
 	    .method = "POST",
 	    .url = url,
 	    .content_type = "application/x-www-form-urlencoded",
@@ -255,33 +255,33 @@ static int auth_post(const struct netcup_config *cfg, struct nc_http *http, cons
 	};
 	int rc = 0;
 	for (unsigned attempt = 1;; attempt++) {
-		struct nc_http_resp h;
-		nc_http_perform(http, &req, &h);
+		struct fcr_http_resp h;
+		fcr_http_perform(http, &req, &h);
 		json_t *f = json_pack("{s:s, s:s, s:s, s:i, s:f, s:i}", "api", "auth", "method",
 				      "POST", "path", path, "status", (int)h.status, "duration_s",
 				      h.duration_s, "attempt", (int)attempt);
-		if (f && h.transport != NC_T_OK)
+		if (f && h.transport != FCR_T_OK)
 			json_object_set_new(f, "error", json_string(h.error));
 		nc_emit(cfg, "api-call", f);
 		if (err)
 			err->http_status = (int)h.status;
-		bool retry = h.transport != NC_T_OK || h.status >= 500;
+		bool retry = h.transport != FCR_T_OK || h.status >= 500;
 		if (!retry || attempt > cfg->transport_retries) {
-			if (h.transport != NC_T_OK)
+			if (h.transport != FCR_T_OK)
 				rc = fcr_fail_as(err, FCR_E_TRANSPORT, "POST %s%s: %s (%u attempts)",
 					     auth_base, path, h.error, attempt);
 			*status = h.status;
 			if (h.len)
 				*json = json_loadb(h.body, h.len, 0, NULL);
 			explicit_bzero(h.body, h.len);
-			nc_http_resp_clear(&h);
+			fcr_http_resp_clear(&h);
 			break;
 		}
 		explicit_bzero(h.body, h.len);
-		nc_http_resp_clear(&h);
+		fcr_http_resp_clear(&h);
 		nc_emit(cfg, "api-retry",
 			json_pack("{s:s, s:s, s:s, s:f, s:i}", "method", "POST", "path", path,
-				  "reason", h.transport != NC_T_OK ? "transport" : "server-error",
+				  "reason", h.transport != FCR_T_OK ? "transport" : "server-error",
 				  "wait_s", cfg->transport_wait_ms / 1000.0, "attempt",
 				  (int)attempt));
 		rc = nc_sleep_ms(cfg, cfg->transport_wait_ms, err);
@@ -293,7 +293,7 @@ static int auth_post(const struct netcup_config *cfg, struct nc_http *http, cons
 }
 
 /* Wipes the token strings inside a token endpoint answer, then frees it. */
-static void json_free_secret(json_t *j)
+static void free_token_answer(json_t *j)
 {
 	static const char *const keys[] = {"access_token", "refresh_token", "id_token",
 					   "device_code"};
@@ -317,7 +317,7 @@ static void oauth_error(json_t *j, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", e ? e : "no error code", d ? ": " : "", d ? d : "");
 }
 
-static double json_seconds(json_t *j, const char *key, double dflt)
+static double seconds_in(json_t *j, const char *key, double dflt)
 {
 	json_t *v = json_object_get(j, key);
 	if (!json_is_number(v))
@@ -327,7 +327,7 @@ static double json_seconds(json_t *j, const char *key, double dflt)
 }
 
 /* Stores a rotated refresh token; the old one may no longer work. */
-static void rotate(struct netcup *nc, const char *fresh)
+static void rotate(struct fcr_netcup *nc, const char *fresh)
 {
 	char *copy = cm_strdup(fresh);
 	nc_free_secret(nc->refresh_token);
@@ -343,14 +343,14 @@ static void rotate(struct netcup *nc, const char *fresh)
 	nc_emit(&nc->cfg, "token", f);
 }
 
-int nc_access_token(struct netcup *nc, bool force, struct fcr_error *err)
+int nc_access_token(struct fcr_netcup *nc, bool force, struct fcr_error *err)
 {
 	if (!force && nc->access_token && cm_mono_s() < nc->access_valid_until)
 		return 0;
 	nc_free_secret(nc->access_token);
 	nc->access_token = NULL;
 
-	char *esc = nc_escape(nc->refresh_token);
+	char *esc = fcr_url_escape(nc->refresh_token);
 	char *form = cm_asprintf("grant_type=refresh_token&client_id=scp&refresh_token=%s", esc);
 	nc_free_secret(esc);
 	long status;
@@ -366,7 +366,7 @@ int nc_access_token(struct netcup *nc, bool force, struct fcr_error *err)
 		const char *code = json_string_value(json_object_get(j, "error"));
 		if (err)
 			snprintf(err->api_code, sizeof(err->api_code), "%s", code ? code : "");
-		json_free_secret(j);
+		free_token_answer(j);
 		if (status == 200)
 			return fcr_fail_as(err, FCR_E_PROTOCOL,
 				       "the token endpoint answered 200 without an access token");
@@ -384,30 +384,30 @@ int nc_access_token(struct netcup *nc, bool force, struct fcr_error *err)
 		    status, why);
 	}
 	nc->access_token = cm_strdup(access);
-	double expires = json_seconds(j, "expires_in", 300);
+	double expires = seconds_in(j, "expires_in", 300);
 	/* Renew a minute before the end; short-lived tokens (tests) at half-life. */
 	nc->access_valid_until = cm_mono_s() + (expires > 120 ? expires - 60 : expires / 2);
 	const char *fresh = json_string_value(json_object_get(j, "refresh_token"));
 	if (fresh && fresh[0] && token_plausible(fresh) && strcmp(fresh, nc->refresh_token) != 0)
 		rotate(nc, fresh);
-	json_free_secret(j);
+	free_token_answer(j);
 	nc_emit(&nc->cfg, "token",
 		json_pack("{s:s, s:f}", "action", "refreshed", "expires_in_s", expires));
 	return 0;
 }
 
-int netcup_authenticate(struct netcup *nc, struct fcr_error *err)
+int fcr_netcup_authenticate(struct fcr_netcup *nc, struct fcr_error *err)
 {
 	return nc_access_token(nc, false, err);
 }
 
 /* ---- device-code login ------------------------------------------------------ */
 
-static int login_poll(const struct netcup_config *cfg, struct nc_http *http, const char *auth_base,
+static int login_poll(const struct fcr_netcup_config *cfg, struct fcr_http *http, const char *auth_base,
 		      const char *device_code, double interval_s, double expires_in_s,
 		      char **refresh, struct fcr_error *err)
 {
-	char *esc = nc_escape(device_code);
+	char *esc = fcr_url_escape(device_code);
 	char *form =
 	    cm_asprintf("grant_type=urn%%3Aietf%%3Aparams%%3Aoauth%%3Agrant-type%%3Adevice_code"
 			"&client_id=scp&device_code=%s",
@@ -434,7 +434,7 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 		const char *rt = json_string_value(json_object_get(j, "refresh_token"));
 		if (status == 200 && rt && rt[0] && token_plausible(rt)) {
 			*refresh = cm_strdup(rt);
-			json_free_secret(j);
+			free_token_answer(j);
 			rc = 0;
 			break;
 		}
@@ -445,12 +445,12 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 		if (err)
 			snprintf(err->api_code, sizeof(err->api_code), "%s", code);
 		if (status == 200) {
-			json_free_secret(j);
+			free_token_answer(j);
 			rc = fcr_fail_as(err, FCR_E_PROTOCOL,
 				     "the token endpoint answered 200 without a refresh token");
 			break;
 		}
-		json_free_secret(j);
+		free_token_answer(j);
 		if (e && strcmp(e, "authorization_pending") == 0)
 			continue;
 		if (e && strcmp(e, "slow_down") == 0) {
@@ -472,8 +472,8 @@ static int login_poll(const struct netcup_config *cfg, struct nc_http *http, con
 	return rc;
 }
 
-int netcup_login(const struct netcup_config *cfg, const char *token_file,
-		 void (*prompt)(void *ctx, const struct netcup_login_prompt *p),
+int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file,
+		 void (*prompt)(void *ctx, const struct fcr_netcup_login_prompt *p),
 		 struct fcr_error *err)
 {
 	char why[512];
@@ -481,14 +481,14 @@ int netcup_login(const struct netcup_config *cfg, const char *token_file,
 		memset(err, 0, sizeof(*err));
 	if (!token_file || !token_file[0])
 		return fcr_fail_as(err, FCR_E_INVAL, "the login needs a token file to write");
-	const char *auth = cfg->auth_url ? cfg->auth_url : NETCUP_DEFAULT_AUTH_URL;
-	if (nc_url_check(auth, "auth-url", why, sizeof(why)) < 0)
+	const char *auth = cfg->auth_url ? cfg->auth_url : FCR_NETCUP_DEFAULT_AUTH_URL;
+	if (fcr_url_check(auth, "auth-url", why, sizeof(why)) < 0)
 		return fcr_fail_as(err, FCR_E_INVAL, "%s", why);
 	char *base = cm_strdup(auth);
 	for (size_t n = strlen(base); n > 0 && base[n - 1] == '/'; n--)
 		base[n - 1] = '\0';
-	struct nc_http http;
-	if (nc_http_init(&http, cfg->connect_timeout_ms, cfg->http_timeout_ms,
+	struct fcr_http http;
+	if (fcr_http_init(&http, cfg->connect_timeout_ms, cfg->http_timeout_ms,
 			 cfg->max_response_bytes) < 0) {
 		free(base);
 		return fcr_fail(err, "cannot initialise libcurl");
@@ -511,17 +511,17 @@ int netcup_login(const struct netcup_config *cfg, const char *token_file,
 					   : why);
 		goto out;
 	}
-	struct netcup_login_prompt p = {
+	struct fcr_netcup_login_prompt p = {
 	    .verification_uri = uri,
 	    .verification_uri_complete =
 		json_string_value(json_object_get(j, "verification_uri_complete")),
 	    .user_code = user_code,
-	    .expires_in_s = json_seconds(j, "expires_in", 600),
+	    .expires_in_s = seconds_in(j, "expires_in", 600),
 	};
 	if (prompt)
 		prompt(cfg->ctx, &p);
 	/* RFC 8628: 5 s when the server names no interval. */
-	double interval = json_seconds(j, "interval", 5);
+	double interval = seconds_in(j, "interval", 5);
 	rc = login_poll(cfg, &http, base, device_code, interval, p.expires_in_s, &refresh, err);
 	if (rc < 0)
 		goto out;
@@ -531,9 +531,9 @@ int netcup_login(const struct netcup_config *cfg, const char *token_file,
 			json_pack("{s:s, s:b, s:s}", "action", "login", "stored", 1, "file",
 				  token_file));
 out:
-	json_free_secret(j);
+	free_token_answer(j);
 	nc_free_secret(refresh);
-	nc_http_cleanup(&http);
+	fcr_http_cleanup(&http);
 	free(base);
 	return rc;
 }

@@ -28,7 +28,7 @@ static bool login_should_stop(void *ctx)
 	return login_interrupted != 0;
 }
 
-static void login_prompt(void *ctx, const struct netcup_login_prompt *p)
+static void login_prompt(void *ctx, const struct fcr_netcup_login_prompt *p)
 {
 	(void)ctx;
 	printf("Open this address in a browser and log in to the netcup SCP:\n\n  %s\n\n",
@@ -50,11 +50,11 @@ static void login_usage(FILE *f)
 		"prints, confirm the code) and writes the offline refresh token to the\n"
 		"token file with mode 0600 (directories created 0700).\n"
 		"\n"
-		"  --token-file PATH  where to write it (default " NETCUP_TOKEN_FILE_DEFAULT ")\n"
-		"  --auth-url URL     the Keycloak realm (default " NETCUP_DEFAULT_AUTH_URL ")\n");
+		"  --token-file PATH  where to write it (default " FCR_NETCUP_TOKEN_FILE_DEFAULT ")\n"
+		"  --auth-url URL     the Keycloak realm (default " FCR_NETCUP_DEFAULT_AUTH_URL ")\n");
 }
 
-int netcup_login_command(int argc, char **argv)
+int fcr_netcup_login_command(int argc, char **argv)
 {
 	enum { OPT_TOKEN_FILE = 256, OPT_AUTH_URL };
 	static const struct option longopts[] = {
@@ -63,7 +63,7 @@ int netcup_login_command(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *token_file = NETCUP_TOKEN_FILE_DEFAULT;
+	const char *token_file = FCR_NETCUP_TOKEN_FILE_DEFAULT;
 	const char *auth_url = NULL;
 	optind = 1;
 	for (;;) {
@@ -79,23 +79,23 @@ int netcup_login_command(int argc, char **argv)
 			break;
 		case 'h':
 			login_usage(stdout);
-			return EXIT_RUN_OK;
+			return FCR_EXIT_OK;
 		default:
 			login_usage(stderr);
-			return EXIT_RUN_USAGE;
+			return FCR_EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
 		login_usage(stderr);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
-	char *path = netcup_expand_home(token_file);
+	char *path = fcr_netcup_expand_home(token_file);
 	if (!path || !path[0]) {
 		fprintf(stderr,
 			"fiocamp-run netcup-login: %s: HOME is not set; give --token-file\n",
 			token_file);
 		free(path);
-		return EXIT_RUN_USAGE;
+		return FCR_EXIT_USAGE;
 	}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -104,23 +104,23 @@ int netcup_login_command(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	struct netcup_config cfg;
-	netcup_config_init(&cfg);
+	struct fcr_netcup_config cfg;
+	fcr_netcup_config_init(&cfg);
 	cfg.auth_url = auth_url;
 	cfg.should_stop = login_should_stop;
 	struct fcr_error err = {0};
-	int rc = netcup_login(&cfg, path, login_prompt, &err);
+	int rc = fcr_netcup_login(&cfg, path, login_prompt, &err);
 	if (rc == 0) {
 		printf("The refresh token is in %s (mode 0600).  Use it with\n"
 		       "  token-file = %s\n"
 		       "in the [provider] section of a campaign.\n",
 		       path, token_file);
 		free(path);
-		return EXIT_RUN_OK;
+		return FCR_EXIT_OK;
 	}
 	fprintf(stderr, "fiocamp-run netcup-login: %s\n", err.msg);
 	free(path);
 	if (rc == FCR_E_STOPPED)
-		return EXIT_RUN_INTERRUPTED;
-	return rc == FCR_E_INVAL ? EXIT_RUN_USAGE : EXIT_RUN_FAILED;
+		return FCR_EXIT_INTERRUPTED;
+	return rc == FCR_E_INVAL ? FCR_EXIT_USAGE : FCR_EXIT_FAILED;
 }

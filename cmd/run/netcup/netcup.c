@@ -48,7 +48,7 @@ static void redact(json_t *j)
 	}
 }
 
-void nc_emit(const struct netcup_config *cfg, const char *type, json_t *fields)
+void nc_emit(const struct fcr_netcup_config *cfg, const char *type, json_t *fields)
 {
 	if (!fields)
 		return;
@@ -57,7 +57,7 @@ void nc_emit(const struct netcup_config *cfg, const char *type, json_t *fields)
 	json_decref(fields);
 }
 
-int nc_sleep_ms(const struct netcup_config *cfg, unsigned ms, struct fcr_error *err)
+int nc_sleep_ms(const struct fcr_netcup_config *cfg, unsigned ms, struct fcr_error *err)
 {
 	double end = cm_mono_s() + ms / 1000.0;
 	for (;;) {
@@ -88,7 +88,7 @@ void nc_reply_clear(struct nc_reply *r)
 
 /* ---- config and context -------------------------------------------------- */
 
-void netcup_config_init(struct netcup_config *cfg)
+void fcr_netcup_config_init(struct fcr_netcup_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->poll_interval_ms = 2000;
@@ -115,11 +115,11 @@ static char *base_url(const char *url)
 	return b;
 }
 
-void netcup_free(struct netcup *nc)
+void fcr_netcup_free(struct fcr_netcup *nc)
 {
 	if (!nc)
 		return;
-	nc_http_cleanup(&nc->http);
+	fcr_http_cleanup(&nc->http);
 	nc_free_secret(nc->refresh_token);
 	nc_free_secret(nc->access_token);
 	free(nc->api_base);
@@ -128,7 +128,7 @@ void netcup_free(struct netcup *nc)
 	free(nc);
 }
 
-int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_error *err)
+int fcr_netcup_new(const struct fcr_netcup_config *cfg, struct fcr_netcup **out, struct fcr_error *err)
 {
 	char why[512];
 	*out = NULL;
@@ -138,18 +138,18 @@ int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_
 		return fcr_fail_as(err, FCR_E_INVAL,
 			       "server-id %ld is not a netcup server id (a positive number)",
 			       cfg->server_id);
-	const char *api = cfg->api_url ? cfg->api_url : NETCUP_DEFAULT_API_URL;
-	const char *auth = cfg->auth_url ? cfg->auth_url : NETCUP_DEFAULT_AUTH_URL;
-	if (nc_url_check(api, "api-url", why, sizeof(why)) < 0 ||
-	    nc_url_check(auth, "auth-url", why, sizeof(why)) < 0)
+	const char *api = cfg->api_url ? cfg->api_url : FCR_NETCUP_DEFAULT_API_URL;
+	const char *auth = cfg->auth_url ? cfg->auth_url : FCR_NETCUP_DEFAULT_AUTH_URL;
+	if (fcr_url_check(api, "api-url", why, sizeof(why)) < 0 ||
+	    fcr_url_check(auth, "auth-url", why, sizeof(why)) < 0)
 		return fcr_fail_as(err, FCR_E_INVAL, "%s", why);
 	if (!cfg->poll_interval_ms || !cfg->task_timeout_ms || !cfg->http_timeout_ms ||
 	    !cfg->connect_timeout_ms || !cfg->max_response_bytes)
 		return fcr_fail_as(err, FCR_E_INVAL,
 			       "poll interval, timeouts and the response size limit must not be 0 "
-			       "(netcup_config_init() sets the defaults)");
+			       "(fcr_netcup_config_init() sets the defaults)");
 
-	struct netcup *nc = cm_calloc(1, sizeof(*nc));
+	struct fcr_netcup *nc = cm_calloc(1, sizeof(*nc));
 	nc->cfg = *cfg;
 	nc->api_base = base_url(api);
 	nc->auth_base = base_url(auth);
@@ -158,14 +158,14 @@ int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_
 	nc->cfg.api_url = nc->api_base;
 	nc->cfg.auth_url = nc->auth_base;
 	nc->cfg.token_file = nc->token_file;
-	if (nc_http_init(&nc->http, cfg->connect_timeout_ms, cfg->http_timeout_ms,
+	if (fcr_http_init(&nc->http, cfg->connect_timeout_ms, cfg->http_timeout_ms,
 			 cfg->max_response_bytes) < 0) {
-		netcup_free(nc);
+		fcr_netcup_free(nc);
 		return fcr_fail(err, "cannot initialise libcurl");
 	}
 	int rc = nc_token_load(nc, err);
 	if (rc < 0) {
-		netcup_free(nc);
+		fcr_netcup_free(nc);
 		return rc;
 	}
 	*out = nc;
@@ -174,7 +174,7 @@ int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_
 
 /* ---- requests ------------------------------------------------------------ */
 
-static void parse_body(struct nc_reply *r, const struct nc_http_resp *h)
+static void parse_body(struct nc_reply *r, const struct fcr_http_resp *h)
 {
 	r->json = NULL;
 	r->snippet[0] = '\0';
@@ -192,18 +192,18 @@ static void parse_body(struct nc_reply *r, const struct nc_http_resp *h)
 	r->snippet[n] = '\0';
 }
 
-static void emit_call(struct netcup *nc, const struct nc_call *c, const struct nc_http_resp *h,
+static void emit_call(struct fcr_netcup *nc, const struct nc_call *c, const struct fcr_http_resp *h,
 		      unsigned attempt)
 {
 	json_t *f = json_pack("{s:s, s:s, s:s, s:i, s:f, s:i}", "api", "scp", "method", c->method,
 			      "path", c->path, "status", (int)h->status, "duration_s",
 			      h->duration_s, "attempt", (int)attempt);
-	if (f && h->transport != NC_T_OK)
+	if (f && h->transport != FCR_T_OK)
 		json_object_set_new(f, "error", json_string(h->error));
 	nc_emit(&nc->cfg, "api-call", f);
 }
 
-static void emit_response(struct netcup *nc, const struct nc_call *c, const struct nc_reply *r)
+static void emit_response(struct fcr_netcup *nc, const struct nc_call *c, const struct nc_reply *r)
 {
 	if (!r->json || !nc->cfg.event)
 		return;
@@ -216,7 +216,7 @@ static void emit_response(struct netcup *nc, const struct nc_call *c, const stru
 			  c->path, "status", (int)r->status, "body", body));
 }
 
-static void emit_retry(struct netcup *nc, const struct nc_call *c, const char *reason,
+static void emit_retry(struct fcr_netcup *nc, const struct nc_call *c, const char *reason,
 		       unsigned wait_ms, unsigned attempt)
 {
 	nc_emit(&nc->cfg, "api-retry",
@@ -225,11 +225,11 @@ static void emit_retry(struct netcup *nc, const struct nc_call *c, const char *r
 }
 
 /* One exchange, with the bearer token. */
-static int exchange(struct netcup *nc, const struct nc_call *c, unsigned attempt,
+static int exchange(struct fcr_netcup *nc, const struct nc_call *c, unsigned attempt,
 		    struct nc_reply *r, struct fcr_error *err)
 {
 	char *url = cm_asprintf("%s%s", nc->api_base, c->path);
-	struct nc_http_req req = {
+	struct fcr_http_req req = {
 	    .method = c->method,
 	    .url = url,
 	    .content_type = c->content_type,
@@ -237,17 +237,17 @@ static int exchange(struct netcup *nc, const struct nc_call *c, unsigned attempt
 	    .bearer = nc->access_token,
 	    .fresh_connection = c->write,
 	};
-	struct nc_http_resp h;
-	nc_http_perform(&nc->http, &req, &h);
+	struct fcr_http_resp h;
+	fcr_http_perform(&nc->http, &req, &h);
 	free(url);
 	emit_call(nc, c, &h, attempt);
 	memset(r, 0, sizeof(*r));
 	r->status = h.status;
 	r->transport = h.transport;
 	snprintf(r->error, sizeof(r->error), "%s", h.error);
-	if (h.transport == NC_T_OK)
+	if (h.transport == FCR_T_OK)
 		parse_body(r, &h);
-	nc_http_resp_clear(&h);
+	fcr_http_resp_clear(&h);
 	if (err)
 		err->http_status = (int)r->status;
 	emit_response(nc, c, r);
@@ -255,7 +255,7 @@ static int exchange(struct netcup *nc, const struct nc_call *c, unsigned attempt
 }
 
 /* One logical attempt: an exchange, and on 401 a new access token and one more. */
-static int call_once(struct netcup *nc, const struct nc_call *c, unsigned attempt,
+static int call_once(struct fcr_netcup *nc, const struct nc_call *c, unsigned attempt,
 		     struct nc_reply *r, struct fcr_error *err)
 {
 	int rc = nc_access_token(nc, false, err);
@@ -333,17 +333,17 @@ static bool is_lock_error(const struct nc_reply *r)
 	return r->status == 409 && code && strcmp(code, "server.lock.error") == 0;
 }
 
-static unsigned unavailable_wait(const struct netcup_config *cfg, unsigned tries)
+static unsigned unavailable_wait(const struct fcr_netcup_config *cfg, unsigned tries)
 {
 	unsigned shift = tries < 3 ? tries : 3; /* doubles up to 8x */
 	unsigned long w = (unsigned long)cfg->unavailable_wait_ms << shift;
 	return w > 0xffffffffUL ? 0xffffffffU : (unsigned)w;
 }
 
-int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
+int nc_request(struct fcr_netcup *nc, const struct nc_call *c, struct nc_reply *r,
 	       struct fcr_error *err)
 {
-	const struct netcup_config *cfg = &nc->cfg;
+	const struct fcr_netcup_config *cfg = &nc->cfg;
 	unsigned t_transport = 0, t_unavail = 0, t_lock = 0;
 	for (unsigned attempt = 1;; attempt++) {
 		int rc = call_once(nc, c, attempt, r, err);
@@ -351,14 +351,14 @@ int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
 			return rc;
 		const char *reason = NULL;
 		unsigned wait_ms = 0;
-		if (r->transport != NC_T_OK || (r->status >= 500 && r->status != 503)) {
-			if (r->transport == NC_T_TOO_BIG)
+		if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
+			if (r->transport == FCR_T_TOO_BIG)
 				return fcr_fail_as(err, FCR_E_PROTOCOL, "%s %s: %s", c->method,
 					       c->path, r->error);
 			if (t_transport++ < cfg->transport_retries) {
-				reason = r->transport != NC_T_OK ? "transport" : "server-error";
+				reason = r->transport != FCR_T_OK ? "transport" : "server-error";
 				wait_ms = cfg->transport_wait_ms;
-			} else if (r->transport != NC_T_OK) {
+			} else if (r->transport != FCR_T_OK) {
 				return fcr_fail_as(err, FCR_E_TRANSPORT, "%s %s: %s (%u attempts)",
 					       c->method, c->path, r->error, attempt);
 			} else {
@@ -390,7 +390,7 @@ int nc_request(struct netcup *nc, const struct nc_call *c, struct nc_reply *r,
 	}
 }
 
-int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct fcr_error *err)
+int nc_get(struct fcr_netcup *nc, const char *path, struct nc_reply *r, struct fcr_error *err)
 {
 	struct nc_call c = {.method = "GET", .path = path};
 	int rc = nc_request(nc, &c, r, err);
@@ -406,7 +406,7 @@ int nc_get(struct netcup *nc, const char *path, struct nc_reply *r, struct fcr_e
 
 /* ---- reading ---------------------------------------------------------------- */
 
-int nc_parse_server(json_t *j, struct netcup_server *out, struct fcr_error *err)
+int nc_parse_server(json_t *j, struct fcr_netcup_server *out, struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(j) || !json_is_integer(json_object_get(j, "id")))
@@ -426,9 +426,9 @@ int nc_parse_server(json_t *j, struct netcup_server *out, struct fcr_error *err)
 	size_t i;
 	json_t *d;
 	json_array_foreach(json_object_get(live, "disks"), i, d) {
-		if (out->n_disks == NETCUP_MAX_DISKS)
+		if (out->n_disks == FCR_NETCUP_MAX_DISKS)
 			break;
-		struct netcup_disk *disk = &out->disks[out->n_disks++];
+		struct fcr_netcup_disk *disk = &out->disks[out->n_disks++];
 		nc_copy_str(disk->dev, sizeof(disk->dev), d, "dev");
 		disk->capacity_mib = json_integer_value(json_object_get(d, "capacityInMiB"));
 		disk->allocation_mib = json_integer_value(json_object_get(d, "allocationInMiB"));
@@ -436,7 +436,7 @@ int nc_parse_server(json_t *j, struct netcup_server *out, struct fcr_error *err)
 	return 0;
 }
 
-int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct fcr_error *err)
+int fcr_netcup_get_server(struct fcr_netcup *nc, struct fcr_netcup_server *out, struct fcr_error *err)
 {
 	char path[96];
 	struct nc_reply r;
@@ -450,14 +450,14 @@ int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct fcr_e
 	return rc;
 }
 
-void netcup_snapshot_list_free(struct netcup_snapshot_list *list)
+void fcr_netcup_snapshot_list_free(struct fcr_netcup_snapshot_list *list)
 {
 	free(list->items);
 	list->items = NULL;
 	list->n = 0;
 }
 
-int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
+int fcr_netcup_list_snapshots(struct fcr_netcup *nc, struct fcr_netcup_snapshot_list *out,
 			  struct fcr_error *err)
 {
 	char path[96];
@@ -477,7 +477,7 @@ int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
 	size_t i;
 	json_t *s;
 	json_array_foreach(r.json, i, s) {
-		struct netcup_snapshot *o = &out->items[out->n++];
+		struct fcr_netcup_snapshot *o = &out->items[out->n++];
 		nc_copy_str(o->name, sizeof(o->name), s, "name");
 		nc_copy_str(o->uuid, sizeof(o->uuid), s, "uuid");
 		nc_copy_str(o->creation_time, sizeof(o->creation_time), s, "creationTime");
@@ -501,11 +501,11 @@ int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
 	return 0;
 }
 
-static int snapshot_exists(struct netcup *nc, const char *name, bool *exists,
+static int snapshot_exists(struct fcr_netcup *nc, const char *name, bool *exists,
 			   struct fcr_error *err)
 {
-	struct netcup_snapshot_list l;
-	int rc = netcup_list_snapshots(nc, &l, err);
+	struct fcr_netcup_snapshot_list l;
+	int rc = fcr_netcup_list_snapshots(nc, &l, err);
 	if (rc < 0)
 		return rc;
 	*exists = false;
@@ -513,7 +513,7 @@ static int snapshot_exists(struct netcup *nc, const char *name, bool *exists,
 		if (strcmp(l.items[i].name, name) == 0)
 			*exists = true;
 	}
-	netcup_snapshot_list_free(&l);
+	fcr_netcup_snapshot_list_free(&l);
 	return 0;
 }
 
@@ -525,7 +525,7 @@ static bool task_terminal(const char *state)
 	       strcmp(state, "CANCELED") == 0 || strcmp(state, "ROLLBACK") == 0;
 }
 
-static void remember_task(struct netcup *nc, const char *uuid)
+static void remember_task(struct fcr_netcup *nc, const char *uuid)
 {
 	for (unsigned i = 0; i < nc->n_seen && i < NC_SEEN_TASKS; i++) {
 		if (strcmp(nc->seen[i], uuid) == 0)
@@ -535,7 +535,7 @@ static void remember_task(struct netcup *nc, const char *uuid)
 	nc->n_seen++;
 }
 
-static bool task_seen(const struct netcup *nc, const char *uuid)
+static bool task_seen(const struct fcr_netcup *nc, const char *uuid)
 {
 	for (unsigned i = 0; i < nc->n_seen && i < NC_SEEN_TASKS; i++) {
 		if (strcmp(nc->seen[i], uuid) == 0)
@@ -545,7 +545,7 @@ static bool task_seen(const struct netcup *nc, const char *uuid)
 }
 
 /* Fills t from a TaskInfo; returns true when its state changed. */
-static bool task_update(struct netcup_task *t, json_t *j)
+static bool task_update(struct fcr_netcup_task *t, json_t *j)
 {
 	char before[sizeof(t->state)];
 	snprintf(before, sizeof(before), "%s", t->state);
@@ -567,7 +567,7 @@ static bool task_update(struct netcup_task *t, json_t *j)
 	return strcmp(before, t->state) != 0;
 }
 
-static void emit_task_state(struct netcup *nc, const struct netcup_task *t, json_t *j)
+static void emit_task_state(struct fcr_netcup *nc, const struct fcr_netcup_task *t, json_t *j)
 {
 	json_t *progress = json_object_get(json_object_get(j, "taskProgress"), "progressInPercent");
 	nc_emit(&nc->cfg, "task-state",
@@ -579,10 +579,10 @@ static void emit_task_state(struct netcup *nc, const struct netcup_task *t, json
  * Polls GET /tasks/{uuid} every poll interval until the task ends.  `first`
  * is the TaskInfo the write answered with (may be NULL).
  */
-static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct netcup_task *t,
+static int task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first, struct fcr_netcup_task *t,
 		     struct fcr_error *err)
 {
-	const struct netcup_config *cfg = &nc->cfg;
+	const struct fcr_netcup_config *cfg = &nc->cfg;
 	char path[160];
 	double deadline = cm_mono_s() + cfg->task_timeout_ms / 1000.0;
 	memset(t, 0, sizeof(*t));
@@ -591,7 +591,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
 	remember_task(nc, uuid);
 	if (first && task_update(t, first))
 		emit_task_state(nc, t, first);
-	char *esc = nc_escape(uuid);
+	char *esc = fcr_url_escape(uuid);
 	snprintf(path, sizeof(path), "/api/v1/tasks/%s", esc);
 	free(esc);
 	while (!task_terminal(t->state)) {
@@ -632,7 +632,7 @@ static int task_wait(struct netcup *nc, const char *uuid, json_t *first, struct 
  * and that started at `since` or later (by the API's clock).  found = false
  * when there is none.
  */
-static int task_find_recent(struct netcup *nc, const char *name, double since, bool *found,
+static int task_find_recent(struct fcr_netcup *nc, const char *name, double since, bool *found,
 			    char *uuid, size_t uuid_len, char *state, size_t state_len,
 			    struct fcr_error *err)
 {
@@ -670,7 +670,7 @@ static int task_find_recent(struct netcup *nc, const char *name, double since, b
  * the snapshot there or gone).
  */
 struct nc_observe {
-	int (*fn)(struct netcup *nc, const void *arg, bool *done, struct fcr_error *err);
+	int (*fn)(struct fcr_netcup *nc, const void *arg, bool *done, struct fcr_error *err);
 	const void *arg;
 };
 
@@ -692,7 +692,7 @@ struct nc_write_out {
 	char task_uuid[64];
 };
 
-static void emit_check(struct netcup *nc, const struct nc_call *c, const char *outcome,
+static void emit_check(struct fcr_netcup *nc, const struct nc_call *c, const char *outcome,
 		       const char *uuid)
 {
 	json_t *f =
@@ -709,7 +709,7 @@ static void emit_check(struct netcup *nc, const struct nc_call *c, const char *o
  * when a run that was cut short is resumed.  Returns 1 when nothing is to be
  * sent (out filled), 0 to send again.
  */
-static int write_check(struct netcup *nc, const struct nc_write *w, double since, bool full,
+static int write_check(struct fcr_netcup *nc, const struct nc_write *w, double since, bool full,
 		       struct nc_write_out *out, struct fcr_error *err)
 {
 	bool done = false, found = false;
@@ -753,10 +753,10 @@ static int write_check(struct netcup *nc, const struct nc_write *w, double since
  * is retried after a pause; an attempt that may have gone through is checked
  * (write_check) before anything is sent again.
  */
-static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup_result *res,
+static int write_send(struct fcr_netcup *nc, const struct nc_write *w, struct fcr_netcup_result *res,
 		      struct nc_write_out *out, struct fcr_error *err)
 {
-	const struct netcup_config *cfg = &nc->cfg;
+	const struct fcr_netcup_config *cfg = &nc->cfg;
 	const struct nc_call *c = &w->call;
 	unsigned t_transport = 0, t_unavail = 0, t_lock = 0;
 	double since = cm_wall_s();
@@ -792,20 +792,20 @@ static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup
 			out->how = NC_W_REPLY;
 			return 0;
 		}
-		if (r->transport != NC_T_OK || (r->status >= 500 && r->status != 503)) {
+		if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
 			if (t_transport++ >= cfg->transport_retries) {
-				if (r->transport == NC_T_OK)
+				if (r->transport == FCR_T_OK)
 					return nc_api_error(err, c, r);
 				return fcr_fail_as(err, FCR_E_TRANSPORT,
 					       "%s %s: %s (%u attempts); whether the last one "
 					       "went through is unknown: look at the SCP",
 					       c->method, c->path, r->error, attempt);
 			}
-			reason = r->transport != NC_T_OK ? "transport" : "server-error";
+			reason = r->transport != FCR_T_OK ? "transport" : "server-error";
 			wait_ms = cfg->transport_wait_ms;
 			check = true;
 			/* Only a request that never left is known not to have gone through. */
-			full = full || r->transport != NC_T_NOT_SENT;
+			full = full || r->transport != FCR_T_NOT_SENT;
 		} else if (r->status == 503 && t_unavail < cfg->unavailable_retries) {
 			reason = "unavailable";
 			wait_ms = unavailable_wait(cfg, t_unavail++);
@@ -829,36 +829,36 @@ static int write_send(struct netcup *nc, const struct nc_write *w, struct netcup
 
 /* ---- results ---------------------------------------------------------------- */
 
-static double res_begin(struct netcup_result *res)
+static double res_begin(struct fcr_netcup_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->started_s = cm_wall_s();
-	for (unsigned i = 0; i < NETCUP_MAX_TASKS; i++)
+	for (unsigned i = 0; i < FCR_NETCUP_MAX_TASKS; i++)
 		res->tasks[i].started_s = res->tasks[i].finished_s = res->tasks[i].duration_s = NAN;
 	res->finished_s = res->duration_s = NAN;
 	return cm_mono_s();
 }
 
-static int res_end(struct netcup_result *res, double t0, int rc)
+static int res_end(struct fcr_netcup_result *res, double t0, int rc)
 {
 	res->finished_s = cm_wall_s();
 	res->duration_s = cm_mono_s() - t0;
 	return rc;
 }
 
-static struct netcup_task *res_task(struct netcup_result *res)
+static struct fcr_netcup_task *res_task(struct fcr_netcup_result *res)
 {
-	if (res->n_tasks < NETCUP_MAX_TASKS)
+	if (res->n_tasks < FCR_NETCUP_MAX_TASKS)
 		return &res->tasks[res->n_tasks++];
-	return &res->tasks[NETCUP_MAX_TASKS - 1];
+	return &res->tasks[FCR_NETCUP_MAX_TASKS - 1];
 }
 
 /*
  * After write_send: wait for the task the write started, however we learnt
  * of it.  A 2xx without a task is accepted as done (200 "patched").
  */
-static int write_finish(struct netcup *nc, const struct nc_write *w, struct nc_write_out *out,
-			struct netcup_result *res, struct fcr_error *err)
+static int write_finish(struct fcr_netcup *nc, const struct nc_write *w, struct nc_write_out *out,
+			struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	int rc = 0;
 	if (out->how == NC_W_TASK) {
@@ -878,7 +878,7 @@ static int write_finish(struct netcup *nc, const struct nc_write *w, struct nc_w
 }
 
 /* A write, sent once (write_send), and its task waited for (write_finish). */
-static int write_and_wait(struct netcup *nc, const struct nc_write *w, struct netcup_result *res,
+static int write_and_wait(struct fcr_netcup *nc, const struct nc_write *w, struct fcr_netcup_result *res,
 			  struct fcr_error *err)
 {
 	struct nc_write_out out;
@@ -892,10 +892,10 @@ static int write_and_wait(struct netcup *nc, const struct nc_write *w, struct ne
 
 /* ---- power ---------------------------------------------------------------- */
 
-static int observe_state(struct netcup *nc, const void *arg, bool *done, struct fcr_error *err)
+static int observe_state(struct fcr_netcup *nc, const void *arg, bool *done, struct fcr_error *err)
 {
-	struct netcup_server s;
-	int rc = netcup_get_server(nc, &s, err);
+	struct fcr_netcup_server s;
+	int rc = fcr_netcup_get_server(nc, &s, err);
 	if (rc < 0)
 		return rc;
 	*done = strcmp(s.state, (const char *)arg) == 0;
@@ -903,13 +903,13 @@ static int observe_state(struct netcup *nc, const void *arg, bool *done, struct 
 }
 
 /* Polls GET /servers/{id} until its state is `want`. */
-static int wait_state(struct netcup *nc, const char *want, struct fcr_error *err)
+static int wait_state(struct fcr_netcup *nc, const char *want, struct fcr_error *err)
 {
 	double deadline = cm_mono_s() + nc->cfg.task_timeout_ms / 1000.0;
 	char last[24] = "";
 	for (;;) {
-		struct netcup_server s;
-		int rc = netcup_get_server(nc, &s, err);
+		struct fcr_netcup_server s;
+		int rc = fcr_netcup_get_server(nc, &s, err);
 		if (rc < 0)
 			return rc;
 		if (!s.live_info)
@@ -936,8 +936,8 @@ static int wait_state(struct netcup *nc, const char *want, struct fcr_error *err
  * GET to show `target`.  skip_if_there: read the state first and send nothing
  * when it is `target` already.
  */
-static int power_step(struct netcup *nc, const char *word, const char *option, const char *target,
-		      bool skip_if_there, struct netcup_result *res, struct fcr_error *err)
+static int power_step(struct fcr_netcup *nc, const char *word, const char *option, const char *target,
+		      bool skip_if_there, struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	char path[128], body[64];
 	int rc;
@@ -970,7 +970,7 @@ static int power_step(struct netcup *nc, const char *word, const char *option, c
 	return wait_state(nc, target, err);
 }
 
-int netcup_power_off(struct netcup *nc, bool hard, struct netcup_result *res,
+int fcr_netcup_power_off(struct fcr_netcup *nc, bool hard, struct fcr_netcup_result *res,
 		     struct fcr_error *err)
 {
 	double t0 = res_begin(res);
@@ -978,20 +978,20 @@ int netcup_power_off(struct netcup *nc, bool hard, struct netcup_result *res,
 	return res_end(res, t0, rc);
 }
 
-int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct fcr_error *err)
+int fcr_netcup_power_on(struct fcr_netcup *nc, struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	int rc = power_step(nc, "ON", NULL, "RUNNING", true, res, err);
 	return res_end(res, t0, rc);
 }
 
-int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_result *res,
+int fcr_netcup_reboot(struct fcr_netcup *nc, enum fcr_netcup_reboot how, struct fcr_netcup_result *res,
 		  struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	int rc;
 	switch (how) {
-	case NETCUP_REBOOT_GRACEFUL:
+	case FCR_NETCUP_REBOOT_GRACEFUL:
 		rc = power_step(nc, "OFF", NULL, "SHUTOFF", true, res, err);
 		if (rc == 0) {
 			bool was_off = res->already;
@@ -999,10 +999,10 @@ int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_resul
 			res->already = was_off && res->n_tasks == 0;
 		}
 		break;
-	case NETCUP_REBOOT_POWERCYCLE:
+	case FCR_NETCUP_REBOOT_POWERCYCLE:
 		rc = power_step(nc, "ON", "POWERCYCLE", "RUNNING", false, res, err);
 		break;
-	case NETCUP_REBOOT_RESET:
+	case FCR_NETCUP_REBOOT_RESET:
 		rc = power_step(nc, "ON", "RESET", "RUNNING", false, res, err);
 		break;
 	default:
@@ -1018,7 +1018,7 @@ struct snap_want {
 	bool present;
 };
 
-static int observe_snapshot(struct netcup *nc, const void *arg, bool *done,
+static int observe_snapshot(struct fcr_netcup *nc, const void *arg, bool *done,
 			    struct fcr_error *err)
 {
 	const struct snap_want *sw = arg;
@@ -1049,16 +1049,16 @@ static int check_name(const char *name, struct fcr_error *err)
 }
 
 /* "/api/v1/servers/{id}/snapshots/{escaped name}{suffix}", heap. */
-static char *snapshot_path(struct netcup *nc, const char *name, const char *suffix)
+static char *snapshot_path(struct fcr_netcup *nc, const char *name, const char *suffix)
 {
-	char *esc = nc_escape(name);
+	char *esc = fcr_url_escape(name);
 	char *p = cm_asprintf("/api/v1/servers/%ld/snapshots/%s%s", nc->cfg.server_id, esc, suffix);
 	free(esc);
 	return p;
 }
 
-static int snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *o,
-			   struct netcup_result *res, struct fcr_error *err)
+static int snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapshot_opts *o,
+			   struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	int rc = check_name(o->name, err);
 	if (rc < 0)
@@ -1105,14 +1105,14 @@ static int snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts 
 	return rc;
 }
 
-int netcup_snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *opts,
-			   struct netcup_result *res, struct fcr_error *err)
+int fcr_netcup_snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapshot_opts *opts,
+			   struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	return res_end(res, t0, snapshot_create(nc, opts, res, err));
 }
 
-static int snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
+static int snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
 			   struct fcr_error *err)
 {
 	int rc = check_name(name, err);
@@ -1131,14 +1131,14 @@ static int snapshot_delete(struct netcup *nc, const char *name, struct netcup_re
 	return rc;
 }
 
-int netcup_snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
+int fcr_netcup_snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
 			   struct fcr_error *err)
 {
 	double t0 = res_begin(res);
 	return res_end(res, t0, snapshot_delete(nc, name, res, err));
 }
 
-static int snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
+static int snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
 			   struct fcr_error *err)
 {
 	int rc = check_name(name, err);
@@ -1161,7 +1161,7 @@ static int snapshot_revert(struct netcup *nc, const char *name, struct netcup_re
 	return wait_state(nc, "RUNNING", err);
 }
 
-int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
+int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
 			   struct fcr_error *err)
 {
 	double t0 = res_begin(res);
@@ -1170,30 +1170,30 @@ int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_re
 
 /* ---- dry-run and findings ------------------------------------------------- */
 
-void nc_finding(struct netcup_findings *f, enum netcup_level level, const char *code,
+void nc_finding(struct fcr_netcup_findings *f, enum fcr_netcup_level level, const char *code,
 		const char *fmt, ...)
 {
-	struct netcup_finding *x = CM_PUSH(f->items, f->n, f->cap);
+	struct fcr_netcup_finding *x = CM_PUSH(f->items, f->n, f->cap);
 	x->level = level;
 	snprintf(x->code, sizeof(x->code), "%s", code ? code : "");
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(x->message, sizeof(x->message), fmt, ap);
 	va_end(ap);
-	if (level == NETCUP_PROBLEM)
+	if (level == FCR_NETCUP_PROBLEM)
 		f->n_problems++;
-	else if (level == NETCUP_WARNING)
+	else if (level == FCR_NETCUP_WARNING)
 		f->n_warnings++;
 }
 
-void netcup_findings_free(struct netcup_findings *f)
+void fcr_netcup_findings_free(struct fcr_netcup_findings *f)
 {
 	free(f->items);
 	memset(f, 0, sizeof(*f));
 }
 
-int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, bool *possible,
-			   struct netcup_findings *f, struct fcr_error *err)
+int fcr_netcup_snapshot_dryrun(struct fcr_netcup *nc, bool online, const char *disk, bool *possible,
+			   struct fcr_netcup_findings *f, struct fcr_error *err)
 {
 	char path[96];
 	*possible = false;
@@ -1223,7 +1223,7 @@ int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, boo
 	json_array_foreach(r.json, i, e) {
 		const char *ec = json_string_value(json_object_get(e, "code"));
 		const char *em = json_string_value(json_object_get(e, "message"));
-		nc_finding(f, NETCUP_PROBLEM, ec,
+		nc_finding(f, FCR_NETCUP_PROBLEM, ec,
 				"the API's dry-run of an %s snapshot%s%s says: %s",
 				online ? "online" : "offline", disk ? " of disk " : "",
 				disk ? disk : "", em ? em : (ec ? ec : "?"));

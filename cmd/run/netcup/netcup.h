@@ -8,7 +8,7 @@
  * described by netcup's OpenAPI document (GET /scp-core/api/v1/openapi).
  *
  * Invariants and ownership:
- *  - One struct netcup per server and per thread; nothing global besides
+ *  - One struct fcr_netcup per server and per thread; nothing global besides
  *    libcurl's own (reference-counted) global init.
  *  - Functions that can fail return 0 or a negative enum fcr_status and fill
  *    the caller's struct fcr_error (fcr.h), which may be NULL.  Its message is
@@ -18,14 +18,14 @@
  *    as it got (so a failed task is journaled with its own timestamps).
  *  - The module never prints and never exits.  It reports through
  *    cfg.event (every API call, every stored response, every retry) and
- *    netcup_login()'s prompt callback.
- *  - Tokens live only inside the struct netcup (wiped when freed) and in the
+ *    fcr_netcup_login()'s prompt callback.
+ *  - Tokens live only inside the struct fcr_netcup (wiped when freed) and in the
  *    token file; they never appear in events, errors or URLs.
  *  - Every wait (a task, a state, a retry pause) is bounded by the config and
  *    checks cfg.should_stop() at least every 100 ms.
  */
-#ifndef FIOCAMP_NETCUP_H
-#define FIOCAMP_NETCUP_H
+#ifndef FCR_NETCUP_H
+#define FCR_NETCUP_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -33,12 +33,12 @@
 
 #include "fcr.h"
 
-#define NETCUP_DEFAULT_API_URL	"https://www.servercontrolpanel.de/scp-core"
-#define NETCUP_DEFAULT_AUTH_URL "https://www.servercontrolpanel.de/realms/scp"
-#define NETCUP_TOKEN_ENV	"FIOCAMP_NETCUP_REFRESH_TOKEN"
+#define FCR_NETCUP_DEFAULT_API_URL	"https://www.servercontrolpanel.de/scp-core"
+#define FCR_NETCUP_DEFAULT_AUTH_URL "https://www.servercontrolpanel.de/realms/scp"
+#define FCR_NETCUP_TOKEN_ENV	"FIOCAMP_NETCUP_REFRESH_TOKEN"
 
 /* The client of one server; opaque. */
-struct netcup;
+struct fcr_netcup;
 
 /* ---- configuration ----------------------------------------------------- */
 
@@ -63,11 +63,11 @@ struct netcup;
  *                  true when written back to the token file; error when not)
  *                  or "login" (file: the token file written)
  */
-struct netcup_config {
+struct fcr_netcup_config {
 	long server_id;		/* the SCP server id (int32), > 0 */
-	const char *token_file; /* the offline refresh token; NULL: use $NETCUP_TOKEN_ENV */
-	const char *api_url;	/* NULL: NETCUP_DEFAULT_API_URL */
-	const char *auth_url;	/* NULL: NETCUP_DEFAULT_AUTH_URL (the Keycloak realm) */
+	const char *token_file; /* the offline refresh token; NULL: use $FCR_NETCUP_TOKEN_ENV */
+	const char *api_url;	/* NULL: FCR_NETCUP_DEFAULT_API_URL */
+	const char *auth_url;	/* NULL: FCR_NETCUP_DEFAULT_AUTH_URL (the Keycloak realm) */
 
 	unsigned poll_interval_ms;    /* task and state polling, default 2000 */
 	unsigned task_timeout_ms;     /* each wait for a task or a state, default 900000 */
@@ -88,7 +88,7 @@ struct netcup_config {
 };
 
 /* Fills cfg with the defaults above (server_id 0, no token file, no callbacks). */
-void netcup_config_init(struct netcup_config *cfg);
+void fcr_netcup_config_init(struct fcr_netcup_config *cfg);
 
 /*
  * Checks the configuration and reads the refresh token, without any network
@@ -96,25 +96,25 @@ void netcup_config_init(struct netcup_config *cfg);
  * 0600 or stricter (the error says the mode found and the chmod that fixes
  * it).  URLs must be https, or http to a loopback host (127.0.0.0/8, ::1,
  * localhost).  cfg's strings are copied.  Returns the new context in *out,
- * freed with netcup_free().
+ * freed with fcr_netcup_free().
  */
-int netcup_new(const struct netcup_config *cfg, struct netcup **out, struct fcr_error *err);
-void netcup_free(struct netcup *nc);
+int fcr_netcup_new(const struct fcr_netcup_config *cfg, struct fcr_netcup **out, struct fcr_error *err);
+void fcr_netcup_free(struct fcr_netcup *nc);
 
 /* Fetches an access token now (otherwise the first call does). */
-int netcup_authenticate(struct netcup *nc, struct fcr_error *err);
+int fcr_netcup_authenticate(struct fcr_netcup *nc, struct fcr_error *err);
 
 /* ---- reading ----------------------------------------------------------- */
 
-#define NETCUP_MAX_DISKS 16
+#define FCR_NETCUP_MAX_DISKS 16
 
-struct netcup_disk {
+struct fcr_netcup_disk {
 	char dev[32]; /* "vda" */
 	long long capacity_mib;
 	long long allocation_mib;
 };
 
-struct netcup_server {
+struct fcr_netcup_server {
 	long id;
 	char name[128]; /* "v2202..." */
 	char hostname[256];
@@ -125,13 +125,13 @@ struct netcup_server {
 	char state[24]; /* "RUNNING", "SHUTOFF", ... ("" without live info) */
 	bool uefi;
 	size_t n_disks;
-	struct netcup_disk disks[NETCUP_MAX_DISKS];
+	struct fcr_netcup_disk disks[FCR_NETCUP_MAX_DISKS];
 };
 
 /* GET /api/v1/servers/{id}. */
-int netcup_get_server(struct netcup *nc, struct netcup_server *out, struct fcr_error *err);
+int fcr_netcup_get_server(struct fcr_netcup *nc, struct fcr_netcup_server *out, struct fcr_error *err);
 
-struct netcup_snapshot {
+struct fcr_netcup_snapshot {
 	char name[1024]; /* up to 255 characters */
 	char uuid[64];
 	char creation_time[48]; /* as the API wrote it */
@@ -140,22 +140,22 @@ struct netcup_snapshot {
 	char disks[128]; /* comma-separated: "vda" */
 };
 
-struct netcup_snapshot_list {
-	struct netcup_snapshot *items; /* owned; netcup_snapshot_list_free() */
+struct fcr_netcup_snapshot_list {
+	struct fcr_netcup_snapshot *items; /* owned; fcr_netcup_snapshot_list_free() */
 	size_t n;
 };
 
 /* GET /api/v1/servers/{id}/snapshots. */
-int netcup_list_snapshots(struct netcup *nc, struct netcup_snapshot_list *out,
+int fcr_netcup_list_snapshots(struct fcr_netcup *nc, struct fcr_netcup_snapshot_list *out,
 			  struct fcr_error *err);
-void netcup_snapshot_list_free(struct netcup_snapshot_list *list);
+void fcr_netcup_snapshot_list_free(struct fcr_netcup_snapshot_list *list);
 
 /* ---- actions ----------------------------------------------------------- */
 
-#define NETCUP_MAX_TASKS 2
+#define FCR_NETCUP_MAX_TASKS 2
 
 /* One API task as the API reported it. */
-struct netcup_task {
+struct fcr_netcup_task {
 	char uuid[64];
 	char name[96];	     /* "ServerStateChangeTask", ... */
 	char state[24];	     /* the last TaskState seen */
@@ -169,12 +169,12 @@ struct netcup_task {
 };
 
 /* What an action did, by the API's clock and by ours. */
-struct netcup_result {
+struct fcr_netcup_result {
 	double started_s;  /* our wall clock when the action began, Unix seconds */
 	double finished_s; /* ... when it returned */
 	double duration_s; /* our monotonic clock */
 	unsigned n_tasks;
-	struct netcup_task tasks[NETCUP_MAX_TASKS];
+	struct fcr_netcup_task tasks[FCR_NETCUP_MAX_TASKS];
 	bool already;	/* nothing was sent: the server was already in that state */
 	bool recovered; /* a write whose answer was lost was found to have gone through */
 	unsigned retries;
@@ -187,23 +187,23 @@ struct netcup_result {
  * shows the wanted state.
  *  - power_off: ACPI shutdown ({"state":"OFF"}); hard: ?stateOption=POWEROFF.
  *  - power_on: {"state":"ON"}.
- *  - reboot, NETCUP_REBOOT_GRACEFUL (the default): power_off (ACPI), wait for
+ *  - reboot, FCR_NETCUP_REBOOT_GRACEFUL (the default): power_off (ACPI), wait for
  *    SHUTOFF, power_on: two tasks.  A server that is off is only powered on.
  *    POWERCYCLE / RESET: one PATCH {"state":"ON"} with that stateOption.
  */
-int netcup_power_off(struct netcup *nc, bool hard, struct netcup_result *res,
+int fcr_netcup_power_off(struct fcr_netcup *nc, bool hard, struct fcr_netcup_result *res,
 		     struct fcr_error *err);
-int netcup_power_on(struct netcup *nc, struct netcup_result *res, struct fcr_error *err);
+int fcr_netcup_power_on(struct fcr_netcup *nc, struct fcr_netcup_result *res, struct fcr_error *err);
 
-enum netcup_reboot {
-	NETCUP_REBOOT_GRACEFUL = 0,
-	NETCUP_REBOOT_POWERCYCLE,
-	NETCUP_REBOOT_RESET,
+enum fcr_netcup_reboot {
+	FCR_NETCUP_REBOOT_GRACEFUL = 0,
+	FCR_NETCUP_REBOOT_POWERCYCLE,
+	FCR_NETCUP_REBOOT_RESET,
 };
-int netcup_reboot(struct netcup *nc, enum netcup_reboot how, struct netcup_result *res,
+int fcr_netcup_reboot(struct fcr_netcup *nc, enum fcr_netcup_reboot how, struct fcr_netcup_result *res,
 		  struct fcr_error *err);
 
-struct netcup_snapshot_opts {
+struct fcr_netcup_snapshot_opts {
 	const char *name;	 /* 1..255 characters */
 	bool online;		 /* false: an offline snapshot (power the server off first) */
 	const char *disk;	 /* NULL: not sent (the whole server) */
@@ -217,56 +217,56 @@ struct netcup_snapshot_opts {
 };
 
 /* POST /api/v1/servers/{id}/snapshots, then wait for the task. */
-int netcup_snapshot_create(struct netcup *nc, const struct netcup_snapshot_opts *opts,
-			   struct netcup_result *res, struct fcr_error *err);
+int fcr_netcup_snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapshot_opts *opts,
+			   struct fcr_netcup_result *res, struct fcr_error *err);
 /* DELETE /api/v1/servers/{id}/snapshots/{name}.  FCR_E_NOT_FOUND if absent. */
-int netcup_snapshot_delete(struct netcup *nc, const char *name, struct netcup_result *res,
+int fcr_netcup_snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
 			   struct fcr_error *err);
 /*
  * POST /api/v1/servers/{id}/snapshots/{name}/revert.  The task powers the
  * server off, reverts and starts it again; we then wait until it is RUNNING.
  */
-int netcup_snapshot_revert(struct netcup *nc, const char *name, struct netcup_result *res,
+int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
 			   struct fcr_error *err);
 
 /* ---- findings: preflight and dry-run ------------------------------------ */
 
-enum netcup_level {
-	NETCUP_INFO = 0,
-	NETCUP_WARNING,
-	NETCUP_PROBLEM, /* the plan would fail */
+enum fcr_netcup_level {
+	FCR_NETCUP_INFO = 0,
+	FCR_NETCUP_WARNING,
+	FCR_NETCUP_PROBLEM, /* the plan would fail */
 };
 
-struct netcup_finding {
-	enum netcup_level level;
+struct fcr_netcup_finding {
+	enum fcr_netcup_level level;
 	char code[128]; /* the API's error code when it gave one, else ours ("uefi-online") */
 	char message[1024];
 };
 
-struct netcup_findings {
-	struct netcup_finding *items; /* owned; netcup_findings_free() */
+struct fcr_netcup_findings {
+	struct fcr_netcup_finding *items; /* owned; fcr_netcup_findings_free() */
 	size_t n, cap;
 	size_t n_problems, n_warnings;
 };
 
-void netcup_findings_free(struct netcup_findings *f);
+void fcr_netcup_findings_free(struct fcr_netcup_findings *f);
 
 /*
  * POST /api/v1/servers/{id}/snapshots:dryrun with {"onlineSnapshot":..,
- * "diskName":..}.  Sets *possible and appends one NETCUP_PROBLEM per error
+ * "diskName":..}.  Sets *possible and appends one FCR_NETCUP_PROBLEM per error
  * the API listed.  Returns < 0 only when there was no usable answer.
  */
-int netcup_snapshot_dryrun(struct netcup *nc, bool online, const char *disk, bool *possible,
-			   struct netcup_findings *f, struct fcr_error *err);
+int fcr_netcup_snapshot_dryrun(struct fcr_netcup *nc, bool online, const char *disk, bool *possible,
+			   struct fcr_netcup_findings *f, struct fcr_error *err);
 
-enum netcup_plan_kind {
-	NETCUP_PLAN_SNAPSHOT, /* snapshot NAME [online|offline] [disk DISK] */
-	NETCUP_PLAN_DELETE,   /* delete-snapshot NAME */
-	NETCUP_PLAN_REVERT,   /* revert NAME */
+enum fcr_netcup_plan_kind {
+	FCR_NETCUP_PLAN_SNAPSHOT, /* snapshot NAME [online|offline] [disk DISK] */
+	FCR_NETCUP_PLAN_DELETE,   /* delete-snapshot NAME */
+	FCR_NETCUP_PLAN_REVERT,   /* revert NAME */
 };
 
-struct netcup_plan_step {
-	enum netcup_plan_kind kind;
+struct fcr_netcup_plan_step {
+	enum fcr_netcup_plan_kind kind;
 	const char *name;
 	bool online;	  /* SNAPSHOT only */
 	const char *disk; /* SNAPSHOT only; NULL: none */
@@ -279,8 +279,8 @@ struct netcup_plan_step {
 };
 
 /* The snapshot actions a campaign will run, in the order it runs them. */
-struct netcup_plan {
-	const struct netcup_plan_step *steps;
+struct fcr_netcup_plan {
+	const struct fcr_netcup_plan_step *steps;
 	size_t n_steps;
 	bool skip_dry_run; /* do not ask the API's snapshot dry-run */
 };
@@ -298,12 +298,12 @@ struct netcup_plan {
  * FCR_E_PREFLIGHT when some finding is (err says how many), another
  * negative status only when it could not check at all (out of memory).
  */
-int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct netcup_findings *f,
-		     struct netcup_server *server, struct fcr_error *err);
+int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan, struct fcr_netcup_findings *f,
+		     struct fcr_netcup_server *server, struct fcr_error *err);
 
 /* ---- login (device-code flow) ------------------------------------------ */
 
-struct netcup_login_prompt {
+struct fcr_netcup_login_prompt {
 	const char *verification_uri;	       /* where to log in */
 	const char *verification_uri_complete; /* the same with the code filled in; may be NULL */
 	const char *user_code;		       /* the code to confirm there */
@@ -320,8 +320,8 @@ struct netcup_login_prompt {
  * created 0700).  Uses cfg's auth_url, timeouts, event, should_stop and ctx;
  * server_id and token_file of cfg are ignored.
  */
-int netcup_login(const struct netcup_config *cfg, const char *token_file,
-		 void (*prompt)(void *ctx, const struct netcup_login_prompt *p),
+int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file,
+		 void (*prompt)(void *ctx, const struct fcr_netcup_login_prompt *p),
 		 struct fcr_error *err);
 
 #endif

@@ -12,7 +12,7 @@
 
 #define UEFI_CODE "server.snapshot.create.error.online.uefi"
 
-static bool server_has_disk(const struct netcup_server *s, const char *disk)
+static bool server_has_disk(const struct fcr_netcup_server *s, const char *disk)
 {
 	for (size_t i = 0; i < s->n_disks; i++) {
 		if (strcmp(s->disks[i].dev, disk) == 0)
@@ -21,7 +21,7 @@ static bool server_has_disk(const struct netcup_server *s, const char *disk)
 	return false;
 }
 
-static void describe_server(const struct netcup_server *s, char *buf, size_t len)
+static void describe_server(const struct fcr_netcup_server *s, char *buf, size_t len)
 {
 	size_t used = (size_t)snprintf(buf, len, "server %ld (%s%s%s): ", s->id, s->name,
 				       s->hostname[0] ? ", " : "", s->hostname);
@@ -41,29 +41,29 @@ static void describe_server(const struct netcup_server *s, char *buf, size_t len
 }
 
 /* The checks that need nothing but the server object and the plan. */
-static void check_plan(struct netcup *nc, const struct netcup_plan *plan,
-		       const struct netcup_server *s, struct cm_strv *names, struct netcup_findings *f)
+static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
+		       const struct fcr_netcup_server *s, struct cm_strv *names, struct fcr_netcup_findings *f)
 {
 	long id = nc->cfg.server_id;
 	bool creates = false;
 	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct netcup_plan_step *st = &plan->steps[i];
+		const struct fcr_netcup_plan_step *st = &plan->steps[i];
 		const char *name = st->name ? st->name : "";
 		if (!name[0] || strlen(name) > 255) {
-			nc_finding(f, NETCUP_PROBLEM, "name",
+			nc_finding(f, FCR_NETCUP_PROBLEM, "name",
 				       "snapshot name \"%.40s\" must be 1 to 255 characters", name);
 			continue;
 		}
 		switch (st->kind) {
-		case NETCUP_PLAN_SNAPSHOT:
+		case FCR_NETCUP_PLAN_SNAPSHOT:
 			creates = true;
 			if (cm_strv_has(names, name) && st->resumed) {
-				nc_finding(f, NETCUP_INFO, "name-adopted",
+				nc_finding(f, FCR_NETCUP_INFO, "name-adopted",
 						"snapshot \"%s\" exists already; an earlier run of "
 						"this campaign started it, so it is taken as made",
 						name);
 			} else if (cm_strv_has(names, name)) {
-				nc_finding(f, NETCUP_PROBLEM, "name-taken",
+				nc_finding(f, FCR_NETCUP_PROBLEM, "name-taken",
 						"snapshot \"%s\" will exist already when the plan "
 						"creates it (on the server now or made earlier in "
 						"the plan): delete it in the SCP or choose another "
@@ -74,7 +74,7 @@ static void check_plan(struct netcup *nc, const struct netcup_plan *plan,
 			}
 			if (st->online && s->live_info && s->uefi)
 				nc_finding(
-				    f, NETCUP_PROBLEM, UEFI_CODE,
+				    f, FCR_NETCUP_PROBLEM, UEFI_CODE,
 				    "server %ld boots with UEFI, so the online snapshot \"%s\" "
 				    "would be refused: the API answers 400 \"Online snapshot "
 				    "creation is not possible if UEFI is activated.\"  Take it "
@@ -83,48 +83,48 @@ static void check_plan(struct netcup *nc, const struct netcup_plan *plan,
 				    id, name, name);
 			if (st->online && st->disk)
 				nc_finding(
-				    f, NETCUP_PROBLEM,
+				    f, FCR_NETCUP_PROBLEM,
 				    "server.snapshot.create.error.online.diskselected",
 				    "snapshot \"%s\": an online snapshot covers all disks; "
 				    "drop \"disk %s\" or make it offline",
 				    name, st->disk);
 			if (st->disk && s->live_info && !server_has_disk(s, st->disk))
-				nc_finding(f, NETCUP_PROBLEM, "disk",
+				nc_finding(f, FCR_NETCUP_PROBLEM, "disk",
 						"snapshot \"%s\": server %ld has no disk \"%s\"",
 						name, id, st->disk);
 			break;
-		case NETCUP_PLAN_DELETE:
-		case NETCUP_PLAN_REVERT:
+		case FCR_NETCUP_PLAN_DELETE:
+		case FCR_NETCUP_PLAN_REVERT:
 			if (!cm_strv_has(names, name) && st->resumed &&
-			    st->kind == NETCUP_PLAN_DELETE)
+			    st->kind == FCR_NETCUP_PLAN_DELETE)
 				continue; /* deleted before the run was cut short */
 			if (!cm_strv_has(names, name))
 				nc_finding(
-				    f, NETCUP_PROBLEM, "name-missing",
+				    f, FCR_NETCUP_PROBLEM, "name-missing",
 				    "the plan %s snapshot \"%s\", which will not exist "
 				    "then (not on the server, not created earlier in the "
 				    "plan)",
-				    st->kind == NETCUP_PLAN_DELETE ? "deletes" : "reverts to",
+				    st->kind == FCR_NETCUP_PLAN_DELETE ? "deletes" : "reverts to",
 				    name);
-			else if (st->kind == NETCUP_PLAN_DELETE)
+			else if (st->kind == FCR_NETCUP_PLAN_DELETE)
 				cm_strv_del(names, name);
 			break;
 		}
 	}
 	if (creates && !s->snapshot_allowed)
-		nc_finding(f, NETCUP_PROBLEM, "snapshot-not-allowed",
+		nc_finding(f, FCR_NETCUP_PROBLEM, "snapshot-not-allowed",
 			   "server %ld does not allow snapshots (snapshotAllowed is false), "
 			   "but the plan creates some",
 			   id);
 }
 
 /* The API's dry-run, once per distinct (online, disk) the plan creates. */
-static void dry_runs(struct netcup *nc, const struct netcup_plan *plan,
-		     const struct netcup_server *s, struct netcup_findings *f)
+static void dry_runs(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
+		     const struct fcr_netcup_server *s, struct fcr_netcup_findings *f)
 {
 	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct netcup_plan_step *st = &plan->steps[i];
-		if (st->kind != NETCUP_PLAN_SNAPSHOT)
+		const struct fcr_netcup_plan_step *st = &plan->steps[i];
+		if (st->kind != FCR_NETCUP_PLAN_SNAPSHOT)
 			continue;
 		/* Known already, and said with the offline sequence above. */
 		if (st->online && s->live_info && s->uefi)
@@ -135,11 +135,11 @@ static void dry_runs(struct netcup *nc, const struct netcup_plan *plan,
 			disk = s->disks[0].dev;
 		bool asked = false;
 		for (size_t k = 0; k < i; k++) {
-			const struct netcup_plan_step *o = &plan->steps[k];
+			const struct fcr_netcup_plan_step *o = &plan->steps[k];
 			const char *od = o->disk;
 			if (!o->online && !od && s->n_disks)
 				od = s->disks[0].dev;
-			if (o->kind == NETCUP_PLAN_SNAPSHOT && o->online == st->online &&
+			if (o->kind == FCR_NETCUP_PLAN_SNAPSHOT && o->online == st->online &&
 			    !(o->online && s->live_info && s->uefi) &&
 			    ((!od && !disk) || (od && disk && strcmp(od, disk) == 0)))
 				asked = true;
@@ -148,65 +148,65 @@ static void dry_runs(struct netcup *nc, const struct netcup_plan *plan,
 			continue;
 		bool possible;
 		struct fcr_error e = {0};
-		int rc = netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
+		int rc = fcr_netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
 		if (rc < 0)
-			nc_finding(f, NETCUP_WARNING, "dry-run",
+			nc_finding(f, FCR_NETCUP_WARNING, "dry-run",
 				   "the snapshot dry-run could not be asked: %s", e.msg);
 		else if (possible)
-			nc_finding(f, NETCUP_INFO, "dry-run",
+			nc_finding(f, FCR_NETCUP_INFO, "dry-run",
 				   "the API's dry-run accepts an %s snapshot%s%s",
 				   st->online ? "online" : "offline", disk ? " of disk " : "",
 				   disk ? disk : "");
 	}
 }
 
-int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct netcup_findings *f,
-		     struct netcup_server *server, struct fcr_error *err)
+int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan, struct fcr_netcup_findings *f,
+		     struct fcr_netcup_server *server, struct fcr_error *err)
 {
 	struct fcr_error e = {0};
-	struct netcup_server s;
+	struct fcr_netcup_server s;
 	char desc[768];
 	long id = nc->cfg.server_id;
 
 	if (nc_access_token(nc, false, &e) < 0) {
-		nc_finding(f, NETCUP_PROBLEM, "token", "%s", e.msg);
+		nc_finding(f, FCR_NETCUP_PROBLEM, "token", "%s", e.msg);
 		goto done;
 	}
-	nc_finding(f, NETCUP_INFO, "token", "the refresh token works");
-	int rc = netcup_get_server(nc, &s, &e);
+	nc_finding(f, FCR_NETCUP_INFO, "token", "the refresh token works");
+	int rc = fcr_netcup_get_server(nc, &s, &e);
 	if (rc == FCR_E_NOT_FOUND) {
-		nc_finding(f, NETCUP_PROBLEM, "server",
+		nc_finding(f, FCR_NETCUP_PROBLEM, "server",
 			   "server %ld is not found in this account (%s): check server-id, "
 			   "the number the SCP shows for the server",
 			   id, e.msg);
 		goto done;
 	}
 	if (rc < 0) {
-		nc_finding(f, NETCUP_PROBLEM, "server", "%s", e.msg);
+		nc_finding(f, FCR_NETCUP_PROBLEM, "server", "%s", e.msg);
 		goto done;
 	}
 	if (server)
 		*server = s;
 	describe_server(&s, desc, sizeof(desc));
-	nc_finding(f, NETCUP_INFO, "server", "%s", desc);
+	nc_finding(f, FCR_NETCUP_INFO, "server", "%s", desc);
 	if (s.disabled)
-		nc_finding(f, NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
+		nc_finding(f, FCR_NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
 	if (!s.live_info)
-		nc_finding(f, NETCUP_WARNING, "live-info",
+		nc_finding(f, FCR_NETCUP_WARNING, "live-info",
 			   "the API gave no live info for server %ld: its state, UEFI and "
 			   "disks are unknown",
 			   id);
 	if (s.live_info && strcmp(s.state, "RUNNING") != 0)
-		nc_finding(f, NETCUP_WARNING, "state",
+		nc_finding(f, FCR_NETCUP_WARNING, "state",
 			   "server %ld is %s, not RUNNING: fio cannot run on it until it is "
 			   "powered on",
 			   id, s.state);
 	if (plan->n_steps == 0)
 		goto done;
 
-	struct netcup_snapshot_list list;
-	if (netcup_list_snapshots(nc, &list, &e) < 0) {
-		nc_finding(f, NETCUP_PROBLEM, "snapshots", "%s", e.msg);
+	struct fcr_netcup_snapshot_list list;
+	if (fcr_netcup_list_snapshots(nc, &list, &e) < 0) {
+		nc_finding(f, FCR_NETCUP_PROBLEM, "snapshots", "%s", e.msg);
 		goto done;
 	}
 	/* the snapshot names as the plan would leave them, step by step */
@@ -217,7 +217,7 @@ int netcup_preflight(struct netcup *nc, const struct netcup_plan *plan, struct n
 	if (!plan->skip_dry_run)
 		dry_runs(nc, plan, &s, f);
 	cm_strv_release(&names);
-	netcup_snapshot_list_free(&list);
+	fcr_netcup_snapshot_list_free(&list);
 done:
 	if (f->n_problems)
 		return fcr_fail_as(err, FCR_E_PREFLIGHT, "the netcup preflight found %zu problem%s",

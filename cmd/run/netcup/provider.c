@@ -24,7 +24,7 @@
 
 #define MAX_SNAPSHOT_NAME 255
 
-static const struct provider_action netcup_actions[] = {
+static const struct fcr_provider_action netcup_actions[] = {
     {"power-off", 0, 1, true, false, "power-off [hard]"},
     {"power-on", 0, 0, false, true, "power-on"},
     {"reboot", 0, 0, true, true, "reboot"},
@@ -35,7 +35,7 @@ static const struct provider_action netcup_actions[] = {
 };
 
 struct ncp {
-	struct provider_ctx ctx;
+	struct fcr_provider_ctx ctx;
 	bool have_ctx;
 	char *file;	    /* the campaign file, for messages */
 	unsigned line;	    /* [provider]'s type line */
@@ -43,8 +43,8 @@ struct ncp {
 	char *token_file;   /* expanded; NULL: the environment variable */
 	bool token_default; /* token_file is the default path */
 	char *api_url, *auth_url;
-	struct netcup_config cfg;
-	struct netcup *nc;
+	struct fcr_netcup_config cfg;
+	struct fcr_netcup *nc;
 	bool safety;	     /* only a second Ctrl-C stops a wait */
 	const char *current; /* the action being performed, for events */
 
@@ -56,7 +56,7 @@ struct ncp {
 
 /* ---- small helpers ------------------------------------------------------ */
 
-char *netcup_expand_home(const char *path)
+char *fcr_netcup_expand_home(const char *path)
 {
 	if (path[0] != '~' || (path[1] != '/' && path[1] != '\0'))
 		return cm_strdup(path);
@@ -72,7 +72,7 @@ static int check_snapshot_name(const char *name, struct fcr_error *err)
 	size_t n = strlen(name);
 	if (n == 0 || n > MAX_SNAPSHOT_NAME)
 		return fcr_fail(err, "a snapshot name has 1 to %d characters", MAX_SNAPSHOT_NAME);
-	if (!name_is_safe(name))
+	if (!fcr_name_is_safe(name))
 		return fcr_fail(err,
 				"snapshot name '%s': use letters, digits, '.', '_' and '-' only",
 				name);
@@ -195,16 +195,16 @@ static void note(struct ncp *p, const char *level, const char *fmt, ...)
 
 struct duration_key {
 	const char *key;
-	size_t offset; /* of the unsigned field in struct netcup_config */
+	size_t offset; /* of the unsigned field in struct fcr_netcup_config */
 };
 
 static const struct duration_key duration_keys[] = {
-    {"task-timeout", offsetof(struct netcup_config, task_timeout_ms)},
-    {"poll-interval", offsetof(struct netcup_config, poll_interval_ms)},
-    {"http-timeout", offsetof(struct netcup_config, http_timeout_ms)},
-    {"lock-wait", offsetof(struct netcup_config, lock_wait_ms)},
-    {"retry-wait", offsetof(struct netcup_config, transport_wait_ms)},
-    {"unavailable-wait", offsetof(struct netcup_config, unavailable_wait_ms)},
+    {"task-timeout", offsetof(struct fcr_netcup_config, task_timeout_ms)},
+    {"poll-interval", offsetof(struct fcr_netcup_config, poll_interval_ms)},
+    {"http-timeout", offsetof(struct fcr_netcup_config, http_timeout_ms)},
+    {"lock-wait", offsetof(struct fcr_netcup_config, lock_wait_ms)},
+    {"retry-wait", offsetof(struct fcr_netcup_config, transport_wait_ms)},
+    {"unavailable-wait", offsetof(struct fcr_netcup_config, unavailable_wait_ms)},
 };
 
 #define KNOWN_KEYS                                                                                 \
@@ -216,7 +216,7 @@ static void ncp_free(void *state)
 	struct ncp *p = state;
 	if (!p)
 		return;
-	netcup_free(p->nc);
+	fcr_netcup_free(p->nc);
 	free(p->file);
 	free(p->token_file);
 	free(p->api_url);
@@ -228,10 +228,10 @@ static void ncp_free(void *state)
 	free(p);
 }
 
-static void key_error(struct cm_strv *problems, const struct provider_key *k, const char *fmt,
+static void key_error(struct cm_strv *problems, const struct fcr_provider_key *k, const char *fmt,
 		      ...) CM_PRINTF(3, 4);
 
-static void key_error(struct cm_strv *problems, const struct provider_key *k, const char *fmt,
+static void key_error(struct cm_strv *problems, const struct fcr_provider_key *k, const char *fmt,
 		      ...)
 {
 	va_list ap;
@@ -242,7 +242,7 @@ static void key_error(struct cm_strv *problems, const struct provider_key *k, co
 	free(msg);
 }
 
-static void read_key(struct ncp *p, const struct provider_key *k, struct cm_strv *errs,
+static void read_key(struct ncp *p, const struct fcr_provider_key *k, struct cm_strv *errs,
 		     bool *have_id)
 {
 	char why[600];
@@ -265,7 +265,7 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct cm_strv
 			key_error(errs, k, "token-file is empty");
 			return;
 		}
-		char *path = netcup_expand_home(k->value);
+		char *path = fcr_netcup_expand_home(k->value);
 		if (!path) {
 			key_error(errs, k, "token-file '%s': HOME is not set", k->value);
 			return;
@@ -276,7 +276,7 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct cm_strv
 		return;
 	}
 	if (!strcmp(k->key, "api-url") || !strcmp(k->key, "auth-url")) {
-		if (nc_url_check(k->value, k->key, why, sizeof(why)) < 0) {
+		if (fcr_url_check(k->value, k->key, why, sizeof(why)) < 0) {
 			key_error(errs, k, "%s", why);
 			return;
 		}
@@ -306,14 +306,14 @@ static void read_key(struct ncp *p, const struct provider_key *k, struct cm_strv
 	key_error(errs, k, "unknown key '%s' for provider netcup (known: " KNOWN_KEYS ")", k->key);
 }
 
-static int ncp_configure(const struct provider_section *sec, const struct provider_ctx *ctx,
+static int ncp_configure(const struct fcr_provider_section *sec, const struct fcr_provider_ctx *ctx,
 			 void **state, struct cm_strv *problems)
 {
 	struct ncp *p = cm_calloc(1, sizeof(*p));
 	size_t n_before = problems->n;
 	bool have_id = false;
 	*state = NULL;
-	netcup_config_init(&p->cfg);
+	fcr_netcup_config_init(&p->cfg);
 	p->file = cm_strdup(sec->file);
 	p->line = sec->line;
 	for (size_t i = 0; i < sec->n_keys; i++)
@@ -331,9 +331,9 @@ static int ncp_configure(const struct provider_section *sec, const struct provid
 		p->cfg.connect_timeout_ms = p->cfg.http_timeout_ms;
 	/* the token: token-file, else the environment, else the default file
 	 * (without HOME there is none: connect() says so) */
-	const char *env = getenv(NETCUP_TOKEN_ENV);
+	const char *env = getenv(FCR_NETCUP_TOKEN_ENV);
 	if (!p->token_file && !(env && env[0])) {
-		p->token_file = netcup_expand_home(NETCUP_TOKEN_FILE_DEFAULT);
+		p->token_file = fcr_netcup_expand_home(FCR_NETCUP_TOKEN_FILE_DEFAULT);
 		p->token_default = true;
 	}
 	if (ctx) {
@@ -377,27 +377,27 @@ static int ncp_connect(void *state, struct fcr_error *err)
 		return 0;
 	if (p->token_default && !p->token_file)
 		return fcr_fail(err,
-				"%s:%u: no token-file in [provider], no " NETCUP_TOKEN_ENV
-				", and no HOME for the default " NETCUP_TOKEN_FILE_DEFAULT,
+				"%s:%u: no token-file in [provider], no " FCR_NETCUP_TOKEN_ENV
+				", and no HOME for the default " FCR_NETCUP_TOKEN_FILE_DEFAULT,
 				p->file, p->line);
-	int rc = netcup_new(&p->cfg, &p->nc, &e);
+	int rc = fcr_netcup_new(&p->cfg, &p->nc, &e);
 	if (rc == 0) {
 		/*
 		 * Read once; children (fio, ssh, `run` commands) never inherit it.
 		 * The value is also wiped where it lies: /proc/PID/environ shows the
 		 * original block, and a child shows it until it calls exec.
 		 */
-		char *v = getenv(NETCUP_TOKEN_ENV);
+		char *v = getenv(FCR_NETCUP_TOKEN_ENV);
 		if (v)
 			explicit_bzero(v, strlen(v));
-		unsetenv(NETCUP_TOKEN_ENV);
+		unsetenv(FCR_NETCUP_TOKEN_ENV);
 		return 0;
 	}
 	if (rc == FCR_E_TOKEN && p->key_line)
 		return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->key_line, e.msg);
 	if (rc == FCR_E_TOKEN && p->token_default)
 		return fcr_fail_as(err, rc,
-				   "%s:%u: no token-file in [provider] and no " NETCUP_TOKEN_ENV
+				   "%s:%u: no token-file in [provider] and no " FCR_NETCUP_TOKEN_ENV
 				   ", so the default: %s",
 				   p->file, p->line, e.msg);
 	return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->line, e.msg);
@@ -415,7 +415,7 @@ static json_t *utc_or_raw(double s, const char *raw)
 	return raw[0] ? json_string(raw) : json_null();
 }
 
-static json_t *task_json(const struct netcup_task *t)
+static json_t *task_json(const struct fcr_netcup_task *t)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(t->name[0] ? t->name : "?"));
@@ -434,13 +434,13 @@ static json_t *task_json(const struct netcup_task *t)
 
 /* The tasks an action ran, gathered over one or more client calls. */
 struct tasks {
-	struct netcup_task *v;
+	struct fcr_netcup_task *v;
 	size_t n;
 	unsigned retries;
 	bool recovered;
 };
 
-static void tasks_add(struct tasks *t, const struct netcup_result *res)
+static void tasks_add(struct tasks *t, const struct fcr_netcup_result *res)
 {
 	if (!res->n_tasks && !res->retries && !res->recovered)
 		return;
@@ -477,7 +477,7 @@ static void tasks_put(json_t *result, struct tasks *t)
 				all = false;
 			json_array_append_new(list, task_json(&t->v[i]));
 		}
-		const struct netcup_task *first = &t->v[0], *last = &t->v[t->n - 1];
+		const struct fcr_netcup_task *first = &t->v[0], *last = &t->v[t->n - 1];
 		json_t *o = json_object();
 		json_object_set_new(o, "name", json_string(names.s));
 		json_object_set_new(o, "state",
@@ -520,7 +520,7 @@ static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *resul
 	struct snap_args a;
 	if (parse_snapshot_args(argc, argv, &a, e) < 0)
 		return e->code = FCR_E_INVAL;
-	struct netcup_snapshot_opts o = {
+	struct fcr_netcup_snapshot_opts o = {
 	    .name = a.name,
 	    .online = a.online,
 	    .disk = a.disk,
@@ -530,8 +530,8 @@ static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *resul
 	json_object_set_new(result, "snapshot", json_string(a.name));
 	json_object_set_new(result, "online", json_boolean(a.online));
 	json_object_set_new(result, "disk", a.disk ? json_string(a.disk) : json_null());
-	struct netcup_result res;
-	int rc = netcup_snapshot_create(p->nc, &o, &res, e);
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_snapshot_create(p->nc, &o, &res, e);
 	tasks_add(tasks, &res);
 	if (rc == 0) {
 		cm_strv_del(&p->adopt, a.name);
@@ -555,8 +555,8 @@ static int do_snapshot(struct ncp *p, int argc, char *const *argv, json_t *resul
 static int delete_one(struct ncp *p, const char *name, json_t *deleted, json_t *gone,
 		      struct tasks *tasks, struct fcr_error *e)
 {
-	struct netcup_result res;
-	int rc = netcup_snapshot_delete(p->nc, name, &res, e);
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_snapshot_delete(p->nc, name, &res, e);
 	tasks_add(tasks, &res);
 	if (rc == FCR_E_NOT_FOUND) {
 		json_array_append_new(gone, json_string(name));
@@ -600,7 +600,7 @@ static int ncp_perform(void *state, const char *action, int argc, char *const *a
 {
 	struct ncp *p = state;
 	struct fcr_error e = {0};
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	struct tasks tasks = {0};
 	int rc;
 	if (!p->nc) {
@@ -609,19 +609,19 @@ static int ncp_perform(void *state, const char *action, int argc, char *const *a
 	char *text = action_text(action, argc, argv);
 	p->current = text;
 	if (!strcmp(action, "power-off")) {
-		rc = netcup_power_off(p->nc, argc == 1, &res, &e);
+		rc = fcr_netcup_power_off(p->nc, argc == 1, &res, &e);
 		tasks_add(&tasks, &res);
 		json_object_set_new(result, "already", json_boolean(rc == 0 && res.already));
 		if (rc == 0)
 			json_object_set_new(result, "server_state", json_string("SHUTOFF"));
 	} else if (!strcmp(action, "power-on")) {
-		rc = netcup_power_on(p->nc, &res, &e);
+		rc = fcr_netcup_power_on(p->nc, &res, &e);
 		tasks_add(&tasks, &res);
 		json_object_set_new(result, "already", json_boolean(rc == 0 && res.already));
 		if (rc == 0)
 			json_object_set_new(result, "server_state", json_string("RUNNING"));
 	} else if (!strcmp(action, "reboot")) {
-		rc = netcup_reboot(p->nc, NETCUP_REBOOT_GRACEFUL, &res, &e);
+		rc = fcr_netcup_reboot(p->nc, FCR_NETCUP_REBOOT_GRACEFUL, &res, &e);
 		tasks_add(&tasks, &res);
 		if (rc == 0)
 			json_object_set_new(result, "server_state", json_string("RUNNING"));
@@ -631,7 +631,7 @@ static int ncp_perform(void *state, const char *action, int argc, char *const *a
 		rc = do_delete(p, argv[0], result, &tasks, &e);
 	} else if (!strcmp(action, "revert")) {
 		json_object_set_new(result, "snapshot", json_string(argv[0]));
-		rc = netcup_snapshot_revert(p->nc, argv[0], &res, &e);
+		rc = fcr_netcup_snapshot_revert(p->nc, argv[0], &res, &e);
 		tasks_add(&tasks, &res);
 		if (rc == 0)
 			json_object_set_new(result, "server_state", json_string("RUNNING"));
@@ -651,23 +651,23 @@ static int ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *
 {
 	struct ncp *p = state;
 	struct fcr_error e = {0};
-	struct netcup_result res;
+	struct fcr_netcup_result res;
 	struct tasks tasks = {0};
 	if (!p->nc) {
 		return fcr_fail(err, "netcup: not connected");
 	}
 	p->safety = true;
 	p->current = "ensure-powered-on";
-	int rc = netcup_power_on(p->nc, &res, &e);
+	int rc = fcr_netcup_power_on(p->nc, &res, &e);
 	tasks_add(&tasks, &res);
 	json_object_set_new(result, "already", json_boolean(rc == 0 && res.already));
 	tasks_put(result, &tasks);
 	if (rc < 0)
 		action_failed(err, &e, rc);
 	/* what the API says now, whatever happened */
-	struct netcup_server s;
+	struct fcr_netcup_server s;
 	struct fcr_error e2 = {0};
-	if (netcup_get_server(p->nc, &s, &e2) == 0 && s.live_info)
+	if (fcr_netcup_get_server(p->nc, &s, &e2) == 0 && s.live_info)
 		json_object_set_new(result, "server_state", json_string(s.state));
 	else
 		json_object_set_new(result, "server_state", json_null());
@@ -688,14 +688,14 @@ static bool status_is(const char *status, const char *want)
  * left, in campaign order.  `sim` is the set of our snapshots as the plan
  * goes, for expanding delete-snapshot all-created.
  */
-static void build_plan(struct ncp *p, const struct provider_step *steps, size_t n,
-		       struct cm_strv *store, struct netcup_plan_step **out, size_t *n_out)
+static void build_plan(struct ncp *p, const struct fcr_provider_step *steps, size_t n,
+		       struct cm_strv *store, struct fcr_netcup_plan_step **out, size_t *n_out)
 {
 	struct cm_strv sim = {0};
-	struct netcup_plan_step *plan = NULL;
+	struct fcr_netcup_plan_step *plan = NULL;
 	size_t np = 0;
 	for (size_t i = 0; i < n; i++) {
-		const struct provider_step *st = &steps[i];
+		const struct fcr_provider_step *st = &steps[i];
 		bool done = status_is(st->status, "done");
 		bool started = st->status && !done && !status_is(st->status, "pending");
 		const char *name = st->argc ? st->argv[0] : NULL;
@@ -719,8 +719,8 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 			if (started && !json_is_false(created))
 				cm_strv_add_once(&p->adopt, name);
 			plan = cm_realloc(plan, np + 1, sizeof(*plan));
-			plan[np++] = (struct netcup_plan_step){
-			    .kind = NETCUP_PLAN_SNAPSHOT,
+			plan[np++] = (struct fcr_netcup_plan_step){
+			    .kind = FCR_NETCUP_PLAN_SNAPSHOT,
 			    .name = name,
 			    .online = a.online,
 			    .disk = a.disk,
@@ -745,8 +745,8 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 				/* a copy that lives as long as the plan (sim's do not) */
 				cm_strv_add(store, nm);
 				plan = cm_realloc(plan, np + 1, sizeof(*plan));
-				plan[np++] = (struct netcup_plan_step){
-				    .kind = NETCUP_PLAN_DELETE,
+				plan[np++] = (struct fcr_netcup_plan_step){
+				    .kind = FCR_NETCUP_PLAN_DELETE,
 				    .name = store->v[store->n - 1],
 				    /* ours, and gone already: counts as deleted */
 				    .resumed = started || cm_strv_has(&p->maybe, nm) ||
@@ -760,7 +760,7 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 		} else if (!strcmp(st->action, "revert") && !done) {
 			plan = cm_realloc(plan, np + 1, sizeof(*plan));
 			plan[np++] =
-			    (struct netcup_plan_step){.kind = NETCUP_PLAN_REVERT, .name = name};
+			    (struct fcr_netcup_plan_step){.kind = FCR_NETCUP_PLAN_REVERT, .name = name};
 		}
 	}
 	cm_strv_release(&sim);
@@ -768,14 +768,14 @@ static void build_plan(struct ncp *p, const struct provider_step *steps, size_t 
 	*n_out = np;
 }
 
-static int ncp_preflight(void *state, const struct provider_step *steps, size_t n_steps,
+static int ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t n_steps,
 			 struct fcr_error *err)
 {
 	struct ncp *p = state;
 	if (!p->nc) {
 		return fcr_fail(err, "netcup: not connected");
 	}
-	struct netcup_plan_step *ps = NULL;
+	struct fcr_netcup_plan_step *ps = NULL;
 	size_t nps = 0;
 	struct cm_strv store = {0};
 	build_plan(p, steps, n_steps, &store, &ps, &nps);
@@ -788,16 +788,16 @@ static int ncp_preflight(void *state, const struct provider_step *steps, size_t 
 		note(p, "info", "snapshots this campaign made in earlier runs: %s", b.s);
 		cm_buf_release(&b);
 	}
-	struct netcup_plan plan = {.steps = ps, .n_steps = nps};
-	struct netcup_findings f = {0};
+	struct fcr_netcup_plan plan = {.steps = ps, .n_steps = nps};
+	struct fcr_netcup_findings f = {0};
 	struct fcr_error e = {0};
 	p->current = "preflight";
-	int rc = netcup_preflight(p->nc, &plan, &f, NULL, &e);
+	int rc = fcr_netcup_preflight(p->nc, &plan, &f, NULL, &e);
 	p->current = NULL;
 	for (size_t i = 0; i < f.n; i++) {
-		const struct netcup_finding *x = &f.items[i];
-		const char *level = x->level == NETCUP_PROBLEM	 ? "problem"
-				    : x->level == NETCUP_WARNING ? "warning"
+		const struct fcr_netcup_finding *x = &f.items[i];
+		const char *level = x->level == FCR_NETCUP_PROBLEM	 ? "problem"
+				    : x->level == FCR_NETCUP_WARNING ? "warning"
 								 : "info";
 		note(p, level, "%s", x->message);
 	}
@@ -808,7 +808,7 @@ static int ncp_preflight(void *state, const struct provider_step *steps, size_t 
 			    f.n_problems, f.n_problems == 1 ? "" : "s");
 	else if (rc < 0)
 		fcr_fail_as(err, rc, "the netcup preflight could not check: %s", e.msg);
-	netcup_findings_free(&f);
+	fcr_netcup_findings_free(&f);
 	free(ps);
 	cm_strv_release(&store);
 	return rc < 0 ? -1 : 0;
@@ -860,14 +860,14 @@ static char *ncp_describe(void *state, const char *action, int argc, char *const
 			cm_buf_printf(&b, "refresh token from %s%s (refused unless mode 0600)\n",
 				  p->token_file, p->token_default ? " (the default)" : "");
 		else if (p->token_default)
-			cm_buf_printf(&b, "refresh token: none (no token-file, no $" NETCUP_TOKEN_ENV
+			cm_buf_printf(&b, "refresh token: none (no token-file, no $" FCR_NETCUP_TOKEN_ENV
 				      ", no HOME)\n");
 		else
-			cm_buf_printf(&b, "refresh token from $" NETCUP_TOKEN_ENV "\n");
+			cm_buf_printf(&b, "refresh token from $" FCR_NETCUP_TOKEN_ENV "\n");
 		cm_buf_printf(&b,
 			  "POST %s/protocol/openid-connect/token (grant_type=refresh_token): an "
 			  "access token\n",
-			  p->auth_url ? p->auth_url : NETCUP_DEFAULT_AUTH_URL);
+			  p->auth_url ? p->auth_url : FCR_NETCUP_DEFAULT_AUTH_URL);
 		cm_buf_printf(&b,
 			  "GET /api/v1/servers/%ld: it exists, its state, UEFI, snapshotAllowed, "
 			  "disks\n",
@@ -881,7 +881,7 @@ static char *ncp_describe(void *state, const char *action, int argc, char *const
 		cm_buf_printf(&b,
 			  "(API base %s; a 409 server.lock.error on a write is retried every "
 			  "%.1fs)\n",
-			  p->api_url ? p->api_url : NETCUP_DEFAULT_API_URL,
+			  p->api_url ? p->api_url : FCR_NETCUP_DEFAULT_API_URL,
 			  p->cfg.lock_wait_ms / 1000.0);
 		return cm_buf_take(&b);
 	}
@@ -950,7 +950,7 @@ static char *ncp_describe(void *state, const char *action, int argc, char *const
 	return cm_buf_take(&b);
 }
 
-const struct provider_ops provider_netcup_ops = {
+const struct fcr_provider fcr_netcup_provider = {
     .type = "netcup",
     .summary = "netcup SCP REST API: power, snapshots, reboot, revert (docs/netcup.md)",
     .actions = netcup_actions,

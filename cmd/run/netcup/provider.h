@@ -9,18 +9,18 @@
 
 #include "actions/provider.h"
 
-extern const struct provider_ops provider_netcup_ops;
+extern const struct fcr_provider fcr_netcup_provider;
 
 /* Where the refresh token lives unless [provider] or --token-file says
  * otherwise ("~" is the user's home directory). */
-#define NETCUP_TOKEN_FILE_DEFAULT "~/.config/fiocamp/netcup.token"
+#define FCR_NETCUP_TOKEN_FILE_DEFAULT "~/.config/fiocamp/netcup.token"
 
 /* "~/x" with $HOME put in; other paths copied.  NULL when HOME is unset. */
-char *netcup_expand_home(const char *path);
+char *fcr_netcup_expand_home(const char *path);
 
 /* `fiocamp-run netcup-login [--token-file PATH] [--auth-url URL]`: the
  * one-time device-code login.  argv[0] is "netcup-login".  Returns an exit
  * status. */
-int netcup_login_command(int argc, char **argv);
+int fcr_netcup_login_command(int argc, char **argv);
 
 #endif

@@ -7,22 +7,22 @@
 #include <string.h>
 #include <unistd.h>
 
-json_t *json_utc(double wall)
+json_t *fcr_jutc(double wall)
 {
 	char buf[40];
 	cm_format_utc(buf, sizeof(buf), wall);
 	return json_string(buf);
 }
 
-json_t *json_seconds(double s)
+json_t *fcr_jseconds(double s)
 {
 	return json_real(round(s * 1000.0) / 1000.0);
 }
 
-json_t *json_text(const char *s)
+json_t *fcr_jtext(const char *s)
 {
 	size_t n = strlen(s);
-	size_t good = utf8_valid_len(s, n);
+	size_t good = fcr_utf8_valid_len(s, n);
 	if (good == n)
 		return json_stringn(s, n);
 	struct cm_buf b = {0};
@@ -33,14 +33,14 @@ json_t *json_text(const char *s)
 		cm_buf_puts(&b, "\xef\xbf\xbd");
 		s += good + 1;
 		n -= good + 1;
-		good = utf8_valid_len(s, n);
+		good = fcr_utf8_valid_len(s, n);
 	}
 	json_t *j = json_stringn(b.s, b.len);
 	cm_buf_release(&b);
 	return j;
 }
 
-int record_open(struct record *r, const char *dir, struct fcr_error *err)
+int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	r->journal_fd = -1;
@@ -68,7 +68,7 @@ int record_open(struct record *r, const char *dir, struct fcr_error *err)
 	return 0;
 }
 
-void record_close(struct record *r)
+void fcr_record_close(struct fcr_record *r)
 {
 	if (r->journal_fd >= 0)
 		close(r->journal_fd);
@@ -80,10 +80,10 @@ void record_close(struct record *r)
 	r->dir = r->manifest_path = NULL;
 }
 
-void record_event(struct record *r, const char *event, json_t *fields)
+void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields)
 {
 	json_t *e = json_object();
-	json_object_set_new(e, "t", json_utc(cm_wall_s()));
+	json_object_set_new(e, "t", fcr_jutc(cm_wall_s()));
 	json_object_set_new(e, "mono", json_real(round((cm_mono_s() - r->mono0) * 1e6) / 1e6));
 	json_object_set_new(e, "session", json_integer(r->session));
 	json_object_set_new(e, "event", json_string(event));
@@ -124,9 +124,9 @@ void record_event(struct record *r, const char *event, json_t *fields)
 	}
 }
 
-int record_save(struct record *r)
+int fcr_record_save(struct fcr_record *r)
 {
-	json_object_set_new(r->m, "updated", json_utc(cm_wall_s()));
+	json_object_set_new(r->m, "updated", fcr_jutc(cm_wall_s()));
 	char *text = json_dumps(r->m, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII |
 					  JSON_REAL_PRECISION(12));
 	if (!text) {
@@ -136,7 +136,7 @@ int record_save(struct record *r)
 	size_t n = strlen(text);
 	text = cm_realloc(text, n + 2, 1);
 	text[n++] = '\n';
-	int rc = write_file_atomic(r->manifest_path, text, n, &r->err);
+	int rc = fcr_write_file_atomic(r->manifest_path, text, n, &r->err);
 	free(text);
 	if (rc < 0)
 		r->failed = true;

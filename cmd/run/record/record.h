@@ -13,35 +13,35 @@
 
 #include "fcr.h"
 
-struct record {
+struct fcr_record {
 	char *dir;
 	char *manifest_path;
 	int journal_fd;
 	json_t *m;   /* the manifest; owned */
 	int session; /* 1 for the first run, +1 per --resume */
-	double mono0; /* the journal's "mono" counts from here (record_open) */
+	double mono0; /* the journal's "mono" counts from here (fcr_record_open) */
 	bool failed; /* a write failed: the campaign must stop */
 	struct fcr_error err;
 };
 
 /* Opens (creating if needed) the journal of `dir`.  The manifest is set by
- * the caller (r->m) before the first record_save(). */
-int record_open(struct record *r, const char *dir, struct fcr_error *err);
-void record_close(struct record *r);
+ * the caller (r->m) before the first fcr_record_save(). */
+int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err);
+void fcr_record_close(struct fcr_record *r);
 
 /* Appends {"t", "mono", "session", "event", ...fields} and fsyncs.  Steals
  * `fields` (may be NULL).  A failure sets r->failed. */
-void record_event(struct record *r, const char *event, json_t *fields);
+void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
 /* Rewrites manifest.json (sets "updated").  A failure sets r->failed. */
-int record_save(struct record *r);
+int fcr_record_save(struct fcr_record *r);
 
 /* "2026-11-30T15:26:19.123Z" as a new JSON string. */
-json_t *json_utc(double wall);
+json_t *fcr_jutc(double wall);
 /* A number rounded to milliseconds. */
-json_t *json_seconds(double s);
+json_t *fcr_jseconds(double s);
 /* `s` as a new JSON string, bytes that are not UTF-8 replaced by U+FFFD:
  * jansson takes only UTF-8, and a command's output or a path may hold
  * anything.  (json_string() would return NULL, and the value be lost.) */
-json_t *json_text(const char *s);
+json_t *fcr_jtext(const char *s);
 
 #endif

@@ -84,7 +84,7 @@ out:
 	return ok;
 }
 
-int probe_addresses(const struct addrinfo *list, char *banner, size_t len)
+int fcr_probe_addresses(const struct addrinfo *list, char *banner, size_t len)
 {
 	for (const struct addrinfo *ai = list; ai; ai = ai->ai_next) {
 		if (probe_once(ai, banner, len))
@@ -93,8 +93,8 @@ int probe_addresses(const struct addrinfo *list, char *banner, size_t len)
 	return 0;
 }
 
-int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
-	      struct probe_result *res, struct fcr_error *err)
+int fcr_probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
+	      struct fcr_probe_result *res, struct fcr_error *err)
 {
 	memset(res, 0, sizeof(*res));
 	char service[16];
@@ -112,7 +112,7 @@ int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int
 			cm_sleep_ms((uint64_t)((next - now) * 1000) + 1, stop);
 			continue;
 		}
-		next += PROBE_INTERVAL_MS / 1000.0;
+		next += FCR_PROBE_INTERVAL_MS / 1000.0;
 		if (next < cm_mono_s())
 			next = cm_mono_s();
 		/* resolve each time: a VM may come back with a new address */
@@ -121,7 +121,7 @@ int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int
 		res->probes++;
 		int ok = 0;
 		if (gr == 0) {
-			ok = probe_addresses(ai, res->banner, sizeof(res->banner));
+			ok = fcr_probe_addresses(ai, res->banner, sizeof(res->banner));
 			freeaddrinfo(ai);
 		}
 		if (!ok) {

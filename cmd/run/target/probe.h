@@ -7,9 +7,9 @@
 
 #include "fcr.h"
 
-#define PROBE_INTERVAL_MS 250
+#define FCR_PROBE_INTERVAL_MS 250
 
-struct probe_result {
+struct fcr_probe_result {
 	unsigned probes;	/* connection attempts */
 	unsigned answered;	/* attempts that saw "SSH-" */
 	double first_seen_wall; /* first banner of the final pair */
@@ -25,14 +25,14 @@ struct addrinfo;
  * an SSH banner, each attempt bounded by 1 s.  1 with the banner line copied
  * to `banner`, 0 when none did.
  */
-int probe_addresses(const struct addrinfo *list, char *banner, size_t len);
+int fcr_probe_addresses(const struct addrinfo *list, char *banner, size_t len);
 
 /*
  * Starts a probe every 250 ms (each connect and read bounded by 1 s) until
  * two probes in a row read a line starting "SSH-".  Returns 0, 1 when *stop
  * became nonzero, or -1 on timeout or when the host cannot be resolved.
  */
-int probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
-	      struct probe_result *res, struct fcr_error *err);
+int fcr_probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
+	      struct fcr_probe_result *res, struct fcr_error *err);
 
 #endif

@@ -73,27 +73,27 @@ static char **build_env(char *const *add)
 /* The signals fiocamp-run catches (run.c). */
 static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
-int spawn(const struct spawn_opts *o, struct child *c, struct fcr_error *err)
+int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_error *err)
 {
 	int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, report[2] = {-1, -1};
 	c->pid = -1;
 	c->in_fd = c->out_fd = c->err_fd = -1;
-	if ((o->stdin_fd == SPAWN_PIPE && pipe2(in, O_CLOEXEC) < 0) ||
-	    (o->stdout_fd == SPAWN_PIPE && pipe2(out, O_CLOEXEC) < 0) ||
-	    (o->stderr_fd == SPAWN_PIPE && pipe2(errp, O_CLOEXEC) < 0) ||
+	if ((o->stdin_fd == FCR_SPAWN_PIPE && pipe2(in, O_CLOEXEC) < 0) ||
+	    (o->stdout_fd == FCR_SPAWN_PIPE && pipe2(out, O_CLOEXEC) < 0) ||
+	    (o->stderr_fd == FCR_SPAWN_PIPE && pipe2(errp, O_CLOEXEC) < 0) ||
 	    pipe2(report, O_CLOEXEC) < 0) {
 		int e = errno;
 		close_pairs(in, out, errp, report);
 		return fcr_fail_errno(err, e, "cannot create a pipe");
 	}
-	int fd_in = o->stdin_fd == SPAWN_PIPE	   ? in[0]
-		    : o->stdin_fd == SPAWN_DEVNULL ? open_devnull(O_RDONLY)
+	int fd_in = o->stdin_fd == FCR_SPAWN_PIPE	   ? in[0]
+		    : o->stdin_fd == FCR_SPAWN_DEVNULL ? open_devnull(O_RDONLY)
 						   : o->stdin_fd;
-	int fd_out = o->stdout_fd == SPAWN_PIPE	     ? out[1]
-		     : o->stdout_fd == SPAWN_DEVNULL ? open_devnull(O_WRONLY)
+	int fd_out = o->stdout_fd == FCR_SPAWN_PIPE	     ? out[1]
+		     : o->stdout_fd == FCR_SPAWN_DEVNULL ? open_devnull(O_WRONLY)
 						     : o->stdout_fd;
-	int fd_err = o->stderr_fd == SPAWN_PIPE	     ? errp[1]
-		     : o->stderr_fd == SPAWN_DEVNULL ? open_devnull(O_WRONLY)
+	int fd_err = o->stderr_fd == FCR_SPAWN_PIPE	     ? errp[1]
+		     : o->stderr_fd == FCR_SPAWN_DEVNULL ? open_devnull(O_WRONLY)
 						     : o->stderr_fd;
 	char **env = o->env_add ? build_env(o->env_add) : NULL;
 	/*
@@ -149,11 +149,11 @@ int spawn(const struct spawn_opts *o, struct child *c, struct fcr_error *err)
 	close_fd(&in[0]);
 	close_fd(&out[1]);
 	close_fd(&errp[1]);
-	if (o->stdin_fd == SPAWN_DEVNULL)
+	if (o->stdin_fd == FCR_SPAWN_DEVNULL)
 		close_fd(&fd_in);
-	if (o->stdout_fd == SPAWN_DEVNULL)
+	if (o->stdout_fd == FCR_SPAWN_DEVNULL)
 		close_fd(&fd_out);
-	if (o->stderr_fd == SPAWN_DEVNULL)
+	if (o->stderr_fd == FCR_SPAWN_DEVNULL)
 		close_fd(&fd_err);
 	if (pid < 0) {
 		close_pairs(in, out, errp, report);
@@ -182,7 +182,7 @@ int spawn(const struct spawn_opts *o, struct child *c, struct fcr_error *err)
 	return 0;
 }
 
-int child_wait(struct child *c, int *status)
+int fcr_child_wait(struct fcr_child *c, int *status)
 {
 	if (c->in_fd >= 0)
 		close(c->in_fd);
@@ -201,7 +201,7 @@ int child_wait(struct child *c, int *status)
 	return r < 0 ? -1 : 0;
 }
 
-void describe_status(char *buf, size_t len, int status)
+void fcr_describe_status(char *buf, size_t len, int status)
 {
 	if (WIFEXITED(status))
 		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
@@ -212,26 +212,26 @@ void describe_status(char *buf, size_t len, int status)
 		snprintf(buf, len, "wait status %d", status);
 }
 
-bool status_ok(int status)
+bool fcr_exited_ok(int status)
 {
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 #define CAPTURE_ERR_MAX (64 * 1024)
 
-int run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
-		volatile int *stop, struct capture *cap, struct fcr_error *err)
+int fcr_run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
+		volatile int *stop, struct fcr_capture *cap, struct fcr_error *err)
 {
 	memset(cap, 0, sizeof(*cap));
-	struct spawn_opts o = {
+	struct fcr_spawn_opts o = {
 	    .argv = argv,
-	    .stdin_fd = input ? SPAWN_PIPE : SPAWN_DEVNULL,
-	    .stdout_fd = SPAWN_PIPE,
-	    .stderr_fd = SPAWN_PIPE,
+	    .stdin_fd = input ? FCR_SPAWN_PIPE : FCR_SPAWN_DEVNULL,
+	    .stdout_fd = FCR_SPAWN_PIPE,
+	    .stderr_fd = FCR_SPAWN_PIPE,
 	    .own_pgrp = true,
 	};
-	struct child c;
-	if (spawn(&o, &c, err) < 0)
+	struct fcr_child c;
+	if (fcr_spawn(&o, &c, err) < 0)
 		return -1;
 	if (c.in_fd >= 0)
 		fcntl(c.in_fd, F_SETFL, fcntl(c.in_fd, F_GETFL) | O_NONBLOCK);
@@ -306,19 +306,19 @@ int run_capture(char *const *argv, const void *input, size_t input_len, size_t o
 			}
 		}
 	}
-	child_wait(&c, &cap->status);
+	fcr_child_wait(&c, &cap->status);
 	cap->out_len = out.len;
 	cap->out = cm_buf_take(&out);
 	cap->err_len = errb.len;
 	cap->err = cm_buf_take(&errb);
 	if (too_big) {
-		capture_release(cap);
+		fcr_capture_release(cap);
 		return fcr_fail(err, "%s wrote more than %zu bytes", argv[0], out_max);
 	}
 	return 0;
 }
 
-void capture_release(struct capture *cap)
+void fcr_capture_release(struct fcr_capture *cap)
 {
 	free(cap->out);
 	free(cap->err);

@@ -12,35 +12,35 @@
 
 #include "fcr.h"
 
-#define SPAWN_PIPE    (-1) /* a pipe to the parent */
-#define SPAWN_DEVNULL (-2) /* /dev/null */
+#define FCR_SPAWN_PIPE    (-1) /* a pipe to the parent */
+#define FCR_SPAWN_DEVNULL (-2) /* /dev/null */
 
-struct spawn_opts {
+struct fcr_spawn_opts {
 	char *const *argv;
 	char *const *env_add; /* NAME=value added to the environment; may be NULL */
 	const char *cwd;      /* NULL = ours */
-	int stdin_fd;	      /* an fd, SPAWN_PIPE or SPAWN_DEVNULL */
+	int stdin_fd;	      /* an fd, FCR_SPAWN_PIPE or FCR_SPAWN_DEVNULL */
 	int stdout_fd;
 	int stderr_fd;
 	bool own_pgrp; /* its own process group: a terminal's Ctrl-C does not reach it */
 };
 
-struct child {
+struct fcr_child {
 	pid_t pid;
-	int in_fd;  /* write end when stdin_fd was SPAWN_PIPE, else -1 */
-	int out_fd; /* read ends when SPAWN_PIPE, else -1 */
+	int in_fd;  /* write end when stdin_fd was FCR_SPAWN_PIPE, else -1 */
+	int out_fd; /* read ends when FCR_SPAWN_PIPE, else -1 */
 	int err_fd;
 };
 
 /* Starts the child.  An exec failure ("fio: not found") is reported here,
  * not as an exit status.  0 or -1. */
-int spawn(const struct spawn_opts *o, struct child *c, struct fcr_error *err);
+int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_error *err);
 /* Waits for the child; *status is the raw wait status.  Closes its fds. */
-int child_wait(struct child *c, int *status);
+int fcr_child_wait(struct fcr_child *c, int *status);
 /* "exit status 1", "killed by signal 9" */
-void describe_status(char *buf, size_t len, int status);
+void fcr_describe_status(char *buf, size_t len, int status);
 
-struct capture {
+struct fcr_capture {
 	char *out; /* stdout, NUL-terminated */
 	size_t out_len;
 	char *err; /* stderr, NUL-terminated */
@@ -56,11 +56,11 @@ struct capture {
  * (whatever its exit status), -1 when it could not be started or its output
  * was too large.
  */
-int run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
-		volatile int *stop, struct capture *cap, struct fcr_error *err);
-void capture_release(struct capture *cap);
+int fcr_run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
+		volatile int *stop, struct fcr_capture *cap, struct fcr_error *err);
+void fcr_capture_release(struct fcr_capture *cap);
 
 /* True when the wait status says: exited with 0. */
-bool status_ok(int status);
+bool fcr_exited_ok(int status);
 
 #endif

@@ -19,15 +19,15 @@
 #define FETCH_MAX_BYTES	 (512u * 1024 * 1024)
 #define SMALL_OUTPUT_MAX (1024 * 1024)
 
-int target_init(struct target *t, const struct campaign *c, volatile int *stop,
+int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile int *stop,
 		volatile int *hard_stop, struct fcr_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	t->c = c;
 	t->stop = stop;
 	t->hard_stop = hard_stop;
-	t->test_file = campaign_test_file(c);
-	if (c->target != TARGET_SSH)
+	t->test_file = fcr_campaign_test_file(c);
+	if (c->target != FCR_TARGET_SSH)
 		return 0;
 	cm_strv_add(&t->ssh_argv, "ssh");
 	cm_strv_add(&t->ssh_argv, "-o");
@@ -45,7 +45,7 @@ int target_init(struct target *t, const struct campaign *c, volatile int *stop,
 	const char *env = getenv("FIOCAMP_SSH_OPTS");
 	if (env && *env) {
 		struct cm_strv words = {0};
-		if (shell_split(env, &words, err) < 0) {
+		if (fcr_shell_split(env, &words, err) < 0) {
 			char msg[sizeof(err->msg)];
 			snprintf(msg, sizeof(msg), "%s", err->msg);
 			cm_strv_release(&words);
@@ -59,7 +59,7 @@ int target_init(struct target *t, const struct campaign *c, volatile int *stop,
 	return 0;
 }
 
-void target_release(struct target *t)
+void fcr_target_release(struct fcr_target *t)
 {
 	cm_strv_release(&t->ssh_argv);
 	free(t->remote_tmp);
@@ -67,13 +67,13 @@ void target_release(struct target *t)
 	t->remote_tmp = t->test_file = NULL;
 }
 
-const char *target_probe_host(const struct target *t)
+const char *fcr_target_probe_host(const struct fcr_target *t)
 {
 	return t->c->ssh_host;
 }
 
 /* ssh argv running `script` through the remote shell. */
-static void ssh_script_argv(const struct target *t, const char *script, struct cm_strv *out)
+static void ssh_script_argv(const struct fcr_target *t, const char *script, struct cm_strv *out)
 {
 	for (size_t i = 0; i < t->ssh_argv.n; i++)
 		cm_strv_add(out, t->ssh_argv.v[i]);
@@ -81,23 +81,23 @@ static void ssh_script_argv(const struct target *t, const char *script, struct c
 }
 
 /* `script` on the target, ended early when *stop becomes nonzero. */
-static int run_remote_script(struct target *t, const char *script, const void *input,
+static int run_remote_script(struct fcr_target *t, const char *script, const void *input,
 			     size_t input_len, size_t out_max, volatile int *stop,
-			     struct capture *cap, struct fcr_error *err)
+			     struct fcr_capture *cap, struct fcr_error *err)
 {
 	struct cm_strv argv = {0};
 	ssh_script_argv(t, script, &argv);
-	int rc = run_capture(argv.v, input, input_len, out_max, stop, cap, err);
+	int rc = fcr_run_capture(argv.v, input, input_len, out_max, stop, cap, err);
 	cm_strv_release(&argv);
 	return rc;
 }
 
-int target_exec(struct target *t, char *const *argv, const void *input, size_t input_len,
-		struct capture *cap, struct fcr_error *err)
+int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
+		struct fcr_capture *cap, struct fcr_error *err)
 {
-	if (t->c->target == TARGET_LOCAL)
-		return run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
-	char *script = shell_join(argv);
+	if (t->c->target == FCR_TARGET_LOCAL)
+		return fcr_run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
+	char *script = fcr_shell_join(argv);
 	int rc =
 	    run_remote_script(t, script, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
 	free(script);
@@ -105,45 +105,45 @@ int target_exec(struct target *t, char *const *argv, const void *input, size_t i
 }
 
 /*
- * Whether a command ran by run_capture() failed: if it did not exit with 0,
+ * Whether a command ran by fcr_run_capture() failed: if it did not exit with 0,
  * err says "WHAT failed (exit status N): the first line of its stderr", cap
  * is released and -1 returned.  Else 0, and cap is the caller's.
  */
-static int command_failed(struct capture *cap, struct fcr_error *err, const char *what_fmt, ...)
+static int command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
     CM_PRINTF(3, 4);
 
-static int command_failed(struct capture *cap, struct fcr_error *err, const char *what_fmt, ...)
+static int command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
 {
-	if (status_ok(cap->status))
+	if (fcr_exited_ok(cap->status))
 		return 0;
 	char what[512], st[64];
 	va_list ap;
 	va_start(ap, what_fmt);
 	vsnprintf(what, sizeof(what), what_fmt, ap);
 	va_end(ap);
-	describe_status(st, sizeof(st), cap->status);
+	fcr_describe_status(st, sizeof(st), cap->status);
 	int line = (int)strcspn(cap->err, "\n");
 	fcr_fail(err, "%s failed (%s): %.*s", what, st, line, cap->err);
-	capture_release(cap);
+	fcr_capture_release(cap);
 	return -1;
 }
 
-static int local_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err)
+static int local_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err)
 {
-	const struct campaign *c = t->c;
+	const struct fcr_campaign *c = t->c;
 	char *const argv[] = {"fio", "--version", NULL};
-	struct capture cap;
-	if (run_capture(argv, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
+	struct fcr_capture cap;
+	if (fcr_run_capture(argv, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
 		return fcr_fail(err, "fio is not installed here (%s)", err->msg);
-	if (!status_ok(cap.status)) {
-		capture_release(&cap);
+	if (!fcr_exited_ok(cap.status)) {
+		fcr_capture_release(&cap);
 		return fcr_fail(err, "fio --version failed");
 	}
 	cap.out[strcspn(cap.out, "\r\n")] = '\0';
 	*fio_version = cm_strdup(cap.out);
-	capture_release(&cap);
+	fcr_capture_release(&cap);
 
-	if (mkdir_p(c->directory, err) < 0)
+	if (fcr_mkdir_p(c->directory, err) < 0)
 		return -1;
 	struct stat st;
 	uint64_t have = 0;
@@ -162,8 +162,8 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 
 	struct utsname u;
 	if (uname(&u) == 0) {
-		json_object_set_new(host, "hostname", json_text(u.nodename));
-		json_object_set_new(host, "kernel", json_text(u.release));
+		json_object_set_new(host, "hostname", fcr_jtext(u.nodename));
+		json_object_set_new(host, "kernel", fcr_jtext(u.release));
 	}
 	json_object_set_new(host, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	char *mem;
@@ -180,25 +180,25 @@ static int local_preflight(struct target *t, json_t *host, char **fio_version, s
 /* What `mktemp -d /tmp/fiocamp.XXXXXX` prints. */
 static bool is_work_dir(const char *line)
 {
-	return !strncmp(line, "/tmp/fiocamp.", 13) && name_is_safe(line + 5);
+	return !strncmp(line, "/tmp/fiocamp.", 13) && fcr_name_is_safe(line + 5);
 }
 
-static int ssh_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err)
+static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err)
 {
-	const struct campaign *c = t->c;
+	const struct fcr_campaign *c = t->c;
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
 		     "127; }; mkdir -p -- ");
-	shell_quote(&s, c->directory);
+	fcr_shell_quote(&s, c->directory);
 	cm_buf_puts(&s, " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
 		     "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
 		     "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
 		     "0) && (df -Pk -- ");
-	shell_quote(&s, c->directory);
+	fcr_shell_quote(&s, c->directory);
 	cm_buf_puts(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
-	shell_quote(&s, t->test_file);
+	fcr_shell_quote(&s, t->test_file);
 	cm_buf_puts(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
-	struct capture cap;
+	struct fcr_capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
@@ -221,21 +221,21 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 			 "work directory (does a shell startup file on the target print "
 			 "something?)",
 			 c->ssh_dest, n ? lines[0] : "");
-		/* made all the same: target_cleanup() removes it */
+		/* made all the same: fcr_target_cleanup() removes it */
 		if (at < n)
 			t->remote_tmp = cm_strdup(lines[at]);
-		capture_release(&cap);
+		fcr_capture_release(&cap);
 		return -1;
 	}
 	t->remote_tmp = cm_strdup(lines[0]);
 	*fio_version = cm_strdup(lines[1]);
-	json_object_set_new(host, "hostname", json_text(lines[2]));
-	json_object_set_new(host, "kernel", json_text(lines[3]));
+	json_object_set_new(host, "hostname", fcr_jtext(lines[2]));
+	json_object_set_new(host, "kernel", fcr_jtext(lines[3]));
 	json_object_set_new(host, "cpus", json_integer(strtoll(lines[4], NULL, 10)));
 	json_object_set_new(host, "mem_kib", json_integer(strtoll(lines[5], NULL, 10)));
 	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024,
 		 have = strtoull(lines[7], NULL, 10) * 1024;
-	capture_release(&cap);
+	fcr_capture_release(&cap);
 	if (avail + have < c->size_bytes) {
 		char need[32];
 		cm_format_size(need, sizeof(need), c->size_bytes);
@@ -245,25 +245,25 @@ static int ssh_preflight(struct target *t, json_t *host, char **fio_version, str
 	return 0;
 }
 
-int target_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err)
+int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err)
 {
 	*fio_version = NULL;
-	if (t->c->target == TARGET_LOCAL)
+	if (t->c->target == FCR_TARGET_LOCAL)
 		return local_preflight(t, host, fio_version, err);
 	return ssh_preflight(t, host, fio_version, err);
 }
 
-void target_cleanup(struct target *t)
+void fcr_target_cleanup(struct fcr_target *t)
 {
-	if (t->c->target != TARGET_SSH || !t->remote_tmp)
+	if (t->c->target != FCR_TARGET_SSH || !t->remote_tmp)
 		return;
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "rm -rf -- ");
-	shell_quote(&s, t->remote_tmp);
-	struct capture cap;
+	fcr_shell_quote(&s, t->remote_tmp);
+	struct fcr_capture cap;
 	struct fcr_error err;
 	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) == 0)
-		capture_release(&cap);
+		fcr_capture_release(&cap);
 	cm_buf_release(&s);
 }
 
@@ -277,23 +277,23 @@ static void fio_args(const char *test, struct cm_strv *out)
 	cm_strv_addf(out, "%s.fio", test);
 }
 
-static char *remote_fio_script(const struct target *t, const char *test, char *const *env)
+static char *remote_fio_script(const struct fcr_target *t, const char *test, char *const *env)
 {
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "cd ");
-	shell_quote(&s, t->remote_tmp ? t->remote_tmp : "/tmp/fiocamp.XXXXXX");
+	fcr_shell_quote(&s, t->remote_tmp ? t->remote_tmp : "/tmp/fiocamp.XXXXXX");
 	cm_buf_puts(&s, " && rm -rf run && mkdir run && echo $$ > fio.pid && cd run && cat > ");
 	char *job = cm_asprintf("%s.fio", test);
-	shell_quote(&s, job);
+	fcr_shell_quote(&s, job);
 	free(job);
 	cm_buf_puts(&s, " && exec env");
 	for (size_t i = 0; env[i]; i++) {
 		cm_buf_puts(&s, " ");
-		shell_quote(&s, env[i]);
+		fcr_shell_quote(&s, env[i]);
 	}
 	struct cm_strv fio = {0};
 	fio_args(test, &fio);
-	char *joined = shell_join(fio.v);
+	char *joined = fcr_shell_join(fio.v);
 	cm_buf_puts(&s, " ");
 	cm_buf_puts(&s, joined);
 	free(joined);
@@ -301,9 +301,9 @@ static char *remote_fio_script(const struct target *t, const char *test, char *c
 	return cm_buf_take(&s);
 }
 
-void target_fio_argv(const struct target *t, const char *test, char *const *env, struct cm_strv *out)
+void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env, struct cm_strv *out)
 {
-	if (t->c->target == TARGET_LOCAL) {
+	if (t->c->target == FCR_TARGET_LOCAL) {
 		fio_args(test, out);
 		return;
 	}
@@ -313,7 +313,7 @@ void target_fio_argv(const struct target *t, const char *test, char *const *env,
 }
 
 /* Picks "r=170k IOPS" out of fio's status line. */
-static void scan_status(struct fio_exec *x, char *line)
+static void scan_status(struct fcr_fio_exec *x, char *line)
 {
 	char *iops = strstr(line, " IOPS]");
 	if (!iops || !x->on_status)
@@ -327,58 +327,58 @@ static void scan_status(struct fio_exec *x, char *line)
 	x->on_status(x->opaque, text);
 }
 
-static void remote_signal(struct target *t, const char *sig)
+static void remote_signal(struct fcr_target *t, const char *sig)
 {
 	struct cm_buf s = {0};
 	cm_buf_printf(&s, "kill -%s $(cat ", sig);
 	char *pidfile = cm_asprintf("%s/fio.pid", t->remote_tmp);
-	shell_quote(&s, pidfile);
+	fcr_shell_quote(&s, pidfile);
 	free(pidfile);
 	cm_buf_puts(&s, ") 2>/dev/null");
-	struct capture cap;
+	struct fcr_capture cap;
 	struct fcr_error err;
 	/* not stoppable: this is how we stop */
 	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
-		capture_release(&cap);
+		fcr_capture_release(&cap);
 	cm_buf_release(&s);
 }
 
-static int fetch_outputs(struct target *t, const struct fio_exec *x, struct fcr_error *err)
+static int fetch_outputs(struct fcr_target *t, const struct fcr_fio_exec *x, struct fcr_error *err)
 {
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "cd ");
 	char *run = cm_asprintf("%s/run", t->remote_tmp);
-	shell_quote(&s, run);
+	fcr_shell_quote(&s, run);
 	free(run);
 	cm_buf_puts(&s, " && rm -f ");
 	char *job = cm_asprintf("%s.fio", x->test);
-	shell_quote(&s, job);
+	fcr_shell_quote(&s, job);
 	free(job);
 	cm_buf_puts(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
-	struct capture cap;
+	struct fcr_capture cap;
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
 	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || command_failed(&cap, err, "copying fio's outputs back") < 0)
 		return -1;
 	if (cap.out_len == 0) {
-		capture_release(&cap);
+		fcr_capture_release(&cap);
 		return 0;
 	}
 	char *const tar[] = {
 	    "tar", "-xf", "-", "-C", (char *)x->dir, "--no-same-owner", "--keep-old-files", NULL};
-	struct capture un;
-	rc = run_capture(tar, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
-	capture_release(&cap);
+	struct fcr_capture un;
+	rc = fcr_run_capture(tar, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
+	fcr_capture_release(&cap);
 	if (rc < 0 || command_failed(&un, err, "unpacking fio's outputs into %s", x->dir) < 0)
 		return -1;
-	capture_release(&un);
+	fcr_capture_release(&un);
 	return 0;
 }
 
-int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err)
+int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_error *err)
 {
-	bool remote = t->c->target == TARGET_SSH;
+	bool remote = t->c->target == FCR_TARGET_SSH;
 	char *stderr_path = cm_asprintf("%s/%s.stderr", x->dir, x->test);
 	char *job_path = cm_asprintf("%s/%s.fio", x->dir, x->test);
 	int err_fd = open(stderr_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -391,13 +391,13 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err)
 		goto out;
 	}
 	struct cm_strv argv = {0};
-	target_fio_argv(t, x->test, x->env, &argv);
-	struct spawn_opts o = {
+	fcr_target_fio_argv(t, x->test, x->env, &argv);
+	struct fcr_spawn_opts o = {
 	    .argv = argv.v,
 	    .env_add = remote ? NULL : x->env,
 	    .cwd = remote ? NULL : x->dir,
-	    .stdin_fd = SPAWN_DEVNULL,
-	    .stdout_fd = SPAWN_PIPE,
+	    .stdin_fd = FCR_SPAWN_DEVNULL,
+	    .stdout_fd = FCR_SPAWN_PIPE,
 	    .stderr_fd = err_fd,
 	    .own_pgrp = true,
 	};
@@ -410,8 +410,8 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err)
 		}
 		o.stdin_fd = in_fd;
 	}
-	struct child c;
-	rc = spawn(&o, &c, err);
+	struct fcr_child c;
+	rc = fcr_spawn(&o, &c, err);
 	cm_strv_release(&argv);
 	if (rc < 0)
 		goto out;
@@ -462,7 +462,7 @@ int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err)
 		if (used == sizeof(buf) - 1)
 			used = 0; /* a line that long is no status line */
 	}
-	child_wait(&c, &x->status);
+	fcr_child_wait(&c, &x->status);
 	rc = 0;
 	if (remote && !x->killed && fetch_outputs(t, x, err) < 0)
 		rc = -1;
@@ -481,11 +481,11 @@ out:
 	return rc;
 }
 
-int target_fresh_file(struct target *t, struct fcr_error *err)
+int fcr_target_fresh_file(struct fcr_target *t, struct fcr_error *err)
 {
-	const struct campaign *c = t->c;
-	if (c->target == TARGET_LOCAL) {
-		if (mkdir_p(c->directory, err) < 0)
+	const struct fcr_campaign *c = t->c;
+	if (c->target == FCR_TARGET_LOCAL) {
+		if (fcr_mkdir_p(c->directory, err) < 0)
 			return -1;
 		if (unlink(t->test_file) < 0 && errno != ENOENT)
 			return fcr_fail_errno(err, errno, "%s: cannot remove", t->test_file);
@@ -502,24 +502,24 @@ int target_fresh_file(struct target *t, struct fcr_error *err)
 	}
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "rm -f -- ");
-	shell_quote(&s, t->test_file);
+	fcr_shell_quote(&s, t->test_file);
 	cm_buf_printf(&s, " && truncate -s %llu -- ", (unsigned long long)c->size_bytes);
-	shell_quote(&s, t->test_file);
+	fcr_shell_quote(&s, t->test_file);
 	cm_buf_puts(&s, " && sync");
-	struct capture cap;
+	struct fcr_capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || command_failed(&cap, err, "fresh-file on %s", c->ssh_dest) < 0)
 		return -1;
-	capture_release(&cap);
+	fcr_capture_release(&cap);
 	return 0;
 }
 
-int target_sha256(struct target *t, const char *path, char **hex, struct fcr_error *err)
+int fcr_target_sha256(struct fcr_target *t, const char *path, char **hex, struct fcr_error *err)
 {
 	char *const argv[] = {"sha256sum", "--", (char *)path, NULL};
-	struct capture cap;
-	if (target_exec(t, argv, NULL, 0, &cap, err) < 0)
+	struct fcr_capture cap;
+	if (fcr_target_exec(t, argv, NULL, 0, &cap, err) < 0)
 		return -1;
 	if (command_failed(&cap, err, "sha256sum %s", path) < 0)
 		return -1;
@@ -529,6 +529,6 @@ int target_sha256(struct target *t, const char *path, char **hex, struct fcr_err
 	} else {
 		*hex = cm_strndup(cap.out, 64);
 	}
-	capture_release(&cap);
+	fcr_capture_release(&cap);
 	return rc;
 }

@@ -16,8 +16,8 @@
 #include "campaign/campaign.h"
 #include "target/spawn.h"
 
-struct target {
-	const struct campaign *c;
+struct fcr_target {
+	const struct fcr_campaign *c;
 	struct cm_strv ssh_argv;	 /* "ssh", options, destination */
 	char *remote_tmp;	 /* ssh: this run's work directory on the target */
 	char *test_file;	 /* <directory>/fiocamp.testfile */
@@ -27,24 +27,24 @@ struct target {
 
 /* Builds the ssh command line (options from the campaign and from the
  * FIOCAMP_SSH_OPTS environment variable). */
-int target_init(struct target *t, const struct campaign *c, volatile int *stop,
+int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile int *stop,
 		volatile int *hard_stop, struct fcr_error *err);
-void target_release(struct target *t);
+void fcr_target_release(struct fcr_target *t);
 
 /* Checks fio, creates the test directory and (ssh) the remote work
  * directory, fills host facts ({hostname, kernel, cpus, mem_kib}) and fio's
  * version (caller frees).  Fails when fio is missing or the space for the
  * test file is not there. */
-int target_preflight(struct target *t, json_t *host, char **fio_version, struct fcr_error *err);
+int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err);
 /* Removes the remote work directory. */
-void target_cleanup(struct target *t);
+void fcr_target_cleanup(struct fcr_target *t);
 
 /* Runs argv on the target (local: directly).  0 when it ran. */
-int target_exec(struct target *t, char *const *argv, const void *input, size_t input_len,
-		struct capture *cap, struct fcr_error *err);
+int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
+		struct fcr_capture *cap, struct fcr_error *err);
 
 /* One fio run. */
-struct fio_exec {
+struct fcr_fio_exec {
 	const char *test; /* the test name: <test>.fio, <test>.json, log prefix */
 	const char *dir;  /* local directory holding <test>.fio; outputs land here */
 	char *const *env; /* FIOCAMP_*=value */
@@ -61,15 +61,15 @@ struct fio_exec {
 
 /* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
  * For a local target the child runs in x->dir with x->env added. */
-void target_fio_argv(const struct target *t, const char *test, char *const *env, struct cm_strv *out);
-int target_run_fio(struct target *t, struct fio_exec *x, struct fcr_error *err);
+void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env, struct cm_strv *out);
+int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_error *err);
 
 /* Makes the test file a never-written file of the campaign's size. */
-int target_fresh_file(struct target *t, struct fcr_error *err);
+int fcr_target_fresh_file(struct fcr_target *t, struct fcr_error *err);
 /* sha256 of `path` on the target, as 64 hex digits (caller frees). */
-int target_sha256(struct target *t, const char *path, char **hex, struct fcr_error *err);
+int fcr_target_sha256(struct fcr_target *t, const char *path, char **hex, struct fcr_error *err);
 
 /* Host and port that wait-ssh probes by default. */
-const char *target_probe_host(const struct target *t);
+const char *fcr_target_probe_host(const struct fcr_target *t);
 
 #endif

@@ -40,17 +40,17 @@ static int write_new(const char *path, const void *buf, size_t len, int flags, b
 	return 0;
 }
 
-int write_file(const char *path, const void *buf, size_t len, bool replace, struct fcr_error *err)
+int fcr_write_file(const char *path, const void *buf, size_t len, bool replace, struct fcr_error *err)
 {
 	return write_new(path, buf, len, replace ? O_TRUNC : O_EXCL, true, err);
 }
 
-int write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err)
+int fcr_write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err)
 {
 	return write_new(path, buf, len, O_EXCL, false, err);
 }
 
-int fsync_dir(const char *dir, struct fcr_error *err)
+int fcr_fsync_dir(const char *dir, struct fcr_error *err)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -63,22 +63,22 @@ int fsync_dir(const char *dir, struct fcr_error *err)
 	return 0;
 }
 
-int write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err)
+int fcr_write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err)
 {
 	char *tmp = cm_asprintf("%s.tmp", path);
-	int rc = write_file(tmp, buf, len, true, err);
+	int rc = fcr_write_file(tmp, buf, len, true, err);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = fcr_fail_errno(err, errno, "%s: cannot rename to %s", tmp, path);
 	free(tmp);
 	if (rc < 0)
 		return rc;
-	char *dir = path_dirname(path);
-	rc = fsync_dir(dir, err);
+	char *dir = fcr_path_dirname(path);
+	rc = fcr_fsync_dir(dir, err);
 	free(dir);
 	return rc;
 }
 
-int mkdir_p(const char *path, struct fcr_error *err)
+int fcr_mkdir_p(const char *path, struct fcr_error *err)
 {
 	char *p = cm_strdup(path);
 	for (char *s = p + 1; *s; s++) {
@@ -100,13 +100,13 @@ int mkdir_p(const char *path, struct fcr_error *err)
 	return rc;
 }
 
-bool path_exists(const char *path)
+bool fcr_path_exists(const char *path)
 {
 	struct stat st;
 	return lstat(path, &st) == 0;
 }
 
-char *path_dirname(const char *path)
+char *fcr_path_dirname(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
@@ -116,7 +116,7 @@ char *path_dirname(const char *path)
 	return cm_strndup(path, (size_t)(slash - path));
 }
 
-char *path_stem(const char *path, const char *suffix)
+char *fcr_path_stem(const char *path, const char *suffix)
 {
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;

@@ -4,7 +4,7 @@
 
 #include "fcr.h"
 
-int shell_split(const char *text, struct cm_strv *out, struct fcr_error *err)
+int fcr_shell_split(const char *text, struct cm_strv *out, struct fcr_error *err)
 {
 	const char *p = text;
 	for (;;) {
@@ -55,7 +55,7 @@ int shell_split(const char *text, struct cm_strv *out, struct fcr_error *err)
 	}
 }
 
-void shell_quote(struct cm_buf *b, const char *word)
+void fcr_shell_quote(struct cm_buf *b, const char *word)
 {
 	bool plain = *word != '\0';
 	for (const char *p = word; *p; p++) {
@@ -80,13 +80,13 @@ void shell_quote(struct cm_buf *b, const char *word)
 	cm_buf_puts(b, "'");
 }
 
-char *shell_join(char *const *argv)
+char *fcr_shell_join(char *const *argv)
 {
 	struct cm_buf b = {0};
 	for (size_t i = 0; argv[i]; i++) {
 		if (i)
 			cm_buf_puts(&b, " ");
-		shell_quote(&b, argv[i]);
+		fcr_shell_quote(&b, argv[i]);
 	}
 	return cm_buf_take(&b);
 }

@@ -4,7 +4,7 @@
 
 #include "fcr.h"
 
-bool name_is_safe(const char *s)
+bool fcr_name_is_safe(const char *s)
 {
 	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
 		return false;
@@ -16,7 +16,7 @@ bool name_is_safe(const char *s)
 	return true;
 }
 
-size_t utf8_valid_len(const char *s, size_t n)
+size_t fcr_utf8_valid_len(const char *s, size_t n)
 {
 	/* the lead byte's mask, the value of the bits it keeps, the sequence's
 	 * length and the smallest code point it may carry */
