@@ -28,6 +28,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include <jansson.h>
+
 #include "common/common.h"
 
 /* ---- errors (util/error.c) ------------------------------------------------ */
@@ -94,8 +96,8 @@ int fcr_write_file_nosync(const char *path, const void *buf, size_t len, struct 
 int fcr_write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err);
 /* fsync of the directory holding `path` (or of `path` if it is one). */
 int fcr_fsync_dir(const char *dir, struct fcr_error *err);
-/* mkdir -p. */
-int fcr_mkdir_p(const char *path, struct fcr_error *err);
+/* mkdir -p; what it creates gets `mode`. */
+int fcr_mkdir_p(const char *path, unsigned mode, struct fcr_error *err);
 bool fcr_path_exists(const char *path);
 /* Directory part of a path ("." when none); caller frees. */
 char *fcr_path_dirname(const char *path);
@@ -109,5 +111,21 @@ bool fcr_name_is_safe(const char *s);
 /* The length of the longest prefix of s[0..n) that is valid UTF-8 (no
  * overlong forms, no surrogates, nothing above U+10FFFF): n when all is. */
 size_t fcr_utf8_valid_len(const char *s, size_t n);
+
+/* ---- JSON (util/json.c) ----------------------------------------------------- */
+
+/* "2026-11-30T15:26:19.123Z" as a new JSON string. */
+json_t *fcr_jutc(double wall);
+/* A number rounded to milliseconds. */
+json_t *fcr_jseconds(double s);
+/* `s` as a new JSON string, bytes that are not UTF-8 replaced by U+FFFD:
+ * jansson takes only UTF-8, and a command's output or a path may hold
+ * anything.  (json_string() would return NULL, and the value be lost.) */
+json_t *fcr_jtext(const char *s);
+
+/* A string member of o, or NULL (borrowed). */
+const char *fcr_jstr(json_t *o, const char *key);
+/* A string member copied into buf ("" when absent or not a string). */
+void fcr_jcopy_str(char *buf, size_t len, json_t *o, const char *key);
 
 #endif

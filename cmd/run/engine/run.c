@@ -551,7 +551,7 @@ static enum step run_prefill(struct runner *R, const char *name, json_t *obj, co
 {
 	struct fcr_error err;
 	char *dir = cm_asprintf("%s/prefill", R->cdir);
-	if (fcr_mkdir_p(dir, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
+	if (fcr_mkdir_p(dir, 0755, &err) < 0 || move_prefill_aside(R, name, &err) < 0) {
 		free(dir);
 		fcr_progress_line("%s: %s", label, err.msg);
 		jset_str(obj, "error", err.msg);
@@ -990,7 +990,7 @@ static enum step run_round(struct runner *R, size_t si, unsigned r, json_t *roun
 		free(aside_rel);
 		free(aside);
 	}
-	if (fcr_mkdir_p(abs, &err) < 0) {
+	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
 		fcr_progress_line("%s", err.msg);
 		result = STEP_FATAL;
 		goto out;
@@ -1533,7 +1533,7 @@ static int create_campaign_dir(struct runner *R, struct fcr_error *err)
 	while (n > 1 && R->cdir[n - 1] == '/')
 		R->cdir[--n] = '\0';
 	char *parent = fcr_path_dirname(R->cdir);
-	int rc = fcr_mkdir_p(parent, err);
+	int rc = fcr_mkdir_p(parent, 0755, err);
 	free(parent);
 	if (rc < 0)
 		return -1;

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE
 #include "http/http.h"
 
 #include "common/common.h"
@@ -135,8 +134,8 @@ void fcr_http_perform(struct fcr_http *h, const struct fcr_http_req *req, struct
 		snprintf(line, sizeof(line), "Content-Type: %s", req->content_type);
 		add_header(&hdr, line);
 	}
-	if (req->bearer) {
-		char *auth = cm_asprintf("Authorization: Bearer %s", req->bearer);
+	if (req->authorization) {
+		char *auth = cm_asprintf("Authorization: %s", req->authorization);
 		add_header(&hdr, auth);
 		explicit_bzero(auth, strlen(auth));
 		free(auth);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The libcurl layer of the netcup client: one HTTP exchange at a time on a
- * reused easy handle, a capped response buffer, and URL checks.  No retries
- * and no policy here; netcup.c decides what a failure means.
+ * The libcurl layer under every provider's API: one HTTP exchange at a time
+ * on a reused easy handle, a capped response buffer, and URL checks.  No
+ * retries and no policy here; http/api.h decides what a failure means.
  */
 #ifndef FCR_HTTP_H
 #define FCR_HTTP_H
@@ -23,7 +23,7 @@ struct fcr_http_req {
 	/* NULL: no body and no Content-Type.  Else both are sent (body may be ""). */
 	const char *content_type;
 	const char *body;
-	const char *bearer; /* access token for Authorization, or NULL */
+	const char *authorization; /* the Authorization header's value, or NULL */
 	/*
 	 * On a fresh connection that is closed afterwards.  For writes: libcurl
 	 * silently sends a request again when a reused connection dies before

@@ -3,12 +3,11 @@
  * Preflight: everything that can be checked before a campaign changes the
  * server, gathered as findings so the user sees all problems at once.
  */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "netcup/netcup-internal.h"
+#include "netcup/internal.h"
 
 #define UEFI_CODE "server.snapshot.create.error.online.uefi"
 
@@ -50,7 +49,7 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 		const struct fcr_netcup_plan_step *st = &plan->steps[i];
 		const char *name = st->name ? st->name : "";
 		if (!name[0] || strlen(name) > 255) {
-			nc_finding(f, FCR_NETCUP_PROBLEM, "name",
+			fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "name",
 				       "snapshot name \"%.40s\" must be 1 to 255 characters", name);
 			continue;
 		}
@@ -58,12 +57,12 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 		case FCR_NETCUP_PLAN_SNAPSHOT:
 			creates = true;
 			if (cm_strv_has(names, name) && st->resumed) {
-				nc_finding(f, FCR_NETCUP_INFO, "name-adopted",
+				fcr_netcup_finding(f, FCR_NETCUP_INFO, "name-adopted",
 						"snapshot \"%s\" exists already; an earlier run of "
 						"this campaign started it, so it is taken as made",
 						name);
 			} else if (cm_strv_has(names, name)) {
-				nc_finding(f, FCR_NETCUP_PROBLEM, "name-taken",
+				fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "name-taken",
 						"snapshot \"%s\" will exist already when the plan "
 						"creates it (on the server now or made earlier in "
 						"the plan): delete it in the SCP or choose another "
@@ -73,7 +72,7 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 				cm_strv_add(names, name);
 			}
 			if (st->online && s->live_info && s->uefi)
-				nc_finding(
+				fcr_netcup_finding(
 				    f, FCR_NETCUP_PROBLEM, UEFI_CODE,
 				    "server %ld boots with UEFI, so the online snapshot \"%s\" "
 				    "would be refused: the API answers 400 \"Online snapshot "
@@ -82,14 +81,14 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 				    "power-on; wait-ssh",
 				    id, name, name);
 			if (st->online && st->disk)
-				nc_finding(
+				fcr_netcup_finding(
 				    f, FCR_NETCUP_PROBLEM,
 				    "server.snapshot.create.error.online.diskselected",
 				    "snapshot \"%s\": an online snapshot covers all disks; "
 				    "drop \"disk %s\" or make it offline",
 				    name, st->disk);
 			if (st->disk && s->live_info && !server_has_disk(s, st->disk))
-				nc_finding(f, FCR_NETCUP_PROBLEM, "disk",
+				fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "disk",
 						"snapshot \"%s\": server %ld has no disk \"%s\"",
 						name, id, st->disk);
 			break;
@@ -99,7 +98,7 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 			    st->kind == FCR_NETCUP_PLAN_DELETE)
 				continue; /* deleted before the run was cut short */
 			if (!cm_strv_has(names, name))
-				nc_finding(
+				fcr_netcup_finding(
 				    f, FCR_NETCUP_PROBLEM, "name-missing",
 				    "the plan %s snapshot \"%s\", which will not exist "
 				    "then (not on the server, not created earlier in the "
@@ -112,7 +111,7 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 		}
 	}
 	if (creates && !s->snapshot_allowed)
-		nc_finding(f, FCR_NETCUP_PROBLEM, "snapshot-not-allowed",
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "snapshot-not-allowed",
 			   "server %ld does not allow snapshots (snapshotAllowed is false), "
 			   "but the plan creates some",
 			   id);
@@ -150,10 +149,10 @@ static void dry_runs(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
 		struct fcr_error e = {0};
 		int rc = fcr_netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
 		if (rc < 0)
-			nc_finding(f, FCR_NETCUP_WARNING, "dry-run",
+			fcr_netcup_finding(f, FCR_NETCUP_WARNING, "dry-run",
 				   "the snapshot dry-run could not be asked: %s", e.msg);
 		else if (possible)
-			nc_finding(f, FCR_NETCUP_INFO, "dry-run",
+			fcr_netcup_finding(f, FCR_NETCUP_INFO, "dry-run",
 				   "the API's dry-run accepts an %s snapshot%s%s",
 				   st->online ? "online" : "offline", disk ? " of disk " : "",
 				   disk ? disk : "");
@@ -168,36 +167,36 @@ int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *pl
 	char desc[768];
 	long id = nc->cfg.server_id;
 
-	if (nc_access_token(nc, false, &e) < 0) {
-		nc_finding(f, FCR_NETCUP_PROBLEM, "token", "%s", e.msg);
+	if (fcr_netcup_access_token(nc, false, &e) < 0) {
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "token", "%s", e.msg);
 		goto done;
 	}
-	nc_finding(f, FCR_NETCUP_INFO, "token", "the refresh token works");
+	fcr_netcup_finding(f, FCR_NETCUP_INFO, "token", "the refresh token works");
 	int rc = fcr_netcup_get_server(nc, &s, &e);
 	if (rc == FCR_E_NOT_FOUND) {
-		nc_finding(f, FCR_NETCUP_PROBLEM, "server",
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server",
 			   "server %ld is not found in this account (%s): check server-id, "
 			   "the number the SCP shows for the server",
 			   id, e.msg);
 		goto done;
 	}
 	if (rc < 0) {
-		nc_finding(f, FCR_NETCUP_PROBLEM, "server", "%s", e.msg);
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server", "%s", e.msg);
 		goto done;
 	}
 	if (server)
 		*server = s;
 	describe_server(&s, desc, sizeof(desc));
-	nc_finding(f, FCR_NETCUP_INFO, "server", "%s", desc);
+	fcr_netcup_finding(f, FCR_NETCUP_INFO, "server", "%s", desc);
 	if (s.disabled)
-		nc_finding(f, FCR_NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
 	if (!s.live_info)
-		nc_finding(f, FCR_NETCUP_WARNING, "live-info",
+		fcr_netcup_finding(f, FCR_NETCUP_WARNING, "live-info",
 			   "the API gave no live info for server %ld: its state, UEFI and "
 			   "disks are unknown",
 			   id);
 	if (s.live_info && strcmp(s.state, "RUNNING") != 0)
-		nc_finding(f, FCR_NETCUP_WARNING, "state",
+		fcr_netcup_finding(f, FCR_NETCUP_WARNING, "state",
 			   "server %ld is %s, not RUNNING: fio cannot run on it until it is "
 			   "powered on",
 			   id, s.state);
@@ -206,7 +205,7 @@ int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *pl
 
 	struct fcr_netcup_snapshot_list list;
 	if (fcr_netcup_list_snapshots(nc, &list, &e) < 0) {
-		nc_finding(f, FCR_NETCUP_PROBLEM, "snapshots", "%s", e.msg);
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "snapshots", "%s", e.msg);
 		goto done;
 	}
 	/* the snapshot names as the plan would leave them, step by step */

@@ -7,39 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-json_t *fcr_jutc(double wall)
-{
-	char buf[40];
-	cm_format_utc(buf, sizeof(buf), wall);
-	return json_string(buf);
-}
-
-json_t *fcr_jseconds(double s)
-{
-	return json_real(round(s * 1000.0) / 1000.0);
-}
-
-json_t *fcr_jtext(const char *s)
-{
-	size_t n = strlen(s);
-	size_t good = fcr_utf8_valid_len(s, n);
-	if (good == n)
-		return json_stringn(s, n);
-	struct cm_buf b = {0};
-	for (;;) {
-		cm_buf_putn(&b, s, good);
-		if (good == n)
-			break;
-		cm_buf_puts(&b, "\xef\xbf\xbd");
-		s += good + 1;
-		n -= good + 1;
-		good = fcr_utf8_valid_len(s, n);
-	}
-	json_t *j = json_stringn(b.s, b.len);
-	cm_buf_release(&b);
-	return j;
-}
-
 int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err)
 {
 	memset(r, 0, sizeof(*r));

@@ -35,13 +35,4 @@ void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
 /* Rewrites manifest.json (sets "updated").  A failure sets r->failed. */
 int fcr_record_save(struct fcr_record *r);
 
-/* "2026-11-30T15:26:19.123Z" as a new JSON string. */
-json_t *fcr_jutc(double wall);
-/* A number rounded to milliseconds. */
-json_t *fcr_jseconds(double s);
-/* `s` as a new JSON string, bytes that are not UTF-8 replaced by U+FFFD:
- * jansson takes only UTF-8, and a command's output or a path may hold
- * anything.  (json_string() would return NULL, and the value be lost.) */
-json_t *fcr_jtext(const char *s);
-
 #endif

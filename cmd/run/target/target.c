@@ -143,7 +143,7 @@ static int local_preflight(struct fcr_target *t, json_t *host, char **fio_versio
 	*fio_version = cm_strdup(cap.out);
 	fcr_capture_release(&cap);
 
-	if (fcr_mkdir_p(c->directory, err) < 0)
+	if (fcr_mkdir_p(c->directory, 0755, err) < 0)
 		return -1;
 	struct stat st;
 	uint64_t have = 0;
@@ -485,7 +485,7 @@ int fcr_target_fresh_file(struct fcr_target *t, struct fcr_error *err)
 {
 	const struct fcr_campaign *c = t->c;
 	if (c->target == FCR_TARGET_LOCAL) {
-		if (fcr_mkdir_p(c->directory, err) < 0)
+		if (fcr_mkdir_p(c->directory, 0755, err) < 0)
 			return -1;
 		if (unlink(t->test_file) < 0 && errno != ENOENT)
 			return fcr_fail_errno(err, errno, "%s: cannot remove", t->test_file);

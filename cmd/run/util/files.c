@@ -78,14 +78,14 @@ int fcr_write_file_atomic(const char *path, const void *buf, size_t len, struct 
 	return rc;
 }
 
-int fcr_mkdir_p(const char *path, struct fcr_error *err)
+int fcr_mkdir_p(const char *path, unsigned mode, struct fcr_error *err)
 {
 	char *p = cm_strdup(path);
 	for (char *s = p + 1; *s; s++) {
 		if (*s != '/')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+		if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST) {
 			int e = errno;
 			fcr_fail_errno(err, e, "%s: cannot create directory", p);
 			free(p);
@@ -94,7 +94,7 @@ int fcr_mkdir_p(const char *path, struct fcr_error *err)
 		*s = '/';
 	}
 	int rc = 0;
-	if (mkdir(p, 0755) < 0 && errno != EEXIST)
+	if (mkdir(p, (mode_t)mode) < 0 && errno != EEXIST)
 		rc = fcr_fail_errno(err, errno, "%s: cannot create directory", p);
 	free(p);
 	return rc;

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A JSON REST API below one base URL, as every provider talks to one: the
+ * retry and back-off policy, the rule that a write is never sent twice,
+ * journal events for every call, and the redaction of what an answer holds
+ * that must not be stored.  The provider brings what is its own through
+ * struct fcr_api_config: how it authorizes, which refusal means "busy, ask
+ * again", which answer fields are secret or personal.  Transport is
+ * http/http.h; timestamps are cm_parse_rfc3339() (common/common.h).
+ *
+ * The policy:
+ *  - Idempotent requests (fcr_api_request, fcr_api_get) are sent again after
+ *    a transport error or a 5xx (transport_retries times, transport_wait_ms
+ *    apart), after a 503 (unavailable_retries times, unavailable_wait_ms
+ *    doubling up to 8x) and after a busy refusal (busy_retries times,
+ *    busy_wait_ms apart).  A 401 gets new credentials once (authorize with
+ *    renew) and one more try.
+ *  - Writes (fcr_api_write) go out on a fresh connection that is closed
+ *    afterwards (libcurl would otherwise resend a request whose reused
+ *    connection died), and before any repetition the provider's check says
+ *    whether an earlier attempt went through; only a request that never left
+ *    is known not to have.
+ *  - Every exchange is an "api-call" event (api, method, path, status,
+ *    duration_s, attempt, error); every answer that is JSON an
+ *    "api-response" (with the secret keys removed at any depth) when
+ *    store_answers is set; every pause an "api-retry" (method, path, reason,
+ *    wait_s, attempt).  Credentials never reach an event, an error or a URL.
+ *  - Every wait checks should_stop() at least every 100 ms.
+ *
+ * Errors follow fcr.h; an API error reads "METHOD PATH: HTTP 400 code:
+ * message" and fills err's http_status and api_code.
+ */
+#ifndef FCR_HTTP_API_H
+#define FCR_HTTP_API_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "fcr.h"
+#include "http/http.h"
+
+/* An answer, parsed. */
+struct fcr_reply {
+	long status; /* 0: no answer (see transport) */
+	enum fcr_transport transport;
+	json_t *json;	   /* the body as JSON, or NULL (empty or not JSON); owned */
+	char snippet[160]; /* the start of a body that is not JSON, for messages */
+	char error[320];   /* the transport failure in words */
+};
+void fcr_reply_clear(struct fcr_reply *r);
+
+/* One request below the base URL. */
+struct fcr_api_call {
+	const char *method;
+	const char *path;	  /* "/api/v1/servers/1?x=y", already escaped */
+	const char *content_type; /* NULL for GET and DELETE */
+	const char *body;
+	bool write; /* not idempotent: never resent blindly, never on a reused connection */
+};
+
+struct fcr_api_config {
+	const char *name;  /* the "api" member of the events ("scp") */
+	const char *panel; /* where a user looks when an outcome is unknown ("the SCP") */
+	unsigned transport_wait_ms, transport_retries;
+	unsigned unavailable_wait_ms, unavailable_retries;
+	unsigned busy_wait_ms, busy_retries;
+	/* Keys removed from every stored answer, at any depth; NULL-terminated. */
+	const char *const *secret_keys;
+	bool store_answers;
+	/* The reason ("server.lock.error") when an answer means "busy, ask again
+	 * soon", else NULL.  May be NULL. */
+	const char *(*busy)(const struct fcr_reply *r);
+	/* The Authorization header's value ("Bearer ..."), borrowed until the next
+	 * call; renew: the last one was refused.  NULL: no header. */
+	int (*authorize)(void *opaque, bool renew, const char **header, struct fcr_error *err);
+	void (*event)(void *opaque, const char *type, json_t *fields); /* borrowed fields */
+	bool (*should_stop)(void *opaque);
+	void *opaque;
+};
+
+struct fcr_api {
+	struct fcr_http *http; /* borrowed: APIs of one provider may share a connection */
+	char *base;	       /* without a trailing slash */
+	struct fcr_api_config cfg;
+};
+
+/* base is copied; http must outlive the api. */
+void fcr_api_init(struct fcr_api *api, struct fcr_http *http, const char *base,
+		  const struct fcr_api_config *cfg);
+void fcr_api_release(struct fcr_api *api);
+
+/* An event; steals `fields` (NULL is ignored).  Nothing without cfg.event. */
+void fcr_api_emit(const struct fcr_api *api, const char *type, json_t *fields);
+/* Sleeps, watching should_stop(): 0 or FCR_E_STOPPED. */
+int fcr_api_sleep_ms(const struct fcr_api *api, unsigned ms, struct fcr_error *err);
+
+/*
+ * An idempotent request with the policy above.  Returns 0 with any answer
+ * below 500 in *r (the caller reads its status and clears it), or < 0 when
+ * none came (*r empty).
+ */
+int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fcr_reply *r,
+		    struct fcr_error *err);
+/* A GET whose answer must be 2xx; 404 is FCR_E_NOT_FOUND. */
+int fcr_api_get(struct fcr_api *api, const char *path, struct fcr_reply *r,
+		struct fcr_error *err);
+/* Fills err from an error answer ({code, message} objects or a list of them,
+ * else the start of the body); returns FCR_E_NOT_FOUND for 404, else FCR_E_API. */
+int fcr_api_error(struct fcr_error *err, const struct fcr_api_call *c, const struct fcr_reply *r);
+/* The "code" of an error answer (the first, for a list), or NULL. */
+const char *fcr_api_code(const struct fcr_reply *r);
+
+/*
+ * A form POST that holds a secret and whose answer does (an OAuth token
+ * endpoint): retried after transport errors and any 5xx, never stored,
+ * wiped after use.  *status and *json (caller frees, NULL when not JSON)
+ * are the last answer's, whatever its status; < 0 only when none came.
+ */
+int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form, long *status,
+			json_t **json, struct fcr_error *err);
+
+/* ---- writes ------------------------------------------------------------------- */
+
+enum fcr_written_how {
+	FCR_WRITTEN_REPLY, /* the API answered 2xx: see reply */
+	FCR_WRITTEN_DONE,  /* an earlier attempt went through; its effect is visible */
+	FCR_WRITTEN_TASK,  /* an earlier attempt went through; its task is `task` */
+};
+
+struct fcr_written {
+	enum fcr_written_how how;
+	struct fcr_reply reply; /* FCR_WRITTEN_REPLY; the caller clears it */
+	char task[128];		/* FCR_WRITTEN_TASK */
+	unsigned retries;	/* pauses before it went through */
+	bool recovered;		/* an attempt whose answer was lost had gone through */
+	bool already;		/* every attempt was refused and the effect was there before */
+};
+
+struct fcr_api_write {
+	struct fcr_api_call call;
+	/*
+	 * Before the write is sent again: did an earlier attempt go through?
+	 * maybe_sent: one may have (a timeout, a dropped connection, a 5xx);
+	 * else every one was refused (409, 503) and only an effect that is
+	 * there already counts (a resumed run).  since_wall: when the first
+	 * attempt went out.  Returns 1 with out->how (and out->task) set when
+	 * nothing is to be sent, 0 to send again, < 0 on error.
+	 */
+	int (*check)(void *arg, const struct fcr_api_write *w, double since_wall, bool maybe_sent,
+		     struct fcr_written *out, struct fcr_error *err);
+	void *arg;
+};
+
+/* Sends a write until the API takes it, never twice (see above). */
+int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr_written *out,
+		  struct fcr_error *err);
+
+#endif
