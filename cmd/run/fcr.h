@@ -71,6 +71,24 @@ void fcr_error_clear(struct fcr_error *err);
 /* Short English text for a status.  Static. */
 const char *fcr_status_text(enum fcr_status status);
 
+/* How a step of the campaign ended (a fio run, an action, a round, a state). */
+enum fcr_outcome {
+	FCR_DONE = 0,
+	FCR_FAILED,
+	FCR_INTERRUPTED,
+	FCR_FATAL /* the campaign cannot go on: its record cannot be written */
+};
+/* "done", "failed", "interrupted": the status the manifest records. */
+const char *fcr_outcome_status(enum fcr_outcome o);
+
+/* fiocamp-run's exit statuses. */
+enum {
+	FCR_EXIT_OK = 0,
+	FCR_EXIT_FAILED = 1,
+	FCR_EXIT_USAGE = 2,
+	FCR_EXIT_INTERRUPTED = 130,
+};
+
 /* ---- shell words (util/shell.c) ------------------------------------------- */
 
 /*
@@ -101,6 +119,9 @@ int fcr_mkdir_p(const char *path, unsigned mode, struct fcr_error *err);
 bool fcr_path_exists(const char *path);
 /* Directory part of a path ("." when none); caller frees. */
 char *fcr_path_dirname(const char *path);
+/* The first "<base>.<tag>-<k>" (k from 1) that does not exist, with *k:
+ * where an unfinished attempt is kept, since nothing is overwritten. */
+char *fcr_aside_name(const char *base, const char *tag, unsigned *k);
 /* Last component without `suffix` if it ends with it; caller frees. */
 char *fcr_path_stem(const char *path, const char *suffix);
 
@@ -127,5 +148,9 @@ json_t *fcr_jtext(const char *s);
 const char *fcr_jstr(json_t *o, const char *key);
 /* A string member copied into buf ("" when absent or not a string). */
 void fcr_jcopy_str(char *buf, size_t len, json_t *o, const char *key);
+/* Sets o[key] to fcr_jtext(v), or to null when v is NULL. */
+void fcr_jset_text(json_t *o, const char *key, const char *v);
+/* Whether the manifest object o has the status s ("done", "pending" ...). */
+bool fcr_has_status(json_t *o, const char *s);
 
 #endif

@@ -15,7 +15,7 @@
 #include "campaign/campaign.h"
 #include "campaign/jobs.h"
 #include "netcup/provider.h"
-#include "engine/run.h"
+#include "engine/engine.h"
 
 #ifndef FIOCAMP_VERSION
 #define FIOCAMP_VERSION "unknown"
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
 			c->name = resume_name;
 			resume_name = NULL;
 		}
-		rc = dry_run ? fcr_run_dry(c, &o) : fcr_run_campaign(c, &o);
+		rc = dry_run ? fcr_engine_dry_run(c, &o) : fcr_engine_run(c, &o);
 	}
 	cm_strv_release(&errors);
 	fcr_campaign_free(c);

@@ -654,12 +654,7 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 static void check_provider_keys(struct parser *p)
 {
 	struct fcr_campaign *c = p->c;
-	struct fcr_provider_section sec = {
-	    .file = c->source,
-	    .line = c->provider_line ? c->provider_line : 1,
-	    .keys = c->provider_keys,
-	    .n_keys = c->n_provider_keys,
-	};
+	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
 	struct cm_strv problems = {0};
 	void *state = NULL;
 	if (c->provider->configure(&sec, NULL, &state, &problems) == 0)
@@ -815,6 +810,16 @@ void fcr_campaign_free(struct fcr_campaign *c)
 	}
 	free(c->states);
 	free(c);
+}
+
+struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campaign *c)
+{
+	return (struct fcr_provider_section){
+	    .file = c->source,
+	    .line = c->provider_line ? c->provider_line : 1,
+	    .keys = c->provider_keys,
+	    .n_keys = c->n_provider_keys,
+	};
 }
 
 char *fcr_campaign_test_file(const struct fcr_campaign *c)

@@ -93,6 +93,9 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 		   struct cm_strv *errors);
 void fcr_campaign_free(struct fcr_campaign *c);
 
+/* The [provider] section as the provider reads it (borrows from c). */
+struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campaign *c);
+
 /* Name and usage of the built-in actions, for --help. */
 const char *fcr_campaign_builtin_actions_help(void);
 

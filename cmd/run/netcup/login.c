@@ -12,7 +12,7 @@
 
 #include "netcup/netcup.h"
 #include "netcup/provider.h"
-#include "engine/run.h"
+#include "fcr.h"
 
 static volatile sig_atomic_t login_interrupted;
 

@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "campaign/campaign.h"
+#include "campaign/jobs.h"
 #include "fcr.h"
 
 struct fcr_record {
@@ -34,5 +36,15 @@ void fcr_record_close(struct fcr_record *r);
 void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
 /* Rewrites manifest.json (sets "updated").  A failure sets r->failed. */
 int fcr_record_save(struct fcr_record *r);
+
+/*
+ * The manifest of a new campaign (a new reference): jobs is one per suite
+ * entry; campaign_path is the campaign file's absolute path, or NULL.
+ */
+json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
+			 const char *campaign_path);
+/* Checks that a manifest read back describes this campaign. */
+int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
+		       struct fcr_error *err);
 
 #endif

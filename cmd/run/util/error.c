@@ -86,3 +86,8 @@ const char *fcr_status_text(enum fcr_status status)
 	}
 	return "unknown status";
 }
+
+const char *fcr_outcome_status(enum fcr_outcome o)
+{
+	return o == FCR_DONE ? "done" : o == FCR_INTERRUPTED ? "interrupted" : "failed";
+}

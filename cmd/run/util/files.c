@@ -116,6 +116,16 @@ char *fcr_path_dirname(const char *path)
 	return cm_strndup(path, (size_t)(slash - path));
 }
 
+char *fcr_aside_name(const char *base, const char *tag, unsigned *k)
+{
+	for (*k = 1;; (*k)++) {
+		char *p = cm_asprintf("%s.%s-%u", base, tag, *k);
+		if (!fcr_path_exists(p))
+			return p;
+		free(p);
+	}
+}
+
 char *fcr_path_stem(const char *path, const char *suffix)
 {
 	const char *base = strrchr(path, '/');

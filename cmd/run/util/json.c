@@ -49,3 +49,14 @@ void fcr_jcopy_str(char *buf, size_t len, json_t *o, const char *key)
 	const char *s = fcr_jstr(o, key);
 	snprintf(buf, len, "%s", s ? s : "");
 }
+
+void fcr_jset_text(json_t *o, const char *key, const char *v)
+{
+	json_object_set_new(o, key, v ? fcr_jtext(v) : json_null());
+}
+
+bool fcr_has_status(json_t *o, const char *s)
+{
+	const char *st = fcr_jstr(o, "status");
+	return st && !strcmp(st, s);
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --dry-run: the whole plan on stdout, every fio command line with its
+ * environment, each action as it will run (a provider's API calls as the
+ * provider describes them), each pause, and the expected duration.
+ * Nothing is created, nothing is sent.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/session.h"
+#include "engine/status.h"
+#include "target/probe.h"
+
+/* A provider's description, one line each, below the step it belongs to. */
+static void print_indented(const char *text)
+{
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		printf("           %.*s\n", (int)n, l);
+		l += n + (nl ? 1 : 0);
+	}
+}
+
+int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o)
+{
+	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
+	struct fcr_error err;
+	if (fcr_session_jobs(S, &err) < 0 || fcr_target_init(&S->tgt, c, NULL, NULL, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	char size[32], pause[32], runtime[32];
+	cm_format_size(size, sizeof(size), c->size_bytes);
+	cm_format_duration(pause, sizeof(pause), c->pause_ms);
+	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
+	printf("campaign %s (%s): %zu state%s x %u round%s x %zu test%s, target %s\n", c->name,
+	       c->source, c->n_states, c->n_states == 1 ? "" : "s", c->rounds,
+	       c->rounds == 1 ? "" : "s", c->suite.n, c->suite.n == 1 ? "" : "s", c->target_text);
+	printf("test file %s, %s (%llu bytes); runtime %s; pause %s; ioengine %s, direct=%d\n",
+	       S->tgt.test_file, size, (unsigned long long)c->size_bytes, runtime, pause,
+	       c->ioengine, c->direct);
+	printf("provider %s\n", c->provider_type);
+	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
+	struct cm_strv problems = {0};
+	if (c->provider->configure(&sec, NULL, &S->prov, &problems) < 0) {
+		for (size_t i = 0; i < problems.n; i++)
+			fprintf(stderr, "%s\n", problems.v[i]);
+		cm_strv_release(&problems);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	S->prov_ready = true;
+	if (o->resume_dir)
+		printf("resuming %s: steps marked done there are skipped\n", o->resume_dir);
+	else
+		printf("campaign directory %s\n", o->out_dir ? o->out_dir : "NAME-YYYYmmdd-HHMMSS");
+	printf("jobs:\n");
+	for (size_t i = 0; i < c->suite.n; i++)
+		printf("  %-10s %s\n", S->fio.jobs[i].test, S->fio.jobs[i].origin);
+	if (S->fio.prefill_job.origin)
+		printf("  %-10s %s\n", "prefill", S->fio.prefill_job.origin);
+
+	double total_s = 0;
+	unsigned unknown = 0;
+	unsigned step = 0;
+	struct cm_strv env = {0}, argv = {0};
+	char *joined;
+	printf("\nplan:\n");
+	printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n", ++step,
+	       c->target_text, c->directory, size);
+	char *desc = c->provider->describe ? c->provider->describe(S->prov, NULL, 0, NULL) : NULL;
+	if (desc) {
+		printf("%3u. %s preflight, nothing changed:\n", ++step, c->provider_type);
+		print_indented(desc);
+		free(desc);
+	}
+	if (c->prefill) {
+		fcr_fio_env(&S->fio, "prefill", &env);
+		fcr_target_fio_argv(&S->tgt, "prefill", env.v, &argv);
+		joined = fcr_shell_join(argv.v);
+		char *envj = fcr_shell_join(env.v);
+		printf("%3u. prefill -> prefill/prefill.json (duration depends on the disk)\n"
+		       "       env %s %s\n",
+		       ++step, envj, joined);
+		free(envj);
+		free(joined);
+		cm_strv_release(&env);
+		cm_strv_release(&argv);
+		unknown++;
+	}
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
+		printf("%3u. state %zu/%zu: %s\n", ++step, si + 1, c->n_states, st->name);
+		for (size_t ai = 0; ai < st->n_actions; ai++) {
+			const struct fcr_step *a = &st->actions[ai];
+			char d[32];
+			switch (a->kind) {
+			case ACT_SETTLE:
+				cm_format_duration(d, sizeof(d), a->settle_ms);
+				printf("%3u.   settle %s\n", ++step, d);
+				total_s += (double)a->settle_ms / 1000.0;
+				break;
+			case ACT_WAIT_SSH:
+				printf("%3u.   wait-ssh %s:%u: a probe every %d ms until the SSH "
+				       "banner "
+				       "arrives twice in a row (at most %llus)\n",
+				       ++step, a->probe_host ? a->probe_host : c->ssh_host,
+				       a->probe_host ? a->probe_port : c->ssh_port,
+				       FCR_PROBE_INTERVAL_MS,
+				       (unsigned long long)(c->wait_timeout_ms / 1000));
+				unknown++;
+				break;
+			case ACT_RUN:
+				joined = fcr_shell_join(a->words.v + 1);
+				printf("%3u.   run here: %s\n", ++step, joined);
+				free(joined);
+				unknown++;
+				break;
+			case ACT_REMOTE:
+			case ACT_HASH:
+			case ACT_VERIFY_HASH: {
+				char *const sha[] = {"sha256sum", "--",
+						     a->words.n > 1 ? a->words.v[1] : "", NULL};
+				joined = fcr_shell_join(a->kind == ACT_REMOTE ? a->words.v + 1 : sha);
+				printf("%3u.   %s on %s: %s%s\n", ++step, a->words.v[0],
+				       c->target_text, joined,
+				       a->kind == ACT_VERIFY_HASH
+					   ? " (compared with the recorded hash)"
+				       : a->kind == ACT_HASH ? " (recorded)"
+							     : "");
+				free(joined);
+				unknown++;
+				break;
+			}
+			case ACT_PREFILL:
+				printf("%3u.   prefill -> prefill/before-%s.json (write the whole "
+				       "test "
+				       "file)\n",
+				       ++step, st->name);
+				unknown++;
+				break;
+			case ACT_FRESH_FILE:
+				printf(
+				    "%3u.   fresh-file: remove %s and create it again, %s, never "
+				    "written (sparse)\n",
+				    ++step, S->tgt.test_file, size);
+				break;
+			case ACT_PROVIDER:
+				printf("%3u.   provider %s: %s%s\n", ++step, c->provider_type,
+				       a->text,
+				       a->takes_down ? " (the machine goes away: downtime starts)"
+						     : "");
+				desc =
+				    c->provider->describe
+					? c->provider->describe(S->prov, a->words.v[0],
+								(int)a->words.n - 1, a->words.v + 1)
+					: NULL;
+				if (desc)
+					print_indented(desc);
+				free(desc);
+				unknown++;
+				break;
+			}
+		}
+		for (unsigned r = 1; r <= c->rounds; r++) {
+			if (r > 1 && c->pause_ms) {
+				printf("%3u.   pause %s\n", ++step, pause);
+				total_s += (double)c->pause_ms / 1000.0;
+			}
+			printf("%3u.   round %u/%u -> %s/r%u/\n", ++step, r, c->rounds, st->name,
+			       r);
+			for (size_t ti = 0; ti < c->suite.n; ti++) {
+				fcr_fio_env(&S->fio, S->fio.jobs[ti].test, &env);
+				fcr_target_fio_argv(&S->tgt, S->fio.jobs[ti].test, env.v, &argv);
+				joined = fcr_shell_join(argv.v);
+				char *envj = fcr_shell_join(env.v);
+				if (c->target == FCR_TARGET_LOCAL)
+					printf("         %s (%s): cd %s/r%u && env %s %s\n",
+					       S->fio.jobs[ti].test, runtime, st->name, r, envj,
+					       joined);
+				else
+					printf("         %s (%s): %s\n", S->fio.jobs[ti].test, runtime,
+					       joined);
+				free(envj);
+				free(joined);
+				cm_strv_release(&env);
+				cm_strv_release(&argv);
+				total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
+			}
+		}
+	}
+	char d[32];
+	cm_format_duration(d, sizeof(d), (uint64_t)(total_s * 1000));
+	printf("\nexpected duration: about %s", d);
+	if (unknown)
+		printf(" plus %u step%s whose duration depends on the machine (prefill, waits, "
+		       "commands, provider actions)",
+		       unknown, unknown == 1 ? "" : "s");
+	printf("\n");
+	fcr_session_release(S);
+	return FCR_EXIT_OK;
+}

@@ -1,0 +1,920 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's loop: a campaign's session from the campaign directory's
+ * creation (or reopening) to its end, state by state; in each state its
+ * actions, then its rounds of the suite; the manifest and journal written
+ * at every step.  What is done is never done again: a resumed session skips
+ * it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/session.h"
+#include "engine/status.h"
+#include "target/probe.h"
+#include "target/spawn.h"
+
+void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg)
+{
+	fcr_record_event(&S->rec, "error",
+			 json_pack("{s:s, s:o}", "step", what, "message", fcr_jtext(msg)));
+}
+
+/* ---- actions ------------------------------------------------------------- */
+
+/* The sha256 recorded by the latest finished `hash PATH` before state si. */
+static const char *recorded_hash(struct fcr_session *S, const char *path)
+{
+	const char *found = NULL;
+	json_t *states = json_object_get(S->rec.m, "states");
+	for (size_t i = 0; i < json_array_size(states); i++) {
+		json_t *before = json_object_get(json_array_get(states, i), "before");
+		for (size_t j = 0; j < json_array_size(before); j++) {
+			json_t *a = json_array_get(before, j);
+			json_t *res = json_object_get(a, "result");
+			if (!strcmp(fcr_jstr(a, "action") ? fcr_jstr(a, "action") : "", "hash") &&
+			    fcr_has_status(a, "done") && fcr_jstr(res, "path") &&
+			    !strcmp(fcr_jstr(res, "path"), path))
+				found = fcr_jstr(res, "sha256");
+		}
+	}
+	return found;
+}
+
+static void put_output(json_t *res, const char *key, const char *text)
+{
+	size_t n = strlen(text);
+	if (!n)
+		return;
+	/* a command's output is evidence, but the manifest is no log file (the
+	 * cut may split a character: fcr_jtext replaces what is left of it) */
+	if (n > 4096) {
+		char *tail = cm_asprintf("…%s", text + n - 4096);
+		json_object_set_new(res, key, fcr_jtext(tail));
+		free(tail);
+	} else {
+		json_object_set_new(res, key, fcr_jtext(text));
+	}
+}
+
+static enum fcr_outcome run_command_action(struct fcr_session *S, const struct fcr_step *a, json_t *res,
+				    char *why, size_t len)
+{
+	char *const *argv = a->words.v + 1;
+	struct fcr_capture cap;
+	struct fcr_error err;
+	int rc = a->kind == ACT_RUN
+		     ? fcr_run_capture(argv, NULL, 0, 1024 * 1024, S->stop, &cap, &err)
+		     : fcr_target_exec(&S->tgt, argv, NULL, 0, &cap, &err);
+	if (rc < 0) {
+		snprintf(why, len, "%s", err.msg);
+		return *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+	}
+	json_object_set_new(res, "exit_status",
+			    WIFEXITED(cap.status) ? json_integer(WEXITSTATUS(cap.status))
+						  : json_null());
+	put_output(res, "stdout", cap.out);
+	put_output(res, "stderr", cap.err);
+	enum fcr_outcome s = FCR_DONE;
+	if (cap.stopped) {
+		s = FCR_INTERRUPTED;
+	} else if (!fcr_exited_ok(cap.status)) {
+		char st[64];
+		fcr_describe_status(st, sizeof(st), cap.status);
+		const char *nl = strchr(cap.err, '\n');
+		snprintf(why, len, "'%s' ended with %s%s%.*s", a->text, st, cap.err[0] ? ": " : "",
+			 (int)(nl ? (size_t)(nl - cap.err) : strlen(cap.err)), cap.err);
+		s = FCR_FAILED;
+	}
+	fcr_capture_release(&cap);
+	return s;
+}
+
+static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai, json_t *state_obj,
+				json_t *obj)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	const struct fcr_step *a = &st->actions[ai];
+	char label[300];
+	snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
+	json_t *res = json_object();
+	char why[1600] = "";
+	enum fcr_outcome s = FCR_DONE;
+	struct fcr_error err;
+
+	json_object_set_new(obj, "status", json_string("running"));
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
+	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
+	json_object_del(obj, "error");
+	json_object_del(obj, "result");
+	json_object_del(obj, "downtime_s");
+	json_object_del(obj, "downtime_note");
+	json_object_del(obj, "task");
+	json_object_del(obj, "tasks");
+	if (a->takes_down)
+		S->maybe_down = true;
+	fcr_record_save(&S->rec);
+	fcr_record_event(
+	    &S->rec, "action-start",
+	    json_pack("{s:s, s:i, s:s}", "state", st->name, "index", (int)ai, "action", a->text));
+	fcr_progress_line("%s", label);
+	fcr_status_show(a->text, true);
+
+	switch (a->kind) {
+	case ACT_SETTLE:
+		if (fcr_status_wait(a->settle_ms, "settle", S->stop))
+			s = FCR_INTERRUPTED;
+		else
+			fcr_status_waited(a->settle_ms);
+		break;
+	case ACT_WAIT_SSH: {
+		const char *host = a->probe_host ? a->probe_host : fcr_target_probe_host(&S->tgt);
+		unsigned port = a->probe_host ? a->probe_port : c->ssh_port;
+		struct fcr_probe_result pr;
+		int rc = fcr_probe_ssh(host, port, c->wait_timeout_ms, S->stop, &pr, &err);
+		json_object_set_new(res, "host", json_string(host));
+		json_object_set_new(res, "port", json_integer(port));
+		json_object_set_new(res, "probes", json_integer(pr.probes));
+		json_object_set_new(res, "interval_ms", json_integer(FCR_PROBE_INTERVAL_MS));
+		if (rc > 0) {
+			s = FCR_INTERRUPTED;
+			break;
+		}
+		if (rc < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = FCR_FAILED;
+			break;
+		}
+		json_object_set_new(res, "banner", json_string(pr.banner));
+		json_object_set_new(res, "answered", fcr_jutc(pr.ready_wall));
+		S->maybe_down = false;
+		const char *note;
+		double since = fcr_resume_down_since(S, state_obj, ai, st, &note);
+		if (note) {
+			json_object_set_new(obj, "downtime_note", json_string(note));
+			if (!json_object_get(state_obj, "downtime_note"))
+				json_object_set_new(state_obj, "downtime_note", json_string(note));
+			fcr_progress_line("%s: %s", st->name, note);
+		}
+		if (isfinite(since)) {
+			double down = pr.ready_wall - since;
+			json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
+			if (!json_is_number(json_object_get(state_obj, "downtime_s")))
+				json_object_set_new(state_obj, "downtime_s", fcr_jseconds(down));
+			fcr_progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
+		}
+		break;
+	}
+	case ACT_RUN:
+	case ACT_REMOTE:
+		s = run_command_action(S, a, res, why, sizeof(why));
+		break;
+	case ACT_HASH: {
+		char *hex = NULL;
+		if (fcr_target_sha256(&S->tgt, a->words.v[1], &hex, &err) < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			break;
+		}
+		json_object_set_new(res, "path", json_string(a->words.v[1]));
+		json_object_set_new(res, "sha256", json_string(hex));
+		fcr_progress_line("%s: sha256 %s", st->name, hex);
+		free(hex);
+		break;
+	}
+	case ACT_VERIFY_HASH: {
+		const char *expected = recorded_hash(S, a->words.v[1]);
+		char *hex = NULL;
+		if (!expected) {
+			snprintf(why, sizeof(why), "verify-hash %s: no finished 'hash %s' recorded",
+				 a->words.v[1], a->words.v[1]);
+			s = FCR_FAILED;
+			break;
+		}
+		if (fcr_target_sha256(&S->tgt, a->words.v[1], &hex, &err) < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			break;
+		}
+		bool match = !strcmp(hex, expected);
+		json_object_set_new(res, "path", json_string(a->words.v[1]));
+		json_object_set_new(res, "expected", json_string(expected));
+		json_object_set_new(res, "actual", json_string(hex));
+		json_object_set_new(res, "match", json_boolean(match));
+		if (!match) {
+			snprintf(why, sizeof(why),
+				 "verify-hash %s: sha256 differs: expected %s, got %s",
+				 a->words.v[1], expected, hex);
+			s = FCR_FAILED;
+		} else {
+			fcr_progress_line("%s: sha256 of %s matches", st->name, a->words.v[1]);
+		}
+		free(hex);
+		break;
+	}
+	case ACT_PREFILL: {
+		char *name = cm_asprintf("before-%s", st->name);
+		json_t *pobj = json_object();
+		s = fcr_fio_prefill(&S->fio, name, pobj, label);
+		json_object_set(res, "json", json_object_get(pobj, "json"));
+		if (s == FCR_FAILED)
+			snprintf(why, sizeof(why), "%s",
+				 fcr_jstr(pobj, "error") ? fcr_jstr(pobj, "error") : "prefill failed");
+		json_decref(pobj);
+		free(name);
+		break;
+	}
+	case ACT_FRESH_FILE:
+		if (fcr_target_fresh_file(&S->tgt, &err) < 0) {
+			snprintf(why, sizeof(why), "%s", err.msg);
+			s = FCR_FAILED;
+		} else {
+			json_object_set_new(res, "path", json_string(S->tgt.test_file));
+			json_object_set_new(res, "size", json_integer((json_int_t)c->size_bytes));
+		}
+		break;
+	case ACT_PROVIDER: {
+		struct fcr_error pe = {0};
+		int rc = c->provider->perform(S->prov, a->words.v[0], (int)a->words.n - 1,
+					      a->words.v + 1, res, &pe);
+		if (rc < 0) {
+			snprintf(why, sizeof(why), "%s", pe.msg);
+			s = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		}
+		/* the contract wants the provider's tasks beside our timing */
+		static const char *const lifted[] = {"task", "tasks"};
+		for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
+			json_t *v = json_object_get(res, lifted[i]);
+			if (!v)
+				continue;
+			json_object_set(obj, lifted[i], v);
+			json_object_del(res, lifted[i]);
+		}
+		break;
+	}
+	}
+	if (s == FCR_DONE && *S->stop)
+		s = FCR_INTERRUPTED;
+	double t1 = cm_mono_s();
+	json_object_set_new(obj, "finished", fcr_jutc(cm_wall_s()));
+	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
+	if (json_object_size(res))
+		json_object_set_new(obj, "result", res);
+	else
+		json_decref(res);
+	const char *status = s == FCR_DONE	     ? "done"
+			     : s == FCR_INTERRUPTED ? "interrupted"
+						     : "failed";
+	json_object_set_new(obj, "status", json_string(status));
+	if (s == FCR_FAILED)
+		fcr_jset_text(obj, "error", why);
+	json_t *ev =
+	    json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai, "action",
+		      a->text, "status", status, "duration_s", fcr_jseconds(t1 - t0));
+	if (json_object_get(obj, "downtime_s"))
+		json_object_set(ev, "downtime_s", json_object_get(obj, "downtime_s"));
+	if (json_object_get(obj, "result"))
+		json_object_set(ev, "result", json_object_get(obj, "result"));
+	if (json_object_get(obj, "task"))
+		json_object_set(ev, "task", json_object_get(obj, "task"));
+	if (json_object_get(obj, "tasks"))
+		json_object_set(ev, "tasks", json_object_get(obj, "tasks"));
+	if (s == FCR_FAILED)
+		fcr_jset_text(ev, "error", why);
+	fcr_record_event(&S->rec, "action-end", ev);
+	if (s == FCR_FAILED)
+		fcr_progress_line("%s: FAILED: %s", label, why);
+	else if (s == FCR_INTERRUPTED)
+		fcr_progress_line("%s: interrupted", label);
+	fcr_record_save(&S->rec);
+	return S->rec.failed ? FCR_FATAL : s;
+}
+
+/* ---- rounds -------------------------------------------------------------- */
+
+/*
+ * Runs round r.  `pause_ms` > 0: the pause between rounds, counted from the
+ * end of the last fio run; the round's bookkeeping happens inside it.
+ */
+static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+			   uint64_t pause_ms)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	struct fcr_error err;
+	char *rel = cm_asprintf("%s/r%u", st->name, r);
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	enum fcr_outcome result = FCR_DONE;
+
+	/* a round stopped in the pause before its first run left an empty directory */
+	if (fcr_path_exists(abs) && rmdir(abs) == 0)
+		fcr_progress_line("%s round %u: removed the empty directory of an earlier attempt",
+			      st->name, r);
+	if (fcr_path_exists(abs)) {
+		/* a round cut short (or failed) earlier: keep it, run the round again */
+		const char *tag = fcr_has_status(round_obj, "failed") ? "failed" : "interrupted";
+		unsigned k;
+		char *aside = fcr_aside_name(abs, tag, &k);
+		if (rename(abs, aside) < 0) {
+			fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
+			fcr_progress_line("%s", err.msg);
+			free(aside);
+			result = FCR_FATAL;
+			goto out;
+		}
+		char *aside_rel = cm_strdup(aside + strlen(S->cdir) + 1);
+		json_t *list = json_object_get(round_obj, "moved_aside");
+		if (!json_is_array(list)) {
+			list = json_array();
+			json_object_set_new(round_obj, "moved_aside", list);
+		}
+		json_array_append_new(list, json_string(aside_rel));
+		fcr_record_event(&S->rec, "moved-aside",
+			     json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round", (int)r,
+				       "from", rel, "to", aside_rel));
+		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s", st->name,
+			      r, aside_rel);
+		free(aside_rel);
+		free(aside);
+	}
+	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
+		fcr_progress_line("%s", err.msg);
+		result = FCR_FATAL;
+		goto out;
+	}
+	char *state_dir = cm_asprintf("%s/%s", S->cdir, st->name);
+	fcr_fsync_dir(state_dir, NULL);
+	free(state_dir);
+	json_object_set_new(round_obj, "status", json_string("running"));
+	json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
+	json_object_del(round_obj, "finished");
+	json_t *tests = json_array();
+	json_object_set_new(round_obj, "tests", tests);
+	for (size_t ti = 0; ti < c->suite.n; ti++) {
+		json_t *t = json_object();
+		json_object_set_new(t, "test", json_string(S->fio.jobs[ti].test));
+		json_object_set_new(t, "status", json_string("pending"));
+		json_array_append_new(tests, t);
+	}
+	fcr_record_event(&S->rec, "round-start",
+		     json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+	fcr_record_save(&S->rec);
+	if (S->rec.failed) {
+		result = FCR_FATAL;
+		goto out;
+	}
+	bool any_failed = false;
+	if (pause_ms) {
+		char label[64], d[32];
+		cm_format_duration(d, sizeof(d), pause_ms);
+		snprintf(label, sizeof(label), "pause %s", d);
+		double since = cm_mono_s() - S->fio.last_end_mono;
+		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
+		if (fcr_status_wait(done_ms < pause_ms ? pause_ms - done_ms : 0, label, S->stop))
+			result = FCR_INTERRUPTED;
+		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
+	}
+	for (size_t ti = 0; result == FCR_DONE && ti < c->suite.n; ti++) {
+		const struct fcr_jobfile *job = &S->fio.jobs[ti];
+		json_t *t = json_array_get(tests, ti);
+		json_t *where = json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r,
+					  "test", job->test);
+		char what[300];
+		snprintf(what, sizeof(what), "%s r%u/%u %s", st->name, r, c->rounds, job->test);
+		fcr_status_show(job->test, true);
+		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, where, what);
+		json_decref(where);
+		fcr_status_test_done();
+		/* the manifest is saved when the round ends: a round cut short runs
+		 * again as a whole, so the state of its single tests needs no save */
+		if (S->rec.failed) {
+			result = FCR_FATAL;
+			goto out;
+		}
+		if (s == FCR_INTERRUPTED) {
+			result = FCR_INTERRUPTED;
+			break;
+		}
+		if (s == FCR_FAILED) {
+			any_failed = true;
+			if (!S->o->keep_going) {
+				result = FCR_FAILED;
+				break;
+			}
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	const char *status = result == FCR_DONE		  ? "done"
+			     : result == FCR_INTERRUPTED ? "interrupted"
+							  : "failed";
+	for (size_t ti = 0; ti < json_array_size(tests); ti++) {
+		json_t *t = json_array_get(tests, ti);
+		if (fcr_has_status(t, "pending"))
+			json_object_set_new(t, "status", json_string("skipped"));
+	}
+	fcr_fio_sync_outputs(abs);
+	json_object_set_new(round_obj, "status", json_string(status));
+	json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
+	fcr_record_event(
+	    &S->rec, "round-end",
+	    json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status", status));
+	fcr_record_save(&S->rec);
+	if (S->rec.failed)
+		result = FCR_FATAL;
+out:
+	free(rel);
+	free(abs);
+	return result;
+}
+
+/* ---- states -------------------------------------------------------------- */
+
+static void mark_rest_skipped(json_t *state_obj)
+{
+	json_t *rounds = json_object_get(state_obj, "rounds");
+	for (size_t i = 0; i < json_array_size(rounds); i++) {
+		json_t *r = json_array_get(rounds, i);
+		if (!fcr_has_status(r, "pending"))
+			continue;
+		json_object_set_new(r, "status", json_string("skipped"));
+		json_t *tests = json_object_get(r, "tests");
+		for (size_t j = 0; j < json_array_size(tests); j++)
+			json_object_set_new(json_array_get(tests, j), "status",
+					    json_string("skipped"));
+	}
+	json_t *before = json_object_get(state_obj, "before");
+	for (size_t i = 0; i < json_array_size(before); i++) {
+		json_t *a = json_array_get(before, i);
+		if (fcr_has_status(a, "pending"))
+			json_object_set_new(a, "status", json_string("skipped"));
+	}
+}
+
+static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
+	S->si = si;
+	fcr_status_at(si, 0);
+	if (fcr_has_status(state_obj, "done"))
+		return FCR_DONE;
+	bool cut_short = S->resumed && !fcr_has_status(state_obj, "pending");
+	json_object_set_new(state_obj, "status", json_string("running"));
+	fcr_record_event(&S->rec, "state-start",
+		     json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
+	fcr_record_save(&S->rec);
+	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
+	enum fcr_outcome result = FCR_DONE;
+	json_t *before = json_object_get(state_obj, "before");
+	if (cut_short)
+		result = fcr_resume_restore_power(S, si, state_obj);
+	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
+		json_t *a = json_array_get(before, ai);
+		if (fcr_has_status(a, "done"))
+			continue;
+		enum fcr_outcome s = perform_action(S, si, ai, state_obj, a);
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	bool ran_round = false;
+	bool any_failed = false;
+	json_t *rounds = json_object_get(state_obj, "rounds");
+	for (unsigned r = 1; result == FCR_DONE && r <= c->rounds; r++) {
+		json_t *round_obj = json_array_get(rounds, r - 1);
+		fcr_status_at(si, r);
+		if (fcr_has_status(round_obj, "done"))
+			continue;
+		uint64_t pause_ms = 0;
+		if (ran_round && c->pause_ms) {
+			pause_ms = c->pause_ms;
+			fcr_record_event(&S->rec, "pause",
+				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
+					       (int)r, "duration_s",
+					       fcr_jseconds((double)c->pause_ms / 1000)));
+		}
+		if (r > 1)
+			fcr_status_pause_done();
+		enum fcr_outcome s = run_round(S, si, r, round_obj, pause_ms);
+		ran_round = true;
+		if (s == FCR_FAILED && S->o->keep_going) {
+			any_failed = true;
+			continue;
+		}
+		if (s != FCR_DONE)
+			result = s;
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	if (result == FCR_FAILED)
+		mark_rest_skipped(state_obj);
+	const char *status = result == FCR_DONE		  ? "done"
+			     : result == FCR_INTERRUPTED ? "interrupted"
+							  : "failed";
+	json_object_set_new(state_obj, "status", json_string(status));
+	fcr_record_event(&S->rec, "state-end",
+		     json_pack("{s:s, s:s}", "state", st->name, "status", status));
+	fcr_record_save(&S->rec);
+	if (S->rec.failed)
+		return FCR_FATAL;
+	return result;
+}
+
+static void count_work(struct fcr_session *S)
+{
+	const struct fcr_campaign *c = S->c;
+	json_t *states = json_object_get(S->rec.m, "states");
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *s = json_array_get(states, si);
+		if (fcr_has_status(s, "done"))
+			continue;
+		unsigned left = 0;
+		for (unsigned r = 0; r < c->rounds; r++) {
+			if (!fcr_has_status(json_array_get(json_object_get(s, "rounds"), r), "done"))
+				left++;
+		}
+		fcr_status_add_work(left * (unsigned)c->suite.n, left ? left - 1 : 0, 0);
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
+			const struct fcr_step *a = &c->states[si].actions[ai];
+			if (a->kind == ACT_SETTLE &&
+			    !fcr_has_status(json_array_get(json_object_get(s, "before"), ai), "done"))
+				fcr_status_add_work(0, 0, a->settle_ms);
+		}
+	}
+}
+
+/* ---- the campaign ------------------------------------------------------- */
+
+int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = S->c;
+	S->fio.c = c;
+	S->fio.target = &S->tgt;
+	S->fio.rec = &S->rec;
+	S->fio.stop = S->stop;
+	bool need_prefill = c->prefill;
+	for (size_t si = 0; si < c->n_states; si++) {
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++)
+			need_prefill |= c->states[si].actions[ai].kind == ACT_PREFILL;
+	}
+	return fcr_fio_resolve_jobs(&S->fio, S->o->campaign_dir, S->o->jobs_dir, need_prefill,
+				    err);
+}
+
+void fcr_session_release(struct fcr_session *S)
+{
+	fcr_fio_release(&S->fio);
+	fcr_target_release(&S->tgt);
+	if (S->prov_ready)
+		S->c->provider->free(S->prov);
+	S->prov_ready = false;
+	if (S->rec.dir)
+		fcr_record_close(&S->rec);
+	free(S->cdir);
+}
+
+static char *default_dir_name(const struct fcr_campaign *c)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return cm_asprintf("%s-%s", c->name, stamp);
+}
+
+static int create_campaign_dir(struct fcr_session *S, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = S->c;
+	S->cdir = S->o->out_dir ? cm_strdup(S->o->out_dir) : default_dir_name(c);
+	size_t n = strlen(S->cdir);
+	while (n > 1 && S->cdir[n - 1] == '/')
+		S->cdir[--n] = '\0';
+	char *parent = fcr_path_dirname(S->cdir);
+	int rc = fcr_mkdir_p(parent, 0755, err);
+	free(parent);
+	if (rc < 0)
+		return -1;
+	if (mkdir(S->cdir, 0755) < 0) {
+		if (errno == EEXIST)
+			return fcr_fail(err,
+					"%s already exists: a campaign directory is never "
+					"overwritten (continue it with --resume %s, or choose "
+					"another with -o)",
+					S->cdir, S->cdir);
+		return fcr_fail_errno(err, errno, "%s: cannot create", S->cdir);
+	}
+	char *ini = cm_asprintf("%s/campaign.ini", S->cdir);
+	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
+	free(ini);
+	if (rc < 0)
+		return -1;
+	return fcr_fsync_dir(S->cdir, err);
+}
+
+static void provider_journal(void *opaque, json_t *event)
+{
+	struct fcr_session *S = opaque;
+	if (!S->journal_ready) {
+		/* before the campaign directory exists nothing is worth keeping */
+		json_decref(event);
+		return;
+	}
+	const char *name = fcr_jstr(event, "event");
+	char *copy = cm_strdup(name ? name : "provider");
+	json_object_del(event, "event");
+	fcr_record_event(&S->rec, copy, event);
+	free(copy);
+}
+
+static void provider_note(void *opaque, const char *level, const char *text)
+{
+	struct fcr_session *S = opaque;
+	if (!strcmp(level, "problem")) {
+		/* refusals are shown even with --quiet */
+		fcr_progress_clear();
+		fprintf(stderr, "%s: PROBLEM: %s\n", S->c->provider_type, text);
+	} else if (!strcmp(level, "warning")) {
+		fcr_progress_line("%s: warning: %s", S->c->provider_type, text);
+	} else {
+		fcr_progress_line("%s: %s", S->c->provider_type, text);
+	}
+	if (S->journal_ready)
+		fcr_record_event(&S->rec, "provider-note",
+			     json_pack("{s:s, s:s, s:s}", "provider", S->c->provider_type, "level",
+				       level, "text", text));
+}
+
+/* The provider's configuration and credentials: before anything is created. */
+static int open_provider(struct fcr_session *S, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = S->c;
+	S->pctx = (struct fcr_provider_ctx){
+	    .journal = provider_journal,
+	    .note = provider_note,
+	    .opaque = S,
+	    .stop = S->stop,
+	    .hard_stop = S->hard_stop,
+	};
+	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
+	struct cm_strv problems = {0};
+	if (c->provider->configure(&sec, &S->pctx, &S->prov, &problems) < 0) {
+		/* the campaign file was checked already: the first problem says it */
+		fcr_fail(err, "%s", problems.n ? problems.v[0] : "the provider refused its keys");
+		cm_strv_release(&problems);
+		return -1;
+	}
+	cm_strv_release(&problems);
+	S->prov_ready = true;
+	return c->provider->connect(S->prov, err);
+}
+
+/* The provider's preflight, with every provider action and what earlier
+ * sessions made of it. */
+static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = S->c;
+	struct fcr_provider_step *steps = NULL;
+	size_t n = 0;
+	json_t *states = json_object_get(S->rec.m, "states");
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *before = json_object_get(json_array_get(states, si), "before");
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
+			const struct fcr_step *a = &c->states[si].actions[ai];
+			if (a->kind != ACT_PROVIDER)
+				continue;
+			json_t *obj = json_array_get(before, ai);
+			steps = cm_realloc(steps, n + 1, sizeof(*steps));
+			steps[n++] = (struct fcr_provider_step){
+			    .state = c->states[si].name,
+			    .action = a->words.v[0],
+			    .argc = (int)a->words.n - 1,
+			    .argv = a->words.v + 1,
+			    .file = c->source,
+			    .line = a->line,
+			    .status = fcr_jstr(obj, "status") ? fcr_jstr(obj, "status") : "pending",
+			    .result = json_object_get(obj, "result"),
+			};
+		}
+	}
+	struct fcr_error pe = {0};
+	int rc = c->provider->preflight(S->prov, steps, n, &pe);
+	free(steps);
+	if (rc < 0)
+		return fcr_fail(err, "provider %s: %s", c->provider_type, pe.msg);
+	return 0;
+}
+
+int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
+{
+	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
+	struct fcr_error err;
+	fcr_safety_init(S);
+	fcr_status_begin(c);
+	fcr_progress_init(o->quiet		      ? FCR_PROGRESS_QUIET
+		      : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
+					      : FCR_PROGRESS_PLAIN);
+	int exit_code = FCR_EXIT_FAILED;
+	if (fcr_session_jobs(S, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	bool resume = o->resume_dir != NULL;
+	S->resumed = resume;
+	S->session_wall = cm_wall_s();
+	S->restored_down_wall = NAN;
+	if (resume) {
+		S->cdir = cm_strdup(o->resume_dir);
+		if (fcr_record_open(&S->rec, S->cdir, &err) < 0 || fcr_resume_load(S, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
+			fcr_session_release(S);
+			return FCR_EXIT_USAGE;
+		}
+	}
+	bool complete = resume && fcr_has_status(S->rec.m, "done");
+	if (resume && !complete && fcr_resume_check_jobs(S, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	/* credentials before anything is created: a bad token file is a usage error */
+	if (!complete && open_provider(S, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	if (!resume) {
+		if (create_campaign_dir(S, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			fcr_session_release(S);
+			return FCR_EXIT_USAGE;
+		}
+		if (fcr_record_open(&S->rec, S->cdir, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			fcr_session_release(S);
+			return FCR_EXIT_FAILED;
+		}
+		S->rec.session = 1;
+		S->rec.m = fcr_manifest_new(c, S->fio.jobs, o->campaign_path);
+	}
+	S->journal_ready = true;
+	S->fio.cdir = S->cdir;
+	fcr_safety_signals();
+	fcr_record_event(&S->rec, resume ? "resume" : "campaign-start",
+		     json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", S->cdir,
+			       "keep_going", o->keep_going));
+	if (complete) {
+		fcr_progress_line("%s: the campaign is complete; nothing left to do", S->cdir);
+		fcr_record_event(&S->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
+		if (!o->quiet)
+			fcr_report_print(S);
+		fcr_session_release(S);
+		return FCR_EXIT_OK;
+	}
+	json_object_set_new(S->rec.m, "status", json_string("running"));
+	if (fcr_record_save(&S->rec) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_FAILED;
+	}
+	fcr_progress_line("campaign %s: %s%s", c->name, S->cdir, resume ? " (resumed)" : "");
+
+	const char *final = "failed";
+	enum fcr_outcome result = FCR_DONE;
+	if (fcr_target_init(&S->tgt, c, S->stop, S->hard_stop, &err) < 0) {
+		fcr_progress_line("%s", err.msg);
+		fcr_session_failure(S, "target", err.msg);
+		result = FCR_FAILED;
+		goto end;
+	}
+	if (resume) {
+		S->maybe_down = fcr_safety_maybe_down(S);
+		/* an ssh target can only be checked once the machine is back */
+		if (S->maybe_down && c->target == FCR_TARGET_SSH &&
+		    fcr_safety_power_on(S, "resuming a transition that was cut short") < 0) {
+			fcr_session_failure(S, "resume", "the machine could not be brought back");
+			result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			goto end;
+		}
+	}
+	char *fio_version = NULL;
+	json_t *host = json_object();
+	fcr_progress_line("preflight: %s", c->target_text);
+	if (fcr_target_preflight(&S->tgt, host, &fio_version, &err) < 0) {
+		json_decref(host);
+		fcr_progress_line("preflight failed: %s", err.msg);
+		fcr_session_failure(S, "preflight", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
+	json_object_set_new(S->rec.m, "fio_version", fcr_jtext(fio_version));
+	json_object_set_new(S->rec.m, "host", host);
+	fcr_record_event(&S->rec, "preflight",
+		     json_pack("{s:O, s:O, s:s*}", "fio_version", json_object_get(S->rec.m, "fio_version"),
+			       "host", host, "remote_dir", S->tgt.remote_tmp));
+	free(fio_version);
+	if (provider_preflight(S, &err) < 0) {
+		fcr_progress_clear();
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_failure(S, "provider", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
+	fcr_record_save(&S->rec);
+	count_work(S);
+
+	json_t *prefill = json_object_get(S->rec.m, "prefill");
+	if (c->prefill && !fcr_has_status(prefill, "done")) {
+		result = fcr_fio_prefill(&S->fio, "prefill", prefill, "prefill");
+		fcr_record_save(&S->rec);
+	}
+	bool any_failed = result == FCR_FAILED;
+	if (result == FCR_FAILED && !o->keep_going)
+		goto end;
+	result = FCR_DONE;
+	for (size_t si = 0; si < c->n_states; si++) {
+		enum fcr_outcome s = run_state(S, si);
+		if (s == FCR_FAILED) {
+			any_failed = true;
+			/* the next states must not find the machine off */
+			if (o->keep_going && S->maybe_down && S->prov_ready &&
+			    fcr_safety_power_on(S, "a state failed; --keep-going goes on") < 0)
+				s = FCR_FATAL;
+			else if (o->keep_going)
+				continue;
+		}
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	if (result == FCR_DONE)
+		final = "done";
+	/* as the campaign file wants it, but worth saying */
+	if (result == FCR_DONE && S->maybe_down && S->prov_ready)
+		provider_note(S, "warning",
+			      "the campaign ends with the machine taken away (no wait-ssh saw it "
+			      "back after the last power-off, reboot or revert)");
+end:
+	if (S->rec.failed) {
+		fprintf(stderr, "\nfiocamp-run: %s\n", S->rec.err.msg);
+		result = FCR_FATAL;
+	}
+	if (result == FCR_INTERRUPTED || (*S->stop && result != FCR_DONE)) {
+		final = "interrupted";
+		exit_code = FCR_EXIT_INTERRUPTED;
+	} else if (result == FCR_DONE) {
+		exit_code = FCR_EXIT_OK;
+	}
+	/* mark whatever was left running */
+	json_t *states = json_object_get(S->rec.m, "states");
+	for (size_t si = 0; si < json_array_size(states); si++) {
+		json_t *s = json_array_get(states, si);
+		if (fcr_has_status(s, "running"))
+			json_object_set_new(s, "status", json_string(final));
+	}
+	if (S->maybe_down && S->prov_ready && result != FCR_DONE) {
+		fcr_record_save(&S->rec);
+		fcr_safety_power_on(S, *S->stop ? "interrupted" : "the campaign failed");
+	}
+	fcr_target_cleanup(&S->tgt);
+	json_object_set_new(S->rec.m, "status", json_string(final));
+	fcr_record_event(&S->rec, "campaign-end",
+		     json_pack("{s:s, s:o}", "status", final, "elapsed_s",
+			       fcr_jseconds(fcr_status_elapsed_s())));
+	fcr_record_save(&S->rec);
+	fcr_progress_clear();
+	char el[32];
+	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
+	if (exit_code == FCR_EXIT_INTERRUPTED) {
+		fprintf(
+		    stderr,
+		    "fiocamp-run: interrupted after %s; continue with: fiocamp-run --resume %s\n",
+		    el, S->cdir);
+	} else if (exit_code != FCR_EXIT_OK) {
+		fprintf(stderr,
+			"fiocamp-run: the campaign failed after %s (details in %s/manifest.json); "
+			"after fixing the cause: fiocamp-run --resume %s\n",
+			el, S->cdir, S->cdir);
+	} else {
+		fcr_progress_line("campaign %s done in %s: %s", c->name, el, S->cdir);
+	}
+	if (!o->quiet &&
+	    (exit_code == FCR_EXIT_OK || (o->keep_going && exit_code == FCR_EXIT_FAILED)))
+		fcr_report_print(S);
+	fcr_session_release(S);
+	return exit_code;
+}

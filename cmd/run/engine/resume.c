@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --resume: an earlier session's manifest read back and checked against the
+ * campaign file, the job files it ran, a transition cut short brought back
+ * to where its next step expects the machine, and the downtime of such a
+ * transition.  A resumed campaign continues at its first step not done;
+ * what was done is never done again.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/session.h"
+#include "engine/status.h"
+
+/*
+ * A transition cut short in an earlier session (kill, Ctrl-C, failure) has
+ * no meaningful downtime of its own: it counts from the power-off repeated
+ * on resume if there was one; otherwise it is unknown.
+ */
+double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, size_t upto,
+			     const struct fcr_state *s, const char **note)
+{
+	json_t *before = json_object_get(state_obj, "before");
+	*note = NULL;
+	for (size_t j = 0; j < upto && j < s->n_actions; j++) {
+		if (!s->actions[j].takes_down)
+			continue;
+		double t = cm_parse_rfc3339(fcr_jstr(json_array_get(before, j), "started"));
+		if (!isfinite(t))
+			continue;
+		/* format_utc keeps milliseconds */
+		if (t >= S->session_wall - 0.001)
+			return t;
+		if (isfinite(S->restored_down_wall)) {
+			*note =
+			    "the transition was cut short and resumed: downtime counts from the "
+			    "power-off repeated on resume";
+			return S->restored_down_wall;
+		}
+		*note = "the transition was cut short and resumed: its downtime is unknown";
+		return NAN;
+	}
+	return NAN;
+}
+
+/*
+ * A state cut short in an earlier session, resumed.  When the last finished
+ * action of it that changed the power was a power-off, the steps after it
+ * expect the machine off, but it may be on again (the earlier session powered
+ * it on after a failure, or someone did).  That power-off is repeated, which
+ * costs one GET when the machine is still off.  Not when the next step
+ * changes the power itself.
+ */
+enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json_t *state_obj)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	json_t *before = json_object_get(state_obj, "before");
+	size_t next = st->n_actions;
+	for (size_t ai = 0; ai < st->n_actions; ai++) {
+		if (!fcr_has_status(json_array_get(before, ai), "done")) {
+			next = ai;
+			break;
+		}
+	}
+	const struct fcr_step *last = NULL;
+	for (size_t ai = 0; ai < next; ai++) {
+		const struct fcr_step *a = &st->actions[ai];
+		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
+			last = a;
+	}
+	if (!last || !last->takes_down || last->brings_up)
+		return FCR_DONE;
+	if (next < st->n_actions) {
+		const struct fcr_step *a = &st->actions[next];
+		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
+			return FCR_DONE;
+	}
+	fcr_progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
+		      "machine off",
+		      st->name, last->text);
+	fcr_record_event(&S->rec, "resume-restore",
+		     json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
+	S->maybe_down = true;
+	json_t *res = json_object();
+	struct fcr_error pe = {0};
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
+	int rc = c->provider->perform(S->prov, last->words.v[0], (int)last->words.n - 1,
+				      last->words.v + 1, res, &pe);
+	if (rc == 0 && !json_is_true(json_object_get(res, "already")))
+		S->restored_down_wall = t0_wall;
+	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
+			       "status", rc == 0 ? "done" : "failed", "duration_s",
+			       fcr_jseconds(cm_mono_s() - t0), "result", res);
+	if (rc < 0)
+		fcr_jset_text(ev, "error", pe.msg);
+	fcr_record_event(&S->rec, "resume-restore-end", ev);
+	if (rc == 0)
+		return FCR_DONE;
+	fcr_progress_line("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
+	fcr_session_failure(S, "resume-restore", pe.msg);
+	return *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+}
+
+/*
+ * A resumed campaign runs the job files the earlier sessions ran: the rounds
+ * of a state must be alike.  A job found elsewhere this time (a --jobs-dir
+ * given then but not now, a copy beside the campaign file since) is refused.
+ */
+int fcr_resume_check_jobs(const struct fcr_session *S, struct fcr_error *err)
+{
+	json_t *sources = json_object_get(S->rec.m, "job_sources");
+	for (size_t i = 0; i < S->c->suite.n; i++) {
+		const struct fcr_jobfile *j = &S->fio.jobs[i];
+		const char *then = fcr_jstr(sources, j->test);
+		if (then && strcmp(then, j->origin))
+			return fcr_fail(err,
+					"test %s ran with the job file %s, and this session would "
+					"use %s (give the same --jobs-dir as then)",
+					j->test, then, j->origin);
+	}
+	return 0;
+}
+
+int fcr_resume_load(struct fcr_session *S, struct fcr_error *err)
+{
+	char *path = cm_asprintf("%s/manifest.json", S->cdir);
+	json_error_t jerr;
+	json_t *m = json_load_file(path, 0, &jerr);
+	if (!m) {
+		fcr_fail(err, "%s:%d: %s", path, jerr.line, jerr.text);
+		free(path);
+		return -1;
+	}
+	struct fcr_error why;
+	if (fcr_manifest_check(m, S->c, S->fio.jobs, &why) < 0) {
+		fcr_fail(err, "%s: %s", path, why.msg);
+		free(path);
+		json_decref(m);
+		return -1;
+	}
+	free(path);
+	S->rec.m = m;
+	S->rec.session = (int)json_integer_value(json_object_get(m, "sessions")) + 1;
+	json_object_set_new(m, "sessions", json_integer(S->rec.session));
+	return 0;
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The safety layer: a machine that an action took away is never left off.
+ * Every provider inherits it; a provider only says how to power on
+ * (ensure_powered_on).  Here live the signals that stop a campaign (the
+ * first Ctrl-C, SIGTERM or SIGHUP stops it cleanly; a second one cuts even
+ * the safety waits short; a third leaves at once), whether the manifest
+ * leaves the machine possibly off, and the power-on with its SSH check that
+ * runs when the campaign stops after a take-down.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/session.h"
+#include "engine/status.h"
+#include "target/probe.h"
+
+/* An int is written atomically on Linux, and the helpers take `volatile int *`. */
+static volatile int g_interrupts;
+static volatile int g_hard_stop; /* the second one: even copying back stops */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_interrupts++;
+	if (g_interrupts >= 2)
+		g_hard_stop = 1;
+	if (g_interrupts >= 3)
+		_exit(FCR_EXIT_INTERRUPTED); /* something hangs: leave now */
+}
+
+void fcr_safety_init(struct fcr_session *S)
+{
+	S->stop = &g_interrupts;
+	S->hard_stop = &g_hard_stop;
+}
+
+void fcr_safety_signals(void)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: waits return early and look at the counter */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* a lost terminal or ssh session must not leave the machine off; under
+	 * nohup a hangup stays ignored */
+	if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* An action that takes the machine away ran (or began), and no wait-ssh
+ * saw it back since. */
+bool fcr_safety_maybe_down(const struct fcr_session *S)
+{
+	const struct fcr_campaign *c = S->c;
+	json_t *states = json_object_get(S->rec.m, "states");
+	bool down = false;
+	for (size_t si = 0; si < c->n_states; si++) {
+		json_t *before = json_object_get(json_array_get(states, si), "before");
+		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
+			const struct fcr_step *a = &c->states[si].actions[ai];
+			json_t *obj = json_array_get(before, ai);
+			if (a->takes_down && !fcr_has_status(obj, "pending") &&
+			    !fcr_has_status(obj, "skipped"))
+				down = true;
+			if (a->kind == ACT_WAIT_SSH && fcr_has_status(obj, "done"))
+				down = false;
+		}
+	}
+	return down;
+}
+
+/* Where to look for the machine's SSH server after powering it on: the
+ * campaign's wait-ssh (the current state's first, then any), else the ssh
+ * target.  false when there is nothing to probe. */
+static bool probe_target(const struct fcr_session *S, const char **host, unsigned *port)
+{
+	const struct fcr_campaign *c = S->c;
+	for (size_t k = 0; k < c->n_states; k++) {
+		size_t si = (S->si + k) % c->n_states;
+		const struct fcr_state *st = &c->states[si];
+		for (size_t ai = 0; ai < st->n_actions; ai++) {
+			const struct fcr_step *a = &st->actions[ai];
+			if (a->kind != ACT_WAIT_SSH)
+				continue;
+			*host = a->probe_host ? a->probe_host : fcr_target_probe_host(&S->tgt);
+			*port = a->probe_host ? a->probe_port : c->ssh_port;
+			return *host != NULL;
+		}
+	}
+	if (c->target != FCR_TARGET_SSH)
+		return false;
+	*host = fcr_target_probe_host(&S->tgt);
+	*port = c->ssh_port;
+	return *host != NULL;
+}
+
+int fcr_safety_power_on(struct fcr_session *S, const char *why)
+{
+	const struct fcr_campaign *c = S->c;
+	struct fcr_error pe = {0};
+	fcr_progress_line("the machine may be off (%s): asking %s to power it on", why,
+		      c->provider_type);
+	json_t *res = json_object();
+	int rc = c->provider->ensure_powered_on(S->prov, res, &pe);
+	char state_buf[32] = "";
+	snprintf(state_buf, sizeof(state_buf), "%s",
+		 fcr_jstr(res, "server_state") ? fcr_jstr(res, "server_state") : "");
+	const char *state = state_buf[0] ? state_buf : NULL;
+	json_t *ev = json_pack("{s:s, s:s, s:O}", "why", why, "status", rc < 0 ? "failed" : "done",
+			       "result", res);
+	json_object_set_new(ev, "server_state", state ? json_string(state) : json_null());
+	if (rc < 0)
+		fcr_jset_text(ev, "error", pe.msg);
+	const char *host = NULL;
+	unsigned port = 0;
+	bool ssh_ok = false;
+	if (rc == 0 && probe_target(S, &host, &port)) {
+		struct fcr_probe_result pr;
+		struct fcr_error perr;
+		fcr_progress_line("waiting for SSH on %s:%u", host, port);
+		int prc = fcr_probe_ssh(host, port, c->wait_timeout_ms, S->hard_stop, &pr, &perr);
+		json_t *ssh = json_pack("{s:s, s:i, s:i}", "host", host, "port", (int)port,
+					"probes", (int)pr.probes);
+		if (prc == 0) {
+			ssh_ok = true;
+			json_object_set_new(ssh, "answered", fcr_jutc(pr.ready_wall));
+			json_object_set_new(ssh, "banner", json_string(pr.banner));
+		} else {
+			json_object_set_new(ssh, "error",
+					    json_string(prc > 0 ? "stopped (Ctrl-C)" : perr.msg));
+		}
+		json_object_set_new(ev, "ssh", ssh);
+	} else if (rc == 0) {
+		ssh_ok = true; /* nothing to probe */
+	}
+	fcr_record_event(&S->rec, "ensure-powered-on", ev);
+	json_decref(res);
+	fcr_progress_clear();
+	if (rc < 0) {
+		fprintf(
+		    stderr,
+		    "fiocamp-run: could not power the machine on: %s\n"
+		    "fiocamp-run: the server was left %s: power it on in the provider's panel\n",
+		    pe.msg, state ? state : "in an unknown state");
+		return -1;
+	}
+	if (!ssh_ok) {
+		fprintf(stderr,
+			"fiocamp-run: the server is %s, but SSH on %s:%u did not answer in time\n",
+			state ? state : "on", host, port);
+		return -1;
+	}
+	S->maybe_down = false;
+	if (host)
+		fprintf(stderr, "fiocamp-run: the server is %s again and answers SSH on %s:%u\n",
+			state ? state : "on", host, port);
+	else
+		fprintf(stderr, "fiocamp-run: the server is %s again\n", state ? state : "on");
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One session of a campaign (a run, or a resume of one) as the files of the
+ * engine share it: engine.c runs the states, their actions and rounds;
+ * resume.c reads an earlier session's record back; safety.c keeps the
+ * machine from being left off; report.c prints the table at the end;
+ * dryrun.c prints the plan instead.  Not seen outside engine/.
+ */
+#ifndef FCR_ENGINE_SESSION_H
+#define FCR_ENGINE_SESSION_H
+
+#include <stdbool.h>
+
+#include "actions/provider.h"
+#include "engine/engine.h"
+#include "fio/fio.h"
+#include "record/record.h"
+#include "target/target.h"
+
+struct fcr_session {
+	const struct fcr_campaign *c;
+	const struct fcr_options *o;
+	char *cdir; /* the campaign directory */
+	struct fcr_record rec;
+	bool journal_ready; /* the record is open: events are kept from now on */
+	struct fcr_target tgt;
+	struct fcr_fio fio;
+	void *prov; /* the provider's handle */
+	bool prov_ready;
+	struct fcr_provider_ctx pctx;
+	/* Ctrl-C, SIGTERM and SIGHUP count in *stop; a second one sets *hard_stop
+	 * (safety.c) */
+	volatile int *stop;
+	volatile int *hard_stop;
+	size_t si;	 /* the state at hand */
+	bool maybe_down; /* an action took the machine away and no wait-ssh saw it back */
+	bool resumed;	 /* this session continues an earlier one */
+	double session_wall;	   /* when this session began */
+	double restored_down_wall; /* the power-off repeated on resume took the machine away */
+};
+
+/* ---- engine.c ---- */
+/* Finds the job files of the suite (and the prefill's, when one is planned). */
+int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err);
+/* Frees what the session holds; the provider's handle too. */
+void fcr_session_release(struct fcr_session *S);
+/* Records an "error" event for a step that failed. */
+void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
+
+/* ---- resume.c ---- */
+/* Reads manifest.json of S->cdir into S->rec.m and checks it; a new session. */
+int fcr_resume_load(struct fcr_session *S, struct fcr_error *err);
+/* The job files this session found are the ones earlier sessions ran. */
+int fcr_resume_check_jobs(const struct fcr_session *S, struct fcr_error *err);
+/*
+ * A state cut short in an earlier session whose last power change was a
+ * take-down: that action is done again, so that what follows finds the
+ * machine as it expects.
+ */
+enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json_t *state_obj);
+/*
+ * The start of the first action of this state before action `upto` that
+ * took the machine away, or NaN; *note says why a cut-short transition's
+ * downtime counts from the power-off repeated on resume, or is unknown.
+ */
+double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, size_t upto,
+			     const struct fcr_state *st, const char **note);
+
+/* ---- safety.c ---- */
+/* Points S->stop and S->hard_stop at the counters the signals set. */
+void fcr_safety_init(struct fcr_session *S);
+/* Installs the handlers of SIGINT, SIGTERM and SIGHUP. */
+void fcr_safety_signals(void);
+/* Whether the machine may be off as the manifest leaves it. */
+bool fcr_safety_maybe_down(const struct fcr_session *S);
+/*
+ * The machine may be off: powers it on through the provider and waits for
+ * its SSH server; records and says in which state it was left.  Only a
+ * second Ctrl-C cuts it short.  0 when it is on (and answers SSH, where
+ * there is something to probe).
+ */
+int fcr_safety_power_on(struct fcr_session *S, const char *why);
+
+/* ---- report.c ---- */
+/* The table at the end: fiocamp-analyze's, else a short one of our own. */
+void fcr_report_print(const struct fcr_session *S);
+
+#endif

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* Event lines and the status line (status.h). */
+#include "engine/status.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static enum fcr_progress_mode mode;
+static char status_text[512];
+static int status_shown;
+static double last_draw;
+
+void fcr_progress_init(enum fcr_progress_mode m)
+{
+	mode = m;
+}
+
+enum fcr_progress_mode fcr_progress_mode(void)
+{
+	return mode;
+}
+
+static unsigned term_width(void)
+{
+	struct winsize ws;
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
+		return ws.ws_col;
+	return 80;
+}
+
+static void draw(void)
+{
+	unsigned w = term_width() - 1;
+	fprintf(stderr, "\r\033[K%.*s", (int)w, status_text);
+	fflush(stderr);
+	status_shown = 1;
+	last_draw = cm_mono_s();
+}
+
+void fcr_progress_clear(void)
+{
+	if (mode == FCR_PROGRESS_TTY && status_shown) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		status_shown = 0;
+	}
+}
+
+void fcr_progress_line(const char *fmt, ...)
+{
+	if (mode == FCR_PROGRESS_QUIET)
+		return;
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (mode == FCR_PROGRESS_TTY) {
+		fcr_progress_clear();
+		fprintf(stderr, "%s\n", text);
+		if (status_text[0])
+			draw();
+		return;
+	}
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[16];
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	fprintf(stderr, "%s %s\n", stamp, text);
+	fflush(stderr);
+}
+
+static void status_printf(bool force, const char *fmt, ...) CM_PRINTF(2, 3);
+
+static void status_printf(bool force, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(status_text, sizeof(status_text), fmt, ap);
+	va_end(ap);
+	if (force || cm_mono_s() - last_draw >= 0.2)
+		draw();
+}
+
+/* ---- what the line says ----------------------------------------------------- */
+
+static struct {
+	const struct fcr_campaign *c;
+	double started_mono;
+	/* for the ETA */
+	double fio_extra_s;
+	unsigned fio_extra_n;
+	unsigned tests_left;
+	unsigned pauses_left;
+	uint64_t wait_left_ms;
+	/* where we are */
+	size_t si;
+	unsigned round;
+	const char *test;
+	double test_started;
+	char rate[64];
+} S;
+
+void fcr_status_begin(const struct fcr_campaign *c)
+{
+	memset(&S, 0, sizeof(S));
+	S.c = c;
+	S.started_mono = cm_mono_s();
+}
+
+double fcr_status_elapsed_s(void)
+{
+	return cm_mono_s() - S.started_mono;
+}
+
+void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms)
+{
+	S.tests_left += tests;
+	S.pauses_left += pauses;
+	S.wait_left_ms += wait_ms;
+}
+
+void fcr_status_at(size_t si, unsigned round)
+{
+	S.si = si;
+	S.round = round;
+}
+
+void fcr_format_clock(char *buf, size_t len, double s)
+{
+	if (s < 0)
+		s = 0;
+	unsigned long t = (unsigned long)(s + 0.5);
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, (t / 60) % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+}
+
+static double fio_extra(void)
+{
+	return S.fio_extra_n ? S.fio_extra_s / S.fio_extra_n : FCR_FIO_OVERHEAD_GUESS_S;
+}
+
+static double eta_s(void)
+{
+	const struct fcr_campaign *c = S.c;
+	double left = S.tests_left * ((double)c->runtime_ms / 1000.0 + fio_extra()) +
+		      S.pauses_left * ((double)c->pause_ms / 1000.0) +
+		      (double)S.wait_left_ms / 1000.0;
+	if (S.test)
+		left -= cm_mono_s() - S.test_started;
+	return left < 0 ? 0 : left;
+}
+
+void fcr_status_show(const char *what, bool force)
+{
+	if (mode != FCR_PROGRESS_TTY || !S.c)
+		return;
+	char el[32], eta[32];
+	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
+	fcr_format_clock(eta, sizeof(eta), eta_s());
+	const struct fcr_campaign *c = S.c;
+	if (S.si < c->n_states && S.round)
+		status_printf(force,
+			      "state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
+			      S.si + 1, c->n_states, c->states[S.si].name, S.round, c->rounds,
+			      what, el, eta, S.rate[0] ? " | " : "", S.rate);
+	else if (S.si < c->n_states)
+		status_printf(force, "state %zu/%zu %s | before | %s | %s elapsed | ETA %s",
+			      S.si + 1, c->n_states, c->states[S.si].name, what, el, eta);
+	else
+		status_printf(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
+			      S.rate[0] ? " | " : "", S.rate);
+}
+
+void fcr_status_fio_start(const char *test)
+{
+	S.test = test;
+	S.test_started = cm_mono_s();
+	S.rate[0] = '\0';
+}
+
+void fcr_status_fio_rate(const char *text)
+{
+	snprintf(S.rate, sizeof(S.rate), "%s", text);
+	fcr_status_show(S.test ? S.test : "fio", false);
+}
+
+void fcr_status_fio_end(double extra_s)
+{
+	S.test = NULL;
+	S.rate[0] = '\0';
+	if (isfinite(extra_s)) {
+		S.fio_extra_s += extra_s;
+		S.fio_extra_n++;
+	}
+}
+
+void fcr_status_test_done(void)
+{
+	if (S.tests_left)
+		S.tests_left--;
+}
+
+void fcr_status_pause_done(void)
+{
+	if (S.pauses_left)
+		S.pauses_left--;
+}
+
+void fcr_status_waited(uint64_t ms)
+{
+	S.wait_left_ms = S.wait_left_ms > ms ? S.wait_left_ms - ms : 0;
+}
+
+int fcr_status_wait(uint64_t ms, const char *what, volatile int *stop)
+{
+	double end = cm_mono_s() + (double)ms / 1000.0;
+	for (;;) {
+		double left = end - cm_mono_s();
+		if (left <= 0)
+			return 0;
+		char label[96];
+		snprintf(label, sizeof(label), "%s (%.0fs left)", what, ceil(left));
+		fcr_status_show(label, false);
+		uint64_t chunk = left > 0.5 ? 500 : (uint64_t)(left * 1000.0) + 1;
+		if (cm_sleep_ms(chunk, stop))
+			return 1;
+	}
+}

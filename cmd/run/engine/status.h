@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the user sees while a campaign runs, on stderr: event lines (on a
+ * terminal they scroll above one status line redrawn in place; otherwise
+ * they carry a time stamp; nothing with --quiet), and the status line with
+ * where the campaign is, the elapsed time, the ETA and fio's current rate.
+ * One of each per process.
+ */
+#ifndef FCR_ENGINE_STATUS_H
+#define FCR_ENGINE_STATUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "campaign/campaign.h"
+
+enum fcr_progress_mode { FCR_PROGRESS_QUIET, FCR_PROGRESS_PLAIN, FCR_PROGRESS_TTY };
+
+void fcr_progress_init(enum fcr_progress_mode mode);
+enum fcr_progress_mode fcr_progress_mode(void);
+/* An event: "HH:MM:SS text" (plain), or above the status line (tty). */
+void fcr_progress_line(const char *fmt, ...) CM_PRINTF(1, 2);
+/* Removes the status line (before other output). */
+void fcr_progress_clear(void);
+
+/* ---- the status line ---------------------------------------------------------- */
+
+/* First guess of fio's own time beyond its runtime (start-up, layout,
+ * report); replaced by what the runs measure. */
+#define FCR_FIO_OVERHEAD_GUESS_S 0.3
+
+/* The campaign the line speaks of; the elapsed time counts from here. */
+void fcr_status_begin(const struct fcr_campaign *c);
+double fcr_status_elapsed_s(void);
+/* What is left to do, for the ETA. */
+void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms);
+/* Where the campaign is: state si (n_states: past the last), round (0: its actions). */
+void fcr_status_at(size_t si, unsigned round);
+/* Redraws the line with `what` (the test or action at hand); at most 5
+ * times a second unless forced.  Only on a terminal. */
+void fcr_status_show(const char *what, bool force);
+/* A fio run of test `test` starts; its rate shows until it ends. */
+void fcr_status_fio_start(const char *test);
+/* fio's current rate ("r=170k IOPS"), from its status lines. */
+void fcr_status_fio_rate(const char *text);
+/* The run ended; extra_s is its time beyond the runtime (NaN: not counted). */
+void fcr_status_fio_end(double extra_s);
+/* One planned test, pause or wait is behind us. */
+void fcr_status_test_done(void);
+void fcr_status_pause_done(void);
+void fcr_status_waited(uint64_t ms);
+/* Waits ms with the line ticking ("settle (12s left)"); 1 when *stop became
+ * nonzero, else 0. */
+int fcr_status_wait(uint64_t ms, const char *what, volatile int *stop);
+/* "1:02:03" or "2:03". */
+void fcr_format_clock(char *buf, size_t len, double s);
+
+#endif

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/* One fio run, from its job file to its verdict (fio.h). */
+#include "fio/fio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fiocamp.h>
+
+#include "engine/status.h"
+
+static void on_rate(void *opaque, const char *text)
+{
+	(void)opaque;
+	fcr_status_fio_rate(text);
+}
+
+/* ---- the job files -------------------------------------------------------- */
+
+int fcr_fio_resolve_jobs(struct fcr_fio *f, const char *campaign_dir, const char *jobs_dir,
+			 bool need_prefill, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = f->c;
+	f->jobs = cm_calloc(c->suite.n, sizeof(*f->jobs));
+	for (size_t i = 0; i < c->suite.n; i++) {
+		if (fcr_jobs_resolve(c->suite.v[i], campaign_dir, jobs_dir, &f->jobs[i], err) < 0)
+			return -1;
+	}
+	if (need_prefill &&
+	    fcr_jobs_resolve("prefill", campaign_dir, jobs_dir, &f->prefill_job, err) < 0)
+		return -1;
+	return 0;
+}
+
+void fcr_fio_release(struct fcr_fio *f)
+{
+	for (size_t i = 0; f->jobs && i < f->c->suite.n; i++)
+		fcr_jobfile_release(&f->jobs[i]);
+	free(f->jobs);
+	f->jobs = NULL;
+	fcr_jobfile_release(&f->prefill_job);
+}
+
+/* ---- the fio environment ------------------------------------------------ */
+
+void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env)
+{
+	const struct fcr_campaign *c = f->c;
+	cm_strv_addf(env, "FIOCAMP_FILE=%s", f->target->test_file);
+	cm_strv_addf(env, "FIOCAMP_SIZE=%llu", (unsigned long long)c->size_bytes);
+	cm_strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
+	cm_strv_addf(env, "FIOCAMP_IOENGINE=%s", c->ioengine);
+	cm_strv_addf(env, "FIOCAMP_DIRECT=%d", c->direct);
+	cm_strv_addf(env, "FIOCAMP_TEST=%s", test);
+}
+
+/* ---- evaluating a fio run ----------------------------------------------- */
+
+static int fsync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/*
+ * Makes every file of a run directory durable, then the directory itself.
+ * Done once per round, before the manifest says "done", and not between
+ * two fio runs, where it would add to the gap between them.
+ */
+void fcr_fio_sync_outputs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = cm_asprintf("%s/%s", dir, e->d_name);
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+			fsync_path(p);
+		free(p);
+	}
+	closedir(d);
+	fcr_fsync_dir(dir, NULL);
+}
+
+/* Logs fio wrote for `test` in `dir`, as paths relative to the campaign
+ * directory, sorted. */
+static json_t *list_logs(const char *dir_abs, const char *dir_rel, const char *test)
+{
+	json_t *arr = json_array();
+	DIR *d = opendir(dir_abs);
+	if (!d)
+		return arr;
+	struct cm_strv names = {0};
+	size_t tl = strlen(test);
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+		/* by the prefix fio put in front of "_iops.1.log": test "rr4k" does
+		 * not own the logs of test "rr4k_qd1" */
+		struct fc_log_name ln;
+		if (fc_log_name_parse(e->d_name, &ln) == 0 && ln.prefix_len == tl &&
+		    !strncmp(ln.prefix, test, tl))
+			cm_strv_add(&names, e->d_name);
+	}
+	closedir(d);
+	for (size_t i = 1; i < names.n; i++) {
+		for (size_t j = i; j > 0 && strcmp(names.v[j - 1], names.v[j]) > 0; j--) {
+			char *t = names.v[j];
+			names.v[j] = names.v[j - 1];
+			names.v[j - 1] = t;
+		}
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		json_array_append_new(arr, json_sprintf("%s/%s", dir_rel, names.v[i]));
+	}
+	cm_strv_release(&names);
+	return arr;
+}
+
+/* A line worth quoting from fio's stderr: its first "fio: " line, or the last. */
+static void stderr_hint(const char *path, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	char *text;
+	if (cm_read_file(path, 1024 * 1024, &text, NULL, NULL, 0) < 0)
+		return;
+	char *save = NULL, *last = NULL, *hit = NULL;
+	for (char *l = strtok_r(text, "\r\n", &save); l; l = strtok_r(NULL, "\r\n", &save)) {
+		if (!*l)
+			continue;
+		if (!hit && !strncmp(l, "fio: ", 5) && !strstr(l, "terminating on signal"))
+			hit = l;
+		last = l;
+	}
+	if (hit || last)
+		snprintf(buf, len, "%s", hit ? hit : last);
+	free(text);
+}
+
+/* Reads fio's JSON; fills obj's iops and, on a problem, error text.  Returns
+ * true when the report is complete and no job reported an error. */
+static bool judge_report(const char *json_path, json_t *obj, char *why, size_t len)
+{
+	struct fc_output *out = NULL;
+	struct fc_error ferr;
+	int rc = fc_output_read_file(json_path, &out, &ferr);
+	if (rc < 0 && !out) {
+		char msg[512];
+		fc_error_format(&ferr, msg, sizeof(msg));
+		snprintf(why, len, "no JSON report (%s)", msg);
+		return false;
+	}
+	bool ok = true;
+	json_t *diags = json_array();
+	for (size_t i = 0; i < out->n_diags && json_array_size(diags) < 10; i++) {
+		const struct fc_diag *d = &out->diags[i];
+		if (d->kind == FC_DIAG_FIO || d->kind == FC_DIAG_BROKEN || d->kind == FC_DIAG_NOTE)
+			json_array_append_new(diags, fcr_jtext(d->text));
+	}
+	if (json_array_size(diags))
+		json_object_set_new(obj, "diagnostics", diags);
+	else
+		json_decref(diags);
+	if (!out->final) {
+		snprintf(why, len, "fio's JSON report is incomplete");
+		ok = false;
+	} else {
+		double iops = 0;
+		for (size_t j = 0; j < out->final->n_jobs; j++) {
+			const struct fc_job *job = &out->final->jobs[j];
+			if (job->error && ok) {
+				snprintf(why, len, "fio reported error %d (%s) in job %s",
+					 job->error, strerror(job->error),
+					 job->name ? job->name : "?");
+				ok = false;
+			}
+			for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
+				if (job->dir[d].present && isfinite(job->dir[d].iops))
+					iops += job->dir[d].iops;
+			}
+		}
+		if (out->final->n_jobs == 0 && ok) {
+			snprintf(why, len, "fio's report lists no job");
+			ok = false;
+		}
+		json_object_set_new(obj, "iops", json_real(round(iops * 1000) / 1000));
+	}
+	fc_output_free(out);
+	return ok;
+}
+
+/*
+ * One fio run: writes <name>.fio and <name>.env into dir, runs fio, records
+ * everything in obj.  `what` labels the run in messages ("sparse r1 rr4k").
+ */
+enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char *name,
+			     const struct fcr_jobfile *job, json_t *obj, json_t *where,
+			     const char *what)
+{
+	struct fcr_error err;
+	char *dir = cm_asprintf("%s/%s", f->cdir, dir_rel);
+	char *job_rel = cm_asprintf("%s/%s.fio", dir_rel, name);
+	char *env_rel = cm_asprintf("%s/%s.env", dir_rel, name);
+	char *json_rel = cm_asprintf("%s/%s.json", dir_rel, name);
+	char *stderr_rel = cm_asprintf("%s/%s.stderr", dir_rel, name);
+	char *job_abs = cm_asprintf("%s/%s", f->cdir, job_rel);
+	char *env_abs = cm_asprintf("%s/%s", f->cdir, env_rel);
+	char *json_abs = cm_asprintf("%s/%s", f->cdir, json_rel);
+	char *stderr_abs = cm_asprintf("%s/%s", f->cdir, stderr_rel);
+	struct cm_strv env = {0};
+	struct cm_strv argv = {0};
+	enum fcr_outcome result = FCR_FAILED;
+	fcr_fio_env(f, name, &env);
+	struct cm_buf envtext = {0};
+	for (size_t i = 0; i < env.n; i++) {
+		cm_buf_puts(&envtext, env.v[i]);
+		cm_buf_puts(&envtext, "\n");
+	}
+	json_object_set_new(obj, "status", json_string("running"));
+	/* made durable with the other outputs when the round ends (sync_outputs) */
+	if (fcr_write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
+	    fcr_write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
+		cm_buf_release(&envtext);
+		json_object_set_new(obj, "status", json_string("failed"));
+		fcr_jset_text(obj, "error", err.msg);
+		fcr_progress_line("%s: %s", what, err.msg);
+		goto out;
+	}
+	cm_buf_release(&envtext);
+	fcr_jset_text(obj, "job", job_rel);
+	fcr_jset_text(obj, "env", env_rel);
+
+	fcr_target_fio_argv(f->target, name, env.v, &argv);
+	json_t *ev = json_deep_copy(where);
+	char *joined = fcr_shell_join(argv.v);
+	json_object_set_new(ev, "argv", json_string(joined));
+	free(joined);
+	fcr_record_event(f->rec, "fio-start", ev);
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
+	fcr_status_fio_start(name);
+	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
+	struct fcr_fio_exec x = {
+	    .test = name,
+	    .dir = dir,
+	    .env = env.v,
+	    .on_status = on_rate,
+	    .interrupts = f->stop,
+	};
+	int rc = fcr_target_run_fio(f->target, &x, &err);
+	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
+	f->last_end_mono = t1;
+	double extra_s = NAN; /* beyond the runtime, for the ETA */
+	json_object_set_new(obj, "finished", fcr_jutc(t1_wall));
+	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
+
+	char why[1600] = "";
+	bool interrupted = x.interrupted || (f->stop && *f->stop);
+	if (x.started && WIFEXITED(x.status))
+		json_object_set_new(obj, "exit_status", json_integer(WEXITSTATUS(x.status)));
+	else
+		json_object_set_new(obj, "exit_status", json_null());
+	bool have_json = fcr_path_exists(json_abs);
+	fcr_jset_text(obj, "json", have_json ? json_rel : NULL);
+	json_object_set_new(obj, "logs", list_logs(dir, dir_rel, name));
+	bool have_stderr = fcr_path_exists(stderr_abs);
+	fcr_jset_text(obj, "stderr", have_stderr ? stderr_rel : NULL);
+
+	bool ok = false;
+	if (rc < 0) {
+		snprintf(why, sizeof(why), "%s", err.msg);
+	} else if (!have_json) {
+		snprintf(why, sizeof(why), "fio wrote no JSON report");
+	} else {
+		/* the report first: a job's error says more than fio's exit status */
+		ok = judge_report(json_abs, obj, why, sizeof(why));
+	}
+	if (rc == 0 && !interrupted && !fcr_exited_ok(x.status)) {
+		char st[64];
+		fcr_describe_status(st, sizeof(st), x.status);
+		size_t n = strlen(why);
+		if (ok || !n)
+			snprintf(why, sizeof(why), "fio ended with %s", st);
+		else
+			snprintf(why + n, sizeof(why) - n, " (fio ended with %s)", st);
+		ok = false;
+	}
+	if (!ok && have_stderr && !interrupted) {
+		char hint[400];
+		stderr_hint(stderr_abs, hint, sizeof(hint));
+		if (hint[0]) {
+			size_t n = strlen(why);
+			snprintf(why + n, sizeof(why) - n, ": %s", hint);
+		}
+	}
+
+	if (interrupted) {
+		result = FCR_INTERRUPTED;
+		json_object_set_new(obj, "status", json_string("interrupted"));
+	} else if (ok) {
+		result = FCR_DONE;
+		json_object_set_new(obj, "status", json_string("done"));
+		if (f->c->runtime_ms && strcmp(dir_rel, "prefill"))
+			extra_s = (t1 - t0) - (double)f->c->runtime_ms / 1000.0;
+	} else {
+		result = FCR_FAILED;
+		json_object_set_new(obj, "status", json_string("failed"));
+		fcr_jset_text(obj, "error", why);
+	}
+	fcr_status_fio_end(extra_s);
+	ev = json_deep_copy(where);
+	json_object_set_new(ev, "status", json_incref(json_object_get(obj, "status")));
+	json_object_set_new(ev, "exit_status", json_incref(json_object_get(obj, "exit_status")));
+	json_object_set_new(ev, "duration_s", fcr_jseconds(t1 - t0));
+	if (json_object_get(obj, "iops"))
+		json_object_set_new(ev, "iops", json_incref(json_object_get(obj, "iops")));
+	if (result == FCR_FAILED)
+		fcr_jset_text(ev, "error", why);
+	fcr_record_event(f->rec, "fio-end", ev);
+	if (result == FCR_DONE) {
+		double iops = json_number_value(json_object_get(obj, "iops"));
+		fcr_progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);
+	} else if (result == FCR_FAILED) {
+		fcr_progress_line("%s: FAILED: %s", what, why);
+	} else {
+		fcr_progress_line("%s: interrupted", what);
+	}
+out:
+	cm_strv_release(&env);
+	cm_strv_release(&argv);
+	free(dir);
+	free(job_rel);
+	free(env_rel);
+	free(json_rel);
+	free(stderr_rel);
+	free(job_abs);
+	free(env_abs);
+	free(json_abs);
+	free(stderr_abs);
+	return result;
+}
+
+/* ---- moving unfinished work aside --------------------------------------- */
+
+/* Moves the prefill files of `name` (prefill/<name>.*) into
+ * prefill/<name>.interrupted-<k>/. */
+static int move_prefill_aside(struct fcr_fio *f, const char *name, struct fcr_error *err)
+{
+	char *dir = cm_asprintf("%s/prefill", f->cdir);
+	DIR *d = opendir(dir);
+	if (!d) {
+		free(dir);
+		return 0;
+	}
+	size_t nl = strlen(name);
+	struct cm_strv found = {0};
+	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
+		if (!strncmp(e->d_name, name, nl) && e->d_name[nl] == '.' &&
+		    strncmp(e->d_name + nl, ".interrupted-", 13))
+			cm_strv_add(&found, e->d_name);
+	}
+	closedir(d);
+	int rc = 0;
+	if (found.n) {
+		char *base = cm_asprintf("%s/%s", dir, name);
+		unsigned k;
+		char *aside = fcr_aside_name(base, "interrupted", &k);
+		free(base);
+		if (mkdir(aside, 0755) < 0)
+			rc = fcr_fail_errno(err, errno, "%s: cannot create", aside);
+		for (size_t i = 0; rc == 0 && i < found.n; i++) {
+			char *from = cm_asprintf("%s/%s", dir, found.v[i]);
+			char *to = cm_asprintf("%s/%s", aside, found.v[i]);
+			if (rename(from, to) < 0)
+				rc = fcr_fail_errno(err, errno, "cannot move %s aside", from);
+			free(from);
+			free(to);
+		}
+		if (rc == 0) {
+			fcr_record_event(f->rec, "moved-aside",
+				     json_pack("{s:s, s:s}", "from", name, "to",
+					       aside + strlen(f->cdir) + 1));
+			fcr_fsync_dir(dir, NULL);
+		}
+		free(aside);
+	}
+	cm_strv_release(&found);
+	free(dir);
+	return rc;
+}
+
+/* ---- prefill ------------------------------------------------------------- */
+
+enum fcr_outcome fcr_fio_prefill(struct fcr_fio *f, const char *name, json_t *obj,
+				 const char *label)
+{
+	struct fcr_error err;
+	char *dir = cm_asprintf("%s/prefill", f->cdir);
+	if (fcr_mkdir_p(dir, 0755, &err) < 0 || move_prefill_aside(f, name, &err) < 0) {
+		free(dir);
+		fcr_progress_line("%s: %s", label, err.msg);
+		fcr_jset_text(obj, "error", err.msg);
+		json_object_set_new(obj, "status", json_string("failed"));
+		return FCR_FAILED;
+	}
+	free(dir);
+	fcr_progress_line("%s: writing the whole test file (%s)", label, f->c->size_text);
+	fcr_status_show(label, true);
+	json_t *where = json_pack("{s:s}", "test", name);
+	json_t *fio = json_object();
+	enum fcr_outcome s = fcr_fio_run(f, "prefill", name, &f->prefill_job, fio, where, label);
+	json_decref(where);
+	char *pdir = cm_asprintf("%s/prefill", f->cdir);
+	fcr_fio_sync_outputs(pdir);
+	free(pdir);
+	/* the manifest keeps prefill as {status, json}: the details go to its fio object */
+	json_object_set(obj, "status", json_object_get(fio, "status"));
+	json_object_set(obj, "json", json_object_get(fio, "json"));
+	json_object_set(obj, "started", json_object_get(fio, "started"));
+	json_object_set(obj, "finished", json_object_get(fio, "finished"));
+	json_object_set(obj, "duration_s", json_object_get(fio, "duration_s"));
+	if (json_object_get(fio, "error"))
+		json_object_set(obj, "error", json_object_get(fio, "error"));
+	json_decref(fio);
+	return s;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fio unit: one fio run from its job file to its verdict.  It writes
+ * <name>.fio and <name>.env into the run's directory, runs fio there through
+ * the target, lists what fio wrote, reads the JSON report with libfiocamp
+ * and judges it, and records all of it in the manifest object it is given
+ * and in the journal (fio-start, fio-end).  It also knows the job files of
+ * the suite and of the prefill.
+ */
+#ifndef FCR_FIO_H
+#define FCR_FIO_H
+
+#include <jansson.h>
+
+#include "campaign/jobs.h"
+#include "fcr.h"
+#include "record/record.h"
+#include "target/target.h"
+
+struct fcr_fio {
+	const struct fcr_campaign *c;
+	const char *cdir;	   /* the campaign directory (borrowed) */
+	struct fcr_target *target; /* borrowed */
+	struct fcr_record *rec;	   /* borrowed */
+	volatile int *stop;	   /* Ctrl-C: fio gets SIGINT; a second one: SIGKILL */
+	struct fcr_jobfile *jobs;  /* one per suite entry; owned */
+	struct fcr_jobfile prefill_job; /* when a prefill is planned; owned */
+	double last_end_mono;		/* when the last fio run ended */
+};
+
+/* Finds the suite's job files (and the prefill's when need_prefill). */
+int fcr_fio_resolve_jobs(struct fcr_fio *f, const char *campaign_dir, const char *jobs_dir,
+			 bool need_prefill, struct fcr_error *err);
+void fcr_fio_release(struct fcr_fio *f);
+
+/* The FIOCAMP_* variables a job file reads, for test `test`. */
+void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env);
+
+/*
+ * One fio run of `job` as test `name` in <cdir>/<dir_rel>; everything goes
+ * into obj (status, job, env, json, logs, stderr, timings, iops, error).
+ * `where` (borrowed) names the run in its journal events; `what` labels it
+ * in messages ("basis r1/4 rw4k").  The outputs are made durable later, by
+ * fcr_fio_sync_outputs(): not between two runs, where it would add to the
+ * gap between them.
+ */
+enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char *name,
+			     const struct fcr_jobfile *job, json_t *obj, json_t *where,
+			     const char *what);
+/*
+ * The prefill job as prefill/<name>.* (an earlier, unfinished attempt moved
+ * aside first); obj gets the manifest's {status, json, started, finished,
+ * duration_s, error}.
+ */
+enum fcr_outcome fcr_fio_prefill(struct fcr_fio *f, const char *name, json_t *obj,
+				 const char *label);
+/* fsyncs every file of a run directory, then the directory. */
+void fcr_fio_sync_outputs(const char *dir);
+
+#endif
