@@ -3,8 +3,10 @@
  * targets, the campaign file's structure and the providers' keys. */
 #include <string.h>
 
+#include "actions/builtin.h"
 #include "campaign/campaign.h"
 #include "check.h"
+#include "target/target.h"
 #include "fcr.h"
 
 static void test_durations(void)
@@ -141,16 +143,25 @@ static void test_campaign(void)
 	CHECK_INT(c->ssh_port, 2222);
 	CHECK_INT(c->n_states, 2);
 	CHECK_INT(c->states[0].n_actions, 4);
-	CHECK_INT(c->states[0].actions[0].kind, ACT_SETTLE);
-	CHECK_U64(c->states[0].actions[0].settle_ms, 10000);
-	CHECK_INT(c->states[0].actions[1].kind, ACT_WAIT_SSH);
-	CHECK(c->states[0].actions[1].probe_host == NULL);
-	CHECK_INT(c->states[0].actions[2].kind, ACT_RUN);
+	const struct fcr_step *a = c->states[0].actions;
+	CHECK_STR(a[0].def->name, "settle");
+	CHECK_U64(a[0].def->duration_ms(&a[0]), 10000);
+	CHECK_STR(a[1].def->name, "wait-ssh");
+	/* without HOST[:PORT], wait-ssh probes the ssh target */
+	struct fcr_target t = {.c = c};
+	const char *host = NULL;
+	unsigned port = 0;
+	CHECK(fcr_wait_ssh_where(&a[1], &t, &host, &port));
+	CHECK_STR(host, "::1");
+	CHECK_INT(port, 2222);
+	CHECK_STR(a[2].def->name, "run");
 	CHECK_STR(c->states[0].actions[2].words.v[3], "x; y");
 	CHECK_INT(c->states[0].actions[3].line, 10);
 	CHECK_INT(c->states[1].n_actions, 2);
-	CHECK_STR(c->states[1].actions[1].probe_host, "host.example");
-	CHECK_INT(c->states[1].actions[1].probe_port, 22);
+	CHECK(fcr_wait_ssh_where(&c->states[1].actions[1], &t, &host, &port));
+	CHECK_STR(host, "host.example");
+	CHECK_INT(port, 22);
+	CHECK(!fcr_wait_ssh_where(&a[0], &t, &host, &port));
 	char *f = fcr_campaign_test_file(c);
 	CHECK_STR(f, "/srv/fio/fiocamp.testfile");
 	free(f);
@@ -262,7 +273,7 @@ static void test_netcup(void)
 		const bool down[] = {true, false, false, true, true, false};
 		const bool up[] = {false, false, true, true, true, false};
 		for (size_t i = 0; i < 6 && i < c->states[0].n_actions; i++) {
-			CHECK_INT(c->states[0].actions[i].kind, ACT_PROVIDER);
+			CHECK(c->states[0].actions[i].from_provider);
 			CHECK_INT(c->states[0].actions[i].takes_down, down[i]);
 			CHECK_INT(c->states[0].actions[i].brings_up, up[i]);
 		}

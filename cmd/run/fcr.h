@@ -133,6 +133,12 @@ bool fcr_name_is_safe(const char *s);
  * overlong forms, no surrogates, nothing above U+10FFFF): n when all is. */
 size_t fcr_utf8_valid_len(const char *s, size_t n);
 
+/* A decimal number from 0 to max, all of v. */
+int fcr_parse_uint(const char *v, unsigned long max, unsigned long *out);
+/* "HOST", "HOST:PORT", "[V6]" or "[V6]:PORT"; *host is new (caller frees),
+ * *port and *port_given are set only when a port is there. */
+int fcr_parse_host_port(const char *text, char **host, unsigned *port, bool *port_given);
+
 /* ---- JSON (util/json.c) ----------------------------------------------------- */
 
 /* "2026-11-30T15:26:19.123Z" as a new JSON string. */

@@ -21,38 +21,58 @@
 #define FIOCAMP_VERSION "unknown"
 #endif
 
+/* "head item, item, ..." wrapped before column 80, continued indented. */
+static void print_list(FILE *f, const char *head, const struct fcr_action *table)
+{
+	size_t col = (size_t)fprintf(f, "%s", head);
+	const size_t indent = 2;
+	for (size_t i = 0;; i++) {
+		const struct fcr_action *a = table ? &table[i] : fcr_builtin_action(i);
+		if (!a || !a->name)
+			break;
+		bool last = table ? !table[i + 1].name : !fcr_builtin_action(i + 1);
+		size_t n = strlen(a->usage) + (last ? 0 : 1);
+		if (col + 1 + n > 79) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		col += (size_t)fprintf(f, "%s%s", a->usage, last ? "" : ",");
+	}
+	fputc('\n', f);
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: fiocamp-run [options] CAMPAIGN.ini\n"
-		"       fiocamp-run --demo [options]\n"
-		"       fiocamp-run --resume DIR [options]\n"
-		"       fiocamp-run netcup-login [--token-file PATH]\n"
-		"\n"
-		"Runs the states x rounds x tests of a campaign file with stock fio and\n"
-		"records everything in a campaign directory (see fiocamp-campaign(5)).\n"
-		"\n"
-		"options:\n"
-		"  -o, --output DIR   the campaign directory to create (default:\n"
-		"                     NAME-YYYYmmdd-HHMMSS here); never overwritten\n"
-		"  -n, --dry-run      print the whole plan and the expected duration\n"
-		"      --resume DIR   continue a campaign at the first step not done\n"
-		"  -k, --keep-going   record a failed fio run and go on\n"
-		"  -q, --quiet        no progress output, no analysis at the end\n"
-		"      --jobs-dir DIR look for job files in DIR first\n"
-		"      --demo         run the built-in demo campaign (about two minutes)\n"
-		"  -h, --help         this text\n"
-		"      --version      the version\n"
-		"\n"
-		"actions without a provider: %s\n",
-		fcr_campaign_builtin_actions_help());
+	fprintf(f, "usage: fiocamp-run [options] CAMPAIGN.ini\n"
+		   "       fiocamp-run --demo [options]\n"
+		   "       fiocamp-run --resume DIR [options]\n"
+		   "       fiocamp-run netcup-login [--token-file PATH]\n"
+		   "\n"
+		   "Runs the states x rounds x tests of a campaign file with stock fio and\n"
+		   "records everything in a campaign directory (see fiocamp-campaign(5)).\n"
+		   "\n"
+		   "options:\n"
+		   "  -o, --output DIR   the campaign directory to create (default:\n"
+		   "                     NAME-YYYYmmdd-HHMMSS here); never overwritten\n"
+		   "  -n, --dry-run      print the whole plan and the expected duration\n"
+		   "      --resume DIR   continue a campaign at the first step not done\n"
+		   "  -k, --keep-going   record a failed fio run and go on\n"
+		   "  -q, --quiet        no progress output, no analysis at the end\n"
+		   "      --jobs-dir DIR look for job files in DIR first\n"
+		   "      --demo         run the built-in demo campaign (about two minutes)\n"
+		   "  -h, --help         this text\n"
+		   "      --version      the version\n"
+		   "\n");
+	print_list(f, "actions without a provider:", NULL);
 	for (const struct fcr_provider *const *p = fcr_provider_list(); *p; p++) {
 		if (!(*p)->actions[0].name)
 			continue;
-		fprintf(f, "provider %s (%s):", (*p)->type, (*p)->summary);
-		for (const struct fcr_provider_action *a = (*p)->actions; a->name; a++)
-			fprintf(f, "%s %s", a == (*p)->actions ? "" : ",", a->usage);
-		fprintf(f, "\n");
+		char head[256];
+		snprintf(head, sizeof(head), "provider %s (%s):", (*p)->type, (*p)->summary);
+		print_list(f, head, (*p)->actions);
 	}
 	fprintf(f,
 		"job files: --jobs-dir, beside the campaign file, %s, built in\n"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The providers built into this binary, and `none`. */
 #include "actions/provider.h"
 
 #include <stdio.h>
@@ -6,15 +7,15 @@
 
 #include "netcup/provider.h"
 
-/* Providers built into this binary.  `none` has no actions: a campaign
- * without a [provider] section (or with type = none) may only use the
- * built-in actions. */
-static const struct fcr_provider_action none_actions[] = {
+/* `none` has no actions: a campaign without a [provider] section (or with
+ * type = none) may only use the built-in actions. */
+static const struct fcr_action none_actions[] = {
     {.name = NULL},
 };
 
-static int none_configure(const struct fcr_provider_section *sec, const struct fcr_provider_ctx *ctx,
-			  void **state, struct cm_strv *problems)
+static int none_configure(const struct fcr_provider_section *sec,
+			  const struct fcr_provider_ctx *ctx, void **state,
+			  struct cm_strv *problems)
 {
 	(void)ctx;
 	*state = NULL;
@@ -39,13 +40,6 @@ static int none_preflight(void *state, const struct fcr_provider_step *steps, si
 	return 0;
 }
 
-static int none_perform(void *state, const char *action, int argc, char *const *argv,
-			json_t *result, struct fcr_error *err)
-{
-	(void)state, (void)argc, (void)argv, (void)result;
-	return fcr_fail(err, "provider none cannot perform '%s'", action);
-}
-
 static int none_ensure_powered_on(void *state, json_t *result, struct fcr_error *err)
 {
 	(void)state, (void)result, (void)err;
@@ -57,20 +51,19 @@ static void none_free(void *state)
 	(void)state;
 }
 
-static const struct fcr_provider none_ops = {
+static const struct fcr_provider none_provider = {
     .type = "none",
     .summary = "no provider: only the built-in actions",
     .actions = none_actions,
     .configure = none_configure,
     .connect = none_connect,
     .preflight = none_preflight,
-    .perform = none_perform,
     .ensure_powered_on = none_ensure_powered_on,
     .free = none_free,
 };
 
 static const struct fcr_provider *const builtin[] = {
-    &none_ops,
+    &none_provider,
     &fcr_netcup_provider,
     NULL,
 };
@@ -85,7 +78,7 @@ const struct fcr_provider *fcr_provider_find(const char *type, bool *planned)
 		if (!strcmp(builtin[i]->type, type))
 			return builtin[i];
 	}
-	for (size_t i = 0; i < sizeof(planned_types) / sizeof(planned_types[0]); i++) {
+	for (size_t i = 0; i < CM_ARRAY_SIZE(planned_types); i++) {
 		if (!strcmp(planned_types[i], type))
 			*planned = true;
 	}
@@ -94,7 +87,14 @@ const struct fcr_provider *fcr_provider_find(const char *type, bool *planned)
 
 const char *fcr_provider_known_types(void)
 {
-	return "none, netcup";
+	static char types[256];
+	if (!types[0]) {
+		size_t used = 0;
+		for (size_t i = 0; builtin[i] && used < sizeof(types); i++)
+			used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s",
+						 i ? ", " : "", builtin[i]->type);
+	}
+	return types;
 }
 
 const struct fcr_provider *const *fcr_provider_list(void)

@@ -9,30 +9,6 @@
 #define CAMPAIGN_MAX_BYTES  (1024 * 1024)
 #define CAMPAIGN_MAX_ERRORS 20
 
-struct builtin_action {
-	const char *name;
-	enum fcr_step_kind kind;
-	int min_args, max_args;
-	const char *usage;
-};
-
-static const struct builtin_action builtin_actions[] = {
-    {"settle", ACT_SETTLE, 1, 1, "settle DURATION"},
-    {"wait-ssh", ACT_WAIT_SSH, 0, 1, "wait-ssh [HOST[:PORT]]"},
-    {"run", ACT_RUN, 1, -1, "run COMMAND [ARG...]"},
-    {"remote", ACT_REMOTE, 1, -1, "remote COMMAND [ARG...]"},
-    {"hash", ACT_HASH, 1, 1, "hash PATH"},
-    {"verify-hash", ACT_VERIFY_HASH, 1, 1, "verify-hash PATH"},
-    {"prefill", ACT_PREFILL, 0, 0, "prefill"},
-    {"fresh-file", ACT_FRESH_FILE, 0, 0, "fresh-file"},
-};
-
-const char *fcr_campaign_builtin_actions_help(void)
-{
-	return "settle DURATION, wait-ssh [HOST[:PORT]], run CMD..., remote CMD..., hash PATH, "
-	       "verify-hash PATH, prefill, fresh-file";
-}
-
 struct parser {
 	struct fcr_campaign *c;
 	struct cm_strv *errors;
@@ -143,53 +119,6 @@ static int parse_bool(const char *v, bool *out)
 	return -1;
 }
 
-static int parse_uint(const char *v, unsigned long max, unsigned long *out)
-{
-	if (!isdigit((unsigned char)*v))
-		return -1;
-	char *end;
-	unsigned long n = strtoul(v, &end, 10);
-	if (*end || n > max)
-		return -1;
-	*out = n;
-	return 0;
-}
-
-/* "HOST", "HOST:PORT", "[V6]", "[V6]:PORT" */
-static int parse_host_port(const char *text, char **host, unsigned *port, bool *port_given)
-{
-	const char *colon;
-	*port_given = false;
-	if (*text == '[') {
-		const char *close = strchr(text, ']');
-		if (!close || close == text + 1)
-			return -1;
-		*host = cm_strndup(text + 1, (size_t)(close - text - 1));
-		colon = close[1] == ':' ? close + 1 : NULL;
-		if (close[1] && !colon)
-			goto bad;
-	} else {
-		colon = strchr(text, ':');
-		if (colon && strchr(colon + 1, ':'))
-			return -1; /* a bare IPv6 address needs brackets */
-		*host = colon ? cm_strndup(text, (size_t)(colon - text)) : cm_strdup(text);
-		if (!**host)
-			goto bad;
-	}
-	if (colon) {
-		unsigned long n;
-		if (parse_uint(colon + 1, 65535, &n) < 0 || n == 0)
-			goto bad;
-		*port = (unsigned)n;
-		*port_given = true;
-	}
-	return 0;
-bad:
-	free(*host);
-	*host = NULL;
-	return -1;
-}
-
 static void parse_target(struct parser *p, const char *v)
 {
 	struct fcr_campaign *c = p->c;
@@ -218,7 +147,7 @@ static void parse_target(struct parser *p, const char *v)
 	bool given;
 	/* a destination starting with '-' would be an option to ssh */
 	if ((at && at == dest) || dest[0] == '-' ||
-	    parse_host_port(hostpart, &host, &port, &given) < 0 || host[0] == '-') {
+	    fcr_parse_host_port(hostpart, &host, &port, &given) < 0 || host[0] == '-') {
 		perror_at(p, p->line, "bad ssh destination '%s' (expected USER@HOST[:PORT])", dest);
 		free(host);
 		return;
@@ -296,7 +225,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		break;
 	}
 	case K_ROUNDS:
-		if (parse_uint(v, 10000, &n) < 0 || n == 0)
+		if (fcr_parse_uint(v, 10000, &n) < 0 || n == 0)
 			perror_at(p, p->line, "bad rounds '%s' (expected a number from 1 to 10000)",
 				  v);
 		else
@@ -356,7 +285,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		break;
 	}
 	case K_SSH_PORT:
-		if (parse_uint(v, 65535, &n) < 0 || n == 0) {
+		if (fcr_parse_uint(v, 65535, &n) < 0 || n == 0) {
 			perror_at(p, p->line, "bad ssh-port '%s' (expected 1 to 65535)", v);
 		} else {
 			c->ssh_port = (unsigned)n;
@@ -543,20 +472,6 @@ static void parse_line(struct parser *p, char *line)
 	}
 }
 
-static bool provider_action_known(const struct fcr_campaign *c, const char *name,
-				  const struct fcr_provider_action **out)
-{
-	if (!c->provider)
-		return false;
-	for (const struct fcr_provider_action *pa = c->provider->actions; pa->name; pa++) {
-		if (!strcmp(pa->name, name)) {
-			*out = pa;
-			return true;
-		}
-	}
-	return false;
-}
-
 static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 {
 	struct fcr_campaign *c = p->c;
@@ -565,88 +480,30 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 		return;
 	const char *name = a->words.v[0];
 	int nargs = (int)a->words.n - 1;
-	const struct builtin_action *b = NULL;
-	for (size_t i = 0; i < CM_ARRAY_SIZE(builtin_actions); i++) {
-		if (!strcmp(builtin_actions[i].name, name))
-			b = &builtin_actions[i];
-	}
-	if (!b) {
-		const struct fcr_provider_action *pa;
-		if (provider_action_known(c, name, &pa)) {
-			a->kind = ACT_PROVIDER;
-			a->takes_down = pa->takes_down;
-			a->brings_up = pa->brings_up;
-			struct fcr_error err;
-			if (nargs < pa->min_args || (pa->max_args >= 0 && nargs > pa->max_args))
-				perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)",
-					  a->text, pa->usage);
-			else if (c->provider->check_args &&
-				 c->provider->check_args(name, nargs, a->words.v + 1, &err) < 0)
-				perror_at(p, a->line, "'%s': %s", a->text, err.msg);
-			return;
-		}
+	const struct fcr_action *def = fcr_action_find(c->provider, name, &a->from_provider);
+	if (!def) {
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
 			return; /* the provider is missing; reported on its type line */
+		char *builtin = fcr_action_usages(NULL);
 		perror_at(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)", name,
-			  fcr_campaign_builtin_actions_help(),
-			  c->provider_type ? c->provider_type : "none",
+			  builtin, c->provider_type ? c->provider_type : "none",
 			  c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
 								      : "no actions");
+		free(builtin);
 		return;
 	}
-	a->kind = b->kind;
-	if (nargs < b->min_args || (b->max_args >= 0 && nargs > b->max_args)) {
+	a->def = def;
+	a->takes_down = def->takes_down;
+	a->brings_up = def->brings_up;
+	if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
 		perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)", a->text,
-			  b->usage);
+			  def->usage);
 		return;
 	}
+	struct fcr_check_ctx cx = {.c = c, .state = s, .index = idx};
 	struct fcr_error err;
-	switch (b->kind) {
-	case ACT_SETTLE:
-		if (cm_parse_duration_ms(a->words.v[1], &a->settle_ms, err.msg, sizeof(err.msg)) < 0)
-			perror_at(p, a->line, "settle: %s", err.msg);
-		break;
-	case ACT_WAIT_SSH:
-		a->probe_port = 22;
-		if (nargs == 1) {
-			bool given;
-			if (parse_host_port(a->words.v[1], &a->probe_host, &a->probe_port, &given) <
-			    0)
-				perror_at(p, a->line, "wait-ssh: bad HOST[:PORT] '%s'",
-					  a->words.v[1]);
-		} else if (c->target != FCR_TARGET_SSH) {
-			perror_at(p, a->line,
-				  "wait-ssh needs HOST[:PORT] when the target is local");
-		}
-		break;
-	case ACT_VERIFY_HASH: {
-		bool found = false;
-		for (size_t si = 0; si < c->n_states && !found; si++) {
-			struct fcr_state *os = &c->states[si];
-			size_t end = os == s ? idx : os->n_actions;
-			for (size_t ai = 0; ai < end; ai++) {
-				struct fcr_step *o = &os->actions[ai];
-				if (o->words.n == 2 && !strcmp(o->words.v[0], "hash") &&
-				    !strcmp(o->words.v[1], a->words.v[1]))
-					found = true;
-			}
-			if (os == s)
-				break;
-		}
-		if (!found)
-			perror_at(p, a->line,
-				  "verify-hash %s: no earlier 'hash %s' to compare with",
-				  a->words.v[1], a->words.v[1]);
-		break;
-	}
-	case ACT_HASH:
-	case ACT_RUN:
-	case ACT_REMOTE:
-	case ACT_PREFILL:
-	case ACT_FRESH_FILE:
-	case ACT_PROVIDER:
-		break;
-	}
+	if (def->check && def->check(&cx, a, &err) < 0)
+		perror_at(p, a->line, "%s", err.msg);
 }
 
 /* The provider checks its keys now, so that a bad value is a file:line
@@ -803,7 +660,11 @@ void fcr_campaign_free(struct fcr_campaign *c)
 		for (size_t j = 0; j < s->n_actions; j++) {
 			free(s->actions[j].text);
 			cm_strv_release(&s->actions[j].words);
-			free(s->actions[j].probe_host);
+			struct fcr_step *a = &s->actions[j];
+			if (a->def && a->def->release)
+				a->def->release(a->args);
+			else
+				free(a->args);
 		}
 		free(s->actions);
 		free(s->name);

@@ -12,31 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "actions/action.h"
 #include "actions/provider.h"
 #include "fcr.h"
 
-enum fcr_step_kind {
-	ACT_SETTLE,
-	ACT_WAIT_SSH,
-	ACT_RUN,
-	ACT_REMOTE,
-	ACT_HASH,
-	ACT_VERIFY_HASH,
-	ACT_PREFILL,
-	ACT_FRESH_FILE,
-	ACT_PROVIDER, /* performed by the provider */
-};
-
+/* One action of a state's `before` list, as the file has it. */
 struct fcr_step {
-	enum fcr_step_kind kind;
-	char *text;	   /* as written, trimmed */
-	struct cm_strv words; /* name and arguments, shell-split */
+	const struct fcr_action *def; /* its row of the action table */
+	bool from_provider;	      /* the row is the provider's */
+	char *text;		      /* as written, trimmed */
+	struct cm_strv words;	      /* name and arguments, shell-split */
 	unsigned line;
-	bool takes_down;     /* provider action that takes the machine away */
-	bool brings_up;	     /* provider action after which the machine is on */
-	uint64_t settle_ms;  /* ACT_SETTLE */
-	char *probe_host;    /* ACT_WAIT_SSH: NULL = the target's host */
-	unsigned probe_port; /* ACT_WAIT_SSH */
+	bool takes_down; /* from the row; a check may set it */
+	bool brings_up;
+	void *args; /* what the row's check parsed; owned (def->release) */
 };
 
 struct fcr_state {
@@ -95,9 +84,6 @@ void fcr_campaign_free(struct fcr_campaign *c);
 
 /* The [provider] section as the provider reads it (borrows from c). */
 struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campaign *c);
-
-/* Name and usage of the built-in actions, for --help. */
-const char *fcr_campaign_builtin_actions_help(void);
 
 /* The test file on the target: <directory>/fiocamp.testfile. */
 char *fcr_campaign_test_file(const struct fcr_campaign *c);

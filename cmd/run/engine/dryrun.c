@@ -23,6 +23,38 @@ static void print_indented(const char *text)
 	}
 }
 
+/*
+ * One action of the plan: a built-in action's line is its own description;
+ * a provider's gets the engine's line, its description indented below.
+ */
+static void describe_step(struct fcr_session *S, size_t si, const struct fcr_step *a,
+			  unsigned *step, double *total_s, unsigned *unknown)
+{
+	const struct fcr_campaign *c = S->c;
+	struct fcr_action_ctx ctx;
+	fcr_session_ctx(S, si, a->text, &ctx);
+	struct cm_buf out = {0};
+	if (a->def->describe)
+		a->def->describe(&ctx, a, &out);
+	const char *details = out.s ? out.s : "";
+	if (a->from_provider) {
+		printf("%3u.   provider %s: %s%s\n", ++*step, c->provider_type, a->text,
+		       a->takes_down ? " (the machine goes away: downtime starts)" : "");
+	} else {
+		const char *nl = strchr(details, '\n');
+		size_t n = nl ? (size_t)(nl - details) : strlen(details);
+		printf("%3u.   %.*s\n", ++*step, (int)n, n ? details : a->text);
+		details += n + (nl ? 1 : 0);
+	}
+	if (*details)
+		print_indented(details);
+	cm_buf_release(&out);
+	if (a->def->duration_ms)
+		*total_s += (double)a->def->duration_ms(a) / 1000.0;
+	else
+		(*unknown)++;
+}
+
 int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o)
 {
 	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
@@ -71,12 +103,14 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	printf("\nplan:\n");
 	printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n", ++step,
 	       c->target_text, c->directory, size);
-	char *desc = c->provider->describe ? c->provider->describe(S->prov, NULL, 0, NULL) : NULL;
-	if (desc) {
+	struct cm_buf desc = {0};
+	if (c->provider->describe_preflight)
+		c->provider->describe_preflight(S->prov, &desc);
+	if (desc.len) {
 		printf("%3u. %s preflight, nothing changed:\n", ++step, c->provider_type);
-		print_indented(desc);
-		free(desc);
+		print_indented(desc.s);
 	}
+	cm_buf_release(&desc);
 	if (c->prefill) {
 		fcr_fio_env(&S->fio, "prefill", &env);
 		fcr_target_fio_argv(&S->tgt, "prefill", env.v, &argv);
@@ -94,77 +128,8 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		printf("%3u. state %zu/%zu: %s\n", ++step, si + 1, c->n_states, st->name);
-		for (size_t ai = 0; ai < st->n_actions; ai++) {
-			const struct fcr_step *a = &st->actions[ai];
-			char d[32];
-			switch (a->kind) {
-			case ACT_SETTLE:
-				cm_format_duration(d, sizeof(d), a->settle_ms);
-				printf("%3u.   settle %s\n", ++step, d);
-				total_s += (double)a->settle_ms / 1000.0;
-				break;
-			case ACT_WAIT_SSH:
-				printf("%3u.   wait-ssh %s:%u: a probe every %d ms until the SSH "
-				       "banner "
-				       "arrives twice in a row (at most %llus)\n",
-				       ++step, a->probe_host ? a->probe_host : c->ssh_host,
-				       a->probe_host ? a->probe_port : c->ssh_port,
-				       FCR_PROBE_INTERVAL_MS,
-				       (unsigned long long)(c->wait_timeout_ms / 1000));
-				unknown++;
-				break;
-			case ACT_RUN:
-				joined = fcr_shell_join(a->words.v + 1);
-				printf("%3u.   run here: %s\n", ++step, joined);
-				free(joined);
-				unknown++;
-				break;
-			case ACT_REMOTE:
-			case ACT_HASH:
-			case ACT_VERIFY_HASH: {
-				char *const sha[] = {"sha256sum", "--",
-						     a->words.n > 1 ? a->words.v[1] : "", NULL};
-				joined = fcr_shell_join(a->kind == ACT_REMOTE ? a->words.v + 1 : sha);
-				printf("%3u.   %s on %s: %s%s\n", ++step, a->words.v[0],
-				       c->target_text, joined,
-				       a->kind == ACT_VERIFY_HASH
-					   ? " (compared with the recorded hash)"
-				       : a->kind == ACT_HASH ? " (recorded)"
-							     : "");
-				free(joined);
-				unknown++;
-				break;
-			}
-			case ACT_PREFILL:
-				printf("%3u.   prefill -> prefill/before-%s.json (write the whole "
-				       "test "
-				       "file)\n",
-				       ++step, st->name);
-				unknown++;
-				break;
-			case ACT_FRESH_FILE:
-				printf(
-				    "%3u.   fresh-file: remove %s and create it again, %s, never "
-				    "written (sparse)\n",
-				    ++step, S->tgt.test_file, size);
-				break;
-			case ACT_PROVIDER:
-				printf("%3u.   provider %s: %s%s\n", ++step, c->provider_type,
-				       a->text,
-				       a->takes_down ? " (the machine goes away: downtime starts)"
-						     : "");
-				desc =
-				    c->provider->describe
-					? c->provider->describe(S->prov, a->words.v[0],
-								(int)a->words.n - 1, a->words.v + 1)
-					: NULL;
-				if (desc)
-					print_indented(desc);
-				free(desc);
-				unknown++;
-				break;
-			}
-		}
+		for (size_t ai = 0; ai < st->n_actions; ai++)
+			describe_step(S, si, &st->actions[ai], &step, &total_s, &unknown);
 		for (unsigned r = 1; r <= c->rounds; r++) {
 			if (r > 1 && c->pause_ms) {
 				printf("%3u.   pause %s\n", ++step, pause);

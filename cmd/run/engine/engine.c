@@ -28,96 +28,66 @@ void fcr_session_failure(struct fcr_session *S, const char *what, const char *ms
 
 /* ---- actions ------------------------------------------------------------- */
 
-/* The sha256 recorded by the latest finished `hash PATH` before state si. */
-static const char *recorded_hash(struct fcr_session *S, const char *path)
+void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
+		     struct fcr_action_ctx *ctx)
 {
-	const char *found = NULL;
-	json_t *states = json_object_get(S->rec.m, "states");
-	for (size_t i = 0; i < json_array_size(states); i++) {
-		json_t *before = json_object_get(json_array_get(states, i), "before");
-		for (size_t j = 0; j < json_array_size(before); j++) {
-			json_t *a = json_array_get(before, j);
-			json_t *res = json_object_get(a, "result");
-			if (!strcmp(fcr_jstr(a, "action") ? fcr_jstr(a, "action") : "", "hash") &&
-			    fcr_has_status(a, "done") && fcr_jstr(res, "path") &&
-			    !strcmp(fcr_jstr(res, "path"), path))
-				found = fcr_jstr(res, "sha256");
-		}
-	}
-	return found;
+	*ctx = (struct fcr_action_ctx){
+	    .c = S->c,
+	    .target = &S->tgt,
+	    .rec = S->journal_ready ? &S->rec : NULL,
+	    .fio = &S->fio,
+	    .provider = S->prov,
+	    .stop = S->stop,
+	    .hard_stop = S->hard_stop,
+	    .state = &S->c->states[si],
+	    .label = label,
+	    .down_wall = NAN,
+	    .back_wall = NAN,
+	};
 }
 
-static void put_output(json_t *res, const char *key, const char *text)
+/* The downtime that an action which saw the machine back ends. */
+static void record_downtime(struct fcr_session *S, const struct fcr_state *st, size_t ai,
+			    json_t *state_obj, json_t *obj, double back_wall)
 {
-	size_t n = strlen(text);
-	if (!n)
-		return;
-	/* a command's output is evidence, but the manifest is no log file (the
-	 * cut may split a character: fcr_jtext replaces what is left of it) */
-	if (n > 4096) {
-		char *tail = cm_asprintf("…%s", text + n - 4096);
-		json_object_set_new(res, key, fcr_jtext(tail));
-		free(tail);
-	} else {
-		json_object_set_new(res, key, fcr_jtext(text));
+	const char *note;
+	double since = fcr_resume_down_since(S, state_obj, ai, st, &note);
+	if (note) {
+		json_object_set_new(obj, "downtime_note", json_string(note));
+		if (!json_object_get(state_obj, "downtime_note"))
+			json_object_set_new(state_obj, "downtime_note", json_string(note));
+		fcr_progress_line("%s: %s", st->name, note);
+	}
+	if (isfinite(since) && isfinite(back_wall)) {
+		double down = back_wall - since;
+		json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
+		if (!json_is_number(json_object_get(state_obj, "downtime_s")))
+			json_object_set_new(state_obj, "downtime_s", fcr_jseconds(down));
+		fcr_progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
 	}
 }
 
-static enum fcr_outcome run_command_action(struct fcr_session *S, const struct fcr_step *a, json_t *res,
-				    char *why, size_t len)
+/*
+ * Action ai of state si, with its manifest object obj: the bookkeeping
+ * around its row's perform().
+ */
+static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai,
+				       json_t *state_obj, json_t *obj)
 {
-	char *const *argv = a->words.v + 1;
-	struct fcr_capture cap;
-	struct fcr_error err;
-	int rc = a->kind == ACT_RUN
-		     ? fcr_run_capture(argv, NULL, 0, 1024 * 1024, S->stop, &cap, &err)
-		     : fcr_target_exec(&S->tgt, argv, NULL, 0, &cap, &err);
-	if (rc < 0) {
-		snprintf(why, len, "%s", err.msg);
-		return *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-	}
-	json_object_set_new(res, "exit_status",
-			    WIFEXITED(cap.status) ? json_integer(WEXITSTATUS(cap.status))
-						  : json_null());
-	put_output(res, "stdout", cap.out);
-	put_output(res, "stderr", cap.err);
-	enum fcr_outcome s = FCR_DONE;
-	if (cap.stopped) {
-		s = FCR_INTERRUPTED;
-	} else if (!fcr_exited_ok(cap.status)) {
-		char st[64];
-		fcr_describe_status(st, sizeof(st), cap.status);
-		const char *nl = strchr(cap.err, '\n');
-		snprintf(why, len, "'%s' ended with %s%s%.*s", a->text, st, cap.err[0] ? ": " : "",
-			 (int)(nl ? (size_t)(nl - cap.err) : strlen(cap.err)), cap.err);
-		s = FCR_FAILED;
-	}
-	fcr_capture_release(&cap);
-	return s;
-}
-
-static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai, json_t *state_obj,
-				json_t *obj)
-{
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_state *st = &c->states[si];
+	const struct fcr_state *st = &S->c->states[si];
 	const struct fcr_step *a = &st->actions[ai];
 	char label[300];
 	snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
 	json_t *res = json_object();
-	char why[1600] = "";
-	enum fcr_outcome s = FCR_DONE;
-	struct fcr_error err;
+	struct fcr_error err = {0};
 
 	json_object_set_new(obj, "status", json_string("running"));
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
-	json_object_del(obj, "error");
-	json_object_del(obj, "result");
-	json_object_del(obj, "downtime_s");
-	json_object_del(obj, "downtime_note");
-	json_object_del(obj, "task");
-	json_object_del(obj, "tasks");
+	static const char *const stale[] = {"error",	     "result", "downtime_s",
+					    "downtime_note", "task",   "tasks"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(stale); i++)
+		json_object_del(obj, stale[i]);
 	if (a->takes_down)
 		S->maybe_down = true;
 	fcr_record_save(&S->rec);
@@ -127,138 +97,28 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	fcr_progress_line("%s", label);
 	fcr_status_show(a->text, true);
 
-	switch (a->kind) {
-	case ACT_SETTLE:
-		if (fcr_status_wait(a->settle_ms, "settle", S->stop))
-			s = FCR_INTERRUPTED;
-		else
-			fcr_status_waited(a->settle_ms);
-		break;
-	case ACT_WAIT_SSH: {
-		const char *host = a->probe_host ? a->probe_host : fcr_target_probe_host(&S->tgt);
-		unsigned port = a->probe_host ? a->probe_port : c->ssh_port;
-		struct fcr_probe_result pr;
-		int rc = fcr_probe_ssh(host, port, c->wait_timeout_ms, S->stop, &pr, &err);
-		json_object_set_new(res, "host", json_string(host));
-		json_object_set_new(res, "port", json_integer(port));
-		json_object_set_new(res, "probes", json_integer(pr.probes));
-		json_object_set_new(res, "interval_ms", json_integer(FCR_PROBE_INTERVAL_MS));
-		if (rc > 0) {
-			s = FCR_INTERRUPTED;
-			break;
-		}
-		if (rc < 0) {
-			snprintf(why, sizeof(why), "%s", err.msg);
-			s = FCR_FAILED;
-			break;
-		}
-		json_object_set_new(res, "banner", json_string(pr.banner));
-		json_object_set_new(res, "answered", fcr_jutc(pr.ready_wall));
+	struct fcr_action_ctx ctx;
+	fcr_session_ctx(S, si, label, &ctx);
+	const char *note_ignored;
+	ctx.down_wall = fcr_resume_down_since(S, state_obj, ai, st, &note_ignored);
+	int rc = a->def->perform(&ctx, a, res, &err);
+	enum fcr_outcome s = FCR_DONE;
+	if (rc < 0)
+		s = rc == FCR_E_STOPPED || *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+	if (rc == 0 && a->def->ends_downtime) {
 		S->maybe_down = false;
-		const char *note;
-		double since = fcr_resume_down_since(S, state_obj, ai, st, &note);
-		if (note) {
-			json_object_set_new(obj, "downtime_note", json_string(note));
-			if (!json_object_get(state_obj, "downtime_note"))
-				json_object_set_new(state_obj, "downtime_note", json_string(note));
-			fcr_progress_line("%s: %s", st->name, note);
-		}
-		if (isfinite(since)) {
-			double down = pr.ready_wall - since;
-			json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
-			if (!json_is_number(json_object_get(state_obj, "downtime_s")))
-				json_object_set_new(state_obj, "downtime_s", fcr_jseconds(down));
-			fcr_progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
-		}
-		break;
+		record_downtime(S, st, ai, state_obj, obj, ctx.back_wall);
 	}
-	case ACT_RUN:
-	case ACT_REMOTE:
-		s = run_command_action(S, a, res, why, sizeof(why));
-		break;
-	case ACT_HASH: {
-		char *hex = NULL;
-		if (fcr_target_sha256(&S->tgt, a->words.v[1], &hex, &err) < 0) {
-			snprintf(why, sizeof(why), "%s", err.msg);
-			s = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-			break;
-		}
-		json_object_set_new(res, "path", json_string(a->words.v[1]));
-		json_object_set_new(res, "sha256", json_string(hex));
-		fcr_progress_line("%s: sha256 %s", st->name, hex);
-		free(hex);
-		break;
-	}
-	case ACT_VERIFY_HASH: {
-		const char *expected = recorded_hash(S, a->words.v[1]);
-		char *hex = NULL;
-		if (!expected) {
-			snprintf(why, sizeof(why), "verify-hash %s: no finished 'hash %s' recorded",
-				 a->words.v[1], a->words.v[1]);
-			s = FCR_FAILED;
-			break;
-		}
-		if (fcr_target_sha256(&S->tgt, a->words.v[1], &hex, &err) < 0) {
-			snprintf(why, sizeof(why), "%s", err.msg);
-			s = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-			break;
-		}
-		bool match = !strcmp(hex, expected);
-		json_object_set_new(res, "path", json_string(a->words.v[1]));
-		json_object_set_new(res, "expected", json_string(expected));
-		json_object_set_new(res, "actual", json_string(hex));
-		json_object_set_new(res, "match", json_boolean(match));
-		if (!match) {
-			snprintf(why, sizeof(why),
-				 "verify-hash %s: sha256 differs: expected %s, got %s",
-				 a->words.v[1], expected, hex);
-			s = FCR_FAILED;
-		} else {
-			fcr_progress_line("%s: sha256 of %s matches", st->name, a->words.v[1]);
-		}
-		free(hex);
-		break;
-	}
-	case ACT_PREFILL: {
-		char *name = cm_asprintf("before-%s", st->name);
-		json_t *pobj = json_object();
-		s = fcr_fio_prefill(&S->fio, name, pobj, label);
-		json_object_set(res, "json", json_object_get(pobj, "json"));
-		if (s == FCR_FAILED)
-			snprintf(why, sizeof(why), "%s",
-				 fcr_jstr(pobj, "error") ? fcr_jstr(pobj, "error") : "prefill failed");
-		json_decref(pobj);
-		free(name);
-		break;
-	}
-	case ACT_FRESH_FILE:
-		if (fcr_target_fresh_file(&S->tgt, &err) < 0) {
-			snprintf(why, sizeof(why), "%s", err.msg);
-			s = FCR_FAILED;
-		} else {
-			json_object_set_new(res, "path", json_string(S->tgt.test_file));
-			json_object_set_new(res, "size", json_integer((json_int_t)c->size_bytes));
-		}
-		break;
-	case ACT_PROVIDER: {
-		struct fcr_error pe = {0};
-		int rc = c->provider->perform(S->prov, a->words.v[0], (int)a->words.n - 1,
-					      a->words.v + 1, res, &pe);
-		if (rc < 0) {
-			snprintf(why, sizeof(why), "%s", pe.msg);
-			s = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-		}
-		/* the contract wants the provider's tasks beside our timing */
-		static const char *const lifted[] = {"task", "tasks"};
-		for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
-			json_t *v = json_object_get(res, lifted[i]);
-			if (!v)
-				continue;
-			json_object_set(obj, lifted[i], v);
-			json_object_del(res, lifted[i]);
-		}
-		break;
-	}
+	if (rc == 0 && a->def->duration_ms)
+		fcr_status_waited(a->def->duration_ms(a));
+	/* the contract wants a provider's tasks beside our timing */
+	static const char *const lifted[] = {"task", "tasks"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
+		json_t *v = json_object_get(res, lifted[i]);
+		if (!v)
+			continue;
+		json_object_set(obj, lifted[i], v);
+		json_object_del(res, lifted[i]);
 	}
 	if (s == FCR_DONE && *S->stop)
 		s = FCR_INTERRUPTED;
@@ -269,28 +129,23 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		json_object_set_new(obj, "result", res);
 	else
 		json_decref(res);
-	const char *status = s == FCR_DONE	     ? "done"
-			     : s == FCR_INTERRUPTED ? "interrupted"
-						     : "failed";
+	const char *status = fcr_outcome_status(s);
 	json_object_set_new(obj, "status", json_string(status));
 	if (s == FCR_FAILED)
-		fcr_jset_text(obj, "error", why);
+		fcr_jset_text(obj, "error", err.msg);
 	json_t *ev =
 	    json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai, "action",
 		      a->text, "status", status, "duration_s", fcr_jseconds(t1 - t0));
-	if (json_object_get(obj, "downtime_s"))
-		json_object_set(ev, "downtime_s", json_object_get(obj, "downtime_s"));
-	if (json_object_get(obj, "result"))
-		json_object_set(ev, "result", json_object_get(obj, "result"));
-	if (json_object_get(obj, "task"))
-		json_object_set(ev, "task", json_object_get(obj, "task"));
-	if (json_object_get(obj, "tasks"))
-		json_object_set(ev, "tasks", json_object_get(obj, "tasks"));
+	static const char *const echoed[] = {"downtime_s", "result", "task", "tasks"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(echoed); i++) {
+		if (json_object_get(obj, echoed[i]))
+			json_object_set(ev, echoed[i], json_object_get(obj, echoed[i]));
+	}
 	if (s == FCR_FAILED)
-		fcr_jset_text(ev, "error", why);
+		fcr_jset_text(ev, "error", err.msg);
 	fcr_record_event(&S->rec, "action-end", ev);
 	if (s == FCR_FAILED)
-		fcr_progress_line("%s: FAILED: %s", label, why);
+		fcr_progress_line("%s: FAILED: %s", label, err.msg);
 	else if (s == FCR_INTERRUPTED)
 		fcr_progress_line("%s: interrupted", label);
 	fcr_record_save(&S->rec);
@@ -546,9 +401,9 @@ static void count_work(struct fcr_session *S)
 		fcr_status_add_work(left * (unsigned)c->suite.n, left ? left - 1 : 0, 0);
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
 			const struct fcr_step *a = &c->states[si].actions[ai];
-			if (a->kind == ACT_SETTLE &&
+			if (a->def->duration_ms &&
 			    !fcr_has_status(json_array_get(json_object_get(s, "before"), ai), "done"))
-				fcr_status_add_work(0, 0, a->settle_ms);
+				fcr_status_add_work(0, 0, a->def->duration_ms(a));
 		}
 	}
 }
@@ -565,7 +420,7 @@ int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err)
 	bool need_prefill = c->prefill;
 	for (size_t si = 0; si < c->n_states; si++) {
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++)
-			need_prefill |= c->states[si].actions[ai].kind == ACT_PREFILL;
+			need_prefill |= c->states[si].actions[ai].def->prefill_job;
 	}
 	return fcr_fio_resolve_jobs(&S->fio, S->o->campaign_dir, S->o->jobs_dir, need_prefill,
 				    err);
@@ -691,7 +546,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 		json_t *before = json_object_get(json_array_get(states, si), "before");
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
 			const struct fcr_step *a = &c->states[si].actions[ai];
-			if (a->kind != ACT_PROVIDER)
+			if (!a->from_provider)
 				continue;
 			json_t *obj = json_array_get(before, ai);
 			steps = cm_realloc(steps, n + 1, sizeof(*steps));

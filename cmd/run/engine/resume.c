@@ -67,14 +67,14 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	const struct fcr_step *last = NULL;
 	for (size_t ai = 0; ai < next; ai++) {
 		const struct fcr_step *a = &st->actions[ai];
-		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
+		if (a->takes_down || a->brings_up)
 			last = a;
 	}
 	if (!last || !last->takes_down || last->brings_up)
 		return FCR_DONE;
 	if (next < st->n_actions) {
 		const struct fcr_step *a = &st->actions[next];
-		if (a->kind == ACT_PROVIDER && (a->takes_down || a->brings_up))
+		if (a->takes_down || a->brings_up)
 			return FCR_DONE;
 	}
 	fcr_progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
@@ -86,8 +86,11 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	json_t *res = json_object();
 	struct fcr_error pe = {0};
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
-	int rc = c->provider->perform(S->prov, last->words.v[0], (int)last->words.n - 1,
-				      last->words.v + 1, res, &pe);
+	char label[300];
+	snprintf(label, sizeof(label), "%s: %s", st->name, last->text);
+	struct fcr_action_ctx ctx;
+	fcr_session_ctx(S, si, label, &ctx);
+	int rc = last->def->perform(&ctx, last, res, &pe);
 	if (rc == 0 && !json_is_true(json_object_get(res, "already")))
 		S->restored_down_wall = t0_wall;
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "actions/builtin.h"
 #include "engine/session.h"
 #include "engine/status.h"
 #include "target/probe.h"
@@ -68,7 +69,7 @@ bool fcr_safety_maybe_down(const struct fcr_session *S)
 			if (a->takes_down && !fcr_has_status(obj, "pending") &&
 			    !fcr_has_status(obj, "skipped"))
 				down = true;
-			if (a->kind == ACT_WAIT_SSH && fcr_has_status(obj, "done"))
+			if (a->def->ends_downtime && fcr_has_status(obj, "done"))
 				down = false;
 		}
 	}
@@ -86,11 +87,8 @@ static bool probe_target(const struct fcr_session *S, const char **host, unsigne
 		const struct fcr_state *st = &c->states[si];
 		for (size_t ai = 0; ai < st->n_actions; ai++) {
 			const struct fcr_step *a = &st->actions[ai];
-			if (a->kind != ACT_WAIT_SSH)
-				continue;
-			*host = a->probe_host ? a->probe_host : fcr_target_probe_host(&S->tgt);
-			*port = a->probe_host ? a->probe_port : c->ssh_port;
-			return *host != NULL;
+			if (fcr_wait_ssh_where(a, &S->tgt, host, port))
+				return true;
 		}
 	}
 	if (c->target != FCR_TARGET_SSH)

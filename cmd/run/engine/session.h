@@ -42,6 +42,9 @@ struct fcr_session {
 /* ---- engine.c ---- */
 /* Finds the job files of the suite (and the prefill's, when one is planned). */
 int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err);
+/* The context an action of state si is performed with (label: "STATE: TEXT"). */
+void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
+		     struct fcr_action_ctx *ctx);
 /* Frees what the session holds; the provider's handle too. */
 void fcr_session_release(struct fcr_session *S);
 /* Records an "error" event for a step that failed. */

@@ -1,0 +1,681 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The netcup provider's action table: power-off, power-on, reboot,
+ * snapshot, delete-snapshot and revert as rows of the kind every action has
+ * (actions/action.h), each turned into calls of the SCP client (netcup.h),
+ * its tasks into the manifest's `task` and `tasks`.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign/campaign.h"
+#include "netcup/ncp.h"
+
+#define MAX_SNAPSHOT_NAME 255
+
+/* Snapshot names: what the API takes in a path without surprises. */
+static int check_snapshot_name(const char *name, struct fcr_error *err)
+{
+	size_t n = strlen(name);
+	if (n == 0 || n > MAX_SNAPSHOT_NAME)
+		return fcr_fail(err, "a snapshot name has 1 to %d characters", MAX_SNAPSHOT_NAME);
+	if (!fcr_name_is_safe(name))
+		return fcr_fail(err,
+				"snapshot name '%s': use letters, digits, '.', '_' and '-' only",
+				name);
+	if (!strcmp(name, "all-created"))
+		return fcr_fail(err, "'all-created' is no snapshot name: delete-snapshot "
+				     "all-created means every snapshot this campaign made");
+	return 0;
+}
+
+static bool disk_name_ok(const char *disk)
+{
+	size_t n = strlen(disk);
+	if (n == 0 || n > 31)
+		return false;
+	for (const char *p = disk; *p; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+			return false;
+	}
+	return true;
+}
+
+/* snapshot NAME [online|offline] [disk DISK], in any order after NAME.
+ * Offline by default: it works with UEFI too (see docs/netcup.md). */
+int fcr_ncp_snapshot_args(int argc, char *const *argv, struct fcr_ncp_snapshot *out,
+			  struct fcr_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = argv[0];
+	if (check_snapshot_name(argv[0], err) < 0)
+		return -1;
+	bool mode_given = false;
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		if (!strcmp(w, "online") || !strcmp(w, "offline")) {
+			if (mode_given)
+				return fcr_fail(err, "online or offline, once");
+			mode_given = true;
+			out->online = !strcmp(w, "online");
+		} else if (!strcmp(w, "disk")) {
+			if (out->disk || i + 1 >= argc)
+				return fcr_fail(err, "'disk' wants one disk name, once (disk vda)");
+			out->disk = argv[++i];
+			if (!disk_name_ok(out->disk))
+				return fcr_fail(err, "bad disk name '%s' (like vda)", out->disk);
+		} else {
+			return fcr_fail(err,
+					"unexpected '%s' (usage: snapshot NAME [online|offline] "
+					"[disk DISK])",
+					w);
+		}
+	}
+	if (out->online && out->disk)
+		return fcr_fail(err,
+				"an online snapshot covers all disks (the API refuses diskName "
+				"with it): drop 'disk %s' or make it offline",
+				out->disk);
+	return 0;
+}
+
+static char *action_text(const char *action, int argc, char *const *argv)
+{
+	struct cm_buf b = {0};
+	cm_buf_puts(&b, action);
+	for (int i = 0; i < argc; i++) {
+		cm_buf_puts(&b, " ");
+		cm_buf_puts(&b, argv[i]);
+	}
+	return cm_buf_take(&b);
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+static json_t *utc_or_raw(double s, const char *raw)
+{
+	if (isfinite(s)) {
+		char buf[40];
+		cm_format_utc(buf, sizeof(buf), s);
+		return json_string(buf);
+	}
+	return raw[0] ? json_string(raw) : json_null();
+}
+
+static json_t *task_json(const struct fcr_netcup_task *t)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(t->name[0] ? t->name : "?"));
+	json_object_set_new(o, "uuid", json_string(t->uuid));
+	json_object_set_new(o, "state", t->state[0] ? json_string(t->state) : json_null());
+	json_object_set_new(o, "started", utc_or_raw(t->started_s, t->started_at));
+	json_object_set_new(o, "finished", utc_or_raw(t->finished_s, t->finished_at));
+	json_object_set_new(o, "duration_s",
+			    isfinite(t->duration_s) ? json_real(round(t->duration_s * 1000) / 1000)
+						    : json_null());
+	json_object_set_new(o, "polls", json_integer(t->polls));
+	if (t->message[0] && strcmp(t->state, "FINISHED"))
+		json_object_set_new(o, "message", json_string(t->message));
+	return o;
+}
+
+/* The tasks an action ran, gathered over one or more client calls. */
+struct tasks {
+	struct fcr_netcup_task *v;
+	size_t n;
+	unsigned retries;
+	bool recovered;
+};
+
+static void tasks_add(struct tasks *t, const struct fcr_netcup_result *res)
+{
+	if (!res->n_tasks && !res->retries && !res->recovered)
+		return;
+	t->v = cm_realloc(t->v, t->n + res->n_tasks + 1, sizeof(*t->v));
+	for (unsigned i = 0; i < res->n_tasks; i++)
+		t->v[t->n++] = res->tasks[i];
+	t->retries += res->retries;
+	t->recovered |= res->recovered;
+}
+
+/*
+ * "task": the one task, or for several one summary (names joined by " + ",
+ * the first start, the last end, the sum of the provider's own durations),
+ * so that readers of `task` see every action alike; "tasks": each of them.
+ */
+static void tasks_put(json_t *result, struct tasks *t)
+{
+	if (t->retries)
+		json_object_set_new(result, "retries", json_integer(t->retries));
+	if (t->recovered)
+		json_object_set_new(result, "recovered", json_true());
+	if (t->n == 1) {
+		json_object_set_new(result, "task", task_json(&t->v[0]));
+	} else if (t->n > 1) {
+		struct cm_buf names = {0};
+		double sum = 0;
+		bool all = true;
+		json_t *list = json_array();
+		for (size_t i = 0; i < t->n; i++) {
+			cm_buf_printf(&names, "%s%s", i ? " + " : "", t->v[i].name);
+			if (isfinite(t->v[i].duration_s))
+				sum += t->v[i].duration_s;
+			else
+				all = false;
+			json_array_append_new(list, task_json(&t->v[i]));
+		}
+		const struct fcr_netcup_task *first = &t->v[0], *last = &t->v[t->n - 1];
+		json_t *o = json_object();
+		json_object_set_new(o, "name", json_string(names.s));
+		json_object_set_new(o, "state",
+				    last->state[0] ? json_string(last->state) : json_null());
+		json_object_set_new(o, "started", utc_or_raw(first->started_s, first->started_at));
+		json_object_set_new(o, "finished", utc_or_raw(last->finished_s, last->finished_at));
+		json_object_set_new(o, "duration_s",
+				    all ? json_real(round(sum * 1000) / 1000) : json_null());
+		json_object_set_new(o, "count", json_integer((json_int_t)t->n));
+		json_object_set_new(result, "task", o);
+		json_object_set_new(result, "tasks", list);
+		cm_buf_release(&names);
+	}
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+/* Failures after which a snapshot may exist although the action failed. */
+static bool may_have_created(int rc)
+{
+	return rc == FCR_E_TRANSPORT || rc == FCR_E_TASK || rc == FCR_E_TIMEOUT ||
+	       rc == FCR_E_STOPPED || rc == FCR_E_PROTOCOL;
+}
+
+/* The client's error as the action's, said for the user. */
+static int action_failed(struct fcr_error *err, const struct fcr_error *e, int rc)
+{
+	if (rc == FCR_E_STOPPED)
+		return fcr_fail_as(err, rc, "stopped (Ctrl-C) while waiting for the API: %s",
+				   e->msg);
+	return fcr_fail_as(err, rc, "%s", e->msg[0] ? e->msg : fcr_status_text(rc));
+}
+
+/* ---- actions --------------------------------------------------------------- */
+
+static int do_snapshot(struct fcr_ncp *p, int argc, char *const *argv, json_t *result,
+		       struct tasks *tasks, struct fcr_error *e)
+{
+	struct fcr_ncp_snapshot a;
+	if (fcr_ncp_snapshot_args(argc, argv, &a, e) < 0)
+		return e->code = FCR_E_INVAL;
+	struct fcr_netcup_snapshot_opts o = {
+	    .name = a.name,
+	    .online = a.online,
+	    .disk = a.disk,
+	    .description = "fiocamp",
+	    .adopt_existing = cm_strv_has(&p->adopt, a.name),
+	};
+	json_object_set_new(result, "snapshot", json_string(a.name));
+	json_object_set_new(result, "online", json_boolean(a.online));
+	json_object_set_new(result, "disk", a.disk ? json_string(a.disk) : json_null());
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_snapshot_create(p->nc, &o, &res, e);
+	tasks_add(tasks, &res);
+	if (rc == 0) {
+		cm_strv_del(&p->adopt, a.name);
+		cm_strv_del(&p->maybe, a.name);
+		cm_strv_add_once(&p->created, a.name);
+		json_object_set_new(result, "created", json_true());
+		if (res.already)
+			json_object_set_new(result, "adopted", json_true());
+		return 0;
+	}
+	if (may_have_created(rc)) {
+		cm_strv_add_once(&p->maybe, a.name);
+		json_object_set_new(result, "created", json_null());
+	} else {
+		json_object_set_new(result, "created", json_false());
+	}
+	return rc;
+}
+
+/* Deletes one snapshot; one that is gone already counts as deleted. */
+static int delete_one(struct fcr_ncp *p, const char *name, json_t *deleted, json_t *gone,
+		      struct tasks *tasks, struct fcr_error *e)
+{
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_snapshot_delete(p->nc, name, &res, e);
+	tasks_add(tasks, &res);
+	if (rc == FCR_E_NOT_FOUND) {
+		json_array_append_new(gone, json_string(name));
+		fcr_ncp_note(p, "info", "snapshot %s was gone already: counted as deleted", name);
+		rc = 0;
+	} else if (rc == 0) {
+		json_array_append_new(deleted, json_string(name));
+	}
+	if (rc == 0) {
+		cm_strv_del(&p->created, name);
+		cm_strv_del(&p->maybe, name);
+	}
+	return rc;
+}
+
+static int do_delete(struct fcr_ncp *p, const char *what, json_t *result, struct tasks *tasks,
+		     struct fcr_error *e)
+{
+	json_t *deleted = json_array(), *gone = json_array();
+	int rc = 0;
+	if (strcmp(what, "all-created")) {
+		json_object_set_new(result, "snapshot", json_string(what));
+		rc = delete_one(p, what, deleted, gone, tasks, e);
+	} else {
+		struct cm_strv names = {0};
+		for (size_t i = 0; i < p->created.n; i++)
+			cm_strv_add_once(&names, p->created.v[i]);
+		for (size_t i = 0; i < p->maybe.n; i++)
+			cm_strv_add_once(&names, p->maybe.v[i]);
+		for (size_t i = 0; i < names.n && rc == 0; i++)
+			rc = delete_one(p, names.v[i], deleted, gone, tasks, e);
+		cm_strv_release(&names);
+	}
+	json_object_set_new(result, "deleted", deleted);
+	json_object_set_new(result, "already_gone", gone);
+	return rc;
+}
+
+int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err)
+{
+	struct fcr_ncp *p = state;
+	struct fcr_error e = {0};
+	struct fcr_netcup_result res;
+	struct tasks tasks = {0};
+	if (!p->nc) {
+		return fcr_fail(err, "netcup: not connected");
+	}
+	p->safety = true;
+	p->current = "ensure-powered-on";
+	int rc = fcr_netcup_power_on(p->nc, &res, &e);
+	tasks_add(&tasks, &res);
+	json_object_set_new(result, "already", json_boolean(rc == 0 && res.already));
+	tasks_put(result, &tasks);
+	if (rc < 0)
+		action_failed(err, &e, rc);
+	/* what the API says now, whatever happened */
+	struct fcr_netcup_server s;
+	struct fcr_error e2 = {0};
+	if (fcr_netcup_get_server(p->nc, &s, &e2) == 0 && s.live_info)
+		json_object_set_new(result, "server_state", json_string(s.state));
+	else
+		json_object_set_new(result, "server_state", json_null());
+	p->current = NULL;
+	p->safety = false;
+	return rc < 0 ? -1 : 0;
+}
+
+static void describe_poll(const struct fcr_ncp *p, struct cm_buf *b, const char *until)
+{
+	char poll[32], limit[32];
+	cm_format_duration(poll, sizeof(poll), p->cfg.poll_interval_ms);
+	cm_format_duration(limit, sizeof(limit), p->cfg.task_timeout_ms);
+	cm_buf_printf(b,
+		  "GET /api/v1/tasks/{uuid} every %s until FINISHED (ERROR, CANCELED, "
+		  "ROLLBACK: the action fails; at most %s)\n",
+		  poll, limit);
+	if (until)
+		cm_buf_printf(b, "GET /api/v1/servers/%ld every %s until %s\n", p->cfg.server_id, poll,
+			  until);
+}
+
+static void describe_power(const struct fcr_ncp *p, struct cm_buf *b, bool on, bool hard)
+{
+	long id = p->cfg.server_id;
+	cm_buf_printf(b, "GET /api/v1/servers/%ld: nothing more when it is %s already\n", id,
+		  on ? "RUNNING" : "SHUTOFF");
+	if (on)
+		cm_buf_printf(b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n", id);
+	else if (hard)
+		cm_buf_printf(b,
+			  "PATCH /api/v1/servers/%ld?stateOption=POWEROFF {\"state\":\"OFF\"} "
+			  "(hard power-off) -> 202 + task\n",
+			  id);
+	else
+		cm_buf_printf(b,
+			  "PATCH /api/v1/servers/%ld {\"state\":\"OFF\"} (ACPI shutdown) -> 202 + "
+			  "task\n",
+			  id);
+	describe_poll(p, b, on ? "RUNNING" : "SHUTOFF");
+}
+
+/* ---- the rows ---------------------------------------------------------------- */
+
+/* A check's message, with the step in front: "'snapshot a b': unexpected 'b'". */
+static int bad_args(const struct fcr_step *step, struct fcr_error *err)
+{
+	char msg[sizeof(err->msg)];
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	return fcr_fail(err, "'%s': %s", step->text, msg);
+}
+
+typedef int (*ncp_op)(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+		      struct tasks *tasks, struct fcr_error *e);
+
+/* Performs a row's client calls with what every row does around them. */
+static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+		      struct fcr_error *err, ncp_op op)
+{
+	struct fcr_ncp *p = ctx->provider;
+	if (!p || !p->nc)
+		return fcr_fail(err, "netcup: not connected");
+	struct fcr_error e = {0};
+	struct tasks tasks = {0};
+	char *text = action_text(step->words.v[0], (int)step->words.n - 1, step->words.v + 1);
+	p->current = text;
+	int rc = op(p, step, result, &tasks, &e);
+	tasks_put(result, &tasks);
+	p->current = NULL;
+	free(text);
+	return rc < 0 ? action_failed(err, &e, rc) : 0;
+}
+
+/* A result's "already" and, when it worked, the state the server is in. */
+static int power_result(int rc, const struct fcr_netcup_result *res, json_t *result,
+			const char *state, bool already)
+{
+	if (already)
+		json_object_set_new(result, "already", json_boolean(rc == 0 && res->already));
+	if (rc == 0)
+		json_object_set_new(result, "server_state", json_string(state));
+	return rc;
+}
+
+/* power-off [hard] */
+static int power_off_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
+			   struct fcr_error *err)
+{
+	(void)cx;
+	if (step->words.n == 2 && strcmp(step->words.v[1], "hard")) {
+		fcr_fail(err, "unexpected '%s' (usage: power-off [hard])", step->words.v[1]);
+		return bad_args(step, err);
+	}
+	return 0;
+}
+
+static void power_off_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			       struct cm_buf *out)
+{
+	describe_power(ctx->provider, out, false, step->words.n == 2);
+}
+
+static int power_off(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+		     struct tasks *tasks, struct fcr_error *e)
+{
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_power_off(p->nc, step->words.n == 2, &res, e);
+	tasks_add(tasks, &res);
+	return power_result(rc, &res, result, "SHUTOFF", true);
+}
+
+static int power_off_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			     json_t *result, struct fcr_error *err)
+{
+	return perform_op(ctx, step, result, err, power_off);
+}
+
+/* power-on */
+static void power_on_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			      struct cm_buf *out)
+{
+	(void)step;
+	describe_power(ctx->provider, out, true, false);
+}
+
+static int power_on(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+		    struct tasks *tasks, struct fcr_error *e)
+{
+	(void)step;
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_power_on(p->nc, &res, e);
+	tasks_add(tasks, &res);
+	return power_result(rc, &res, result, "RUNNING", true);
+}
+
+static int power_on_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			    json_t *result, struct fcr_error *err)
+{
+	return perform_op(ctx, step, result, err, power_on);
+}
+
+/* reboot */
+static void reboot_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			    struct cm_buf *out)
+{
+	(void)step;
+	const struct fcr_ncp *p = ctx->provider;
+	cm_buf_printf(out, "a graceful reboot: the power-off, then the power-on (two tasks)\n");
+	describe_power(p, out, false, false);
+	cm_buf_printf(out, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n",
+		      p->cfg.server_id);
+	describe_poll(p, out, "RUNNING");
+}
+
+static int reboot(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+		  struct tasks *tasks, struct fcr_error *e)
+{
+	(void)step;
+	struct fcr_netcup_result res;
+	int rc = fcr_netcup_reboot(p->nc, FCR_NETCUP_REBOOT_GRACEFUL, &res, e);
+	tasks_add(tasks, &res);
+	return power_result(rc, &res, result, "RUNNING", false);
+}
+
+static int reboot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			  json_t *result, struct fcr_error *err)
+{
+	return perform_op(ctx, step, result, err, reboot);
+}
+
+/* snapshot NAME [online|offline] [disk DISK] */
+static int snapshot_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
+			  struct fcr_error *err)
+{
+	(void)cx;
+	struct fcr_ncp_snapshot a;
+	if (fcr_ncp_snapshot_args((int)step->words.n - 1, step->words.v + 1, &a, err) < 0)
+		return bad_args(step, err);
+	return 0;
+}
+
+static void snapshot_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			      struct cm_buf *out)
+{
+	struct fcr_ncp *p = ctx->provider;
+	struct fcr_ncp_snapshot a;
+	if (fcr_ncp_snapshot_args((int)step->words.n - 1, step->words.v + 1, &a, NULL) < 0)
+		return;
+	cm_buf_printf(out,
+		      "POST /api/v1/servers/%ld/snapshots "
+		      "{\"name\":\"%s\",\"onlineSnapshot\":%s%s%s%s"
+		      ",\"description\":\"fiocamp\"} -> 202 + task\n",
+		      p->cfg.server_id, a.name, a.online ? "true" : "false",
+		      a.disk ? ",\"diskName\":\"" : "", a.disk ? a.disk : "", a.disk ? "\"" : "");
+	describe_poll(p, out, NULL);
+	if (!a.online)
+		cm_buf_printf(out, "(offline: take it with the server powered off)\n");
+	cm_strv_add_once(&p->dry, a.name);
+}
+
+static int snapshot(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+		    struct tasks *tasks, struct fcr_error *e)
+{
+	return do_snapshot(p, (int)step->words.n - 1, step->words.v + 1, result, tasks, e);
+}
+
+static int snapshot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			    json_t *result, struct fcr_error *err)
+{
+	return perform_op(ctx, step, result, err, snapshot);
+}
+
+/* delete-snapshot NAME|all-created */
+static int delete_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
+			struct fcr_error *err)
+{
+	(void)cx;
+	if (!strcmp(step->words.v[1], "all-created"))
+		return 0;
+	if (check_snapshot_name(step->words.v[1], err) < 0)
+		return bad_args(step, err);
+	return 0;
+}
+
+static void delete_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			    struct cm_buf *out)
+{
+	struct fcr_ncp *p = ctx->provider;
+	const char *what = step->words.v[1];
+	struct cm_strv names = {0};
+	if (!strcmp(what, "all-created")) {
+		for (size_t i = 0; i < p->dry.n; i++)
+			cm_strv_add(&names, p->dry.v[i]);
+		if (!names.n)
+			cm_buf_printf(out, "no snapshot is made before this: nothing to delete "
+					   "(besides any an earlier run made)\n");
+		else
+			cm_buf_printf(out, "the snapshots this campaign made (%zu in the plan)\n",
+				      names.n);
+		cm_strv_release(&p->dry);
+	} else {
+		cm_strv_add(&names, what);
+		cm_strv_del(&p->dry, what);
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		cm_buf_printf(out,
+			      "DELETE /api/v1/servers/%ld/snapshots/%s -> 202 + task (404: gone "
+			      "already, counts as deleted)\n",
+			      p->cfg.server_id, names.v[i]);
+		describe_poll(p, out, NULL);
+	}
+	cm_strv_release(&names);
+}
+
+static int delete_snapshot(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+			   struct tasks *tasks, struct fcr_error *e)
+{
+	return do_delete(p, step->words.v[1], result, tasks, e);
+}
+
+static int delete_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			  json_t *result, struct fcr_error *err)
+{
+	return perform_op(ctx, step, result, err, delete_snapshot);
+}
+
+/* revert NAME */
+static int revert_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
+			struct fcr_error *err)
+{
+	(void)cx;
+	if (check_snapshot_name(step->words.v[1], err) < 0)
+		return bad_args(step, err);
+	return 0;
+}
+
+static void revert_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			    struct cm_buf *out)
+{
+	const struct fcr_ncp *p = ctx->provider;
+	cm_buf_printf(out,
+		      "POST /api/v1/servers/%ld/snapshots/%s/revert (empty body) -> 202 + task: "
+		      "netcup powers the server off, reverts the disk and starts it\n",
+		      p->cfg.server_id, step->words.v[1]);
+	describe_poll(p, out, "RUNNING");
+}
+
+static int revert(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
+		  struct tasks *tasks, struct fcr_error *e)
+{
+	struct fcr_netcup_result res;
+	json_object_set_new(result, "snapshot", json_string(step->words.v[1]));
+	int rc = fcr_netcup_snapshot_revert(p->nc, step->words.v[1], &res, e);
+	tasks_add(tasks, &res);
+	return power_result(rc, &res, result, "RUNNING", false);
+}
+
+static int revert_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			  json_t *result, struct fcr_error *err)
+{
+	return perform_op(ctx, step, result, err, revert);
+}
+
+const struct fcr_action fcr_ncp_actions[] = {
+    {
+	.name = "power-off",
+	.min_args = 0,
+	.max_args = 1,
+	.usage = "power-off [hard]",
+	.doc = "ACPI shutdown, or with `hard` a hard power-off; waits until the server is "
+	       "SHUTOFF.",
+	.takes_down = true,
+	.check = power_off_check,
+	.describe = power_off_describe,
+	.perform = power_off_perform,
+    },
+    {
+	.name = "power-on",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "power-on",
+	.doc = "Starts the server; waits until it is RUNNING.",
+	.brings_up = true,
+	.describe = power_on_describe,
+	.perform = power_on_perform,
+    },
+    {
+	.name = "reboot",
+	.min_args = 0,
+	.max_args = 0,
+	.usage = "reboot",
+	.doc = "A graceful reboot: the ACPI shutdown, then the start (two API tasks).",
+	.takes_down = true,
+	.brings_up = true,
+	.describe = reboot_describe,
+	.perform = reboot_perform,
+    },
+    {
+	.name = "snapshot",
+	.min_args = 1,
+	.max_args = 4,
+	.usage = "snapshot NAME [online|offline] [disk DISK]",
+	.doc = "Takes a snapshot, offline unless `online`: an offline one with the server "
+	       "powered off (put `power-off` before it), an online one of all disks (not "
+	       "possible with UEFI). Names: 1 to 255 of A-Z, a-z, 0-9, '.', '_', '-'.",
+	.check = snapshot_check,
+	.describe = snapshot_describe,
+	.perform = snapshot_perform,
+    },
+    {
+	.name = "delete-snapshot",
+	.min_args = 1,
+	.max_args = 1,
+	.usage = "delete-snapshot NAME|all-created",
+	.doc = "Deletes one snapshot, or every snapshot this campaign made (also in sessions "
+	       "before a `--resume`). A snapshot that is gone already counts as deleted.",
+	.check = delete_check,
+	.describe = delete_describe,
+	.perform = delete_perform,
+    },
+    {
+	.name = "revert",
+	.min_args = 1,
+	.max_args = 1,
+	.usage = "revert NAME",
+	.doc = "Reverts the server to a snapshot; netcup powers it off and on by itself.",
+	.takes_down = true,
+	.brings_up = true,
+	.check = revert_check,
+	.describe = revert_describe,
+	.perform = revert_perform,
+    },
+    {.name = NULL},
+};

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The netcup provider's handle, shared by provider.c (its keys, credentials,
+ * preflight) and actions.c (its action table).
+ *
+ * Which snapshots "this campaign created" is kept here: those made by a
+ * finished `snapshot` action, less those deleted since.  A resumed campaign
+ * rebuilds the list in preflight() from the manifest's earlier actions; a
+ * `snapshot` that was cut short may or may not have been made, so it is
+ * adopted when it exists and deleted by `all-created` when it does.
+ */
+#ifndef FCR_NETCUP_NCP_H
+#define FCR_NETCUP_NCP_H
+
+#include "actions/provider.h"
+#include "netcup/netcup.h"
+
+struct fcr_ncp {
+	struct fcr_provider_ctx ctx;
+	bool have_ctx;
+	char *file;	    /* the campaign file, for messages */
+	unsigned line;	    /* [provider]'s type line */
+	unsigned key_line;  /* token-file's line; 0 when not given */
+	char *token_file;   /* expanded; NULL: the environment variable */
+	bool token_default; /* token_file is the default path */
+	char *api_url, *auth_url;
+	struct fcr_netcup_config cfg;
+	struct fcr_netcup *nc;
+	bool safety;	     /* only a second Ctrl-C stops a wait */
+	const char *current; /* the action being performed, for events */
+
+	struct cm_strv created; /* made by this campaign, not deleted since */
+	struct cm_strv maybe;	/* started, outcome unknown: adopted or deleted if there */
+	struct cm_strv adopt;	/* started by an earlier session: an existing one is ours */
+	struct cm_strv dry;	/* --dry-run: what the plan will have created */
+};
+
+/* A line for the user (ctx->note), when there is a context. */
+void fcr_ncp_note(struct fcr_ncp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
+
+/* snapshot NAME [online|offline] [disk DISK] */
+struct fcr_ncp_snapshot {
+	const char *name;
+	bool online;
+	const char *disk; /* NULL: not given */
+};
+int fcr_ncp_snapshot_args(int argc, char *const *argv, struct fcr_ncp_snapshot *out,
+			  struct fcr_error *err);
+
+/* ---- actions.c ---- */
+extern const struct fcr_action fcr_ncp_actions[];
+/* The safety layer's power-on (struct fcr_provider). */
+int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err);
+
+#endif
