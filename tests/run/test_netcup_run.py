@@ -615,6 +615,42 @@ def test_faults(tmp, fake):
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'sigint: running at the end')
 
 
+def test_fatal(tmp, fake):
+    """Out of memory after the power-off: the fatal path powers the server on.
+    BIN is the test build whose next allocation fails once the trigger file
+    exists."""
+    tok = token_file(tmp)
+    ini = short_campaign(tmp, fake, tok)
+    trigger = os.path.join(tmp, 'fail-alloc-now')
+    fake.reset()
+    d = os.path.join(tmp, 'foom')
+    p, w = start(['-o', d, ini], tmp, {'FIOCAMP_TEST_FAIL_ALLOC': trigger})
+    hit = wait_for(lambda: journal_has(d, lambda e: e['event'] == 'action-end' and
+                                       e.get('action') == 'power-off'), p)
+    check(hit, 'oom: the power-off ended')
+    check_eq(fake.server()['serverLiveInfo']['state'], 'SHUTOFF', 'oom: the server is off')
+    write(trigger, '')
+    rc, out, err = finish(p, w)
+    capture_dir(d)
+    check_eq(rc, 1, 'oom: exit status (%s)' % err[-1500:])
+    check('fiocamp-run: out of memory' in err, 'oom: says why: %s' % err[-1500:])
+    check('is RUNNING again and answers SSH' in err, 'oom: says the server is back: %s'
+          % err[-1500:])
+    check('--resume %s' % d in err, 'oom: says how to go on: %s' % err[-1500:])
+    check_powered_back(fake, d, 'oom')
+    ev = load_journal(d)
+    fatal = [e for e in ev if e['event'] == 'error' and e.get('step') == 'fatal']
+    check(len(fatal) == 1 and fatal[0]['message'] == 'out of memory',
+          'oom: the journal has the fatal error: %r' % fatal)
+    check_eq(load_manifest(d)['status'], 'running', 'oom: the manifest was left as it was')
+    # the cause is gone: the resume finishes the campaign
+    rc, out, err = run(['--resume', d], tmp)
+    capture_dir(d)
+    check_eq(rc, 0, 'oom: resume (%s)' % err[-1500:])
+    check_eq(load_manifest(d)['status'], 'done', 'oom: done after the resume')
+    check_eq(fake.server()['snapshots'], [], 'oom: the snapshot was made and deleted')
+
+
 def test_resume(tmp, fake):
     """kill -9 in the middle of the snapshot, then --resume."""
     tok = token_file(tmp)
@@ -839,6 +875,7 @@ AREAS = {
     'preflight': test_preflight,
     'login': test_login,
     'dryrun': test_dryrun,
+    'fatal': test_fatal,
 }
 
 

@@ -428,6 +428,7 @@ int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err)
 
 void fcr_session_release(struct fcr_session *S)
 {
+	fcr_safety_end(S);
 	fcr_fio_release(&S->fio);
 	fcr_target_release(&S->tgt);
 	if (S->prov_ready)

@@ -4,9 +4,10 @@
  * Every provider inherits it; a provider only says how to power on
  * (ensure_powered_on).  Here live the signals that stop a campaign (the
  * first Ctrl-C, SIGTERM or SIGHUP stops it cleanly; a second one cuts even
- * the safety waits short; a third leaves at once), whether the manifest
- * leaves the machine possibly off, and the power-on with its SSH check that
- * runs when the campaign stops after a take-down.
+ * the safety waits short; a third leaves at once), the fatal path's hook,
+ * whether the manifest leaves the machine possibly off, and the power-on
+ * with its SSH check that runs when the campaign stops after a take-down:
+ * after a failure, an interrupt, or a fatal error such as out of memory.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -32,10 +33,47 @@ static void on_signal(int sig)
 		_exit(FCR_EXIT_INTERRUPTED); /* something hangs: leave now */
 }
 
+/*
+ * The session the fatal path speaks of.  Out of memory (or any fatal error
+ * that takes cm_die) ends the program from wherever it happens; before the
+ * exit, this hook powers a machine that an action took away back on.  The
+ * allocator gives back a reserve first, so that it has memory to work with.
+ */
+static struct fcr_session *g_session;
+
+#define FATAL_RESERVE_BYTES (4u << 20)
+
+static void on_fatal(const char *why)
+{
+	struct fcr_session *S = g_session;
+	if (!S)
+		return;
+	fcr_progress_clear();
+	if (S->journal_ready)
+		fcr_session_failure(S, "fatal", why);
+	if (S->maybe_down && S->prov_ready)
+		fcr_safety_power_on(S, why);
+	if (S->journal_ready)
+		fprintf(stderr,
+			"fiocamp-run: stopped by a fatal error (%s); after fixing the cause: "
+			"fiocamp-run --resume %s\n",
+			why, S->cdir);
+}
+
 void fcr_safety_init(struct fcr_session *S)
 {
 	S->stop = &g_interrupts;
 	S->hard_stop = &g_hard_stop;
+	g_session = S;
+	cm_on_fatal(on_fatal, FATAL_RESERVE_BYTES);
+}
+
+void fcr_safety_end(struct fcr_session *S)
+{
+	if (g_session == S) {
+		g_session = NULL;
+		cm_on_fatal(NULL, 0);
+	}
 }
 
 void fcr_safety_signals(void)

@@ -70,8 +70,12 @@ double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, siz
 			     const struct fcr_state *st, const char **note);
 
 /* ---- safety.c ---- */
-/* Points S->stop and S->hard_stop at the counters the signals set. */
+/* Points S->stop and S->hard_stop at the counters the signals set, and
+ * makes the fatal path (cm_die: out of memory) power the machine back on
+ * when S left it off. */
 void fcr_safety_init(struct fcr_session *S);
+/* The session is over: the fatal path forgets it. */
+void fcr_safety_end(struct fcr_session *S);
 /* Installs the handlers of SIGINT, SIGTERM and SIGHUP. */
 void fcr_safety_signals(void);
 /* Whether the machine may be off as the manifest leaves it. */
