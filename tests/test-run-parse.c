@@ -6,7 +6,7 @@
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
 #include "check.h"
-#include "target/target.h"
+#include "machine/target.h"
 #include "fcr.h"
 
 static void test_durations(void)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "target/probe.h"
+#include "machine/probe.h"
 
 /* A socket bound to a free port of 127.0.0.1; *port gets the port. */
 static int bound_socket(unsigned *port)

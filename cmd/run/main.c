@@ -14,8 +14,9 @@
 
 #include "campaign/campaign.h"
 #include "campaign/jobs.h"
-#include "netcup/provider.h"
+#include "netcup/public.h"
 #include "engine/engine.h"
+#include "providers.h"
 
 #ifndef FIOCAMP_VERSION
 #define FIOCAMP_VERSION "unknown"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "actions/builtin.h"
-#include "actions/provider.h"
+#include "provider.h"
 
 static const struct fcr_action *const builtin_groups[] = {
     fcr_wait_actions,

@@ -6,7 +6,7 @@
 #ifndef FCR_ACTIONS_BUILTIN_H
 #define FCR_ACTIONS_BUILTIN_H
 
-#include "actions/action.h"
+#include "action.h"
 
 extern const struct fcr_action fcr_wait_actions[];     /* settle, wait-ssh (wait.c) */
 extern const struct fcr_action fcr_command_actions[];  /* run, remote (command.c) */

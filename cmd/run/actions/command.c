@@ -6,8 +6,8 @@
 
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
-#include "target/spawn.h"
-#include "target/target.h"
+#include "machine/spawn.h"
+#include "machine/target.h"
 
 /* What a command printed is evidence, but the manifest is no log file. */
 #define OUTPUT_KEPT_BYTES 4096

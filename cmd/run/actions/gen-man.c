@@ -16,8 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "actions/action.h"
-#include "actions/provider.h"
+#include "action.h"
+#include "provider.h"
+#include "providers.h"
 
 #define BEGIN_MARK ".\\\" BEGIN ACTIONS "
 #define END_MARK   ".\\\" END ACTIONS"

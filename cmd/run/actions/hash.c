@@ -5,9 +5,9 @@
 
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
-#include "engine/status.h"
+#include "util/status.h"
 #include "record/record.h"
-#include "target/target.h"
+#include "machine/target.h"
 
 /* The sha256 of `path` that the latest finished action recorded (its result
  * has "path" and "sha256"), or NULL; borrowed from the manifest. */

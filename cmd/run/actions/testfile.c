@@ -6,7 +6,7 @@
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
 #include "fio/fio.h"
-#include "target/target.h"
+#include "machine/target.h"
 
 /* ---- prefill ------------------------------------------------------------------ */
 

@@ -6,9 +6,9 @@
 
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
-#include "engine/status.h"
-#include "target/probe.h"
-#include "target/target.h"
+#include "util/status.h"
+#include "machine/probe.h"
+#include "machine/target.h"
 
 /* ---- settle DURATION ------------------------------------------------------- */
 
@@ -78,7 +78,7 @@ static int wait_ssh_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	return 0;
 }
 
-static void where(const struct fcr_step *step, const struct fcr_target *t, const char **host,
+static void probe_at(const struct fcr_step *step, const struct fcr_target *t, const char **host,
 		  unsigned *port)
 {
 	const struct probe_where *w = step->args;
@@ -91,7 +91,7 @@ static void wait_ssh_describe(struct fcr_action_ctx *ctx, const struct fcr_step 
 {
 	const char *host;
 	unsigned port;
-	where(step, ctx->target, &host, &port);
+	probe_at(step, ctx->target, &host, &port);
 	cm_buf_printf(out,
 		      "wait-ssh %s:%u: a probe every %d ms until the SSH banner arrives twice in a "
 		      "row (at most %llus)\n",
@@ -104,7 +104,7 @@ static int wait_ssh_perform(struct fcr_action_ctx *ctx, const struct fcr_step *s
 {
 	const char *host;
 	unsigned port;
-	where(step, ctx->target, &host, &port);
+	probe_at(step, ctx->target, &host, &port);
 	struct fcr_probe_result pr;
 	int rc = fcr_probe_ssh(host, port, ctx->c->wait_timeout_ms, ctx->stop, &pr, err);
 	json_object_set_new(result, "host", json_string(host));
@@ -126,7 +126,7 @@ bool fcr_wait_ssh_where(const struct fcr_step *step, const struct fcr_target *t,
 {
 	if (step->def->perform != wait_ssh_perform)
 		return false;
-	where(step, t, host, port);
+	probe_at(step, t, host, port);
 	return *host != NULL;
 }
 

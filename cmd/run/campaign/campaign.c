@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "action.h"
+#include "provider.h"
+#include "providers.h"
+
 /* Campaign files are small; a bigger one is a mistake. */
 #define CAMPAIGN_MAX_BYTES  (1024 * 1024)
 #define CAMPAIGN_MAX_ERRORS 20

@@ -12,21 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "actions/action.h"
-#include "actions/provider.h"
+#include "action.h"
 #include "fcr.h"
-
-/* One action of a state's `before` list, as the file has it. */
-struct fcr_step {
-	const struct fcr_action *def; /* its row of the action table */
-	bool from_provider;	      /* the row is the provider's */
-	char *text;		      /* as written, trimmed */
-	struct cm_strv words;	      /* name and arguments, shell-split */
-	unsigned line;
-	bool takes_down; /* from the row; a check may set it */
-	bool brings_up;
-	void *args; /* what the row's check parsed; owned (def->release) */
-};
+#include "provider.h"
 
 struct fcr_state {
 	char *name;

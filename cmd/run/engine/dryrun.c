@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "engine/session.h"
-#include "engine/status.h"
-#include "target/probe.h"
+#include "util/status.h"
+#include "machine/probe.h"
 
 /* A provider's description, one line each, below the step it belongs to. */
 static void print_indented(const char *text)

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "engine/session.h"
-#include "engine/status.h"
-#include "target/probe.h"
-#include "target/spawn.h"
+#include "util/status.h"
+#include "machine/probe.h"
+#include "machine/spawn.h"
 
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg)
 {
@@ -319,7 +319,7 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 	const struct fcr_state *st = &c->states[si];
 	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
 	S->si = si;
-	fcr_status_at(si, 0);
+	fcr_status_at(si, st->name, 0);
 	if (fcr_has_status(state_obj, "done"))
 		return FCR_DONE;
 	bool cut_short = S->resumed && !fcr_has_status(state_obj, "pending");
@@ -347,7 +347,7 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 	json_t *rounds = json_object_get(state_obj, "rounds");
 	for (unsigned r = 1; result == FCR_DONE && r <= c->rounds; r++) {
 		json_t *round_obj = json_array_get(rounds, r - 1);
-		fcr_status_at(si, r);
+		fcr_status_at(si, st->name, r);
 		if (fcr_has_status(round_obj, "done"))
 			continue;
 		uint64_t pause_ms = 0;
@@ -576,7 +576,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
 	struct fcr_error err;
 	fcr_safety_init(S);
-	fcr_status_begin(c);
+	fcr_status_begin(c->n_states, c->rounds, c->runtime_ms, c->pause_ms);
 	fcr_progress_init(o->quiet		      ? FCR_PROGRESS_QUIET
 		      : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
 					      : FCR_PROGRESS_PLAIN);

@@ -14,7 +14,7 @@
 #include <fiocamp.h>
 
 #include "engine/session.h"
-#include "target/spawn.h"
+#include "machine/spawn.h"
 
 static char *find_analyzer(void)
 {

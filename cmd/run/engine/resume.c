@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "engine/session.h"
-#include "engine/status.h"
+#include "util/status.h"
 
 /*
  * A transition cut short in an earlier session (kill, Ctrl-C, failure) has

@@ -16,8 +16,8 @@
 
 #include "actions/builtin.h"
 #include "engine/session.h"
-#include "engine/status.h"
-#include "target/probe.h"
+#include "util/status.h"
+#include "machine/probe.h"
 
 /* An int is written atomically on Linux, and the helpers take `volatile int *`. */
 static volatile int g_interrupts;

@@ -11,11 +11,11 @@
 
 #include <stdbool.h>
 
-#include "actions/provider.h"
+#include "provider.h"
 #include "engine/engine.h"
 #include "fio/fio.h"
 #include "record/record.h"
-#include "target/target.h"
+#include "machine/target.h"
 
 struct fcr_session {
 	const struct fcr_campaign *c;

@@ -14,7 +14,7 @@
 
 #include <fiocamp.h>
 
-#include "engine/status.h"
+#include "util/status.h"
 
 static void on_rate(void *opaque, const char *text)
 {

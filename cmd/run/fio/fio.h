@@ -15,7 +15,7 @@
 #include "campaign/jobs.h"
 #include "fcr.h"
 #include "record/record.h"
-#include "target/target.h"
+#include "machine/target.h"
 
 struct fcr_fio {
 	const struct fcr_campaign *c;

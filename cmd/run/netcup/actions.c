@@ -2,7 +2,7 @@
 /*
  * The netcup provider's action table: power-off, power-on, reboot,
  * snapshot, delete-snapshot and revert as rows of the kind every action has
- * (actions/action.h), each turned into calls of the SCP client (netcup.h),
+ * (action.h), each turned into calls of the SCP client (netcup.h),
  * its tasks into the manifest's `task` and `tasks`.
  */
 #include <math.h>
@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "campaign/campaign.h"
 #include "netcup/ncp.h"
 
 #define MAX_SNAPSHOT_NAME 255

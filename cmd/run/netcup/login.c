@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "netcup/netcup.h"
-#include "netcup/provider.h"
+#include "netcup/public.h"
 #include "fcr.h"
 
 static volatile sig_atomic_t login_interrupted;

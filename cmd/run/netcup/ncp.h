@@ -12,7 +12,7 @@
 #ifndef FCR_NETCUP_NCP_H
 #define FCR_NETCUP_NCP_H
 
-#include "actions/provider.h"
+#include "provider.h"
 #include "netcup/netcup.h"
 
 struct fcr_ncp {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The netcup provider (actions/provider.h): its [provider] keys, the
+ * The netcup provider (provider.h): its [provider] keys, the
  * credentials, the SCP client's events turned into journal lines and notes,
  * and the preflight with what earlier sessions made.  Its action table is
  * actions.c.
  */
-#include "netcup/provider.h"
+#include "netcup/public.h"
 
 #include <limits.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Event lines and the status line (status.h). */
-#include "engine/status.h"
+#include "util/status.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,8 +90,12 @@ static void status_printf(bool force, const char *fmt, ...)
 /* ---- what the line says ----------------------------------------------------- */
 
 static struct {
-	const struct fcr_campaign *c;
+	bool begun;
 	double started_mono;
+	/* the campaign's shape */
+	double runtime_s, pause_s;
+	unsigned rounds;
+	size_t n_states;
 	/* for the ETA */
 	double fio_extra_s;
 	unsigned fio_extra_n;
@@ -100,17 +104,22 @@ static struct {
 	uint64_t wait_left_ms;
 	/* where we are */
 	size_t si;
+	const char *state; /* borrowed */
 	unsigned round;
 	const char *test;
 	double test_started;
 	char rate[64];
 } S;
 
-void fcr_status_begin(const struct fcr_campaign *c)
+void fcr_status_begin(size_t n_states, unsigned rounds, uint64_t runtime_ms, uint64_t pause_ms)
 {
 	memset(&S, 0, sizeof(S));
-	S.c = c;
+	S.begun = true;
 	S.started_mono = cm_mono_s();
+	S.n_states = n_states;
+	S.rounds = rounds;
+	S.runtime_s = (double)runtime_ms / 1000.0;
+	S.pause_s = (double)pause_ms / 1000.0;
 }
 
 double fcr_status_elapsed_s(void)
@@ -125,9 +134,10 @@ void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms)
 	S.wait_left_ms += wait_ms;
 }
 
-void fcr_status_at(size_t si, unsigned round)
+void fcr_status_at(size_t si, const char *state, unsigned round)
 {
 	S.si = si;
+	S.state = state;
 	S.round = round;
 }
 
@@ -149,9 +159,7 @@ static double fio_extra(void)
 
 static double eta_s(void)
 {
-	const struct fcr_campaign *c = S.c;
-	double left = S.tests_left * ((double)c->runtime_ms / 1000.0 + fio_extra()) +
-		      S.pauses_left * ((double)c->pause_ms / 1000.0) +
+	double left = S.tests_left * (S.runtime_s + fio_extra()) + S.pauses_left * S.pause_s +
 		      (double)S.wait_left_ms / 1000.0;
 	if (S.test)
 		left -= cm_mono_s() - S.test_started;
@@ -160,20 +168,19 @@ static double eta_s(void)
 
 void fcr_status_show(const char *what, bool force)
 {
-	if (mode != FCR_PROGRESS_TTY || !S.c)
+	if (mode != FCR_PROGRESS_TTY || !S.begun)
 		return;
 	char el[32], eta[32];
 	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
 	fcr_format_clock(eta, sizeof(eta), eta_s());
-	const struct fcr_campaign *c = S.c;
-	if (S.si < c->n_states && S.round)
+	if (S.state && S.round)
 		status_printf(force,
 			      "state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
-			      S.si + 1, c->n_states, c->states[S.si].name, S.round, c->rounds,
-			      what, el, eta, S.rate[0] ? " | " : "", S.rate);
-	else if (S.si < c->n_states)
+			      S.si + 1, S.n_states, S.state, S.round, S.rounds, what, el, eta,
+			      S.rate[0] ? " | " : "", S.rate);
+	else if (S.state)
 		status_printf(force, "state %zu/%zu %s | before | %s | %s elapsed | ETA %s",
-			      S.si + 1, c->n_states, c->states[S.si].name, what, el, eta);
+			      S.si + 1, S.n_states, S.state, what, el, eta);
 	else
 		status_printf(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
 			      S.rate[0] ? " | " : "", S.rate);

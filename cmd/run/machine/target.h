@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "campaign/campaign.h"
-#include "target/spawn.h"
+#include "machine/spawn.h"
 
 struct fcr_target {
 	const struct fcr_campaign *c;

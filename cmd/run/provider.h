@@ -6,11 +6,11 @@
  *
  * A provider is a table of functions (struct fcr_provider) and its own
  * action table, rows of the same kind as the built-in actions
- * (actions/action.h); its rows reach its handle through ctx->provider.
+ * (action.h); its rows reach its handle through ctx->provider.
  * The controller:
  *
  *   1. finds the provider by the [provider] section's `type`
- *      (fcr_provider_find),
+ *      (fcr_provider_find, providers.h),
  *   2. while parsing the campaign file, checks every `before` action against
  *      the rows (name, argument count, check()), and the [provider] keys with
  *      configure(ctx = NULL), so that mistakes are reported as file:line
@@ -46,7 +46,7 @@
 
 #include <jansson.h>
 
-#include "actions/action.h"
+#include "action.h"
 #include "fcr.h"
 
 /* One key of the [provider] section (other than `type`).  Borrowed for the
@@ -124,15 +124,5 @@ struct fcr_provider {
 	int (*ensure_powered_on)(void *state, json_t *result, struct fcr_error *err);
 	void (*free)(void *state);
 };
-
-/*
- * The ops for `type`, or NULL.  When NULL, *planned is set when the type is
- * known but not built into this binary yet (so the message can say so).
- */
-const struct fcr_provider *fcr_provider_find(const char *type, bool *planned);
-/* The built-in type names, comma separated, for messages. */
-const char *fcr_provider_known_types(void);
-/* The built-in providers, NULL-terminated, for --help. */
-const struct fcr_provider *const *fcr_provider_list(void);
 
 #endif

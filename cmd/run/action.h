@@ -17,8 +17,8 @@
  * exiting; errors in the caller's struct fcr_error (fcr.h); a wait that the
  * first Ctrl-C cuts short returns FCR_E_STOPPED.
  */
-#ifndef FCR_ACTIONS_ACTION_H
-#define FCR_ACTIONS_ACTION_H
+#ifndef FCR_ACTION_H
+#define FCR_ACTION_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -28,11 +28,22 @@
 
 struct fcr_campaign;
 struct fcr_state;
-struct fcr_step;
 struct fcr_target;
 struct fcr_record;
 struct fcr_fio;
 struct fcr_provider;
+
+/* One action of a state's `before` list, as the file has it. */
+struct fcr_step {
+	const struct fcr_action *def; /* its row of the action table */
+	bool from_provider;	      /* the row is the provider's */
+	char *text;		      /* as written, trimmed */
+	struct cm_strv words;	      /* name and arguments, shell-split */
+	unsigned line;
+	bool takes_down; /* from the row; a check may set it */
+	bool brings_up;
+	void *args; /* what the row's check parsed; owned (def->release) */
+};
 
 /* What an action is given while the campaign file is checked. */
 struct fcr_check_ctx {

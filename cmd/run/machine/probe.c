@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "target/probe.h"
+#include "machine/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,10 +4,10 @@
  * provider interface of provider.h on top of the SCP client of netcup.h.
  * See docs/netcup.md.
  */
-#ifndef FCR_PROVIDER_NETCUP_H
-#define FCR_PROVIDER_NETCUP_H
+#ifndef FCR_NETCUP_PUBLIC_H
+#define FCR_NETCUP_PUBLIC_H
 
-#include "actions/provider.h"
+#include "provider.h"
 
 extern const struct fcr_provider fcr_netcup_provider;
 

@@ -6,14 +6,14 @@
  * where the campaign is, the elapsed time, the ETA and fio's current rate.
  * One of each per process.
  */
-#ifndef FCR_ENGINE_STATUS_H
-#define FCR_ENGINE_STATUS_H
+#ifndef FCR_UTIL_STATUS_H
+#define FCR_UTIL_STATUS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "campaign/campaign.h"
+#include "fcr.h"
 
 enum fcr_progress_mode { FCR_PROGRESS_QUIET, FCR_PROGRESS_PLAIN, FCR_PROGRESS_TTY };
 
@@ -31,12 +31,13 @@ void fcr_progress_clear(void);
 #define FCR_FIO_OVERHEAD_GUESS_S 0.3
 
 /* The campaign the line speaks of; the elapsed time counts from here. */
-void fcr_status_begin(const struct fcr_campaign *c);
+void fcr_status_begin(size_t n_states, unsigned rounds, uint64_t runtime_ms, uint64_t pause_ms);
 double fcr_status_elapsed_s(void);
 /* What is left to do, for the ETA. */
 void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms);
-/* Where the campaign is: state si (n_states: past the last), round (0: its actions). */
-void fcr_status_at(size_t si, unsigned round);
+/* Where the campaign is: state si named `state` (borrowed; NULL: past the
+ * last), round (0: its actions). */
+void fcr_status_at(size_t si, const char *state, unsigned round);
 /* Redraws the line with `what` (the test or action at hand); at most 5
  * times a second unless forced.  Only on a terminal. */
 void fcr_status_show(const char *what, bool force);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "target/spawn.h"
+#include "machine/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>

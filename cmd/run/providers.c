@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The providers built into this binary, and `none`. */
-#include "actions/provider.h"
+/* The providers built into this binary (providers.h). */
+#include "providers.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "netcup/provider.h"
+#include "netcup/public.h"
 
 /* `none` has no actions: a campaign without a [provider] section (or with
  * type = none) may only use the built-in actions. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "target/target.h"
+#include "machine/target.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record/record.h"
 
 /* Outputs copied back from a remote fio run (JSON and logs) stay below this. */
 #define FETCH_MAX_BYTES	 (512u * 1024 * 1024)
