@@ -2,10 +2,8 @@
 /* A provider's REST API: retries, writes sent once, events, redaction (api.h). */
 #include "http/api.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 void fcr_api_init(struct fcr_api *api, struct fcr_http *http, const char *base,
 		  const struct fcr_api_config *cfg)
@@ -42,17 +40,14 @@ int fcr_api_sleep_ms(const struct fcr_api *api, unsigned ms, struct fcr_error *e
 {
 	const struct fcr_api_config *cfg = &api->cfg;
 	double end = cm_mono_s() + ms / 1000.0;
+	/* in steps of at most 100 ms, asking should_stop() between them */
 	for (;;) {
 		if (cfg->should_stop && cfg->should_stop(cfg->opaque))
 			return fcr_fail_as(err, FCR_E_STOPPED, "stopped while waiting");
 		double left = end - cm_mono_s();
 		if (left <= 0)
 			return 0;
-		if (left > 0.1)
-			left = 0.1;
-		struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)(left * 1e9)};
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
+		cm_sleep_ms(left > 0.1 ? 100 : (uint64_t)(left * 1000.0) + 1, NULL);
 	}
 }
 
