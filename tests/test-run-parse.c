@@ -179,6 +179,18 @@ static void test_campaign(void)
 	}
 	cm_strv_release(&errors);
 
+	/* a verify-hash after a hash that has no path is an error, not a crash */
+	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n"
+		  "before = hash; verify-hash /x\n",
+		  &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 2);
+	if (errors.n == 2) {
+		CHECK_STR(errors.v[0], "t.ini:6: 'hash': wrong number of arguments (usage: hash PATH)");
+		CHECK_STR(errors.v[1], "t.ini:6: verify-hash /x: no earlier 'hash /x' to compare with");
+	}
+	cm_strv_release(&errors);
+
 	/* more than 20 problems: 20 lines and a count */
 	struct cm_buf b = {0};
 	cm_buf_puts(&b, "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n");

@@ -74,7 +74,9 @@ static int verify_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 		size_t end = os == cx->state ? cx->index : os->n_actions;
 		for (size_t ai = 0; ai < end; ai++) {
 			const struct fcr_step *o = &os->actions[ai];
-			if (o->def && o->def->perform == hash_perform && !strcmp(o->words.v[1], path))
+			/* a `hash` with the wrong number of arguments has its error already */
+			if (o->def && o->def->perform == hash_perform && o->words.n == 2 &&
+			    !strcmp(o->words.v[1], path))
 				return 0;
 		}
 		if (os == cx->state)

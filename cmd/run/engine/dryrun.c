@@ -41,9 +41,13 @@ static void describe_step(struct fcr_session *S, size_t si, const struct fcr_ste
 		printf("%3u.   provider %s: %s%s\n", ++*step, c->provider_type, a->text,
 		       a->takes_down ? " (the machine goes away: downtime starts)" : "");
 	} else {
+		/* the first line is the plan's; a row without one shows its text */
 		const char *nl = strchr(details, '\n');
 		size_t n = nl ? (size_t)(nl - details) : strlen(details);
-		printf("%3u.   %.*s\n", ++*step, (int)n, n ? details : a->text);
+		if (n)
+			printf("%3u.   %.*s\n", ++*step, (int)n, details);
+		else
+			printf("%3u.   %s\n", ++*step, a->text);
 		details += n + (nl ? 1 : 0);
 	}
 	if (*details)
