@@ -976,7 +976,7 @@ static void test_dryrun_uefi(void)
 	CHECK_INT(err.http_status, 400);
 	CHECK_STR(err.api_code, "server.snapshot.create.error.online.uefi");
 	CHECK(strstr(err.msg, "Online snapshot creation is not possible if UEFI is "
-				  "activated.") != NULL);
+			      "activated.") != NULL);
 	CHECK_INT(fake_snapshots_named("online-1"), 0);
 	fcr_netcup_free(nc);
 }
@@ -1212,7 +1212,8 @@ static void test_no_duplicate(void)
 
 /* ---- preflight ---------------------------------------------------------------- */
 
-static const struct fcr_netcup_finding *finding(const struct fcr_netcup_findings *f, const char *code)
+static const struct fcr_netcup_finding *finding(const struct fcr_netcup_findings *f,
+						const char *code)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		if (strcmp(f->items[i].code, code) == 0)
@@ -1249,7 +1250,8 @@ static void test_preflight(void)
 	CHECK(strstr(err.msg, "4 problems") != NULL);
 	CHECK_INT(f.n_problems, 4);
 	CHECK(s.uefi);
-	const struct fcr_netcup_finding *x = finding(&f, "server.snapshot.create.error.online.uefi");
+	const struct fcr_netcup_finding *x =
+	    finding(&f, "server.snapshot.create.error.online.uefi");
 	CHECK(x && x->level == FCR_NETCUP_PROBLEM);
 	CHECK(x && strstr(x->message, "400 \"Online snapshot creation is not possible if UEFI "
 				      "is activated.\""));
@@ -1262,9 +1264,11 @@ static void test_preflight(void)
 		missing += strcmp(f.items[i].code, "name-missing") == 0;
 	CHECK_INT(missing, 2); /* the second delete of grenzlast-2, the revert to grenzlast-9 */
 	x = finding(&f, "server");
-	CHECK(x && x->level == FCR_NETCUP_INFO && strstr(x->message, "RUNNING, UEFI on, 1 snapshot"));
+	CHECK(x && x->level == FCR_NETCUP_INFO &&
+	      strstr(x->message, "RUNNING, UEFI on, 1 snapshot"));
 	x = finding(&f, "dry-run");
-	CHECK(x && x->level == FCR_NETCUP_INFO && strstr(x->message, "offline snapshot of disk vda"));
+	CHECK(x && x->level == FCR_NETCUP_INFO &&
+	      strstr(x->message, "offline snapshot of disk vda"));
 	json_t *log = log_since(m);
 	/* one dry-run for the two offline snapshots, none for the online one */
 	CHECK_INT(count_reqs(log, "POST", "/scp-core/api/v1/servers/111007/snapshots:dryrun"), 1);

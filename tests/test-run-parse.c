@@ -111,19 +111,20 @@ static struct fcr_campaign *parse(const char *text, struct cm_strv *errors)
 static void test_campaign(void)
 {
 	struct cm_strv errors = {0};
-	struct fcr_campaign *c = parse("\xef\xbb\xbf; comment\r\n"
-				   "[campaign]\r\n"
-				   "suite = rw4k ./my.fio ; two tests\n"
-				   "directory = /srv/fio\n"
-				   "size = 4G # comment\n"
-				   "target = ssh bench@[::1]:2222\n"
-				   "pause=1m30s\n"
-				   "[state a]\n"
-				   "before = settle 10s; wait-ssh; run sh -c 'x; y' # c\n"
-				   "before = hash /etc/passwd\n"
-				   "[state b]\n"
-				   "before = verify-hash /etc/passwd; wait-ssh host.example:22;\n",
-				   &errors);
+	struct fcr_campaign *c =
+	    parse("\xef\xbb\xbf; comment\r\n"
+		  "[campaign]\r\n"
+		  "suite = rw4k ./my.fio ; two tests\n"
+		  "directory = /srv/fio\n"
+		  "size = 4G # comment\n"
+		  "target = ssh bench@[::1]:2222\n"
+		  "pause=1m30s\n"
+		  "[state a]\n"
+		  "before = settle 10s; wait-ssh; run sh -c 'x; y' # c\n"
+		  "before = hash /etc/passwd\n"
+		  "[state b]\n"
+		  "before = verify-hash /etc/passwd; wait-ssh host.example:22;\n",
+		  &errors);
 	CHECK(c != NULL);
 	CHECK_INT(errors.n, 0);
 	if (!c) {
@@ -186,8 +187,10 @@ static void test_campaign(void)
 	CHECK(c == NULL);
 	CHECK_INT(errors.n, 2);
 	if (errors.n == 2) {
-		CHECK_STR(errors.v[0], "t.ini:6: 'hash': wrong number of arguments (usage: hash PATH)");
-		CHECK_STR(errors.v[1], "t.ini:6: verify-hash /x: no earlier 'hash /x' to compare with");
+		CHECK_STR(errors.v[0],
+			  "t.ini:6: 'hash': wrong number of arguments (usage: hash PATH)");
+		CHECK_STR(errors.v[1],
+			  "t.ini:6: verify-hash /x: no earlier 'hash /x' to compare with");
 	}
 	cm_strv_release(&errors);
 
@@ -237,8 +240,8 @@ static void test_campaign_refusals(void)
 	/* a size beyond what a file offset (off_t) holds */
 	struct cm_strv errors = {0};
 	struct fcr_campaign *c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 16777215T\n"
-				   "[state s]\n",
-				   &errors);
+				       "[state s]\n",
+				       &errors);
 	CHECK(c == NULL);
 	CHECK_INT(errors.n, 1);
 	if (errors.n == 1)

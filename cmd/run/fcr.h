@@ -63,8 +63,7 @@ struct fcr_error {
  * callers can `return fcr_fail(err, ...)`. */
 int fcr_fail(struct fcr_error *err, const char *fmt, ...) CM_PRINTF(2, 3);
 /* The same with another code. */
-int fcr_fail_as(struct fcr_error *err, enum fcr_status code, const char *fmt, ...)
-    CM_PRINTF(3, 4);
+int fcr_fail_as(struct fcr_error *err, enum fcr_status code, const char *fmt, ...) CM_PRINTF(3, 4);
 /* FCR_E_FAILED with ": strerror(errnum)" appended. */
 int fcr_fail_errno(struct fcr_error *err, int errnum, const char *fmt, ...) CM_PRINTF(3, 4);
 void fcr_error_clear(struct fcr_error *err);
@@ -107,7 +106,7 @@ char *fcr_shell_join(char *const *argv);
 
 /* Writes a new file (O_EXCL unless `replace`), fsyncs it. */
 int fcr_write_file(const char *path, const void *buf, size_t len, bool replace,
-	       struct fcr_error *err);
+		   struct fcr_error *err);
 /* Writes a new file (O_EXCL) without fsync: the caller syncs it later. */
 int fcr_write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err);
 /* Writes path via "path.tmp", fsync, rename, fsync of the directory. */

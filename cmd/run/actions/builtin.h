@@ -17,7 +17,7 @@ extern const struct fcr_action fcr_testfile_actions[]; /* prefill, fresh-file (t
  * Where a wait-ssh step probes: its HOST[:PORT], else the ssh target's host
  * and port.  false when the step is no wait-ssh, or there is no host.
  */
-bool fcr_wait_ssh_where(const struct fcr_step *step, const struct fcr_target *t,
-			const char **host, unsigned *port);
+bool fcr_wait_ssh_where(const struct fcr_step *step, const struct fcr_target *t, const char **host,
+			unsigned *port);
 
 #endif

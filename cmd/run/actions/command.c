@@ -29,8 +29,8 @@ static void put_output(json_t *res, const char *key, const char *text)
 }
 
 /* Runs the step's command here (local) or on the target. */
-static int command(struct fcr_action_ctx *ctx, const struct fcr_step *step, bool local,
-		   json_t *res, struct fcr_error *err)
+static int command(struct fcr_action_ctx *ctx, const struct fcr_step *step, bool local, json_t *res,
+		   struct fcr_error *err)
 {
 	char *const *argv = step->words.v + 1;
 	struct fcr_capture cap;
@@ -63,8 +63,8 @@ static int run_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, 
 	return command(ctx, step, true, result, err);
 }
 
-static int remote_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			  json_t *result, struct fcr_error *err)
+static int remote_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			  struct fcr_error *err)
 {
 	return command(ctx, step, false, result, err);
 }

@@ -29,8 +29,8 @@ static const char *recorded_hash(const struct fcr_record *rec, const char *path)
 	return found;
 }
 
-static void describe_sha(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			 const char *what, struct cm_buf *out)
+static void describe_sha(struct fcr_action_ctx *ctx, const struct fcr_step *step, const char *what,
+			 struct cm_buf *out)
 {
 	char *const sha[] = {"sha256sum", "--", step->words.v[1], NULL};
 	char *joined = fcr_shell_join(sha);
@@ -91,8 +91,8 @@ static void verify_describe(struct fcr_action_ctx *ctx, const struct fcr_step *s
 	describe_sha(ctx, step, "compared with the recorded hash", out);
 }
 
-static int verify_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			  json_t *result, struct fcr_error *err)
+static int verify_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			  struct fcr_error *err)
 {
 	const char *path = step->words.v[1];
 	const char *expected = recorded_hash(ctx->rec, path);

@@ -18,8 +18,8 @@ static void prefill_describe(struct fcr_action_ctx *ctx, const struct fcr_step *
 		      ctx->state->name);
 }
 
-static int prefill_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			   json_t *result, struct fcr_error *err)
+static int prefill_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			   struct fcr_error *err)
 {
 	(void)step;
 	char *name = cm_asprintf("before-%s", ctx->state->name);
@@ -51,12 +51,13 @@ static void fresh_describe(struct fcr_action_ctx *ctx, const struct fcr_step *st
 	(void)step;
 	char size[32];
 	cm_format_size(size, sizeof(size), ctx->c->size_bytes);
-	cm_buf_printf(out, "fresh-file: remove %s and create it again, %s, never written (sparse)\n",
+	cm_buf_printf(out,
+		      "fresh-file: remove %s and create it again, %s, never written (sparse)\n",
 		      ctx->target->test_file, size);
 }
 
-static int fresh_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			 json_t *result, struct fcr_error *err)
+static int fresh_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			 struct fcr_error *err)
 {
 	(void)step;
 	int rc = fcr_target_fresh_file(ctx->target, err);

@@ -79,7 +79,7 @@ static int wait_ssh_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 }
 
 static void probe_at(const struct fcr_step *step, const struct fcr_target *t, const char **host,
-		  unsigned *port)
+		     unsigned *port)
 {
 	const struct probe_where *w = step->args;
 	*host = w->host ? w->host : fcr_target_probe_host(t);
@@ -99,8 +99,8 @@ static void wait_ssh_describe(struct fcr_action_ctx *ctx, const struct fcr_step 
 		      (unsigned long long)(ctx->c->wait_timeout_ms / 1000));
 }
 
-static int wait_ssh_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			    json_t *result, struct fcr_error *err)
+static int wait_ssh_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			    struct fcr_error *err)
 {
 	const char *host;
 	unsigned port;
@@ -121,8 +121,8 @@ static int wait_ssh_perform(struct fcr_action_ctx *ctx, const struct fcr_step *s
 	return 0;
 }
 
-bool fcr_wait_ssh_where(const struct fcr_step *step, const struct fcr_target *t,
-			const char **host, unsigned *port)
+bool fcr_wait_ssh_where(const struct fcr_step *step, const struct fcr_target *t, const char **host,
+			unsigned *port)
 {
 	if (step->def->perform != wait_ssh_perform)
 		return false;

@@ -457,8 +457,8 @@ static void parse_line(struct parser *p, char *line)
 				return;
 			}
 		}
-		c->provider_keys = cm_realloc(c->provider_keys, c->n_provider_keys + 1,
-					    sizeof(*c->provider_keys));
+		c->provider_keys =
+		    cm_realloc(c->provider_keys, c->n_provider_keys + 1, sizeof(*c->provider_keys));
 		struct fcr_provider_key *k = &c->provider_keys[c->n_provider_keys++];
 		k->key = cm_strdup(key);
 		k->value = cm_strdup(value);
@@ -573,7 +573,7 @@ static void finish(struct parser *p)
 }
 
 int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
-		   struct cm_strv *errors)
+		       struct cm_strv *errors)
 {
 	*out = NULL;
 	struct fcr_campaign *c = cm_calloc(1, sizeof(*c));
@@ -629,7 +629,8 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 	}
 	finish(&p);
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
-		cm_strv_addf(errors, "%s: %d more errors", source, p.n_errors - CAMPAIGN_MAX_ERRORS);
+		cm_strv_addf(errors, "%s: %d more errors", source,
+			     p.n_errors - CAMPAIGN_MAX_ERRORS);
 	if (p.n_errors) {
 		fcr_campaign_free(c);
 		return -1;
@@ -691,5 +692,5 @@ char *fcr_campaign_test_file(const struct fcr_campaign *c)
 {
 	size_t n = strlen(c->directory);
 	return cm_asprintf("%s%sfiocamp.testfile", c->directory,
-			 n && c->directory[n - 1] == '/' ? "" : "/");
+			   n && c->directory[n - 1] == '/' ? "" : "/");
 }

@@ -67,7 +67,7 @@ struct fcr_campaign {
  * returns -1 and appends one "source:line: message" per problem to errors.
  */
 int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
-		   struct cm_strv *errors);
+		       struct cm_strv *errors);
 void fcr_campaign_free(struct fcr_campaign *c);
 
 /* The [provider] section as the provider reads it (borrows from c). */

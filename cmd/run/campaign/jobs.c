@@ -28,14 +28,15 @@ static int try_path(const char *path, struct fcr_jobfile *out, struct fcr_error 
 {
 	if (!fcr_path_exists(path))
 		return 1;
-	if (cm_read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err->msg, sizeof(err->msg)) < 0)
+	if (cm_read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err->msg,
+			 sizeof(err->msg)) < 0)
 		return -1;
 	out->origin = cm_strdup(path);
 	return 0;
 }
 
 int fcr_jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
-		 struct fcr_jobfile *out, struct fcr_error *err)
+		     struct fcr_jobfile *out, struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	size_t n = strlen(entry);

@@ -37,7 +37,7 @@ struct fcr_jobfile {
  * with err naming every place that was searched.
  */
 int fcr_jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
-		 struct fcr_jobfile *out, struct fcr_error *err);
+		     struct fcr_jobfile *out, struct fcr_error *err);
 void fcr_jobfile_release(struct fcr_jobfile *j);
 
 /* The directory the job files are installed in. */

@@ -151,13 +151,14 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 					       S->fio.jobs[ti].test, runtime, st->name, r, envj,
 					       joined);
 				else
-					printf("         %s (%s): %s\n", S->fio.jobs[ti].test, runtime,
-					       joined);
+					printf("         %s (%s): %s\n", S->fio.jobs[ti].test,
+					       runtime, joined);
 				free(envj);
 				free(joined);
 				cm_strv_release(&env);
 				cm_strv_release(&argv);
-				total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
+				total_s +=
+				    (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
 			}
 		}
 	}

@@ -159,7 +159,7 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
  * end of the last fio run; the round's bookkeeping happens inside it.
  */
 static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
-			   uint64_t pause_ms)
+				  uint64_t pause_ms)
 {
 	const struct fcr_campaign *c = S->c;
 	const struct fcr_state *st = &c->states[si];
@@ -171,7 +171,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	/* a round stopped in the pause before its first run left an empty directory */
 	if (fcr_path_exists(abs) && rmdir(abs) == 0)
 		fcr_progress_line("%s round %u: removed the empty directory of an earlier attempt",
-			      st->name, r);
+				  st->name, r);
 	if (fcr_path_exists(abs)) {
 		/* a round cut short (or failed) earlier: keep it, run the round again */
 		const char *tag = fcr_has_status(round_obj, "failed") ? "failed" : "interrupted";
@@ -192,10 +192,10 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		}
 		json_array_append_new(list, json_string(aside_rel));
 		fcr_record_event(&S->rec, "moved-aside",
-			     json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round", (int)r,
-				       "from", rel, "to", aside_rel));
-		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s", st->name,
-			      r, aside_rel);
+				 json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round",
+					   (int)r, "from", rel, "to", aside_rel));
+		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s",
+				  st->name, r, aside_rel);
 		free(aside_rel);
 		free(aside);
 	}
@@ -219,7 +219,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		json_array_append_new(tests, t);
 	}
 	fcr_record_event(&S->rec, "round-start",
-		     json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+			 json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -267,9 +267,9 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	}
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
-	const char *status = result == FCR_DONE		  ? "done"
+	const char *status = result == FCR_DONE		 ? "done"
 			     : result == FCR_INTERRUPTED ? "interrupted"
-							  : "failed";
+							 : "failed";
 	for (size_t ti = 0; ti < json_array_size(tests); ti++) {
 		json_t *t = json_array_get(tests, ti);
 		if (fcr_has_status(t, "pending"))
@@ -325,7 +325,7 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 	bool cut_short = S->resumed && !fcr_has_status(state_obj, "pending");
 	json_object_set_new(state_obj, "status", json_string("running"));
 	fcr_record_event(&S->rec, "state-start",
-		     json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
+			 json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
 	fcr_record_save(&S->rec);
 	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
 	enum fcr_outcome result = FCR_DONE;
@@ -354,9 +354,9 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 		if (ran_round && c->pause_ms) {
 			pause_ms = c->pause_ms;
 			fcr_record_event(&S->rec, "pause",
-				     json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
-					       (int)r, "duration_s",
-					       fcr_jseconds((double)c->pause_ms / 1000)));
+					 json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
+						   (int)r, "duration_s",
+						   fcr_jseconds((double)c->pause_ms / 1000)));
 		}
 		if (r > 1)
 			fcr_status_pause_done();
@@ -373,12 +373,12 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 		result = FCR_FAILED;
 	if (result == FCR_FAILED)
 		mark_rest_skipped(state_obj);
-	const char *status = result == FCR_DONE		  ? "done"
+	const char *status = result == FCR_DONE		 ? "done"
 			     : result == FCR_INTERRUPTED ? "interrupted"
-							  : "failed";
+							 : "failed";
 	json_object_set_new(state_obj, "status", json_string(status));
 	fcr_record_event(&S->rec, "state-end",
-		     json_pack("{s:s, s:s}", "state", st->name, "status", status));
+			 json_pack("{s:s, s:s}", "state", st->name, "status", status));
 	fcr_record_save(&S->rec);
 	if (S->rec.failed)
 		return FCR_FATAL;
@@ -395,14 +395,16 @@ static void count_work(struct fcr_session *S)
 			continue;
 		unsigned left = 0;
 		for (unsigned r = 0; r < c->rounds; r++) {
-			if (!fcr_has_status(json_array_get(json_object_get(s, "rounds"), r), "done"))
+			if (!fcr_has_status(json_array_get(json_object_get(s, "rounds"), r),
+					    "done"))
 				left++;
 		}
 		fcr_status_add_work(left * (unsigned)c->suite.n, left ? left - 1 : 0, 0);
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
 			const struct fcr_step *a = &c->states[si].actions[ai];
 			if (a->def->duration_ms &&
-			    !fcr_has_status(json_array_get(json_object_get(s, "before"), ai), "done"))
+			    !fcr_has_status(json_array_get(json_object_get(s, "before"), ai),
+					    "done"))
 				fcr_status_add_work(0, 0, a->def->duration_ms(a));
 		}
 	}
@@ -422,8 +424,7 @@ int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err)
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++)
 			need_prefill |= c->states[si].actions[ai].def->prefill_job;
 	}
-	return fcr_fio_resolve_jobs(&S->fio, S->o->campaign_dir, S->o->jobs_dir, need_prefill,
-				    err);
+	return fcr_fio_resolve_jobs(&S->fio, S->o->campaign_dir, S->o->jobs_dir, need_prefill, err);
 }
 
 void fcr_session_release(struct fcr_session *S)
@@ -507,8 +508,8 @@ static void provider_note(void *opaque, const char *level, const char *text)
 	}
 	if (S->journal_ready)
 		fcr_record_event(&S->rec, "provider-note",
-			     json_pack("{s:s, s:s, s:s}", "provider", S->c->provider_type, "level",
-				       level, "text", text));
+				 json_pack("{s:s, s:s, s:s}", "provider", S->c->provider_type,
+					   "level", level, "text", text));
 }
 
 /* The provider's configuration and credentials: before anything is created. */
@@ -577,9 +578,9 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	struct fcr_error err;
 	fcr_safety_init(S);
 	fcr_status_begin(c->n_states, c->rounds, c->runtime_ms, c->pause_ms);
-	fcr_progress_init(o->quiet		      ? FCR_PROGRESS_QUIET
-		      : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
-					      : FCR_PROGRESS_PLAIN);
+	fcr_progress_init(o->quiet		  ? FCR_PROGRESS_QUIET
+			  : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
+						  : FCR_PROGRESS_PLAIN);
 	int exit_code = FCR_EXIT_FAILED;
 	if (fcr_session_jobs(S, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
@@ -628,8 +629,8 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	S->fio.cdir = S->cdir;
 	fcr_safety_signals();
 	fcr_record_event(&S->rec, resume ? "resume" : "campaign-start",
-		     json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", S->cdir,
-			       "keep_going", o->keep_going));
+			 json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", S->cdir,
+				   "keep_going", o->keep_going));
 	if (complete) {
 		fcr_progress_line("%s: the campaign is complete; nothing left to do", S->cdir);
 		fcr_record_event(&S->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
@@ -677,8 +678,9 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	json_object_set_new(S->rec.m, "fio_version", fcr_jtext(fio_version));
 	json_object_set_new(S->rec.m, "host", host);
 	fcr_record_event(&S->rec, "preflight",
-		     json_pack("{s:O, s:O, s:s*}", "fio_version", json_object_get(S->rec.m, "fio_version"),
-			       "host", host, "remote_dir", S->tgt.remote_tmp));
+			 json_pack("{s:O, s:O, s:s*}", "fio_version",
+				   json_object_get(S->rec.m, "fio_version"), "host", host,
+				   "remote_dir", S->tgt.remote_tmp));
 	free(fio_version);
 	if (provider_preflight(S, &err) < 0) {
 		fcr_progress_clear();
@@ -749,8 +751,8 @@ end:
 	fcr_target_cleanup(&S->tgt);
 	json_object_set_new(S->rec.m, "status", json_string(final));
 	fcr_record_event(&S->rec, "campaign-end",
-		     json_pack("{s:s, s:o}", "status", final, "elapsed_s",
-			       fcr_jseconds(fcr_status_elapsed_s())));
+			 json_pack("{s:s, s:o}", "status", final, "elapsed_s",
+				   fcr_jseconds(fcr_status_elapsed_s())));
 	fcr_record_save(&S->rec);
 	fcr_progress_clear();
 	char el[32];

@@ -70,7 +70,9 @@ static void builtin_table(const struct fcr_session *S)
 			size_t n = 0;
 			for (unsigned r = 0; r < c->rounds; r++) {
 				json_t *t = json_array_get(
-				    json_object_get(json_array_get(json_object_get(s, "rounds"), r), "tests"), ti);
+				    json_object_get(json_array_get(json_object_get(s, "rounds"), r),
+						    "tests"),
+				    ti);
 				if (!fcr_has_status(t, "done") || !fcr_jstr(t, "json"))
 					continue;
 				char *path = cm_asprintf("%s/%s", S->cdir, fcr_jstr(t, "json"));

@@ -78,10 +78,10 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 			return FCR_DONE;
 	}
 	fcr_progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
-		      "machine off",
-		      st->name, last->text);
+			  "machine off",
+			  st->name, last->text);
 	fcr_record_event(&S->rec, "resume-restore",
-		     json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
+			 json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
 	S->maybe_down = true;
 	json_t *res = json_object();
 	struct fcr_error pe = {0};

@@ -141,7 +141,7 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 	const struct fcr_campaign *c = S->c;
 	struct fcr_error pe = {0};
 	fcr_progress_line("the machine may be off (%s): asking %s to power it on", why,
-		      c->provider_type);
+			  c->provider_type);
 	json_t *res = json_object();
 	int rc = c->provider->ensure_powered_on(S->prov, res, &pe);
 	char state_buf[32] = "";

@@ -32,9 +32,9 @@ struct fcr_session {
 	 * (safety.c) */
 	volatile int *stop;
 	volatile int *hard_stop;
-	size_t si;	 /* the state at hand */
-	bool maybe_down; /* an action took the machine away and no wait-ssh saw it back */
-	bool resumed;	 /* this session continues an earlier one */
+	size_t si;		   /* the state at hand */
+	bool maybe_down;	   /* an action took the machine away and no wait-ssh saw it back */
+	bool resumed;		   /* this session continues an earlier one */
 	double session_wall;	   /* when this session began */
 	double restored_down_wall; /* the power-off repeated on resume took the machine away */
 };

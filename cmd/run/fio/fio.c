@@ -389,8 +389,8 @@ static int move_prefill_aside(struct fcr_fio *f, const char *name, struct fcr_er
 		}
 		if (rc == 0) {
 			fcr_record_event(f->rec, "moved-aside",
-				     json_pack("{s:s, s:s}", "from", name, "to",
-					       aside + strlen(f->cdir) + 1));
+					 json_pack("{s:s, s:s}", "from", name, "to",
+						   aside + strlen(f->cdir) + 1));
 			fcr_fsync_dir(dir, NULL);
 		}
 		free(aside);

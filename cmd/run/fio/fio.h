@@ -19,11 +19,11 @@
 
 struct fcr_fio {
 	const struct fcr_campaign *c;
-	const char *cdir;	   /* the campaign directory (borrowed) */
-	struct fcr_target *target; /* borrowed */
-	struct fcr_record *rec;	   /* borrowed */
-	volatile int *stop;	   /* Ctrl-C: fio gets SIGINT; a second one: SIGKILL */
-	struct fcr_jobfile *jobs;  /* one per suite entry; owned */
+	const char *cdir;		/* the campaign directory (borrowed) */
+	struct fcr_target *target;	/* borrowed */
+	struct fcr_record *rec;		/* borrowed */
+	volatile int *stop;		/* Ctrl-C: fio gets SIGINT; a second one: SIGKILL */
+	struct fcr_jobfile *jobs;	/* one per suite entry; owned */
 	struct fcr_jobfile prefill_job; /* when a prefill is planned; owned */
 	double last_end_mono;		/* when the last fio run ended */
 };

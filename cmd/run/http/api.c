@@ -185,9 +185,10 @@ static int call_once(struct fcr_api *api, const struct fcr_api_call *c, unsigned
 		return rc;
 	exchange(api, c, authorization, attempt, r, err);
 	if (r->status == 401)
-		return fcr_fail_as(err, FCR_E_AUTH,
-				   "%s %s: the API refused a freshly issued access token (HTTP 401)",
-				   c->method, c->path);
+		return fcr_fail_as(
+		    err, FCR_E_AUTH,
+		    "%s %s: the API refused a freshly issued access token (HTTP 401)", c->method,
+		    c->path);
 	return 0;
 }
 
@@ -298,8 +299,7 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 	}
 }
 
-int fcr_api_get(struct fcr_api *api, const char *path, struct fcr_reply *r,
-		struct fcr_error *err)
+int fcr_api_get(struct fcr_api *api, const char *path, struct fcr_reply *r, struct fcr_error *err)
 {
 	struct fcr_api_call c = {.method = "GET", .path = path};
 	int rc = fcr_api_request(api, &c, r, err);
@@ -336,8 +336,9 @@ int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form,
 		bool retry = h.transport != FCR_T_OK || h.status >= 500;
 		if (!retry || attempt > cfg->transport_retries) {
 			if (h.transport != FCR_T_OK)
-				rc = fcr_fail_as(err, FCR_E_TRANSPORT, "POST %s%s: %s (%u attempts)",
-						 api->base, path, h.error, attempt);
+				rc =
+				    fcr_fail_as(err, FCR_E_TRANSPORT, "POST %s%s: %s (%u attempts)",
+						api->base, path, h.error, attempt);
 			*status = h.status;
 			if (h.len)
 				*json = json_loadb(h.body, h.len, 0, NULL);
@@ -406,7 +407,8 @@ int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr
 						   "%s %s: %s (%u attempts); whether the last one "
 						   "went through is unknown: look at %s",
 						   c->method, c->path, r->error, attempt,
-						   cfg->panel ? cfg->panel : "the provider's panel");
+						   cfg->panel ? cfg->panel
+							      : "the provider's panel");
 			}
 			reason = r->transport != FCR_T_OK ? "transport" : "server-error";
 			wait_ms = cfg->transport_wait_ms;

@@ -102,8 +102,7 @@ int fcr_api_sleep_ms(const struct fcr_api *api, unsigned ms, struct fcr_error *e
 int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fcr_reply *r,
 		    struct fcr_error *err);
 /* A GET whose answer must be 2xx; 404 is FCR_E_NOT_FOUND. */
-int fcr_api_get(struct fcr_api *api, const char *path, struct fcr_reply *r,
-		struct fcr_error *err);
+int fcr_api_get(struct fcr_api *api, const char *path, struct fcr_reply *r, struct fcr_error *err);
 /* Fills err from an error answer ({code, message} objects or a list of them,
  * else the start of the body); returns FCR_E_NOT_FOUND for 404, else FCR_E_API. */
 int fcr_api_error(struct fcr_error *err, const struct fcr_api_call *c, const struct fcr_reply *r);

@@ -43,7 +43,7 @@ static size_t sink_write(char *ptr, size_t size, size_t nmemb, void *userdata)
 }
 
 int fcr_http_init(struct fcr_http *h, long connect_timeout_ms, long timeout_ms,
-		 size_t max_response_bytes)
+		  size_t max_response_bytes)
 {
 	memset(h, 0, sizeof(*h));
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
@@ -114,7 +114,8 @@ static void free_headers(struct curl_slist *list)
 	curl_slist_free_all(list);
 }
 
-void fcr_http_perform(struct fcr_http *h, const struct fcr_http_req *req, struct fcr_http_resp *resp)
+void fcr_http_perform(struct fcr_http *h, const struct fcr_http_req *req,
+		      struct fcr_http_resp *resp)
 {
 	CURL *c = h->curl;
 	struct curl_slist *hdr = NULL;

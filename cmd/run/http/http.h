@@ -51,11 +51,12 @@ struct fcr_http_resp {
 };
 
 int fcr_http_init(struct fcr_http *h, long connect_timeout_ms, long timeout_ms,
-		 size_t max_response_bytes);
+		  size_t max_response_bytes);
 void fcr_http_cleanup(struct fcr_http *h);
 
 /* One exchange: an answer (of any status) or a transport failure in *resp. */
-void fcr_http_perform(struct fcr_http *h, const struct fcr_http_req *req, struct fcr_http_resp *resp);
+void fcr_http_perform(struct fcr_http *h, const struct fcr_http_req *req,
+		      struct fcr_http_resp *resp);
 void fcr_http_resp_clear(struct fcr_http_resp *resp);
 
 /*

@@ -85,8 +85,9 @@ int fcr_secret_read_file(const char *path, const char *what, const char *hint, c
 	}
 	if (st.st_size > FCR_SECRET_FILE_MAX_BYTES) {
 		close(fd);
-		return fcr_fail_as(err, FCR_E_TOKEN, "token file %s is %lld bytes; a %s is at most %d",
-				   path, (long long)st.st_size, what, FCR_SECRET_FILE_MAX_BYTES);
+		return fcr_fail_as(err, FCR_E_TOKEN,
+				   "token file %s is %lld bytes; a %s is at most %d", path,
+				   (long long)st.st_size, what, FCR_SECRET_FILE_MAX_BYTES);
 	}
 	char *buf = cm_malloc(FCR_SECRET_FILE_MAX_BYTES + 1);
 	size_t len = 0;

@@ -94,7 +94,7 @@ int fcr_probe_addresses(const struct addrinfo *list, char *banner, size_t len)
 }
 
 int fcr_probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
-	      struct fcr_probe_result *res, struct fcr_error *err)
+		  struct fcr_probe_result *res, struct fcr_error *err)
 {
 	memset(res, 0, sizeof(*res));
 	char service[16];

@@ -33,6 +33,6 @@ int fcr_probe_addresses(const struct addrinfo *list, char *banner, size_t len);
  * became nonzero, or -1 on timeout or when the host cannot be resolved.
  */
 int fcr_probe_ssh(const char *host, unsigned port, uint64_t timeout_ms, volatile int *stop,
-	      struct fcr_probe_result *res, struct fcr_error *err);
+		  struct fcr_probe_result *res, struct fcr_error *err);
 
 #endif

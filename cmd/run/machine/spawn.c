@@ -86,15 +86,15 @@ int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_er
 		close_pairs(in, out, errp, report);
 		return fcr_fail_errno(err, e, "cannot create a pipe");
 	}
-	int fd_in = o->stdin_fd == FCR_SPAWN_PIPE	   ? in[0]
+	int fd_in = o->stdin_fd == FCR_SPAWN_PIPE      ? in[0]
 		    : o->stdin_fd == FCR_SPAWN_DEVNULL ? open_devnull(O_RDONLY)
-						   : o->stdin_fd;
-	int fd_out = o->stdout_fd == FCR_SPAWN_PIPE	     ? out[1]
+						       : o->stdin_fd;
+	int fd_out = o->stdout_fd == FCR_SPAWN_PIPE	 ? out[1]
 		     : o->stdout_fd == FCR_SPAWN_DEVNULL ? open_devnull(O_WRONLY)
-						     : o->stdout_fd;
-	int fd_err = o->stderr_fd == FCR_SPAWN_PIPE	     ? errp[1]
+							 : o->stdout_fd;
+	int fd_err = o->stderr_fd == FCR_SPAWN_PIPE	 ? errp[1]
 		     : o->stderr_fd == FCR_SPAWN_DEVNULL ? open_devnull(O_WRONLY)
-						     : o->stderr_fd;
+							 : o->stderr_fd;
 	char **env = o->env_add ? build_env(o->env_add) : NULL;
 	/*
 	 * Until it has set their default actions, the child must not run our
@@ -171,7 +171,7 @@ int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_er
 		close_pairs(in, out, errp, report);
 		if (o->cwd && child_errno != ENOENT)
 			return fcr_fail_errno(err, child_errno, "cannot run %s in %s", o->argv[0],
-					  o->cwd);
+					      o->cwd);
 		return fcr_fail_errno(err, child_errno, "cannot run %s", o->argv[0]);
 	}
 	close_fd(&report[0]);
@@ -220,7 +220,7 @@ bool fcr_exited_ok(int status)
 #define CAPTURE_ERR_MAX (64 * 1024)
 
 int fcr_run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
-		volatile int *stop, struct fcr_capture *cap, struct fcr_error *err)
+		    volatile int *stop, struct fcr_capture *cap, struct fcr_error *err)
 {
 	memset(cap, 0, sizeof(*cap));
 	struct fcr_spawn_opts o = {

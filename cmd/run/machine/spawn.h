@@ -12,7 +12,7 @@
 
 #include "fcr.h"
 
-#define FCR_SPAWN_PIPE    (-1) /* a pipe to the parent */
+#define FCR_SPAWN_PIPE	  (-1) /* a pipe to the parent */
 #define FCR_SPAWN_DEVNULL (-2) /* /dev/null */
 
 struct fcr_spawn_opts {
@@ -57,7 +57,7 @@ struct fcr_capture {
  * was too large.
  */
 int fcr_run_capture(char *const *argv, const void *input, size_t input_len, size_t out_max,
-		volatile int *stop, struct fcr_capture *cap, struct fcr_error *err);
+		    volatile int *stop, struct fcr_capture *cap, struct fcr_error *err);
 void fcr_capture_release(struct fcr_capture *cap);
 
 /* True when the wait status says: exited with 0. */

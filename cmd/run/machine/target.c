@@ -13,13 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 /* Outputs copied back from a remote fio run (JSON and logs) stay below this. */
 #define FETCH_MAX_BYTES	 (512u * 1024 * 1024)
 #define SMALL_OUTPUT_MAX (1024 * 1024)
 
 int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile int *stop,
-		volatile int *hard_stop, struct fcr_error *err)
+		    volatile int *hard_stop, struct fcr_error *err)
 {
 	memset(t, 0, sizeof(*t));
 	t->c = c;
@@ -92,7 +91,7 @@ static int run_remote_script(struct fcr_target *t, const char *script, const voi
 }
 
 int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
-		struct fcr_capture *cap, struct fcr_error *err)
+		    struct fcr_capture *cap, struct fcr_error *err)
 {
 	if (t->c->target == FCR_TARGET_LOCAL)
 		return fcr_run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
@@ -127,7 +126,8 @@ static int command_failed(struct fcr_capture *cap, struct fcr_error *err, const 
 	return -1;
 }
 
-static int local_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err)
+static int local_preflight(struct fcr_target *t, json_t *host, char **fio_version,
+			   struct fcr_error *err)
 {
 	const struct fcr_campaign *c = t->c;
 	char *const argv[] = {"fio", "--version", NULL};
@@ -182,17 +182,19 @@ static bool is_work_dir(const char *line)
 	return !strncmp(line, "/tmp/fiocamp.", 13) && fcr_name_is_safe(line + 5);
 }
 
-static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err)
+static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
+			 struct fcr_error *err)
 {
 	const struct fcr_campaign *c = t->c;
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
-		     "127; }; mkdir -p -- ");
+			"127; }; mkdir -p -- ");
 	fcr_shell_quote(&s, c->directory);
-	cm_buf_puts(&s, " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
-		     "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
-		     "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
-		     "0) && (df -Pk -- ");
+	cm_buf_puts(&s,
+		    " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
+		    "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
+		    "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
+		    "0) && (df -Pk -- ");
 	fcr_shell_quote(&s, c->directory);
 	cm_buf_puts(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
 	fcr_shell_quote(&s, t->test_file);
@@ -244,7 +246,8 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	return 0;
 }
 
-int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err)
+int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version,
+			 struct fcr_error *err)
 {
 	*fio_version = NULL;
 	if (t->c->target == FCR_TARGET_LOCAL)
@@ -300,7 +303,8 @@ static char *remote_fio_script(const struct fcr_target *t, const char *test, cha
 	return cm_buf_take(&s);
 }
 
-void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env, struct cm_strv *out)
+void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env,
+			 struct cm_strv *out)
 {
 	if (t->c->target == FCR_TARGET_LOCAL) {
 		fio_args(test, out);

@@ -18,7 +18,7 @@
 
 struct fcr_target {
 	const struct fcr_campaign *c;
-	struct cm_strv ssh_argv;	 /* "ssh", options, destination */
+	struct cm_strv ssh_argv; /* "ssh", options, destination */
 	char *remote_tmp;	 /* ssh: this run's work directory on the target */
 	char *test_file;	 /* <directory>/fiocamp.testfile */
 	volatile int *stop;	 /* set by Ctrl-C: long commands end early */
@@ -28,20 +28,21 @@ struct fcr_target {
 /* Builds the ssh command line (options from the campaign and from the
  * FIOCAMP_SSH_OPTS environment variable). */
 int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile int *stop,
-		volatile int *hard_stop, struct fcr_error *err);
+		    volatile int *hard_stop, struct fcr_error *err);
 void fcr_target_release(struct fcr_target *t);
 
 /* Checks fio, creates the test directory and (ssh) the remote work
  * directory, fills host facts ({hostname, kernel, cpus, mem_kib}) and fio's
  * version (caller frees).  Fails when fio is missing or the space for the
  * test file is not there. */
-int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version, struct fcr_error *err);
+int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version,
+			 struct fcr_error *err);
 /* Removes the remote work directory. */
 void fcr_target_cleanup(struct fcr_target *t);
 
 /* Runs argv on the target (local: directly).  0 when it ran. */
 int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
-		struct fcr_capture *cap, struct fcr_error *err);
+		    struct fcr_capture *cap, struct fcr_error *err);
 
 /* One fio run. */
 struct fcr_fio_exec {
@@ -61,7 +62,8 @@ struct fcr_fio_exec {
 
 /* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
  * For a local target the child runs in x->dir with x->env added. */
-void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env, struct cm_strv *out);
+void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env,
+			 struct cm_strv *out);
 int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_error *err);
 
 /* Makes the test file a never-written file of the campaign's size. */

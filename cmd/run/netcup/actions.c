@@ -21,9 +21,8 @@ static int check_snapshot_name(const char *name, struct fcr_error *err)
 	if (n == 0 || n > MAX_SNAPSHOT_NAME)
 		return fcr_fail(err, "a snapshot name has 1 to %d characters", MAX_SNAPSHOT_NAME);
 	if (!fcr_name_is_safe(name))
-		return fcr_fail(err,
-				"snapshot name '%s': use letters, digits, '.', '_' and '-' only",
-				name);
+		return fcr_fail(
+		    err, "snapshot name '%s': use letters, digits, '.', '_' and '-' only", name);
 	if (!strcmp(name, "all-created"))
 		return fcr_fail(err, "'all-created' is no snapshot name: delete-snapshot "
 				     "all-created means every snapshot this campaign made");
@@ -318,31 +317,33 @@ static void describe_poll(const struct fcr_ncp *p, struct cm_buf *b, const char 
 	cm_format_duration(poll, sizeof(poll), p->cfg.poll_interval_ms);
 	cm_format_duration(limit, sizeof(limit), p->cfg.task_timeout_ms);
 	cm_buf_printf(b,
-		  "GET /api/v1/tasks/{uuid} every %s until FINISHED (ERROR, CANCELED, "
-		  "ROLLBACK: the action fails; at most %s)\n",
-		  poll, limit);
+		      "GET /api/v1/tasks/{uuid} every %s until FINISHED (ERROR, CANCELED, "
+		      "ROLLBACK: the action fails; at most %s)\n",
+		      poll, limit);
 	if (until)
-		cm_buf_printf(b, "GET /api/v1/servers/%ld every %s until %s\n", p->cfg.server_id, poll,
-			  until);
+		cm_buf_printf(b, "GET /api/v1/servers/%ld every %s until %s\n", p->cfg.server_id,
+			      poll, until);
 }
 
 static void describe_power(const struct fcr_ncp *p, struct cm_buf *b, bool on, bool hard)
 {
 	long id = p->cfg.server_id;
 	cm_buf_printf(b, "GET /api/v1/servers/%ld: nothing more when it is %s already\n", id,
-		  on ? "RUNNING" : "SHUTOFF");
+		      on ? "RUNNING" : "SHUTOFF");
 	if (on)
-		cm_buf_printf(b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n", id);
+		cm_buf_printf(b, "PATCH /api/v1/servers/%ld {\"state\":\"ON\"} -> 202 + task\n",
+			      id);
 	else if (hard)
 		cm_buf_printf(b,
-			  "PATCH /api/v1/servers/%ld?stateOption=POWEROFF {\"state\":\"OFF\"} "
-			  "(hard power-off) -> 202 + task\n",
-			  id);
+			      "PATCH /api/v1/servers/%ld?stateOption=POWEROFF {\"state\":\"OFF\"} "
+			      "(hard power-off) -> 202 + task\n",
+			      id);
 	else
-		cm_buf_printf(b,
-			  "PATCH /api/v1/servers/%ld {\"state\":\"OFF\"} (ACPI shutdown) -> 202 + "
-			  "task\n",
-			  id);
+		cm_buf_printf(
+		    b,
+		    "PATCH /api/v1/servers/%ld {\"state\":\"OFF\"} (ACPI shutdown) -> 202 + "
+		    "task\n",
+		    id);
 	describe_poll(p, b, on ? "RUNNING" : "SHUTOFF");
 }
 
@@ -439,8 +440,8 @@ static int power_on(struct fcr_ncp *p, const struct fcr_step *step, json_t *resu
 	return power_result(rc, &res, result, "RUNNING", true);
 }
 
-static int power_on_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			    json_t *result, struct fcr_error *err)
+static int power_on_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			    struct fcr_error *err)
 {
 	return perform_op(ctx, step, result, err, power_on);
 }
@@ -468,8 +469,8 @@ static int reboot(struct fcr_ncp *p, const struct fcr_step *step, json_t *result
 	return power_result(rc, &res, result, "RUNNING", false);
 }
 
-static int reboot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			  json_t *result, struct fcr_error *err)
+static int reboot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			  struct fcr_error *err)
 {
 	return perform_op(ctx, step, result, err, reboot);
 }
@@ -510,8 +511,8 @@ static int snapshot(struct fcr_ncp *p, const struct fcr_step *step, json_t *resu
 	return do_snapshot(p, (int)step->words.n - 1, step->words.v + 1, result, tasks, e);
 }
 
-static int snapshot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			    json_t *result, struct fcr_error *err)
+static int snapshot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			    struct fcr_error *err)
 {
 	return perform_op(ctx, step, result, err, snapshot);
 }
@@ -564,8 +565,8 @@ static int delete_snapshot(struct fcr_ncp *p, const struct fcr_step *step, json_
 	return do_delete(p, step->words.v[1], result, tasks, e);
 }
 
-static int delete_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			  json_t *result, struct fcr_error *err)
+static int delete_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			  struct fcr_error *err)
 {
 	return perform_op(ctx, step, result, err, delete_snapshot);
 }
@@ -601,8 +602,8 @@ static int revert(struct fcr_ncp *p, const struct fcr_step *step, json_t *result
 	return power_result(rc, &res, result, "RUNNING", false);
 }
 
-static int revert_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			  json_t *result, struct fcr_error *err)
+static int revert_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			  struct fcr_error *err)
 {
 	return perform_op(ctx, step, result, err, revert);
 }

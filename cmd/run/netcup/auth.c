@@ -117,15 +117,16 @@ int fcr_netcup_access_token(struct fcr_netcup *nc, bool force, struct fcr_error 
 			snprintf(err->api_code, sizeof(err->api_code), "%s", code ? code : "");
 		free_token_answer(j);
 		if (status == 200)
-			return fcr_fail_as(err, FCR_E_PROTOCOL,
-				       "the token endpoint answered 200 without an access token");
+			return fcr_fail_as(
+			    err, FCR_E_PROTOCOL,
+			    "the token endpoint answered 200 without an access token");
 		/* the server's trouble, not the token's: a new login would not help */
 		if (status >= 500)
-			return fcr_fail_as(err, FCR_E_API,
-				       "the token endpoint %s%s answered HTTP %ld (%s) after %u "
-				       "attempts; try again later",
-				       nc->auth.base, TOKEN_PATH, status, why,
-				       nc->cfg.transport_retries + 1);
+			return fcr_fail_as(
+			    err, FCR_E_API,
+			    "the token endpoint %s%s answered HTTP %ld (%s) after %u "
+			    "attempts; try again later",
+			    nc->auth.base, TOKEN_PATH, status, why, nc->cfg.transport_retries + 1);
 		return fcr_fail_as(
 		    err, FCR_E_AUTH,
 		    "the token endpoint refused the refresh token (HTTP %ld %s).  An "
@@ -180,8 +181,8 @@ static int login_poll(struct fcr_api *auth, const struct fcr_netcup_config *cfg,
 			break;
 		if (cm_mono_s() >= deadline) {
 			rc = fcr_fail_as(err, FCR_E_AUTH,
-				     "the login code expired before it was confirmed; run the "
-				     "login again");
+					 "the login code expired before it was confirmed; run the "
+					 "login again");
 			break;
 		}
 		long status;
@@ -205,7 +206,7 @@ static int login_poll(struct fcr_api *auth, const struct fcr_netcup_config *cfg,
 		if (status == 200) {
 			free_token_answer(j);
 			rc = fcr_fail_as(err, FCR_E_PROTOCOL,
-				     "the token endpoint answered 200 without a refresh token");
+					 "the token endpoint answered 200 without a refresh token");
 			break;
 		}
 		free_token_answer(j);
@@ -219,11 +220,11 @@ static int login_poll(struct fcr_api *auth, const struct fcr_netcup_config *cfg,
 			rc = fcr_fail_as(err, FCR_E_AUTH, "the login was denied in the browser");
 		else if (e && strcmp(e, "expired_token") == 0)
 			rc = fcr_fail_as(err, FCR_E_AUTH,
-				     "the login code expired before it was confirmed; run the "
-				     "login again");
+					 "the login code expired before it was confirmed; run the "
+					 "login again");
 		else
 			rc = fcr_fail_as(err, FCR_E_AUTH, "the token endpoint answered HTTP %ld %s",
-				     status, why);
+					 status, why);
 		break;
 	}
 	fcr_secret_free(form);
@@ -231,8 +232,8 @@ static int login_poll(struct fcr_api *auth, const struct fcr_netcup_config *cfg,
 }
 
 int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file,
-		 void (*prompt)(void *ctx, const struct fcr_netcup_login_prompt *p),
-		 struct fcr_error *err)
+		     void (*prompt)(void *ctx, const struct fcr_netcup_login_prompt *p),
+		     struct fcr_error *err)
 {
 	char why[512];
 	if (err)
@@ -253,8 +254,8 @@ int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file
 	long status;
 	json_t *j = NULL;
 	char *refresh = NULL;
-	int rc = fcr_api_post_secret(&api, DEVICE_PATH, "client_id=scp&scope=offline_access%20openid",
-				     &status, &j, err);
+	int rc = fcr_api_post_secret(
+	    &api, DEVICE_PATH, "client_id=scp&scope=offline_access%20openid", &status, &j, err);
 	if (rc < 0)
 		goto out;
 	const char *device_code = json_string_value(json_object_get(j, "device_code"));
@@ -262,10 +263,10 @@ int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file
 	const char *uri = json_string_value(json_object_get(j, "verification_uri"));
 	if (status != 200 || !device_code || !user_code || !uri) {
 		oauth_error(j, why, sizeof(why));
-		rc = fcr_fail_as(err, status == 200 ? FCR_E_PROTOCOL : FCR_E_AUTH,
-			     "the device authorization endpoint answered HTTP %ld %s", status,
-			     status == 200 ? "without device_code, user_code or verification_uri"
-					   : why);
+		rc = fcr_fail_as(
+		    err, status == 200 ? FCR_E_PROTOCOL : FCR_E_AUTH,
+		    "the device authorization endpoint answered HTTP %ld %s", status,
+		    status == 200 ? "without device_code, user_code or verification_uri" : why);
 		goto out;
 	}
 	struct fcr_netcup_login_prompt p = {

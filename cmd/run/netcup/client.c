@@ -183,7 +183,8 @@ static int parse_server(json_t *j, struct fcr_netcup_server *out, struct fcr_err
 	return 0;
 }
 
-int fcr_netcup_get_server(struct fcr_netcup *nc, struct fcr_netcup_server *out, struct fcr_error *err)
+int fcr_netcup_get_server(struct fcr_netcup *nc, struct fcr_netcup_server *out,
+			  struct fcr_error *err)
 {
 	char path[96];
 	struct fcr_reply r;
@@ -205,7 +206,7 @@ void fcr_netcup_snapshot_list_free(struct fcr_netcup_snapshot_list *list)
 }
 
 int fcr_netcup_list_snapshots(struct fcr_netcup *nc, struct fcr_netcup_snapshot_list *out,
-			  struct fcr_error *err)
+			      struct fcr_error *err)
 {
 	char path[96];
 	struct fcr_reply r;
@@ -264,7 +265,6 @@ int fcr_netcup_snapshot_exists(struct fcr_netcup *nc, const char *name, bool *ex
 	return 0;
 }
 
-
 /* ---- tasks ------------------------------------------------------------------- */
 
 bool fcr_netcup_task_over(const char *state)
@@ -319,8 +319,8 @@ static void emit_task_state(struct fcr_netcup *nc, const struct fcr_netcup_task 
 {
 	json_t *progress = json_object_get(json_object_get(j, "taskProgress"), "progressInPercent");
 	fcr_api_emit(&nc->scp, "task-state",
-		json_pack("{s:s, s:s, s:s, s:O?}", "uuid", t->uuid, "name", t->name, "state",
-			  t->state, "progress", progress));
+		     json_pack("{s:s, s:s, s:s, s:O?}", "uuid", t->uuid, "name", t->name, "state",
+			       t->state, "progress", progress));
 }
 
 int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
@@ -357,7 +357,7 @@ int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 		if (!json_is_object(r.json) || !json_is_string(json_object_get(r.json, "state"))) {
 			fcr_reply_clear(&r);
 			return fcr_fail_as(err, FCR_E_PROTOCOL,
-				       "GET %s: no task state in the answer", path);
+					   "GET %s: no task state in the answer", path);
 		}
 		if (task_update(t, r.json))
 			emit_task_state(nc, t, r.json);
@@ -368,7 +368,7 @@ int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 	if (err)
 		snprintf(err->api_code, sizeof(err->api_code), "%s", t->state);
 	return fcr_fail_as(err, FCR_E_TASK, "task %s (%s) ended in %s: %s", t->name, t->uuid,
-		       t->state, t->message[0] ? t->message : "the API gave no reason");
+			   t->state, t->message[0] ? t->message : "the API gave no reason");
 }
 
 int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, double since, bool *found,
@@ -401,7 +401,6 @@ int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, double since, 
 	fcr_reply_clear(&r);
 	return 0;
 }
-
 
 /* ---- writes ------------------------------------------------------------------ */
 
@@ -523,4 +522,3 @@ struct fcr_netcup_task *fcr_netcup_result_task(struct fcr_netcup_result *res)
 		return &res->tasks[res->n_tasks++];
 	return &res->tasks[FCR_NETCUP_MAX_TASKS - 1];
 }
-

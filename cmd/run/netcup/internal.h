@@ -15,7 +15,7 @@
 
 struct fcr_netcup {
 	struct fcr_netcup_config cfg; /* its string pointers point to the copies below */
-	char *token_file; /* NULL: the token came from the environment */
+	char *token_file;	      /* NULL: the token came from the environment */
 	char *refresh_token;
 	char *access_token;
 	char *authorization;	   /* "Bearer " and the access token */

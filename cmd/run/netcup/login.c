@@ -43,15 +43,16 @@ static void login_prompt(void *ctx, const struct fcr_netcup_login_prompt *p)
 
 static void login_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: fiocamp-run netcup-login [--token-file PATH] [--auth-url URL]\n"
-		"\n"
-		"Logs in to the netcup SCP once (OAuth2 device code: open the address it\n"
-		"prints, confirm the code) and writes the offline refresh token to the\n"
-		"token file with mode 0600 (directories created 0700).\n"
-		"\n"
-		"  --token-file PATH  where to write it (default " FCR_NETCUP_TOKEN_FILE_DEFAULT ")\n"
-		"  --auth-url URL     the Keycloak realm (default " FCR_NETCUP_DEFAULT_AUTH_URL ")\n");
+	fprintf(f, "usage: fiocamp-run netcup-login [--token-file PATH] [--auth-url URL]\n"
+		   "\n"
+		   "Logs in to the netcup SCP once (OAuth2 device code: open the address it\n"
+		   "prints, confirm the code) and writes the offline refresh token to the\n"
+		   "token file with mode 0600 (directories created 0700).\n"
+		   "\n"
+		   "  --token-file PATH  where to write it (default " FCR_NETCUP_TOKEN_FILE_DEFAULT
+		   ")\n"
+		   "  --auth-url URL     the Keycloak realm (default " FCR_NETCUP_DEFAULT_AUTH_URL
+		   ")\n");
 }
 
 int fcr_netcup_login_command(int argc, char **argv)

@@ -33,9 +33,9 @@
 
 #include "fcr.h"
 
-#define FCR_NETCUP_DEFAULT_API_URL	"https://www.servercontrolpanel.de/scp-core"
+#define FCR_NETCUP_DEFAULT_API_URL  "https://www.servercontrolpanel.de/scp-core"
 #define FCR_NETCUP_DEFAULT_AUTH_URL "https://www.servercontrolpanel.de/realms/scp"
-#define FCR_NETCUP_TOKEN_ENV	"FIOCAMP_NETCUP_REFRESH_TOKEN"
+#define FCR_NETCUP_TOKEN_ENV	    "FIOCAMP_NETCUP_REFRESH_TOKEN"
 
 /* The client of one server; opaque. */
 struct fcr_netcup;
@@ -98,7 +98,8 @@ void fcr_netcup_config_init(struct fcr_netcup_config *cfg);
  * localhost).  cfg's strings are copied.  Returns the new context in *out,
  * freed with fcr_netcup_free().
  */
-int fcr_netcup_new(const struct fcr_netcup_config *cfg, struct fcr_netcup **out, struct fcr_error *err);
+int fcr_netcup_new(const struct fcr_netcup_config *cfg, struct fcr_netcup **out,
+		   struct fcr_error *err);
 void fcr_netcup_free(struct fcr_netcup *nc);
 
 /* Fetches an access token now (otherwise the first call does). */
@@ -129,7 +130,8 @@ struct fcr_netcup_server {
 };
 
 /* GET /api/v1/servers/{id}. */
-int fcr_netcup_get_server(struct fcr_netcup *nc, struct fcr_netcup_server *out, struct fcr_error *err);
+int fcr_netcup_get_server(struct fcr_netcup *nc, struct fcr_netcup_server *out,
+			  struct fcr_error *err);
 
 struct fcr_netcup_snapshot {
 	char name[1024]; /* up to 255 characters */
@@ -147,7 +149,7 @@ struct fcr_netcup_snapshot_list {
 
 /* GET /api/v1/servers/{id}/snapshots. */
 int fcr_netcup_list_snapshots(struct fcr_netcup *nc, struct fcr_netcup_snapshot_list *out,
-			  struct fcr_error *err);
+			      struct fcr_error *err);
 void fcr_netcup_snapshot_list_free(struct fcr_netcup_snapshot_list *list);
 
 /* ---- actions ----------------------------------------------------------- */
@@ -192,16 +194,17 @@ struct fcr_netcup_result {
  *    POWERCYCLE / RESET: one PATCH {"state":"ON"} with that stateOption.
  */
 int fcr_netcup_power_off(struct fcr_netcup *nc, bool hard, struct fcr_netcup_result *res,
-		     struct fcr_error *err);
-int fcr_netcup_power_on(struct fcr_netcup *nc, struct fcr_netcup_result *res, struct fcr_error *err);
+			 struct fcr_error *err);
+int fcr_netcup_power_on(struct fcr_netcup *nc, struct fcr_netcup_result *res,
+			struct fcr_error *err);
 
 enum fcr_netcup_reboot {
 	FCR_NETCUP_REBOOT_GRACEFUL = 0,
 	FCR_NETCUP_REBOOT_POWERCYCLE,
 	FCR_NETCUP_REBOOT_RESET,
 };
-int fcr_netcup_reboot(struct fcr_netcup *nc, enum fcr_netcup_reboot how, struct fcr_netcup_result *res,
-		  struct fcr_error *err);
+int fcr_netcup_reboot(struct fcr_netcup *nc, enum fcr_netcup_reboot how,
+		      struct fcr_netcup_result *res, struct fcr_error *err);
 
 struct fcr_netcup_snapshot_opts {
 	const char *name;	 /* 1..255 characters */
@@ -218,16 +221,16 @@ struct fcr_netcup_snapshot_opts {
 
 /* POST /api/v1/servers/{id}/snapshots, then wait for the task. */
 int fcr_netcup_snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapshot_opts *opts,
-			   struct fcr_netcup_result *res, struct fcr_error *err);
+			       struct fcr_netcup_result *res, struct fcr_error *err);
 /* DELETE /api/v1/servers/{id}/snapshots/{name}.  FCR_E_NOT_FOUND if absent. */
-int fcr_netcup_snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
-			   struct fcr_error *err);
+int fcr_netcup_snapshot_delete(struct fcr_netcup *nc, const char *name,
+			       struct fcr_netcup_result *res, struct fcr_error *err);
 /*
  * POST /api/v1/servers/{id}/snapshots/{name}/revert.  The task powers the
  * server off, reverts and starts it again; we then wait until it is RUNNING.
  */
-int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
-			   struct fcr_error *err);
+int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name,
+			       struct fcr_netcup_result *res, struct fcr_error *err);
 
 /* ---- findings: preflight and dry-run ------------------------------------ */
 
@@ -257,12 +260,12 @@ void fcr_netcup_findings_free(struct fcr_netcup_findings *f);
  * the API listed.  Returns < 0 only when there was no usable answer.
  */
 int fcr_netcup_snapshot_dryrun(struct fcr_netcup *nc, bool online, const char *disk, bool *possible,
-			   struct fcr_netcup_findings *f, struct fcr_error *err);
+			       struct fcr_netcup_findings *f, struct fcr_error *err);
 
 enum fcr_netcup_plan_kind {
 	FCR_NETCUP_PLAN_SNAPSHOT, /* snapshot NAME [online|offline] [disk DISK] */
-	FCR_NETCUP_PLAN_DELETE,   /* delete-snapshot NAME */
-	FCR_NETCUP_PLAN_REVERT,   /* revert NAME */
+	FCR_NETCUP_PLAN_DELETE,	  /* delete-snapshot NAME */
+	FCR_NETCUP_PLAN_REVERT,	  /* revert NAME */
 };
 
 struct fcr_netcup_plan_step {
@@ -298,8 +301,9 @@ struct fcr_netcup_plan {
  * FCR_E_PREFLIGHT when some finding is (err says how many), another
  * negative status only when it could not check at all (out of memory).
  */
-int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan, struct fcr_netcup_findings *f,
-		     struct fcr_netcup_server *server, struct fcr_error *err);
+int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
+			 struct fcr_netcup_findings *f, struct fcr_netcup_server *server,
+			 struct fcr_error *err);
 
 /* ---- login (device-code flow) ------------------------------------------ */
 
@@ -321,7 +325,7 @@ struct fcr_netcup_login_prompt {
  * server_id and token_file of cfg are ignored.
  */
 int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file,
-		 void (*prompt)(void *ctx, const struct fcr_netcup_login_prompt *p),
-		 struct fcr_error *err);
+		     void (*prompt)(void *ctx, const struct fcr_netcup_login_prompt *p),
+		     struct fcr_error *err);
 
 #endif

@@ -49,8 +49,9 @@ int fcr_netcup_wait_state(struct fcr_netcup *nc, const char *want, struct fcr_er
  * GET to show `target`.  skip_if_there: read the state first and send nothing
  * when it is `target` already.
  */
-static int power_step(struct fcr_netcup *nc, const char *word, const char *option, const char *target,
-		      bool skip_if_there, struct fcr_netcup_result *res, struct fcr_error *err)
+static int power_step(struct fcr_netcup *nc, const char *word, const char *option,
+		      const char *target, bool skip_if_there, struct fcr_netcup_result *res,
+		      struct fcr_error *err)
 {
 	char path[128], body[64];
 	int rc;
@@ -85,7 +86,7 @@ static int power_step(struct fcr_netcup *nc, const char *word, const char *optio
 }
 
 int fcr_netcup_power_off(struct fcr_netcup *nc, bool hard, struct fcr_netcup_result *res,
-		     struct fcr_error *err)
+			 struct fcr_error *err)
 {
 	double t0 = fcr_netcup_result_begin(res);
 	int rc = power_step(nc, "OFF", hard ? "POWEROFF" : NULL, "SHUTOFF", true, res, err);
@@ -99,8 +100,8 @@ int fcr_netcup_power_on(struct fcr_netcup *nc, struct fcr_netcup_result *res, st
 	return fcr_netcup_result_end(res, t0, rc);
 }
 
-int fcr_netcup_reboot(struct fcr_netcup *nc, enum fcr_netcup_reboot how, struct fcr_netcup_result *res,
-		  struct fcr_error *err)
+int fcr_netcup_reboot(struct fcr_netcup *nc, enum fcr_netcup_reboot how,
+		      struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	double t0 = fcr_netcup_result_begin(res);
 	int rc;

@@ -41,7 +41,8 @@ static void describe_server(const struct fcr_netcup_server *s, char *buf, size_t
 
 /* The checks that need nothing but the server object and the plan. */
 static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
-		       const struct fcr_netcup_server *s, struct cm_strv *names, struct fcr_netcup_findings *f)
+		       const struct fcr_netcup_server *s, struct cm_strv *names,
+		       struct fcr_netcup_findings *f)
 {
 	long id = nc->cfg.server_id;
 	bool creates = false;
@@ -50,24 +51,27 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 		const char *name = st->name ? st->name : "";
 		if (!name[0] || strlen(name) > 255) {
 			fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "name",
-				       "snapshot name \"%.40s\" must be 1 to 255 characters", name);
+					   "snapshot name \"%.40s\" must be 1 to 255 characters",
+					   name);
 			continue;
 		}
 		switch (st->kind) {
 		case FCR_NETCUP_PLAN_SNAPSHOT:
 			creates = true;
 			if (cm_strv_has(names, name) && st->resumed) {
-				fcr_netcup_finding(f, FCR_NETCUP_INFO, "name-adopted",
-						"snapshot \"%s\" exists already; an earlier run of "
-						"this campaign started it, so it is taken as made",
-						name);
+				fcr_netcup_finding(
+				    f, FCR_NETCUP_INFO, "name-adopted",
+				    "snapshot \"%s\" exists already; an earlier run of "
+				    "this campaign started it, so it is taken as made",
+				    name);
 			} else if (cm_strv_has(names, name)) {
-				fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "name-taken",
-						"snapshot \"%s\" will exist already when the plan "
-						"creates it (on the server now or made earlier in "
-						"the plan): delete it in the SCP or choose another "
-						"name",
-						name);
+				fcr_netcup_finding(
+				    f, FCR_NETCUP_PROBLEM, "name-taken",
+				    "snapshot \"%s\" will exist already when the plan "
+				    "creates it (on the server now or made earlier in "
+				    "the plan): delete it in the SCP or choose another "
+				    "name",
+				    name);
 			} else {
 				cm_strv_add(names, name);
 			}
@@ -89,8 +93,8 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 				    name, st->disk);
 			if (st->disk && s->live_info && !server_has_disk(s, st->disk))
 				fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "disk",
-						"snapshot \"%s\": server %ld has no disk \"%s\"",
-						name, id, st->disk);
+						   "snapshot \"%s\": server %ld has no disk \"%s\"",
+						   name, id, st->disk);
 			break;
 		case FCR_NETCUP_PLAN_DELETE:
 		case FCR_NETCUP_PLAN_REVERT:
@@ -111,10 +115,11 @@ static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan
 		}
 	}
 	if (creates && !s->snapshot_allowed)
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "snapshot-not-allowed",
-			   "server %ld does not allow snapshots (snapshotAllowed is false), "
-			   "but the plan creates some",
-			   id);
+		fcr_netcup_finding(
+		    f, FCR_NETCUP_PROBLEM, "snapshot-not-allowed",
+		    "server %ld does not allow snapshots (snapshotAllowed is false), "
+		    "but the plan creates some",
+		    id);
 }
 
 /* The API's dry-run, once per distinct (online, disk) the plan creates. */
@@ -150,17 +155,18 @@ static void dry_runs(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
 		int rc = fcr_netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
 		if (rc < 0)
 			fcr_netcup_finding(f, FCR_NETCUP_WARNING, "dry-run",
-				   "the snapshot dry-run could not be asked: %s", e.msg);
+					   "the snapshot dry-run could not be asked: %s", e.msg);
 		else if (possible)
 			fcr_netcup_finding(f, FCR_NETCUP_INFO, "dry-run",
-				   "the API's dry-run accepts an %s snapshot%s%s",
-				   st->online ? "online" : "offline", disk ? " of disk " : "",
-				   disk ? disk : "");
+					   "the API's dry-run accepts an %s snapshot%s%s",
+					   st->online ? "online" : "offline",
+					   disk ? " of disk " : "", disk ? disk : "");
 	}
 }
 
-int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan, struct fcr_netcup_findings *f,
-		     struct fcr_netcup_server *server, struct fcr_error *err)
+int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
+			 struct fcr_netcup_findings *f, struct fcr_netcup_server *server,
+			 struct fcr_error *err)
 {
 	struct fcr_error e = {0};
 	struct fcr_netcup_server s;
@@ -175,9 +181,9 @@ int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *pl
 	int rc = fcr_netcup_get_server(nc, &s, &e);
 	if (rc == FCR_E_NOT_FOUND) {
 		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server",
-			   "server %ld is not found in this account (%s): check server-id, "
-			   "the number the SCP shows for the server",
-			   id, e.msg);
+				   "server %ld is not found in this account (%s): check server-id, "
+				   "the number the SCP shows for the server",
+				   id, e.msg);
 		goto done;
 	}
 	if (rc < 0) {
@@ -189,17 +195,19 @@ int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *pl
 	describe_server(&s, desc, sizeof(desc));
 	fcr_netcup_finding(f, FCR_NETCUP_INFO, "server", "%s", desc);
 	if (s.disabled)
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server-disabled", "server %ld is disabled", id);
+		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server-disabled",
+				   "server %ld is disabled", id);
 	if (!s.live_info)
 		fcr_netcup_finding(f, FCR_NETCUP_WARNING, "live-info",
-			   "the API gave no live info for server %ld: its state, UEFI and "
-			   "disks are unknown",
-			   id);
+				   "the API gave no live info for server %ld: its state, UEFI and "
+				   "disks are unknown",
+				   id);
 	if (s.live_info && strcmp(s.state, "RUNNING") != 0)
-		fcr_netcup_finding(f, FCR_NETCUP_WARNING, "state",
-			   "server %ld is %s, not RUNNING: fio cannot run on it until it is "
-			   "powered on",
-			   id, s.state);
+		fcr_netcup_finding(
+		    f, FCR_NETCUP_WARNING, "state",
+		    "server %ld is %s, not RUNNING: fio cannot run on it until it is "
+		    "powered on",
+		    id, s.state);
 	if (plan->n_steps == 0)
 		goto done;
 

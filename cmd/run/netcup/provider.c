@@ -344,8 +344,8 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 				cm_strv_del(&sim, name);
 		} else if (!strcmp(st->action, "revert") && !done) {
 			plan = cm_realloc(plan, np + 1, sizeof(*plan));
-			plan[np++] =
-			    (struct fcr_netcup_plan_step){.kind = FCR_NETCUP_PLAN_REVERT, .name = name};
+			plan[np++] = (struct fcr_netcup_plan_step){.kind = FCR_NETCUP_PLAN_REVERT,
+								   .name = name};
 		}
 	}
 	cm_strv_release(&sim);
@@ -381,9 +381,9 @@ static int ncp_preflight(void *state, const struct fcr_provider_step *steps, siz
 	p->current = NULL;
 	for (size_t i = 0; i < f.n; i++) {
 		const struct fcr_netcup_finding *x = &f.items[i];
-		const char *level = x->level == FCR_NETCUP_PROBLEM	 ? "problem"
+		const char *level = x->level == FCR_NETCUP_PROBLEM   ? "problem"
 				    : x->level == FCR_NETCUP_WARNING ? "warning"
-								 : "info";
+								     : "info";
 		fcr_ncp_note(p, level, "%s", x->message);
 	}
 	if (rc == FCR_E_PREFLIGHT)
@@ -407,31 +407,30 @@ static void ncp_describe_preflight(void *state, struct cm_buf *b)
 	long id = p->cfg.server_id;
 	if (p->token_file)
 		cm_buf_printf(b, "refresh token from %s%s (refused unless mode 0600)\n",
-			  p->token_file, p->token_default ? " (the default)" : "");
+			      p->token_file, p->token_default ? " (the default)" : "");
 	else if (p->token_default)
 		cm_buf_printf(b, "refresh token: none (no token-file, no $" FCR_NETCUP_TOKEN_ENV
-			      ", no HOME)\n");
+				 ", no HOME)\n");
 	else
 		cm_buf_printf(b, "refresh token from $" FCR_NETCUP_TOKEN_ENV "\n");
 	cm_buf_printf(b,
-		  "POST %s/protocol/openid-connect/token (grant_type=refresh_token): an "
-		  "access token\n",
-		  p->auth_url ? p->auth_url : FCR_NETCUP_DEFAULT_AUTH_URL);
+		      "POST %s/protocol/openid-connect/token (grant_type=refresh_token): an "
+		      "access token\n",
+		      p->auth_url ? p->auth_url : FCR_NETCUP_DEFAULT_AUTH_URL);
 	cm_buf_printf(b,
-		  "GET /api/v1/servers/%ld: it exists, its state, UEFI, snapshotAllowed, "
-		  "disks\n",
-		  id);
-	cm_buf_printf(b, "GET /api/v1/servers/%ld/snapshots: names taken, names to delete\n",
-		  id);
+		      "GET /api/v1/servers/%ld: it exists, its state, UEFI, snapshotAllowed, "
+		      "disks\n",
+		      id);
+	cm_buf_printf(b, "GET /api/v1/servers/%ld/snapshots: names taken, names to delete\n", id);
 	cm_buf_printf(b,
-		  "POST /api/v1/servers/%ld/snapshots:dryrun once per kind of snapshot "
-		  "planned\n",
-		  id);
+		      "POST /api/v1/servers/%ld/snapshots:dryrun once per kind of snapshot "
+		      "planned\n",
+		      id);
 	cm_buf_printf(b,
-		  "(API base %s; a 409 server.lock.error on a write is retried every "
-		  "%.1fs)\n",
-		  p->api_url ? p->api_url : FCR_NETCUP_DEFAULT_API_URL,
-		  p->cfg.lock_wait_ms / 1000.0);
+		      "(API base %s; a 409 server.lock.error on a write is retried every "
+		      "%.1fs)\n",
+		      p->api_url ? p->api_url : FCR_NETCUP_DEFAULT_API_URL,
+		      p->cfg.lock_wait_ms / 1000.0);
 }
 
 const struct fcr_provider fcr_netcup_provider = {

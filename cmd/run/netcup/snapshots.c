@@ -37,11 +37,13 @@ static int check_name(const char *name, struct fcr_error *err)
 			chars++;
 		if (*p < 0x20 || *p == 0x7f)
 			return fcr_fail_as(err, FCR_E_INVAL,
-				       "snapshot name \"%s\" contains a control character", name);
+					   "snapshot name \"%s\" contains a control character",
+					   name);
 	}
 	if (chars > 255)
 		return fcr_fail_as(err, FCR_E_INVAL,
-			       "snapshot name is %zu characters long; the API allows 255", chars);
+				   "snapshot name is %zu characters long; the API allows 255",
+				   chars);
 	return 0;
 }
 
@@ -71,10 +73,11 @@ static int snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapsh
 			char uuid[64], state[24];
 			res->already = true;
 			rc = fcr_netcup_task_find(nc, "ServerSnapshotCreateTask", -INFINITY, &found,
-					      uuid, sizeof(uuid), state, sizeof(state), err);
+						  uuid, sizeof(uuid), state, sizeof(state), err);
 			if (rc < 0 || !found || fcr_netcup_task_over(state))
 				return rc;
-			return fcr_netcup_task_wait(nc, uuid, NULL, fcr_netcup_result_task(res), err);
+			return fcr_netcup_task_wait(nc, uuid, NULL, fcr_netcup_result_task(res),
+						    err);
 		}
 	}
 	json_t *body = json_pack("{s:s, s:b}", "name", o->name, "onlineSnapshot", o->online);
@@ -104,7 +107,7 @@ static int snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapsh
 }
 
 int fcr_netcup_snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapshot_opts *opts,
-			   struct fcr_netcup_result *res, struct fcr_error *err)
+			       struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	double t0 = fcr_netcup_result_begin(res);
 	return fcr_netcup_result_end(res, t0, snapshot_create(nc, opts, res, err));
@@ -130,8 +133,8 @@ static int snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_n
 	return rc;
 }
 
-int fcr_netcup_snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
-			   struct fcr_error *err)
+int fcr_netcup_snapshot_delete(struct fcr_netcup *nc, const char *name,
+			       struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	double t0 = fcr_netcup_result_begin(res);
 	return fcr_netcup_result_end(res, t0, snapshot_delete(nc, name, res, err));
@@ -160,8 +163,8 @@ static int snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_n
 	return fcr_netcup_wait_state(nc, "RUNNING", err);
 }
 
-int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_netcup_result *res,
-			   struct fcr_error *err)
+int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name,
+			       struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	double t0 = fcr_netcup_result_begin(res);
 	return fcr_netcup_result_end(res, t0, snapshot_revert(nc, name, res, err));
@@ -169,8 +172,8 @@ int fcr_netcup_snapshot_revert(struct fcr_netcup *nc, const char *name, struct f
 
 /* ---- dry-run and findings ------------------------------------------------- */
 
-void fcr_netcup_finding(struct fcr_netcup_findings *f, enum fcr_netcup_level level, const char *code,
-		const char *fmt, ...)
+void fcr_netcup_finding(struct fcr_netcup_findings *f, enum fcr_netcup_level level,
+			const char *code, const char *fmt, ...)
 {
 	struct fcr_netcup_finding *x = CM_PUSH(f->items, f->n, f->cap);
 	x->level = level;
@@ -192,7 +195,7 @@ void fcr_netcup_findings_free(struct fcr_netcup_findings *f)
 }
 
 int fcr_netcup_snapshot_dryrun(struct fcr_netcup *nc, bool online, const char *disk, bool *possible,
-			   struct fcr_netcup_findings *f, struct fcr_error *err)
+			       struct fcr_netcup_findings *f, struct fcr_error *err)
 {
 	char path[96];
 	*possible = false;
@@ -223,9 +226,9 @@ int fcr_netcup_snapshot_dryrun(struct fcr_netcup *nc, bool online, const char *d
 		const char *ec = json_string_value(json_object_get(e, "code"));
 		const char *em = json_string_value(json_object_get(e, "message"));
 		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, ec,
-				"the API's dry-run of an %s snapshot%s%s says: %s",
-				online ? "online" : "offline", disk ? " of disk " : "",
-				disk ? disk : "", em ? em : (ec ? ec : "?"));
+				   "the API's dry-run of an %s snapshot%s%s says: %s",
+				   online ? "online" : "offline", disk ? " of disk " : "",
+				   disk ? disk : "", em ? em : (ec ? ec : "?"));
 	}
 	*possible = r.status == 200 && json_array_size(r.json) == 0;
 	fcr_reply_clear(&r);

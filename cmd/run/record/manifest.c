@@ -63,9 +63,8 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 			json_t *tests_of_round = json_array();
 			for (size_t ti = 0; ti < c->suite.n; ti++)
 				json_array_append_new(tests_of_round,
-						      json_pack("{s:s, s:s}", "test",
-								jobs[ti].test, "status",
-								"pending"));
+						      json_pack("{s:s, s:s}", "test", jobs[ti].test,
+								"status", "pending"));
 			json_array_append_new(rounds, json_pack("{s:i, s:s, s:o}", "round", (int)r,
 								"status", "pending", "tests",
 								tests_of_round));
@@ -106,7 +105,8 @@ int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr
 		const struct fcr_state *st = &c->states[si];
 		if (!fcr_jstr(s, "name") || strcmp(fcr_jstr(s, "name"), st->name))
 			return fcr_fail(err, "state %zu is %s in the manifest, %s in campaign.ini",
-					si + 1, fcr_jstr(s, "name") ? fcr_jstr(s, "name") : "?", st->name);
+					si + 1, fcr_jstr(s, "name") ? fcr_jstr(s, "name") : "?",
+					st->name);
 		if (json_array_size(json_object_get(s, "before")) != st->n_actions ||
 		    json_array_size(json_object_get(s, "rounds")) != c->rounds)
 			return fcr_fail(err,

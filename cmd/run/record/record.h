@@ -19,10 +19,10 @@ struct fcr_record {
 	char *dir;
 	char *manifest_path;
 	int journal_fd;
-	json_t *m;   /* the manifest; owned */
-	int session; /* 1 for the first run, +1 per --resume */
+	json_t *m;    /* the manifest; owned */
+	int session;  /* 1 for the first run, +1 per --resume */
 	double mono0; /* the journal's "mono" counts from here (fcr_record_open) */
-	bool failed; /* a write failed: the campaign must stop */
+	bool failed;  /* a write failed: the campaign must stop */
 	struct fcr_error err;
 };
 

@@ -40,7 +40,8 @@ static int write_new(const char *path, const void *buf, size_t len, int flags, b
 	return 0;
 }
 
-int fcr_write_file(const char *path, const void *buf, size_t len, bool replace, struct fcr_error *err)
+int fcr_write_file(const char *path, const void *buf, size_t len, bool replace,
+		   struct fcr_error *err)
 {
 	return write_new(path, buf, len, replace ? O_TRUNC : O_EXCL, true, err);
 }
