@@ -13,9 +13,10 @@
  * the record, the fio unit, the provider's handle, the stop flags.
  *
  * Rules for the functions: no printing but through the status line
- * (engine/status.h) for built-in actions and ctx->note for a provider's; no
- * exiting; errors in the caller's struct fcr_error (fcr.h); a wait that the
- * first Ctrl-C cuts short returns FCR_E_STOPPED.
+ * (util/status.h) for built-in actions, and through the provider context's
+ * note() (provider.h) for a provider's; no exiting; errors in the caller's
+ * struct fcr_error (fcr.h); a wait that the first Ctrl-C cuts short returns
+ * FCR_E_STOPPED.
  */
 #ifndef FCR_ACTION_H
 #define FCR_ACTION_H

@@ -70,7 +70,7 @@ static char **build_env(char *const *add)
 	return env;
 }
 
-/* The signals fiocamp-run catches (run.c). */
+/* The signals fiocamp-run catches (engine/safety.c). */
 static const int caught_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_error *err)

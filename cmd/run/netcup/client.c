@@ -8,6 +8,7 @@
  * that a write went through (its effect, and a task of its kind).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,10 @@ static const char *lock_busy(const struct fcr_reply *r)
 		return "server.lock.error";
 	return NULL;
 }
+
+/* The hooks below get the config; the SCP API's opaque is the context itself,
+ * whose first member the config is (for its authorize hook). */
+_Static_assert(offsetof(struct fcr_netcup, cfg) == 0, "cfg leads struct fcr_netcup");
 
 static void api_event(void *opaque, const char *type, json_t *fields)
 {

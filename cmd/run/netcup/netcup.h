@@ -16,9 +16,11 @@
  *    contains a token.
  *  - Result structs are filled by the callee even when the call fails, as far
  *    as it got (so a failed task is journaled with its own timestamps).
- *  - The module never prints and never exits.  It reports through
- *    cfg.event (every API call, every stored response, every retry) and
- *    fcr_netcup_login()'s prompt callback.
+ *  - The module never prints, and exits only by the common fatal path (out
+ *    of memory, common/common.h).  It reports through cfg.event (every API
+ *    call, every stored response, every retry) and fcr_netcup_login()'s
+ *    prompt callback.  Requests go through the shared API client
+ *    (http/api.h), which holds the retry policy.
  *  - Tokens live only inside the struct fcr_netcup (wiped when freed) and in the
  *    token file; they never appear in events, errors or URLs.
  *  - Every wait (a task, a state, a retry pause) is bounded by the config and
