@@ -66,7 +66,6 @@ int fcr_fail(struct fcr_error *err, const char *fmt, ...) CM_PRINTF(2, 3);
 int fcr_fail_as(struct fcr_error *err, enum fcr_status code, const char *fmt, ...) CM_PRINTF(3, 4);
 /* FCR_E_FAILED with ": strerror(errnum)" appended. */
 int fcr_fail_errno(struct fcr_error *err, int errnum, const char *fmt, ...) CM_PRINTF(3, 4);
-void fcr_error_clear(struct fcr_error *err);
 /* Short English text for a status.  Static. */
 const char *fcr_status_text(enum fcr_status status);
 

@@ -49,11 +49,6 @@ int fcr_fail_errno(struct fcr_error *err, int errnum, const char *fmt, ...)
 	return rc;
 }
 
-void fcr_error_clear(struct fcr_error *err)
-{
-	memset(err, 0, sizeof(*err));
-}
-
 const char *fcr_status_text(enum fcr_status status)
 {
 	switch (status) {
