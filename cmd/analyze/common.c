@@ -143,14 +143,97 @@ char *an_error_text(const struct fc_error *err)
 	return an_strdup(buf);
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629), or 0. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t n;
+	unsigned min;
+	unsigned cp;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+char *an_utf8_dup(const char *s)
+{
+	if (!s)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t bad = 0, len = 0;
+	while (p[len]) {
+		size_t n = utf8_seq(p + len);
+		if (!n) {
+			bad++;
+			n = 1;
+		}
+		len += n;
+	}
+	if (!bad)
+		return an_strndup(s, len);
+	/* U+FFFD is 3 bytes for each bad byte */
+	char *out = an_malloc(len + 2 * bad + 1);
+	size_t o = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(p + i);
+		if (!n) {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+			continue;
+		}
+		memcpy(out + o, p + i, n);
+		o += n;
+		i += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static void notes_add(struct an_notes *n, char *s)
+{
+	char **slot = AN_PUSH(n->items, n->n, n->cap);
+	*slot = s;
+}
+
 void an_note(struct an_analysis *a, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *s = vformat(fmt, ap);
 	va_end(ap);
-	char **slot = AN_PUSH(a->notes.items, a->notes.n, a->notes.cap);
-	*slot = s;
+	notes_add(&a->notes, s);
+}
+
+void an_warn(struct an_analysis *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = vformat(fmt, ap);
+	va_end(ap);
+	notes_add(&a->warnings, s);
 }
 
 void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...)
@@ -164,17 +247,26 @@ void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...)
 	r->reason = s;
 }
 
+void an_skip(struct an_analysis *a, const char *path, const char *reason)
+{
+	struct an_skipped *s = AN_PUSH(a->skipped, a->n_skipped, a->cap_skipped);
+	s->path = an_strdup(path);
+	s->reason = reason;
+}
+
 void an_ident_free(struct an_ident *id)
 {
+	free(id->variant);
 	free(id->state);
 	free(id->test);
-	id->state = id->test = NULL;
+	id->variant = id->state = id->test = NULL;
 }
 
 static void run_free(struct an_run *r)
 {
 	free(r->path);
 	free(r->key);
+	free(r->group);
 	an_ident_free(&r->id);
 	for (size_t i = 0; i < r->n_logs; i++) {
 		free(r->logs[i].path);
@@ -183,6 +275,8 @@ static void run_free(struct an_run *r)
 	free(r->logs);
 	free(r->reason);
 	free(r->fio_version);
+	free(r->workload);
+	free(r->job_label);
 	for (size_t j = 0; j < r->n_jobs; j++) {
 		free(r->jobs[j].name);
 		for (int d = 0; d < FC_DDIR_COUNT; d++)
@@ -191,10 +285,22 @@ static void run_free(struct an_run *r)
 	free(r->jobs);
 }
 
+static void notes_free(struct an_notes *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		free(n->items[i]);
+	free(n->items);
+}
+
 void an_analysis_free(struct an_analysis *a)
 {
-	free(a->campaign);
-	free(a->manifest);
+	for (size_t i = 0; i < a->n_inputs; i++) {
+		free(a->inputs[i].arg);
+		free(a->inputs[i].label);
+		free(a->inputs[i].root);
+		free(a->inputs[i].name);
+	}
+	free(a->inputs);
 	free(a->fio_version);
 	for (size_t i = 0; i < a->n_runs; i++)
 		run_free(&a->runs[i]);
@@ -204,29 +310,49 @@ void an_analysis_free(struct an_analysis *a)
 		free(a->rejected[i].reason);
 	}
 	free(a->rejected);
-	for (size_t i = 0; i < a->notes.n; i++)
-		free(a->notes.items[i]);
-	free(a->notes.items);
-	for (size_t i = 0; i < a->n_states; i++) {
-		struct an_state *s = &a->states[i];
-		free(s->name);
-		free(s->status);
-		for (size_t k = 0; k < s->n_actions; k++) {
-			free(s->actions[k].action);
-			free(s->actions[k].text);
-			free(s->actions[k].status);
-			free(s->actions[k].task_name);
-		}
-		free(s->actions);
-	}
+	for (size_t i = 0; i < a->n_skipped; i++)
+		free(a->skipped[i].path);
+	free(a->skipped);
+	notes_free(&a->notes);
+	notes_free(&a->warnings);
+	for (size_t i = 0; i < a->n_states; i++)
+		free(a->states[i].name);
 	free(a->states);
 	free(a->order);
-	for (size_t i = 0; i < a->n_tests; i++)
-		free(a->tests[i]);
+	for (size_t i = 0; i < a->n_variants; i++) {
+		free(a->variants[i].name);
+		free(a->variants[i].fio_version);
+	}
+	free(a->variants);
+	for (size_t i = 0; i < a->n_campaigns; i++) {
+		free(a->campaigns[i].name);
+		free(a->campaigns[i].manifest);
+		free(a->campaigns[i].fio_version);
+		free(a->campaigns[i].group);
+	}
+	free(a->campaigns);
+	for (size_t i = 0; i < a->n_trans; i++) {
+		struct an_transition *t = &a->trans[i];
+		free(t->status);
+		for (size_t k = 0; k < t->n_actions; k++) {
+			free(t->actions[k].action);
+			free(t->actions[k].text);
+			free(t->actions[k].status);
+			free(t->actions[k].task_name);
+			free(t->actions[k].error);
+		}
+		free(t->actions);
+	}
+	free(a->trans);
+	for (size_t i = 0; i < a->n_tests; i++) {
+		free(a->tests[i].name);
+		free(a->tests[i].base);
+	}
 	free(a->tests);
+	free(a->cols);
 	for (size_t i = 0; i < a->n_series; i++) {
 		struct an_series *s = &a->series[i];
-		for (size_t k = 0; k < a->n_order; k++) {
+		for (size_t k = 0; k < a->n_cols; k++) {
 			free(s->cells[k].values);
 			free(s->cells[k].rounds);
 			free(s->cells[k].runs);
@@ -253,8 +379,55 @@ size_t an_state_get(struct an_analysis *a, const char *name)
 	}
 	struct an_state *s = AN_PUSH(a->states, a->n_states, a->cap_states);
 	s->name = an_strdup(name);
-	s->downtime_s = NAN;
 	s->first_ts_ms = -1;
 	s->first_seen = a->n_states - 1;
 	return a->n_states - 1;
+}
+
+size_t an_variant_get(struct an_analysis *a, const char *name, size_t input)
+{
+	for (size_t i = 0; i < a->n_variants; i++) {
+		if (strcmp(a->variants[i].name, name) == 0)
+			return i;
+	}
+	struct an_variant *v = AN_PUSH(a->variants, a->n_variants, a->cap_variants);
+	v->name = an_strdup(name);
+	v->input = input;
+	v->campaign = SIZE_MAX;
+	return a->n_variants - 1;
+}
+
+struct an_transition *an_transition_get(struct an_analysis *a, size_t state, size_t campaign)
+{
+	for (size_t i = 0; i < a->n_trans; i++) {
+		if (a->trans[i].state == state && a->trans[i].campaign == campaign)
+			return &a->trans[i];
+	}
+	struct an_transition *t = AN_PUSH(a->trans, a->n_trans, a->cap_trans);
+	t->state = state;
+	t->campaign = campaign;
+	t->downtime_s = NAN;
+	return t;
+}
+
+const struct an_transition *an_transition_of(const struct an_analysis *a, size_t state,
+					      size_t variant)
+{
+	size_t c = a->variants[variant].campaign;
+	if (c == SIZE_MAX)
+		return NULL;
+	for (size_t i = 0; i < a->n_trans; i++) {
+		if (a->trans[i].state == state && a->trans[i].campaign == c)
+			return &a->trans[i];
+	}
+	return NULL;
+}
+
+size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant)
+{
+	for (size_t k = 0; k < a->n_cols; k++) {
+		if (a->cols[k].state == state && a->cols[k].variant == variant)
+			return k;
+	}
+	return SIZE_MAX;
 }

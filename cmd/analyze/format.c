@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Numbers and CSV fields: spreadsheet dialects, RFC 4180 quoting. */
+/* Numbers and CSV fields (spreadsheet dialects, RFC 4180 quoting), wrapped text. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,4 +87,69 @@ void an_fmt_pct(char *buf, size_t len, double pct)
 		snprintf(buf, len, "0.0%%");
 	else
 		snprintf(buf, len, "%s%s%%", num[0] == '-' ? "" : "+", num);
+}
+
+/* Display width of UTF-8 text: code points, not bytes (no wide glyphs in
+ * what we print but what job names bring). */
+static size_t text_width(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int width)
+{
+	size_t max = width > 0 ? (size_t)width : 100;
+	size_t col = strlen(first);
+	fputs(first, f);
+	const char *p = text;
+	bool line_empty = true;
+	while (*p) {
+		if (*p == '\n') {
+			fputc('\n', f);
+			fprintf(f, "%*s", (int)indent, "");
+			col = indent;
+			line_empty = true;
+			p++;
+			continue;
+		}
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		size_t n = strcspn(p, " \n");
+		size_t w = text_width(p, n);
+		if (!line_empty && col + 1 + w > max) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			line_empty = true;
+		}
+		if (!line_empty) {
+			fputc(' ', f);
+			col++;
+		}
+		/* a word longer than a line is broken */
+		while (col + w > max && max > indent + 1) {
+			size_t room = max - col, k = 0, cw = 0;
+			while (k < n && cw < room) {
+				k++;
+				while (k < n && ((unsigned char)p[k] & 0xc0) == 0x80)
+					k++;
+				cw++;
+			}
+			fwrite(p, 1, k, f);
+			fprintf(f, "\n%*s", (int)indent, "");
+			p += k;
+			n -= k;
+			w = text_width(p, n);
+			col = indent;
+		}
+		fwrite(p, 1, n, f);
+		col += w;
+		line_empty = false;
+		p += n;
+	}
+	fputc('\n', f);
 }

@@ -75,17 +75,42 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		return an_strdup("the report holds no jobs");
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		const struct fc_job *job = &run->jobs[j];
-		if (job->error != 0)
-			return an_asprintf("job \"%s\" failed with error %d (%s)", job->name,
-					   job->error, strerror(job->error));
+		if (job->error != 0) {
+			char *name = an_utf8_dup(job->name ? job->name : "");
+			char *why = an_asprintf("job \"%s\" failed with error %d (%s)", name,
+						job->error, strerror(job->error));
+			free(name);
+			return why;
+		}
 	}
 	r->n_jobs = run->n_jobs;
 	r->jobs = an_calloc(run->n_jobs, sizeof(*r->jobs));
+	r->format = run->format;
+	r->workload = an_workload_key(run);
 	bool any_io = false;
+	struct an_buf label = {NULL, 0, 0};
+	an_buf_puts(&label, "");
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		const struct fc_job *job = &run->jobs[j];
 		struct an_job *aj = &r->jobs[j];
-		aj->name = an_strdup(job->name ? job->name : "");
+		aj->name = an_utf8_dup(job->name ? job->name : "");
+		/* numjobs clones share a name: each name once */
+		bool seen = false;
+		for (size_t k = 0; k < j && !seen; k++)
+			seen = strcmp(r->jobs[k].name, aj->name) == 0;
+		if (!seen) {
+			if (label.len)
+				an_buf_putc(&label, '+');
+			an_buf_puts(&label, aj->name);
+		}
+		if (j == 0) {
+			const char *tb = fc_job_option(run, job, "time_based");
+			if (tb)
+				r->time_based = tb[0] == '\0' || strtol(tb, NULL, 10) != 0;
+			else if (run->version_major > 3 ||
+				 (run->version_major == 3 && run->version_minor >= 39))
+				r->time_based = 0; /* fio >= 3.39 lists valueless options */
+		}
 		if (fc_job_option(run, job, "runtime") || fc_job_option(run, job, "time_based"))
 			r->timed = true;
 		const char *avg = fc_job_option(run, job, "log_avg_msec");
@@ -107,6 +132,7 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 				r->io_bytes += job->dir[d].io_bytes;
 		}
 	}
+	r->job_label = label.s;
 	if (!any_io)
 		return an_strdup("no I/O was done (every job moved 0 bytes)");
 	if (run->timestamp_ms >= 0)
@@ -114,7 +140,7 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 	else if (run->timestamp_s >= 0)
 		r->timestamp_ms = run->timestamp_s * 1000;
 	if (run->fio_version)
-		r->fio_version = an_strdup(run->fio_version);
+		r->fio_version = an_utf8_dup(run->fio_version);
 	return NULL;
 }
 
@@ -215,12 +241,44 @@ static void load_logs(struct an_run *r)
 	}
 }
 
+/*
+ * A file whose name says nothing (.txt, .log, none) is read only if it
+ * looks like text: fio never writes NUL bytes.  NULL, or why it is not fio
+ * output (static).
+ */
+static const char *sniff(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL; /* the reader says why */
+	unsigned char buf[4096];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n >= 2 && ((buf[0] == 0xff && buf[1] == 0xfe) || (buf[0] == 0xfe && buf[1] == 0xff)))
+		return "UTF-16 text, not fio output as fio writes it (convert it: iconv -f UTF-16 "
+		       "-t UTF-8)";
+	if (memchr(buf, '\0', n))
+		return "a binary file, not fio output";
+	return NULL;
+}
+
 static void load_run(struct an_run *r)
 {
+	if (r->skip || r->reason)
+		return; /* left out before reading */
+	if (r->maybe) {
+		r->skip = sniff(r->path);
+		if (r->skip)
+			return;
+	}
 	struct fc_output *out = NULL;
 	struct fc_error err;
 	memset(&err, 0, sizeof(err));
 	int rc = fc_output_read_file(r->path, &out, &err);
+	if (rc == FC_E_NOT_FIO && r->maybe) {
+		r->skip = "not fio output";
+		return;
+	}
 	if (rc == FC_E_UNFINISHED) {
 		if (out && out->signal)
 			r->reason = an_asprintf("fio did not finish (stopped by signal %d): %s",
@@ -239,12 +297,12 @@ static void load_run(struct an_run *r)
 	if (r->reason)
 		return;
 	r->accepted = true;
-	load_logs(r);
 }
 
 struct pool {
 	struct an_analysis *a;
 	size_t next;
+	void (*work)(struct an_run *r);
 };
 
 static void *worker(void *arg)
@@ -254,80 +312,18 @@ static void *worker(void *arg)
 		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
 		if (i >= p->a->n_runs)
 			break;
-		load_run(&p->a->runs[i]);
+		p->work(&p->a->runs[i]);
 	}
 	return NULL;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return (a > b) - (a < b);
-}
-
-static uint64_t median_u64(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/*
- * A run is short when its runtime is below short_fraction of the median
- * runtime of the same test's usable runs, and either it was meant to run
- * for a time (a runtime or time_based option) or it also moved less than
- * that share of their median bytes: cut short, not merely done early
- * because a fixed-size job ran fast.
- */
-static void reject_short_runs(struct an_analysis *a)
-{
-	uint64_t *rt = an_calloc(a->n_runs, sizeof(*rt));
-	uint64_t *io = an_calloc(a->n_runs, sizeof(*io));
-	bool *done = an_calloc(a->n_runs, sizeof(*done));
-	for (size_t i = 0; i < a->n_runs; i++) {
-		if (done[i] || !a->runs[i].accepted)
-			continue;
-		const char *test = a->runs[i].id.test;
-		size_t n = 0;
-		for (size_t k = i; k < a->n_runs; k++) {
-			const struct an_run *r = &a->runs[k];
-			if (r->accepted && strcmp(r->id.test, test) == 0) {
-				rt[n] = r->runtime_ms;
-				io[n] = r->io_bytes;
-				n++;
-			}
-		}
-		uint64_t med_rt = median_u64(rt, n);
-		uint64_t med_io = median_u64(io, n);
-		for (size_t k = i; k < a->n_runs; k++) {
-			struct an_run *r = &a->runs[k];
-			if (!r->accepted || strcmp(r->id.test, test) != 0)
-				continue;
-			done[k] = true;
-			bool short_time =
-			    (double)r->runtime_ms < a->short_fraction * (double)med_rt;
-			bool short_io = (double)r->io_bytes < a->short_fraction * (double)med_io;
-			if (short_time && (r->timed || short_io)) {
-				r->accepted = false;
-				r->reason = an_asprintf(
-				    "runtime %.3f s is well short of the %.3f s median of the "
-				    "%zu runs of test %s (below %.0f %%)",
-				    (double)r->runtime_ms / 1000.0, (double)med_rt / 1000.0, n,
-				    test, a->short_fraction * 100.0);
-			}
-		}
-	}
-	free(rt);
-	free(io);
-	free(done);
-}
-
-void an_load(struct an_analysis *a, int threads)
+static void run_pool(struct an_analysis *a, int threads, void (*work)(struct an_run *r))
 {
 	if (threads < 1)
 		threads = 1;
 	if ((size_t)threads > a->n_runs)
 		threads = a->n_runs ? (int)a->n_runs : 1;
-	struct pool p = {a, 0};
+	struct pool p = {a, 0, work};
 	pthread_t *tids = an_calloc((size_t)threads, sizeof(*tids));
 	int started = 0;
 	for (int i = 1; i < threads; i++) {
@@ -339,10 +335,32 @@ void an_load(struct an_analysis *a, int threads)
 	for (int i = 1; i <= started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+}
 
-	reject_short_runs(a);
+void an_load_reports(struct an_analysis *a, int threads)
+{
+	run_pool(a, threads, load_run);
+}
+
+static void load_run_logs(struct an_run *r)
+{
+	if (r->accepted && r->n_logs)
+		load_logs(r);
+}
+
+void an_load_logs(struct an_analysis *a, int threads)
+{
+	run_pool(a, threads, load_run_logs);
+}
+
+void an_list_rejects(struct an_analysis *a)
+{
 	for (size_t i = 0; i < a->n_runs; i++) {
 		struct an_run *r = &a->runs[i];
+		if (r->skip) {
+			an_skip(a, r->path, r->skip);
+			continue;
+		}
 		if (!r->accepted) {
 			an_reject(a, r->path, "%s", r->reason ? r->reason : "not read");
 			continue;
