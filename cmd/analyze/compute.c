@@ -201,6 +201,25 @@ static int cmp_run_identity(const void *x, const void *y)
 	return strcmp(r->path, s->path);
 }
 
+/* Two runs whose names differ only in their dates: say that the date is
+ * no part of an identity unless a --pattern makes it one. */
+static char *dates_hint(const struct an_run *r, const struct an_run *kept)
+{
+	if (r->source != AN_ID_NAME || kept->source != AN_ID_NAME)
+		return an_strdup("");
+	const char *b1 = strrchr(r->key, '/'), *b2 = strrchr(kept->key, '/');
+	struct an_name n1, n2;
+	an_name_parse(b1 ? b1 + 1 : r->key, &n1);
+	an_name_parse(b2 ? b2 + 1 : kept->key, &n2);
+	bool dates = n1.date && n2.date && strcmp(n1.date, n2.date) != 0 &&
+		     strcmp(n1.stem, n2.stem) == 0;
+	an_name_free(&n1);
+	an_name_free(&n2);
+	return an_strdup(dates ? " (the names differ only in their dates, which are no part of a "
+				 "run's identity: --pattern can make a date the state or round)"
+			       : "");
+}
+
 /* One (variant, state, test) group, sorted: unnumbered runs (round 0) first. */
 static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 {
@@ -237,14 +256,16 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 			continue;
 		}
 		r->accepted = false;
+		char *hint = dates_hint(r, kept);
 		if (a->n_variants > 1)
 			r->reason = an_asprintf("variant %s, state %s, round %d, test %s again; %s "
-						"is used instead",
-						variant, state, r->id.round, test, kept->path);
+						"is used instead%s",
+						variant, state, r->id.round, test, kept->path, hint);
 		else
 			r->reason = an_asprintf("state %s, round %d, test %s again; %s is used "
-						"instead",
-						state, r->id.round, test, kept->path);
+						"instead%s",
+						state, r->id.round, test, kept->path, hint);
+		free(hint);
 	}
 }
 
@@ -654,12 +675,15 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 	double bmed = base ? base->sum.median : NAN;
 	if (base && base->sum.n > 0 && c->sum.n > 0) {
 		c->change_pct = an_pct_change(c->sum.median, bmed);
-		c->outside = c->sum.median < base->sum.min || c->sum.median > base->sum.max;
+		/* a range needs two values */
+		c->outside = base->sum.n > 1 &&
+			     (c->sum.median < base->sum.min || c->sum.median > base->sum.max);
 		c->have_mw = mann_whitney(c, base, never_last, &c->mw);
 	}
 	if (vbase && vbase->sum.n > 0 && c->sum.n > 0) {
 		c->v_change_pct = an_pct_change(c->sum.median, vbase->sum.median);
-		c->v_outside = c->sum.median < vbase->sum.min || c->sum.median > vbase->sum.max;
+		c->v_outside = vbase->sum.n > 1 && (c->sum.median < vbase->sum.min ||
+						    c->sum.median > vbase->sum.max);
 		c->v_have_mw = mann_whitney(c, vbase, never_last, &c->v_mw);
 	}
 	double *rest = an_calloc(c->n ? c->n : 1, sizeof(*rest));

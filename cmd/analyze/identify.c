@@ -681,9 +681,9 @@ void an_attach_logs(struct an_analysis *a)
 		return;
 	struct key_ref *refs = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
 	size_t n = 0;
-	/* Rejected runs too: their logs are theirs, not strays. */
+	/* Rejected and skipped runs too: their logs are theirs, not strays. */
 	for (size_t i = 0; i < a->n_runs; i++) {
-		if (!a->runs[i].skip && a->runs[i].source != AN_ID_MANIFEST)
+		if (a->runs[i].source != AN_ID_MANIFEST)
 			refs[n++] = (struct key_ref){base_name(a->runs[i].key), i};
 	}
 	qsort(refs, n, sizeof(*refs), cmp_key_ref);
@@ -706,6 +706,10 @@ void an_attach_logs(struct an_analysis *a)
 			continue;
 		}
 		struct an_run *r = &a->runs[hit];
+		if (r->skip) {
+			an_skip(a, pl->path, r->skip); /* goes with its run */
+			continue;
+		}
 		struct an_log *l = AN_PUSH(r->logs, r->n_logs, r->cap_logs);
 		l->path = an_strdup(pl->path);
 		l->type = pl->name.type;

@@ -481,6 +481,9 @@ static void header_text(struct an_buf *b, const struct an_analysis *a)
 			bool base = v == a->baseline_variant;
 			const struct an_campaign *c =
 			    var->campaign != SIZE_MAX ? &a->campaigns[var->campaign] : NULL;
+			/* the campaign's name when it says more than the variant's */
+			if (c && c->name && strcmp(c->name, var->name) == 0)
+				c = NULL;
 			if (base || c)
 				an_buf_printf(b, " (%s%s%s%s)", base ? "base" : "",
 					      base && c ? ", " : "", c ? "campaign " : "",
