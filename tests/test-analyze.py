@@ -14,8 +14,6 @@ analyzer prints is checked against values computed here from fio's own JSON
 and from the per-second series.
 """
 
-import csv
-import io
 import itertools
 import json
 import math
@@ -26,47 +24,12 @@ import subprocess
 import sys
 import tempfile
 
-ANALYZE = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze_util import (check, close, drop_column, parse_csv, rejects, run,  # noqa: E402
+                          setup, summary, unwrap)
+
+setup(sys.argv[1])
 FIO = shutil.which("fio")
-checks = 0
-failures = 0
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def close(got, want, tol, what):
-    ok = got is not None and want is not None and abs(got - want) <= tol
-    check(ok, f"{what}: got {got!r}, want {want!r} (tolerance {tol})")
-
-
-def run(args, cwd=None, env=None):
-    e = dict(os.environ)
-    e.pop("COLUMNS", None)
-    e.update(env or {})
-    p = subprocess.run([ANALYZE] + args, cwd=cwd, capture_output=True, timeout=120, env=e)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
-
-
-def unwrap(text):
-    """The table's notes and legend as single lines (they wrap at --width)."""
-    return text.replace("\n      ", " ").replace("\n         ", " ")
-
-
-def drop_column(csv_text, name):
-    """CSV text without one column (the variant, which names the input)."""
-    rows = list(csv.reader(io.StringIO(csv_text, newline="")))
-    if not rows or name not in rows[0]:
-        return csv_text
-    k = rows[0].index(name)
-    out = io.StringIO(newline="")
-    csv.writer(out, lineterminator="\r\n").writerows([r[:k] + r[k + 1:] for r in rows])
-    return out.getvalue()
 
 
 # ---- independent reference computations ---------------------------------
@@ -146,21 +109,6 @@ def iops_of(path):
         doc = json.load(f)
     w = doc["jobs"][0]["write"]
     return w["iops"], w["clat_ns"]["percentile"]["99.000000"] / 1000.0
-
-
-def parse_csv(text, sep, decimal):
-    check(text.endswith("\r\n"), "CSV lines end with CRLF (RFC 4180)")
-    rows = list(csv.DictReader(io.StringIO(text, newline=""), delimiter=sep))
-
-    def num(s):
-        if s == "":
-            return None
-        if decimal == ",":
-            check("." not in s, f"no '.' in a German-dialect number: {s!r}")
-            s = s.replace(",", ".")
-        return float(s)
-
-    return rows, num
 
 
 def main():
@@ -350,13 +298,7 @@ def body(tmp):
     os.symlink("nowhere.json", f"{bad}/basis7-rw4k.json")
     rc, out, err = run(["--csv", "summary", bad])
     check(rc == 1, f"rejected inputs: exit {rc}")
-    reasons = {}
-    for line in err.splitlines():
-        for what in ("rejected", "skipped"):
-            head = f"fiocamp-analyze: {what} "
-            if line.startswith(head):
-                path, _, why = line[len(head):].partition(": ")
-                reasons[os.path.basename(path)] = what + ": " + why
+    reasons = rejects(err)
     check("fio did not finish" in reasons.get("basis4-rw4k.json", ""),
           f"truncated JSON: {reasons.get('basis4-rw4k.json')}")
     # A .txt that is not fio output is skipped, not rejected: notes beside runs.
@@ -488,8 +430,7 @@ def body(tmp):
     check_campaign(tmp, ex, labels, bmed)
     check_sample()
 
-    print(f"{checks} checks, {failures} failed", file=sys.stderr)
-    return 1 if failures else 0
+    return summary()
 
 
 def check_profiles(ex):
