@@ -187,8 +187,9 @@ def pile_bench_fio(tmp):
           "randread" in out, "bench-fio --compare: tests as columns")
 
 
-def campaign(root, name, ex_json, states, failed_restore=False):
-    """A campaign directory like fiocamp-run writes, from real fio JSON."""
+def campaign(root, name, ex_json, states, failed_restore=False, variants=None):
+    """A campaign directory like fiocamp-run writes, from real fio JSON;
+    with `variants`, each round runs the test once on each of them."""
     camp = os.path.join(root, name)
     man = {"format": "fiocamp-manifest", "version": 1, "campaign": name, "status": "done",
            "fio_version": "fio-3.33", "tests": ["rw4k"], "states": []}
@@ -205,11 +206,18 @@ def campaign(root, name, ex_json, states, failed_restore=False):
         for r in (1, 2, 3):
             d = f"{st}/r{r}"
             os.makedirs(f"{camp}/{d}")
-            shutil.copy(ex_json[k % len(ex_json)], f"{camp}/{d}/rw4k.json")
-            k += 1
-            state["rounds"].append({"round": r, "status": "done", "tests": [
-                {"test": "rw4k", "status": "done", "exit_status": 0, "json": f"{d}/rw4k.json",
-                 "logs": []}]})
+            tests = []
+            for v in variants or [None]:
+                f = f"{d}/{v}/rw4k.json" if v else f"{d}/rw4k.json"
+                os.makedirs(os.path.dirname(f"{camp}/{f}"), exist_ok=True)
+                shutil.copy(ex_json[k % len(ex_json)], f"{camp}/{f}")
+                k += 1
+                t = {"test": "rw4k", "status": "done", "exit_status": 0, "json": f,
+                     "logs": []}
+                if v:
+                    t["variant"] = v
+                tests.append(t)
+            state["rounds"].append({"round": r, "status": "done", "tests": tests})
         man["states"].append(state)
     if failed_restore:
         man["status"] = "failed"
@@ -293,6 +301,20 @@ def pile_campaigns(tmp, data):
     check([v["name"] for v in doc["variants"]] == ["run-a", "run-b"] and
           all("variant" in c for s in doc["series"] for c in s["cells"]),
           "--json: variants and a variant in every cell")
+    # variants within one campaign (backends), from the manifest
+    c = campaign(tmp, "backends", ex, ["basis", "snap1"], variants=["zvol", "raw"])
+    rc, rows, num, err = summary_rows([c])
+    ids = identities(rows)
+    check(rc == 0 and ids == {(v, s, "rw4k"): 3 for v in ("zvol", "raw")
+                              for s in ("basis", "snap1")},
+          f"variants in a manifest: {rc} {ids} {err}")
+    r = [x for x in rows if x["variant"] == "raw" and x["state"] == "snap1" and
+         x["metric"] == "iops"][0]
+    check(r["downtime_s"] == "30.500" and r["baseline_variant"] == "no",
+          f"variants of one campaign share its transitions: {r['downtime_s']}")
+    rc, rows, num, err = summary_rows([c, a])
+    check({x["variant"] for x in rows} == {"backends/zvol", "backends/raw", "run-a"},
+          f"a campaign with variants beside another: {sorted({x['variant'] for x in rows})}")
     # a parent directory holding both: the same two variants
     parent = os.path.join(tmp, "campaigns")
     os.mkdir(parent)

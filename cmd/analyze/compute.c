@@ -370,8 +370,13 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 			shown = transition_shown(an_transition_of(a, i, v));
 		if (shown)
 			time_order[n++] = i;
-		if (a->states[i].in_manifest && !a->states[i].n_runs)
-			an_note(a, "state %s: no usable runs", a->states[i].name);
+		if (a->states[i].in_manifest && !a->states[i].n_runs) {
+			bool failed = false;
+			for (size_t t = 0; t < a->n_trans && !failed; t++)
+				failed = a->trans[t].state == i && an_status_failed(a->trans[t].status);
+			an_note(a, "state %s: no usable runs%s", a->states[i].name,
+				failed ? " (its transition failed: see state transitions)" : "");
+		}
 	}
 	sort_ctx = a;
 	qsort(time_order, n, sizeof(*time_order), cmp_state_time);

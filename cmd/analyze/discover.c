@@ -592,10 +592,21 @@ int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *
 
 /* ---- inputs ------------------------------------------------------------------- */
 
+/* The same path written with or without slashes at its end. */
+static bool same_arg(const char *x, const char *y)
+{
+	size_t lx = strlen(x), ly = strlen(y);
+	while (lx > 1 && x[lx - 1] == '/')
+		lx--;
+	while (ly > 1 && y[ly - 1] == '/')
+		ly--;
+	return lx == ly && strncmp(x, y, lx) == 0;
+}
+
 void an_add_input(struct an_analysis *a, const char *arg, const char *label)
 {
 	for (size_t i = 0; i < a->n_inputs; i++) {
-		if (strcmp(a->inputs[i].arg, arg) == 0) {
+		if (same_arg(a->inputs[i].arg, arg)) {
 			if (label) {
 				free(a->inputs[i].label);
 				a->inputs[i].label = an_strdup(label);
