@@ -355,6 +355,7 @@ struct an_test {
 	char *workload; /* the key, borrowed from a run */
 	size_t n_runs;
 	int64_t first_ts;
+	size_t series_start, series_end; /* its series: a->series[start, end) */
 };
 
 /* A column of the grid: one state in one variant. */

@@ -833,6 +833,7 @@ static void build_series(struct an_analysis *a)
 		}
 		free(by_test[t]);
 		qsort(refs, n, sizeof(*refs), cmp_run_ref);
+		a->tests[t].series_start = a->n_series;
 		for (size_t j = 0; j < max_jobs; j++) {
 			for (size_t k = 0; k < AN_N_REPORT_DIRS; k++) {
 				for (int m = 0; m < AN_M_FIRST_LOG; m++)
@@ -847,6 +848,7 @@ static void build_series(struct an_analysis *a)
 				}
 			}
 		}
+		a->tests[t].series_end = a->n_series;
 	}
 	free(by_test);
 	free(n_by_test);

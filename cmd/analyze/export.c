@@ -140,10 +140,8 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 					   NULL};
 	c_header(o, head);
 	for (size_t t = 0; t < a->n_tests; t++) {
-		for (size_t i = 0; i < a->n_series; i++) {
+		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t)
-				continue;
 			for (size_t k = 0; k < a->n_cols; k++) {
 				const struct an_col *cl = &a->cols[k];
 				const struct an_cell *c = &s->cells[k];
@@ -213,10 +211,9 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 		const struct an_col *cl = &a->cols[k];
 		size_t bs = an_col_find(a, a->baseline, cl->variant);
 		for (size_t t = 0; t < a->n_tests; t++) {
-			for (size_t i = 0; i < a->n_series; i++) {
+			for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end;
+			     i++) {
 				const struct an_series *s = &a->series[i];
-				if (s->test != t)
-					continue;
 				const struct an_cell *c = &s->cells[k];
 				double bmed = bs == SIZE_MAX ? NAN : s->cells[bs].sum.median;
 				const struct an_band *band =
@@ -398,10 +395,8 @@ static void csv_wide(struct csv_out *o, const struct an_analysis *a)
 	}
 	c_end(o);
 	for (size_t t = 0; t < a->n_tests; t++) {
-		for (size_t i = 0; i < a->n_series; i++) {
+		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t)
-				continue;
 			c_str(o, a->tests[t].name);
 			c_str(o, s->job_name);
 			c_int(o, (long long)s->job_index + 1);

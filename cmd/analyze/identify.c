@@ -38,7 +38,6 @@ struct guess {
 	size_t split; /* last separator of the stem; 0 if none */
 	char *state;
 	int round;
-	bool prefix_cut;
 };
 
 /* The rw mode of a run's first job, as a word to find in its name. */
@@ -263,12 +262,12 @@ static void infer_input(struct an_analysis *a, size_t in)
 	}
 	size_t lead = common_lead(gp, n);
 	size_t dated = 0, from_job = 0;
+	const char *date = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct guess *q = &g[i];
 		if (lead) {
 			q->label += lead;
 			q->label_len -= lead;
-			q->prefix_cut = true;
 		}
 		label_to_state(q);
 		struct an_run *r = q->r;
@@ -280,6 +279,8 @@ static void infer_input(struct an_analysis *a, size_t in)
 			r->id.test = an_strndup(q->test, q->test_len);
 		else
 			from_job++;
+		if (q->nm.date && !date)
+			date = q->nm.date;
 		dated += q->nm.date != NULL;
 	}
 	/* Say how the names were read when it is not the plain convention. */
@@ -300,7 +301,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 			an_buf_printf(&b, ", test %s (fio's job name: the name holds none)",
 				      r->job_label);
 		if (dated)
-			an_buf_printf(&b, "; the date %s%s is no part of it", q->nm.date,
+			an_buf_printf(&b, "; the date %s%s is no part of it", date,
 				      dated > 1 ? " (and those of the others)" : "");
 		if (lead)
 			an_buf_printf(&b, "; \"%.*s\" common to every name is dropped",
@@ -390,9 +391,11 @@ static void assign_variants(struct an_analysis *a)
 			name = inner.len ? an_asprintf("%s/%s", in->name, inner.s)
 					 : an_strdup(in->name);
 		else
-			name = inner.len ? an_utf8_dup(inner.s) : an_strdup(in->name);
+			name = an_strdup(inner.len ? inner.s : in->name);
 		an_buf_free(&inner);
-		r->variant = an_variant_get(a, name, r->input);
+		char *clean = an_utf8_dup(name); /* directory names are bytes */
+		r->variant = an_variant_get(a, clean, r->input);
+		free(clean);
 		free(name);
 		struct an_variant *v = &a->variants[r->variant];
 		v->n_runs++;

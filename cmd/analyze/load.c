@@ -94,14 +94,17 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		const struct fc_job *job = &run->jobs[j];
 		struct an_job *aj = &r->jobs[j];
 		aj->name = an_utf8_dup(job->name ? job->name : "");
-		/* numjobs clones share a name: each name once */
-		bool seen = false;
-		for (size_t k = 0; k < j && !seen; k++)
-			seen = strcmp(r->jobs[k].name, aj->name) == 0;
-		if (!seen) {
-			if (label.len)
-				an_buf_putc(&label, '+');
-			an_buf_puts(&label, aj->name);
+		/* numjobs clones follow each other under one name: each name
+		 * once, and a long list cut (a label, not a record) */
+		if (j == 0 || strcmp(r->jobs[j - 1].name, aj->name) != 0) {
+			if (label.len > 200) {
+				if (label.s[label.len - 1] != '.')
+					an_buf_puts(&label, "+...");
+			} else {
+				if (label.len)
+					an_buf_putc(&label, '+');
+				an_buf_puts(&label, aj->name);
+			}
 		}
 		if (j == 0) {
 			const char *tb = fc_job_option(run, job, "time_based");

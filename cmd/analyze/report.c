@@ -17,7 +17,8 @@
 const struct an_series *an_find_series(const struct an_analysis *a, size_t test, size_t job,
 				       enum fc_ddir dir, enum an_metric m)
 {
-	for (size_t i = 0; i < a->n_series; i++) {
+	const struct an_test *t = &a->tests[test];
+	for (size_t i = t->series_start; i < t->series_end; i++) {
 		const struct an_series *s = &a->series[i];
 		if (s->test == test && s->job_index == job && s->dir == dir && s->metric == m)
 			return s;
@@ -419,16 +420,15 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 				cols[ncols++] = k;
 			}
 		}
+		const struct an_test *ts = &a->tests[t];
 		bool several_jobs = false;
-		for (size_t k = 0; k < a->n_series; k++)
-			several_jobs |= a->series[k].test == t && a->series[k].job_index > 0;
+		for (size_t k = ts->series_start; k < ts->series_end; k++)
+			several_jobs |= a->series[k].job_index > 0;
 		/* (job, direction) pairs of this test, in series order. */
-		for (size_t i = 0; i < a->n_series && ncols; i++) {
+		for (size_t i = ts->series_start; i < ts->series_end && ncols; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t)
-				continue;
 			bool seen = false;
-			for (size_t k = 0; k < i && !seen; k++) {
+			for (size_t k = ts->series_start; k < i && !seen; k++) {
 				const struct an_series *q = &a->series[k];
 				seen = q->test == t && q->job_index == s->job_index &&
 				       q->dir == s->dir;
@@ -739,7 +739,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	int width = o->width > 0 ? o->width : 100;
 	struct an_buf head = {NULL, 0, 0};
 	header_text(&head, a);
-	an_wrap(f, "", 2, head.s, width);
+	an_wrap(f, "", 0, head.s, width);
 	an_buf_free(&head);
 	for (size_t bi = 0; bi < g.n; bi++) {
 		fputc('\n', f);
@@ -842,17 +842,17 @@ static size_t compare_cols(const struct an_analysis *a, struct cmp_col **out)
 	for (size_t t = 0; t < a->n_tests; t++) {
 		enum an_metric m = an_wl_large_blocks(a->tests[t].workload) ? AN_M_BW : AN_M_IOPS;
 		size_t dirs = 0, jobs = 0;
-		for (size_t i = 0; i < a->n_series; i++) {
+		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t || s->metric != m)
+			if (s->metric != m)
 				continue;
 			dirs += s->job_index == 0;
 			if (s->job_index + 1 > jobs)
 				jobs = s->job_index + 1;
 		}
-		for (size_t i = 0; i < a->n_series; i++) {
+		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t || s->metric != m)
+			if (s->metric != m)
 				continue;
 			struct cmp_col *c = AN_PUSH(cols, n, cap);
 			c->s = s;
@@ -983,7 +983,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 	} else {
 		int width = o->width > 0 ? o->width : 100;
 		size_t W = (size_t)width;
-		an_wrap(f, "", 2, head.s, width);
+		an_wrap(f, "", 0, head.s, width);
 		fputc('\n', f);
 		size_t lw = str_width(corner);
 		for (size_t r = 0; r < nr; r++) {
