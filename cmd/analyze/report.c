@@ -495,9 +495,13 @@ static void header_text(struct an_buf *b, const struct an_analysis *a)
 	if (a->fio_version)
 		an_buf_printf(b, ", %s", a->fio_version);
 	an_buf_putc(b, '\n');
-	an_buf_printf(b, "baseline %s; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s",
-		      a->states[a->baseline].name, a->n_order, a->n_tests, used, a->n_rejected,
-		      a->n_rejected ? " (listed on stderr)" : "");
+	if (a->n_variants > 1)
+		an_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);
+	if (a->n_variants < 2 || a->n_order > 1)
+		an_buf_printf(b, "%sbaseline %s%s", a->n_variants > 1 ? ", " : "",
+			      a->n_variants > 1 ? "state " : "", a->states[a->baseline].name);
+	an_buf_printf(b, "; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s", a->n_order,
+		      a->n_tests, used, a->n_rejected, a->n_rejected ? " (listed on stderr)" : "");
 }
 
 static const char legend[] =
