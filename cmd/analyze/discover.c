@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <glob.h>
 #include <jansson.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
