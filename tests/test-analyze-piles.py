@@ -279,6 +279,8 @@ def pile_campaigns(tmp, data):
     check(row and "(" in row[0] and ".." in row[0] and "%" in row[0],
           f"--compare: median (min..max) change: {row}")
     lines_fit(out, 80, "--compare")
+    check(any(l.startswith("run-b / restore (failed)") for l in lines),
+          f"--compare: the failed restore is a row: {out}")
     # the failed restore with a hash that differs: marked, with its actions
     rc, out, err = run(["--table", "--width", "100", a, b])
     check("run-b / restore (failed)" in out, f"the failed state is a column: {out[:600]}")

@@ -529,8 +529,10 @@ static bool has_per_second(const struct an_analysis *a)
 	return false;
 }
 
+/* The legends (those of the grid with `grid`; that of marked columns with
+ * `marks`), the warnings and the notes. */
 static void footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown,
-			bool grid)
+			bool grid, bool marks)
 {
 	const char *paras[4];
 	size_t n = 0;
@@ -540,7 +542,7 @@ static void footer_text(FILE *f, const struct an_analysis *a, int width, bool ma
 		paras[n++] = legend_variants;
 	if (grid && has_per_second(a))
 		paras[n++] = legend_sec;
-	if (has_failures(a))
+	if (marks)
 		paras[n++] = legend_failed;
 	for (size_t i = 0; i < n; i++) {
 		if (markdown) {
@@ -750,7 +752,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 		print_block(f, a, &g.blocks[bi], width);
 	}
 	fputc('\n', f);
-	footer_text(f, a, width, false, true);
+	footer_text(f, a, width, false, true, has_failures(a));
 	grid_free(&g);
 }
 
@@ -826,7 +828,7 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 		}
 	}
 	fputc('\n', f);
-	footer_text(f, a, 0, true, true);
+	footer_text(f, a, 0, true, true, has_failures(a));
 	grid_free(&g);
 }
 
@@ -896,13 +898,20 @@ static char *compare_cell(const struct an_analysis *a, const struct an_cell *c, 
 	return b.s;
 }
 
-static char *compare_row_label(const struct an_analysis *a, size_t col)
+static char *compare_row_label(const struct an_analysis *a, size_t col, bool *marked)
 {
 	const struct an_col *c = &a->cols[col];
 	char *name = an_col_name(a, c);
-	char *label = c->variant == a->baseline_variant && a->n_variants > 1
-			  ? an_asprintf("%s (base)", name)
-			  : an_strdup(name);
+	const char *mark = an_col_mark(a, c);
+	bool base = c->variant == a->baseline_variant && a->n_variants > 1;
+	char *label;
+	if (base && mark)
+		label = an_asprintf("%s (base, %s)", name, mark);
+	else if (base || mark)
+		label = an_asprintf("%s (%s)", name, base ? "base" : mark);
+	else
+		label = an_strdup(name);
+	*marked |= mark != NULL;
 	free(name);
 	return label;
 }
@@ -938,17 +947,18 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 {
 	struct cmp_col *cols;
 	size_t nc = compare_cols(a, &cols);
-	/* rows: the columns of the grid that have runs */
+	/* rows: the columns of the grid that have runs, or a failure to show */
 	size_t *rows = an_calloc(a->n_cols ? a->n_cols : 1, sizeof(*rows));
 	size_t nr = 0;
 	for (size_t k = 0; k < a->n_cols; k++) {
-		if (a->cols[k].n_runs)
+		if (a->cols[k].n_runs || an_col_mark(a, &a->cols[k]))
 			rows[nr++] = k;
 	}
 	char ***cells = an_calloc(nr ? nr : 1, sizeof(*cells));
 	char **labels = an_calloc(nr ? nr : 1, sizeof(*labels));
+	bool marked = false;
 	for (size_t r = 0; r < nr; r++) {
-		labels[r] = compare_row_label(a, rows[r]);
+		labels[r] = compare_row_label(a, rows[r], &marked);
 		cells[r] = an_calloc(nc ? nc : 1, sizeof(**cells));
 		for (size_t c = 0; c < nc; c++)
 			cells[r][c] = compare_cell(a, &cols[c].s->cells[rows[r]], rows[r]);
@@ -983,7 +993,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 			fputc('\n', f);
 		}
 		fprintf(f, "\n%s\n", leg.s);
-		footer_text(f, a, 0, true, false);
+		footer_text(f, a, 0, true, false, marked);
 	} else {
 		int width = o->width > 0 ? o->width : 100;
 		size_t W = (size_t)width;
@@ -1079,7 +1089,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 		free(cw);
 		fputc('\n', f);
 		an_wrap(f, "", 0, leg.s, width);
-		footer_text(f, a, width, false, false);
+		footer_text(f, a, width, false, false, marked);
 	}
 	an_buf_free(&head);
 	an_buf_free(&leg);

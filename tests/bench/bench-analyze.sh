@@ -127,5 +127,5 @@ for files in ${BENCH_SIZES:-1000 10000 50000}; do
 	echo "fiocamp-analyze --threads 1:                  $((an1_us / 1000)) ms"
 	python3 -c "print(f'ratio fiocamp-analyze / jq: {$an_us / $jq_us:.2f} (target <= 0.3 at 1,000 files); one thread: {$an1_us / $jq_us:.2f}')"
 	python3 -c "print(f'peak RSS {$rss_kb / 1024:.1f} MiB = {$rss_kb * 1024 / $n_json:.0f} bytes per run; {$an_us / $n_json:.1f} us per run')"
-	rm -rf "$data"
+	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$data"
 done
