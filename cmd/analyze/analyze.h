@@ -500,7 +500,6 @@ struct an_analysis {
 	struct an_band *bands;
 	size_t n_bands, cap_bands;
 	double short_fraction; /* runs below this share of their test's median runtime are short */
-	bool verbose;	       /* list every file on stderr */
 };
 
 void an_note(struct an_analysis *a, const char *fmt, ...) AN_PRINTF(2, 3);

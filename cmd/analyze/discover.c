@@ -716,7 +716,8 @@ static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout la
 	size_t named = 0, bench = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
-		if (r->input != in || r->source != AN_ID_NAME || r->maybe)
+		if (r->input != in || r->maybe ||
+		    (r->source != AN_ID_NAME && r->source != AN_ID_LAYOUT))
 			continue;
 		const char *rel = rel_to(inp->root, r->key);
 		if (bench_fio_precondition(rel))

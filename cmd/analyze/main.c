@@ -465,7 +465,6 @@ int main(int argc, char **argv)
 		if (an_pattern_compile(opt.pattern, &pattern, why, sizeof(why)) < 0)
 			return bail(&a, usage_error("--pattern: %s", why));
 	}
-	a.verbose = verbose;
 	an_name_inputs(&a);
 	int status = 0;
 	for (size_t i = 0; i < a.n_inputs; i++) {
