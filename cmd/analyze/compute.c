@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * From accepted runs to statistics: states and tests in order, the
- * baseline, the baseline bands of the per-second logs, and one series per
- * test x job x direction x metric with a cell per state.
+ * From accepted runs to statistics: short and repeated runs left out,
+ * rounds numbered, tests, states and variants in order, the baselines, the
+ * baseline bands of the per-second logs, and one series per test x job x
+ * direction x metric with a cell per column (a state of a variant).
  */
 #define _GNU_SOURCE
 #include <float.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading the runs: each fio output once with fc_output_read_file(), its
- * per-second rate log with fc_profile_read_file(), on several threads.
- * Then the checks that keep failed runs out of the statistics.
+ * Reading the runs: each fio output once with fc_output_read_file() (files
+ * whose names say nothing are looked at first), its workload and what the
+ * statistics need copied out; later the per-second rate logs with
+ * fc_profile_read_file().  Both on several threads.
  */
 #define _GNU_SOURCE
 #include <math.h>

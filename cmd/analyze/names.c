@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Telling state, round and test from file names: the default rules for the
- * published example and the campaign layout, --pattern, and fio's log names.
+ * What file names say: the words of a name (dates and trailing rounds
+ * taken out) for the default inference, the campaign layout, bench-fio's
+ * tree, --pattern, fio's log names, and which files may be fio output.
  */
 #include <ctype.h>
 #include <stdio.h>
