@@ -138,6 +138,8 @@ void an_name_parse(const char *base, struct an_name *out);
 void an_name_free(struct an_name *n);
 /* Separators between the words of a name. */
 bool an_name_sep(char c);
+/* The last component of a path; borrowed. */
+const char *an_base_name(const char *path);
 /*
  * Whether `word` is all of `stem`, or its first or last words (case does
  * not matter).  On true, [*rest, *rest + *rest_len) is what is left of the
@@ -608,6 +610,9 @@ void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decim
 void an_fmt_short(char *buf, size_t len, double v);
 /* "+6.6%", "-87.0%", "" for NaN. */
 void an_fmt_pct(char *buf, size_t len, double pct);
+/* Display width of n bytes of UTF-8 text: code points, not bytes (what we
+ * print has no wide glyphs but those job names bring). */
+size_t an_text_width(const char *s, size_t n);
 /* Writes `text` word-wrapped to `width` columns: the first line starts with
  * `first`, the others with `indent` spaces.  Line breaks in text are kept;
  * a word longer than a line is broken. */

@@ -208,10 +208,9 @@ static char *dates_hint(const struct an_run *r, const struct an_run *kept)
 {
 	if (r->source != AN_ID_NAME || kept->source != AN_ID_NAME)
 		return an_strdup("");
-	const char *b1 = strrchr(r->key, '/'), *b2 = strrchr(kept->key, '/');
 	struct an_name n1, n2;
-	an_name_parse(b1 ? b1 + 1 : r->key, &n1);
-	an_name_parse(b2 ? b2 + 1 : kept->key, &n2);
+	an_name_parse(an_base_name(r->key), &n1);
+	an_name_parse(an_base_name(kept->key), &n2);
 	bool dates = n1.date && n2.date && strcmp(n1.date, n2.date) != 0 &&
 		     strcmp(n1.stem, n2.stem) == 0;
 	an_name_free(&n1);

@@ -89,9 +89,7 @@ void an_fmt_pct(char *buf, size_t len, double pct)
 		snprintf(buf, len, "%s%s%%", num[0] == '-' ? "" : "+", num);
 }
 
-/* Display width of UTF-8 text: code points, not bytes (no wide glyphs in
- * what we print but what job names bring). */
-static size_t text_width(const char *s, size_t n)
+size_t an_text_width(const char *s, size_t n)
 {
 	size_t w = 0;
 	for (size_t i = 0; i < n; i++)
@@ -120,7 +118,7 @@ void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int wi
 			continue;
 		}
 		size_t n = strcspn(p, " \n");
-		size_t w = text_width(p, n);
+		size_t w = an_text_width(p, n);
 		if (!line_empty && col + 1 + w > max) {
 			fprintf(f, "\n%*s", (int)indent, "");
 			col = indent;
@@ -143,7 +141,7 @@ void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int wi
 			fprintf(f, "\n%*s", (int)indent, "");
 			p += k;
 			n -= k;
-			w = text_width(p, n);
+			w = an_text_width(p, n);
 			col = indent;
 		}
 		fwrite(p, 1, n, f);

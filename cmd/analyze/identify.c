@@ -17,12 +17,6 @@
 /* The state of runs whose names say none. */
 #define DEFAULT_STATE "all"
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 /* ---- the default inference from file names ------------------------------------ */
 
 struct guess {
@@ -244,7 +238,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 		if (!(r->accepted && r->input == in && r->source == AN_ID_NAME))
 			continue;
 		g[k].r = r;
-		an_name_parse(base_name(r->key), &g[k].nm);
+		an_name_parse(an_base_name(r->key), &g[k].nm);
 		find_test(&g[k]);
 		gp[k] = &g[k];
 		if (!g[k].strong)
@@ -289,7 +283,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 		const struct an_run *r = q->r;
 		struct an_buf b = {NULL, 0, 0};
 		an_buf_printf(&b, "%s: names read as state, round and test, e.g. %s: state %s",
-			      a->inputs[in].arg, base_name(r->path),
+			      a->inputs[in].arg, an_base_name(r->path),
 			      r->id.state ? r->id.state : DEFAULT_STATE);
 		if (r->id.round)
 			an_buf_printf(&b, ", round %d", r->id.round);
@@ -542,7 +536,7 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 static char *bench_test_name(const struct an_run *r)
 {
 	if (!an_wl_options_listed(r->workload))
-		return an_utf8_dup(base_name(r->key));
+		return an_utf8_dup(an_base_name(r->key));
 	struct an_buf b = {NULL, 0, 0};
 	unsigned mask = (1u << AN_WL_RW) | (1u << AN_WL_RWMIXREAD) | (1u << AN_WL_BS) |
 			(1u << AN_WL_IODEPTH) | (1u << AN_WL_NUMJOBS);
@@ -647,7 +641,7 @@ static size_t common_dirs(const char *x, const char *y)
 static size_t match_key(const struct an_analysis *a, const struct key_ref *refs, size_t n,
 			const char *key, size_t input, bool *ambiguous)
 {
-	struct key_ref probe = {base_name(key), 0};
+	struct key_ref probe = {an_base_name(key), 0};
 	const struct key_ref *hit = bsearch(&probe, refs, n, sizeof(*refs), cmp_key_ref);
 	if (!hit)
 		return SIZE_MAX;
@@ -687,7 +681,7 @@ void an_attach_logs(struct an_analysis *a)
 	/* Rejected and skipped runs too: their logs are theirs, not strays. */
 	for (size_t i = 0; i < a->n_runs; i++) {
 		if (a->runs[i].source != AN_ID_MANIFEST)
-			refs[n++] = (struct key_ref){base_name(a->runs[i].key), i};
+			refs[n++] = (struct key_ref){an_base_name(a->runs[i].key), i};
 	}
 	qsort(refs, n, sizeof(*refs), cmp_key_ref);
 	for (size_t i = 0; i < a->n_plogs; i++) {

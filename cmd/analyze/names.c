@@ -15,7 +15,7 @@
 /* A round number longer than this is more likely a date than a round. */
 #define ROUND_MAX_DIGITS 6
 
-static const char *base_name(const char *path)
+const char *an_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
@@ -353,7 +353,7 @@ bool an_bench_fio_path(const char *rel_key, char **device)
 
 char *an_bench_fio_log_key(const char *key)
 {
-	const char *base = base_name(key);
+	const char *base = an_base_name(key);
 	const char *io = strstr(base, "-iodepth-");
 	if (!io)
 		return NULL;
@@ -664,7 +664,7 @@ static const struct {
 
 enum an_file_kind an_file_kind(const char *path, const char **why)
 {
-	const char *base = base_name(path);
+	const char *base = an_base_name(path);
 	*why = NULL;
 	if (base[0] == '.' || base[0] == '\0') {
 		*why = "a hidden file";
@@ -695,7 +695,7 @@ enum an_file_kind an_file_kind(const char *path, const char **why)
 
 char *an_output_key(const char *path)
 {
-	const char *base = base_name(path);
+	const char *base = an_base_name(path);
 	const char *dot = strrchr(base, '.');
 	if (!dot || dot == base)
 		return an_strdup(path);

@@ -571,10 +571,7 @@ static void footer_text(FILE *f, const struct an_analysis *a, int width, bool ma
 
 static size_t str_width(const char *s)
 {
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
+	return an_text_width(s, strlen(s));
 }
 
 /* Right-aligns `s` in `w` columns (UTF-8 aware). */
