@@ -11,8 +11,6 @@ come out with the right variants, states, rounds and tests without a
 --pattern, and runs of different workloads are never pooled.
 """
 
-import csv
-import io
 import json
 import os
 import shutil
@@ -21,8 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze_util import (check, close, parse_csv, rejects, run, setup,  # noqa: E402
-                          summary, unwrap)
+from analyze_util import check, close, parse_csv, rejects, run, setup, summary  # noqa: E402
 
 setup(sys.argv[1])
 FIO = shutil.which("fio")
@@ -183,8 +180,11 @@ def pile_bench_fio(tmp):
     # the compact view at 80 columns
     rc, out, err = run(["--compare", "--width", "80", tree])
     lines_fit(out, 80, "bench-fio --compare")
-    check("vdb" in out and "randread bs=4k iodepth=1" in unwrap(out).replace("\n", " ") or
-          "randread" in out, "bench-fio --compare: tests as columns")
+    rows = [l for l in out.splitlines() if l.startswith(("vda (base)", "vdb "))]
+    check(len(rows) == 4 and all(l.split()[1:] for l in rows) and
+          sum(l.startswith("variant") and "IOPS" in l for l in out.splitlines()) == 1 and
+          sum(l.startswith("variant") and "MiB/s" in l for l in out.splitlines()) == 2,
+          f"bench-fio --compare: devices as rows, 8 tests in two groups: {out}")
 
 
 def campaign(root, name, ex_json, states, failed_restore=False, variants=None):
