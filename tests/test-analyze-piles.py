@@ -6,7 +6,8 @@ Usage: test-analyze-piles.py PATH/TO/fiocamp-analyze
 
 Each pile is made here from real fio runs (1 s, 4 MiB files, in a
 temporary directory below the build directory), except the bench-fio tree,
-which is a committed fixture (tests/fixtures/bench-fio).  Every pile must
+which is a committed fixture (tests/fixtures/bench-fio), and fio's normal
+output (the same runs' JSON beside it).  Every pile must
 come out with the right variants, states, rounds and tests without a
 --pattern, and runs of different workloads are never pooled.
 """
@@ -428,6 +429,45 @@ def pile_workloads(tmp, data):
           f"the workload in the JSON: {wl}")
 
 
+def pile_normal(tmp, data):
+    """fio's normal output, the default most past runs exist in: read by
+    content from .txt and names without extension, with the numbers of the
+    JSON of the same runs within the precision fio printed."""
+    d = os.path.join(tmp, "normal")
+    j = os.path.join(tmp, "normal-json")
+    os.makedirs(d)
+    os.makedirs(j)
+    for r in (1, 2, 3):
+        both = os.path.join(tmp, f"both-{r}.out")
+        fio(both, data, fmt="normal,json")
+        with open(both) as f:
+            text = f.read()
+        # fio writes its banner, the JSON, then the normal report
+        i = text.index("\n{") + 1
+        _, end = json.JSONDecoder().raw_decode(text[i:])
+        with open(f"{j}/before-{r}.json", "w") as f:
+            f.write(text[i:i + end] + "\n")
+        name = f"{d}/before-{r}.txt" if r < 3 else f"{d}/before-{r}"
+        with open(name, "w") as f:
+            f.write(text[:i] + text[i + end:].lstrip("\n"))
+    rc, rows, num, err = summary_rows([d])
+    rc2, jrows, jnum, err2 = summary_rows([j])
+    check(rc == 0 and identities(rows) == {("normal", "before", "randwrite"): 3},
+          f"normal output: read by content, one test: {rc} {identities(rows)} {err}")
+    got = {r["metric"]: num(r["median"]) for r in rows}
+    want = {r["metric"]: jnum(r["median"]) for r in jrows}
+    for m, rel, unit in (("iops", 1e-3, 0), ("bw", 5e-3, 0), ("clat_mean", 1e-3, 0.01),
+                         ("clat_p50", 1e-3, 1.0), ("clat_p99", 1e-3, 1.0)):
+        w = want.get(m)
+        close(got.get(m), w, (w or 0) * rel + unit, f"normal output {m} against its JSON")
+    rc, out, err = run(["--json", d])
+    doc = json.loads(out)
+    check(doc["tests"][0]["workload"][0] == {"name": "randwrite", "rw": "randwrite", "bs": "4k",
+                                             "iodepth": "4", "ioengine": "libaio"},
+          f"normal output: the workload its banner shows, nothing invented: {doc['tests']}")
+    check({r["format"] for r in doc["runs"]} == {"normal"}, "normal output: the format")
+
+
 def pile_utf8(tmp, data):
     """A job name with bytes that are no UTF-8: valid JSON and CSV anyway."""
     d = os.path.join(tmp, "utf8")
@@ -511,6 +551,7 @@ def main():
         pile_campaigns(tmp, data)
         pile_contents(tmp, data)
         pile_workloads(tmp, data)
+        pile_normal(tmp, data)
         pile_utf8(tmp, data)
         width_and_formats(tmp, dated, state_round)
     finally:

@@ -600,6 +600,8 @@ static const char *format_name(enum fc_format f)
 		return "json+";
 	case FC_FORMAT_TERSE:
 		return "terse";
+	case FC_FORMAT_NORMAL:
+		return "normal";
 	default: /* a format libfiocamp learns later */
 		return "other";
 	}

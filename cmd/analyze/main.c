@@ -212,6 +212,8 @@ static const char *format_text(enum fc_format f)
 		return "fio json+";
 	case FC_FORMAT_TERSE:
 		return "fio terse";
+	case FC_FORMAT_NORMAL:
+		return "fio normal output";
 	default: /* a format libfiocamp learns later */
 		return "fio output";
 	}

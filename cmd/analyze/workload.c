@@ -349,6 +349,9 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 	put_verbatim(b, job->name ? job->name : "");
 	if (job->n_options == 0 && run->n_global_options == 0)
 		return; /* terse output: no options at all */
+	/* Normal output's banner shows rw, bs, ioengine and iodepth only: what
+	 * it does not show is unknown, not fio's default. */
+	bool banner = run->format == FC_FORMAT_NORMAL;
 
 	const char *kb = opt(run, job, "kb_base", NULL);
 	bool kb1000 = kb && strtol(kb, NULL, 10) == 1000;
@@ -375,7 +378,7 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 			put_verbatim(b, rw);
 		}
 	}
-	if (mixed) {
+	if (mixed && !banner) {
 		bool verbatim;
 		const char *text = NULL;
 		int pct = rwmixread_of(run, job, &verbatim, &text);
@@ -397,10 +400,13 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 		put_verbatim(b, v);
 	}
 	int_field(b, AN_WL_IODEPTH, opt(run, job, "iodepth", NULL), 1);
-	int_field(b, AN_WL_NUMJOBS, opt(run, job, "numjobs", NULL), 1);
+	if (!banner)
+		int_field(b, AN_WL_NUMJOBS, opt(run, job, "numjobs", NULL), 1);
 	field(b, AN_WL_IOENGINE);
 	v = opt(run, job, "ioengine", NULL);
 	put_verbatim(b, v ? v : "psync"); /* fio's default on Linux (os/os.h) */
+	if (banner)
+		return;
 
 	/* direct=1 and buffered=0 say the same */
 	field(b, AN_WL_DIRECT);
