@@ -288,16 +288,16 @@ static void test_log_names(void)
 static const char *csv_line(const struct an_csv *c, const char *const *fields, const double *nums,
 			    size_t n_nums)
 {
-	static struct an_buf b;
+	static struct cm_buf b;
 	b.len = 0;
-	an_buf_puts(&b, "");
+	cm_buf_puts(&b, "");
 	for (size_t i = 0; fields[i]; i++) {
 		if (i)
-			an_buf_putc(&b, c->sep);
+			cm_buf_putc(&b, c->sep);
 		an_csv_field(&b, c, fields[i]);
 	}
 	for (size_t i = 0; i < n_nums; i++) {
-		an_buf_putc(&b, c->sep);
+		cm_buf_putc(&b, c->sep);
 		an_csv_number(&b, c, nums[i], 3);
 	}
 	return b.s;
@@ -467,24 +467,24 @@ static void test_workload(void)
 	char *key = an_workload_key(out->final);
 	CHECK(an_wl_large_blocks(key));
 	CHECK(an_wl_options_listed(key));
-	struct an_buf d = {NULL, 0, 0};
+	struct cm_buf d = {NULL, 0, 0};
 	an_wl_describe(&d, key, (1u << AN_WL_RW) | (1u << AN_WL_BS) | (1u << AN_WL_IODEPTH), true);
 	CHECK_STR(d.s, "randread bs=64k iodepth=1");
-	an_buf_free(&d);
+	cm_buf_release(&d);
 	free(key);
 	fc_output_free(out);
 }
 
 static void test_utf8(void)
 {
-	char *s = an_utf8_dup("ok \xc3\xa4 \xff x \xe2\x82 y \xed\xa0\x80 z \xc0\xaf");
+	char *s = cm_utf8_dup("ok \xc3\xa4 \xff x \xe2\x82 y \xed\xa0\x80 z \xc0\xaf");
 	CHECK_STR(s, "ok \xc3\xa4 \xef\xbf\xbd x \xef\xbf\xbd\xef\xbf\xbd y "
 		     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd z \xef\xbf\xbd\xef\xbf\xbd");
 	free(s);
-	s = an_utf8_dup("\xf0\x9f\x98\x80 plain");
+	s = cm_utf8_dup("\xf0\x9f\x98\x80 plain");
 	CHECK_STR(s, "\xf0\x9f\x98\x80 plain");
 	free(s);
-	CHECK(an_utf8_dup(NULL) == NULL);
+	CHECK(cm_utf8_dup(NULL) == NULL);
 }
 
 static void test_wrap(void)

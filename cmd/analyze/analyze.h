@@ -15,43 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/common.h"
 #include "fiocamp.h"
-
-#define AN_PRINTF(f, a) __attribute__((format(printf, f, a)))
-
-/* ---- small helpers (common.c) -------------------------------------------- */
-
-/* Allocation that ends the program with a message when memory runs out:
- * the analyzer has nothing sensible to do without memory. */
-void *an_malloc(size_t size);
-void *an_calloc(size_t n, size_t size);
-void *an_realloc(void *p, size_t n, size_t size);
-char *an_strdup(const char *s);
-char *an_strndup(const char *s, size_t n);
-char *an_asprintf(const char *fmt, ...) AN_PRINTF(1, 2);
-
-/* Appends one element of `size` bytes to a growable array; returns it zeroed. */
-void *an_push(void *array_ptr, size_t *n, size_t *cap, size_t size);
-#define AN_PUSH(arr, n, cap) ((__typeof__(&(arr)[0]))an_push(&(arr), &(n), &(cap), sizeof(*(arr))))
-
-/* Growable string. */
-struct an_buf {
-	char *s;
-	size_t len, cap;
-};
-void an_buf_putc(struct an_buf *b, char c);
-void an_buf_puts(struct an_buf *b, const char *s);
-void an_buf_putn(struct an_buf *b, const char *s, size_t n);
-void an_buf_printf(struct an_buf *b, const char *fmt, ...) AN_PRINTF(2, 3);
-void an_buf_free(struct an_buf *b);
-
-/* The text of a library error, "file:line:col: message". */
-char *an_error_text(const struct fc_error *err);
-
-/* A copy of `s` that is valid UTF-8: every byte that does not start a
- * well-formed sequence (overlong forms, surrogates and code points above
- * U+10FFFF included) becomes U+FFFD.  NULL stays NULL. */
-char *an_utf8_dup(const char *s);
 
 
 /* ---- workloads (workload.c) --------------------------------------------------- */
@@ -95,7 +60,7 @@ bool an_wl_same(const char *a, const char *b, size_t job, enum an_wl_field f);
 bool an_wl_options_listed(const char *key);
 /* "f=v f=v ..." of the fields in the mask, jobs joined by " | "; with
  * lead_rw the rw value comes bare ("randread bs=4k"). */
-void an_wl_describe(struct an_buf *b, const char *key, unsigned fields_mask, bool lead_rw);
+void an_wl_describe(struct cm_buf *b, const char *key, unsigned fields_mask, bool lead_rw);
 /* The first job's largest block size is 64 KiB or more: its headline is
  * bandwidth, not IOPS. */
 bool an_wl_large_blocks(const char *key);
@@ -504,9 +469,9 @@ struct an_analysis {
 	double short_fraction; /* runs below this share of their test's median runtime are short */
 };
 
-void an_note(struct an_analysis *a, const char *fmt, ...) AN_PRINTF(2, 3);
-void an_warn(struct an_analysis *a, const char *fmt, ...) AN_PRINTF(2, 3);
-void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...) AN_PRINTF(3, 4);
+void an_note(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
+void an_warn(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
+void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...) CM_PRINTF(3, 4);
 void an_skip(struct an_analysis *a, const char *path, const char *reason);
 void an_analysis_free(struct an_analysis *a);
 /* Index of the state called `name`, added when new. */
@@ -602,10 +567,10 @@ struct an_csv {
 
 /* Writes one CSV field with RFC 4180 quoting when it holds the separator, a
  * quote, CR or LF. */
-void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text);
+void an_csv_field(struct cm_buf *b, const struct an_csv *c, const char *text);
 /* A number with `decimals` places and the dialect's decimal mark; empty for
  * NaN. */
-void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decimals);
+void an_csv_number(struct cm_buf *b, const struct an_csv *c, double v, int decimals);
 /* Formats a value for the terminal: 29094, 113.6, 4.25, 1.23M. */
 void an_fmt_short(char *buf, size_t len, double v);
 /* "+6.6%", "-87.0%", "" for NaN. */

@@ -130,12 +130,12 @@ static uint64_t median_u64(uint64_t *v, size_t n)
  */
 static void reject_short_runs(struct an_analysis *a)
 {
-	uint64_t *rt = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*rt));
-	uint64_t *io = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*io));
-	size_t **by_test = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
-	size_t *n_by_test = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
+	uint64_t *rt = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*rt));
+	uint64_t *io = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*io));
+	size_t **by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
+	size_t *n_by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
 	for (size_t t = 0; t < a->n_tests; t++)
-		by_test[t] = an_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
+		by_test[t] = cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
 				       sizeof(**by_test));
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
@@ -159,7 +159,7 @@ static void reject_short_runs(struct an_analysis *a)
 			bool short_io = (double)r->io_bytes < a->short_fraction * (double)med_io;
 			if (short_time && (r->timed || short_io)) {
 				r->accepted = false;
-				r->reason = an_asprintf(
+				r->reason = cm_asprintf(
 				    "runtime %.3f s is well short of the %.3f s median of the "
 				    "%zu runs of test %s (below %.0f %%)",
 				    (double)r->runtime_ms / 1000.0, (double)med_rt / 1000.0, n,
@@ -207,7 +207,7 @@ static int cmp_run_identity(const void *x, const void *y)
 static char *dates_hint(const struct an_run *r, const struct an_run *kept)
 {
 	if (r->source != AN_ID_NAME || kept->source != AN_ID_NAME)
-		return an_strdup("");
+		return cm_strdup("");
 	struct an_name n1, n2;
 	an_name_parse(an_base_name(r->key), &n1);
 	an_name_parse(an_base_name(kept->key), &n2);
@@ -215,7 +215,7 @@ static char *dates_hint(const struct an_run *r, const struct an_run *kept)
 		     strcmp(n1.stem, n2.stem) == 0;
 	an_name_free(&n1);
 	an_name_free(&n2);
-	return an_strdup(dates ? " (the names differ only in their dates, which are no part of a "
+	return cm_strdup(dates ? " (the names differ only in their dates, which are no part of a "
 				 "run's identity: --pattern can make a date the state or round)"
 			       : "");
 }
@@ -258,11 +258,11 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 		r->accepted = false;
 		char *hint = dates_hint(r, kept);
 		if (a->n_variants > 1)
-			r->reason = an_asprintf("variant %s, state %s, round %d, test %s again; %s "
+			r->reason = cm_asprintf("variant %s, state %s, round %d, test %s again; %s "
 						"is used instead%s",
 						variant, state, r->id.round, test, kept->path, hint);
 		else
-			r->reason = an_asprintf("state %s, round %d, test %s again; %s is used "
+			r->reason = cm_asprintf("state %s, round %d, test %s again; %s is used "
 						"instead%s",
 						state, r->id.round, test, kept->path, hint);
 		free(hint);
@@ -271,7 +271,7 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 
 static void number_rounds(struct an_analysis *a)
 {
-	size_t *idx = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*idx));
+	size_t *idx = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*idx));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
 		if (a->runs[i].accepted)
@@ -326,13 +326,13 @@ static void order_tests(struct an_analysis *a)
 		if (t->first_ts < 0 || r->timestamp_ms < t->first_ts)
 			t->first_ts = r->timestamp_ms;
 	}
-	size_t *o = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*o));
+	size_t *o = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*o));
 	for (size_t t = 0; t < a->n_tests; t++)
 		o[t] = t;
 	sort_ctx = a;
 	qsort(o, a->n_tests, sizeof(*o), cmp_test_order);
-	struct an_test *tests = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*tests));
-	size_t *map = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*map));
+	struct an_test *tests = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*tests));
+	size_t *map = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*map));
 	for (size_t t = 0; t < a->n_tests; t++) {
 		tests[t] = a->tests[o[t]];
 		map[o[t]] = t;
@@ -362,7 +362,7 @@ static bool transition_shown(const struct an_transition *t)
 
 static int order_states(struct an_analysis *a, const struct an_options *opt)
 {
-	size_t *time_order = an_calloc(a->n_states ? a->n_states : 1, sizeof(*time_order));
+	size_t *time_order = cm_calloc(a->n_states ? a->n_states : 1, sizeof(*time_order));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_states; i++) {
 		bool shown = a->states[i].n_runs > 0;
@@ -381,11 +381,11 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 	sort_ctx = a;
 	qsort(time_order, n, sizeof(*time_order), cmp_state_time);
 
-	a->order = an_calloc(n ? n : 1, sizeof(*a->order));
+	a->order = cm_calloc(n ? n : 1, sizeof(*a->order));
 	a->n_order = 0;
-	bool *placed = an_calloc(a->n_states ? a->n_states : 1, sizeof(*placed));
+	bool *placed = cm_calloc(a->n_states ? a->n_states : 1, sizeof(*placed));
 	if (opt->state_order) {
-		char *list = an_strdup(opt->state_order);
+		char *list = cm_strdup(opt->state_order);
 		char *save = NULL;
 		for (char *tok = strtok_r(list, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
@@ -468,13 +468,13 @@ static int order_columns(struct an_analysis *a, const struct an_options *opt)
 			a->baseline_variant++;
 	}
 	size_t per = a->n_states ? a->n_states : 1;
-	size_t *counts = an_calloc(a->n_variants * per + 1, sizeof(*counts));
+	size_t *counts = cm_calloc(a->n_variants * per + 1, sizeof(*counts));
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
 		if (r->accepted)
 			counts[r->variant * per + r->state]++;
 	}
-	a->cols = an_calloc(a->n_variants * a->n_order + 1, sizeof(*a->cols));
+	a->cols = cm_calloc(a->n_variants * a->n_order + 1, sizeof(*a->cols));
 	a->n_cols = 0;
 	for (size_t v = 0; v < a->n_variants; v++) {
 		for (size_t k = 0; k < a->n_order; k++) {
@@ -498,7 +498,7 @@ static struct an_band *band_get(struct an_analysis *a, size_t variant, size_t te
 	const struct an_band *b = an_find_band(a, variant, test, job, dir, type);
 	if (b)
 		return (struct an_band *)b;
-	struct an_band *nb = AN_PUSH(a->bands, a->n_bands, a->cap_bands);
+	struct an_band *nb = CM_PUSH(a->bands, a->n_bands, a->cap_bands);
 	nb->variant = variant;
 	nb->test = test;
 	nb->job_index = job;
@@ -549,7 +549,7 @@ static void compute_bands(struct an_analysis *a)
 			for (size_t p = 0; p < dv->sec.n; p++) {
 				if (!isfinite(dv->sec.values[p]))
 					continue;
-				double *slot = AN_PUSH(v, n, cap);
+				double *slot = CM_PUSH(v, n, cap);
 				*slot = dv->sec.values[p];
 			}
 		}
@@ -606,7 +606,7 @@ double an_pct_change(double v, double base)
 
 static double *with_never(const double *v, size_t n)
 {
-	double *x = an_calloc(n, sizeof(*x));
+	double *x = cm_calloc(n, sizeof(*x));
 	for (size_t i = 0; i < n; i++)
 		x[i] = isnan(v[i]) ? NEVER : v[i];
 	return x;
@@ -691,7 +691,7 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 						    c->sum.median > vbase->sum.max);
 		c->v_have_mw = mann_whitney(c, vbase, never_last, &c->v_mw);
 	}
-	double *rest = an_calloc(c->n ? c->n : 1, sizeof(*rest));
+	double *rest = cm_calloc(c->n ? c->n : 1, sizeof(*rest));
 	size_t nr = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->rounds[i] == 1)
@@ -757,14 +757,14 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 	if (!job_name || (!any_value && m != AN_M_RECOVERY))
 		return;
 
-	struct an_series *s = AN_PUSH(a->series, a->n_series, a->cap_series);
+	struct an_series *s = CM_PUSH(a->series, a->n_series, a->cap_series);
 	s->test = t;
 	s->job_index = j;
-	s->job_name = an_strdup(job_name);
+	s->job_name = cm_strdup(job_name);
 	s->dir = d;
 	s->metric = m;
 	s->log_type = m >= AN_M_FIRST_LOG ? type : FC_LOG_UNKNOWN;
-	s->cells = an_calloc(a->n_cols ? a->n_cols : 1, sizeof(*s->cells));
+	s->cells = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*s->cells));
 	/* Count, allocate once per cell, fill. */
 	for (size_t q = 0; q < n; q++) {
 		if (run_dir(&a->runs[refs[q].run], j, d, m, type))
@@ -772,9 +772,9 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 	}
 	for (size_t p = 0; p < a->n_cols; p++) {
 		struct an_cell *c = &s->cells[p];
-		c->values = an_calloc(c->n ? c->n : 1, sizeof(*c->values));
-		c->rounds = an_calloc(c->n ? c->n : 1, sizeof(*c->rounds));
-		c->runs = an_calloc(c->n ? c->n : 1, sizeof(*c->runs));
+		c->values = cm_calloc(c->n ? c->n : 1, sizeof(*c->values));
+		c->rounds = cm_calloc(c->n ? c->n : 1, sizeof(*c->rounds));
+		c->runs = cm_calloc(c->n ? c->n : 1, sizeof(*c->runs));
 		c->n = 0;
 	}
 	for (size_t q = 0; q < n; q++) {
@@ -809,11 +809,11 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 
 static void build_series(struct an_analysis *a)
 {
-	struct run_ref *refs = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
-	size_t **by_test = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
-	size_t *n_by_test = an_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
+	struct run_ref *refs = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
+	size_t **by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
+	size_t *n_by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
 	for (size_t t = 0; t < a->n_tests; t++)
-		by_test[t] = an_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
+		by_test[t] = cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
 				       sizeof(**by_test));
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
@@ -872,7 +872,7 @@ int an_compute(struct an_analysis *a, const struct an_options *opt)
 			st->first_ts_ms = r->timestamp_ms;
 		struct an_variant *v = &a->variants[r->variant];
 		if (!v->fio_version && r->fio_version)
-			v->fio_version = an_strdup(r->fio_version);
+			v->fio_version = cm_strdup(r->fio_version);
 	}
 	/* variants counted their runs before repeats were left out */
 	for (size_t v = 0; v < a->n_variants; v++)
@@ -887,13 +887,13 @@ int an_compute(struct an_analysis *a, const struct an_options *opt)
 		    var->campaign != SIZE_MAX ? a->campaigns[var->campaign].fio_version : NULL;
 		if (cv) {
 			free(var->fio_version);
-			var->fio_version = an_strdup(cv);
+			var->fio_version = cm_strdup(cv);
 		}
 	}
 	if (!any)
 		return -2;
 	if (a->n_variants && a->variants[0].fio_version)
-		a->fio_version = an_strdup(a->variants[0].fio_version);
+		a->fio_version = cm_strdup(a->variants[0].fio_version);
 	order_tests(a);
 	if (order_states(a, opt) < 0 || order_columns(a, opt) < 0)
 		return -1;

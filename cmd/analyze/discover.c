@@ -23,10 +23,10 @@ static char *join_path(const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);
 	if (dl == 0 || (dl == 1 && dir[0] == '.'))
-		return an_strdup(name);
+		return cm_strdup(name);
 	if (dir[dl - 1] == '/')
-		return an_asprintf("%s%s", dir, name);
-	return an_asprintf("%s/%s", dir, name);
+		return cm_asprintf("%s%s", dir, name);
+	return cm_asprintf("%s/%s", dir, name);
 }
 
 /* The path below the input's root ("" for the root itself); borrowed. */
@@ -57,13 +57,13 @@ static char *group_of(const char *rel, size_t drop)
 		if (len > 0)
 			len--;
 	}
-	return an_strndup(rel, len);
+	return cm_strndup(rel, len);
 }
 
 static struct an_run *add_run(struct an_analysis *a, size_t in, const char *path)
 {
-	struct an_run *r = AN_PUSH(a->runs, a->n_runs, a->cap_runs);
-	r->path = an_strdup(path);
+	struct an_run *r = CM_PUSH(a->runs, a->n_runs, a->cap_runs);
+	r->path = cm_strdup(path);
 	r->key = an_output_key(path);
 	r->input = in;
 	r->campaign = SIZE_MAX;
@@ -74,8 +74,8 @@ static struct an_run *add_run(struct an_analysis *a, size_t in, const char *path
 
 static void add_log(struct an_run *r, const char *path, const struct an_log_name *ln)
 {
-	struct an_log *l = AN_PUSH(r->logs, r->n_logs, r->cap_logs);
-	l->path = an_strdup(path);
+	struct an_log *l = CM_PUSH(r->logs, r->n_logs, r->cap_logs);
+	l->path = cm_strdup(path);
 	l->type = ln ? ln->type : FC_LOG_UNKNOWN;
 	l->index = ln ? ln->index : 0;
 }
@@ -123,8 +123,8 @@ static void add_named_output(struct an_analysis *a, size_t in, const char *path,
 
 static void add_pending_log(struct an_analysis *a, size_t in, const char *path)
 {
-	struct an_pending_log *pl = AN_PUSH(a->plogs, a->n_plogs, a->cap_plogs);
-	pl->path = an_strdup(path);
+	struct an_pending_log *pl = CM_PUSH(a->plogs, a->n_plogs, a->cap_plogs);
+	pl->path = cm_strdup(path);
 	pl->input = in;
 	an_log_name_parse(path, &pl->name);
 }
@@ -151,7 +151,7 @@ static bool first_visit(struct an_analysis *a, DIR *d)
 		    a->walked[i].ino == (uint64_t)st.st_ino)
 			return false;
 	}
-	struct an_dir_id *id = AN_PUSH(a->walked, a->n_walked, a->cap_walked);
+	struct an_dir_id *id = CM_PUSH(a->walked, a->n_walked, a->cap_walked);
 	id->dev = (uint64_t)st.st_dev;
 	id->ino = (uint64_t)st.st_ino;
 	return true;
@@ -263,8 +263,8 @@ static int walk(struct walk_ctx *w, const char *dir, int depth)
 			free(path);
 			continue;
 		}
-		struct entry *slot = AN_PUSH(names, n, cap);
-		slot->name = an_strdup(e->d_name);
+		struct entry *slot = CM_PUSH(names, n, cap);
+		slot->name = cm_strdup(e->d_name);
 		slot->type = e->d_type;
 		campaign |= strcmp(e->d_name, "manifest.json") == 0;
 	}
@@ -301,7 +301,7 @@ static double num_or_nan(const json_t *v)
  * the manifest is not the only way in). */
 static char *str_or_null(const json_t *v)
 {
-	return json_is_string(v) ? an_utf8_dup(json_string_value(v)) : NULL;
+	return json_is_string(v) ? cm_utf8_dup(json_string_value(v)) : NULL;
 }
 
 /* Manifest paths are relative and stay inside the campaign directory. */
@@ -351,7 +351,7 @@ static void manifest_state_actions(struct an_transition *tr, const json_t *befor
 	json_array_foreach(before, i, act) {
 		if (!json_is_object(act))
 			continue;
-		struct an_action *ac = AN_PUSH(tr->actions, tr->n_actions, cap);
+		struct an_action *ac = CM_PUSH(tr->actions, tr->n_actions, cap);
 		ac->action = str_or_null(json_object_get(act, "action"));
 		ac->text = str_or_null(json_object_get(act, "text"));
 		ac->status = str_or_null(json_object_get(act, "status"));
@@ -371,7 +371,7 @@ static void manifest_state_actions(struct an_transition *tr, const json_t *befor
 		if (json_is_object(task)) {
 			ac->task_name = str_or_null(json_object_get(task, "name"));
 			if (!ac->task_name)
-				ac->task_name = an_strdup("task");
+				ac->task_name = cm_strdup("task");
 			ac->task_duration_s = num_or_nan(json_object_get(task, "duration_s"));
 			/* an action that ran several tasks (reboot) sums them up */
 			json_int_t count = json_integer_value(json_object_get(task, "count"));
@@ -416,7 +416,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 			dir, state, round, test);
 		return;
 	}
-	char *label = an_asprintf("%s/%s/r%d/%s", dir, state, round, test);
+	char *label = cm_asprintf("%s/%s/r%d/%s", dir, state, round, test);
 	if (!status)
 		status = "done";
 	if (strcmp(status, "pending") == 0 || strcmp(status, "running") == 0 ||
@@ -426,7 +426,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 		return;
 	}
 	if (strcmp(status, "done") != 0) {
-		char *where = json && safe_rel_path(json) ? join_path(dir, json) : an_strdup(label);
+		char *where = json && safe_rel_path(json) ? join_path(dir, json) : cm_strdup(label);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
 			an_reject(a, where, "the campaign marks this run %s (fio exit status %lld)",
@@ -456,12 +456,12 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	free(path);
 	r->source = AN_ID_MANIFEST;
 	r->campaign = m->campaign;
-	r->group = an_strdup(m->group);
-	r->id.state = an_strdup(state);
+	r->group = cm_strdup(m->group);
+	r->id.state = cm_strdup(state);
 	r->id.round = round;
-	r->id.test = an_strdup(test);
+	r->id.test = cm_strdup(test);
 	if (variant)
-		r->id.variant = an_strdup(variant);
+		r->id.variant = cm_strdup(variant);
 
 	size_t i;
 	const json_t *lg;
@@ -523,8 +523,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 		rc = manifest_fail(path, "\"states\" is missing or not an array");
 		goto out;
 	}
-	struct an_campaign *c = AN_PUSH(a->campaigns, a->n_campaigns, a->cap_campaigns);
-	c->manifest = an_strdup(path);
+	struct an_campaign *c = CM_PUSH(a->campaigns, a->n_campaigns, a->cap_campaigns);
+	c->manifest = cm_strdup(path);
 	c->name = str_or_null(json_object_get(root, "campaign"));
 	c->fio_version = str_or_null(json_object_get(root, "fio_version"));
 	c->input = in;
@@ -608,22 +608,22 @@ void an_add_input(struct an_analysis *a, const char *arg, const char *label)
 		if (same_arg(a->inputs[i].arg, arg)) {
 			if (label) {
 				free(a->inputs[i].label);
-				a->inputs[i].label = an_strdup(label);
+				a->inputs[i].label = cm_strdup(label);
 			}
 			return;
 		}
 	}
-	struct an_input *in = AN_PUSH(a->inputs, a->n_inputs, a->cap_inputs);
-	in->arg = an_strdup(arg);
-	in->label = label ? an_strdup(label) : NULL;
+	struct an_input *in = CM_PUSH(a->inputs, a->n_inputs, a->cap_inputs);
+	in->arg = cm_strdup(arg);
+	in->label = label ? cm_strdup(label) : NULL;
 	struct stat st;
 	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-		in->root = an_strdup(arg);
+		in->root = cm_strdup(arg);
 	} else {
 		/* a file or a glob: relative to its directory */
 		const char *slash = strrchr(arg, '/');
-		in->root = slash ? an_strndup(arg, slash > arg ? (size_t)(slash - arg) : 1)
-				 : an_strdup(".");
+		in->root = slash ? cm_strndup(arg, slash > arg ? (size_t)(slash - arg) : 1)
+				 : cm_strdup(".");
 	}
 }
 
@@ -643,9 +643,9 @@ static char *dir_name(const char *dir, size_t k)
 		while (start > 0 && p[start - 1] != '/')
 			start--;
 	}
-	char *name = start < len ? an_strndup(p + start, len - start) : an_strdup(p);
+	char *name = start < len ? cm_strndup(p + start, len - start) : cm_strdup(p);
 	free(real);
-	char *clean = an_utf8_dup(name);
+	char *clean = cm_utf8_dup(name);
 	free(name);
 	return clean;
 }
@@ -655,7 +655,7 @@ void an_name_inputs(struct an_analysis *a)
 	for (size_t i = 0; i < a->n_inputs; i++) {
 		struct an_input *in = &a->inputs[i];
 		free(in->name);
-		in->name = in->label ? an_utf8_dup(in->label) : dir_name(in->root, 1);
+		in->name = in->label ? cm_utf8_dup(in->label) : dir_name(in->root, 1);
 	}
 	/* Different directories of the same name: more of their paths, until
 	 * the names differ.  Files of one directory share its name. */
@@ -751,7 +751,7 @@ static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout la
 		}
 		if (!an_bench_fio_path(rel, &dev)) {
 			if (!r->maybe) {
-				r->reason = an_strdup(
+				r->reason = cm_strdup(
 				    "not where a bench-fio tree keeps its runs "
 				    "(DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json)");
 				r->source = AN_ID_BENCH_FIO;
@@ -764,7 +764,7 @@ static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout la
 		if (!dev[0])
 			free(dev);
 		free(r->group);
-		r->group = an_strdup("");
+		r->group = cm_strdup("");
 	}
 }
 
@@ -798,10 +798,10 @@ static int add_path(struct an_analysis *a, size_t in, const char *path,
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (!no_manifest && strcmp(base, "manifest.json") == 0) {
-		char *dir = an_strndup(path, (size_t)(base - path));
+		char *dir = cm_strndup(path, (size_t)(base - path));
 		if (!dir[0]) {
 			free(dir);
-			dir = an_strdup(".");
+			dir = cm_strdup(".");
 		}
 		int rc = read_manifest(a, in, dir, path);
 		free(dir);

@@ -18,7 +18,7 @@
 struct csv_out {
 	FILE *f;
 	const struct an_csv *c;
-	struct an_buf line;
+	struct cm_buf line;
 	bool first;
 	bool fraction; /* changes as fractions */
 };
@@ -26,7 +26,7 @@ struct csv_out {
 static void col(struct csv_out *o)
 {
 	if (!o->first)
-		an_buf_putc(&o->line, o->c->sep);
+		cm_buf_putc(&o->line, o->c->sep);
 	o->first = false;
 }
 
@@ -36,7 +36,7 @@ static void c_str(struct csv_out *o, const char *s)
 	col(o);
 	if (!s)
 		return;
-	char *clean = an_utf8_dup(s);
+	char *clean = cm_utf8_dup(s);
 	an_csv_field(&o->line, o->c, clean);
 	free(clean);
 }
@@ -76,7 +76,7 @@ static void c_bool(struct csv_out *o, bool known, bool v)
 
 static void c_end(struct csv_out *o)
 {
-	an_buf_puts(&o->line, "\r\n");
+	cm_buf_puts(&o->line, "\r\n");
 	fwrite(o->line.s, 1, o->line.len, o->f);
 	o->line.len = 0;
 	o->first = true;
@@ -89,7 +89,7 @@ static void c_header(struct csv_out *o, const char *const *names)
 	for (size_t i = 0; names[i]; i++) {
 		size_t n = strlen(names[i]);
 		if (o->fraction && n > 4 && strcmp(names[i] + n - 4, "_pct") == 0) {
-			char *cut = an_strndup(names[i], n - 4);
+			char *cut = cm_strndup(names[i], n - 4);
 			c_str(o, cut);
 			free(cut);
 		} else {
@@ -277,7 +277,7 @@ static int cmp_run_order(const void *x, const void *y)
 /* Accepted runs by column, test, round. */
 static size_t runs_in_order(const struct an_analysis *a, struct run_order **out)
 {
-	struct run_order *ro = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*ro));
+	struct run_order *ro = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*ro));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
@@ -349,7 +349,7 @@ static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
 		const struct an_col *cl = &a->cols[k];
 		const struct an_transition *t = an_transition_of(a, cl->state, cl->variant);
 		size_t n = t && t->n_actions ? t->n_actions : 1;
-		char *integrity = t && t->hash_checks ? an_integrity_text(t) : an_strdup("");
+		char *integrity = t && t->hash_checks ? an_integrity_text(t) : cm_strdup("");
 		for (size_t i = 0; i < n; i++) {
 			c_str(o, a->variants[cl->variant].name);
 			c_str(o, a->states[cl->state].name);
@@ -433,7 +433,7 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		csv_wide(&o, a);
 		break;
 	}
-	an_buf_free(&o.line);
+	cm_buf_release(&o.line);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -456,7 +456,7 @@ static json_t *jstr(const char *s)
 {
 	if (!s)
 		return json_null();
-	char *clean = an_utf8_dup(s);
+	char *clean = cm_utf8_dup(s);
 	json_t *v = json_string(clean);
 	free(clean);
 	return v ? v : json_null();
@@ -582,7 +582,7 @@ static json_t *json_workload(const char *key)
 			size_t len;
 			if (!an_wl_get(key, j, (enum an_wl_field)f, &v, &len))
 				continue;
-			char *s = an_strndup(v, len);
+			char *s = cm_strndup(v, len);
 			jset(o, an_wl_fields[f], jstr(s));
 			free(s);
 		}
@@ -710,11 +710,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		json_t *o = json_object();
 		jset(o, "name", jstr(ts->name));
 		jset(o, "base", jstr(ts->base));
-		struct an_buf d = {NULL, 0, 0};
+		struct cm_buf d = {NULL, 0, 0};
 		an_wl_describe(&d, ts->workload, AN_WL_ALL, false);
 		jset(o, "workload", json_workload(ts->workload));
 		jset(o, "description", jstr(d.s ? d.s : ""));
-		an_buf_free(&d);
+		cm_buf_release(&d);
 		jset(o, "options_listed", json_boolean(an_wl_options_listed(ts->workload)));
 		jset(o, "runs", json_integer((json_int_t)ts->n_runs));
 		j_element(j, o);

@@ -6,7 +6,7 @@
 
 #include "analyze.h"
 
-void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text)
+void an_csv_field(struct cm_buf *b, const struct an_csv *c, const char *text)
 {
 	bool quote = false;
 	for (const char *p = text; *p; p++) {
@@ -16,16 +16,16 @@ void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text)
 		}
 	}
 	if (!quote) {
-		an_buf_puts(b, text);
+		cm_buf_puts(b, text);
 		return;
 	}
-	an_buf_putc(b, '"');
+	cm_buf_putc(b, '"');
 	for (const char *p = text; *p; p++) {
 		if (*p == '"')
-			an_buf_putc(b, '"');
-		an_buf_putc(b, *p);
+			cm_buf_putc(b, '"');
+		cm_buf_putc(b, *p);
 	}
-	an_buf_putc(b, '"');
+	cm_buf_putc(b, '"');
 }
 
 /* Room for "%.*f" of any double: 309 digits before the point. */
@@ -47,7 +47,7 @@ static void fixed(char *buf, size_t len, double v, int decimals, char decimal)
 		*dot = decimal;
 }
 
-void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decimals)
+void an_csv_number(struct cm_buf *b, const struct an_csv *c, double v, int decimals)
 {
 	if (!isfinite(v))
 		return;

@@ -44,7 +44,7 @@ static char *rw_word(const struct an_run *r)
 	size_t n = 0;
 	while (n < len && v[n] != ':')
 		n++;
-	return an_strndup(v, n);
+	return cm_strndup(v, n);
 }
 
 /* The test in the name: one of the job names (or all of them joined), or
@@ -124,7 +124,7 @@ static bool weak_split_holds(struct guess **weak, size_t n)
 	}
 	if (digits)
 		return true;
-	size_t *idx = an_calloc(n, sizeof(*idx));
+	size_t *idx = cm_calloc(n, sizeof(*idx));
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	bool one_to_one = true;
@@ -216,7 +216,7 @@ static void label_to_state(struct guess *g)
 			g->round = atoi(g->label);
 		return;
 	}
-	g->state = an_strndup(g->label, g->label_len);
+	g->state = cm_strndup(g->label, g->label_len);
 }
 
 /* The names of one input's runs that nothing else identified. */
@@ -229,9 +229,9 @@ static void infer_input(struct an_analysis *a, size_t in)
 	}
 	if (n == 0)
 		return;
-	struct guess *g = an_calloc(n, sizeof(*g));
-	struct guess **gp = an_calloc(n, sizeof(*gp));
-	struct guess **weak = an_calloc(n, sizeof(*weak));
+	struct guess *g = cm_calloc(n, sizeof(*g));
+	struct guess **gp = cm_calloc(n, sizeof(*gp));
+	struct guess **weak = cm_calloc(n, sizeof(*weak));
 	size_t k = 0, nw = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
 		struct an_run *r = &a->runs[i];
@@ -270,7 +270,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 		q->state = NULL;
 		r->id.round = q->round;
 		if (q->test)
-			r->id.test = an_strndup(q->test, q->test_len);
+			r->id.test = cm_strndup(q->test, q->test_len);
 		else
 			from_job++;
 		if (q->nm.date && !date)
@@ -281,28 +281,28 @@ static void infer_input(struct an_analysis *a, size_t in)
 	if (dated || from_job || lead) {
 		const struct guess *q = &g[0];
 		const struct an_run *r = q->r;
-		struct an_buf b = {NULL, 0, 0};
-		an_buf_printf(&b, "%s: names read as state, round and test, e.g. %s: state %s",
+		struct cm_buf b = {NULL, 0, 0};
+		cm_buf_printf(&b, "%s: names read as state, round and test, e.g. %s: state %s",
 			      a->inputs[in].arg, an_base_name(r->path),
 			      r->id.state ? r->id.state : DEFAULT_STATE);
 		if (r->id.round)
-			an_buf_printf(&b, ", round %d", r->id.round);
+			cm_buf_printf(&b, ", round %d", r->id.round);
 		else
-			an_buf_puts(&b, ", rounds by fio's timestamp");
+			cm_buf_puts(&b, ", rounds by fio's timestamp");
 		if (r->id.test)
-			an_buf_printf(&b, ", test %s", r->id.test);
+			cm_buf_printf(&b, ", test %s", r->id.test);
 		else
-			an_buf_printf(&b, ", test %s (fio's job name: the name holds none)",
+			cm_buf_printf(&b, ", test %s (fio's job name: the name holds none)",
 				      r->job_label);
 		if (dated)
-			an_buf_printf(&b, "; the date %s%s is no part of it", date,
+			cm_buf_printf(&b, "; the date %s%s is no part of it", date,
 				      dated > 1 ? " (and those of the others)" : "");
 		if (lead)
-			an_buf_printf(&b, "; \"%.*s\" common to every name is dropped",
+			cm_buf_printf(&b, "; \"%.*s\" common to every name is dropped",
 				      (int)(lead - 1), q->label - lead);
-		an_buf_puts(&b, "; --pattern reads other conventions");
+		cm_buf_puts(&b, "; --pattern reads other conventions");
 		an_note(a, "%s", b.s);
-		an_buf_free(&b);
+		cm_buf_release(&b);
 	}
 	for (size_t i = 0; i < n; i++) {
 		an_name_free(&g[i].nm);
@@ -340,7 +340,7 @@ static void assign_variants(struct an_analysis *a)
 			const struct an_run *r = &a->runs[i];
 			if (!r->accepted || r->input != in)
 				continue;
-			char **slot = AN_PUSH(groups, n, cap);
+			char **slot = CM_PUSH(groups, n, cap);
 			*slot = r->group ? r->group : (char *)"";
 		}
 		if (n)
@@ -350,18 +350,18 @@ static void assign_variants(struct an_analysis *a)
 			distinct += strcmp(groups[i], groups[i - 1]) != 0;
 		a->inputs[in].n_groups = distinct;
 		if (distinct > 1 && !a->inputs[in].bench_fio) {
-			struct an_buf b = {NULL, 0, 0};
+			struct cm_buf b = {NULL, 0, 0};
 			size_t shown = 0;
 			for (size_t i = 0; i < n && shown < 4; i++) {
 				if (i && strcmp(groups[i], groups[i - 1]) == 0)
 					continue;
-				an_buf_printf(&b, "%s%s", shown ? ", " : "",
+				cm_buf_printf(&b, "%s%s", shown ? ", " : "",
 					      groups[i][0] ? groups[i] : "(top)");
 				shown++;
 			}
 			an_note(a, "%s: runs in %zu directories (%s%s) are compared as variants",
 				a->inputs[in].arg, distinct, b.s, distinct > shown ? ", ..." : "");
-			an_buf_free(&b);
+			cm_buf_release(&b);
 		}
 		free(groups);
 	}
@@ -371,23 +371,23 @@ static void assign_variants(struct an_analysis *a)
 		if (!r->accepted)
 			continue;
 		const struct an_input *in = &a->inputs[r->input];
-		struct an_buf inner = {NULL, 0, 0};
-		an_buf_puts(&inner, "");
+		struct cm_buf inner = {NULL, 0, 0};
+		cm_buf_puts(&inner, "");
 		if (in->n_groups > 1 && r->group && r->group[0])
-			an_buf_puts(&inner, r->group);
+			cm_buf_puts(&inner, r->group);
 		if (r->id.variant) {
 			if (inner.len)
-				an_buf_putc(&inner, '/');
-			an_buf_puts(&inner, r->id.variant);
+				cm_buf_putc(&inner, '/');
+			cm_buf_puts(&inner, r->id.variant);
 		}
 		char *name;
 		if (multi)
-			name = inner.len ? an_asprintf("%s/%s", in->name, inner.s)
-					 : an_strdup(in->name);
+			name = inner.len ? cm_asprintf("%s/%s", in->name, inner.s)
+					 : cm_strdup(in->name);
 		else
-			name = an_strdup(inner.len ? inner.s : in->name);
-		an_buf_free(&inner);
-		char *clean = an_utf8_dup(name); /* directory names are bytes */
+			name = cm_strdup(inner.len ? inner.s : in->name);
+		cm_buf_release(&inner);
+		char *clean = cm_utf8_dup(name); /* directory names are bytes */
 		r->variant = an_variant_get(a, clean, r->input);
 		free(clean);
 		free(name);
@@ -405,9 +405,9 @@ static void assign_variants(struct an_analysis *a)
 			continue;
 		const struct an_campaign *cp = &a->campaigns[c];
 		const struct an_input *in = &a->inputs[cp->input];
-		char *name = multi ? (cp->group[0] ? an_asprintf("%s/%s", in->name, cp->group)
-						   : an_strdup(in->name))
-				   : (cp->group[0] ? an_strdup(cp->group) : an_strdup(in->name));
+		char *name = multi ? (cp->group[0] ? cm_asprintf("%s/%s", in->name, cp->group)
+						   : cm_strdup(in->name))
+				   : (cp->group[0] ? cm_strdup(cp->group) : cm_strdup(in->name));
 		size_t vi = an_variant_get(a, name, cp->input);
 		free(name);
 		if (a->variants[vi].campaign == SIZE_MAX)
@@ -436,9 +436,9 @@ static int cmp_test_workload(const void *x, const void *y)
 static size_t add_test(struct an_analysis *a, const size_t *idx, size_t from, size_t to,
 		       const char *name)
 {
-	struct an_test *t = AN_PUSH(a->tests, a->n_tests, a->cap_tests);
-	t->name = an_strdup(name);
-	t->base = an_strdup(a->runs[idx[from]].id.test);
+	struct an_test *t = CM_PUSH(a->tests, a->n_tests, a->cap_tests);
+	t->name = cm_strdup(name);
+	t->base = cm_strdup(a->runs[idx[from]].id.test);
 	t->workload = a->runs[idx[from]].workload;
 	t->first_ts = -1;
 	for (size_t k = from; k < to; k++) {
@@ -465,7 +465,7 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 		const char *w = a->runs[idx[k]].workload;
 		if (prev && strcmp(prev, w) == 0)
 			continue;
-		size_t *slot = AN_PUSH(kstart, n_keys, kcap);
+		size_t *slot = CM_PUSH(kstart, n_keys, kcap);
 		*slot = k;
 		prev = w;
 	}
@@ -482,15 +482,15 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 			jobs = j;
 	}
 	const char *k0 = a->runs[idx[kstart[0]]].workload;
-	struct an_buf warn = {NULL, 0, 0};
-	an_buf_printf(&warn, "test %s: runs of %zu different workloads, not pooled:", name, n_keys);
+	struct cm_buf warn = {NULL, 0, 0};
+	cm_buf_printf(&warn, "test %s: runs of %zu different workloads, not pooled:", name, n_keys);
 	for (size_t i = 0; i < n_keys; i++) {
 		size_t end = i + 1 < n_keys ? kstart[i + 1] : to;
 		const char *ki = a->runs[idx[kstart[i]]].workload;
-		struct an_buf b = {NULL, 0, 0};
-		an_buf_puts(&b, name);
+		struct cm_buf b = {NULL, 0, 0};
+		cm_buf_puts(&b, name);
 		if (an_wl_jobs(ki) != an_wl_jobs(k0)) {
-			an_buf_printf(&b, " jobs=%zu", an_wl_jobs(ki));
+			cm_buf_printf(&b, " jobs=%zu", an_wl_jobs(ki));
 		}
 		for (size_t j = 0; j < jobs; j++) {
 			for (int f = 0; f < AN_WL_COUNT; f++) {
@@ -504,31 +504,31 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 				size_t len;
 				if (j >= an_wl_jobs(ki))
 					continue;
-				an_buf_putc(&b, ' ');
+				cm_buf_putc(&b, ' ');
 				if (jobs > 1)
-					an_buf_printf(&b, "job%zu:", j + 1);
+					cm_buf_printf(&b, "job%zu:", j + 1);
 				if (an_wl_get(ki, j, (enum an_wl_field)f, &v, &len))
-					an_buf_printf(&b, "%s=%.*s", an_wl_fields[f], (int)len, v);
+					cm_buf_printf(&b, "%s=%.*s", an_wl_fields[f], (int)len, v);
 				else
-					an_buf_printf(&b, "%s=-", an_wl_fields[f]);
+					cm_buf_printf(&b, "%s=-", an_wl_fields[f]);
 			}
 		}
 		/* two names alike (a difference in a field of no name): numbered */
 		for (size_t t = 0; t < a->n_tests; t++) {
 			if (strcmp(a->tests[t].name, b.s) == 0) {
-				an_buf_printf(&b, " #%zu", i + 1);
+				cm_buf_printf(&b, " #%zu", i + 1);
 				break;
 			}
 		}
-		char *clean = an_utf8_dup(b.s);
+		char *clean = cm_utf8_dup(b.s);
 		add_test(a, idx, kstart[i], end, clean);
-		an_buf_printf(&warn, "%s \"%s\" (%zu run%s)", i ? "," : "", clean, end - kstart[i],
+		cm_buf_printf(&warn, "%s \"%s\" (%zu run%s)", i ? "," : "", clean, end - kstart[i],
 			      end - kstart[i] == 1 ? "" : "s");
 		free(clean);
-		an_buf_free(&b);
+		cm_buf_release(&b);
 	}
 	an_warn(a, "%s", warn.s);
-	an_buf_free(&warn);
+	cm_buf_release(&warn);
 	free(kstart);
 }
 
@@ -536,19 +536,19 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 static char *bench_test_name(const struct an_run *r)
 {
 	if (!an_wl_options_listed(r->workload))
-		return an_utf8_dup(an_base_name(r->key));
-	struct an_buf b = {NULL, 0, 0};
+		return cm_utf8_dup(an_base_name(r->key));
+	struct cm_buf b = {NULL, 0, 0};
 	unsigned mask = (1u << AN_WL_RW) | (1u << AN_WL_RWMIXREAD) | (1u << AN_WL_BS) |
 			(1u << AN_WL_IODEPTH) | (1u << AN_WL_NUMJOBS);
 	an_wl_describe(&b, r->workload, mask, true);
-	char *s = an_utf8_dup(b.s);
-	an_buf_free(&b);
+	char *s = cm_utf8_dup(b.s);
+	cm_buf_release(&b);
 	return s;
 }
 
 static void name_tests(struct an_analysis *a)
 {
-	size_t *idx = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*idx));
+	size_t *idx = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*idx));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
 		struct an_run *r = &a->runs[i];
@@ -559,15 +559,15 @@ static void name_tests(struct an_analysis *a)
 			r->id.test = bench_test_name(r);
 		} else if (!r->id.test) {
 			if (r->job_label && r->job_label[0]) {
-				r->id.test = an_strdup(r->job_label);
+				r->id.test = cm_strdup(r->job_label);
 			} else {
-				struct an_buf b = {NULL, 0, 0};
+				struct cm_buf b = {NULL, 0, 0};
 				an_wl_describe(&b, r->workload, AN_WL_ALL, true);
-				r->id.test = an_utf8_dup(b.s ? b.s : "?");
-				an_buf_free(&b);
+				r->id.test = cm_utf8_dup(b.s ? b.s : "?");
+				cm_buf_release(&b);
 			}
 		} else {
-			char *clean = an_utf8_dup(r->id.test);
+			char *clean = cm_utf8_dup(r->id.test);
 			free(r->id.test);
 			r->id.test = clean;
 		}
@@ -593,7 +593,7 @@ void an_identify(struct an_analysis *a)
 		struct an_run *r = &a->runs[i];
 		if (!r->accepted)
 			continue;
-		char *state = an_utf8_dup(r->id.state ? r->id.state : DEFAULT_STATE);
+		char *state = cm_utf8_dup(r->id.state ? r->id.state : DEFAULT_STATE);
 		r->state = an_state_get(a, state);
 		free(state);
 	}
@@ -676,7 +676,7 @@ void an_attach_logs(struct an_analysis *a)
 {
 	if (a->n_plogs == 0)
 		return;
-	struct key_ref *refs = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
+	struct key_ref *refs = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
 	size_t n = 0;
 	/* Rejected and skipped runs too: their logs are theirs, not strays. */
 	for (size_t i = 0; i < a->n_runs; i++) {
@@ -707,8 +707,8 @@ void an_attach_logs(struct an_analysis *a)
 			an_skip(a, pl->path, r->skip); /* goes with its run */
 			continue;
 		}
-		struct an_log *l = AN_PUSH(r->logs, r->n_logs, r->cap_logs);
-		l->path = an_strdup(pl->path);
+		struct an_log *l = CM_PUSH(r->logs, r->n_logs, r->cap_logs);
+		l->path = cm_strdup(pl->path);
 		l->type = pl->name.type;
 		l->index = pl->name.index;
 	}

@@ -22,12 +22,12 @@ static char *reason_from_error(const struct fc_error *err)
 		what = "";
 	const char *sep = what[0] ? ": " : "";
 	if (err->line)
-		return an_asprintf("%s%sline %lu: %s", what, sep, err->line, err->message);
+		return cm_asprintf("%s%sline %lu: %s", what, sep, err->line, err->message);
 	if (err->has_offset)
-		return an_asprintf("%s%sbyte %llu: %s", what, sep, err->offset, err->message);
+		return cm_asprintf("%s%sbyte %llu: %s", what, sep, err->offset, err->message);
 	if (err->message[0])
-		return an_asprintf("%s%s%s", what, sep, err->message);
-	return an_strdup(fc_status_text(err->code));
+		return cm_asprintf("%s%s%s", what, sep, err->message);
+	return cm_strdup(fc_status_text(err->code));
 }
 
 static double percentile_us(const struct fc_lat *l, double pct)
@@ -70,41 +70,41 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 {
 	const struct fc_run *run = out->final;
 	if (out->signal)
-		return an_asprintf("fio was stopped by signal %d, so the run was cut short",
+		return cm_asprintf("fio was stopped by signal %d, so the run was cut short",
 				   out->signal);
 	if (run->n_jobs == 0)
-		return an_strdup("the report holds no jobs");
+		return cm_strdup("the report holds no jobs");
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		const struct fc_job *job = &run->jobs[j];
 		if (job->error != 0) {
-			char *name = an_utf8_dup(job->name ? job->name : "");
-			char *why = an_asprintf("job \"%s\" failed with error %d (%s)", name,
+			char *name = cm_utf8_dup(job->name ? job->name : "");
+			char *why = cm_asprintf("job \"%s\" failed with error %d (%s)", name,
 						job->error, strerror(job->error));
 			free(name);
 			return why;
 		}
 	}
 	r->n_jobs = run->n_jobs;
-	r->jobs = an_calloc(run->n_jobs, sizeof(*r->jobs));
+	r->jobs = cm_calloc(run->n_jobs, sizeof(*r->jobs));
 	r->format = run->format;
 	r->workload = an_workload_key(run);
 	bool any_io = false;
-	struct an_buf label = {NULL, 0, 0};
-	an_buf_puts(&label, "");
+	struct cm_buf label = {NULL, 0, 0};
+	cm_buf_puts(&label, "");
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		const struct fc_job *job = &run->jobs[j];
 		struct an_job *aj = &r->jobs[j];
-		aj->name = an_utf8_dup(job->name ? job->name : "");
+		aj->name = cm_utf8_dup(job->name ? job->name : "");
 		/* numjobs clones follow each other under one name: each name
 		 * once, and a long list cut (a label, not a record) */
 		if (j == 0 || strcmp(r->jobs[j - 1].name, aj->name) != 0) {
 			if (label.len > 200) {
 				if (label.s[label.len - 1] != '.')
-					an_buf_puts(&label, "+...");
+					cm_buf_puts(&label, "+...");
 			} else {
 				if (label.len)
-					an_buf_putc(&label, '+');
-				an_buf_puts(&label, aj->name);
+					cm_buf_putc(&label, '+');
+				cm_buf_puts(&label, aj->name);
 			}
 		}
 		if (j == 0) {
@@ -138,13 +138,13 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 	}
 	r->job_label = label.s;
 	if (!any_io)
-		return an_strdup("no I/O was done (every job moved 0 bytes)");
+		return cm_strdup("no I/O was done (every job moved 0 bytes)");
 	if (run->timestamp_ms >= 0)
 		r->timestamp_ms = run->timestamp_ms;
 	else if (run->timestamp_s >= 0)
 		r->timestamp_ms = run->timestamp_s * 1000;
 	if (run->fio_version)
-		r->fio_version = an_utf8_dup(run->fio_version);
+		r->fio_version = cm_utf8_dup(run->fio_version);
 	return NULL;
 }
 
@@ -156,13 +156,13 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 	size_t job = l->index > 0 ? (size_t)(l->index - 1) : 0;
 	if (l->index == 0 && r->n_jobs > 1) {
 		/* Its lines interleave the jobs; whose second is whose is lost. */
-		l->error = an_asprintf("one log for the report's %zu jobs (per_job_logs=0): its "
+		l->error = cm_asprintf("one log for the report's %zu jobs (per_job_logs=0): its "
 				       "seconds cannot be told apart by job",
 				       r->n_jobs);
 		return;
 	}
 	if (job >= r->n_jobs) {
-		l->error = an_asprintf("log number %d, but the report has %zu job(s) "
+		l->error = cm_asprintf("log number %d, but the report has %zu job(s) "
 				       "(group_reporting?)",
 				       l->index, r->n_jobs);
 		return;
@@ -175,13 +175,13 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 		if (!dv->present || s->n == 0)
 			continue;
 		if (dv->sec.n) {
-			l->error = an_asprintf("a second %s log for job %zu; the first one is used",
+			l->error = cm_asprintf("a second %s log for job %zu; the first one is used",
 					       fc_log_type_name(l->type), job + 1);
 			break;
 		}
 		/* bw profiles are KiB/s; the report uses MiB/s. */
 		double scale = l->type == FC_LOG_BW ? 1.0 / 1024.0 : 1.0;
-		dv->sec.values = an_calloc(s->n, sizeof(*dv->sec.values));
+		dv->sec.values = cm_calloc(s->n, sizeof(*dv->sec.values));
 		uint64_t interval = prof->interval_ms ? prof->interval_ms : 1000;
 		size_t n = 0;
 		for (size_t p = 0; p < s->n; p++) {
@@ -211,7 +211,7 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 		took = true;
 	}
 	if (!took && !l->error)
-		l->error = an_strdup("the log holds no values for a direction the report shows "
+		l->error = cm_strdup("the log holds no values for a direction the report shows "
 				     "I/O for");
 }
 
@@ -285,7 +285,7 @@ static void load_run(struct an_run *r)
 	}
 	if (rc == FC_E_UNFINISHED) {
 		if (out && out->signal)
-			r->reason = an_asprintf("fio did not finish (stopped by signal %d): %s",
+			r->reason = cm_asprintf("fio did not finish (stopped by signal %d): %s",
 						out->signal, err.message);
 		else
 			r->reason = reason_from_error(&err);
@@ -328,7 +328,7 @@ static void run_pool(struct an_analysis *a, int threads, void (*work)(struct an_
 	if ((size_t)threads > a->n_runs)
 		threads = a->n_runs ? (int)a->n_runs : 1;
 	struct pool p = {a, 0, work};
-	pthread_t *tids = an_calloc((size_t)threads, sizeof(*tids));
+	pthread_t *tids = cm_calloc((size_t)threads, sizeof(*tids));
 	int started = 0;
 	for (int i = 1; i < threads; i++) {
 		if (pthread_create(&tids[i], NULL, worker, &p) != 0)

@@ -96,7 +96,7 @@ static void usage(FILE *f)
 	      f);
 }
 
-static int usage_error(const char *fmt, ...) AN_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...) CM_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -134,7 +134,7 @@ static int parse_metrics(const char *list, bool *metrics)
 			metrics[m] = true;
 		return 0;
 	}
-	char *copy = an_strdup(list);
+	char *copy = cm_strdup(list);
 	char *save = NULL;
 	int rc = 0;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -313,6 +313,8 @@ int main(int argc, char **argv)
 	memset(&a, 0, sizeof(a));
 	a.short_fraction = 0.8;
 	int c;
+	/* out of memory: "fiocamp-analyze: out of memory" and exit status 2 */
+	cm_init("fiocamp-analyze", 2);
 
 	while ((c = getopt_long(argc, argv, "p:l:b:tc:mo:w:j:vh", longopts, NULL)) != -1) {
 		enum out_format want = OUT_DEFAULT;
@@ -335,7 +337,7 @@ int main(int argc, char **argv)
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg || !eq[1])
 				return bail(&a, usage_error("--label: \"%s\" is not NAME=PATH", optarg));
-			char *name = an_strndup(optarg, (size_t)(eq - optarg));
+			char *name = cm_strndup(optarg, (size_t)(eq - optarg));
 			an_add_input(&a, eq + 1, name);
 			free(name);
 			break;
@@ -364,13 +366,13 @@ int main(int argc, char **argv)
 			while (k < N_CSV_KINDS && strcmp(optarg, csv_kinds[k].name) != 0)
 				k++;
 			if (k == N_CSV_KINDS) {
-				struct an_buf names = {NULL, 0, 0};
+				struct cm_buf names = {NULL, 0, 0};
 				for (size_t i = 0; i < N_CSV_KINDS; i++)
-					an_buf_printf(&names, "%s%s", i ? ", " : "",
+					cm_buf_printf(&names, "%s%s", i ? ", " : "",
 						      csv_kinds[i].name);
 				int rc = usage_error("--csv: \"%s\" is not one of %s", optarg,
 						     names.s);
-				an_buf_free(&names);
+				cm_buf_release(&names);
 				return bail(&a, rc);
 			}
 			csv_kind = csv_kinds[k].kind;

@@ -42,7 +42,7 @@ bool an_split_label(const char *label, size_t len, struct an_ident *id)
 	}
 	if (i == 0)
 		return false;
-	id->state = an_strndup(label, i);
+	id->state = cm_strndup(label, i);
 	id->round = round;
 	return true;
 }
@@ -122,9 +122,9 @@ int an_infer_layout(const char *key_path, struct an_ident *id)
 	int round = round_token(s1 + 1, (size_t)(s2 - s1 - 1), false);
 	if (round <= 0 || s1 == three || !s2[1])
 		return -1;
-	id->state = an_strndup(three, (size_t)(s1 - three));
+	id->state = cm_strndup(three, (size_t)(s1 - three));
 	id->round = round;
-	id->test = an_strdup(s2 + 1);
+	id->test = cm_strdup(s2 + 1);
 	return 0;
 }
 
@@ -199,19 +199,19 @@ static size_t date_at(const char *s)
 void an_name_parse(const char *base, struct an_name *out)
 {
 	memset(out, 0, sizeof(*out));
-	struct an_buf b = {NULL, 0, 0};
-	an_buf_puts(&b, "");
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_puts(&b, "");
 	/* Dates out, wherever they stand as words. */
 	const char *p = base;
 	while (*p) {
 		bool start = p == base || an_name_sep(p[-1]);
 		size_t n = start ? date_at(p) : 0;
 		if (!n) {
-			an_buf_putc(&b, *p++);
+			cm_buf_putc(&b, *p++);
 			continue;
 		}
 		if (!out->date)
-			out->date = an_strndup(p, n);
+			out->date = cm_strndup(p, n);
 		p += n;
 		/* one separator goes with the date */
 		if (*p && an_name_sep(*p))
@@ -249,8 +249,8 @@ void an_name_parse(const char *base, struct an_name *out)
 		while (len > lead && an_name_sep(s[len - 1]))
 			len--;
 	}
-	out->stem = an_strndup(s + lead, len > lead ? len - lead : 0);
-	an_buf_free(&b);
+	out->stem = cm_strndup(s + lead, len > lead ? len - lead : 0);
+	cm_buf_release(&b);
 }
 
 void an_name_free(struct an_name *n)
@@ -347,7 +347,7 @@ bool an_bench_fio_path(const char *rel_key, char **device)
 	size_t dl = (size_t)(dev_end - rel_key);
 	if (dl > 0 && rel_key[dl - 1] == '/')
 		dl--;
-	*device = an_strndup(rel_key, dl);
+	*device = cm_strndup(rel_key, dl);
 	return true;
 }
 
@@ -365,7 +365,7 @@ char *an_bench_fio_log_key(const char *key)
 	size_t nn = strspn(nj, "0123456789");
 	if (nn == 0 || nj[nn] != '\0')
 		return NULL;
-	return an_asprintf("%.*s-%.*s-%.*s", (int)(io - key), key, (int)qn, qd, (int)nn, nj);
+	return cm_asprintf("%.*s-%.*s-%.*s", (int)(io - key), key, (int)qn, qd, (int)nn, nj);
 }
 
 /* ---- --pattern ------------------------------------------------------------ */
@@ -407,24 +407,24 @@ static void add_lit(struct an_pattern *p, const char *s, size_t len)
 {
 	if (len == 0)
 		return;
-	struct tok *t = AN_PUSH(p->toks, p->n, p->cap);
+	struct tok *t = CM_PUSH(p->toks, p->n, p->cap);
 	t->kind = TOK_LIT;
-	t->lit = an_strndup(s, len);
+	t->lit = cm_strndup(s, len);
 	t->len = len;
 }
 
 int an_pattern_compile(const char *text, struct an_pattern **out, char *why, size_t why_len)
 {
 	*out = NULL;
-	struct an_pattern *p = an_calloc(1, sizeof(*p));
-	p->text = an_strdup(text);
+	struct an_pattern *p = cm_calloc(1, sizeof(*p));
+	p->text = cm_strdup(text);
 	bool seen[N_PLACEHOLDERS] = {false, false, false, false};
 	const char *lit = text;
 	const char *s = text;
 	while (*s) {
 		if (*s == '*') {
 			add_lit(p, lit, (size_t)(s - lit));
-			struct tok *t = AN_PUSH(p->toks, p->n, p->cap);
+			struct tok *t = CM_PUSH(p->toks, p->n, p->cap);
 			t->kind = TOK_STAR;
 			s++;
 			lit = s;
@@ -467,7 +467,7 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 		}
 		seen[kind] = true;
 		add_lit(p, lit, (size_t)(s - lit));
-		struct tok *t = AN_PUSH(p->toks, p->n, p->cap);
+		struct tok *t = CM_PUSH(p->toks, p->n, p->cap);
 		t->kind = (enum tok_kind)kind;
 		s = close + 1;
 		lit = s;
@@ -563,7 +563,7 @@ int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an
 	m.len = strlen(start);
 	if (m.len > PATTERN_MAX_KEY)
 		return -1;
-	m.failed = an_calloc((p->n + 1) * (m.len + 1), 1);
+	m.failed = cm_calloc((p->n + 1) * (m.len + 1), 1);
 	bool ok = match_from(&m, 0, start);
 	free(m.failed);
 	if (!ok)
@@ -577,11 +577,11 @@ int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an
 		id->round = atoi(num);
 	}
 	if (m.at[TOK_VARIANT])
-		id->variant = an_strndup(m.at[TOK_VARIANT], m.at_len[TOK_VARIANT]);
+		id->variant = cm_strndup(m.at[TOK_VARIANT], m.at_len[TOK_VARIANT]);
 	if (m.at[TOK_STATE])
-		id->state = an_strndup(m.at[TOK_STATE], m.at_len[TOK_STATE]);
+		id->state = cm_strndup(m.at[TOK_STATE], m.at_len[TOK_STATE]);
 	if (m.at[TOK_TEST])
-		id->test = an_strndup(m.at[TOK_TEST], m.at_len[TOK_TEST]);
+		id->test = cm_strndup(m.at[TOK_TEST], m.at_len[TOK_TEST]);
 	return 0;
 }
 
@@ -603,7 +603,7 @@ bool an_log_name_parse(const char *path, struct an_log_name *out)
 	size_t dir_len = (size_t)(base - path);
 	out->type = ln.type;
 	out->index = ln.index;
-	out->key_raw = an_strndup(path, dir_len + ln.prefix_len);
+	out->key_raw = cm_strndup(path, dir_len + ln.prefix_len);
 	/* the published example's logs are named log-<run>_<type>.N.log */
 	const char *prefix = base;
 	size_t plen = ln.prefix_len;
@@ -611,7 +611,7 @@ bool an_log_name_parse(const char *path, struct an_log_name *out)
 		prefix += 4;
 		plen -= 4;
 	}
-	out->key = an_malloc(dir_len + plen + 1);
+	out->key = cm_malloc(dir_len + plen + 1);
 	memcpy(out->key, path, dir_len);
 	memcpy(out->key + dir_len, prefix, plen);
 	out->key[dir_len + plen] = '\0';
@@ -698,6 +698,6 @@ char *an_output_key(const char *path)
 	const char *base = an_base_name(path);
 	const char *dot = strrchr(base, '.');
 	if (!dot || dot == base)
-		return an_strdup(path);
-	return an_strndup(path, (size_t)(dot - path));
+		return cm_strdup(path);
+	return cm_strndup(path, (size_t)(dot - path));
 }

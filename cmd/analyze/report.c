@@ -49,10 +49,10 @@ char *an_col_name(const struct an_analysis *a, const struct an_col *c)
 	const char *state = a->states[c->state].name;
 	const char *variant = a->variants[c->variant].name;
 	if (a->n_variants < 2)
-		return an_strdup(state);
+		return cm_strdup(state);
 	if (a->n_order < 2)
-		return an_strdup(variant);
-	return an_asprintf("%s / %s", variant, state);
+		return cm_strdup(variant);
+	return cm_asprintf("%s / %s", variant, state);
 }
 
 size_t an_runs_of(const struct an_analysis *a, size_t col, size_t test)
@@ -135,7 +135,7 @@ struct grid {
 
 static struct block *new_block(struct grid *g, char *title)
 {
-	struct block *b = AN_PUSH(g->blocks, g->n, g->cap);
+	struct block *b = CM_PUSH(g->blocks, g->n, g->cap);
 	b->title = title;
 	return b;
 }
@@ -143,9 +143,9 @@ static struct block *new_block(struct grid *g, char *title)
 /* Returns the row's cells, which stay put while more rows are added. */
 static char **new_row(struct block *b, const char *label)
 {
-	struct row *r = AN_PUSH(b->rows, b->n, b->cap);
-	r->label = an_strdup(label);
-	r->cells = an_calloc(b->ncols ? b->ncols : 1, sizeof(*r->cells));
+	struct row *r = CM_PUSH(b->rows, b->n, b->cap);
+	r->label = cm_strdup(label);
+	r->cells = cm_calloc(b->ncols ? b->ncols : 1, sizeof(*r->cells));
 	return r->cells;
 }
 
@@ -172,29 +172,29 @@ static char *value_pct(double v, double pct, bool mark)
 	an_fmt_short(num, sizeof(num), v);
 	an_fmt_pct(p, sizeof(p), pct);
 	if (!isfinite(v))
-		return an_strdup("-");
+		return cm_strdup("-");
 	if (!p[0])
-		return an_strdup(num);
-	return an_asprintf("%s %s%s", num, p, mark ? "*" : "");
+		return cm_strdup(num);
+	return cm_asprintf("%s %s%s", num, p, mark ? "*" : "");
 }
 
 static char *range_text(double lo, double hi)
 {
 	char a[32], b[32];
 	if (!isfinite(lo))
-		return an_strdup("-");
+		return cm_strdup("-");
 	an_fmt_short(a, sizeof(a), lo);
 	an_fmt_short(b, sizeof(b), hi);
-	return an_asprintf("%s..%s", a, b);
+	return cm_asprintf("%s..%s", a, b);
 }
 
 static char *p_text(const struct fc_mann_whitney *mw, bool have)
 {
 	if (!have || !isfinite(mw->p))
-		return an_strdup("-");
+		return cm_strdup("-");
 	if (mw->p < 0.001)
-		return an_strdup("<0.001");
-	return an_asprintf("%.3f", mw->p);
+		return cm_strdup("<0.001");
+	return cm_asprintf("%.3f", mw->p);
 }
 
 /* A cell against the column the table compares it to. */
@@ -250,9 +250,9 @@ static void metric_rows(struct block *b, const struct an_analysis *a, const stru
 		r1[k] = value_pct(c->round1, an_pct_change(c->round1, ref), false);
 		rest[k] = value_pct(c->rest_median, an_pct_change(c->rest_median, ref), false);
 		if (!c->sum.n)
-			p[k] = an_strdup("-");
+			p[k] = cm_strdup("-");
 		else if (sh.is_base)
-			p[k] = an_strdup("base");
+			p[k] = cm_strdup("base");
 		else
 			p[k] = p_text(sh.mw, sh.have_mw);
 	}
@@ -261,8 +261,8 @@ static void metric_rows(struct block *b, const struct an_analysis *a, const stru
 static char *seconds_text(double s)
 {
 	if (!isfinite(s))
-		return an_strdup("-");
-	return an_asprintf("%.0f s", s);
+		return cm_strdup("-");
+	return cm_asprintf("%.0f s", s);
 }
 
 static void per_second_rows(struct block *b, const struct an_analysis *a, size_t test, size_t job,
@@ -289,11 +289,11 @@ static void per_second_rows(struct block *b, const struct an_analysis *a, size_t
 		const struct an_col *cl = &a->cols[col];
 		const struct an_band *band =
 		    an_find_band(a, cl->variant, test, job, dir, first->log_type);
-		hb[k] = an_strdup("");
+		hb[k] = cm_strdup("");
 		/* each variant's band, in its baseline state's column */
 		rb[k] = cl->state == a->baseline && band && band->n
 			    ? range_text(band->low, band->high)
-			    : an_strdup("");
+			    : cm_strdup("");
 		/* Round 1's seconds against the reference's median of the same second. */
 		const struct an_series *ss[3] = {first, min, last};
 		char **rows[3] = {rf, rm, rl};
@@ -322,15 +322,15 @@ static void per_second_rows(struct block *b, const struct an_analysis *a, size_t
 				rest_max = v;
 		}
 		if (!band || !band->n || !have_r1)
-			rr[k] = an_strdup("-");
+			rr[k] = cm_strdup("-");
 		else if (r1_never)
-			rr[k] = an_strdup("never");
+			rr[k] = cm_strdup("never");
 		else
 			rr[k] = seconds_text(cr->round1);
 		if (!band || !band->n || rest_n == 0)
-			rn[k] = an_strdup("-");
+			rn[k] = cm_strdup("-");
 		else if (rest_never)
-			rn[k] = an_asprintf("never in %zu/%zu", rest_never, rest_n);
+			rn[k] = cm_asprintf("never in %zu/%zu", rest_never, rest_n);
 		else
 			rn[k] = seconds_text(rest_max);
 	}
@@ -368,18 +368,18 @@ static bool has_failures(const struct an_analysis *a)
 char *an_integrity_text(const struct an_transition *t)
 {
 	if (!t || !t->hash_checks)
-		return an_strdup("-");
+		return cm_strdup("-");
 	if (t->hash_checks == 1)
-		return an_strdup(t->hash_matched ? "matched" : "DIFFERS");
+		return cm_strdup(t->hash_matched ? "matched" : "DIFFERS");
 	if (t->hash_matched == t->hash_checks)
-		return an_asprintf("matched (%zu of %zu)", t->hash_matched, t->hash_checks);
-	return an_asprintf("DIFFERS (%zu of %zu matched)", t->hash_matched, t->hash_checks);
+		return cm_asprintf("matched (%zu of %zu)", t->hash_matched, t->hash_checks);
+	return cm_asprintf("DIFFERS (%zu of %zu matched)", t->hash_matched, t->hash_checks);
 }
 
 static void transition_block(struct grid *g, const struct an_analysis *a)
 {
-	struct block *b = new_block(g, an_strdup("state transitions"));
-	b->cols = an_calloc(a->n_cols ? a->n_cols : 1, sizeof(*b->cols));
+	struct block *b = new_block(g, cm_strdup("state transitions"));
+	b->cols = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*b->cols));
 	for (size_t k = 0; k < a->n_cols; k++)
 		b->cols[b->ncols++] = k;
 	char **st = has_failures(a) ? new_row(b, "status") : NULL;
@@ -394,11 +394,11 @@ static void transition_block(struct grid *g, const struct an_analysis *a)
 		size_t n_act, n_task;
 		an_action_sums(t, &act_s, &n_act, &task_s, &n_task);
 		if (st)
-			st[k] = an_strdup(t && t->status ? t->status : "-");
-		dt[k] = t && isfinite(t->downtime_s) ? an_asprintf("%.1f", t->downtime_s)
-						     : an_strdup("-");
-		ac[k] = n_act ? an_asprintf("%.1f (%zu)", act_s, n_act) : an_strdup("-");
-		tk[k] = n_task ? an_asprintf("%.1f (%zu)", task_s, n_task) : an_strdup("-");
+			st[k] = cm_strdup(t && t->status ? t->status : "-");
+		dt[k] = t && isfinite(t->downtime_s) ? cm_asprintf("%.1f", t->downtime_s)
+						     : cm_strdup("-");
+		ac[k] = n_act ? cm_asprintf("%.1f (%zu)", act_s, n_act) : cm_strdup("-");
+		tk[k] = n_task ? cm_asprintf("%.1f (%zu)", task_s, n_task) : cm_strdup("-");
 		if (hs)
 			hs[k] = an_integrity_text(t);
 	}
@@ -410,8 +410,8 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 		transition_block(g, a);
 	for (size_t t = 0; t < a->n_tests; t++) {
 		/* the columns that ran this test */
-		size_t *cols = an_calloc(a->n_cols ? a->n_cols : 1, sizeof(*cols));
-		size_t *runs = an_calloc(a->n_cols ? a->n_cols : 1, sizeof(*runs));
+		size_t *cols = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*cols));
+		size_t *runs = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*runs));
 		size_t ncols = 0;
 		for (size_t k = 0; k < a->n_cols; k++) {
 			size_t n = an_runs_of(a, k, t);
@@ -437,19 +437,19 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 				continue;
 			char *title;
 			if (several_jobs)
-				title = an_asprintf("%s: job %zu \"%s\", %s", a->tests[t].name,
+				title = cm_asprintf("%s: job %zu \"%s\", %s", a->tests[t].name,
 						    s->job_index + 1, s->job_name,
 						    fc_ddir_name(s->dir));
 			else
-				title = an_asprintf("%s: %s", a->tests[t].name,
+				title = cm_asprintf("%s: %s", a->tests[t].name,
 						    fc_ddir_name(s->dir));
 			struct block *b = new_block(g, title);
-			b->cols = an_calloc(ncols, sizeof(*b->cols));
+			b->cols = cm_calloc(ncols, sizeof(*b->cols));
 			memcpy(b->cols, cols, ncols * sizeof(*cols));
 			b->ncols = ncols;
 			char **rr = new_row(b, "runs");
 			for (size_t k = 0; k < ncols; k++)
-				rr[k] = an_asprintf("%zu", runs[k]);
+				rr[k] = cm_asprintf("%zu", runs[k]);
 			for (int m = 0; m < AN_M_FIRST_LOG; m++) {
 				if (!o->metrics[m])
 					continue;
@@ -467,17 +467,17 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 
 /* ---- header, legend, notes ------------------------------------------------- */
 
-static void header_text(struct an_buf *b, const struct an_analysis *a)
+static void header_text(struct cm_buf *b, const struct an_analysis *a)
 {
 	size_t used = an_used_runs(a);
 	if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
 		const struct an_campaign *c = &a->campaigns[a->variants[0].campaign];
-		an_buf_printf(b, "campaign %s (%s)", c->name ? c->name : "?", c->manifest);
+		cm_buf_printf(b, "campaign %s (%s)", c->name ? c->name : "?", c->manifest);
 	} else if (a->n_variants > 1) {
-		an_buf_printf(b, "%zu variants:", a->n_variants);
+		cm_buf_printf(b, "%zu variants:", a->n_variants);
 		for (size_t v = 0; v < a->n_variants; v++) {
 			const struct an_variant *var = &a->variants[v];
-			an_buf_printf(b, "%s %s", v ? "," : "", var->name);
+			cm_buf_printf(b, "%s %s", v ? "," : "", var->name);
 			bool base = v == a->baseline_variant;
 			const struct an_campaign *c =
 			    var->campaign != SIZE_MAX ? &a->campaigns[var->campaign] : NULL;
@@ -485,22 +485,22 @@ static void header_text(struct an_buf *b, const struct an_analysis *a)
 			if (c && c->name && strcmp(c->name, var->name) == 0)
 				c = NULL;
 			if (base || c)
-				an_buf_printf(b, " (%s%s%s%s)", base ? "base" : "",
+				cm_buf_printf(b, " (%s%s%s%s)", base ? "base" : "",
 					      base && c ? ", " : "", c ? "campaign " : "",
 					      c ? (c->name ? c->name : c->manifest) : "");
 		}
 	} else {
-		an_buf_printf(b, "%zu fio run(s)", used);
+		cm_buf_printf(b, "%zu fio run(s)", used);
 	}
 	if (a->fio_version)
-		an_buf_printf(b, ", %s", a->fio_version);
-	an_buf_putc(b, '\n');
+		cm_buf_printf(b, ", %s", a->fio_version);
+	cm_buf_putc(b, '\n');
 	if (a->n_variants > 1)
-		an_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);
+		cm_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);
 	if (a->n_variants < 2 || a->n_order > 1)
-		an_buf_printf(b, "%sbaseline %s%s", a->n_variants > 1 ? ", " : "",
+		cm_buf_printf(b, "%sbaseline %s%s", a->n_variants > 1 ? ", " : "",
 			      a->n_variants > 1 ? "state " : "", a->states[a->baseline].name);
-	an_buf_printf(b, "; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s", a->n_order,
+	cm_buf_printf(b, "; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s", a->n_order,
 		      a->n_tests, used, a->n_rejected, a->n_rejected ? " (listed on stderr)" : "");
 }
 
@@ -575,22 +575,22 @@ static size_t str_width(const char *s)
 }
 
 /* Right-aligns `s` in `w` columns (UTF-8 aware). */
-static void put_right(struct an_buf *b, const char *s, size_t w)
+static void put_right(struct cm_buf *b, const char *s, size_t w)
 {
 	size_t sw = str_width(s);
 	for (size_t i = sw; i < w; i++)
-		an_buf_putc(b, ' ');
-	an_buf_puts(b, s);
+		cm_buf_putc(b, ' ');
+	cm_buf_puts(b, s);
 }
 
 /* Left-aligns, cut to `w` columns with '~' when longer. */
-static void put_left(struct an_buf *b, const char *s, size_t w)
+static void put_left(struct cm_buf *b, const char *s, size_t w)
 {
 	size_t sw = str_width(s);
 	if (sw <= w) {
-		an_buf_puts(b, s);
+		cm_buf_puts(b, s);
 		for (size_t i = sw; i < w; i++)
-			an_buf_putc(b, ' ');
+			cm_buf_putc(b, ' ');
 		return;
 	}
 	size_t cw = 0;
@@ -601,11 +601,11 @@ static void put_left(struct an_buf *b, const char *s, size_t w)
 			p++;
 		cw++;
 	}
-	an_buf_putn(b, s, (size_t)(p - s));
-	an_buf_putc(b, '~');
+	cm_buf_putn(b, s, (size_t)(p - s));
+	cm_buf_putc(b, '~');
 }
 
-static void end_line(FILE *f, struct an_buf *line)
+static void end_line(FILE *f, struct cm_buf *line)
 {
 	while (line->len && line->s[line->len - 1] == ' ')
 		line->len--;
@@ -621,13 +621,13 @@ static char *col_header(const struct an_analysis *a, size_t col)
 	const char *mark = an_col_mark(a, &a->cols[col]);
 	char *h;
 	if (col == a->base_col && mark)
-		h = an_asprintf("%s (base, %s)", name, mark);
+		h = cm_asprintf("%s (base, %s)", name, mark);
 	else if (col == a->base_col)
-		h = an_asprintf("%s (base)", name);
+		h = cm_asprintf("%s (base)", name);
 	else if (mark)
-		h = an_asprintf("%s (%s)", name, mark);
+		h = cm_asprintf("%s (%s)", name, mark);
 	else
-		h = an_strdup(name);
+		h = cm_strdup(name);
 	free(name);
 	return h;
 }
@@ -668,7 +668,7 @@ static void print_block(FILE *f, const struct an_analysis *a, const struct block
 		if (l > lw)
 			lw = l;
 	}
-	char **heads = an_calloc(b->ncols ? b->ncols : 1, sizeof(*heads));
+	char **heads = cm_calloc(b->ncols ? b->ncols : 1, sizeof(*heads));
 	size_t cw = 8;
 	for (size_t c = 0; c < b->ncols; c++) {
 		heads[c] = col_header(a, b->cols[c]);
@@ -700,7 +700,7 @@ static void print_block(FILE *f, const struct an_analysis *a, const struct block
 	if (per < 1)
 		per = 1;
 	an_wrap(f, "", 0, b->title, width);
-	struct an_buf line = {NULL, 0, 0};
+	struct cm_buf line = {NULL, 0, 0};
 	for (size_t c0 = 0; c0 < b->ncols; c0 += per) {
 		size_t c1 = c0 + per < b->ncols ? c0 + per : b->ncols;
 		if (c0)
@@ -728,7 +728,7 @@ static void print_block(FILE *f, const struct an_analysis *a, const struct block
 			end_line(f, &line);
 		}
 	}
-	an_buf_free(&line);
+	cm_buf_release(&line);
 	for (size_t c = 0; c < b->ncols; c++)
 		free(heads[c]);
 	free(heads);
@@ -740,10 +740,10 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	memset(&g, 0, sizeof(g));
 	build_grid(&g, a, o);
 	int width = o->width > 0 ? o->width : 100;
-	struct an_buf head = {NULL, 0, 0};
+	struct cm_buf head = {NULL, 0, 0};
 	header_text(&head, a);
 	an_wrap(f, "", 0, head.s, width);
-	an_buf_free(&head);
+	cm_buf_release(&head);
 	for (size_t bi = 0; bi < g.n; bi++) {
 		fputc('\n', f);
 		print_block(f, a, &g.blocks[bi], width);
@@ -774,13 +774,13 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 	struct grid g;
 	memset(&g, 0, sizeof(g));
 	build_grid(&g, a, o);
-	struct an_buf head = {NULL, 0, 0};
+	struct cm_buf head = {NULL, 0, 0};
 	header_text(&head, a);
 	/* Two trailing spaces: a line break in Markdown. */
 	char *nl = strchr(head.s, '\n');
 	fwrite(head.s, 1, (size_t)(nl - head.s), f);
 	fprintf(f, "  %s\n", nl);
-	an_buf_free(&head);
+	cm_buf_release(&head);
 	for (size_t bi = 0; bi < g.n; bi++) {
 		const struct block *b = &g.blocks[bi];
 		fputs("\n### ", f);
@@ -811,7 +811,7 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 			} else {
 				while (*label == ' ')
 					label++;
-				char *pl = an_strndup(parent, parent_len);
+				char *pl = cm_strndup(parent, parent_len);
 				md_cell(f, pl);
 				free(pl);
 				fputc(' ', f);
@@ -857,15 +857,15 @@ static size_t compare_cols(const struct an_analysis *a, struct cmp_col **out)
 			const struct an_series *s = &a->series[i];
 			if (s->metric != m)
 				continue;
-			struct cmp_col *c = AN_PUSH(cols, n, cap);
+			struct cmp_col *c = CM_PUSH(cols, n, cap);
 			c->s = s;
-			struct an_buf b = {NULL, 0, 0};
-			an_buf_puts(&b, a->tests[t].name);
+			struct cm_buf b = {NULL, 0, 0};
+			cm_buf_puts(&b, a->tests[t].name);
 			if (jobs > 1)
-				an_buf_printf(&b, " job %zu", s->job_index + 1);
+				cm_buf_printf(&b, " job %zu", s->job_index + 1);
 			if (dirs > 1)
-				an_buf_printf(&b, " %s", fc_ddir_name(s->dir));
-			an_buf_printf(&b, " %s", m == AN_M_BW ? "MiB/s" : "IOPS");
+				cm_buf_printf(&b, " %s", fc_ddir_name(s->dir));
+			cm_buf_printf(&b, " %s", m == AN_M_BW ? "MiB/s" : "IOPS");
 			c->title = b.s;
 		}
 	}
@@ -878,7 +878,7 @@ static size_t compare_cols(const struct an_analysis *a, struct cmp_col **out)
 static char *compare_cell(const struct an_analysis *a, const struct an_cell *c, size_t col)
 {
 	if (!c->sum.n)
-		return an_strdup("-");
+		return cm_strdup("-");
 	char med[32], lo[32], hi[32], pct[32];
 	an_fmt_short(med, sizeof(med), c->sum.median);
 	an_fmt_short(lo, sizeof(lo), c->sum.min);
@@ -886,12 +886,12 @@ static char *compare_cell(const struct an_analysis *a, const struct an_cell *c, 
 	pct[0] = '\0';
 	if (a->cols[col].variant != a->baseline_variant)
 		an_fmt_pct(pct, sizeof(pct), c->v_change_pct);
-	struct an_buf b = {NULL, 0, 0};
-	an_buf_puts(&b, med);
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_puts(&b, med);
 	if (c->sum.n > 1)
-		an_buf_printf(&b, " (%s..%s)", lo, hi);
+		cm_buf_printf(&b, " (%s..%s)", lo, hi);
 	if (pct[0])
-		an_buf_printf(&b, " %s%s", pct, c->v_outside ? "*" : "");
+		cm_buf_printf(&b, " %s%s", pct, c->v_outside ? "*" : "");
 	return b.s;
 }
 
@@ -903,17 +903,17 @@ static char *compare_row_label(const struct an_analysis *a, size_t col, bool *ma
 	bool base = c->variant == a->baseline_variant && a->n_variants > 1;
 	char *label;
 	if (base && mark)
-		label = an_asprintf("%s (base, %s)", name, mark);
+		label = cm_asprintf("%s (base, %s)", name, mark);
 	else if (base || mark)
-		label = an_asprintf("%s (%s)", name, base ? "base" : mark);
+		label = cm_asprintf("%s (%s)", name, base ? "base" : mark);
 	else
-		label = an_strdup(name);
+		label = cm_strdup(name);
 	*marked |= mark != NULL;
 	free(name);
 	return label;
 }
 
-static void compare_legend(struct an_buf *b, const struct an_analysis *a)
+static void compare_legend(struct cm_buf *b, const struct an_analysis *a)
 {
 	size_t lo = SIZE_MAX, hi = 0;
 	for (size_t i = 0; i < a->n_series; i++) {
@@ -925,17 +925,17 @@ static void compare_legend(struct an_buf *b, const struct an_analysis *a)
 			hi = n > hi ? n : hi;
 		}
 	}
-	an_buf_puts(b, "each cell: the median over the rounds, (min..max) when there are "
+	cm_buf_puts(b, "each cell: the median over the rounds, (min..max) when there are "
 		       "several");
 	if (a->n_variants > 1)
-		an_buf_printf(b, ", and the change of the median against the baseline variant %s "
+		cm_buf_printf(b, ", and the change of the median against the baseline variant %s "
 				 "(* = outside its min..max)",
 			      a->variants[a->baseline_variant].name);
 	if (lo == hi)
-		an_buf_printf(b, ".  Rounds per cell: %zu.", lo);
+		cm_buf_printf(b, ".  Rounds per cell: %zu.", lo);
 	else if (lo != SIZE_MAX)
-		an_buf_printf(b, ".  Rounds per cell: %zu to %zu.", lo, hi);
-	an_buf_puts(b, "  IOPS, or MiB/s for blocks of 64 KiB and more; --table shows every "
+		cm_buf_printf(b, ".  Rounds per cell: %zu to %zu.", lo, hi);
+	cm_buf_puts(b, "  IOPS, or MiB/s for blocks of 64 KiB and more; --table shows every "
 		       "metric.");
 }
 
@@ -945,24 +945,24 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 	struct cmp_col *cols;
 	size_t nc = compare_cols(a, &cols);
 	/* rows: the columns of the grid that have runs, or a failure to show */
-	size_t *rows = an_calloc(a->n_cols ? a->n_cols : 1, sizeof(*rows));
+	size_t *rows = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*rows));
 	size_t nr = 0;
 	for (size_t k = 0; k < a->n_cols; k++) {
 		if (a->cols[k].n_runs || an_col_mark(a, &a->cols[k]))
 			rows[nr++] = k;
 	}
-	char ***cells = an_calloc(nr ? nr : 1, sizeof(*cells));
-	char **labels = an_calloc(nr ? nr : 1, sizeof(*labels));
+	char ***cells = cm_calloc(nr ? nr : 1, sizeof(*cells));
+	char **labels = cm_calloc(nr ? nr : 1, sizeof(*labels));
 	bool marked = false;
 	for (size_t r = 0; r < nr; r++) {
 		labels[r] = compare_row_label(a, rows[r], &marked);
-		cells[r] = an_calloc(nc ? nc : 1, sizeof(**cells));
+		cells[r] = cm_calloc(nc ? nc : 1, sizeof(**cells));
 		for (size_t c = 0; c < nc; c++)
 			cells[r][c] = compare_cell(a, &cols[c].s->cells[rows[r]], rows[r]);
 	}
-	struct an_buf head = {NULL, 0, 0};
+	struct cm_buf head = {NULL, 0, 0};
 	header_text(&head, a);
-	struct an_buf leg = {NULL, 0, 0};
+	struct cm_buf leg = {NULL, 0, 0};
 	compare_legend(&leg, a);
 	const char *corner = a->n_variants > 1 ? "variant" : "state";
 	if (markdown) {
@@ -1004,7 +1004,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 		if (lw > W / 2)
 			lw = W / 2;
 		/* each column as wide as its cells and its title's longest word */
-		size_t *cw = an_calloc(nc ? nc : 1, sizeof(*cw));
+		size_t *cw = cm_calloc(nc ? nc : 1, sizeof(*cw));
 		for (size_t c = 0; c < nc; c++) {
 			size_t w = 8;
 			for (size_t r = 0; r < nr; r++) {
@@ -1023,7 +1023,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 				w = W > lw + 2 ? W - lw - 2 : 1;
 			cw[c] = w + 2;
 		}
-		struct an_buf line = {NULL, 0, 0};
+		struct cm_buf line = {NULL, 0, 0};
 		for (size_t c0 = 0; c0 < nc;) {
 			size_t used = lw, c1 = c0;
 			while (c1 < nc && (c1 == c0 || used + cw[c1] <= W))
@@ -1031,32 +1031,32 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 			if (c0)
 				fputc('\n', f);
 			/* titles word-wrapped within their columns, bottom-aligned */
-			char ***tl = an_calloc(c1 - c0, sizeof(*tl));
-			size_t *tn = an_calloc(c1 - c0, sizeof(*tn));
+			char ***tl = cm_calloc(c1 - c0, sizeof(*tl));
+			size_t *tn = cm_calloc(c1 - c0, sizeof(*tn));
 			size_t hl = 1;
 			for (size_t c = c0; c < c1; c++) {
 				size_t cap = 0;
 				const char *p = cols[c].title;
-				struct an_buf cur = {NULL, 0, 0};
+				struct cm_buf cur = {NULL, 0, 0};
 				while (*p) {
 					size_t n = strcspn(p, " ");
 					if (cur.len && cur.len + 1 + n > cw[c] - 2) {
-						char **slot = AN_PUSH(tl[c - c0], tn[c - c0], cap);
-						*slot = an_strdup(cur.s);
+						char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
+						*slot = cm_strdup(cur.s);
 						cur.len = 0;
 					}
 					if (cur.len)
-						an_buf_putc(&cur, ' ');
-					an_buf_putn(&cur, p, n);
+						cm_buf_putc(&cur, ' ');
+					cm_buf_putn(&cur, p, n);
 					p += n;
 					while (*p == ' ')
 						p++;
 				}
 				if (cur.len) {
-					char **slot = AN_PUSH(tl[c - c0], tn[c - c0], cap);
-					*slot = an_strdup(cur.s);
+					char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
+					*slot = cm_strdup(cur.s);
 				}
-				an_buf_free(&cur);
+				cm_buf_release(&cur);
 				hl = tn[c - c0] > hl ? tn[c - c0] : hl;
 			}
 			for (size_t h = 0; h < hl; h++) {
@@ -1082,14 +1082,14 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 			free(tn);
 			c0 = c1;
 		}
-		an_buf_free(&line);
+		cm_buf_release(&line);
 		free(cw);
 		fputc('\n', f);
 		an_wrap(f, "", 0, leg.s, width);
 		footer_text(f, a, width, false, false, marked);
 	}
-	an_buf_free(&head);
-	an_buf_free(&leg);
+	cm_buf_release(&head);
+	cm_buf_release(&leg);
 	for (size_t r = 0; r < nr; r++) {
 		for (size_t c = 0; c < nc; c++)
 			free(cells[r][c]);

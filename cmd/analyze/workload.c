@@ -165,7 +165,7 @@ static void fmt_time(char *buf, size_t len, uint64_t ms)
 
 /* A value as written, for the key: trimmed, separators and control
  * characters replaced, so it cannot break the key apart. */
-static void put_verbatim(struct an_buf *b, const char *v)
+static void put_verbatim(struct cm_buf *b, const char *v)
 {
 	v = skip_space(v);
 	size_t n = strlen(v);
@@ -173,7 +173,7 @@ static void put_verbatim(struct an_buf *b, const char *v)
 		n--;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)v[i];
-		an_buf_putc(b, c < 0x20 || c == 0x7f ? '?' : (char)c);
+		cm_buf_putc(b, c < 0x20 || c == 0x7f ? '?' : (char)c);
 	}
 }
 
@@ -257,16 +257,16 @@ static int rwmixread_of(const struct fc_run *run, const struct fc_job *job, bool
 	return pct;
 }
 
-static void field(struct an_buf *b, enum an_wl_field f)
+static void field(struct cm_buf *b, enum an_wl_field f)
 {
 	if (b->len && b->s[b->len - 1] != JOB_SEP)
-		an_buf_putc(b, FIELD_SEP);
-	an_buf_puts(b, an_wl_fields[f]);
-	an_buf_putc(b, '=');
+		cm_buf_putc(b, FIELD_SEP);
+	cm_buf_puts(b, an_wl_fields[f]);
+	cm_buf_putc(b, '=');
 }
 
 /* An integer option (iodepth, numjobs) with fio's default. */
-static void int_field(struct an_buf *b, enum an_wl_field f, const char *v, uint64_t def)
+static void int_field(struct cm_buf *b, enum an_wl_field f, const char *v, uint64_t def)
 {
 	field(b, f);
 	uint64_t n = def;
@@ -274,7 +274,7 @@ static void int_field(struct an_buf *b, enum an_wl_field f, const char *v, uint6
 		put_verbatim(b, v);
 		return;
 	}
-	an_buf_printf(b, "%" PRIu64, n);
+	cm_buf_printf(b, "%" PRIu64, n);
 }
 
 /*
@@ -283,7 +283,7 @@ static void int_field(struct an_buf *b, enum an_wl_field f, const char *v, uint6
  * value for the directions after it.  Only the directions the job does
  * count; equal ones are written once.
  */
-static void bs_field(struct an_buf *b, const char *v, unsigned dirs, bool kb1000)
+static void bs_field(struct cm_buf *b, const char *v, unsigned dirs, bool kb1000)
 {
 	char vals[3][32];
 	const char *p = v ? v : "";
@@ -326,7 +326,7 @@ static void bs_field(struct an_buf *b, const char *v, unsigned dirs, bool kb1000
 	if (!first)
 		return;
 	if (same) {
-		an_buf_puts(b, first);
+		cm_buf_puts(b, first);
 		return;
 	}
 	/* fio's own list syntax, directions the job does not do left empty */
@@ -337,13 +337,13 @@ static void bs_field(struct an_buf *b, const char *v, unsigned dirs, bool kb1000
 	}
 	for (size_t d = 0; d <= last; d++) {
 		if (d)
-			an_buf_putc(b, ',');
+			cm_buf_putc(b, ',');
 		if (dirs & (1u << d))
-			an_buf_puts(b, vals[d]);
+			cm_buf_puts(b, vals[d]);
 	}
 }
 
-static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_job *job)
+static void job_key(struct cm_buf *b, const struct fc_run *run, const struct fc_job *job)
 {
 	field(b, AN_WL_NAME);
 	put_verbatim(b, job->name ? job->name : "");
@@ -362,14 +362,14 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 	bool mixed = false;
 	field(b, AN_WL_RW);
 	if (!rw) {
-		an_buf_puts(b, "read"); /* fio's default */
+		cm_buf_puts(b, "read"); /* fio's default */
 		dirs = DIR_R;
 	} else {
 		const char *m = skip_space(rw);
 		size_t len = strcspn(m, ": \t");
 		int i = rw_lookup(m, len);
 		if (i >= 0) {
-			an_buf_puts(b, rw_values[i].canonical);
+			cm_buf_puts(b, rw_values[i].canonical);
 			dirs = rw_values[i].dirs;
 			mixed = rw_values[i].mixed;
 			if (m[len] == ':')
@@ -386,7 +386,7 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 		if (verbatim)
 			put_verbatim(b, text);
 		else
-			an_buf_printf(b, "%d", pct);
+			cm_buf_printf(b, "%d", pct);
 	}
 	bs_field(b, opt(run, job, "bs", "blocksize"), dirs, kb1000);
 	const char *v = opt(run, job, "bsrange", "blocksize_range");
@@ -418,15 +418,15 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 		if (end == direct || *skip_space(end))
 			put_verbatim(b, direct);
 		else
-			an_buf_putc(b, d ? '1' : '0');
+			cm_buf_putc(b, d ? '1' : '0');
 	} else if (buffered) {
 		long d = strtol(buffered, &end, 10);
 		if (end == buffered || *skip_space(end))
 			put_verbatim(b, buffered);
 		else
-			an_buf_putc(b, d ? '0' : '1');
+			cm_buf_putc(b, d ? '0' : '1');
 	} else {
-		an_buf_putc(b, '0');
+		cm_buf_putc(b, '0');
 	}
 
 	v = opt(run, job, "size", NULL);
@@ -436,7 +436,7 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 		if (an_parse_size(v, kb1000, &bytes)) {
 			char s[32];
 			an_fmt_size(s, sizeof(s), bytes);
-			an_buf_puts(b, s);
+			cm_buf_puts(b, s);
 		} else {
 			put_verbatim(b, v);
 		}
@@ -451,21 +451,21 @@ static void job_key(struct an_buf *b, const struct fc_run *run, const struct fc_
 			char s[32];
 			fmt_time(s, sizeof(s), ms);
 			field(b, AN_WL_RUNTIME);
-			an_buf_puts(b, s);
+			cm_buf_puts(b, s);
 		}
 	}
 }
 
 char *an_workload_key(const struct fc_run *run)
 {
-	struct an_buf b = {NULL, 0, 0};
+	struct cm_buf b = {NULL, 0, 0};
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		if (j)
-			an_buf_putc(&b, JOB_SEP);
+			cm_buf_putc(&b, JOB_SEP);
 		job_key(&b, run, &run->jobs[j]);
 	}
 	if (!b.s)
-		an_buf_puts(&b, "");
+		cm_buf_puts(&b, "");
 	return b.s;
 }
 
@@ -522,12 +522,12 @@ bool an_wl_options_listed(const char *key)
 	return an_wl_get(key, 0, AN_WL_RW, &v, &len);
 }
 
-void an_wl_describe(struct an_buf *b, const char *key, unsigned fields_mask, bool lead_rw)
+void an_wl_describe(struct cm_buf *b, const char *key, unsigned fields_mask, bool lead_rw)
 {
 	size_t jobs = an_wl_jobs(key);
 	for (size_t j = 0; j < jobs; j++) {
 		if (j)
-			an_buf_puts(b, " | ");
+			cm_buf_puts(b, " | ");
 		bool first = true;
 		for (int f = 0; f < AN_WL_COUNT; f++) {
 			if (!(fields_mask & (1u << f)))
@@ -537,11 +537,11 @@ void an_wl_describe(struct an_buf *b, const char *key, unsigned fields_mask, boo
 			if (!an_wl_get(key, j, (enum an_wl_field)f, &v, &len))
 				continue;
 			if (!first)
-				an_buf_putc(b, ' ');
+				cm_buf_putc(b, ' ');
 			first = false;
 			if (!(lead_rw && f == AN_WL_RW))
-				an_buf_printf(b, "%s=", an_wl_fields[f]);
-			an_buf_putn(b, v, len);
+				cm_buf_printf(b, "%s=", an_wl_fields[f]);
+			cm_buf_putn(b, v, len);
 		}
 	}
 }

@@ -40,7 +40,7 @@ static void one_path(const struct an_pattern *p, const char *path)
 	memset(&id, 0, sizeof(id));
 	if (an_split_label(path, len, &id))
 		an_ident_free(&id);
-	free(an_utf8_dup(path));
+	free(cm_utf8_dup(path));
 	uint64_t v;
 	(void)an_parse_size(path, false, &v);
 	(void)an_parse_time_ms(path, &v);

@@ -30,9 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				(void)an_wl_same(key, key, j, (enum an_wl_field)f);
 			}
 		}
-		struct an_buf b = {NULL, 0, 0};
+		struct cm_buf b = {NULL, 0, 0};
 		an_wl_describe(&b, key, AN_WL_ALL, true);
-		an_buf_free(&b);
+		cm_buf_release(&b);
 		(void)an_wl_large_blocks(key);
 		(void)an_wl_options_listed(key);
 		free(key);
