@@ -25,8 +25,20 @@ Control endpoints (never logged, JSON in and out):
   POST /_fake/reset          {"servers": [...], "refresh_token": ..., ...}
                              a server: {"id", "state", "uefi", "snapshotAllowed",
                              "disks", "liveInfo", "snapshots": [names taken already]}
-  POST /_fake/fault          one fault (see Fault below)
+  POST /_fake/fault          one fault: {"kind", "method", "path", "prefix",
+                             "count" (how many requests it hits, default 1),
+                             "skip" (how many matching requests pass first)}
+                             kinds: "status" (answer "status" with "body"
+                             instead of running the request), "drop" (close
+                             the connection; "when": "before" the request runs,
+                             or "after" it ran), "delay" (stall "seconds";
+                             "when": "after" the request ran, the default, or
+                             "before" it runs), "big" (an answer of "bytes"),
+                             "task-error", "task-cancel", "task-rollback" (the
+                             next task named "task" ends so)
   POST /_fake/expire-tokens  every access token issued so far is now invalid
+  POST /_fake/revoke         the refresh token is revoked (as in the account
+                             console) and every access token is invalid
   GET  /_fake/requests?since=N   the request log from sequence number N
                                  (--log FILE keeps every request across resets)
   GET  /_fake/state          servers, snapshots, tasks as the fake sees them
@@ -333,6 +345,9 @@ class State:
             fp = f.get("path")
             if fp and not (path.startswith(fp) if f.get("prefix") else path == fp):
                 continue
+            if f.get("skip", 0) > 0:  # let this many pass, then fault
+                f["skip"] -= 1
+                continue
             f["count"] -= 1
             return f
         return None
@@ -411,6 +426,10 @@ class Handler(BaseHTTPRequestHandler):
             entry["outcome"] = "dropped-before"
             self.drop()
             return
+        if fault and fault["kind"] == "delay" and fault.get("when") == "before":
+            # the request is not run before the stall ends
+            entry["outcome"] = "stalled-before"
+            time.sleep(float(fault.get("seconds", 2.0)))
         if fault and fault["kind"] == "status":
             self.send(Reply(fault.get("status", 503), fault.get("body",
                       {"code": "error.maintenance", "message": "Node is in maintenance mode."})),
@@ -429,7 +448,7 @@ class Handler(BaseHTTPRequestHandler):
             entry["status"] = reply.status
             self.drop()
             return
-        if fault and fault["kind"] == "delay":
+        if fault and fault["kind"] == "delay" and fault.get("when", "after") == "after":
             entry["outcome"] = "delayed"
             time.sleep(float(fault.get("seconds", 2.0)))
         if fault and fault["kind"] == "big":
@@ -520,6 +539,13 @@ class Handler(BaseHTTPRequestHandler):
                 f = dict(data)
                 f.setdefault("count", 1)
                 STATE.faults.append(f)
+                out = {"ok": True}
+            elif path == "/_fake/revoke":
+                # Keycloak answers a revoked offline token with 400 invalid_grant
+                STATE.old_refresh.add(STATE.refresh_token)
+                STATE.refresh_token = "revoked-" + secrets.token_hex(12)
+                for k, (i, _) in list(STATE.access.items()):
+                    STATE.access[k] = (i, 0.0)
                 out = {"ok": True}
             elif path == "/_fake/expire-tokens":
                 for k, (i, _) in list(STATE.access.items()):
