@@ -293,8 +293,24 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	}
 	p->safety = true;
 	p->current = "ensure-powered-on";
-	int rc = fcr_netcup_power_on(p->nc, &res, &e);
-	tasks_add(&tasks, &res);
+	fcr_netcup_set_safety(p->nc, true);
+	/* a shutdown still under way would take the server down after we looked */
+	struct fcr_netcup_task flight[8];
+	size_t n_flight = 0;
+	int rc = fcr_netcup_wait_in_flight(p->nc, flight, CM_ARRAY_SIZE(flight), &n_flight, &e);
+	json_t *waited = json_array();
+	for (size_t i = 0; i < n_flight && i < CM_ARRAY_SIZE(flight); i++)
+		json_array_append_new(waited, task_json(&flight[i]));
+	json_object_set_new(result, "waited_for", waited);
+	if (rc == FCR_E_TIMEOUT) {
+		char msg[sizeof(e.msg)];
+		snprintf(msg, sizeof(msg), "%s", e.msg);
+		fcr_fail_as(&e, rc, "%s (the server may go off when it ends)", msg);
+	}
+	if (rc == 0) {
+		rc = fcr_netcup_power_on(p->nc, &res, &e);
+		tasks_add(&tasks, &res);
+	}
 	json_object_set_new(result, "already", json_boolean(rc == 0 && res.already));
 	tasks_put(result, &tasks);
 	if (rc < 0)
@@ -306,6 +322,7 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 		json_object_set_new(result, "server_state", json_string(s.state));
 	else
 		json_object_set_new(result, "server_state", json_null());
+	fcr_netcup_set_safety(p->nc, false);
 	p->current = NULL;
 	p->safety = false;
 	return rc < 0 ? -1 : 0;

@@ -31,7 +31,7 @@ void fcr_netcup_config_init(struct fcr_netcup_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->poll_interval_ms = 2000;
-	cfg->task_timeout_ms = 15 * 60 * 1000;
+	cfg->task_timeout_ms = FCR_NETCUP_SAFETY_WAIT_MS;
 	cfg->http_timeout_ms = 30000;
 	cfg->connect_timeout_ms = 10000;
 	cfg->lock_wait_ms = 5000;
@@ -328,12 +328,28 @@ static void emit_task_state(struct fcr_netcup *nc, const struct fcr_netcup_task 
 			       t->state, "progress", progress));
 }
 
+unsigned fcr_netcup_wait_limit_ms(const struct fcr_netcup *nc)
+{
+	unsigned ms = nc->cfg.task_timeout_ms;
+	/* a task that outlived task-timeout is waited for again, and at least as
+	 * long as the default: a timed-out take-down is still a take-down */
+	if (nc->safety && ms < FCR_NETCUP_SAFETY_WAIT_MS)
+		ms = FCR_NETCUP_SAFETY_WAIT_MS;
+	return ms;
+}
+
+void fcr_netcup_set_safety(struct fcr_netcup *nc, bool on)
+{
+	nc->safety = on;
+}
+
 int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 			 struct fcr_netcup_task *t, struct fcr_error *err)
 {
 	const struct fcr_netcup_config *cfg = &nc->cfg;
+	unsigned timeout_ms = fcr_netcup_wait_limit_ms(nc);
 	char path[160];
-	double deadline = cm_mono_s() + cfg->task_timeout_ms / 1000.0;
+	double deadline = cm_mono_s() + timeout_ms / 1000.0;
 	memset(t, 0, sizeof(*t));
 	t->started_s = t->finished_s = t->duration_s = NAN;
 	snprintf(t->uuid, sizeof(t->uuid), "%s", uuid);
@@ -350,7 +366,7 @@ int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 			    "task %s (%s) is still %s after %.0f s; it may still finish: "
 			    "look at the SCP's task list",
 			    t->name[0] ? t->name : "?", t->uuid, t->state[0] ? t->state : "unknown",
-			    cfg->task_timeout_ms / 1000.0);
+			    timeout_ms / 1000.0);
 		int rc = fcr_api_sleep_ms(&nc->scp, cfg->poll_interval_ms, err);
 		if (rc < 0)
 			return rc;
@@ -405,6 +421,45 @@ int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, double since, 
 	}
 	fcr_reply_clear(&r);
 	return 0;
+}
+
+/* At most this many rounds of "list the tasks, wait for those in flight":
+ * a task that starts another is followed, a server that never settles is not. */
+#define IN_FLIGHT_ROUNDS 8
+
+int fcr_netcup_wait_in_flight(struct fcr_netcup *nc, struct fcr_netcup_task *tasks, size_t max,
+			      size_t *n, struct fcr_error *err)
+{
+	char path[128];
+	*n = 0;
+	snprintf(path, sizeof(path), "/api/v1/tasks?serverId=%ld&limit=20", nc->cfg.server_id);
+	for (unsigned round = 0; round < IN_FLIGHT_ROUNDS; round++) {
+		struct fcr_reply r;
+		int rc = fcr_api_get(&nc->scp, path, &r, err);
+		if (rc < 0)
+			return rc;
+		char uuid[64] = "";
+		size_t i;
+		json_t *t;
+		/* the oldest one in flight first: the list is newest first */
+		json_array_foreach(r.json, i, t) {
+			const char *u = json_string_value(json_object_get(t, "uuid"));
+			const char *st = json_string_value(json_object_get(t, "state"));
+			if (u && st && !fcr_netcup_task_over(st))
+				snprintf(uuid, sizeof(uuid), "%s", u);
+		}
+		fcr_reply_clear(&r);
+		if (!uuid[0])
+			return 0;
+		struct fcr_netcup_task scratch, *slot = *n < max ? &tasks[*n] : &scratch;
+		(*n)++;
+		rc = fcr_netcup_task_wait(nc, uuid, NULL, slot, err);
+		if (rc < 0 && rc != FCR_E_TASK)
+			return rc;
+	}
+	return fcr_fail_as(err, FCR_E_TIMEOUT,
+			   "server %ld: tasks were still starting after %d were waited for",
+			   nc->cfg.server_id, IN_FLIGHT_ROUNDS);
 }
 
 /* ---- writes ------------------------------------------------------------------ */

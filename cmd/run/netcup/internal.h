@@ -25,7 +25,12 @@ struct fcr_netcup {
 	struct fcr_api auth;	   /* the Keycloak realm: tokens */
 	char seen[FCR_NETCUP_SEEN_TASKS][64];
 	unsigned n_seen;
+	bool safety; /* fcr_netcup_set_safety() */
 };
+
+/* How long a task or a state is waited for: task-timeout, and in the safety
+ * mode at least FCR_NETCUP_SAFETY_WAIT_MS. */
+unsigned fcr_netcup_wait_limit_ms(const struct fcr_netcup *nc);
 
 /* The API configuration of the SCP, or (auth) of its token endpoint, for cfg
  * (borrowed: it must outlive the API). */

@@ -221,6 +221,28 @@ struct fcr_netcup_snapshot_opts {
 	bool adopt_existing;
 };
 
+/* The default task-timeout, and the least that the safety layer waits for a
+ * task in flight (fcr_netcup_wait_in_flight). */
+#define FCR_NETCUP_SAFETY_WAIT_MS (15u * 60 * 1000)
+
+/*
+ * The safety mode, for fiocamp-run's safety layer: every wait for a task or
+ * a state lasts at least FCR_NETCUP_SAFETY_WAIT_MS, however short
+ * task-timeout is.
+ */
+void fcr_netcup_set_safety(struct fcr_netcup *nc, bool on);
+
+/*
+ * Waits until no task of the server is in flight: GET
+ * /api/v1/tasks?serverId={id}, then each task that has not ended is waited
+ * for (as long as any task), and the list is read again.  The tasks
+ * waited for are put in tasks[0..max) (*n of them; more are counted in *n
+ * but not kept).  FCR_E_TIMEOUT names a task that is still in flight.
+ * Whether a task ended in FINISHED or not does not matter here.
+ */
+int fcr_netcup_wait_in_flight(struct fcr_netcup *nc, struct fcr_netcup_task *tasks, size_t max,
+			      size_t *n, struct fcr_error *err);
+
 /* POST /api/v1/servers/{id}/snapshots, then wait for the task. */
 int fcr_netcup_snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapshot_opts *opts,
 			       struct fcr_netcup_result *res, struct fcr_error *err);

@@ -18,7 +18,8 @@ static int observe_state(struct fcr_netcup *nc, const void *arg, bool *done, str
 /* Polls GET /servers/{id} until its state is `want`. */
 int fcr_netcup_wait_state(struct fcr_netcup *nc, const char *want, struct fcr_error *err)
 {
-	double deadline = cm_mono_s() + nc->cfg.task_timeout_ms / 1000.0;
+	unsigned limit_ms = fcr_netcup_wait_limit_ms(nc);
+	double deadline = cm_mono_s() + limit_ms / 1000.0;
 	char last[24] = "";
 	for (;;) {
 		struct fcr_netcup_server s;
@@ -37,7 +38,7 @@ int fcr_netcup_wait_state(struct fcr_netcup *nc, const char *want, struct fcr_er
 		if (cm_mono_s() >= deadline)
 			return fcr_fail_as(
 			    err, FCR_E_TIMEOUT, "server %ld is still %s, not %s, after %.0f s",
-			    nc->cfg.server_id, last, want, nc->cfg.task_timeout_ms / 1000.0);
+			    nc->cfg.server_id, last, want, limit_ms / 1000.0);
 		rc = fcr_api_sleep_ms(&nc->scp, nc->cfg.poll_interval_ms, err);
 		if (rc < 0)
 			return rc;
