@@ -57,8 +57,8 @@
  *    behind.  After the write a "write-outcome" event says "accepted" (the
  *    API took it; "task": its id), "refused" (the API said no: nothing
  *    happened) or "unknown" (a timeout, a dropped connection, a 5xx: it may
- *    have happened).  Events journaled during an action carry its "state"
- *    and "index"; the engine adds them.  http/api.h does all of this for an
+ *    have happened).  Events journaled during an action carry "at":
+ *    {"state", "index"}; the engine adds it.  http/api.h does all of this for an
  *    HTTP provider (struct fcr_api_write: baseline, check).
  *
  *  - A lost write.  Whether a write whose answer was lost went through is

@@ -39,6 +39,8 @@ Control endpoints (never logged, JSON in and out):
   POST /_fake/expire-tokens  every access token issued so far is now invalid
   POST /_fake/revoke         the refresh token is revoked (as in the account
                              console) and every access token is invalid
+  POST /_fake/reset-token    {"refresh_token": ...}: the account's refresh
+                             token after a new login
   GET  /_fake/requests?since=N   the request log from sequence number N
                                  (--log FILE keeps every request across resets)
   GET  /_fake/state          servers, snapshots, tasks as the fake sees them
@@ -546,6 +548,10 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.refresh_token = "revoked-" + secrets.token_hex(12)
                 for k, (i, _) in list(STATE.access.items()):
                     STATE.access[k] = (i, 0.0)
+                out = {"ok": True}
+            elif path == "/_fake/reset-token":
+                # a new device login: the account's refresh token is this one now
+                STATE.refresh_token = data["refresh_token"]
                 out = {"ok": True}
             elif path == "/_fake/expire-tokens":
                 for k, (i, _) in list(STATE.access.items()):

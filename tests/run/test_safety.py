@@ -115,8 +115,140 @@ def test_power(tmp, fake):
     N.capture_dir(d)
 
 
+# ---- items 3, 4 and 6: what a write did is decided by what the API shows -----
+
+def someone_else_snapshot(fake, name):
+    """Another client of the same account takes a snapshot."""
+    form = 'client_id=scp&grant_type=refresh_token&refresh_token=' + N.TOKEN
+    req = urllib.request.Request(fake.url + '/realms/scp/protocol/openid-connect/token',
+                                 data=form.encode(), method='POST',
+                                 headers={'Content-Type': 'application/x-www-form-urlencoded'})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        access = json.loads(r.read())['access_token']
+    req = urllib.request.Request(fake.url + SNAPSHOTS, method='POST',
+                                 data=json.dumps({'name': name, 'onlineSnapshot': True}).encode(),
+                                 headers={'Content-Type': 'application/json',
+                                          'Authorization': 'Bearer ' + access})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        check_eq(r.status, 202, 'someone else took snapshot %s' % name)
+    tasks_over(fake)
+
+
+def snapshot_names(fake):
+    return [s['name'] for s in fake.server()['snapshots']]
+
+
+def step(m, state, i):
+    return N.state_of(m, state)['before'][i]
+
+
+ERR500 = {'code': 'error.internal', 'message': 'Internal Server Error'}
+
+
+def test_writes(tmp, fake):
+    tok = N.token_file(tmp)
+    flag = os.path.join(tmp, 'flag')
+
+    # 3. a 5xx on a resumed write: the earlier session's task of the same
+    # kind is not this write's
+    fake.reset(lock_window=0)
+    ini = campaign(tmp, fake, tok, 'lost', (
+        '[state s1]\nbefore = snapshot fc-a online; snapshot fc-b online; '
+        'delete-snapshot fc-a\n\n'
+        '[state s2]\nbefore = run test -e %s; delete-snapshot fc-b; snapshot fc-c online\n\n'
+        '[state cleanup]\nbefore = delete-snapshot all-created\n') % flag)
+    d = os.path.join(tmp, 'lost')
+    rc, out, err = N.run(['-o', d, ini], tmp)
+    check_eq(rc, 1, 'lost: the first session stops at the run (%s)' % err[-1000:])
+    check_eq(snapshot_names(fake), ['fc-b'], 'lost: fc-b is left after the first session')
+    N.write(flag, '')
+    fake.fault(kind='status', status=500, body=ERR500, method='DELETE', path=SNAPSHOTS + '/fc-b')
+    fake.fault(kind='status', status=500, body=ERR500, method='POST', path=SNAPSHOTS)
+    n0 = len(fake.requests())
+    rc, out, err = N.run(['--resume', d], tmp)
+    N.capture_dir(d)
+    check_eq(rc, 0, 'lost: the resume ends well (%s)' % err[-2000:])
+    reqs = fake.requests()[n0:]
+    check_eq(len([r for r in reqs if r['method'] == 'DELETE' and
+                  r['path'] == SNAPSHOTS + '/fc-b' and r['status'] == 202]), 1,
+             'lost: fc-b was really deleted (the DELETE sent again after the 500)')
+    check_eq(len(N.snapshot_posts(reqs, 'fc-c', taken=True)), 1,
+             'lost: fc-c was really made (the POST sent again after the 500)')
+    check_eq(snapshot_names(fake), [], 'lost: nothing is left on the server')
+    m = N.load_manifest(d)
+    check(not step(m, 's2', 1).get('result', {}).get('recovered'),
+          'lost: the delete is not "recovered" with an old task: %r' % step(m, 's2', 1))
+    intents = events(d, 'write-intent')
+    check(any(e.get('write') == 'snapshot fc-c' and e.get('at') == {'state': 's2', 'index': 2}
+              and e['before'].get('exists') is False
+              for e in intents), 'lost: the create was journaled before it was sent')
+    outcomes = [e['outcome'] for e in events(d, 'write-outcome')
+                if e.get('write') == 'snapshot fc-c']
+    check_eq(outcomes, ['unknown', 'accepted'], 'lost: the outcomes of the create')
+
+    # 4. the API accepts the snapshot, then polling its task fails: it is
+    # recorded as maybe made, and the resume adopts it
+    for how in ('500', 'revoked'):
+        fake.reset(lock_window=0)
+        name = 'fc-d' + how
+        ini = campaign(tmp, fake, tok, 'unknown' + how, (
+            '[state s]\nbefore = snapshot %s online\n\n'
+            '[state cleanup]\nbefore = delete-snapshot all-created\n') % name)
+        d = os.path.join(tmp, 'unknown' + how)
+        if how == '500':
+            fake.fault(kind='status', status=500, body=ERR500, method='GET', prefix=True,
+                       path='/scp-core/api/v1/tasks/', count=5)
+            rc, out, err = N.run(['-o', d, ini], tmp)
+        else:
+            # the first poll waits until the token is revoked
+            fake.fault(kind='delay', when='before', seconds=1.5, method='GET', prefix=True,
+                       path='/scp-core/api/v1/tasks/')
+            p, w = N.start(['-o', d, ini], tmp)
+            hit = N.wait_for(lambda: N.snapshot_posts(fake.requests(), name, taken=True), p)
+            check(hit, 'revoked: the snapshot was accepted')
+            fake.call('/_fake/revoke', {})
+            rc, out, err = N.finish(p, w)
+        check_eq(rc, 1, '%s: the action fails (%s)' % (how, err[-1000:]))
+        m = N.load_manifest(d)
+        res = step(m, 's', 0).get('result', {})
+        check_eq(res.get('created', 'absent'), None, '%s: created is unknown: %r' % (how, res))
+        check_eq(res.get('outcome'), 'unknown', '%s: outcome unknown' % how)
+        check_eq(snapshot_names(fake), [name], '%s: the snapshot exists' % how)
+        if how == 'revoked':
+            # a new login gives the account a new refresh token
+            fake.call('/_fake/reset-token', {'refresh_token': N.TOKEN})
+        rc, out, err = N.run(['--resume', d], tmp)
+        N.capture_dir(d)
+        check_eq(rc, 0, '%s: the resume adopts it (%s)' % (how, err[-2000:]))
+        m = N.load_manifest(d)
+        check_eq(step(m, 's', 0).get('result', {}).get('adopted'), True,
+                 '%s: adopted on resume' % how)
+        check_eq(snapshot_names(fake), [], '%s: and deleted by all-created' % how)
+        check_eq(len(N.snapshot_posts(fake.requests(), name)), 1, '%s: one POST only' % how)
+
+    # 6. a snapshot action that never ran made nothing: a snapshot of its
+    # name is someone else's, and the resume refuses instead of adopting it
+    fake.reset(lock_window=0)
+    flag6 = os.path.join(tmp, 'flag6')
+    ini = campaign(tmp, fake, tok, 'skipped', (
+        '[state s]\nbefore = run test -e %s; snapshot fc-f online\n\n'
+        '[state cleanup]\nbefore = delete-snapshot all-created\n') % flag6)
+    d = os.path.join(tmp, 'skipped')
+    rc, out, err = N.run(['-o', d, ini], tmp)
+    check_eq(rc, 1, 'skipped: the run fails first')
+    check_eq(step(N.load_manifest(d), 's', 1)['status'], 'skipped', 'skipped: the snapshot')
+    someone_else_snapshot(fake, 'fc-f')
+    N.write(flag6, '')
+    rc, out, err = N.run(['--resume', d], tmp)
+    N.capture_dir(d)
+    check_eq(rc, 1, 'skipped: the resume refuses (%s)' % err[-2000:])
+    check('snapshot "fc-f" will exist already' in err, 'skipped: says why: %s' % err[-1500:])
+    check_eq(snapshot_names(fake), ['fc-f'], 'skipped: the other snapshot is left alone')
+
+
 AREAS = {
     'power': test_power,
+    'writes': test_writes,
 }
 
 

@@ -101,7 +101,9 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	fcr_session_ctx(S, si, label, &ctx);
 	const char *note_ignored;
 	ctx.down_wall = fcr_resume_down_since(S, state_obj, ai, st, &note_ignored);
+	S->ai = (int)ai;
 	int rc = a->def->perform(&ctx, a, res, &err);
+	S->ai = -1;
 	enum fcr_outcome s = FCR_DONE;
 	if (rc < 0)
 		s = rc == FCR_E_STOPPED || *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
@@ -490,6 +492,11 @@ static void provider_journal(void *opaque, json_t *event)
 	const char *name = fcr_jstr(event, "event");
 	char *copy = cm_strdup(name ? name : "provider");
 	json_object_del(event, "event");
+	/* which action it belongs to, for a resume to find its writes */
+	if (S->ai >= 0)
+		json_object_set_new(event, "at",
+				    json_pack("{s:s, s:i}", "state", S->c->states[S->si].name,
+					      "index", S->ai));
 	fcr_record_event(&S->rec, copy, event);
 	free(copy);
 }
@@ -544,7 +551,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 	struct fcr_provider_step *steps = NULL;
 	size_t n = 0;
 	json_t *states = json_object_get(S->rec.m, "states");
-	json_t *none = json_array();
+	json_t *writes = fcr_resume_writes(S);
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *before = json_object_get(json_array_get(states, si), "before");
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
@@ -562,14 +569,14 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 			    .line = a->line,
 			    .status = fcr_jstr(obj, "status") ? fcr_jstr(obj, "status") : "pending",
 			    .result = json_object_get(obj, "result"),
-			    .journal = none,
+			    .journal = fcr_resume_step_writes(writes, c->states[si].name, ai),
 			};
 		}
 	}
 	struct fcr_error pe = {0};
 	int rc = c->provider->preflight(S->prov, steps, n, &pe);
 	free(steps);
-	json_decref(none);
+	json_decref(writes);
 	if (rc < 0)
 		return fcr_fail(err, "provider %s: %s", c->provider_type, pe.msg);
 	return 0;
@@ -577,7 +584,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 
 int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 {
-	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
+	struct fcr_session S_ = {.c = c, .o = o, .ai = -1}, *S = &S_;
 	struct fcr_error err;
 	fcr_safety_init(S);
 	fcr_status_begin(c->n_states, c->rounds, c->runtime_ms, c->pause_ms);

@@ -90,7 +90,9 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	snprintf(label, sizeof(label), "%s: %s", st->name, last->text);
 	struct fcr_action_ctx ctx;
 	fcr_session_ctx(S, si, label, &ctx);
+	S->ai = (int)(last - st->actions);
 	int rc = last->def->perform(&ctx, last, res, &pe);
+	S->ai = -1;
 	if (rc == 0 && !json_is_true(json_object_get(res, "already")))
 		S->restored_down_wall = t0_wall;
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
@@ -148,4 +150,46 @@ int fcr_resume_load(struct fcr_session *S, struct fcr_error *err)
 	S->rec.session = (int)json_integer_value(json_object_get(m, "sessions")) + 1;
 	json_object_set_new(m, "sessions", json_integer(S->rec.session));
 	return 0;
+}
+
+/* ---- the writes of earlier sessions ---------------------------------------- */
+
+json_t *fcr_resume_writes(const struct fcr_session *S)
+{
+	json_t *out = json_object();
+	if (!S->resumed)
+		return out;
+	static const char *const kinds[] = {"write-intent", "write-outcome", NULL};
+	json_t *ev = fcr_record_read_events(S->cdir, kinds);
+	size_t i;
+	json_t *e;
+	json_array_foreach(ev, i, e) {
+		json_t *at = json_object_get(e, "at");
+		const char *state = fcr_jstr(at, "state");
+		json_t *index = json_object_get(at, "index");
+		if (!state || !json_is_integer(index))
+			continue;
+		char *key = cm_asprintf("%s/%lld", state, (long long)json_integer_value(index));
+		json_t *list = json_object_get(out, key);
+		if (!list) {
+			list = json_array();
+			json_object_set_new(out, key, list);
+		}
+		json_array_append(list, e);
+		free(key);
+	}
+	json_decref(ev);
+	return out;
+}
+
+json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t index)
+{
+	char *key = cm_asprintf("%s/%zu", state, index);
+	json_t *list = json_object_get(writes, key);
+	if (!list) {
+		list = json_array();
+		json_object_set_new(writes, key, list);
+	}
+	free(key);
+	return list;
 }

@@ -33,6 +33,7 @@ struct fcr_session {
 	volatile int *stop;
 	volatile int *hard_stop;
 	size_t si;		   /* the state at hand */
+	int ai;			   /* the action of state si being performed, -1: none */
 	bool maybe_down;	   /* an action took the machine away and no wait-ssh saw it back */
 	bool resumed;		   /* this session continues an earlier one */
 	double session_wall;	   /* when this session began */
@@ -68,6 +69,16 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
  */
 double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, size_t upto,
 			     const struct fcr_state *st, const char **note);
+
+/*
+ * The provider's write events (write-intent, write-outcome) that earlier
+ * sessions journaled, by the action they belong to: an object whose keys
+ * are "STATE/INDEX" (empty for a new campaign).  Caller frees.
+ */
+json_t *fcr_resume_writes(const struct fcr_session *S);
+/* The list of one action (an empty array when it has none), borrowed from
+ * `writes`. */
+json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t index);
 
 /* ---- safety.c ---- */
 /* Points S->stop and S->hard_stop at the counters the signals set, and

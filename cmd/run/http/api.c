@@ -360,22 +360,44 @@ int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form,
 
 /* ---- writes -------------------------------------------------------------------------- */
 
-int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr_written *out,
-		  struct fcr_error *err)
+/* The write-intent event: what is about to be sent, and what was seen before. */
+static void emit_intent(const struct fcr_api *api, const struct fcr_api_write *w, json_t *before)
+{
+	json_t *f = json_pack("{s:s, s:s, s:s}", "write", w->what ? w->what : w->call.path,
+			      "method", w->call.method, "path", w->call.path);
+	if (f)
+		json_object_set(f, "before", before ? before : json_null());
+	fcr_api_emit(api, "write-intent", f);
+}
+
+static void emit_outcome(const struct fcr_api *api, const struct fcr_api_write *w,
+			 unsigned attempt, long status, const char *outcome, bool recovered)
+{
+	json_t *f = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "write",
+			      w->what ? w->what : w->call.path, "method", w->call.method, "path",
+			      w->call.path, "attempt", (int)attempt, "status", (int)status,
+			      "outcome", outcome);
+	if (f && recovered)
+		json_object_set_new(f, "recovered", json_true());
+	fcr_api_emit(api, "write-outcome", f);
+}
+
+static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, json_t *before,
+			  struct fcr_written *out, struct fcr_error *err)
 {
 	const struct fcr_api_config *cfg = &api->cfg;
 	const struct fcr_api_call *c = &w->call;
 	unsigned t_transport = 0, t_unavail = 0, t_busy = 0;
-	double since = cm_wall_s();
 	/* maybe_sent: some attempt may have gone through; stays so for every later check */
 	bool check = false, maybe_sent = false;
-	memset(out, 0, sizeof(*out));
 	for (unsigned attempt = 1;; attempt++) {
 		int rc;
 		if (check && w->check) {
-			rc = w->check(w->arg, w, since, maybe_sent, out, err);
-			if (rc < 0)
+			rc = w->check(w->arg, w, before, maybe_sent, out, err);
+			if (rc < 0) {
+				out->maybe_sent = maybe_sent;
 				return rc;
+			}
 			if (rc > 0) {
 				/*
 				 * maybe_sent: an attempt of ours went through.  Else every
@@ -386,21 +408,32 @@ int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr
 					out->recovered = true;
 				else
 					out->already = true;
+				if (maybe_sent)
+					emit_outcome(api, w, attempt - 1, 0, "accepted", true);
 				return 0;
 			}
 		}
 		rc = call_once(api, c, attempt, &out->reply, err);
-		if (rc < 0)
+		if (rc < 0) {
+			out->maybe_sent = maybe_sent;
 			return rc;
+		}
 		struct fcr_reply *r = &out->reply;
 		const char *reason;
 		unsigned wait_ms;
 		if (r->status >= 200 && r->status <= 299) {
 			out->how = FCR_WRITTEN_REPLY;
+			emit_outcome(api, w, attempt, r->status, "accepted", false);
 			return 0;
 		}
-		if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
+		/* Only a request that never left is known not to have gone through. */
+		bool lost = r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503);
+		bool unknown = lost && r->transport != FCR_T_NOT_SENT;
+		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", false);
+		if (lost) {
+			maybe_sent = maybe_sent || unknown;
 			if (t_transport++ >= cfg->transport_retries) {
+				out->maybe_sent = maybe_sent;
 				if (r->transport == FCR_T_OK)
 					return fcr_api_error(err, c, r);
 				return fcr_fail_as(err, FCR_E_TRANSPORT,
@@ -413,8 +446,6 @@ int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr
 			reason = r->transport != FCR_T_OK ? "transport" : "server-error";
 			wait_ms = cfg->transport_wait_ms;
 			check = true;
-			/* Only a request that never left is known not to have gone through. */
-			maybe_sent = maybe_sent || r->transport != FCR_T_NOT_SENT;
 		} else if (r->status == 503 && t_unavail < cfg->unavailable_retries) {
 			reason = "unavailable";
 			wait_ms = unavailable_wait(cfg, t_unavail++);
@@ -425,13 +456,33 @@ int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr
 			wait_ms = cfg->busy_wait_ms;
 			check = true;
 		} else {
+			out->maybe_sent = maybe_sent;
 			return fcr_api_error(err, c, r);
 		}
 		out->retries++;
 		emit_retry(api, c->method, c->path, reason, wait_ms, attempt);
 		fcr_reply_clear(r);
 		rc = fcr_api_sleep_ms(api, wait_ms, err);
+		if (rc < 0) {
+			out->maybe_sent = maybe_sent;
+			return rc;
+		}
+	}
+}
+
+int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr_written *out,
+		  struct fcr_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *before = NULL;
+	if (w->baseline) {
+		int rc = w->baseline(w->arg, w, &before, err);
 		if (rc < 0)
 			return rc;
 	}
+	/* on disk before the request leaves: a session killed now leaves it behind */
+	emit_intent(api, w, before);
+	int rc = write_attempts(api, w, before, out, err);
+	json_decref(before);
+	return rc;
 }

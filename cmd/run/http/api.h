@@ -19,7 +19,13 @@
  *    afterwards (libcurl would otherwise resend a request whose reused
  *    connection died), and before any repetition the provider's check says
  *    whether an earlier attempt went through; only a request that never left
- *    is known not to have.
+ *    is known not to have.  Before the first attempt a "write-intent" event
+ *    (write, method, path, before: what the provider's baseline saw) is
+ *    emitted, which the controller has on disk before the request leaves;
+ *    after each attempt a "write-outcome" (write, method, path, attempt,
+ *    status, outcome: "accepted", "refused" or "unknown"; recovered: true
+ *    when a check found that a lost one had gone through).  See provider.h,
+ *    "the safety contract".
  *  - Every exchange is an "api-call" event (api, method, path, status,
  *    duration_s, attempt, error); every answer that is JSON an
  *    "api-response" (with the secret keys removed at any depth) when
@@ -133,19 +139,34 @@ struct fcr_written {
 	unsigned retries;	/* pauses before it went through */
 	bool recovered;		/* an attempt whose answer was lost had gone through */
 	bool already;		/* every attempt was refused and the effect was there before */
+	/* On failure: an attempt may have gone through (its answer was lost, or
+	 * a 5xx), so its outcome is unknown; false: every one was refused or
+	 * never left. */
+	bool maybe_sent;
 };
 
 struct fcr_api_write {
 	struct fcr_api_call call;
+	const char *what; /* what the write is for ("snapshot fc-1"): the events' "write" */
+	/*
+	 * What is seen just before the first attempt: the ids of the tasks that
+	 * exist already, the effect as it is.  *before gets a new object (it is
+	 * journaled in the write-intent event and passed to check()).  < 0 on
+	 * error: then nothing is sent.  May be NULL.
+	 */
+	int (*baseline)(void *arg, const struct fcr_api_write *w, json_t **before,
+			struct fcr_error *err);
 	/*
 	 * Before the write is sent again: did an earlier attempt go through?
 	 * maybe_sent: one may have (a timeout, a dropped connection, a 5xx);
 	 * else every one was refused (409, 503) and only an effect that is
-	 * there already counts (a resumed run).  since_wall: when the first
-	 * attempt went out.  Returns 1 with out->how (and out->task) set when
-	 * nothing is to be sent, 0 to send again, < 0 on error.
+	 * there already counts (a resumed run).  `before` is the baseline's
+	 * object (NULL without a baseline): a task is the write's only when it
+	 * is not among the ones seen there.  Returns 1 with out->how (and
+	 * out->task) set when nothing is to be sent, 0 to send again, < 0 on
+	 * error.
 	 */
-	int (*check)(void *arg, const struct fcr_api_write *w, double since_wall, bool maybe_sent,
+	int (*check)(void *arg, const struct fcr_api_write *w, json_t *before, bool maybe_sent,
 		     struct fcr_written *out, struct fcr_error *err);
 	void *arg;
 };

@@ -125,10 +125,12 @@ struct tasks {
 	size_t n;
 	unsigned retries;
 	bool recovered;
+	bool unknown; /* a write was taken or may have been, and then something failed */
 };
 
 static void tasks_add(struct tasks *t, const struct fcr_netcup_result *res)
 {
+	t->unknown |= res->accepted || res->maybe_sent;
 	if (!res->n_tasks && !res->retries && !res->recovered)
 		return;
 	t->v = cm_realloc(t->v, t->n + res->n_tasks + 1, sizeof(*t->v));
@@ -183,13 +185,6 @@ static void tasks_put(json_t *result, struct tasks *t)
 	t->n = 0;
 }
 
-/* Failures after which a snapshot may exist although the action failed. */
-static bool may_have_created(int rc)
-{
-	return rc == FCR_E_TRANSPORT || rc == FCR_E_TASK || rc == FCR_E_TIMEOUT ||
-	       rc == FCR_E_STOPPED || rc == FCR_E_PROTOCOL;
-}
-
 /* The client's error as the action's, said for the user. */
 static int action_failed(struct fcr_error *err, const struct fcr_error *e, int rc)
 {
@@ -229,7 +224,9 @@ static int do_snapshot(struct fcr_ncp *p, int argc, char *const *argv, json_t *r
 			json_object_set_new(result, "adopted", json_true());
 		return 0;
 	}
-	if (may_have_created(rc)) {
+	/* the API took the POST, or may have: the snapshot may exist (a resume
+	 * looks), and all-created deletes it if it does */
+	if (res.accepted || res.maybe_sent) {
 		cm_strv_add_once(&p->maybe, a.name);
 		json_object_set_new(result, "created", json_null());
 	} else {
@@ -389,6 +386,10 @@ static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, j
 	char *text = action_text(step->words.v[0], (int)step->words.n - 1, step->words.v + 1);
 	p->current = text;
 	int rc = op(p, step, result, &tasks, &e);
+	/* what a failed action did is unknown once a write of it was taken or
+	 * may have been (provider.h) */
+	if (rc < 0 && tasks.unknown)
+		json_object_set_new(result, "outcome", json_string("unknown"));
 	tasks_put(result, &tasks);
 	p->current = NULL;
 	free(text);

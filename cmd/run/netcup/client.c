@@ -16,10 +16,6 @@
 #include "http/secret.h"
 #include "netcup/internal.h"
 
-/* How far the API's clock may be behind ours when we look for a task we may
- * have started (seconds). */
-#define CLOCK_SKEW_S 120.0
-
 /* Never stored: tokens, and executingUser (a person's name and e-mail). */
 static const char *const secret_keys[] = {
     "executingUser", "access_token", "refresh_token", "id_token", "device_code", NULL,
@@ -392,7 +388,18 @@ int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 			   t->state, t->message[0] ? t->message : "the API gave no reason");
 }
 
-int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, double since, bool *found,
+static bool among(json_t *uuids, const char *uuid)
+{
+	size_t i;
+	json_t *u;
+	json_array_foreach(uuids, i, u) {
+		if (json_is_string(u) && !strcmp(json_string_value(u), uuid))
+			return true;
+	}
+	return false;
+}
+
+int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, json_t *known, bool *found,
 			 char *uuid, size_t uuid_len, char *state, size_t state_len,
 			 struct fcr_error *err)
 {
@@ -408,11 +415,7 @@ int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, double since, 
 	json_array_foreach(r.json, i, t) {
 		const char *n = json_string_value(json_object_get(t, "name"));
 		const char *u = json_string_value(json_object_get(t, "uuid"));
-		if (!n || !u || strcmp(n, name) != 0 || task_seen(nc, u))
-			continue;
-		double started =
-		    cm_parse_rfc3339(json_string_value(json_object_get(t, "startedAt")));
-		if (!isnan(started) && started < since)
+		if (!n || !u || strcmp(n, name) != 0 || task_seen(nc, u) || among(known, u))
 			continue;
 		*found = true;
 		snprintf(uuid, uuid_len, "%s", u);
@@ -475,15 +478,51 @@ static void emit_check(struct fcr_netcup *nc, const struct fcr_api_call *c, cons
 }
 
 /*
- * The check of http/api.h before a write is sent again.  maybe_sent: also
- * look for its task; else only whether the effect is there already.
+ * The baseline and the check of http/api.h: what is there before a write is
+ * first sent (the server's tasks, the effect), and before it is sent again,
+ * whether an earlier attempt went through.
  */
 struct check_arg {
 	struct fcr_netcup *nc;
 	const struct fcr_netcup_write *w;
 };
 
-static int write_check(void *arg, const struct fcr_api_write *aw, double since, bool maybe_sent,
+static int write_baseline(void *arg, const struct fcr_api_write *aw, json_t **before,
+			  struct fcr_error *err)
+{
+	const struct check_arg *ca = arg;
+	struct fcr_netcup *nc = ca->nc;
+	const struct fcr_netcup_write *w = ca->w;
+	(void)aw;
+	char path[128];
+	struct fcr_reply r;
+	snprintf(path, sizeof(path), "/api/v1/tasks?serverId=%ld&limit=20", nc->cfg.server_id);
+	int rc = fcr_api_get(&nc->scp, path, &r, err);
+	if (rc < 0)
+		return rc;
+	json_t *b = json_object(), *uuids = json_array();
+	size_t i;
+	json_t *t;
+	json_array_foreach(r.json, i, t) {
+		json_t *u = json_object_get(t, "uuid");
+		if (json_is_string(u))
+			json_array_append(uuids, u);
+	}
+	fcr_reply_clear(&r);
+	json_object_set_new(b, "tasks", uuids);
+	if (w->observe) {
+		bool done;
+		rc = w->observe(nc, w->arg, &done, b, err);
+		if (rc < 0) {
+			json_decref(b);
+			return rc;
+		}
+	}
+	*before = b;
+	return 0;
+}
+
+static int write_check(void *arg, const struct fcr_api_write *aw, json_t *before, bool maybe_sent,
 		       struct fcr_written *out, struct fcr_error *err)
 {
 	const struct check_arg *ca = arg;
@@ -494,22 +533,24 @@ static int write_check(void *arg, const struct fcr_api_write *aw, double since, 
 	char uuid[64] = "", state[24] = "";
 	int rc;
 	if (w->observe) {
-		rc = w->observe(nc, w->arg, &done, err);
+		rc = w->observe(nc, w->arg, &done, NULL, err);
 		if (rc < 0)
 			return rc;
 	}
 	if (!maybe_sent && !done)
 		return 0;
 	if (w->task_name) {
-		rc = fcr_netcup_task_find(nc, w->task_name, since - CLOCK_SKEW_S, &found, uuid,
-					  sizeof(uuid), state, sizeof(state), err);
+		rc = fcr_netcup_task_find(nc, w->task_name, json_object_get(before, "tasks"),
+					  &found, uuid, sizeof(uuid), state, sizeof(state), err);
 		if (rc < 0)
 			return rc;
 	}
 	/*
-	 * A task of that kind that we did not start before, started since we
-	 * sent: ours.  Without an effect to look at (revert) or with the effect
-	 * not yet visible, it is still the best evidence there is.
+	 * A task of that kind that was not there before the write was first
+	 * sent: ours (never one found by its name and a time window: an earlier
+	 * session's task is in the baseline).  Without an effect to look at
+	 * (revert) or with the effect not yet visible, it is still the best
+	 * evidence there is.
 	 */
 	if (found && (done || maybe_sent)) {
 		out->how = FCR_WRITTEN_TASK;
@@ -530,16 +571,22 @@ int fcr_netcup_write(struct fcr_netcup *nc, const struct fcr_netcup_write *w,
 		     struct fcr_netcup_result *res, struct fcr_error *err)
 {
 	struct check_arg ca = {nc, w};
-	struct fcr_api_write aw = {.call = w->call, .check = write_check, .arg = &ca};
+	struct fcr_api_write aw = {.call = w->call,
+				   .what = w->what,
+				   .baseline = write_baseline,
+				   .check = write_check,
+				   .arg = &ca};
 	struct fcr_written out;
 	int rc = fcr_api_write(&nc->scp, &aw, &out, err);
 	res->retries += out.retries;
 	res->recovered |= out.recovered;
 	res->already |= out.already;
 	if (rc < 0) {
+		res->maybe_sent |= out.maybe_sent;
 		fcr_reply_clear(&out.reply);
 		return rc;
 	}
+	res->accepted |= !out.already;
 	/* however we learnt of the task, wait for it; a 2xx without one is done (200 "patched") */
 	if (out.how == FCR_WRITTEN_TASK) {
 		rc = fcr_netcup_task_wait(nc, out.task, NULL, fcr_netcup_result_task(res), err);

@@ -50,20 +50,23 @@ int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 			 struct fcr_netcup_task *t, struct fcr_error *err);
 /*
  * The newest task named `name` on our server that this context has not seen
- * and that started at `since` or later (by the API's clock); found = false
+ * and whose uuid is not in the array `known` (may be NULL); found = false
  * when there is none.
  */
-int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, double since, bool *found,
+int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, json_t *known, bool *found,
 			 char *uuid, size_t uuid_len, char *state, size_t state_len,
 			 struct fcr_error *err);
 
 /* A write of the SCP API and how to tell whether it went through. */
 struct fcr_netcup_write {
 	struct fcr_api_call call;
+	const char *what;      /* "snapshot fc-1", for the journal's write events */
 	const char *task_name; /* the task this write starts */
 	/* Whether the wanted effect is visible (the state reached, the
-	 * snapshot there or gone); NULL when there is none to look at. */
-	int (*observe)(struct fcr_netcup *nc, const void *arg, bool *done, struct fcr_error *err);
+	 * snapshot there or gone), and (seen, may be NULL) what was looked at
+	 * ("exists", "state"); NULL when there is none to look at. */
+	int (*observe)(struct fcr_netcup *nc, const void *arg, bool *done, json_t *seen,
+		       struct fcr_error *err);
 	const void *arg;
 };
 /* Sends a write once (fcr_api_write) and waits for the task it started. */

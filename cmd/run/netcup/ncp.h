@@ -5,9 +5,12 @@
  *
  * Which snapshots "this campaign created" is kept here: those made by a
  * finished `snapshot` action, less those deleted since.  A resumed campaign
- * rebuilds the list in preflight() from the manifest's earlier actions; a
- * `snapshot` that was cut short may or may not have been made, so it is
- * adopted when it exists and deleted by `all-created` when it does.
+ * rebuilds the list in preflight() from the manifest's earlier actions and
+ * their journaled writes; a `snapshot` that was cut short or failed after
+ * the API took it (or may have) may or may not have been made, so it is
+ * adopted when it exists and deleted by `all-created` when it does.  One
+ * that never ran (pending, skipped) made nothing (provider.h, "provably
+ * created").
  */
 #ifndef FCR_NETCUP_NCP_H
 #define FCR_NETCUP_NCP_H

@@ -56,6 +56,12 @@ struct fcr_netcup;
  *                  token endpoint)
  *  "api-retry"     method, path, reason ("server.lock.error", "unavailable",
  *                  "server-error", "transport", "unauthorized"), wait_s, attempt
+ *  "write-intent"  write, method, path, before: {tasks: the server's task
+ *                  uuids, and "exists" or "state": the effect} before a write
+ *                  is first sent
+ *  "write-outcome" write, method, path, attempt, status, outcome: "accepted",
+ *                  "refused" or "unknown" (recovered: found to have gone
+ *                  through), after each attempt
  *  "write-check"   method, path, outcome: "done" (the write had gone through
  *                  and its effect is visible), "task" (its task was found:
  *                  task_uuid), "not-received" (it will be sent again);
@@ -181,6 +187,8 @@ struct fcr_netcup_result {
 	struct fcr_netcup_task tasks[FCR_NETCUP_MAX_TASKS];
 	bool already;	/* nothing was sent: the server was already in that state */
 	bool recovered; /* a write whose answer was lost was found to have gone through */
+	bool accepted;	/* the API took a write (so a later failure leaves its effect unknown) */
+	bool maybe_sent; /* a write failed, and whether it went through is unknown */
 	unsigned retries;
 };
 

@@ -5,13 +5,16 @@
 
 #include "netcup/internal.h"
 
-static int observe_state(struct fcr_netcup *nc, const void *arg, bool *done, struct fcr_error *err)
+static int observe_state(struct fcr_netcup *nc, const void *arg, bool *done, json_t *seen,
+			 struct fcr_error *err)
 {
 	struct fcr_netcup_server s;
 	int rc = fcr_netcup_get_server(nc, &s, err);
 	if (rc < 0)
 		return rc;
 	*done = strcmp(s.state, (const char *)arg) == 0;
+	if (seen)
+		json_object_set_new(seen, "state", s.live_info ? json_string(s.state) : json_null());
 	return 0;
 }
 
@@ -58,7 +61,7 @@ static int power_step(struct fcr_netcup *nc, const char *word, const char *optio
 	int rc;
 	if (skip_if_there) {
 		bool there = false;
-		rc = observe_state(nc, target, &there, err);
+		rc = observe_state(nc, target, &there, NULL, err);
 		if (rc < 0)
 			return rc;
 		if (there) {
@@ -69,12 +72,15 @@ static int power_step(struct fcr_netcup *nc, const char *word, const char *optio
 	snprintf(path, sizeof(path), "/api/v1/servers/%ld%s%s", nc->cfg.server_id,
 		 option ? "?stateOption=" : "", option ? option : "");
 	snprintf(body, sizeof(body), "{\"state\":\"%s\"}", word);
+	char what[64];
+	snprintf(what, sizeof(what), "power %s%s%s", word, option ? " " : "", option ? option : "");
 	struct fcr_netcup_write w = {
 	    .call = {.method = "PATCH",
 		     .path = path,
 		     .content_type = "application/merge-patch+json",
 		     .body = body,
 		     .write = true},
+	    .what = what,
 	    .task_name = "ServerStateChangeTask",
 	    /* RESET and POWERCYCLE end where they began: nothing to observe */
 	    .observe = option && strcmp(word, "ON") == 0 ? NULL : observe_state,

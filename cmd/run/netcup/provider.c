@@ -269,6 +269,39 @@ static bool status_is(const char *status, const char *want)
 }
 
 /*
+ * What an earlier session's write of a step may have done, by its journal
+ * events (provider.h, "provably created"): 1 when the API accepted it, 0
+ * when it may have (an intent with the effect absent before, and no answer,
+ * or an unknown one, after it), -1 when it did nothing (never sent, or every
+ * attempt refused).
+ */
+static int journal_says(json_t *journal, const char *write)
+{
+	int verdict = -1;
+	bool open = false;
+	size_t i;
+	json_t *e;
+	json_array_foreach(journal, i, e) {
+		const char *w = fcr_jstr(e, "write");
+		const char *ev = fcr_jstr(e, "event");
+		if (!w || !ev || strcmp(w, write))
+			continue;
+		if (!strcmp(ev, "write-intent")) {
+			/* the effect was there before: this write did not make it */
+			open = !json_is_true(json_object_get(json_object_get(e, "before"), "exists"));
+			continue;
+		}
+		const char *outcome = fcr_jstr(e, "outcome");
+		if (outcome && !strcmp(outcome, "accepted"))
+			return 1;
+		if (outcome && !strcmp(outcome, "unknown") && open)
+			verdict = 0;
+		open = false;
+	}
+	return open ? 0 : verdict;
+}
+
+/*
  * What earlier sessions did (a resumed campaign), and the plan of what is
  * left, in campaign order.  `sim` is the set of our snapshots as the plan
  * goes, for expanding delete-snapshot all-created.
@@ -282,7 +315,8 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
 		bool done = status_is(st->status, "done");
-		bool started = st->status && !done && !status_is(st->status, "pending");
+		bool started = st->status && !done && !status_is(st->status, "pending") &&
+			       !status_is(st->status, "skipped");
 		const char *name = st->argc ? st->argv[0] : NULL;
 		if (!strcmp(st->action, "snapshot")) {
 			struct fcr_ncp_snapshot a;
@@ -295,13 +329,21 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 				cm_strv_del(&p->maybe, name);
 				continue;
 			}
-			/* cut short: it runs again, and takes a snapshot that is there
-			 * as its own unless the API had refused it */
-			if (started && json_is_true(created))
+			/*
+			 * Cut short or failed: it runs again, and takes a snapshot of
+			 * that name as its own only when an earlier attempt provably
+			 * made it or may have: its result says so, or its journaled
+			 * write does.  A step that never ran (pending, skipped) made
+			 * nothing: such a snapshot is someone else's.
+			 */
+			char *write = cm_asprintf("snapshot %s", name);
+			int said = journal_says(st->journal, write);
+			free(write);
+			if (started && (json_is_true(created) || said > 0))
 				cm_strv_add_once(&p->created, name);
-			else if (started && !json_is_false(created))
+			else if (started && ((created && json_is_null(created)) || said == 0))
 				cm_strv_add_once(&p->maybe, name);
-			if (started && !json_is_false(created))
+			if (cm_strv_has(&p->created, name) || cm_strv_has(&p->maybe, name))
 				cm_strv_add_once(&p->adopt, name);
 			plan = cm_realloc(plan, np + 1, sizeof(*plan));
 			plan[np++] = (struct fcr_netcup_plan_step){

@@ -15,7 +15,7 @@ struct snap_want {
 	bool present;
 };
 
-static int observe_snapshot(struct fcr_netcup *nc, const void *arg, bool *done,
+static int observe_snapshot(struct fcr_netcup *nc, const void *arg, bool *done, json_t *seen,
 			    struct fcr_error *err)
 {
 	const struct snap_want *sw = arg;
@@ -24,6 +24,8 @@ static int observe_snapshot(struct fcr_netcup *nc, const void *arg, bool *done,
 	if (rc < 0)
 		return rc;
 	*done = exists == sw->present;
+	if (seen)
+		json_object_set_new(seen, "exists", json_boolean(exists));
 	return 0;
 }
 
@@ -72,7 +74,7 @@ static int snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapsh
 			bool found;
 			char uuid[64], state[24];
 			res->already = true;
-			rc = fcr_netcup_task_find(nc, "ServerSnapshotCreateTask", -INFINITY, &found,
+			rc = fcr_netcup_task_find(nc, "ServerSnapshotCreateTask", NULL, &found,
 						  uuid, sizeof(uuid), state, sizeof(state), err);
 			if (rc < 0 || !found || fcr_netcup_task_over(state))
 				return rc;
@@ -91,18 +93,21 @@ static int snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapsh
 	snprintf(path, sizeof(path), "/api/v1/servers/%ld/snapshots", nc->cfg.server_id);
 	if (!text)
 		cm_die("out of memory");
+	char *what = cm_asprintf("snapshot %s", o->name);
 	struct fcr_netcup_write w = {
 	    .call = {.method = "POST",
 		     .path = path,
 		     .content_type = "application/json",
 		     .body = text,
 		     .write = true},
+	    .what = what,
 	    .task_name = "ServerSnapshotCreateTask",
 	    .observe = observe_snapshot,
 	    .arg = &want,
 	};
 	rc = fcr_netcup_write(nc, &w, res, err);
 	free(text);
+	free(what);
 	return rc;
 }
 
@@ -120,16 +125,19 @@ static int snapshot_delete(struct fcr_netcup *nc, const char *name, struct fcr_n
 	if (rc < 0)
 		return rc;
 	char *path = snapshot_path(nc, name, "");
+	char *what = cm_asprintf("delete-snapshot %s", name);
 	struct snap_want want = {name, false};
 	struct fcr_netcup_write w = {
 	    /* no body, so no Content-Type: the recorded live DELETE had none */
 	    .call = {.method = "DELETE", .path = path, .write = true},
+	    .what = what,
 	    .task_name = "ServerSnapshotDeleteTask",
 	    .observe = observe_snapshot,
 	    .arg = &want,
 	};
 	rc = fcr_netcup_write(nc, &w, res, err);
 	free(path);
+	free(what);
 	return rc;
 }
 
@@ -147,6 +155,7 @@ static int snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_n
 	if (rc < 0)
 		return rc;
 	char *path = snapshot_path(nc, name, "/revert");
+	char *what = cm_asprintf("revert %s", name);
 	struct fcr_netcup_write w = {
 	    /* bodiless, but the API wants a Content-Type on every POST */
 	    .call = {.method = "POST",
@@ -154,10 +163,12 @@ static int snapshot_revert(struct fcr_netcup *nc, const char *name, struct fcr_n
 		     .content_type = "application/json",
 		     .body = "",
 		     .write = true},
+	    .what = what,
 	    .task_name = "ServerSnapshotRevertTask",
 	};
 	rc = fcr_netcup_write(nc, &w, res, err);
 	free(path);
+	free(what);
 	if (rc < 0)
 		return rc;
 	return fcr_netcup_wait_state(nc, "RUNNING", err);

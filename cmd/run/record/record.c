@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -108,4 +109,39 @@ int fcr_record_save(struct fcr_record *r)
 	if (rc < 0)
 		r->failed = true;
 	return rc;
+}
+
+json_t *fcr_record_read_events(const char *dir, const char *const *kinds)
+{
+	json_t *out = json_array();
+	char *path = cm_asprintf("%s/journal.jsonl", dir);
+	FILE *f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return out;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		/* the cheap test first: most lines are API calls */
+		bool wanted = false;
+		for (const char *const *k = kinds; *k && !wanted; k++) {
+			char *quoted = cm_asprintf("\"event\":\"%s\"", *k);
+			wanted = strstr(line, quoted) != NULL;
+			free(quoted);
+		}
+		if (!wanted)
+			continue;
+		json_t *e = json_loadb(line, (size_t)n, 0, NULL);
+		const char *name = json_string_value(json_object_get(e, "event"));
+		bool match = false;
+		for (const char *const *k = kinds; name && *k && !match; k++)
+			match = !strcmp(name, *k);
+		if (match)
+			json_array_append(out, e);
+		json_decref(e);
+	}
+	free(line);
+	fclose(f);
+	return out;
 }

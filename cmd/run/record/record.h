@@ -38,6 +38,14 @@ void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
 int fcr_record_save(struct fcr_record *r);
 
 /*
+ * The events of dir/journal.jsonl whose "event" is one of `kinds`
+ * (NULL-terminated), in order, as a new array.  Lines that are no JSON
+ * object (one cut short by a crash) are passed over; a journal that cannot
+ * be read gives an empty array.
+ */
+json_t *fcr_record_read_events(const char *dir, const char *const *kinds);
+
+/*
  * The manifest of a new campaign (a new reference): jobs is one per suite
  * entry; campaign_path is the campaign file's absolute path, or NULL.
  */
