@@ -318,6 +318,75 @@ static void test_netcup(void)
 	cm_strv_release(&errors);
 }
 
+/* Names become file names: one too long is refused while the file is read,
+ * not when its state is reached after earlier states' actions ran. */
+static void test_name_lengths(void)
+{
+	char *longest = cm_calloc(1, FCR_NAME_MAX_BYTES + 2);
+	memset(longest, 's', FCR_NAME_MAX_BYTES);
+	/* at the limit: fine */
+	struct cm_strv errors = {0};
+	char *text =
+	    cm_asprintf("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state %s]\n", longest);
+	struct fcr_campaign *c = parse(text, &errors);
+	CHECK(c != NULL);
+	CHECK_INT(errors.n, 0);
+	fcr_campaign_free(c);
+	free(text);
+	longest[FCR_NAME_MAX_BYTES] = 's';
+	static const struct {
+		const char *before, *after, *what;
+	} forms[] = {
+	    {"[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state ", "]\n", "state"},
+	    {"[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\nname = ", "\n[state a]\n",
+	     "campaign"},
+	    {"[campaign]\ndirectory = /x\nsize = 1M\nsuite = b ", "\n[state a]\n", "test"},
+	};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(forms); i++) {
+		char *t = cm_asprintf("%s%s%s", forms[i].before, longest, forms[i].after);
+		c = parse(t, &errors);
+		CHECK(c == NULL);
+		CHECK_INT(errors.n, 1);
+		char want[128];
+		snprintf(want, sizeof(want), "%s name 'ssss", forms[i].what);
+		if (errors.n == 1) {
+			CHECK(strstr(errors.v[0], want) != NULL);
+			CHECK(strstr(errors.v[0], "is 201 bytes long; names have at most 200") != NULL);
+		}
+		fcr_campaign_free(c);
+		cm_strv_release(&errors);
+		free(t);
+	}
+	free(longest);
+}
+
+/* A suite of 100,000 tests is read in linear time: once 89 s (a quadratic
+ * duplicate check), now well below a second; the bound is generous for a
+ * sanitizer build on a loaded machine. */
+static void test_big_suite(void)
+{
+	enum { N_TESTS = 100000 };
+	struct cm_buf b = {0};
+	cm_buf_puts(&b, "[campaign]\ndirectory = /x\nsize = 1M\nsuite =");
+	for (int i = 0; i < N_TESTS; i++)
+		cm_buf_printf(&b, " t%06d", i);
+	cm_buf_puts(&b, " t000042\n[state a]\n");
+	struct cm_strv errors = {0};
+	double t0 = cm_mono_s();
+	struct fcr_campaign *c = NULL;
+	fcr_campaign_parse(b.s, b.len, "big.ini", &c, &errors);
+	double took = cm_mono_s() - t0;
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 1);
+	if (errors.n)
+		CHECK_STR(errors.v[0], "big.ini:4: test 't000042' appears twice in the suite");
+	printf("a suite of %d tests parsed in %.3f s\n", N_TESTS + 1, took);
+	CHECK(took < 10.0);
+	fcr_campaign_free(c);
+	cm_strv_release(&errors);
+	cm_buf_release(&b);
+}
+
 int main(void)
 {
 	test_durations();
@@ -326,5 +395,7 @@ int main(void)
 	test_campaign();
 	test_campaign_refusals();
 	test_netcup();
+	test_name_lengths();
+	test_big_suite();
 	return check_exit();
 }

@@ -16,6 +16,10 @@
 #include "fcr.h"
 #include "provider.h"
 
+/* The longest campaign, state or test name, in bytes: each becomes a file
+ * or directory name with more added to it (NAME_MAX is 255). */
+#define FCR_NAME_MAX_BYTES 200
+
 struct fcr_state {
 	char *name;
 	unsigned line;
