@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -361,6 +362,20 @@ static struct fcr_netcup *open_nc(const struct fcr_netcup_config *cfg)
 		exit(99);
 	}
 	return nc;
+}
+
+/* A process that holds a token is not dumpable: no core dump shows it
+ * (issue 9, item 8).  Runs first, before anything has read a secret. */
+static void test_not_dumpable(void)
+{
+	CHECK_INT(prctl(PR_GET_DUMPABLE), 1);
+	struct fcr_netcup_config cfg;
+	config(&cfg);
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(prctl(PR_GET_DUMPABLE), 0);
+	fcr_netcup_free(nc);
+	/* and stays so: the token was in memory, and may be again */
+	CHECK_INT(prctl(PR_GET_DUMPABLE), 0);
 }
 
 /* Every error message is shown to users: never a token in it. */
@@ -1570,6 +1585,7 @@ int main(void)
 	events_file = fopen(events, "we");
 	unsetenv(FCR_NETCUP_TOKEN_ENV);
 
+	test_not_dumpable();
 	test_parse_time();
 	test_fake_rules();
 	test_urls();

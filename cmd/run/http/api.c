@@ -2,6 +2,8 @@
 /* A provider's REST API: retries, writes sent once, events, redaction (api.h). */
 #include "http/api.h"
 
+#include "http/secret.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -236,6 +238,16 @@ int fcr_api_error(struct fcr_error *err, const struct fcr_api_call *c, const str
 	return rc;
 }
 
+/* A certificate that is refused now is refused again: said at once, not retried. */
+static int tls_failed(struct fcr_error *err, const char *method, const char *base,
+		      const char *path, const char *why)
+{
+	return fcr_fail_as(err, FCR_E_TRANSPORT,
+			   "%s %s%s: %s (the TLS certificate was refused; not retried: check the "
+			   "URL, the system's CA certificates and the clock)",
+			   method, base, path, why);
+}
+
 /* ---- the retry policy -------------------------------------------------------------- */
 
 static unsigned unavailable_wait(const struct fcr_api_config *cfg, unsigned tries)
@@ -265,6 +277,8 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 			if (r->transport == FCR_T_TOO_BIG)
 				return fcr_fail_as(err, FCR_E_PROTOCOL, "%s %s: %s", c->method,
 						   c->path, r->error);
+			if (r->transport == FCR_T_TLS)
+				return tls_failed(err, c->method, api->base, c->path, r->error);
 			if (t_transport++ < cfg->transport_retries) {
 				reason = r->transport != FCR_T_OK ? "transport" : "server-error";
 				wait_ms = cfg->transport_wait_ms;
@@ -317,6 +331,8 @@ int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form,
 			json_t **json, struct fcr_error *err)
 {
 	const struct fcr_api_config *cfg = &api->cfg;
+	/* the form and the answer hold secrets */
+	fcr_secret_guard_process();
 	*json = NULL;
 	*status = 0;
 	char *url = cm_asprintf("%s%s", api->base, path);
@@ -333,9 +349,11 @@ int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form,
 		emit_call(api, "POST", path, &h, attempt);
 		if (err)
 			err->http_status = (int)h.status;
-		bool retry = h.transport != FCR_T_OK || h.status >= 500;
+		bool retry = (h.transport != FCR_T_OK && h.transport != FCR_T_TLS) || h.status >= 500;
 		if (!retry || attempt > cfg->transport_retries) {
-			if (h.transport != FCR_T_OK)
+			if (h.transport == FCR_T_TLS)
+				rc = tls_failed(err, "POST", api->base, path, h.error);
+			else if (h.transport != FCR_T_OK)
 				rc =
 				    fcr_fail_as(err, FCR_E_TRANSPORT, "POST %s%s: %s (%u attempts)",
 						api->base, path, h.error, attempt);
@@ -428,8 +446,13 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 		}
 		/* Only a request that never left is known not to have gone through. */
 		bool lost = r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503);
-		bool unknown = lost && r->transport != FCR_T_NOT_SENT;
+		bool unknown =
+		    lost && r->transport != FCR_T_NOT_SENT && r->transport != FCR_T_TLS;
 		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", false);
+		if (r->transport == FCR_T_TLS) {
+			out->maybe_sent = maybe_sent;
+			return tls_failed(err, c->method, api->base, c->path, r->error);
+		}
 		if (lost) {
 			maybe_sent = maybe_sent || unknown;
 			if (t_transport++ >= cfg->transport_retries) {

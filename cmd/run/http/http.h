@@ -38,6 +38,9 @@ enum fcr_transport {
 	FCR_T_TIMEOUT,
 	FCR_T_DROPPED, /* connection closed or reset, nothing or part of an answer */
 	FCR_T_TOO_BIG, /* answer larger than max_response_bytes */
+	/* the TLS certificate was refused (not verified, not pinned, unreadable):
+	 * the request never left, and asking again cannot help */
+	FCR_T_TLS,
 	FCR_T_OTHER,
 };
 

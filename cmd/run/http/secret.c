@@ -7,8 +7,14 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void fcr_secret_guard_process(void)
+{
+	prctl(PR_SET_DUMPABLE, 0);
+}
 
 void fcr_secret_free(char *s)
 {
@@ -42,6 +48,7 @@ static char *trimmed(const char *s, size_t len)
 
 char *fcr_secret_word(const char *text)
 {
+	fcr_secret_guard_process();
 	char *w = trimmed(text, strlen(text));
 	if (w && !fcr_secret_is_word(w)) {
 		fcr_secret_free(w);
@@ -54,6 +61,7 @@ int fcr_secret_read_file(const char *path, const char *what, const char *hint, c
 			 struct fcr_error *err)
 {
 	*out = NULL;
+	fcr_secret_guard_process();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fcr_fail_as(err, FCR_E_TOKEN, "cannot open token file %s: %s%s%s%s", path,
@@ -142,6 +150,7 @@ static int write_all(int fd, const char *p, size_t len)
 
 int fcr_secret_write_file(const char *path, const char *text, struct fcr_error *err)
 {
+	fcr_secret_guard_process();
 	char *copy = cm_strdup(path);
 	char *copy2 = cm_strdup(path);
 	char *dir = dirname(copy);

@@ -29,6 +29,13 @@ bool fcr_secret_is_word(const char *s);
 /* Writes text and a newline to path: a temporary file made 0600 in the same
  * directory (missing directories made 0700), fsync, rename, fsync. */
 int fcr_secret_write_file(const char *path, const char *text, struct fcr_error *err);
+/*
+ * Marks the process non-dumpable (PR_SET_DUMPABLE 0) for the rest of its
+ * life: no core dump, and no other user's debugger or /proc/PID/mem, can
+ * show a secret it holds.  Every function here that reads, receives or
+ * writes a secret calls it first; children are dumpable again after exec.
+ */
+void fcr_secret_guard_process(void);
 /* Overwrites s, then frees it.  NULL is fine. */
 void fcr_secret_free(char *s);
 
