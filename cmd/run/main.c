@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -181,6 +182,13 @@ int main(int argc, char **argv)
 	} else {
 		const char *file = nargs ? argv[optind] : NULL;
 		char *ini = file ? cm_strdup(file) : cm_asprintf("%s/campaign.ini", o.resume_dir);
+		struct stat st;
+		/* a FIFO or a device would block or never end: a campaign file is a file */
+		if (stat(ini, &st) == 0 && !S_ISREG(st.st_mode)) {
+			fprintf(stderr, "fiocamp-run: %s: not a regular file\n", ini);
+			free(ini);
+			return FCR_EXIT_USAGE;
+		}
 		if (cm_read_file(ini, 1024 * 1024 + 1, &text, &len, err.msg, sizeof(err.msg)) < 0) {
 			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 			free(ini);

@@ -246,9 +246,276 @@ def test_writes(tmp, fake):
     check_eq(snapshot_names(fake), ['fc-f'], 'skipped: the other snapshot is left alone')
 
 
+# ---- items 5, 7, 10 and 12: one session and one fio per target ---------------
+
+def plain_campaign(tmp, name, body, runtime='4s', extra='suite = rr4k\n'):
+    return R.campaign(tmp, name + '.ini', body, runtime=runtime, extra='name = %s\n%s' %
+                      (name, extra))
+
+
+def alive(pid):
+    """Running (a zombie waiting for its parent counts as ended)."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+def fio_pids(pid):
+    return [p for p in N.proc_tree(pid)[1:] if N.read_proc(p, 'comm').strip() == 'fio']
+
+
+def wait_event(d, pred, proc, timeout=60):
+    return R.wait_for_event(d, pred, proc, timeout=timeout)
+
+
+def start_plain(args, tmp, extra_env=None):
+    return subprocess.Popen([N.BIN] + args, cwd=tmp, env=R.env_for_run(extra_env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def kill9_and_resume(tmp, d, ini, what, extra_env=None, remote=False):
+    """Starts the campaign, kills it with -9 while fio runs, resumes at once:
+    no fio of the dead session may run beside the resumed one."""
+    p = start_plain(['-o', d, ini], tmp, extra_env)
+    e = wait_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'basis', p)
+    check(e is not None, '%s: fio started' % what)
+    old = []
+    end = time.time() + 10
+    while not old and time.time() < end:
+        old = fio_pids(p.pid) if not remote else remote_fio_pids(d)
+        time.sleep(0.05)
+    check(old, '%s: the first session\'s fio runs: %r' % (what, old))
+    time.sleep(0.5)
+    os.kill(p.pid, signal.SIGKILL)
+    p.communicate()
+    q = start_plain(['--resume', d], tmp, extra_env)
+    e = wait_event(d, lambda e: e['event'] == 'fio-start' and e['session'] == 2, q)
+    check(e is not None, '%s: the resumed session starts fio' % what)
+    left = [x for x in old if alive(x)]
+    check_eq(left, [], '%s: no fio of the dead session runs beside the resumed one' % what)
+    out, err = q.communicate(timeout=120)
+    check_eq(q.returncode, 0, '%s: the resume ends well (%s)' % (what, err[-1500:]))
+    m = R.load_manifest(d)
+    t = m['states'][0]['rounds'][0]['tests'][0]
+    check_eq(t['status'], 'done', '%s: the round is done' % what)
+    moved = m['states'][0]['rounds'][0].get('moved_aside', [])
+    check_eq(len(moved), 1, '%s: the cut-short round was kept aside' % what)
+    return m, err
+
+
+def test_session(tmp, fake):
+    # 5. kill -9, then --resume at once: the old fio is stopped first
+    ini = plain_campaign(tmp, 'kill9', '[state basis]\n')
+    d = os.path.join(tmp, 'kill9')
+    m, err = kill9_and_resume(tmp, d, ini, 'kill -9 local')
+    starts = [e for e in R.load_journal(d) if e['event'] == 'fio-start']
+    check(all(isinstance(e.get('proc', {}).get('pid'), int) for e in starts),
+          'fio-start has the pid')
+
+    # 7. two sessions on one directory: the second is refused, naming the first
+    ini = plain_campaign(tmp, 'twice', '[state basis]\n')
+    d = os.path.join(tmp, 'twice')
+    p = start_plain(['-o', d, ini], tmp)
+    wait_event(d, lambda e: e['event'] == 'fio-start', p)
+    os.kill(p.pid, signal.SIGINT)
+    p.communicate(timeout=60)
+    check_eq(p.returncode, 130, 'twice: the first session is interrupted')
+    a = start_plain(['--resume', d], tmp)
+    e = wait_event(d, lambda e: e['event'] == 'fio-start' and e['session'] == 2, a)
+    check(e is not None, 'twice: the first resume runs')
+    rc, out, err = R.run(['--resume', d], tmp)
+    check_eq(rc, 2, 'twice: the second resume is refused (%s)' % err[-800:])
+    check('in use by fiocamp-run (pid %d)' % a.pid in err, 'twice: names the holder: %s' % err)
+    out, err = a.communicate(timeout=120)
+    check_eq(a.returncode, 0, 'twice: the first resume ends well (%s)' % err[-800:])
+    check_eq(R.load_manifest(d)['sessions'], 2, 'twice: the refused one is no session')
+    rc, out, err = R.run(['--resume', d], tmp)
+    check_eq(rc, 0, 'twice: a later resume finds the lock free (%s)' % err[-800:])
+
+    # 10. -q hides progress, never a failure's reason
+    ini = plain_campaign(tmp, 'quiet', '[state basis]\nbefore = run sh -c "exit 3"\n',
+                         runtime='1s')
+    rc, out, err = R.run(['-q', '-o', os.path.join(tmp, 'quiet'), ini], tmp)
+    check_eq(rc, 1, 'quiet: fails')
+    check('basis: run sh -c "exit 3": FAILED:' in err and 'exit status 3' in err,
+          'quiet: the reason is printed: %r' % err)
+    check('state 1/1' not in err, 'quiet: no progress lines: %r' % err)
+
+    # 12. a directory without a manifest
+    empty = os.path.join(tmp, 'nomanifest')
+    os.makedirs(empty)
+    shutil.copy(ini, os.path.join(empty, 'campaign.ini'))
+    rc, out, err = R.run(['--resume', empty], tmp)
+    check_eq(rc, 2, 'no manifest: usage error')
+    check(':-1:' not in err and 'manifest.json' in err and 'no manifest' in err,
+          'no manifest: a clear message: %r' % err)
+    # a FIFO as the campaign file
+    fifo = os.path.join(tmp, 'fifo.ini')
+    os.mkfifo(fifo)
+    try:
+        rc, out, err = R.run([fifo], tmp, timeout=20)
+        check_eq(rc, 2, 'fifo: refused')
+        check('not a regular file' in err, 'fifo: says why: %r' % err)
+    except subprocess.TimeoutExpired:
+        check(False, 'fifo: fiocamp-run blocks on a FIFO')
+    # the manifest cannot be written at a round's end: the journal does not
+    # say more than the manifest
+    ini = plain_campaign(tmp, 'full', '[state basis]\n', runtime='2s')
+    d = os.path.join(tmp, 'full')
+    p = start_plain(['-o', d, ini], tmp)
+    e = wait_event(d, lambda e: e['event'] == 'fio-start', p)
+    subprocess.run(['chattr', '+i', d], check=True)
+    try:
+        out, err = p.communicate(timeout=60)
+    finally:
+        subprocess.run(['chattr', '-i', d], check=True)
+    check(p.returncode != 0, 'full: the campaign stops (%s)' % err[-800:])
+    m = R.load_manifest(d)
+    rounds = [e for e in R.load_journal(d) if e['event'] == 'round-end']
+    check_eq([r['status'] for r in rounds], [], 'full: no round-end the manifest lacks')
+    check_eq(m['states'][0]['rounds'][0]['status'], 'running', 'full: the manifest')
+    rc, out, err = R.run(['--resume', d], tmp)
+    check_eq(rc, 0, 'full: the resume runs the round again (%s)' % err[-800:])
+
+
+# ---- item 5 over ssh: the remote fio ends with the connection ----------------
+
+def remote_dir_of(d):
+    pre = [e for e in R.load_journal(d) if e['event'] == 'preflight']
+    return pre[-1].get('remote_dir') if pre else None
+
+
+def remote_fio_pids(d):
+    """The fio processes of the last session's remote work directory (the
+    target is this machine): fio.pid's process group."""
+    rd = remote_dir_of(d)
+    try:
+        with open(os.path.join(rd, 'fio.pid')) as f:
+            pgid = int(f.read())
+    except (OSError, ValueError, TypeError):
+        return []
+    out = []
+    for name in os.listdir('/proc'):
+        if not name.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % name) as f:
+                fields = f.read().rsplit(')', 1)[1].split()
+            if int(fields[2]) == pgid:
+                out.append(int(name))
+        except (OSError, ValueError, IndexError):
+            pass
+    return out
+
+
+def test_ssh(tmp, fake):
+    started = R.start_sshd(tmp)
+    if started is None:
+        print('sshd or ssh missing: skipped')
+        return 77
+    proc, port, noisy_port, opts = started
+    try:
+        user = subprocess.run(['id', '-un'], capture_output=True, text=True).stdout.strip()
+        ini = plain_campaign(tmp, 'sshkill', '[state basis]\n', extra=(
+            'suite = rr4k\ntarget = ssh %s@127.0.0.1:%d\n' % (user, port)))
+        N.write(ini, open(ini).read().replace(os.path.join(tmp, 'target'),
+                                              os.path.join(tmp, 'remote')))
+        d = os.path.join(tmp, 'sshkill')
+        env = {'FIOCAMP_SSH_OPTS': opts}
+        p = start_plain(['-o', d, ini], tmp, env)
+        e = wait_event(d, lambda e: e['event'] == 'fio-start', p)
+        check(e is not None, 'ssh: fio started')
+        old, end = [], time.time() + 15
+        while not old and time.time() < end:
+            old = remote_fio_pids(d)
+            time.sleep(0.05)
+        check(old, 'ssh: the remote fio runs: %r' % old)
+        old_dir = remote_dir_of(d)
+        time.sleep(0.5)
+        os.kill(p.pid, signal.SIGKILL)
+        p.communicate()
+        q = start_plain(['--resume', d], tmp, env)
+        e = wait_event(d, lambda e: e['event'] == 'fio-start' and e['session'] == 2, q)
+        check(e is not None, 'ssh: the resumed session starts fio')
+        left = [x for x in old if alive(x)]
+        check_eq(left, [], 'ssh: no remote fio of the dead session runs beside the new one')
+        check(not os.path.exists(old_dir), 'ssh: the dead session\'s work directory is gone')
+        out, err = q.communicate(timeout=120)
+        check_eq(q.returncode, 0, 'ssh: the resume ends well (%s)' % err[-1500:])
+        m = R.load_manifest(d)
+        check_eq(m['states'][0]['rounds'][0]['tests'][0]['status'], 'done', 'ssh: round done')
+        check(not os.path.exists(remote_dir_of(d)), 'ssh: the work directory removed at the end')
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def tls_server(tmp):
+    """An HTTPS server with a self-signed certificate on 127.0.0.1 that counts
+    the connections made to it; None without openssl."""
+    import socket
+    import ssl
+    import threading
+    if not shutil.which('openssl'):
+        return None
+    key, cert = os.path.join(tmp, 'tls.key'), os.path.join(tmp, 'tls.crt')
+    subprocess.run(['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key,
+                    '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'],
+                   check=True, capture_output=True)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    sock = socket.socket()
+    sock.bind(('127.0.0.1', 0))
+    sock.listen(8)
+    sock.settimeout(0.2)
+    state = {'connections': 0, 'stop': False}
+
+    def serve():
+        while not state['stop']:
+            try:
+                c, _ = sock.accept()
+            except OSError:
+                continue
+            state['connections'] += 1
+            try:
+                c.settimeout(2)
+                ctx.wrap_socket(c, server_side=True).close()
+            except (OSError, ssl.SSLError):
+                pass
+            c.close()
+    threading.Thread(target=serve, daemon=True).start()
+    return sock.getsockname()[1], state
+
+
+def test_tls(tmp, fake):
+    """12. a TLS certificate that is refused is not asked again"""
+    got = tls_server(tmp)
+    if got is None:
+        print('openssl missing: skipped')
+        return 77
+    port, state = got
+    tok = N.token_file(tmp)
+    ini = campaign(tmp, fake, tok, 'tls', '[state a]\nbefore = power-off\n',
+                   api_url='https://127.0.0.1:%d/scp-core' % port,
+                   auth_url='https://127.0.0.1:%d/realms/scp' % port, retry_wait='1s')
+    t0 = time.time()
+    rc, out, err = N.run(['-o', os.path.join(tmp, 'tls'), ini], tmp)
+    took = time.time() - t0
+    state['stop'] = True
+    check_eq(rc, 1, 'tls: the preflight fails (%s)' % err[-800:])
+    check('the TLS certificate was refused; not retried' in err, 'tls: says why: %s' % err)
+    check_eq(state['connections'], 1, 'tls: one connection, no retries')
+    check(took < 5, 'tls: at once (%.1f s)' % took)
+
+
 AREAS = {
     'power': test_power,
     'writes': test_writes,
+    'session': test_session,
+    'ssh': test_ssh,
+    'tls': test_tls,
 }
 
 

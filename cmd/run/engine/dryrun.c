@@ -117,7 +117,7 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	cm_buf_release(&desc);
 	if (c->prefill) {
 		fcr_fio_env(&S->fio, "prefill", &env);
-		fcr_target_fio_argv(&S->tgt, "prefill", env.v, &argv);
+		fcr_target_fio_argv(&S->tgt, "prefill", env.v, S->fio.prefill_job.len, &argv);
 		joined = fcr_shell_join(argv.v);
 		char *envj = fcr_shell_join(env.v);
 		printf("%3u. prefill -> prefill/prefill.json (duration depends on the disk)\n"
@@ -143,7 +143,8 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 			       r);
 			for (size_t ti = 0; ti < c->suite.n; ti++) {
 				fcr_fio_env(&S->fio, S->fio.jobs[ti].test, &env);
-				fcr_target_fio_argv(&S->tgt, S->fio.jobs[ti].test, env.v, &argv);
+				fcr_target_fio_argv(&S->tgt, S->fio.jobs[ti].test, env.v,
+						    S->fio.jobs[ti].len, &argv);
 				joined = fcr_shell_join(argv.v);
 				char *envj = fcr_shell_join(env.v);
 				if (c->target == FCR_TARGET_LOCAL)

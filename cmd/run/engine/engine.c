@@ -145,12 +145,11 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	}
 	if (s == FCR_FAILED)
 		fcr_jset_text(ev, "error", err.msg);
-	fcr_record_event(&S->rec, "action-end", ev);
+	fcr_record_commit(&S->rec, "action-end", ev);
 	if (s == FCR_FAILED)
-		fcr_progress_line("%s: FAILED: %s", label, err.msg);
+		fcr_progress_problem("%s: FAILED: %s", label, err.msg);
 	else if (s == FCR_INTERRUPTED)
 		fcr_progress_line("%s: interrupted", label);
-	fcr_record_save(&S->rec);
 	return S->rec.failed ? FCR_FATAL : s;
 }
 
@@ -181,7 +180,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		char *aside = fcr_aside_name(abs, tag, &k);
 		if (rename(abs, aside) < 0) {
 			fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
-			fcr_progress_line("%s", err.msg);
+			fcr_progress_problem("%s", err.msg);
 			free(aside);
 			result = FCR_FATAL;
 			goto out;
@@ -202,7 +201,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		free(aside);
 	}
 	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
-		fcr_progress_line("%s", err.msg);
+		fcr_progress_problem("%s", err.msg);
 		result = FCR_FATAL;
 		goto out;
 	}
@@ -280,10 +279,10 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	fcr_fio_sync_outputs(abs);
 	json_object_set_new(round_obj, "status", json_string(status));
 	json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
-	fcr_record_event(
+	/* the manifest first: the journal never says more than it */
+	fcr_record_commit(
 	    &S->rec, "round-end",
 	    json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status", status));
-	fcr_record_save(&S->rec);
 	if (S->rec.failed)
 		result = FCR_FATAL;
 out:
@@ -379,9 +378,8 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 			     : result == FCR_INTERRUPTED ? "interrupted"
 							 : "failed";
 	json_object_set_new(state_obj, "status", json_string(status));
-	fcr_record_event(&S->rec, "state-end",
-			 json_pack("{s:s, s:s}", "state", st->name, "status", status));
-	fcr_record_save(&S->rec);
+	fcr_record_commit(&S->rec, "state-end",
+			  json_pack("{s:s, s:s}", "state", st->name, "status", status));
 	if (S->rec.failed)
 		return FCR_FATAL;
 	return result;
@@ -603,7 +601,8 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	S->restored_down_wall = NAN;
 	if (resume) {
 		S->cdir = cm_strdup(o->resume_dir);
-		if (fcr_record_open(&S->rec, S->cdir, &err) < 0 || fcr_resume_load(S, &err) < 0) {
+		if (fcr_resume_check_dir(S->cdir, &err) < 0 ||
+		    fcr_record_open(&S->rec, S->cdir, &err) < 0 || fcr_resume_load(S, &err) < 0) {
 			fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
 			fcr_session_release(S);
 			return FCR_EXIT_USAGE;
@@ -660,7 +659,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	const char *final = "failed";
 	enum fcr_outcome result = FCR_DONE;
 	if (fcr_target_init(&S->tgt, c, S->stop, S->hard_stop, &err) < 0) {
-		fcr_progress_line("%s", err.msg);
+		fcr_progress_problem("%s", err.msg);
 		fcr_session_failure(S, "target", err.msg);
 		result = FCR_FAILED;
 		goto end;
@@ -675,12 +674,19 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 			goto end;
 		}
 	}
+	/* one fio per target: none of a dead session's may run beside ours */
+	if (resume && fcr_resume_reap(S, &err) < 0) {
+		fcr_progress_problem("%s", err.msg);
+		fcr_session_failure(S, "leftover-fio", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
 	char *fio_version = NULL;
 	json_t *host = json_object();
 	fcr_progress_line("preflight: %s", c->target_text);
 	if (fcr_target_preflight(&S->tgt, host, &fio_version, &err) < 0) {
 		json_decref(host);
-		fcr_progress_line("preflight failed: %s", err.msg);
+		fcr_progress_problem("preflight failed: %s", err.msg);
 		fcr_session_failure(S, "preflight", err.msg);
 		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 		goto end;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/session.h"
+#include "machine/reap.h"
 #include "util/status.h"
 
 /*
@@ -103,7 +104,7 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	fcr_record_event(&S->rec, "resume-restore-end", ev);
 	if (rc == 0)
 		return FCR_DONE;
-	fcr_progress_line("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
+	fcr_progress_problem("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
 	fcr_session_failure(S, "resume-restore", pe.msg);
 	return *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 }
@@ -126,6 +127,19 @@ int fcr_resume_check_jobs(const struct fcr_session *S, struct fcr_error *err)
 					j->test, then, j->origin);
 	}
 	return 0;
+}
+
+int fcr_resume_check_dir(const char *dir, struct fcr_error *err)
+{
+	char *path = cm_asprintf("%s/manifest.json", dir);
+	int rc = 0;
+	if (!fcr_path_exists(path))
+		rc = fcr_fail(err,
+			      "%s: no manifest.json: not a campaign directory, or its first session "
+			      "ended before it wrote one (start the campaign again)",
+			      dir);
+	free(path);
+	return rc;
 }
 
 int fcr_resume_load(struct fcr_session *S, struct fcr_error *err)
@@ -192,4 +206,41 @@ json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t index)
 	}
 	free(key);
 	return list;
+}
+
+/* ---- what an earlier session left running ------------------------------------ */
+
+int fcr_resume_reap(struct fcr_session *S, struct fcr_error *err)
+{
+	static const char *const kinds[] = {"fio-start", "preflight", NULL};
+	json_t *ev = fcr_record_read_events(S->cdir, kinds);
+	json_t *procs = json_array(), *dirs = json_array();
+	size_t i;
+	json_t *e;
+	json_array_foreach(ev, i, e) {
+		json_t *proc = json_object_get(e, "proc");
+		const char *dir = fcr_jstr(e, "remote_dir");
+		if (!dir)
+			dir = fcr_jstr(proc, "remote_dir");
+		if (json_is_object(proc))
+			json_array_append(procs, proc);
+		if (dir)
+			json_array_append_new(dirs, json_string(dir));
+	}
+	json_decref(ev);
+	unsigned stopped = 0;
+	int rc = fcr_reap_leftovers(&S->tgt, procs, dirs, &stopped, err);
+	if (stopped || rc < 0) {
+		json_t *f = json_pack("{s:i, s:s}", "stopped", (int)stopped, "status",
+				      rc < 0 ? "failed" : "done");
+		if (rc < 0)
+			fcr_jset_text(f, "error", err->msg);
+		fcr_record_event(&S->rec, "leftover-fio", f);
+	}
+	if (stopped)
+		fcr_progress_line("stopped %u fio process%s an earlier session left running",
+				  stopped, stopped == 1 ? "" : "es");
+	json_decref(procs);
+	json_decref(dirs);
+	return rc;
 }

@@ -52,6 +52,8 @@ void fcr_session_release(struct fcr_session *S);
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
 
 /* ---- resume.c ---- */
+/* Whether dir has a manifest.json at all (before anything is made in it). */
+int fcr_resume_check_dir(const char *dir, struct fcr_error *err);
 /* Reads manifest.json of S->cdir into S->rec.m and checks it; a new session. */
 int fcr_resume_load(struct fcr_session *S, struct fcr_error *err);
 /* The job files this session found are the ones earlier sessions ran. */
@@ -79,6 +81,13 @@ json_t *fcr_resume_writes(const struct fcr_session *S);
 /* The list of one action (an empty array when it has none), borrowed from
  * `writes`. */
 json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t index);
+
+/*
+ * Stops a fio that an earlier session left running (its fio-start events:
+ * a local process group, an ssh work directory's fio) and removes that
+ * session's remote work directories, before this one starts fio.
+ */
+int fcr_resume_reap(struct fcr_session *S, struct fcr_error *err);
 
 /* ---- safety.c ---- */
 /* Points S->stop and S->hard_stop at the counters the signals set, and

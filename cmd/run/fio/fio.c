@@ -22,6 +22,19 @@ static void on_rate(void *opaque, const char *text)
 	fcr_status_fio_rate(text);
 }
 
+struct started {
+	struct fcr_record *rec;
+	json_t *ev; /* the fio-start event, until it is journaled */
+};
+
+static void on_started(void *opaque, json_t *proc)
+{
+	struct started *st = opaque;
+	json_object_set(st->ev, "proc", proc);
+	fcr_record_event(st->rec, "fio-start", st->ev);
+	st->ev = NULL;
+}
+
 /* ---- the job files -------------------------------------------------------- */
 
 int fcr_fio_resolve_jobs(struct fcr_fio *f, const char *campaign_dir, const char *jobs_dir,
@@ -235,19 +248,21 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		cm_buf_release(&envtext);
 		json_object_set_new(obj, "status", json_string("failed"));
 		fcr_jset_text(obj, "error", err.msg);
-		fcr_progress_line("%s: %s", what, err.msg);
+		fcr_progress_problem("%s: %s", what, err.msg);
 		goto out;
 	}
 	cm_buf_release(&envtext);
 	fcr_jset_text(obj, "job", job_rel);
 	fcr_jset_text(obj, "env", env_rel);
 
-	fcr_target_fio_argv(f->target, name, env.v, &argv);
+	fcr_target_fio_argv(f->target, name, env.v, job->len, &argv);
 	json_t *ev = json_deep_copy(where);
 	char *joined = fcr_shell_join(argv.v);
 	json_object_set_new(ev, "argv", json_string(joined));
 	free(joined);
-	fcr_record_event(f->rec, "fio-start", ev);
+	/* journaled once fio runs, with its pid: a later session stops it if it
+	 * outlives us (machine/reap.h) */
+	struct started start = {f->rec, ev};
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	fcr_status_fio_start(name);
 	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
@@ -256,9 +271,13 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	    .dir = dir,
 	    .env = env.v,
 	    .on_status = on_rate,
+	    .on_start = on_started,
+	    .opaque = &start,
 	    .interrupts = f->stop,
 	};
 	int rc = fcr_target_run_fio(f->target, &x, &err);
+	if (start.ev) /* fio did not start: the attempt is journaled all the same */
+		fcr_record_event(f->rec, "fio-start", start.ev);
 	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
 	f->last_end_mono = t1;
 	double extra_s = NAN; /* beyond the runtime, for the ETA */
@@ -332,7 +351,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		double iops = json_number_value(json_object_get(obj, "iops"));
 		fcr_progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);
 	} else if (result == FCR_FAILED) {
-		fcr_progress_line("%s: FAILED: %s", what, why);
+		fcr_progress_problem("%s: FAILED: %s", what, why);
 	} else {
 		fcr_progress_line("%s: interrupted", what);
 	}
@@ -409,7 +428,7 @@ enum fcr_outcome fcr_fio_prefill(struct fcr_fio *f, const char *name, json_t *ob
 	char *dir = cm_asprintf("%s/prefill", f->cdir);
 	if (fcr_mkdir_p(dir, 0755, &err) < 0 || move_prefill_aside(f, name, &err) < 0) {
 		free(dir);
-		fcr_progress_line("%s: %s", label, err.msg);
+		fcr_progress_problem("%s: %s", label, err.msg);
 		fcr_jset_text(obj, "error", err.msg);
 		json_object_set_new(obj, "status", json_string("failed"));
 		return FCR_FAILED;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -106,9 +107,18 @@ int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_er
 	for (size_t i = 0; i < CM_ARRAY_SIZE(caught_signals); i++)
 		sigaddset(&caught, caught_signals[i]);
 	sigprocmask(SIG_BLOCK, &caught, &old);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
 		/* the child: only async-signal-safe calls up to exec */
+		/*
+		 * It must not outlive us: when fiocamp-run dies (kill -9 too) it
+		 * gets SIGTERM, which fio takes as "stop now", ssh as "hang up".
+		 * Kept across exec; checked against a parent that died already.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		struct sigaction dfl, cur;
 		memset(&dfl, 0, sizeof(dfl));
 		dfl.sa_handler = SIG_DFL;

@@ -32,8 +32,9 @@ struct fcr_child {
 	int err_fd;
 };
 
-/* Starts the child.  An exec failure ("fio: not found") is reported here,
- * not as an exit status.  0 or -1. */
+/* Starts the child, which gets SIGTERM when fiocamp-run dies, however it
+ * dies (PR_SET_PDEATHSIG).  An exec failure ("fio: not found") is reported
+ * here, not as an exit status.  0 or -1. */
 int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_error *err);
 /* Waits for the child; *status is the raw wait status.  Closes its fds. */
 int fcr_child_wait(struct fcr_child *c, int *status);

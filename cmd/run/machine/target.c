@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "machine/target.h"
 
+#include "machine/reap.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -279,16 +281,27 @@ static void fio_args(const char *test, struct cm_strv *out)
 	cm_strv_addf(out, "%s.fio", test);
 }
 
-static char *remote_fio_script(const struct fcr_target *t, const char *test, char *const *env)
+/*
+ * The remote side of a fio run.  The job file comes first on stdin (job_len
+ * bytes); stdin then stays open as the lifeline: when the connection ends
+ * (the controller died, kill -9 too: its ssh gets SIGTERM), the watcher
+ * reads EOF and stops fio's process group (SIGTERM, SIGKILL 5 s later), so
+ * no fio outlives its controller.  fio runs in a session of its own
+ * (setsid, where there is one), its pid in fio.pid: how Ctrl-C reaches it,
+ * and how a later session finds a leftover one (machine/reap.c).
+ */
+static char *remote_fio_script(const struct fcr_target *t, const char *test, char *const *env,
+			       size_t job_len)
 {
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "cd ");
 	fcr_shell_quote(&s, t->remote_tmp ? t->remote_tmp : "/tmp/fiocamp.XXXXXX");
-	cm_buf_puts(&s, " && rm -rf run && mkdir run && echo $$ > fio.pid && cd run && cat > ");
+	cm_buf_printf(&s, " && rm -rf run && mkdir run && cd run && head -c %zu > ", job_len);
 	char *job = cm_asprintf("%s.fio", test);
 	fcr_shell_quote(&s, job);
 	free(job);
-	cm_buf_puts(&s, " && exec env");
+	cm_buf_puts(&s, " && exec 3<&0 && S= && { command -v setsid >/dev/null 2>&1 && S=setsid; "
+			"} ; $S env");
 	for (size_t i = 0; env[i]; i++) {
 		cm_buf_puts(&s, " ");
 		fcr_shell_quote(&s, env[i]);
@@ -300,17 +313,21 @@ static char *remote_fio_script(const struct fcr_target *t, const char *test, cha
 	cm_buf_puts(&s, joined);
 	free(joined);
 	cm_strv_release(&fio);
+	cm_buf_puts(&s, " </dev/null & p=$!; echo $p > ../fio.pid; "
+			"{ while read -r _ <&3; do :; done; kill -TERM -- -$p || kill -TERM $p; "
+			"sleep 5; kill -KILL -- -$p || kill -KILL $p; } >/dev/null 2>&1 & w=$!; "
+			"wait $p; s=$?; kill $w 2>/dev/null; exit $s");
 	return cm_buf_take(&s);
 }
 
 void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env,
-			 struct cm_strv *out)
+			 size_t job_len, struct cm_strv *out)
 {
 	if (t->c->target == FCR_TARGET_LOCAL) {
 		fio_args(test, out);
 		return;
 	}
-	char *script = remote_fio_script(t, test, env);
+	char *script = remote_fio_script(t, test, env, job_len);
 	ssh_script_argv(t, script, out);
 	free(script);
 }
@@ -385,7 +402,6 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 	char *stderr_path = cm_asprintf("%s/%s.stderr", x->dir, x->test);
 	char *job_path = cm_asprintf("%s/%s.fio", x->dir, x->test);
 	int err_fd = open(stderr_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	int in_fd = -1;
 	int rc = -1;
 	x->started = x->interrupted = x->killed = false;
 	x->status = 0;
@@ -393,32 +409,52 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 		fcr_fail_errno(err, errno, "%s: cannot create", stderr_path);
 		goto out;
 	}
+	char *job = NULL;
+	size_t job_len = 0;
+	if (remote && cm_read_file(job_path, 64u << 20, &job, &job_len, err->msg,
+				   sizeof(err->msg)) < 0) {
+		err->code = FCR_E_FAILED;
+		goto out;
+	}
 	struct cm_strv argv = {0};
-	fcr_target_fio_argv(t, x->test, x->env, &argv);
+	fcr_target_fio_argv(t, x->test, x->env, job_len, &argv);
 	struct fcr_spawn_opts o = {
 	    .argv = argv.v,
 	    .env_add = remote ? NULL : x->env,
 	    .cwd = remote ? NULL : x->dir,
-	    .stdin_fd = FCR_SPAWN_DEVNULL,
+	    /* remote: the job file, then the lifeline (remote_fio_script) */
+	    .stdin_fd = remote ? FCR_SPAWN_PIPE : FCR_SPAWN_DEVNULL,
 	    .stdout_fd = FCR_SPAWN_PIPE,
 	    .stderr_fd = err_fd,
 	    .own_pgrp = true,
 	};
-	if (remote) {
-		in_fd = open(job_path, O_RDONLY | O_CLOEXEC);
-		if (in_fd < 0) {
-			fcr_fail_errno(err, errno, "%s: cannot open", job_path);
-			cm_strv_release(&argv);
-			goto out;
-		}
-		o.stdin_fd = in_fd;
-	}
 	struct fcr_child c;
 	rc = fcr_spawn(&o, &c, err);
 	cm_strv_release(&argv);
-	if (rc < 0)
+	if (rc < 0) {
+		free(job);
 		goto out;
+	}
 	x->started = true;
+	if (remote) {
+		/* ssh reads its stdin while it connects: this ends quickly */
+		for (size_t done = 0; done < job_len;) {
+			ssize_t w = write(c.in_fd, job + done, job_len - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break; /* ssh ended: its status says why */
+			done += (size_t)w;
+		}
+		free(job);
+	}
+	if (x->on_start) {
+		json_t *proc = fcr_proc_identity(c.pid);
+		if (remote)
+			json_object_set_new(proc, "remote_dir", fcr_jtext(t->remote_tmp));
+		x->on_start(x->opaque, proc);
+		json_decref(proc);
+	}
 	char buf[4096];
 	size_t used = 0;
 	while (c.out_fd >= 0) {
@@ -470,8 +506,6 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 	if (remote && !x->killed && fetch_outputs(t, x, err) < 0)
 		rc = -1;
 out:
-	if (in_fd >= 0)
-		close(in_fd);
 	if (err_fd >= 0) {
 		struct stat st;
 		if (fstat(err_fd, &st) == 0 && st.st_size == 0)

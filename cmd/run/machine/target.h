@@ -51,6 +51,10 @@ struct fcr_fio_exec {
 	char *const *env; /* FIOCAMP_*=value */
 	/* fio's status lines ("r=170k IOPS"), for the progress display */
 	void (*on_status)(void *opaque, const char *iops_text);
+	/* Called once fio runs, with what identifies it for a later session
+	 * (machine/reap.h): the child started here (fio, or ssh) and on an ssh
+	 * target "remote_dir".  Borrowed. */
+	void (*on_start)(void *opaque, json_t *proc);
 	void *opaque;
 	volatile int *interrupts; /* 1 = stop fio with SIGINT, 2 = kill it */
 
@@ -61,9 +65,10 @@ struct fcr_fio_exec {
 };
 
 /* The argv that runs fio (what --dry-run shows); `out` gets owned copies.
- * For a local target the child runs in x->dir with x->env added. */
+ * For a local target the child runs in x->dir with x->env added; for an ssh
+ * target the job file of job_len bytes is sent on its stdin. */
 void fcr_target_fio_argv(const struct fcr_target *t, const char *test, char *const *env,
-			 struct cm_strv *out);
+			 size_t job_len, struct cm_strv *out);
 int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_error *err);
 
 /* Makes the test file a never-written file of the campaign's size. */

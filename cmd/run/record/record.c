@@ -12,6 +12,9 @@ int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err
 {
 	memset(r, 0, sizeof(*r));
 	r->journal_fd = -1;
+	r->lock_fd = -1;
+	if (fcr_record_lock(r, dir, err) < 0)
+		return -1;
 	r->mono0 = cm_mono_s();
 	r->dir = cm_strdup(dir);
 	r->manifest_path = cm_asprintf("%s/manifest.json", dir);
@@ -41,6 +44,9 @@ void fcr_record_close(struct fcr_record *r)
 	if (r->journal_fd >= 0)
 		close(r->journal_fd);
 	r->journal_fd = -1;
+	if (r->lock_fd >= 0)
+		close(r->lock_fd);
+	r->lock_fd = -1;
 	json_decref(r->m);
 	r->m = NULL;
 	free(r->dir);
@@ -108,6 +114,16 @@ int fcr_record_save(struct fcr_record *r)
 	free(text);
 	if (rc < 0)
 		r->failed = true;
+	return rc;
+}
+
+int fcr_record_commit(struct fcr_record *r, const char *event, json_t *fields)
+{
+	int rc = fcr_record_save(r);
+	if (rc == 0)
+		fcr_record_event(r, event, fields);
+	else
+		json_decref(fields);
 	return rc;
 }
 

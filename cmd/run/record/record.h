@@ -19,6 +19,7 @@ struct fcr_record {
 	char *dir;
 	char *manifest_path;
 	int journal_fd;
+	int lock_fd; /* the directory, flock()ed for the session (lock.c); -1: none */
 	json_t *m;    /* the manifest; owned */
 	int session;  /* 1 for the first run, +1 per --resume */
 	double mono0; /* the journal's "mono" counts from here (fcr_record_open) */
@@ -26,8 +27,10 @@ struct fcr_record {
 	struct fcr_error err;
 };
 
-/* Opens (creating if needed) the journal of `dir`.  The manifest is set by
- * the caller (r->m) before the first fcr_record_save(). */
+/* Locks the campaign directory (flock on it) and opens (creating
+ * if needed) the journal of `dir`.  Another session holding the lock is an
+ * error that names its pid.  The manifest is set by the caller (r->m) before
+ * the first fcr_record_save(); fcr_record_close() lets the lock go. */
 int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err);
 void fcr_record_close(struct fcr_record *r);
 
@@ -36,6 +39,15 @@ void fcr_record_close(struct fcr_record *r);
 void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
 /* Rewrites manifest.json (sets "updated").  A failure sets r->failed. */
 int fcr_record_save(struct fcr_record *r);
+/* fcr_record_save(), then the event only when the manifest was written: the
+ * journal never says more than the manifest (a step done that the manifest
+ * still has running).  Steals `fields`. */
+int fcr_record_commit(struct fcr_record *r, const char *event, json_t *fields);
+
+/* ---- lock.c ---- */
+/* Locks DIR for the session (r->lock_fd); another holder is an error that
+ * names its pid. */
+int fcr_record_lock(struct fcr_record *r, const char *dir, struct fcr_error *err);
 
 /*
  * The events of dir/journal.jsonl whose "event" is one of `kinds`

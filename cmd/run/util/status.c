@@ -75,6 +75,21 @@ void fcr_progress_line(const char *fmt, ...)
 	fflush(stderr);
 }
 
+void fcr_progress_problem(const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (mode == FCR_PROGRESS_QUIET) {
+		/* -q hides progress, never why something failed */
+		fprintf(stderr, "fiocamp-run: %s\n", text);
+		return;
+	}
+	fcr_progress_line("%s", text);
+}
+
 static void status_printf(bool force, const char *fmt, ...) CM_PRINTF(2, 3);
 
 static void status_printf(bool force, const char *fmt, ...)

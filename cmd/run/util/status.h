@@ -21,6 +21,9 @@ void fcr_progress_init(enum fcr_progress_mode mode);
 enum fcr_progress_mode fcr_progress_mode(void);
 /* An event: "HH:MM:SS text" (plain), or above the status line (tty). */
 void fcr_progress_line(const char *fmt, ...) CM_PRINTF(1, 2);
+/* A failure's reason: like fcr_progress_line(), and shown with --quiet too
+ * (without the time stamp there). */
+void fcr_progress_problem(const char *fmt, ...) CM_PRINTF(1, 2);
 /* Removes the status line (before other output). */
 void fcr_progress_clear(void);
 
