@@ -102,9 +102,9 @@ static int reap_remote(struct fcr_target *t, json_t *dirs, unsigned *stopped,
 	cm_buf_puts(&s, "; do p=$(cat \"$d/fio.pid\" 2>/dev/null); "
 			"if [ -n \"$p\" ] && kill -0 \"$p\" 2>/dev/null && "
 			"[ \"$(cat /proc/$p/comm 2>/dev/null || echo fio)\" = fio ]; then "
-			"echo stopped; kill -TERM -- -\"$p\" 2>/dev/null || kill -TERM \"$p\"; i=0; "
+			"echo stopped; kill -TERM -\"$p\" 2>/dev/null || kill -TERM \"$p\"; i=0; "
 			"while kill -0 \"$p\" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; "
-			"i=$((i+1)); done; kill -KILL -- -\"$p\" 2>/dev/null; "
+			"i=$((i+1)); done; kill -KILL -\"$p\" 2>/dev/null; "
 			"kill -KILL \"$p\" 2>/dev/null; fi; rm -rf -- \"$d\"; done; true");
 	char *const argv[] = {"sh", "-c", s.s, NULL};
 	struct fcr_capture cap;

@@ -300,8 +300,8 @@ static char *remote_fio_script(const struct fcr_target *t, const char *test, cha
 	char *job = cm_asprintf("%s.fio", test);
 	fcr_shell_quote(&s, job);
 	free(job);
-	cm_buf_puts(&s, " && exec 3<&0 && S= && { command -v setsid >/dev/null 2>&1 && S=setsid; "
-			"} ; $S env");
+	cm_buf_puts(&s, " || exit 1; exec 3<&0; S=; command -v setsid >/dev/null 2>&1 && S=setsid; "
+			"$S env");
 	for (size_t i = 0; env[i]; i++) {
 		cm_buf_puts(&s, " ");
 		fcr_shell_quote(&s, env[i]);
@@ -314,8 +314,8 @@ static char *remote_fio_script(const struct fcr_target *t, const char *test, cha
 	free(joined);
 	cm_strv_release(&fio);
 	cm_buf_puts(&s, " </dev/null & p=$!; echo $p > ../fio.pid; "
-			"{ while read -r _ <&3; do :; done; kill -TERM -- -$p || kill -TERM $p; "
-			"sleep 5; kill -KILL -- -$p || kill -KILL $p; } >/dev/null 2>&1 & w=$!; "
+			"{ while read -r _ <&3; do :; done; kill -TERM -$p || kill -TERM $p; "
+			"sleep 5; kill -KILL -$p || kill -KILL $p; } >/dev/null 2>&1 & w=$!; "
 			"wait $p; s=$?; kill $w 2>/dev/null; exit $s");
 	return cm_buf_take(&s);
 }

@@ -303,6 +303,10 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 		char msg[sizeof(e.msg)];
 		snprintf(msg, sizeof(msg), "%s", e.msg);
 		fcr_fail_as(&e, rc, "%s (the server may go off when it ends)", msg);
+	} else if (rc < 0 && rc != FCR_E_STOPPED) {
+		/* the task list could not be read: powering on is still worth a try */
+		fcr_ncp_note(p, "warning", "the server's tasks could not be listed: %s", e.msg);
+		rc = 0;
 	}
 	if (rc == 0) {
 		rc = fcr_netcup_power_on(p->nc, &res, &e);

@@ -388,6 +388,15 @@ int fcr_netcup_task_wait(struct fcr_netcup *nc, const char *uuid, json_t *first,
 			   t->state, t->message[0] ? t->message : "the API gave no reason");
 }
 
+/* GET /api/v1/tasks?serverId={id}&limit=20: the server's newest tasks,
+ * newest first (a JSON array in r->json). */
+static int list_tasks(struct fcr_netcup *nc, struct fcr_reply *r, struct fcr_error *err)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "/api/v1/tasks?serverId=%ld&limit=20", nc->cfg.server_id);
+	return fcr_api_get(&nc->scp, path, r, err);
+}
+
 static bool among(json_t *uuids, const char *uuid)
 {
 	size_t i;
@@ -403,11 +412,9 @@ int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, json_t *known,
 			 char *uuid, size_t uuid_len, char *state, size_t state_len,
 			 struct fcr_error *err)
 {
-	char path[128];
 	struct fcr_reply r;
 	*found = false;
-	snprintf(path, sizeof(path), "/api/v1/tasks?serverId=%ld&limit=20", nc->cfg.server_id);
-	int rc = fcr_api_get(&nc->scp, path, &r, err);
+	int rc = list_tasks(nc, &r, err);
 	if (rc < 0)
 		return rc;
 	size_t i;
@@ -433,12 +440,10 @@ int fcr_netcup_task_find(struct fcr_netcup *nc, const char *name, json_t *known,
 int fcr_netcup_wait_in_flight(struct fcr_netcup *nc, struct fcr_netcup_task *tasks, size_t max,
 			      size_t *n, struct fcr_error *err)
 {
-	char path[128];
 	*n = 0;
-	snprintf(path, sizeof(path), "/api/v1/tasks?serverId=%ld&limit=20", nc->cfg.server_id);
 	for (unsigned round = 0; round < IN_FLIGHT_ROUNDS; round++) {
 		struct fcr_reply r;
-		int rc = fcr_api_get(&nc->scp, path, &r, err);
+		int rc = list_tasks(nc, &r, err);
 		if (rc < 0)
 			return rc;
 		char uuid[64] = "";
@@ -494,10 +499,8 @@ static int write_baseline(void *arg, const struct fcr_api_write *aw, json_t **be
 	struct fcr_netcup *nc = ca->nc;
 	const struct fcr_netcup_write *w = ca->w;
 	(void)aw;
-	char path[128];
 	struct fcr_reply r;
-	snprintf(path, sizeof(path), "/api/v1/tasks?serverId=%ld&limit=20", nc->cfg.server_id);
-	int rc = fcr_api_get(&nc->scp, path, &r, err);
+	int rc = list_tasks(nc, &r, err);
 	if (rc < 0)
 		return rc;
 	json_t *b = json_object(), *uuids = json_array();
