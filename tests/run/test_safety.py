@@ -186,6 +186,28 @@ def test_writes(tmp, fake):
                 if e.get('write') == 'snapshot fc-c']
     check_eq(outcomes, ['unknown', 'accepted'], 'lost: the outcomes of the create')
 
+    # 3 again: the power-off repeated on resume gets a 500; the power-on task
+    # the earlier session's safety step started is not this write's
+    fake.reset(lock_window=0)
+    flag3 = os.path.join(tmp, 'flag3')
+    ini = campaign(tmp, fake, tok, 'repeat', (
+        '[state s]\nbefore = power-off; run test -e %s; power-on; wait-ssh 127.0.0.1:%d\n')
+        % (flag3, fake.ssh), task_timeout='10s')
+    d = os.path.join(tmp, 'repeat')
+    rc, out, err = N.run(['-o', d, ini], tmp)
+    check_eq(rc, 1, 'repeat: the first session fails at the run (%s)' % err[-800:])
+    check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'repeat: powered back on')
+    N.write(flag3, '')
+    fake.fault(kind='status', status=500, body=ERR500, method='PATCH', path=SERVER_PATH)
+    n0 = len(fake.requests())
+    rc, out, err = N.run(['--resume', d], tmp)
+    N.capture_dir(d)
+    check_eq(rc, 0, 'repeat: the resume ends well (%s)' % err[-1500:])
+    patches = [r for r in fake.requests()[n0:] if r['method'] == 'PATCH']
+    check_eq([(json.loads(r['body'])['state'], r['status']) for r in patches],
+             [('OFF', 500), ('OFF', 202), ('ON', 202)],
+             'repeat: the power-off was sent again, not taken for the old power-on')
+
     # 4. the API accepts the snapshot, then polling its task fails: it is
     # recorded as maybe made, and the resume adopts it
     for how in ('500', 'revoked'):
