@@ -114,6 +114,21 @@ def test_power(tmp, fake):
     check_left_on(fake, d, err, 'task-timeout')
     N.capture_dir(d)
 
+    # a power-off task that netcup rolls back (or cancels): the action fails,
+    # and the server is left on, which it still is
+    for kind, end in (('task-rollback', 'ROLLBACK'), ('task-cancel', 'CANCELED')):
+        fake.reset()
+        fake.fault(kind=kind, task='ServerStateChangeTask')
+        ini = power_campaign(tmp, fake, tok, kind)
+        d = os.path.join(tmp, kind)
+        rc, out, err = N.run(['-o', d, ini], tmp)
+        check_eq(rc, 1, '%s: exit status (%s)' % (kind, err[-800:]))
+        check('ended in %s' % end in err, '%s: says so: %s' % (kind, err[-800:]))
+        check(tasks_over(fake), '%s: the tasks end' % kind)
+        check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', '%s: RUNNING' % kind)
+        ev = events(d, 'ensure-powered-on')
+        check(len(ev) == 1 and ev[0]['status'] == 'done', '%s: powered on: %r' % (kind, ev))
+
 
 # ---- items 3, 4 and 6: what a write did is decided by what the API shows -----
 
@@ -218,8 +233,9 @@ def test_writes(tmp, fake):
             '[state cleanup]\nbefore = delete-snapshot all-created\n') % name)
         d = os.path.join(tmp, 'unknown' + how)
         if how == '500':
+            # the first poll answers, the five after it fail
             fake.fault(kind='status', status=500, body=ERR500, method='GET', prefix=True,
-                       path='/scp-core/api/v1/tasks/', count=5)
+                       path='/scp-core/api/v1/tasks/', skip=1, count=5)
             rc, out, err = N.run(['-o', d, ini], tmp)
         else:
             # the first poll waits until the token is revoked
