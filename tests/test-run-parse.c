@@ -351,7 +351,8 @@ static void test_name_lengths(void)
 		snprintf(want, sizeof(want), "%s name 'ssss", forms[i].what);
 		if (errors.n == 1) {
 			CHECK(strstr(errors.v[0], want) != NULL);
-			CHECK(strstr(errors.v[0], "is 201 bytes long; names have at most 200") != NULL);
+			CHECK(strstr(errors.v[0], "is 201 bytes long; names have at most 200") !=
+			      NULL);
 		}
 		fcr_campaign_free(c);
 		cm_strv_release(&errors);

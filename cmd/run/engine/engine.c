@@ -492,9 +492,9 @@ static void provider_journal(void *opaque, json_t *event)
 	json_object_del(event, "event");
 	/* which action it belongs to, for a resume to find its writes */
 	if (S->ai >= 0)
-		json_object_set_new(event, "at",
-				    json_pack("{s:s, s:i}", "state", S->c->states[S->si].name,
-					      "index", S->ai));
+		json_object_set_new(
+		    event, "at",
+		    json_pack("{s:s, s:i}", "state", S->c->states[S->si].name, "index", S->ai));
 	fcr_record_event(&S->rec, copy, event);
 	free(copy);
 }

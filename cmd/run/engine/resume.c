@@ -134,10 +134,11 @@ int fcr_resume_check_dir(const char *dir, struct fcr_error *err)
 	char *path = cm_asprintf("%s/manifest.json", dir);
 	int rc = 0;
 	if (!fcr_path_exists(path))
-		rc = fcr_fail(err,
-			      "%s: no manifest.json: not a campaign directory, or its first session "
-			      "ended before it wrote one (start the campaign again)",
-			      dir);
+		rc =
+		    fcr_fail(err,
+			     "%s: no manifest.json: not a campaign directory, or its first session "
+			     "ended before it wrote one (start the campaign again)",
+			     dir);
 	free(path);
 	return rc;
 }

@@ -239,8 +239,8 @@ int fcr_api_error(struct fcr_error *err, const struct fcr_api_call *c, const str
 }
 
 /* A certificate that is refused now is refused again: said at once, not retried. */
-static int tls_failed(struct fcr_error *err, const char *method, const char *base,
-		      const char *path, const char *why)
+static int tls_failed(struct fcr_error *err, const char *method, const char *base, const char *path,
+		      const char *why)
 {
 	return fcr_fail_as(err, FCR_E_TRANSPORT,
 			   "%s %s%s: %s (the TLS certificate was refused; not retried: check the "
@@ -349,7 +349,8 @@ int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form,
 		emit_call(api, "POST", path, &h, attempt);
 		if (err)
 			err->http_status = (int)h.status;
-		bool retry = (h.transport != FCR_T_OK && h.transport != FCR_T_TLS) || h.status >= 500;
+		bool retry =
+		    (h.transport != FCR_T_OK && h.transport != FCR_T_TLS) || h.status >= 500;
 		if (!retry || attempt > cfg->transport_retries) {
 			if (h.transport == FCR_T_TLS)
 				rc = tls_failed(err, "POST", api->base, path, h.error);
@@ -388,13 +389,13 @@ static void emit_intent(const struct fcr_api *api, const struct fcr_api_write *w
 	fcr_api_emit(api, "write-intent", f);
 }
 
-static void emit_outcome(const struct fcr_api *api, const struct fcr_api_write *w,
-			 unsigned attempt, long status, const char *outcome, bool recovered)
+static void emit_outcome(const struct fcr_api *api, const struct fcr_api_write *w, unsigned attempt,
+			 long status, const char *outcome, bool recovered)
 {
-	json_t *f = json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "write",
-			      w->what ? w->what : w->call.path, "method", w->call.method, "path",
-			      w->call.path, "attempt", (int)attempt, "status", (int)status,
-			      "outcome", outcome);
+	json_t *f =
+	    json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "write", w->what ? w->what : w->call.path,
+		      "method", w->call.method, "path", w->call.path, "attempt", (int)attempt,
+		      "status", (int)status, "outcome", outcome);
 	if (f && recovered)
 		json_object_set_new(f, "recovered", json_true());
 	fcr_api_emit(api, "write-outcome", f);
@@ -446,8 +447,7 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 		}
 		/* Only a request that never left is known not to have gone through. */
 		bool lost = r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503);
-		bool unknown =
-		    lost && r->transport != FCR_T_NOT_SENT && r->transport != FCR_T_TLS;
+		bool unknown = lost && r->transport != FCR_T_NOT_SENT && r->transport != FCR_T_TLS;
 		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", false);
 		if (r->transport == FCR_T_TLS) {
 			out->maybe_sent = maybe_sent;

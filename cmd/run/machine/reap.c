@@ -80,8 +80,7 @@ static bool is_work_dir(const char *d)
 	return d && !strncmp(d, "/tmp/fiocamp.", 13) && fcr_name_is_safe(d + 5);
 }
 
-static int reap_remote(struct fcr_target *t, json_t *dirs, unsigned *stopped,
-		       struct fcr_error *err)
+static int reap_remote(struct fcr_target *t, json_t *dirs, unsigned *stopped, struct fcr_error *err)
 {
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "for d in");
@@ -124,8 +123,8 @@ static int reap_remote(struct fcr_target *t, json_t *dirs, unsigned *stopped,
 	return rc;
 }
 
-int fcr_reap_leftovers(struct fcr_target *t, json_t *procs, json_t *remote_dirs,
-		       unsigned *stopped, struct fcr_error *err)
+int fcr_reap_leftovers(struct fcr_target *t, json_t *procs, json_t *remote_dirs, unsigned *stopped,
+		       struct fcr_error *err)
 {
 	*stopped = 0;
 	if (t->c->target == FCR_TARGET_SSH)

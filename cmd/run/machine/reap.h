@@ -29,7 +29,7 @@ json_t *fcr_proc_identity(pid_t pid);
  * *stopped counts the processes found running.  0, or -1 when one could
  * not be stopped or the target not be reached.
  */
-int fcr_reap_leftovers(struct fcr_target *t, json_t *procs, json_t *remote_dirs,
-		       unsigned *stopped, struct fcr_error *err);
+int fcr_reap_leftovers(struct fcr_target *t, json_t *procs, json_t *remote_dirs, unsigned *stopped,
+		       struct fcr_error *err);
 
 #endif

@@ -411,8 +411,8 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 	}
 	char *job = NULL;
 	size_t job_len = 0;
-	if (remote && cm_read_file(job_path, 64u << 20, &job, &job_len, err->msg,
-				   sizeof(err->msg)) < 0) {
+	if (remote &&
+	    cm_read_file(job_path, 64u << 20, &job, &job_len, err->msg, sizeof(err->msg)) < 0) {
 		err->code = FCR_E_FAILED;
 		goto out;
 	}

@@ -185,9 +185,9 @@ struct fcr_netcup_result {
 	double duration_s; /* our monotonic clock */
 	unsigned n_tasks;
 	struct fcr_netcup_task tasks[FCR_NETCUP_MAX_TASKS];
-	bool already;	/* nothing was sent: the server was already in that state */
-	bool recovered; /* a write whose answer was lost was found to have gone through */
-	bool accepted;	/* the API took a write (so a later failure leaves its effect unknown) */
+	bool already;	 /* nothing was sent: the server was already in that state */
+	bool recovered;	 /* a write whose answer was lost was found to have gone through */
+	bool accepted;	 /* the API took a write (so a later failure leaves its effect unknown) */
 	bool maybe_sent; /* a write failed, and whether it went through is unknown */
 	unsigned retries;
 };

@@ -14,7 +14,8 @@ static int observe_state(struct fcr_netcup *nc, const void *arg, bool *done, jso
 		return rc;
 	*done = strcmp(s.state, (const char *)arg) == 0;
 	if (seen)
-		json_object_set_new(seen, "state", s.live_info ? json_string(s.state) : json_null());
+		json_object_set_new(seen, "state",
+				    s.live_info ? json_string(s.state) : json_null());
 	return 0;
 }
 
@@ -39,9 +40,9 @@ int fcr_netcup_wait_state(struct fcr_netcup *nc, const char *want, struct fcr_er
 			return 0;
 		snprintf(last, sizeof(last), "%s", s.state);
 		if (cm_mono_s() >= deadline)
-			return fcr_fail_as(
-			    err, FCR_E_TIMEOUT, "server %ld is still %s, not %s, after %.0f s",
-			    nc->cfg.server_id, last, want, limit_ms / 1000.0);
+			return fcr_fail_as(err, FCR_E_TIMEOUT,
+					   "server %ld is still %s, not %s, after %.0f s",
+					   nc->cfg.server_id, last, want, limit_ms / 1000.0);
 		rc = fcr_api_sleep_ms(&nc->scp, nc->cfg.poll_interval_ms, err);
 		if (rc < 0)
 			return rc;

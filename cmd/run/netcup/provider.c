@@ -288,7 +288,8 @@ static int journal_says(json_t *journal, const char *write)
 			continue;
 		if (!strcmp(ev, "write-intent")) {
 			/* the effect was there before: this write did not make it */
-			open = !json_is_true(json_object_get(json_object_get(e, "before"), "exists"));
+			open =
+			    !json_is_true(json_object_get(json_object_get(e, "before"), "exists"));
 			continue;
 		}
 		const char *outcome = fcr_jstr(e, "outcome");

@@ -59,9 +59,8 @@ int fcr_record_lock(struct fcr_record *r, const char *dir, struct fcr_error *err
 					"time (wait for it, or stop it with Ctrl-C or kill %ld)",
 					dir, pid, pid);
 		if (e == EWOULDBLOCK)
-			return fcr_fail(err,
-					"%s is in use by another fiocamp-run: one session at a time",
-					dir);
+			return fcr_fail(
+			    err, "%s is in use by another fiocamp-run: one session at a time", dir);
 		return fcr_fail_errno(err, e, "%s: cannot lock", dir);
 	}
 	r->lock_fd = fd;

@@ -19,7 +19,7 @@ struct fcr_record {
 	char *dir;
 	char *manifest_path;
 	int journal_fd;
-	int lock_fd; /* the directory, flock()ed for the session (lock.c); -1: none */
+	int lock_fd;  /* the directory, flock()ed for the session (lock.c); -1: none */
 	json_t *m;    /* the manifest; owned */
 	int session;  /* 1 for the first run, +1 per --resume */
 	double mono0; /* the journal's "mono" counts from here (fcr_record_open) */
