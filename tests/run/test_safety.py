@@ -226,7 +226,8 @@ def test_writes(tmp, fake):
     # 4. the API accepts the snapshot, then polling its task fails: it is
     # recorded as maybe made, and the resume adopts it
     for how in ('500', 'revoked'):
-        fake.reset(lock_window=0)
+        # the task runs 2.3 s: long enough for one poll to answer and five to fail
+        fake.reset(lock_window=0, time_scale=1.0 if how == '500' else N.SCALE)
         name = 'fc-d' + how
         ini = campaign(tmp, fake, tok, 'unknown' + how, (
             '[state s]\nbefore = snapshot %s online\n\n'

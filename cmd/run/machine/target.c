@@ -350,11 +350,16 @@ static void scan_status(struct fcr_fio_exec *x, char *line)
 static void remote_signal(struct fcr_target *t, const char *sig)
 {
 	struct cm_buf s = {0};
-	cm_buf_printf(&s, "kill -%s $(cat ", sig);
+	cm_buf_puts(&s, "p=$(cat ");
 	char *pidfile = cm_asprintf("%s/fio.pid", t->remote_tmp);
 	fcr_shell_quote(&s, pidfile);
 	free(pidfile);
-	cm_buf_puts(&s, ") 2>/dev/null");
+	/* SIGINT to fio, which passes it on and still writes its report; SIGKILL
+	 * to its process group (setsid), job processes too */
+	if (!strcmp(sig, "KILL"))
+		cm_buf_puts(&s, ") && { kill -KILL -$p || kill -KILL $p; } 2>/dev/null");
+	else
+		cm_buf_printf(&s, ") && kill -%s $p 2>/dev/null", sig);
 	struct fcr_capture cap;
 	struct fcr_error err;
 	/* not stoppable: this is how we stop */
@@ -472,7 +477,10 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 			x->killed = true;
 			if (remote)
 				remote_signal(t, "KILL");
-			kill(c.pid, SIGKILL);
+			/* the group: a job process fio forked must not run on to its
+			 * runtime's end, holding our pipe, when fio died before it could
+			 * pass the first signal on */
+			kill(-c.pid, SIGKILL);
 		}
 		if (pr <= 0)
 			continue;
