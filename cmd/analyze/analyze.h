@@ -629,4 +629,66 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 /* 0, or -1 when jansson could not encode (out of memory). */
 int an_write_json(FILE *f, const struct an_analysis *a);
 
+/* ---- pictures: SVG primitives (svg.c) ----------------------------------------- */
+
+/*
+ * Text into XML: & < > " ' as entities, bytes that are not well-formed
+ * UTF-8 and characters XML does not allow (control characters, U+FFFE,
+ * U+FFFF) as U+FFFD, so that any name from any file gives well-formed XML.
+ * C1 controls and DEL become U+FFFD too: they have no glyph.  Tab, CR
+ * and LF become spaces: every text we write is one line.
+ */
+void an_xml_escape(struct cm_buf *b, const char *s, size_t n);
+void an_xml_puts(struct cm_buf *b, const char *s);
+/*
+ * A small formatter for SVG and HTML: %v a double rounded to 0.1 with '.'
+ * whatever the locale ("12", "12.5", "-3.1"; 0 for NaN), %s a trusted
+ * string as it is, %e a string escaped with an_xml_escape, %z a size_t,
+ * %% a percent sign.  Nothing else.
+ */
+void an_svg_put(struct cm_buf *b, const char *fmt, ...);
+/* Up to `max_cols` code points of s; one more would not fit: the text is
+ * cut and ends in "…".  Returns whether it was cut. */
+bool an_svg_clip(struct cm_buf *out, const char *s, size_t max_cols);
+/* The width of text in px at font size `px`, estimated wide enough for
+ * DejaVu Sans (the widest of the usual sans-serif fonts). */
+double an_svg_text_px(const char *s, double px);
+
+/* The font family every chart names (no web fonts). */
+extern const char an_svg_fonts[];
+/* Okabe-Ito colours, a marker shape and a dash pattern per series index
+ * (cycling): told apart in greyscale and with any colour vision. */
+const char *an_svg_colour(size_t i);
+enum an_shape {
+	AN_SHAPE_CIRCLE,
+	AN_SHAPE_SQUARE,
+	AN_SHAPE_TRIANGLE,
+	AN_SHAPE_DIAMOND,
+	AN_SHAPE_TRIANGLE_DOWN,
+	AN_SHAPE_CROSS,
+	AN_SHAPE_COUNT
+};
+enum an_shape an_svg_shape(size_t i);
+const char *an_svg_dash(size_t i); /* "" for a solid line */
+/* A marker of radius r at (x, y) as a path or circle element, with `attrs`
+ * (fill, stroke ...) inside the tag; `title` (may be NULL) as its hover text. */
+void an_svg_marker(struct cm_buf *b, enum an_shape shape, double x, double y, double r,
+		   const char *attrs, const char *title);
+
+/* "Nice" axis ticks over [lo, hi]: steps of 1, 2, 2.5 or 5 times a power of
+ * ten, about `want` of them.  *step gets the step; ticks[] the values from
+ * the first multiple of step at or below lo to the first at or above hi;
+ * returns how many (at most cap). */
+size_t an_nice_ticks(double lo, double hi, size_t want, double *step, double *ticks, size_t cap);
+/* A tick value in few characters: 0, 250, 1k, 1.5k, 10k, 1.5M, 0.25. */
+void an_fmt_tick(char *buf, size_t len, double v, double step);
+/*
+ * Min/max decimation of n values into `columns` pixel columns: the indices
+ * of the minimum and the maximum of each column, in order (one when they
+ * coincide; SIZE_MAX where a column holds no finite value, a gap), so that
+ * spikes stay visible.  out must hold 2 * columns entries; returns how
+ * many were written.  With n <= 2 * columns every index is kept.
+ */
+size_t an_decimate_minmax(const double *v, size_t n, size_t columns, size_t *out);
+
 #endif
