@@ -291,6 +291,7 @@ struct an_campaign {
 	char *name;	   /* manifest's campaign name, or NULL */
 	char *manifest;	   /* path of its manifest.json */
 	char *fio_version; /* the manifest's, or NULL */
+	char *host;	   /* the manifest's host and target, one line, or NULL */
 	size_t input;
 	char *group; /* its directory relative to the input */
 };
@@ -628,6 +629,39 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		  const struct an_report_opts *o);
 /* 0, or -1 when jansson could not encode (out of memory). */
 int an_write_json(FILE *f, const struct an_analysis *a);
+
+/* ---- the tables for other writers (report.c) ---------------------------------- */
+
+/* One table as the terminal shows it.  Borrowed: valid during the callback. */
+struct an_tab {
+	const char *title;
+	size_t test;	  /* the test of a block of the grid; SIZE_MAX for the
+			     transitions and the comparison */
+	size_t job_index; /* with test */
+	enum fc_ddir dir; /* with test */
+	size_t ncols;
+	const size_t *cols; /* indices into a->cols; NULL for the comparison */
+	char **heads;	    /* ncols column headers */
+	size_t nrows;
+	const char **labels; /* nrows row labels; sub-rows start with spaces */
+	char ***cells;	     /* nrows x ncols */
+};
+typedef void (*an_tab_fn)(void *ctx, const struct an_tab *t);
+/* The blocks of --table (compare false) or the rows of --compare, in order. */
+void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool compare,
+	       an_tab_fn fn, void *ctx);
+/* The legends under the table (grid) or the comparison, one paragraph each
+ * (static); returns how many, at most 4. */
+size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, const char **paras);
+/* The paragraph under the comparison: what a cell holds. */
+void an_compare_legend(struct cm_buf *b, const struct an_analysis *a);
+/* Whether a column carries a mark (see an_col_mark). */
+bool an_any_marked(const struct an_analysis *a);
+/* The comparison's columns, each test's headline series and its title:
+ * returns their number; *series and *titles (and each title) are the
+ * caller's to free. */
+size_t an_compare_series(const struct an_analysis *a, const struct an_series ***series,
+			 char ***titles);
 
 /* ---- pictures: SVG primitives (svg.c) ----------------------------------------- */
 

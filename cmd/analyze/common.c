@@ -125,6 +125,7 @@ void an_analysis_free(struct an_analysis *a)
 		free(a->campaigns[i].name);
 		free(a->campaigns[i].manifest);
 		free(a->campaigns[i].fio_version);
+		free(a->campaigns[i].host);
 		free(a->campaigns[i].group);
 	}
 	free(a->campaigns);

@@ -380,6 +380,36 @@ static void manifest_state_actions(struct an_transition *tr, const json_t *befor
 	}
 }
 
+/* "vm, kernel 6.1.0, 2 CPUs, 3.8 GiB; target ssh root@vps" from the
+ * manifest's host facts, for the report; NULL when it has none. */
+static char *manifest_host(const json_t *root)
+{
+	const json_t *host = json_object_get(root, "host");
+	struct cm_buf b = {NULL, 0, 0};
+	const char *name = json_string_value(json_object_get(host, "hostname"));
+	const char *kernel = json_string_value(json_object_get(host, "kernel"));
+	const json_t *cpus = json_object_get(host, "cpus");
+	const json_t *mem = json_object_get(host, "mem_kib");
+	const char *target = json_string_value(json_object_get(root, "target"));
+	if (name)
+		cm_buf_puts(&b, name);
+	if (kernel)
+		cm_buf_printf(&b, "%skernel %s", b.len ? ", " : "", kernel);
+	if (json_is_integer(cpus))
+		cm_buf_printf(&b, "%s%lld CPUs", b.len ? ", " : "",
+			      (long long)json_integer_value(cpus));
+	if (json_is_integer(mem))
+		cm_buf_printf(&b, "%s%.1f GiB", b.len ? ", " : "",
+			      (double)json_integer_value(mem) / (1024.0 * 1024.0));
+	if (target)
+		cm_buf_printf(&b, "%starget %s", b.len ? "; " : "", target);
+	if (!b.len)
+		return NULL;
+	char *clean = cm_utf8_dup(b.s);
+	cm_buf_release(&b);
+	return clean;
+}
+
 struct manifest_ctx {
 	struct an_analysis *a;
 	size_t in;
@@ -527,6 +557,7 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	c->manifest = cm_strdup(path);
 	c->name = str_or_null(json_object_get(root, "campaign"));
 	c->fio_version = str_or_null(json_object_get(root, "fio_version"));
+	c->host = manifest_host(root);
 	c->input = in;
 	c->group = group_of(rel_to(a->inputs[in].root, path), 0);
 	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group};

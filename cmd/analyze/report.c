@@ -122,6 +122,9 @@ struct row {
 
 struct block {
 	char *title;
+	size_t test; /* SIZE_MAX for the transitions */
+	size_t job;
+	enum fc_ddir dir;
 	size_t *cols; /* indices into a->cols */
 	size_t ncols;
 	struct row *rows;
@@ -379,6 +382,7 @@ char *an_integrity_text(const struct an_transition *t)
 static void transition_block(struct grid *g, const struct an_analysis *a)
 {
 	struct block *b = new_block(g, cm_strdup("state transitions"));
+	b->test = SIZE_MAX;
 	b->cols = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*b->cols));
 	for (size_t k = 0; k < a->n_cols; k++)
 		b->cols[b->ncols++] = k;
@@ -444,6 +448,9 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 				title = cm_asprintf("%s: %s", a->tests[t].name,
 						    fc_ddir_name(s->dir));
 			struct block *b = new_block(g, title);
+			b->test = t;
+			b->job = s->job_index;
+			b->dir = s->dir;
 			b->cols = cm_calloc(ncols, sizeof(*b->cols));
 			memcpy(b->cols, cols, ncols * sizeof(*cols));
 			b->ncols = ncols;
@@ -529,12 +536,8 @@ static bool has_per_second(const struct an_analysis *a)
 	return false;
 }
 
-/* The legends (those of the grid with `grid`; that of marked columns with
- * `marks`), the warnings and the notes. */
-static void footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown,
-			bool grid, bool marks)
+size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, const char **paras)
 {
-	const char *paras[4];
 	size_t n = 0;
 	if (grid)
 		paras[n++] = legend;
@@ -544,6 +547,16 @@ static void footer_text(FILE *f, const struct an_analysis *a, int width, bool ma
 		paras[n++] = legend_sec;
 	if (marks)
 		paras[n++] = legend_failed;
+	return n;
+}
+
+/* The legends (those of the grid with `grid`; that of marked columns with
+ * `marks`), the warnings and the notes. */
+static void footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown,
+			bool grid, bool marks)
+{
+	const char *paras[4];
+	size_t n = an_table_legends(a, grid, marks, paras);
 	for (size_t i = 0; i < n; i++) {
 		if (markdown) {
 			fprintf(f, "%s%s\n", i ? "\n" : "", paras[i]);
@@ -1102,4 +1115,109 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 	for (size_t c = 0; c < nc; c++)
 		free(cols[c].title);
 	free(cols);
+}
+
+/* ---- the tables for other writers (html.c) ------------------------------------ */
+
+bool an_any_marked(const struct an_analysis *a)
+{
+	return has_failures(a);
+}
+
+static void visit_grid(const struct an_analysis *a, const struct an_report_opts *o, an_tab_fn fn,
+		       void *ctx)
+{
+	struct grid g;
+	memset(&g, 0, sizeof(g));
+	build_grid(&g, a, o);
+	for (size_t bi = 0; bi < g.n; bi++) {
+		const struct block *b = &g.blocks[bi];
+		struct an_tab t = {.title = b->title,
+				   .test = b->test,
+				   .job_index = b->job,
+				   .dir = b->dir,
+				   .ncols = b->ncols,
+				   .cols = b->cols,
+				   .nrows = b->n};
+		t.heads = cm_calloc(b->ncols ? b->ncols : 1, sizeof(*t.heads));
+		t.labels = cm_calloc(b->n ? b->n : 1, sizeof(*t.labels));
+		t.cells = cm_calloc(b->n ? b->n : 1, sizeof(*t.cells));
+		for (size_t c = 0; c < b->ncols; c++)
+			t.heads[c] = col_header(a, b->cols[c]);
+		for (size_t r = 0; r < b->n; r++) {
+			t.labels[r] = b->rows[r].label;
+			t.cells[r] = b->rows[r].cells;
+		}
+		fn(ctx, &t);
+		for (size_t c = 0; c < b->ncols; c++)
+			free(t.heads[c]);
+		free(t.heads);
+		free(t.labels);
+		free(t.cells);
+	}
+	grid_free(&g);
+}
+
+static void visit_compare(const struct an_analysis *a, an_tab_fn fn, void *ctx)
+{
+	struct cmp_col *cols;
+	size_t nc = compare_cols(a, &cols);
+	struct an_tab t = {.test = SIZE_MAX, .dir = FC_DDIR_READ, .ncols = nc};
+	t.heads = cm_calloc(nc ? nc : 1, sizeof(*t.heads));
+	for (size_t c = 0; c < nc; c++)
+		t.heads[c] = cols[c].title;
+	t.labels = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*t.labels));
+	t.cells = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*t.cells));
+	bool marked = false;
+	for (size_t k = 0; k < a->n_cols; k++) {
+		if (!a->cols[k].n_runs && !an_col_mark(a, &a->cols[k]))
+			continue;
+		size_t r = t.nrows++;
+		t.labels[r] = compare_row_label(a, k, &marked);
+		t.cells[r] = cm_calloc(nc ? nc : 1, sizeof(**t.cells));
+		for (size_t c = 0; c < nc; c++)
+			t.cells[r][c] = compare_cell(a, &cols[c].s->cells[k], k);
+	}
+	fn(ctx, &t);
+	for (size_t r = 0; r < t.nrows; r++) {
+		for (size_t c = 0; c < nc; c++)
+			free(t.cells[r][c]);
+		free(t.cells[r]);
+		free((char *)t.labels[r]);
+	}
+	for (size_t c = 0; c < nc; c++)
+		free(cols[c].title);
+	free(cols);
+	free(t.heads);
+	free(t.labels);
+	free(t.cells);
+}
+
+void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool compare,
+	       an_tab_fn fn, void *ctx)
+{
+	if (compare)
+		visit_compare(a, fn, ctx);
+	else
+		visit_grid(a, o, fn, ctx);
+}
+
+size_t an_compare_series(const struct an_analysis *a, const struct an_series ***series,
+			 char ***titles)
+{
+	struct cmp_col *cols;
+	size_t nc = compare_cols(a, &cols);
+	*series = cm_calloc(nc ? nc : 1, sizeof(**series));
+	*titles = cm_calloc(nc ? nc : 1, sizeof(**titles));
+	for (size_t c = 0; c < nc; c++) {
+		(*series)[c] = cols[c].s;
+		(*titles)[c] = cols[c].title;
+	}
+	free(cols);
+	return nc;
+}
+
+void an_compare_legend(struct cm_buf *b, const struct an_analysis *a)
+{
+	compare_legend(b, a);
 }
