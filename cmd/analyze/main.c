@@ -67,6 +67,9 @@ static void usage(FILE *f)
 	      "      --json             everything, as one JSON document\n"
 	      "  -m, --markdown         the table (or --compare) as Markdown\n"
 	      "  -o, --output FILE      write there instead of stdout\n"
+	      "      --html FILE        also write the report as one self-contained HTML file\n"
+	      "                         with its charts (- for stdout)\n"
+	      "      --svg DIR          also write every chart as DIR/NAME.svg\n"
 	      "      --sep C            CSV separator: , ; tab (default , or ; with --decimal ,)\n"
 	      "      --decimal C        decimal mark: . or , (default .)\n"
 	      "      --bom              start CSV with a UTF-8 byte order mark (for Excel)\n"
@@ -255,6 +258,40 @@ static void reject_empty_inputs(struct an_analysis *a)
 	}
 }
 
+/* The HTML report (a file, or stdout for "-") and the SVG files: 0, or 2
+ * after saying which file could not be written. */
+static int write_pictures(const struct an_analysis *a, const struct an_report_opts *ro,
+			  const char *html, const char *svg_dir)
+{
+	struct an_charts charts;
+	an_charts_make(&charts, a, ro);
+	int rc = 0;
+	char why[1024];
+	if (svg_dir && an_charts_write_dir(&charts, svg_dir, why, sizeof(why)) < 0) {
+		fprintf(stderr, "fiocamp-analyze: %s\n", why);
+		rc = 2;
+	}
+	if (html && !rc) {
+		bool out = strcmp(html, "-") == 0;
+		FILE *f = out ? stdout : fopen(html, "w");
+		if (!f) {
+			fprintf(stderr, "fiocamp-analyze: %s: %s\n", html, strerror(errno));
+			rc = 2;
+		} else {
+			an_write_html(f, a, ro, &charts, "fiocamp-analyze " FIOCAMP_VERSION);
+			int werr = ferror(f);
+			werr |= out ? fflush(f) != 0 : fclose(f) != 0;
+			if (werr) {
+				fprintf(stderr, "fiocamp-analyze: %s: write error\n",
+					out ? "stdout" : html);
+				rc = 2;
+			}
+		}
+	}
+	an_charts_release(&charts);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	enum {
@@ -270,6 +307,8 @@ int main(int argc, char **argv)
 		OPT_COMPARE,
 		OPT_PCT,
 		OPT_LAYOUT,
+		OPT_HTML,
+		OPT_SVG,
 	};
 	static const struct option longopts[] = {
 	    {"pattern", required_argument, NULL, 'p'},
@@ -285,6 +324,8 @@ int main(int argc, char **argv)
 	    {"json", no_argument, NULL, OPT_JSON},
 	    {"markdown", no_argument, NULL, 'm'},
 	    {"output", required_argument, NULL, 'o'},
+	    {"html", required_argument, NULL, OPT_HTML},
+	    {"svg", required_argument, NULL, OPT_SVG},
 	    {"sep", required_argument, NULL, OPT_SEP},
 	    {"decimal", required_argument, NULL, OPT_DECIMAL},
 	    {"bom", no_argument, NULL, OPT_BOM},
@@ -308,6 +349,7 @@ int main(int argc, char **argv)
 	enum an_csv_kind csv_kind = AN_CSV_SUMMARY;
 	bool compare = false, verbose = false;
 	const char *output = NULL;
+	const char *html = NULL, *svg_dir = NULL; /* the pictures, beside or instead of stdout */
 	long threads = sysconf(_SC_NPROCESSORS_ONLN);
 	struct an_analysis a;
 	memset(&a, 0, sizeof(a));
@@ -387,6 +429,12 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case OPT_HTML:
+			html = optarg;
+			break;
+		case OPT_SVG:
+			svg_dir = optarg;
+			break;
 		case OPT_SEP:
 			if (parse_char(optarg, &ro.csv.sep) < 0)
 				return bail(&a, usage_error("--sep: \"%s\" is not one character (or tab)",
@@ -458,6 +506,12 @@ int main(int argc, char **argv)
 						  "not with --table, --csv or --json"));
 	if (compare && format == OUT_DEFAULT)
 		format = OUT_TABLE;
+	/* --html or --svg alone write only the pictures */
+	bool pictures_only = (html || svg_dir) && format == OUT_DEFAULT && !output;
+	if (html && strcmp(html, "-") == 0 && !pictures_only && !output)
+		return bail(&a,
+			    usage_error("%s", "--html - and the other output both go to stdout: "
+					      "give one of them a file (-o FILE)"));
 	if (!ro.csv.sep)
 		ro.csv.sep = ro.csv.decimal == ',' ? ';' : ',';
 	if (!ro.width)
@@ -514,7 +568,7 @@ int main(int argc, char **argv)
 			    "medians are single values, and min..max and p need repeated runs");
 
 	bool to_terminal = !output && isatty(STDOUT_FILENO);
-	if (format == OUT_DEFAULT) {
+	if (format == OUT_DEFAULT && !pictures_only) {
 		format = to_terminal ? OUT_TABLE : OUT_CSV;
 		if (to_terminal && a.n_variants > 1)
 			compare = true;
@@ -534,6 +588,13 @@ int main(int argc, char **argv)
 	if (!human) {
 		for (size_t i = 0; i < a.notes.n; i++)
 			fprintf(stderr, "fiocamp-analyze: note: %s\n", a.notes.items[i]);
+	}
+	if (pictures_only) {
+		status = write_pictures(&a, &ro, html, svg_dir);
+		if (!status)
+			status = a.n_rejected ? 1 : 0;
+		an_analysis_free(&a);
+		return status;
 	}
 
 	FILE *f = stdout;
@@ -577,7 +638,9 @@ int main(int argc, char **argv)
 		an_analysis_free(&a);
 		return 2;
 	}
-	status = a.n_rejected ? 1 : 0;
+	status = html || svg_dir ? write_pictures(&a, &ro, html, svg_dir) : 0;
+	if (!status)
+		status = a.n_rejected ? 1 : 0;
 	an_analysis_free(&a);
 	return status;
 }

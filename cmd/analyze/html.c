@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HTML report: one self-contained file (inline CSS and SVG, no script,
+ * no font or picture fetched, a Content-Security-Policy that forbids
+ * fetching anything) that opens from a mail attachment as well as from a
+ * web server.  It is XHTML, well-formed XML, so that XML tools check it.
+ * The campaign's facts first, then the comparison and the transitions,
+ * then each test: the table the terminal shows and its charts beside it.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+/* Files listed one by one in the report at most; the rest are counted. */
+#define MAX_LISTED 100
+
+static const char css[] =
+    "body{font-family:\"DejaVu Sans\",\"Liberation Sans\",Arial,Helvetica,sans-serif;"
+    "font-size:14px;line-height:1.4;color:#111;background:#fff;margin:24px;max-width:1500px}\n"
+    "h1{font-size:22px;margin:0 0 4px}\n"
+    "h2{font-size:18px;border-bottom:1px solid #bbb;padding-bottom:3px;margin:36px 0 10px}\n"
+    "h3{font-size:15px;margin:22px 0 8px}\n"
+    "p.sub{color:#444;margin:0 0 12px}\n"
+    "code{font-family:\"DejaVu Sans Mono\",\"Liberation Mono\",monospace;font-size:12px}\n"
+    "table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}\n"
+    "th,td{padding:2px 8px;text-align:right;white-space:nowrap;vertical-align:top}\n"
+    "thead th{border-bottom:1px solid #888;vertical-align:bottom;white-space:normal;"
+    "max-width:11em}\n"
+    "tbody th{text-align:left;font-weight:normal}\n"
+    "tr.top th,tr.top td{border-top:1px solid #ddd}\n"
+    "tr.group th{font-weight:bold}\n"
+    "tr.sub th{padding-left:22px;color:#333}\n"
+    "table.facts th{font-weight:bold;text-align:left}\n"
+    "table.facts td{text-align:left;white-space:normal}\n"
+    "table.list td,table.list th{text-align:left;white-space:normal}\n"
+    ".scroll{overflow-x:auto;max-width:100%}\n"
+    ".block{display:flex;flex-wrap:wrap;gap:16px 32px;align-items:flex-start}\n"
+    ".block>.scroll{flex:0 1 auto}\n"
+    ".charts{flex:1 1 640px;max-width:660px;min-width:0;display:flex;flex-direction:column;"
+    "gap:14px}\n"
+    "figure{margin:0}\n"
+    "figcaption{font-size:12px;color:#555}\n"
+    "svg{max-width:100%;height:auto}\n"
+    "nav ul{margin:4px 0;padding-left:20px}\n"
+    ".warn{color:#8a2b00}\n"
+    "footer p{max-width:60em}\n"
+    "@media print{body{margin:0}.block{break-inside:avoid}figure{break-inside:avoid}}\n";
+
+struct html {
+	struct cm_buf b;
+	const struct an_analysis *a;
+	const struct an_charts *c;
+	size_t test; /* the section open; SIZE_MAX none */
+	bool in_section;
+};
+
+static void put_table(struct html *h, const struct an_tab *t, const char *corner)
+{
+	struct cm_buf *b = &h->b;
+	cm_buf_puts(b, "<div class=\"scroll\"><table>\n<thead><tr><th>");
+	an_xml_puts(b, corner);
+	cm_buf_puts(b, "</th>");
+	for (size_t c = 0; c < t->ncols; c++)
+		an_svg_put(b, "<th>%e</th>", t->heads[c]);
+	cm_buf_puts(b, "</tr></thead>\n<tbody>\n");
+	for (size_t r = 0; r < t->nrows; r++) {
+		const char *label = t->labels[r];
+		bool sub = label[0] == ' ';
+		while (*label == ' ')
+			label++;
+		/* in the grid, a row without indent followed by indented ones heads them */
+		bool heads = !sub && r + 1 < t->nrows && t->labels[r + 1][0] == ' ';
+		const char *cls = sub		       ? " class=\"sub\""
+				  : !t->cols || r == 0 ? ""
+				  : heads	       ? " class=\"top group\""
+						       : " class=\"top\"";
+		an_svg_put(b, "<tr%s><th scope=\"row\">%e</th>", cls, label);
+		for (size_t c = 0; c < t->ncols; c++)
+			an_svg_put(b, "<td>%e</td>", t->cells[r][c]);
+		cm_buf_puts(b, "</tr>\n");
+	}
+	cm_buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* "rounds-x-read-iops.svg" as an id: the name without ".svg". */
+static void put_figure(struct html *h, const struct an_chart *ch)
+{
+	size_t n = strlen(ch->file);
+	char *id = cm_strndup(ch->file, n > 4 ? n - 4 : n);
+	an_svg_put(&h->b, "<figure id=\"chart-%e\">\n", id);
+	cm_buf_putn(&h->b, ch->svg, ch->svg_len);
+	an_svg_put(&h->b, "<figcaption>%e</figcaption>\n</figure>\n", ch->file);
+	free(id);
+}
+
+static void put_charts(struct html *h, enum an_chart_kind kind, size_t test, size_t job,
+		       enum fc_ddir dir)
+{
+	bool any = false;
+	for (size_t i = 0; i < h->c->n; i++) {
+		const struct an_chart *ch = &h->c->v[i];
+		if (ch->kind != kind && kind != AN_CHART_KINDS)
+			continue;
+		if (kind == AN_CHART_KINDS &&
+		    (ch->test != test || ch->job_index != job || ch->dir != dir))
+			continue;
+		if (!any)
+			cm_buf_puts(&h->b, "<div class=\"charts\">\n");
+		any = true;
+		put_figure(h, ch);
+	}
+	if (any)
+		cm_buf_puts(&h->b, "</div>\n");
+}
+
+static void close_section(struct html *h)
+{
+	if (h->in_section)
+		cm_buf_puts(&h->b, "</section>\n");
+	h->in_section = false;
+}
+
+static void grid_block(void *ctx, const struct an_tab *t)
+{
+	struct html *h = ctx;
+	const struct an_analysis *a = h->a;
+	struct cm_buf *b = &h->b;
+	if (t->test == SIZE_MAX) {
+		close_section(h);
+		cm_buf_puts(b, "<section id=\"transitions\">\n<h2>State transitions</h2>\n"
+			       "<div class=\"block\">\n");
+		put_table(h, t, "");
+		put_charts(h, AN_CHART_TRANSITIONS, 0, 0, FC_DDIR_READ);
+		cm_buf_puts(b, "</div>\n");
+		h->in_section = true;
+		h->test = SIZE_MAX;
+		return;
+	}
+	if (t->test != h->test || !h->in_section) {
+		close_section(h);
+		const struct an_test *ts = &a->tests[t->test];
+		an_svg_put(b, "<section id=\"test-%z\">\n<h2>%e</h2>\n", t->test + 1, ts->name);
+		struct cm_buf d = {NULL, 0, 0};
+		an_wl_describe(&d, ts->workload, AN_WL_ALL, false);
+		an_svg_put(b, "<p class=\"sub\">%z runs; %e</p>\n", ts->n_runs, d.s ? d.s : "");
+		cm_buf_release(&d);
+		h->test = t->test;
+		h->in_section = true;
+	}
+	an_svg_put(b, "<h3>%e</h3>\n<div class=\"block\">\n", t->title);
+	put_table(h, t, "");
+	put_charts(h, AN_CHART_KINDS, t->test, t->job_index, t->dir);
+	cm_buf_puts(b, "</div>\n");
+}
+
+static void compare_block(void *ctx, const struct an_tab *t)
+{
+	struct html *h = ctx;
+	cm_buf_puts(&h->b, "<section id=\"compare\">\n<h2>Variants compared</h2>\n"
+			   "<div class=\"block\">\n");
+	put_table(h, t, h->a->n_variants > 1 ? "variant" : "state");
+	put_charts(h, AN_CHART_COMPARE, 0, 0, FC_DDIR_READ);
+	cm_buf_puts(&h->b, "</div>\n");
+	struct cm_buf leg = {NULL, 0, 0};
+	an_compare_legend(&leg, h->a);
+	an_svg_put(&h->b, "<p class=\"sub\">%e</p>\n", leg.s);
+	cm_buf_release(&leg);
+	const char *paras[4];
+	size_t n = an_table_legends(h->a, false, an_any_marked(h->a), paras);
+	for (size_t i = 0; i < n; i++)
+		an_svg_put(&h->b, "<p class=\"sub\">%e</p>\n", paras[i]);
+	cm_buf_puts(&h->b, "</section>\n");
+}
+
+static void fact(struct cm_buf *b, const char *name, const char *value)
+{
+	an_svg_put(b, "<tr><th scope=\"row\">%e</th><td>%e</td></tr>\n", name, value);
+}
+
+static const char *title_of(const struct an_analysis *a, struct cm_buf *t)
+{
+	if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
+		const struct an_campaign *c = &a->campaigns[a->variants[0].campaign];
+		cm_buf_printf(t, "campaign %s", c->name ? c->name : a->variants[0].name);
+	} else if (a->n_variants > 1) {
+		cm_buf_printf(t, "%zu variants:", a->n_variants);
+		for (size_t v = 0; v < a->n_variants; v++)
+			cm_buf_printf(t, "%s %s", v ? "," : "", a->variants[v].name);
+	} else {
+		cm_buf_printf(t, "%zu fio runs", an_used_runs(a));
+	}
+	return t->s;
+}
+
+static void facts(struct html *h)
+{
+	const struct an_analysis *a = h->a;
+	struct cm_buf *b = &h->b;
+	cm_buf_puts(b, "<section id=\"facts\">\n<h2>What was measured</h2>\n"
+		       "<table class=\"facts\">\n<tbody>\n");
+	for (size_t i = 0; i < a->n_campaigns; i++) {
+		const struct an_campaign *c = &a->campaigns[i];
+		char *v = cm_asprintf("%s (%s)", c->name ? c->name : "unnamed", c->manifest);
+		fact(b, "campaign", v);
+		free(v);
+		if (c->host)
+			fact(b, "host", c->host);
+	}
+	/* fio versions: one line when all agree */
+	bool same = true;
+	for (size_t v = 1; v < a->n_variants; v++) {
+		const char *x = a->variants[v].fio_version, *y = a->variants[0].fio_version;
+		same &= (x && y && strcmp(x, y) == 0) || (!x && !y);
+	}
+	if (same) {
+		fact(b, "fio",
+		     a->n_variants && a->variants[0].fio_version ? a->variants[0].fio_version
+								 : "unknown");
+	} else {
+		for (size_t v = 0; v < a->n_variants; v++) {
+			char *n = cm_asprintf("fio of %s", a->variants[v].name);
+			fact(b, n,
+			     a->variants[v].fio_version ? a->variants[v].fio_version : "unknown");
+			free(n);
+		}
+	}
+	struct cm_buf t = {NULL, 0, 0};
+	for (size_t i = 0; i < a->n_order; i++)
+		cm_buf_printf(&t, "%s%s", i ? ", " : "", a->states[a->order[i]].name);
+	if (a->n_order > 1)
+		cm_buf_printf(&t, " (baseline %s)", a->states[a->baseline].name);
+	fact(b, a->n_order > 1 ? "states" : "state", t.s);
+	t.len = 0;
+	for (size_t v = 0; v < a->n_variants; v++)
+		cm_buf_printf(&t, "%s%s", v ? ", " : "", a->variants[v].name);
+	if (a->n_variants > 1)
+		cm_buf_printf(&t, " (baseline %s)", a->variants[a->baseline_variant].name);
+	fact(b, a->n_variants > 1 ? "variants" : "variant", t.s);
+	t.len = 0;
+	for (size_t i = 0; i < a->n_tests; i++)
+		cm_buf_printf(&t, "%s%s", i ? ", " : "", a->tests[i].name);
+	fact(b, "tests", t.s);
+	cm_buf_release(&t);
+	char *n = cm_asprintf("%zu used, %zu rejected, %zu files skipped", an_used_runs(a),
+			      a->n_rejected, a->n_skipped);
+	fact(b, "inputs", n);
+	free(n);
+	cm_buf_puts(b, "</tbody></table>\n");
+
+	/* the variants where they came from */
+	if (a->n_variants > 1 || a->n_inputs > 1) {
+		cm_buf_puts(b, "<h3>Variants</h3>\n<div class=\"scroll\"><table class=\"list\">\n"
+			       "<thead><tr><th>variant</th><th>input</th><th>campaign</th>"
+			       "<th>fio</th><th>runs</th></tr></thead>\n<tbody>\n");
+		for (size_t v = 0; v < a->n_variants; v++) {
+			const struct an_variant *var = &a->variants[v];
+			const struct an_campaign *c =
+			    var->campaign != SIZE_MAX ? &a->campaigns[var->campaign] : NULL;
+			an_svg_put(b,
+				   "<tr><th scope=\"row\">%e%s</th><td><code>%e</code></td>"
+				   "<td>%e</td><td>%e</td><td>%z</td></tr>\n",
+				   var->name, v == a->baseline_variant ? " (base)" : "",
+				   a->inputs[var->input].arg, c && c->name ? c->name : "-",
+				   var->fio_version ? var->fio_version : "-", var->n_runs);
+		}
+		cm_buf_puts(b, "</tbody></table></div>\n");
+	}
+	if (a->n_rejected) {
+		an_svg_put(b, "<h3>Inputs rejected (%z)</h3>\n<table class=\"list\">\n<tbody>\n",
+			   a->n_rejected);
+		for (size_t i = 0; i < a->n_rejected && i < MAX_LISTED; i++)
+			an_svg_put(b, "<tr><td><code>%e</code></td><td>%e</td></tr>\n",
+				   a->rejected[i].path, a->rejected[i].reason);
+		cm_buf_puts(b, "</tbody></table>\n");
+		if (a->n_rejected > MAX_LISTED)
+			an_svg_put(b,
+				   "<p class=\"sub\">and %z more; fiocamp-analyze lists every one "
+				   "on standard error.</p>\n",
+				   a->n_rejected - MAX_LISTED);
+	}
+	if (a->n_skipped) {
+		/* one line per reason (skipped files are not results) */
+		cm_buf_puts(b, "<h3>Files skipped</h3>\n<table class=\"list\">\n<tbody>\n");
+		for (size_t i = 0; i < a->n_skipped;) {
+			size_t k = i;
+			while (k < a->n_skipped &&
+			       strcmp(a->skipped[k].reason, a->skipped[i].reason) == 0)
+				k++;
+			an_svg_put(b, "<tr><td>%e</td><td>%z</td><td><code>%e</code>%s</td></tr>\n",
+				   a->skipped[i].reason, k - i, a->skipped[i].path,
+				   k - i > 1 ? ", ..." : "");
+			i = k;
+		}
+		cm_buf_puts(b, "</tbody></table>\n");
+	}
+	cm_buf_puts(b, "</section>\n");
+}
+
+static void contents(struct html *h)
+{
+	const struct an_analysis *a = h->a;
+	struct cm_buf *b = &h->b;
+	cm_buf_puts(b, "<nav>\n<ul>\n<li><a href=\"#facts\">What was measured</a></li>\n");
+	if (a->n_variants > 1)
+		cm_buf_puts(b, "<li><a href=\"#compare\">Variants compared</a></li>\n");
+	bool trans = false;
+	for (size_t i = 0; i < h->c->n; i++)
+		trans |= h->c->v[i].kind == AN_CHART_TRANSITIONS;
+	if (trans)
+		cm_buf_puts(b, "<li><a href=\"#transitions\">State transitions</a></li>\n");
+	for (size_t t = 0; t < a->n_tests; t++)
+		an_svg_put(b, "<li><a href=\"#test-%z\">%e</a></li>\n", t + 1, a->tests[t].name);
+	cm_buf_puts(b, "<li><a href=\"#notes\">Legends and notes</a></li>\n</ul>\n</nav>\n");
+}
+
+static void footer(struct html *h)
+{
+	const struct an_analysis *a = h->a;
+	struct cm_buf *b = &h->b;
+	cm_buf_puts(b, "<footer id=\"notes\">\n<h2>Legends and notes</h2>\n");
+	const char *paras[4];
+	size_t n = an_table_legends(a, true, an_any_marked(a), paras);
+	for (size_t i = 0; i < n; i++)
+		an_svg_put(b, "<p>%e</p>\n", paras[i]);
+	cm_buf_puts(b, "<p>The charts:</p>\n<ul>\n");
+	for (int k = 0; k < AN_CHART_KINDS; k++)
+		an_svg_put(b, "<li><code>%e</code>: %e.</li>\n",
+			   an_chart_kind_file((enum an_chart_kind)k),
+			   an_chart_kind_text((enum an_chart_kind)k));
+	cm_buf_puts(b, "</ul>\n");
+	for (size_t i = 0; i < a->notes.n; i++)
+		an_svg_put(b, "<p>note: %e</p>\n", a->notes.items[i]);
+	cm_buf_puts(b, "</footer>\n");
+}
+
+void an_write_html(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
+		   const struct an_charts *c, const char *generator)
+{
+	struct html h = {{NULL, 0, 0}, a, c, SIZE_MAX, false};
+	struct cm_buf *b = &h.b;
+	struct cm_buf title = {NULL, 0, 0};
+	title_of(a, &title);
+	an_svg_put(b,
+		   "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n"
+		   "<head>\n<meta charset=\"utf-8\"/>\n"
+		   "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+		   "style-src 'unsafe-inline'\"/>\n"
+		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+		   "<meta name=\"generator\" content=\"%e\"/>\n<title>%e</title>\n"
+		   "<style>\n%s</style>\n</head>\n<body>\n<h1>%e</h1>\n",
+		   generator, title.s, css, title.s);
+	cm_buf_release(&title);
+	struct cm_buf line = {NULL, 0, 0};
+	if (a->n_order > 1)
+		cm_buf_printf(&line, "baseline %s; ", a->states[a->baseline].name);
+	if (a->n_variants > 1)
+		cm_buf_printf(&line, "baseline variant %s; ",
+			      a->variants[a->baseline_variant].name);
+	cm_buf_printf(&line, "%zu %s, %zu %s, %zu runs used, %zu inputs rejected. Written by %s.",
+		      a->n_order, a->n_order == 1 ? "state" : "states", a->n_tests,
+		      a->n_tests == 1 ? "test" : "tests", an_used_runs(a), a->n_rejected,
+		      generator);
+	an_svg_put(b, "<p class=\"sub\">%e</p>\n", line.s);
+	cm_buf_release(&line);
+	/* what could mislead a reader, before anything else */
+	for (size_t i = 0; i < a->warnings.n; i++)
+		an_svg_put(b, "<p class=\"warn\">warning: %e</p>\n", a->warnings.items[i]);
+	contents(&h);
+	facts(&h);
+	if (a->n_variants > 1)
+		an_tables(a, o, true, compare_block, &h);
+	an_tables(a, o, false, grid_block, &h);
+	close_section(&h);
+	footer(&h);
+	cm_buf_puts(b, "</body>\n</html>\n");
+	fwrite(b->s, 1, b->len, f);
+	cm_buf_release(b);
+}
