@@ -4,7 +4,7 @@
 set -eu
 cd "$1/tests"
 status=0
-for f in test-*.c test_*.py test-*.sh fuzz/fuzz-*.c; do
+for f in test-*.c test-*.py test_*.py test-*.sh fuzz/fuzz-*.c; do
 	[ -e "$f" ] || continue
 	base=${f##*/}
 	stem=${base%.*}
