@@ -97,16 +97,17 @@ static void put_figure(struct html *h, const struct an_chart *ch)
 	free(id);
 }
 
-static void put_charts(struct html *h, enum an_chart_kind kind, size_t test, size_t job,
-		       enum fc_ddir dir)
+/* The charts of a kind; with a block of the grid, those of its test, job
+ * and direction. */
+static void put_charts(struct html *h, enum an_chart_kind kind, const struct an_tab *block)
 {
 	bool any = false;
 	for (size_t i = 0; i < h->c->n; i++) {
 		const struct an_chart *ch = &h->c->v[i];
-		if (ch->kind != kind && kind != AN_CHART_KINDS)
-			continue;
-		if (kind == AN_CHART_KINDS &&
-		    (ch->test != test || ch->job_index != job || ch->dir != dir))
+		bool mine = block ? ch->test == block->test && ch->job_index == block->job_index &&
+					ch->dir == block->dir
+				  : ch->kind == kind;
+		if (!mine)
 			continue;
 		if (!any)
 			cm_buf_puts(&h->b, "<div class=\"charts\">\n");
@@ -134,7 +135,7 @@ static void grid_block(void *ctx, const struct an_tab *t)
 		cm_buf_puts(b, "<section id=\"transitions\">\n<h2>State transitions</h2>\n"
 			       "<div class=\"block\">\n");
 		put_table(h, t, "");
-		put_charts(h, AN_CHART_TRANSITIONS, 0, 0, FC_DDIR_READ);
+		put_charts(h, AN_CHART_TRANSITIONS, NULL);
 		cm_buf_puts(b, "</div>\n");
 		h->in_section = true;
 		h->test = SIZE_MAX;
@@ -153,7 +154,7 @@ static void grid_block(void *ctx, const struct an_tab *t)
 	}
 	an_svg_put(b, "<h3>%e</h3>\n<div class=\"block\">\n", t->title);
 	put_table(h, t, "");
-	put_charts(h, AN_CHART_KINDS, t->test, t->job_index, t->dir);
+	put_charts(h, AN_CHART_ROUNDS, t);
 	cm_buf_puts(b, "</div>\n");
 }
 
@@ -163,7 +164,7 @@ static void compare_block(void *ctx, const struct an_tab *t)
 	cm_buf_puts(&h->b, "<section id=\"compare\">\n<h2>Variants compared</h2>\n"
 			   "<div class=\"block\">\n");
 	put_table(h, t, h->a->n_variants > 1 ? "variant" : "state");
-	put_charts(h, AN_CHART_COMPARE, 0, 0, FC_DDIR_READ);
+	put_charts(h, AN_CHART_COMPARE, NULL);
 	cm_buf_puts(&h->b, "</div>\n");
 	struct cm_buf leg = {NULL, 0, 0};
 	an_compare_legend(&leg, h->a);
