@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Benchmark of fiocamp-analyze (issues 3 and 11): fio JSON files with their
-# 1 s IOPS logs, end to end (every report read, its workload known, every
-# statistic computed), against `jq '.jobs[0].read.iops'` over the same
+# Benchmark of fiocamp-analyze (issues 3, 11 and 14): fio JSON files with
+# their 1 s IOPS logs, end to end (every report read, its workload known,
+# every statistic computed), against `jq '.jobs[0].read.iops'` over the same
 # files.  Target: fiocamp-analyze <= 0.3 x jq's wall time at 1,000 files;
 # time and peak memory linear in the number of runs at 10,000 and 50,000.
+# The HTML report with its charts (--html): under 0.5 s at 1,000 files; its
+# size is printed.
 #
 # Usage: tests/bench/bench-analyze.sh [BUILDDIR]
 #   BUILDDIR defaults to build-rel (set up with --buildtype=release
@@ -121,10 +123,17 @@ for files in ${BENCH_SIZES:-1000 10000 50000}; do
 	jq_us=$(time_it "$runs" jq_files "$data")
 	an_us=$(time_it "$runs" "$analyze" --csv summary "$data")
 	an1_us=$(time_it "$runs" "$analyze" --threads 1 --csv summary "$data")
+	html_us=$(time_it "$runs" "$analyze" --html "$work/report.html" "$data")
+	html_cpu=$(/usr/bin/time -f "%U %S" "$analyze" --html "$work/report.html" "$data" 2>&1 >/dev/null |
+		tail -1 | awk '{printf "%.0f", ($1 + $2) * 1000}')
+	html_bytes=$(wc -c <"$work/report.html")
+	html_charts=$(grep -o '<svg ' "$work/report.html" | wc -l)
 	rss_kb=$(/usr/bin/time -f %M "$analyze" --csv summary "$data" 2>&1 >/dev/null | tail -1)
 	echo "jq '.jobs[0].read.iops' over the JSON files: $((jq_us / 1000)) ms"
 	echo "fiocamp-analyze --csv summary (all threads):  $((an_us / 1000)) ms"
 	echo "fiocamp-analyze --threads 1:                  $((an1_us / 1000)) ms"
+	echo "fiocamp-analyze --html (all threads):         $((html_us / 1000)) ms, CPU $html_cpu ms (target < 500 ms at 1,000 files)"
+	python3 -c "print(f'HTML report: {$html_bytes} bytes = {$html_bytes / 1024:.0f} KiB, $html_charts charts, {$html_bytes / $n_json:.0f} bytes per run')"
 	python3 -c "print(f'ratio fiocamp-analyze / jq: {$an_us / $jq_us:.2f} (target <= 0.3 at 1,000 files); one thread: {$an1_us / $jq_us:.2f}')"
 	python3 -c "print(f'peak RSS {$rss_kb / 1024:.1f} MiB = {$rss_kb * 1024 / $n_json:.0f} bytes per run; {$an_us / $n_json:.1f} us per run')"
 	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$data"
