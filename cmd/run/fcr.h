@@ -122,6 +122,9 @@ char *fcr_path_dirname(const char *path);
 char *fcr_aside_name(const char *base, const char *tag, unsigned *k);
 /* Last component without `suffix` if it ends with it; caller frees. */
 char *fcr_path_stem(const char *path, const char *suffix);
+/* "~/x" with $HOME put in; other paths copied (caller frees).  NULL when
+ * the path starts with "~" and HOME is unset. */
+char *fcr_path_expand_home(const char *path);
 
 /* ---- names and text (util/text.c) ----------------------------------------- */
 

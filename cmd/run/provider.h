@@ -125,4 +125,14 @@ struct fcr_provider {
 	void (*free)(void *state);
 };
 
+/* ---- helpers for configure() (providers.c) ---- */
+
+/* Appends "file:line: message" about key k to problems. */
+void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,
+			    const char *fmt, ...) CM_PRINTF(3, 4);
+/* A duration key ("500ms", "30s", "15m"): more than 0 and at most 1d, into
+ * *ms; false (with the problem appended) when it is not one. */
+bool fcr_provider_key_duration(const struct fcr_provider_key *k, unsigned *ms,
+			       struct cm_strv *problems);
+
 #endif

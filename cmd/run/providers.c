@@ -2,6 +2,7 @@
 /* The providers built into this binary (providers.h). */
 #include "providers.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,4 +101,35 @@ const char *fcr_provider_known_types(void)
 const struct fcr_provider *const *fcr_provider_list(void)
 {
 	return builtin;
+}
+
+/* ---- helpers for configure() ------------------------------------------------ */
+
+void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,
+			    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_strv_addf(problems, "%s:%u: %s", k->file, k->line, msg);
+	free(msg);
+}
+
+bool fcr_provider_key_duration(const struct fcr_provider_key *k, unsigned *ms,
+			       struct cm_strv *problems)
+{
+	uint64_t v;
+	char why[256];
+	if (cm_parse_duration_ms(k->value, &v, why, sizeof(why)) < 0) {
+		fcr_provider_key_error(problems, k, "%s: %s", k->key, why);
+		return false;
+	}
+	if (v == 0 || v > 24ull * 3600 * 1000) {
+		fcr_provider_key_error(problems, k, "%s: '%s' must be more than 0 and at most 1d",
+				       k->key, k->value);
+		return false;
+	}
+	*ms = (unsigned)v;
+	return true;
 }
