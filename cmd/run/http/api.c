@@ -218,9 +218,20 @@ int fcr_api_error(struct fcr_error *err, const struct fcr_api_call *c, const str
 	json_array_foreach(items, i, e) {
 		const char *ec = json_string_value(json_object_get(e, "code"));
 		const char *em = json_string_value(json_object_get(e, "message"));
-		if (ec || em)
-			cm_buf_printf(&msg, "%s%s%s%s", msg.len ? "; " : "", ec ? ec : "",
-				      ec && em ? ": " : "", em ? em : "");
+		/* Proxmox ends its messages with a newline */
+		int em_len = em ? (int)strcspn(em, "\n") : 0;
+		if (ec || em_len)
+			cm_buf_printf(&msg, "%s%s%s%.*s", msg.len ? "; " : "", ec ? ec : "",
+				      ec && em_len ? ": " : "", em_len, em ? em : "");
+		/* and lists per-parameter problems as {"errors": {"name": "why"}} */
+		const char *pk;
+		json_t *pv;
+		json_object_foreach(json_object_get(e, "errors"), pk, pv) {
+			const char *why = json_string_value(pv);
+			if (why)
+				cm_buf_printf(&msg, "%s%s: %.*s", msg.len ? "; " : "", pk,
+					      (int)strcspn(why, "\n"), why);
+		}
 	}
 	json_decref(single);
 	if (!msg.len && r->snippet[0])
@@ -261,7 +272,15 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 			return rc;
 		const char *reason = NULL;
 		unsigned wait_ms = 0;
-		if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
+		if (busy(api, r) && t_busy < cfg->busy_retries) {
+			/* before the 5xx below: a lock timeout is a 500 at Proxmox */
+			t_busy++;
+			reason = busy(api, r);
+			wait_ms = cfg->busy_wait_ms;
+		} else if (r->transport == FCR_T_TLS) {
+			return fcr_fail_as(err, FCR_E_TLS, "%s %s: %s", c->method, c->path,
+					   r->error);
+		} else if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
 			if (r->transport == FCR_T_TOO_BIG)
 				return fcr_fail_as(err, FCR_E_PROTOCOL, "%s %s: %s", c->method,
 						   c->path, r->error);
@@ -284,10 +303,6 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 			}
 			reason = "unavailable";
 			wait_ms = unavailable_wait(cfg, t_unavail++);
-		} else if (busy(api, r) && t_busy < cfg->busy_retries) {
-			t_busy++;
-			reason = busy(api, r);
-			wait_ms = cfg->busy_wait_ms;
 		} else {
 			return 0;
 		}
@@ -399,7 +414,23 @@ int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr
 			out->how = FCR_WRITTEN_REPLY;
 			return 0;
 		}
-		if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
+		if (busy(api, r) && t_busy < cfg->busy_retries) {
+			/* before the 5xx below: a lock timeout is a 500 at Proxmox */
+			t_busy++;
+			reason = busy(api, r);
+			wait_ms = cfg->busy_wait_ms;
+			check = true;
+		} else if (r->transport == FCR_T_TLS) {
+			/* refused in the handshake: this one never left */
+			if (!maybe_sent)
+				return fcr_fail_as(err, FCR_E_TLS, "%s %s: %s", c->method, c->path,
+						   r->error);
+			return fcr_fail_as(err, FCR_E_TLS,
+					   "%s %s: %s; whether an earlier attempt went through is "
+					   "unknown: look at %s",
+					   c->method, c->path, r->error,
+					   cfg->panel ? cfg->panel : "the provider's panel");
+		} else if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
 			if (t_transport++ >= cfg->transport_retries) {
 				if (r->transport == FCR_T_OK)
 					return fcr_api_error(err, c, r);
@@ -418,11 +449,6 @@ int fcr_api_write(struct fcr_api *api, const struct fcr_api_write *w, struct fcr
 		} else if (r->status == 503 && t_unavail < cfg->unavailable_retries) {
 			reason = "unavailable";
 			wait_ms = unavailable_wait(cfg, t_unavail++);
-			check = true;
-		} else if (busy(api, r) && t_busy < cfg->busy_retries) {
-			t_busy++;
-			reason = busy(api, r);
-			wait_ms = cfg->busy_wait_ms;
 			check = true;
 		} else {
 			return fcr_api_error(err, c, r);
