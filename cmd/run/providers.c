@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "netcup/public.h"
+#include "proxmox/public.h"
 
 /* `none` has no actions: a campaign without a [provider] section (or with
  * type = none) may only use the built-in actions. */
@@ -66,11 +67,12 @@ static const struct fcr_provider none_provider = {
 static const struct fcr_provider *const builtin[] = {
     &none_provider,
     &fcr_netcup_provider,
+    &fcr_proxmox_provider,
     NULL,
 };
 
 /* Types that have their own issue but are not in this binary yet. */
-static const char *const planned_types[] = {"proxmox", "command"};
+static const char *const planned_types[] = {"command"};
 
 const struct fcr_provider *fcr_provider_find(const char *type, bool *planned)
 {

@@ -132,7 +132,7 @@ enum fcr_written_how {
 struct fcr_written {
 	enum fcr_written_how how;
 	struct fcr_reply reply; /* FCR_WRITTEN_REPLY; the caller clears it */
-	char task[128];		/* FCR_WRITTEN_TASK */
+	char task[256];		/* FCR_WRITTEN_TASK (a Proxmox UPID is up to ~200) */
 	unsigned retries;	/* pauses before it went through */
 	bool recovered;		/* an attempt whose answer was lost had gone through */
 	bool already;		/* every attempt was refused and the effect was there before */
