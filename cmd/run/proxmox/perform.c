@@ -119,7 +119,7 @@ static int adopt(struct fcr_pxp_op *o, const char *role, bool read_log, struct f
 	}
 	json_object_set_new(o->result, "adopted", json_true());
 	fcr_pxp_note(o->p, "info", "%s: the task %s of an earlier session did it; taken as done",
-		     o->step ? o->step->text : t->u.type, upid);
+		     o->step ? o->step->text : t->u.type, t->upid);
 	return 1;
 }
 
@@ -665,6 +665,7 @@ int fcr_pxp_restore(struct fcr_pxp_op *o, const struct fcr_pxp_restore *r)
 		rc = do_write(o, &w, &t);
 		free(form);
 		free(path);
+		p->restore_failed = rc < 0;
 	}
 	fcr_pve_task_release(&t);
 	if (rc < 0)
@@ -709,6 +710,13 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	struct fcr_pve_guest g;
 	if (rc == 0)
 		rc = fcr_pve_check_guest(p->pve, "start", &g, &e);
+	if (rc == FCR_E_INVAL && p->restore_failed)
+		/* qmrestore's "VM state is NOT cleaned up": a half-restored guest */
+		fcr_fail_as(&e, rc,
+			    "the restore failed and left guest %ld with Proxmox's placeholder "
+			    "configuration (named '%s'), so it is not booted: restore it again "
+			    "(qmrestore ARCHIVE %ld --force 1 on the node) and start it",
+			    p->cfg.vmid, g.name, p->cfg.vmid);
 	bool already = rc == 0 && !strcmp(g.status, "running");
 	if (rc == 0 && !already) {
 		struct fcr_pxp_op o;

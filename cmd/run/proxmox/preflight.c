@@ -123,9 +123,6 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 		    !done && !status_is(st->status, "pending") && !status_is(st->status, "skipped");
 		const char *a = st->action;
 		const char *name = st->argc ? st->argv[0] : NULL;
-		json_t *uw = json_object_get(st->result, "unknown_write");
-		if (started && uw)
-			reconcile(p, st, uw);
 		char *key = fcr_pxp_step_key(st->state, st->line);
 		bool adopted = json_object_get(p->adopt, key) != NULL;
 		free(key);
@@ -547,8 +544,14 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	struct needs nd = {0};
 	struct cm_strv names = {0};
 	p->current = "preflight";
-	/* before anything else: a shutdown or restore of an earlier session still
-	 * running would undo what the campaign does next */
+	/* before anything else: a task of an earlier session still running holds
+	 * the guest's lock, and would undo what the campaign does next */
+	for (size_t i = 0; i < n_steps; i++) {
+		const struct fcr_provider_step *st = &steps[i];
+		json_t *uw = json_object_get(st->result, "unknown_write");
+		if (uw && st->status && strcmp(st->status, "done") && strcmp(st->status, "pending"))
+			reconcile(p, st, uw);
+	}
 	if (check_node_and_guest(p, &f)) {
 		struct fcr_error e = {0};
 		struct fcr_pve_snapshots s;

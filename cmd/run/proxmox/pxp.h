@@ -43,6 +43,8 @@ struct fcr_pxp {
 	struct cm_strv created; /* snapshots made by this campaign, not gone since */
 	struct cm_strv maybe;	/* started, outcome unknown: deleted by all-created if there */
 	char *last_backup;	/* the volid of the latest backup this campaign made */
+	bool restore_failed;	/* a restore of this session failed: the guest may be
+				 * left with Proxmox's placeholder configuration */
 	/* steps of earlier sessions whose effect is ours ("STATE\nLINE" -> UPID) */
 	json_t *adopt;
 	/* --dry-run: what the plan will have made by then */
