@@ -10,56 +10,135 @@
 #include "analyze.h"
 #include "check.h"
 
-static void check_ident(const char *key, const char *state, int round, const char *test)
+static void check_name(const char *base, const char *stem, int round, const char *date)
 {
-	struct an_ident id;
-	char why[512] = "";
-	int rc = an_infer_default(key, &id, why, sizeof(why));
-	if (rc != 0)
-		fprintf(stderr, "%s: %s\n", key, why);
-	CHECK_INT(rc, 0);
-	if (rc != 0)
-		return;
-	CHECK_STR(id.state, state);
-	CHECK_INT(id.round, round);
-	CHECK_STR(id.test, test);
-	an_ident_free(&id);
+	struct an_name n;
+	an_name_parse(base, &n);
+	CHECK_STR(n.stem, stem);
+	CHECK_INT(n.round, round);
+	if (date)
+		CHECK_STR(n.date, date);
+	else
+		CHECK(n.date == NULL);
+	an_name_free(&n);
 }
 
-static void check_no_ident(const char *key, const char *why_part)
+static void check_affix(const char *stem, const char *word, const char *rest)
+{
+	const char *r;
+	size_t len;
+	bool ok = an_name_affix(stem, word, &r, &len);
+	if (!rest) {
+		CHECK(!ok);
+		return;
+	}
+	CHECK(ok);
+	if (ok) {
+		char buf[256];
+		snprintf(buf, sizeof(buf), "%.*s", (int)len, r);
+		CHECK_STR(buf, rest);
+	}
+}
+
+static void check_layout(const char *key, const char *state, int round, const char *test)
 {
 	struct an_ident id;
-	char why[512] = "";
-	CHECK_INT(an_infer_default(key, &id, why, sizeof(why)), -1);
-	CHECK(strstr(why, why_part) != NULL);
+	int rc = an_infer_layout(key, &id);
+	if (!state) {
+		CHECK_INT(rc, -1);
+		return;
+	}
+	CHECK_INT(rc, 0);
+	if (rc == 0) {
+		CHECK_STR(id.state, state);
+		CHECK_INT(id.round, round);
+		CHECK_STR(id.test, test);
+		an_ident_free(&id);
+	}
 }
 
 static void test_default_inference(void)
 {
-	check_ident("basis1-rw4k", "basis", 1, "rw4k");
-	check_ident("dir/sub/basis4-sr1m", "basis", 4, "sr1m");
-	check_ident("snap1-1-rw4k", "snap1", 1, "rw4k");
-	check_ident("snap3-4-lat4k", "snap3", 4, "lat4k");
-	check_ident("deleted2-rr4k", "deleted", 2, "rr4k");
-	check_ident("basis-12-rw4k", "basis", 12, "rw4k");
-	/* No round number: numbered by time later. */
-	check_ident("fresh-rw4k", "fresh", 0, "rw4k");
-	/* A date is no round number. */
-	check_ident("run20241130-rw4k", "run20241130", 0, "rw4k");
+	/* Trailing rounds, bare or with a word. */
+	check_name("before-1", "before", 1, NULL);
+	check_name("after_snapshot-2", "after_snapshot", 2, NULL);
+	check_name("ssd_randwrite_run3", "ssd_randwrite", 3, NULL);
+	check_name("rw4k.basis.r1", "rw4k.basis", 1, NULL);
+	check_name("basis-round-12", "basis", 12, NULL);
+	check_name("7", "", 7, NULL);
+	/* A glued number is the label's (basis1), not a round token. */
+	check_name("basis1-rw4k", "basis1-rw4k", 0, NULL);
+	check_name("basis1", "basis1", 0, NULL);
+	/* More than 6 digits is no round. */
+	check_name("x-1234567", "x-1234567", 0, NULL);
+	/* Dates anywhere, with or without a time, are no state or round. */
+	check_name("2024-05-01_ssd_randwrite_run3", "ssd_randwrite", 3, "2024-05-01");
+	check_name("ssd_2024-05-01", "ssd", 0, "2024-05-01");
+	check_name("20240501-1230_randread", "randread", 0, "20240501-1230");
+	check_name("fio_2024-05-01T12:00:00Z_randread-2", "fio_randread", 2,
+		   "2024-05-01T12:00:00Z");
+	check_name("2024.05.01-seq", "seq", 0, "2024.05.01");
+	/* Not dates: month 13, glued to a word, mixed separators. */
+	check_name("2024-13-01_x", "2024-13-01_x", 0, NULL);
+	check_name("run20241130-rw4k", "run20241130-rw4k", 0, NULL);
+	check_name("2024-05_01-x", "2024-05_01-x", 0, NULL);
+
+	check_affix("ssd_randwrite", "randwrite", "ssd");
+	check_affix("rw4k.basis", "rw4k", "basis");
+	check_affix("randread", "RandRead", "");
+	check_affix("basis1-rw4k", "rw4k", "basis1");
+	check_affix("basis1-xrw4k", "rw4k", NULL);
+	check_affix("rw", "rw4k", NULL);
+
 	/* The campaign directory layout. */
-	check_ident("camp/basis/r3/rw4k", "basis", 3, "rw4k");
-	check_ident("basis/r1/rand-write", "basis", 1, "rand-write");
-	check_no_ident("rw4k", "cannot tell state, round and test");
-	check_no_ident("dir/1-rw4k", "only a number");
-	check_no_ident("basis1-", "cannot tell");
+	check_layout("camp/basis/r3/rw4k", "basis", 3, "rw4k");
+	check_layout("basis/r1/rand-write", "basis", 1, "rand-write");
+	check_layout("x/before/run2/seq", "before", 2, "seq");
+	check_layout("x/before/q2/seq", NULL, 0, NULL);
+	check_layout("r1/rw4k", NULL, 0, NULL);
 
 	struct an_ident id;
+	memset(&id, 0, sizeof(id));
 	CHECK(an_split_label("snap1", 5, &id));
 	CHECK_STR(id.state, "snap");
 	CHECK_INT(id.round, 1);
 	an_ident_free(&id);
+	CHECK(an_split_label("snap1-1", 7, &id));
+	CHECK_STR(id.state, "snap1");
+	CHECK_INT(id.round, 1);
+	an_ident_free(&id);
 	CHECK(!an_split_label("12", 2, &id));
 	CHECK(!an_split_label("-1", 2, &id));
+}
+
+static void check_bench(const char *rel, const char *device)
+{
+	char *dev = NULL;
+	bool ok = an_bench_fio_path(rel, &dev);
+	if (!device) {
+		CHECK(!ok);
+		return;
+	}
+	CHECK(ok);
+	if (ok)
+		CHECK_STR(dev, device);
+	free(dev);
+}
+
+static void test_bench_fio(void)
+{
+	check_bench("md0/4k/randread-1-1", "md0");
+	check_bench("out/md0/64k/randwrite-16-4", "out/md0");
+	check_bench("md0/randrw75/4k/randrw-8-8", "md0");
+	check_bench("4k/read-1-1", "");
+	check_bench("md0/4k/bogus-1-1", NULL);
+	check_bench("md0/fast/randread-1-1", NULL);
+	check_bench("md0/4k/randread-1", NULL);
+	char *k = an_bench_fio_log_key("d/4k/randread-iodepth-16-numjobs-2");
+	CHECK_STR(k, "d/4k/randread-16-2");
+	free(k);
+	CHECK(an_bench_fio_log_key("d/4k/randread-16-2") == NULL);
+	CHECK(an_bench_fio_log_key("d/x-iodepth-16-numjobs-") == NULL);
 }
 
 static void check_pattern(const char *pat, const char *key, const char *state, int round,
@@ -75,7 +154,10 @@ static void check_pattern(const char *pat, const char *key, const char *state, i
 		if (rc == 0) {
 			CHECK_STR(id.state, state);
 			CHECK_INT(id.round, round);
-			CHECK_STR(id.test, test);
+			if (test)
+				CHECK_STR(id.test, test);
+			else
+				CHECK(id.test == NULL);
 			an_ident_free(&id);
 		}
 	} else {
@@ -120,8 +202,21 @@ static void test_pattern(void)
 	char why[512];
 	CHECK_INT(an_pattern_compile("{state}-{tset}", &p, why, sizeof(why)), -1);
 	CHECK(strstr(why, "unknown placeholder {tset}") != NULL);
-	CHECK_INT(an_pattern_compile("{state}-{round}", &p, why, sizeof(why)), -1);
-	CHECK(strstr(why, "needs {state} and {test}") != NULL);
+	CHECK_INT(an_pattern_compile("results/*.json", &p, why, sizeof(why)), -1);
+	CHECK(strstr(why, "needs at least one of {variant}, {state}, {round}, {test}") != NULL);
+	/* No {test}: the test is fio's job name, later. */
+	check_pattern("{state}-{round}.json", "x/before-3", "before", 3, NULL);
+	/* {variant} */
+	CHECK_INT(an_pattern_compile("{variant}/{state}{round}-{test}.json", &p, why, sizeof(why)),
+		  0);
+	struct an_ident vid;
+	CHECK_INT(an_pattern_match(p, "top/zvol/basis2-rw4k", &vid), 0);
+	CHECK_STR(vid.variant, "zvol");
+	CHECK_STR(vid.state, "basis");
+	CHECK_INT(vid.round, 2);
+	CHECK_INT(an_pattern_dirs(p), 1);
+	an_ident_free(&vid);
+	an_pattern_free(p);
 	CHECK_INT(an_pattern_compile("{state}-{test", &p, why, sizeof(why)), -1);
 	CHECK_INT(an_pattern_compile("{state}-{test}-{state}", &p, why, sizeof(why)), -1);
 	CHECK(strstr(why, "appears twice") != NULL);
@@ -165,13 +260,22 @@ static void test_log_names(void)
 	CHECK(!an_log_name_parse("notes_iops.txt", &n));
 	CHECK(!an_log_name_parse("_iops.1.log", &n));
 
-	CHECK_INT(an_file_kind("a/basis1-rw4k.json"), AN_FILE_OUTPUT);
-	CHECK_INT(an_file_kind("a/basis1-rw4k.TXT"), AN_FILE_OUTPUT);
-	CHECK_INT(an_file_kind("a/log-basis1-rw4k_iops.1.log"), AN_FILE_LOG);
-	CHECK_INT(an_file_kind("a/rw4k.fio"), AN_FILE_SKIP);
-	CHECK_INT(an_file_kind("a/rw4k.stderr"), AN_FILE_SKIP);
-	CHECK_INT(an_file_kind("a/manifest.json"), AN_FILE_SKIP);
-	CHECK_INT(an_file_kind("a/.hidden.json"), AN_FILE_SKIP);
+	const char *why;
+	CHECK_INT(an_file_kind("a/basis1-rw4k.json", &why), AN_FILE_OUTPUT);
+	CHECK_INT(an_file_kind("a/basis1-rw4k.TERSE", &why), AN_FILE_OUTPUT);
+	/* Names that say nothing: read if the content is fio's. */
+	CHECK_INT(an_file_kind("a/basis1-rw4k.TXT", &why), AN_FILE_MAYBE);
+	CHECK_INT(an_file_kind("a/results-before-1.log", &why), AN_FILE_MAYBE);
+	CHECK_INT(an_file_kind("a/run.out", &why), AN_FILE_MAYBE);
+	CHECK_INT(an_file_kind("a/output", &why), AN_FILE_MAYBE);
+	CHECK_INT(an_file_kind("a/log-basis1-rw4k_iops.1.log", &why), AN_FILE_LOG);
+	CHECK_INT(an_file_kind("a/rw4k.fio", &why), AN_FILE_SKIP);
+	CHECK_STR(why, "a fio job file");
+	CHECK_INT(an_file_kind("a/rw4k.stderr", &why), AN_FILE_SKIP);
+	CHECK_INT(an_file_kind("a/chart.PNG", &why), AN_FILE_SKIP);
+	CHECK_STR(why, "a picture");
+	CHECK_INT(an_file_kind("a/manifest.json", &why), AN_FILE_SKIP);
+	CHECK_INT(an_file_kind("a/.hidden.json", &why), AN_FILE_SKIP);
 
 	char *k = an_output_key("d.x/basis1-rw4k.json");
 	CHECK_STR(k, "d.x/basis1-rw4k");
@@ -184,16 +288,16 @@ static void test_log_names(void)
 static const char *csv_line(const struct an_csv *c, const char *const *fields, const double *nums,
 			    size_t n_nums)
 {
-	static struct an_buf b;
+	static struct cm_buf b;
 	b.len = 0;
-	an_buf_puts(&b, "");
+	cm_buf_puts(&b, "");
 	for (size_t i = 0; fields[i]; i++) {
 		if (i)
-			an_buf_putc(&b, c->sep);
+			cm_buf_putc(&b, c->sep);
 		an_csv_field(&b, c, fields[i]);
 	}
 	for (size_t i = 0; i < n_nums; i++) {
-		an_buf_putc(&b, c->sep);
+		cm_buf_putc(&b, c->sep);
 		an_csv_number(&b, c, nums[i], 3);
 	}
 	return b.s;
@@ -246,9 +350,168 @@ static void test_csv(void)
 	CHECK_STR(buf, "");
 }
 
+/* A report of one job with the given options (a JSON fragment). */
+static struct fc_output *report(const char *job_options, const char *global_options)
+{
+	char doc[4096];
+	snprintf(doc, sizeof(doc),
+		 "{\"fio version\" : \"fio-3.33\", %s%s%s \"jobs\" : [{\"jobname\" : "
+		 "\"j1\", \"groupid\" : 0, \"error\" : 0, \"job options\" : {%s}, "
+		 "\"read\" : {\"io_bytes\" : 4096, \"iops\" : 1.0}}]}",
+		 global_options ? "\"global options\" : {" : "",
+		 global_options ? global_options : "", global_options ? "}," : "", job_options);
+	struct fc_output *out = NULL;
+	struct fc_error err;
+	int rc = fc_output_read_buffer(doc, strlen(doc), "test", &out, &err);
+	if (rc != 0)
+		fprintf(stderr, "report: %s\n", err.message);
+	return out;
+}
+
+/* The workload key of a report, in a readable form ("|" for fields). */
+static void check_workload(const char *opts, const char *global, const char *want)
+{
+	struct fc_output *out = report(opts, global);
+	CHECK(out != NULL);
+	if (!out)
+		return;
+	char *key = an_workload_key(out->final);
+	for (char *p = key; *p; p++) {
+		if (*p == '\x1f')
+			*p = '|';
+	}
+	CHECK_STR(key, want);
+	free(key);
+	fc_output_free(out);
+}
+
+static void test_workload(void)
+{
+	uint64_t b = 0;
+	/* fio's sizes: 4k, 4K, 4kb and 4096 are one size; with the default
+	 * kb_base=1024 4KiB is 4000 bytes (fio's compatibility rule). */
+	const char *four_k[] = {"4k", "4K", "4kb", "4KB", "4096", "4096b", "0x1000"};
+	for (size_t i = 0; i < sizeof(four_k) / sizeof(four_k[0]); i++) {
+		CHECK(an_parse_size(four_k[i], false, &b));
+		CHECK_U64(b, 4096);
+	}
+	CHECK(an_parse_size("4KiB", false, &b));
+	CHECK_U64(b, 4000);
+	CHECK(an_parse_size("4KiB", true, &b));
+	CHECK_U64(b, 4096);
+	CHECK(an_parse_size("4k", true, &b));
+	CHECK_U64(b, 4000);
+	CHECK(an_parse_size("1m", false, &b));
+	CHECK_U64(b, 1048576);
+	CHECK(an_parse_size(" 2g ", false, &b));
+	CHECK_U64(b, 2ull << 30);
+	CHECK(!an_parse_size("50%", false, &b));
+	CHECK(!an_parse_size("${SIZE}", false, &b));
+	CHECK(!an_parse_size("4x", false, &b));
+	CHECK(!an_parse_size("99999999999999999999k", false, &b));
+	char buf[32];
+	an_fmt_size(buf, sizeof(buf), 4096);
+	CHECK_STR(buf, "4k");
+	an_fmt_size(buf, sizeof(buf), 65536);
+	CHECK_STR(buf, "64k");
+	an_fmt_size(buf, sizeof(buf), 1 << 20);
+	CHECK_STR(buf, "1m");
+	an_fmt_size(buf, sizeof(buf), 4000);
+	CHECK_STR(buf, "4000");
+	uint64_t ms = 0;
+	CHECK(an_parse_time_ms("30", &ms));
+	CHECK_U64(ms, 30000);
+	CHECK(an_parse_time_ms("30s", &ms));
+	CHECK_U64(ms, 30000);
+	CHECK(an_parse_time_ms("1m", &ms));
+	CHECK_U64(ms, 60000);
+	CHECK(an_parse_time_ms("1500ms", &ms));
+	CHECK_U64(ms, 1500);
+	CHECK(an_parse_time_ms("2h", &ms));
+	CHECK_U64(ms, 7200000);
+	CHECK(!an_parse_time_ms("soon", &ms));
+
+	/* Defaults fio applies when an option is absent: rw=read, bs=4096,
+	 * iodepth=1, numjobs=1, ioengine=psync, direct=0. */
+	check_workload("\"size\" : \"8M\"", NULL,
+		       "name=j1|rw=read|bs=4k|iodepth=1|numjobs=1|ioengine=psync|direct=0|size=8m");
+	/* readwrite is rw; rwmixwrite=30 is rwmixread=70; bs per direction. */
+	check_workload("\"rw\" : \"readwrite\", \"rwmixwrite\" : \"30\", \"bs\" : \"4k,64k\"",
+		       NULL,
+		       "name=j1|rw=rw|rwmixread=70|bs=4k,64k|iodepth=1|numjobs=1|ioengine=psync|"
+		       "direct=0");
+	/* Only the directions the job does: a randread's write bs is no part. */
+	check_workload("\"rw\" : \"randread\", \"bs\" : \"4096,64k\", \"iodepth\" : \"32\", "
+		       "\"buffered\" : \"0\", \"runtime\" : \"30\"",
+		       NULL,
+		       "name=j1|rw=randread|bs=4k|iodepth=32|numjobs=1|ioengine=psync|direct=1|"
+		       "runtime=30s");
+	/* Global options count; the job's own win; runtime 0 is none. */
+	check_workload("\"iodepth\" : \"8\"",
+		       "\"rw\" : \"randwrite\", \"iodepth\" : \"2\", \"ioengine\" : \"libaio\", "
+		       "\"runtime\" : \"0\", \"direct\" : \"1\"",
+		       "name=j1|rw=randwrite|bs=4k|iodepth=8|numjobs=1|ioengine=libaio|direct=1");
+	/* ",8k": fio's default for reads, 8k for writes (and trims). */
+	check_workload("\"rw\" : \"randrw\", \"bs\" : \",8k\"", NULL,
+		       "name=j1|rw=randrw|rwmixread=50|bs=4k,8k|iodepth=1|numjobs=1|"
+		       "ioengine=psync|direct=0");
+	/* Values the analyzer cannot read are compared as written. */
+	check_workload("\"rw\" : \"sideways\", \"bs\" : \"${BS}\", \"size\" : \"50%\"", NULL,
+		       "name=j1|rw=sideways|bs=${BS}|iodepth=1|numjobs=1|ioengine=psync|direct=0|"
+		       "size=50%");
+	/* kb_base=1000: 4k is 4000 bytes. */
+	check_workload("\"kb_base\" : \"1000\", \"bs\" : \"4k\"", NULL,
+		       "name=j1|rw=read|bs=4000|iodepth=1|numjobs=1|ioengine=psync|direct=0");
+
+	struct fc_output *out = report("\"rw\" : \"randread\", \"bs\" : \"64k\"", NULL);
+	char *key = an_workload_key(out->final);
+	CHECK(an_wl_large_blocks(key));
+	CHECK(an_wl_options_listed(key));
+	struct cm_buf d = {NULL, 0, 0};
+	an_wl_describe(&d, key, (1u << AN_WL_RW) | (1u << AN_WL_BS) | (1u << AN_WL_IODEPTH), true);
+	CHECK_STR(d.s, "randread bs=64k iodepth=1");
+	cm_buf_release(&d);
+	free(key);
+	fc_output_free(out);
+}
+
+static void test_utf8(void)
+{
+	char *s = cm_utf8_dup("ok \xc3\xa4 \xff x \xe2\x82 y \xed\xa0\x80 z \xc0\xaf");
+	CHECK_STR(s, "ok \xc3\xa4 \xef\xbf\xbd x \xef\xbf\xbd\xef\xbf\xbd y "
+		     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd z \xef\xbf\xbd\xef\xbf\xbd");
+	free(s);
+	s = cm_utf8_dup("\xf0\x9f\x98\x80 plain");
+	CHECK_STR(s, "\xf0\x9f\x98\x80 plain");
+	free(s);
+	CHECK(cm_utf8_dup(NULL) == NULL);
+}
+
+static void test_wrap(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	an_wrap(f, "note: ", 6,
+		"one two three four five six seven eight nine ten eleven twelve "
+		"averyveryveryverylongwordthatdoesnotfit end",
+		30);
+	fclose(f);
+	CHECK_STR(text, "note: one two three four five\n"
+			"      six seven eight nine ten\n"
+			"      eleven twelve\n"
+			"      averyveryveryverylongwor\n"
+			"      dthatdoesnotfit end\n");
+	free(text);
+}
+
 int main(void)
 {
 	test_default_inference();
+	test_bench_fio();
+	test_workload();
+	test_utf8();
+	test_wrap();
 	test_pattern();
 	test_log_names();
 	test_csv();

@@ -14,8 +14,6 @@ analyzer prints is checked against values computed here from fio's own JSON
 and from the per-second series.
 """
 
-import csv
-import io
 import itertools
 import json
 import math
@@ -26,28 +24,12 @@ import subprocess
 import sys
 import tempfile
 
-ANALYZE = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze_util import (check, close, drop_column, parse_csv, rejects, run,  # noqa: E402
+                          setup, summary, unwrap)
+
+setup(sys.argv[1])
 FIO = shutil.which("fio")
-checks = 0
-failures = 0
-
-
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
-def close(got, want, tol, what):
-    ok = got is not None and want is not None and abs(got - want) <= tol
-    check(ok, f"{what}: got {got!r}, want {want!r} (tolerance {tol})")
-
-
-def run(args, cwd=None):
-    p = subprocess.run([ANALYZE] + args, cwd=cwd, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 
 # ---- independent reference computations ---------------------------------
@@ -109,13 +91,13 @@ def fmt_pct(p):
 # ---- fio -----------------------------------------------------------------
 
 
-def fio(outdir, label, data, runtime=2, extra=(), log=True):
+def fio(outdir, label, data, runtime=2, extra=(), log=True, time_based=True):
     cmd = [
         FIO, "--name=rw4k", f"--filename={data}", "--size=8M", "--bs=4k",
         "--rw=randwrite", "--ioengine=libaio", "--iodepth=4", "--direct=1",
-        f"--runtime={runtime}", "--time_based", "--output-format=json",
+        f"--runtime={runtime}", "--output-format=json",
         f"--output={outdir}/{label}-rw4k.json",
-    ]
+    ] + (["--time_based"] if time_based else [])
     if log:
         cmd += [f"--write_iops_log={outdir}/log-{label}-rw4k", "--log_avg_msec=1000"]
     cmd += list(extra)
@@ -127,21 +109,6 @@ def iops_of(path):
         doc = json.load(f)
     w = doc["jobs"][0]["write"]
     return w["iops"], w["clat_ns"]["percentile"]["99.000000"] / 1000.0
-
-
-def parse_csv(text, sep, decimal):
-    check(text.endswith("\r\n"), "CSV lines end with CRLF (RFC 4180)")
-    rows = list(csv.DictReader(io.StringIO(text, newline=""), delimiter=sep))
-
-    def num(s):
-        if s == "":
-            return None
-        if decimal == ",":
-            check("." not in s, f"no '.' in a German-dialect number: {s!r}")
-            s = s.replace(",", ".")
-        return float(s)
-
-    return rows, num
 
 
 def main():
@@ -213,7 +180,8 @@ def body(tmp):
         for row in rows:
             if row["test"] == "rw4k" and row["direction"] == "write":
                 got[(row["state"], row["metric"])] = {k: num(row[k]) if k not in (
-                    "state", "baseline", "test", "job", "direction", "metric", "unit",
+                    "variant", "state", "baseline", "test", "job", "direction", "metric", "unit",
+                    "baseline_variant", "outside_variant_range",
                     "outside_baseline_range", "mw_exact") else row[k] for k in row}
         results[(sep, dec)] = got
         b = got.get(("basis", "iops"))
@@ -251,6 +219,10 @@ def body(tmp):
     check(rc == 0 and out == ref, f"a list of files reads the same runs: {rc} {err}")
     rc, out, err = run([ex])
     check(rc == 0 and out == ref, "not on a terminal, the default is --csv summary")
+    check("the output is not a terminal: writing --csv summary" in err,
+          f"the chosen format is said: {err!r}")
+    check(ref.splitlines()[1].startswith("example,basis,yes,rw4k,"),
+          f"the variant is the directory's name: {ref.splitlines()[1][:40]}")
     rc, out, err = run(["--json", "-j", "1", ex])
     rc8, out8, err8 = run(["--json", "-j", "8", ex])
     check(rc == rc8 == 0 and out == out8, "1 or 8 threads read the same")
@@ -258,7 +230,7 @@ def body(tmp):
     rc, out, err = run(["--csv", "summary", "--sep", "tab", "--bom", "-o", outfile, ex])
     with open(outfile, encoding="utf-8", newline="") as f:
         text = f.read()
-    check(rc == 0 and out == "" and text.startswith("\ufeffstate\tbaseline\ttest\t"),
+    check(rc == 0 and out == "" and text.startswith("\ufeffvariant\tstate\tbaseline\ttest\t"),
           f"--sep tab --bom -o: {rc} {text[:40]!r}")
     check(text[1:].replace("\t", ",") == ref, "the tab-separated file holds the same fields")
     os.remove(outfile)
@@ -272,7 +244,8 @@ def body(tmp):
     os.symlink(".", os.path.join(looped, "self"))
     os.symlink("../looped", os.path.join(looped, "again"))
     rc, out, err = run(["--csv", "summary", looped])
-    check(rc == 0 and out == ref, f"symbolic link loops: {rc} {err}")
+    check(rc == 0 and drop_column(out, "variant") == drop_column(ref, "variant"),
+          f"symbolic link loops: {rc} {err}")
     check(err.count("not read again") == 2, f"the loops are noted: {err}")
 
     # ---- CSV rounds and JSON -------------------------------------------
@@ -285,8 +258,10 @@ def body(tmp):
     doc = json.loads(out)
     check(doc["baseline"] == "basis", "JSON baseline")
     ser = [s for s in doc["series"] if s["metric"] == "iops"][0]
-    close(ser["states"][1]["round1_change_pct"], r1_pct, 1e-6, "JSON round 1 change")
-    check([x["round"] for x in ser["states"][1]["rounds"]] == [1, 2, 3], "JSON rounds")
+    close(ser["cells"][1]["round1_change_pct"], r1_pct, 1e-6, "JSON round 1 change")
+    check([x["round"] for x in ser["cells"][1]["rounds"]] == [1, 2, 3], "JSON rounds")
+    check(ser["cells"][1]["variant"] == "example" and doc["baseline_variant"] == "example",
+          "JSON variant")
     rc, out, err = run(["--markdown", ex])
     check("| | basis (base) | snap1 |" in out, "Markdown table header")
     check(f"| IOPS round 1 | {fmt_short(iops[('basis', 1)])}" in out, "Markdown sub-row")
@@ -307,7 +282,9 @@ def body(tmp):
     subprocess.run([FIO, "--name=rw4k", f"--filename={data}", "--size=8M", "--bs=1000",
                     "--direct=1", "--rw=read", "--output-format=json",
                     f"--output={bad}/snap1-4-rw4k.json"], capture_output=True)
-    fio(bad, "basis6", data, runtime=1, log=False)
+    # The same workload stopped after 500 I/Os: a run cut short (number_ios
+    # and time_based are no part of a workload; runtime is).
+    fio(bad, "basis6", data, log=False, time_based=False, extra=["--number_ios=500"])
     # basis01 is round 1 of basis again (the same run, so the numbers stay).
     shutil.copy(f"{ex}/basis1-rw4k.json", f"{bad}/basis01-rw4k.json")
     shutil.copy(f"{ex}/log-basis1-rw4k_iops.1.log", f"{bad}/log-basis9-rw4k_iops.1.log")
@@ -321,23 +298,20 @@ def body(tmp):
     os.symlink("nowhere.json", f"{bad}/basis7-rw4k.json")
     rc, out, err = run(["--csv", "summary", bad])
     check(rc == 1, f"rejected inputs: exit {rc}")
-    reasons = {}
-    for line in err.splitlines():
-        if line.startswith("fiocamp-analyze: rejected "):
-            path, _, why = line[len("fiocamp-analyze: rejected "):].partition(": ")
-            reasons[os.path.basename(path)] = why
+    reasons = rejects(err)
     check("fio did not finish" in reasons.get("basis4-rw4k.json", ""),
           f"truncated JSON: {reasons.get('basis4-rw4k.json')}")
-    check("not fio output" in reasons.get("basis5-rw4k.txt", ""),
+    # A .txt that is not fio output is skipped, not rejected: notes beside runs.
+    check(reasons.get("basis5-rw4k.txt") == "skipped: not fio output",
           f"non-fio file: {reasons.get('basis5-rw4k.txt')}")
     check("failed with error 22" in reasons.get("snap1-4-rw4k.json", ""),
           f"error run: {reasons.get('snap1-4-rw4k.json')}")
     check("well short" in reasons.get("basis6-rw4k.json", ""),
           f"short run: {reasons.get('basis6-rw4k.json')}")
-    check(reasons.get("basis1-rw4k.json") == "state basis, round 1, test rw4k again; "
+    check(reasons.get("basis1-rw4k.json") == "rejected: state basis, round 1, test rw4k again; "
           f"{bad}/basis01-rw4k.json is used instead", f"twice: {reasons.get('basis1-rw4k.json')}")
-    check(reasons.get("log-basis9-rw4k_iops.1.log") == "no fio output of the same run found "
-          "for this log", f"a log without its run: {reasons.get('log-basis9-rw4k_iops.1.log')}")
+    check(reasons.get("log-basis9-rw4k_iops.1.log") == "rejected: no fio output of the same run "
+          "found for this log", f"a log without its run: {reasons.get('log-basis9-rw4k_iops.1.log')}")
     for name, want in (
             ("log-basis2-rw4k_iops.2.log", "log number 2, but the report has 1 job(s)"),
             ("log-basis3-rw4k_iops.1.log", "a second iops log for job 1; the first one is used"),
@@ -405,7 +379,13 @@ def body(tmp):
             (["--metrics", "sec_first"], '--metrics: unknown metric "sec_first"'),
             (["--table", "--json"], "choose one of --table, --csv, --json, --markdown"),
             (["--pattern", "{state}-{tset}.json"], "unknown placeholder {tset}"),
-            (["--pattern", "{state}.json"], "needs {state} and {test}"),
+            (["--pattern", "results.json"], "needs at least one of {variant}, {state}"),
+            (["--pct", "half"], '--pct: "half" is neither percent nor fraction'),
+            (["--layout", "tree"], '--layout: "tree" is not auto, names or bench-fio'),
+            (["--label", "=x"], '--label: "=x" is not NAME=PATH'),
+            (["--compare", "--json"], "--compare goes with the terminal or --markdown"),
+            (["--baseline-variant", "nosuch"],
+             'no usable runs of a variant called "nosuch"'),
             (["-o", os.path.join(tmp, "missing", "out.csv")],
              f"{tmp}/missing/out.csv: No such file or directory")):
         rc, out, err = run(args + [ex])
@@ -434,9 +414,12 @@ def body(tmp):
     for (st, r), lab in labels.items():
         shutil.copy(f"{ex}/{lab}-rw4k.json", f"{pat}/rw4k.{st}.r{r}.json")
         shutil.copy(f"{ex}/log-{lab}-rw4k_iops.1.log", f"{pat}/rw4k.{st}.r{r}_iops.1.log")
+    # Without --pattern: the job name rw4k and the round word r1 tell the rest.
     rc, out, err = run(["--csv", "summary", pat])
-    check(rc == 2 and "cannot tell state" in err and "nothing to analyze" in err,
-          f"unknown names are rejected by default: {rc}")
+    rows, num = parse_csv(out, ",", ".")
+    s = [r for r in rows if r["state"] == "snap1" and r["metric"] == "iops"]
+    check(rc == 0 and s and s[0]["test"] == "rw4k", f"TEST.STATE.rN by default: {rc} {err}")
+    close(s and num(s[0]["round1_change_pct"]), round(r1_pct, 1), 1e-9, "default values")
     rc, out, err = run(["--csv", "summary", "--pattern", "{test}.{state}.r{round}.json", pat])
     check(rc == 0, f"--pattern: exit {rc} {err}")
     rows, num = parse_csv(out, ",", ".")
@@ -447,8 +430,7 @@ def body(tmp):
     check_campaign(tmp, ex, labels, bmed)
     check_sample()
 
-    print(f"{checks} checks, {failures} failed", file=sys.stderr)
-    return 1 if failures else 0
+    return summary()
 
 
 def check_profiles(ex):
@@ -544,6 +526,7 @@ def check_campaign(tmp, ex, labels, bmed):
     shutil.copy(f"{ex}/basis1-rw4k.json", f"{camp}/snap1/r2.failed-1/rw4k.json")
 
     rc, out, err = run(["--table", camp])
+    out = unwrap(out)
     check(rc == 1 and "marks this run failed (fio exit status 1)" in err,
           f"manifest failed run: {rc} {err}")
     check("stray" not in err, "only what the manifest lists is read")

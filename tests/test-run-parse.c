@@ -259,12 +259,12 @@ static void test_campaign_refusals(void)
 	cm_strv_release(&errors);
 
 	/* the validator itself: overlong forms, surrogates, truncated sequences */
-	CHECK_U64(fcr_utf8_valid_len("ab\xc3\xa9", 4), 4);
-	CHECK_U64(fcr_utf8_valid_len("a\xc0\xafz", 4), 1);
-	CHECK_U64(fcr_utf8_valid_len("a\xed\xa0\x80", 4), 1);
-	CHECK_U64(fcr_utf8_valid_len("ab\xe2\x82", 4), 2);
-	CHECK_U64(fcr_utf8_valid_len("\xf4\x90\x80\x80", 4), 0);
-	CHECK_U64(fcr_utf8_valid_len("\xf4\x8f\xbf\xbf", 4), 4);
+	CHECK_U64(cm_utf8_valid_len("ab\xc3\xa9", 4), 4);
+	CHECK_U64(cm_utf8_valid_len("a\xc0\xafz", 4), 1);
+	CHECK_U64(cm_utf8_valid_len("a\xed\xa0\x80", 4), 1);
+	CHECK_U64(cm_utf8_valid_len("ab\xe2\x82", 4), 2);
+	CHECK_U64(cm_utf8_valid_len("\xf4\x90\x80\x80", 4), 0);
+	CHECK_U64(cm_utf8_valid_len("\xf4\x8f\xbf\xbf", 4), 4);
 }
 
 /* The netcup provider's keys and actions are checked while parsing. */

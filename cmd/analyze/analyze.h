@@ -15,73 +15,120 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/common.h"
 #include "fiocamp.h"
 
-#define AN_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
-/* ---- small helpers (common.c) -------------------------------------------- */
+/* ---- workloads (workload.c) --------------------------------------------------- */
 
-/* Allocation that ends the program with a message when memory runs out:
- * the analyzer has nothing sensible to do without memory. */
-void *an_malloc(size_t size);
-void *an_calloc(size_t n, size_t size);
-void *an_realloc(void *p, size_t n, size_t size);
-char *an_strdup(const char *s);
-char *an_strndup(const char *s, size_t n);
-char *an_asprintf(const char *fmt, ...) AN_PRINTF(1, 2);
-
-/* Appends one element of `size` bytes to a growable array; returns it zeroed. */
-void *an_push(void *array_ptr, size_t *n, size_t *cap, size_t size);
-#define AN_PUSH(arr, n, cap) ((__typeof__(&(arr)[0]))an_push(&(arr), &(n), &(cap), sizeof(*(arr))))
-
-/* Growable string. */
-struct an_buf {
-	char *s;
-	size_t len, cap;
+/* The fields of a workload key, in key order.  time_based is not one: fio
+ * before 3.39 does not list valueless options, so it is unknown for most
+ * reports (see docs/fiocamp-analyze.1, WORKLOADS). */
+enum an_wl_field {
+	AN_WL_NAME = 0,
+	AN_WL_RW,
+	AN_WL_RWMIXREAD, /* mixed modes only */
+	AN_WL_BS,	 /* the directions the job does */
+	AN_WL_BSRANGE,
+	AN_WL_BSSPLIT,
+	AN_WL_IODEPTH,
+	AN_WL_NUMJOBS,
+	AN_WL_IOENGINE,
+	AN_WL_DIRECT,
+	AN_WL_SIZE,
+	AN_WL_RUNTIME,
+	AN_WL_COUNT,
 };
-void an_buf_putc(struct an_buf *b, char c);
-void an_buf_puts(struct an_buf *b, const char *s);
-void an_buf_putn(struct an_buf *b, const char *s, size_t n);
-void an_buf_printf(struct an_buf *b, const char *fmt, ...) AN_PRINTF(2, 3);
-void an_buf_free(struct an_buf *b);
+#define AN_WL_ALL ((1u << AN_WL_COUNT) - 1)
+extern const char *const an_wl_fields[AN_WL_COUNT];
 
-/* The text of a library error, "file:line:col: message". */
-char *an_error_text(const struct fc_error *err);
+/* fio's sizes and times as fio reads them; false when not that shape. */
+bool an_parse_size(const char *text, bool kb_base_1000, uint64_t *bytes);
+bool an_parse_time_ms(const char *text, uint64_t *ms);
+/* 4096 -> "4k", 1048576 -> "1m", 4000 -> "4000". */
+void an_fmt_size(char *buf, size_t len, uint64_t bytes);
+/* Whether `mode` (len bytes) is one of fio's rw values. */
+bool an_rw_known(const char *mode, size_t len);
+
+/* The workload key of a report (see workload.c); caller frees. */
+char *an_workload_key(const struct fc_run *run);
+size_t an_wl_jobs(const char *key);
+/* Field f of job `job`: true and its value (not NUL-terminated). */
+bool an_wl_get(const char *key, size_t job, enum an_wl_field f, const char **value, size_t *len);
+bool an_wl_same(const char *a, const char *b, size_t job, enum an_wl_field f);
+/* False when the report listed no options (terse output). */
+bool an_wl_options_listed(const char *key);
+/* "f=v f=v ..." of the fields in the mask, jobs joined by " | "; with
+ * lead_rw the rw value comes bare ("randread bs=4k"). */
+void an_wl_describe(struct cm_buf *b, const char *key, unsigned fields_mask, bool lead_rw);
+/* The first job's largest block size is 64 KiB or more: its headline is
+ * bandwidth, not IOPS. */
+bool an_wl_large_blocks(const char *key);
 
 /* ---- names (names.c) -------------------------------------------------------- */
 
-/* Where a run's state, round and test came from. */
+/* What a run's source says about it; NULL / 0 where it says nothing. */
 struct an_ident {
-	char *state; /* owned by the caller after a successful call */
-	int round;   /* 0 = no number in the name (numbered by time later) */
+	char *variant;
+	char *state;
+	int round; /* 0 = no number (numbered by time later) */
 	char *test;
 };
 void an_ident_free(struct an_ident *id);
 
 /*
  * Splits a label such as "basis1", "snap1-1" or "snap3-4" into state and
- * round: the trailing digits are the round, one '-' before them is dropped.
- * A label without trailing digits is all state, round 0.  False when
- * nothing would be left of the state.
+ * round: the trailing digits (at most 6) are the round, one '-' or '_'
+ * before them is dropped.  A label without trailing digits is all state,
+ * round 0.  False when nothing would be left of the state.
  */
 bool an_split_label(const char *label, size_t len, struct an_ident *id);
 
-/*
- * Default inference from a "key path" (the path without its extension, and
- * for logs without "_iops.1.log" and a leading "log-"):
- *   .../STATE/rN/TEST          (the campaign directory layout)
- *   .../LABEL-TEST             (the published example: basis1-rw4k)
- * 0, or -1 with `why` filled.
- */
-int an_infer_default(const char *key_path, struct an_ident *id, char *why, size_t why_len);
+/* The campaign directory layout .../STATE/rN/TEST (r, run or round before
+ * N): 0 with state, round and test set, or -1. */
+int an_infer_layout(const char *key_path, struct an_ident *id);
 
-/* A --pattern with {state}, {round}, {test} and '*'. */
+/*
+ * A file name (without directory and extension) taken apart for the
+ * default inference: a date or date and time anywhere in it is removed
+ * (2024-05-01, 20240501, 2024-05-01T12:00:00, 20240501-1200), and a
+ * trailing round token (3, run3, r3, round-3, rep3, iter3, loop3, pass3).
+ */
+struct an_name {
+	char *stem;  /* what is left, without separators at its ends */
+	char *date;  /* the first date removed; NULL if none */
+	int round;   /* 0 if no trailing round token */
+};
+void an_name_parse(const char *base, struct an_name *out);
+void an_name_free(struct an_name *n);
+/* Separators between the words of a name. */
+bool an_name_sep(char c);
+/* The last component of a path; borrowed. */
+const char *an_base_name(const char *path);
+/*
+ * Whether `word` is all of `stem`, or its first or last words (case does
+ * not matter).  On true, [*rest, *rest + *rest_len) is what is left of the
+ * stem without the word and its separator.
+ */
+bool an_name_affix(const char *stem, const char *word, const char **rest, size_t *rest_len);
+/* The bench-fio tree .../DEVICE/[MODEMIX/]BS/MODE-IODEPTH-NUMJOBS (a key
+ * path relative to its input): true, and the device path (everything
+ * before BS and MODEMIX; may be empty), malloc'd. */
+bool an_bench_fio_path(const char *rel_key, char **device);
+/* A bench-fio log prefix MODE-iodepth-N-numjobs-M as the key of its
+ * report, MODE-N-M; NULL if it is not one. */
+char *an_bench_fio_log_key(const char *key);
+
+/* A --pattern with {variant}, {state}, {round}, {test} and '*'. */
 struct an_pattern;
 int an_pattern_compile(const char *text, struct an_pattern **out, char *why, size_t why_len);
-/* Matches the last components of `key_path`: 0 and *id filled, or -1. */
+/* Matches the last components of `key_path`: 0 and *id filled (fields
+ * the pattern lacks stay NULL), or -1. */
 int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an_ident *id);
 void an_pattern_free(struct an_pattern *p);
 const char *an_pattern_text(const struct an_pattern *p); /* as given */
+/* The directories the pattern covers (its '/' count). */
+size_t an_pattern_dirs(const struct an_pattern *p);
 
 /* What a log's file name says (own parser, tolerant of the "log-" prefix). */
 struct an_log_name {
@@ -96,11 +143,13 @@ void an_log_name_free(struct an_log_name *n);
 
 /* Kinds of files met while scanning a directory. */
 enum an_file_kind {
-	AN_FILE_SKIP = 0, /* job files, env, stderr, our own files, ... */
-	AN_FILE_OUTPUT,	  /* .json .txt .out .terse: maybe fio output */
+	AN_FILE_SKIP = 0, /* job files, env, stderr, images, archives, our files */
+	AN_FILE_OUTPUT,	  /* .json .terse: fio's own output names */
+	AN_FILE_MAYBE,	  /* .txt .out .log .csv or none: read if its content is fio's */
 	AN_FILE_LOG,	  /* a fio log name */
 };
-enum an_file_kind an_file_kind(const char *path);
+/* The kind, and for AN_FILE_SKIP why ("a fio job file", ...; static). */
+enum an_file_kind an_file_kind(const char *path, const char **why);
 
 /* The path without the extension of an output file (".json" ...). */
 char *an_output_key(const char *path);
@@ -165,29 +214,54 @@ struct an_dirvals {
 };
 
 struct an_job {
-	char *name;
+	char *name; /* valid UTF-8 */
 	struct an_dirvals dir[FC_DDIR_COUNT];
+};
+
+/* How a run's identity was found. */
+enum an_id_source {
+	AN_ID_MANIFEST = 0, /* a campaign's manifest.json */
+	AN_ID_PATTERN,	    /* --pattern */
+	AN_ID_LAYOUT,	    /* the names of the campaign layout, STATE/rN/TEST */
+	AN_ID_BENCH_FIO,    /* a bench-fio tree */
+	AN_ID_NAME,	    /* the default inference from its file name */
 };
 
 struct an_run {
 	char *path;
-	char *key; /* path without extension, to match logs */
+	size_t campaign; /* index into campaigns, SIZE_MAX if none */
+	char *key;   /* path without extension, to match logs */
+	size_t input; /* index into an_analysis.inputs */
+	char *group; /* the directory, relative to the input, that is not
+			part of the identity ("" for the input itself): runs of
+			one input in several groups are variants */
+	enum an_id_source source;
 	struct an_ident id;
-	size_t state; /* index into an_analysis.states, once known */
-	size_t test;  /* index into an_analysis.tests */
+	size_t state;	/* index into an_analysis.states, once known */
+	size_t variant; /* index into an_analysis.variants */
+	size_t test;	/* index into an_analysis.tests */
 
 	struct an_log *logs;
 	size_t n_logs, cap_logs;
 
+	bool maybe; /* named like no fio output (.txt, .log, none): skipped,
+		       not rejected, when its content is not fio's */
+	const char *skip; /* static: why it is left out unread, listed as
+			     skipped; NULL */
+
 	/* Filled by the loader. */
 	bool accepted;
 	char *reason;	      /* why it was rejected */
+	enum fc_format format;
 	int64_t timestamp_ms; /* fio's end-of-run time; -1 unknown */
 	uint64_t runtime_ms;  /* longest direction runtime of any job */
 	uint64_t io_bytes;    /* summed over jobs and directions */
 	bool timed;	      /* a job has a runtime (or time_based) option */
+	int time_based;	      /* the first job's: 1, 0, -1 not listed */
 	uint64_t log_avg_ms;  /* the first job's log_avg_msec; 0 unknown */
 	char *fio_version;
+	char *workload;	 /* an_workload_key() */
+	char *job_label; /* the job names, different ones joined by '+' */
 	struct an_job *jobs;
 	size_t n_jobs;
 };
@@ -199,29 +273,73 @@ struct an_action {
 	char *task_name;	/* NULL without a provider task */
 	double task_duration_s; /* NaN unknown; the sum when several tasks ran */
 	size_t n_tasks;		/* provider tasks the action ran (task.count, else 1) */
+	int hash_match;		/* verify-hash: 1 matched, 0 differs; -1 not a check */
+	char *error;		/* why it failed; NULL */
 };
 
+/* A state is a name shared by every variant. */
 struct an_state {
 	char *name;
 	bool in_manifest;
+	int64_t first_ts_ms; /* earliest fio timestamp of its accepted runs */
+	size_t first_seen;   /* order of first appearance */
+	size_t n_runs;	     /* accepted */
+};
+
+/* A campaign directory read through its manifest. */
+struct an_campaign {
+	char *name;	   /* manifest's campaign name, or NULL */
+	char *manifest;	   /* path of its manifest.json */
+	char *fio_version; /* the manifest's, or NULL */
+	size_t input;
+	char *group; /* its directory relative to the input */
+};
+
+/* What a campaign's manifest says of one of its states.  The variants of
+ * one campaign share its transitions: actions change the machine. */
+struct an_transition {
+	size_t state, campaign;
 	char *status;	   /* manifest's, or NULL */
 	double downtime_s; /* NaN unknown or nothing took the machine away */
 	struct an_action *actions;
 	size_t n_actions;
-	int64_t first_ts_ms; /* earliest fio timestamp of its accepted runs */
-	size_t first_seen;   /* order of first appearance */
-	size_t n_runs;	     /* accepted */
-	bool shown;	     /* has accepted runs */
+	size_t hash_checks, hash_matched; /* verify-hash actions and those that matched */
 };
 
-/* One state's values of a series, by round. */
+/* A result set compared side by side with others. */
+struct an_variant {
+	char *name;
+	size_t input;
+	size_t campaign;   /* index into campaigns, SIZE_MAX if none */
+	char *fio_version; /* the campaign's, else its first run's */
+	size_t n_runs;
+};
+
+/* A test: one workload, named. */
+struct an_test {
+	char *name;
+	char *base;	/* the name the runs' sources gave, before a split */
+	char *workload; /* the key, borrowed from a run */
+	size_t n_runs;
+	int64_t first_ts;
+	size_t series_start, series_end; /* its series: a->series[start, end) */
+};
+
+/* A column of the grid: one state in one variant. */
+struct an_col {
+	size_t state, variant;
+	size_t n_runs; /* accepted runs */
+};
+
+/* One column's values of a series, by round. */
 struct an_cell {
 	size_t n;
 	double *values; /* n values, ordered by round */
 	int *rounds;
 	size_t *runs; /* index into an_analysis.runs of each value */
 	struct fc_summary sum;
-	double change_pct; /* median vs baseline median; NaN for the baseline itself */
+	/* Against the baseline state in the same variant. */
+	double change_pct; /* NaN for the baseline itself */
 	bool outside;	   /* median outside the baseline's min-max */
 	bool have_mw;
 	struct fc_mann_whitney mw;
@@ -230,9 +348,14 @@ struct an_cell {
 	size_t rest_n;
 	double rest_median; /* median of rounds 2..n */
 	double rest_change_pct;
+	/* Against the baseline variant in the same state. */
+	double v_change_pct;
+	bool v_outside;
+	bool v_have_mw;
+	struct fc_mann_whitney v_mw;
 };
 
-/* (test, job, direction, metric) across states. */
+/* (test, job, direction, metric) across columns. */
 struct an_series {
 	size_t test;
 	size_t job_index;
@@ -240,12 +363,14 @@ struct an_series {
 	enum fc_ddir dir;
 	enum an_metric metric;
 	enum fc_log_type log_type;
-	struct an_cell *cells; /* one per state, in display order */
+	struct an_cell *cells; /* one per column */
 };
 
 /* The baseline band of per-second values: p10..p90 of every per-second
- * value of the baseline's runs of that test, job and direction. */
+ * value of the baseline state's runs of that variant, test, job and
+ * direction. */
 struct an_band {
+	size_t variant;
 	size_t test;
 	size_t job_index;
 	enum fc_ddir dir;
@@ -264,6 +389,12 @@ struct an_rejected {
 	char *reason;
 };
 
+/* A file left out on purpose (not fio output); reason is static. */
+struct an_skipped {
+	char *path;
+	const char *reason;
+};
+
 /* A directory read while walking a tree, to read each one once. */
 struct an_dir_id {
 	uint64_t dev, ino;
@@ -272,33 +403,64 @@ struct an_dir_id {
 /* A log found apart from a manifest, waiting to be matched to its run. */
 struct an_pending_log {
 	char *path;
+	size_t input;
 	struct an_log_name name;
+};
+
+/* How an input directory is read. */
+enum an_layout {
+	AN_LAYOUT_AUTO = 0, /* by names, or as a bench-fio tree if it is one */
+	AN_LAYOUT_NAMES,
+	AN_LAYOUT_BENCH_FIO,
+};
+
+/* One command-line input (or --label NAME=PATH). */
+struct an_input {
+	char *arg;   /* as given */
+	char *label; /* NAME of --label, or NULL */
+	char *root;  /* the directory relative paths start from */
+	char *name;  /* its name as a variant (label, else a unique basename) */
+	bool bench_fio;
+	size_t n_groups; /* distinct run groups */
 };
 
 struct an_analysis {
 	/* Inputs. */
-	char *campaign;	   /* manifest's campaign name */
-	char *manifest;	   /* path of manifest.json; NULL without */
-	char *fio_version; /* the manifest's, else the first run's */
+	struct an_input *inputs;
+	size_t n_inputs, cap_inputs;
 	struct an_run *runs;
 	size_t n_runs, cap_runs;
 	struct an_rejected *rejected; /* files and logs left out */
 	size_t n_rejected, cap_rejected;
-	struct an_notes notes;
+	struct an_skipped *skipped;
+	size_t n_skipped, cap_skipped;
+	struct an_notes notes;	  /* in the table's footer, or on stderr */
+	struct an_notes warnings; /* always on stderr, and in the footer */
 	struct an_pending_log *plogs;
 	size_t n_plogs, cap_plogs;
 	struct an_dir_id *walked;
 	size_t n_walked, cap_walked;
 	size_t manifest_unfinished; /* runs the manifest lists as pending/running/skipped */
+	struct an_campaign *campaigns;
+	size_t n_campaigns, cap_campaigns;
+	char *fio_version; /* the first variant's */
 
 	/* Groups. */
 	struct an_state *states;
 	size_t n_states, cap_states;
-	size_t *order; /* display order: indices into states, shown ones only */
+	size_t *order; /* display order of states: those with columns */
 	size_t n_order;
 	size_t baseline; /* index into states */
-	char **tests;
+	struct an_variant *variants;
+	size_t n_variants, cap_variants;
+	size_t baseline_variant;
+	struct an_transition *trans;
+	size_t n_trans, cap_trans;
+	struct an_test *tests;
 	size_t n_tests, cap_tests;
+	struct an_col *cols; /* variants in order, each with its states in order */
+	size_t n_cols;
+	size_t base_col; /* baseline state in the baseline variant */
 
 	struct an_series *series;
 	size_t n_series, cap_series;
@@ -307,51 +469,85 @@ struct an_analysis {
 	double short_fraction; /* runs below this share of their test's median runtime are short */
 };
 
-void an_note(struct an_analysis *a, const char *fmt, ...) AN_PRINTF(2, 3);
-void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...) AN_PRINTF(3, 4);
+void an_note(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
+void an_warn(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
+void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...) CM_PRINTF(3, 4);
+void an_skip(struct an_analysis *a, const char *path, const char *reason);
 void an_analysis_free(struct an_analysis *a);
 /* Index of the state called `name`, added when new. */
 size_t an_state_get(struct an_analysis *a, const char *name);
+/* Index of the variant called `name`, added when new. */
+size_t an_variant_get(struct an_analysis *a, const char *name, size_t input);
+/* The transition of (state, campaign), added when new. */
+struct an_transition *an_transition_get(struct an_analysis *a, size_t state, size_t campaign);
+/* The transition of the state in the variant's campaign; NULL if none. */
+const struct an_transition *an_transition_of(const struct an_analysis *a, size_t state,
+					      size_t variant);
+/* Column of (state, variant); SIZE_MAX if none. */
+size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant);
 
 /* ---- discovery (discover.c) ------------------------------------------------ */
 
 struct an_options {
 	const char *pattern;
 	const char *baseline;
+	const char *baseline_variant;
 	const char *state_order; /* comma-separated */
 	bool no_manifest;
+	enum an_layout layout;
 };
 
-/* Adds the runs and logs named by one command-line argument.  Returns 0, or
- * -1 after printing why (usage-level problems: missing path, bad manifest). */
-int an_discover(struct an_analysis *a, const char *arg, const struct an_pattern *pattern,
-		bool no_manifest);
+/* Adds an input (a command-line argument, or PATH of --label NAME=PATH;
+ * label NULL otherwise); the same path twice is one input. */
+void an_add_input(struct an_analysis *a, const char *arg, const char *label);
+/* Names the inputs as variants: labels, else basenames made unique. */
+void an_name_inputs(struct an_analysis *a);
+
+/* Finds the runs and logs of input `in`.  Returns 0, or -1 after printing
+ * why (usage-level problems: missing path, bad manifest). */
+int an_discover(struct an_analysis *a, size_t in, const struct an_pattern *pattern,
+		const struct an_options *opt);
 
 /* Reads a manifest held in memory, as if it were `label` in `dir` (for the
  * fuzzer).  0, or -1 after printing why. */
 int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
 			    const char *buf, size_t len);
 
+/* ---- identity (identify.c) -------------------------------------------------- */
+
+/*
+ * After the reports are read: state, round and test of every run from its
+ * name where its source did not say (the default inference, with the job
+ * names), variants from inputs and groups, tests split by workload.
+ */
+void an_identify(struct an_analysis *a);
+
 /* Matches logs found apart from their runs to runs; unmatched logs are
  * rejected with the reason. */
-void an_attach_logs(struct an_analysis *a, const struct an_pattern *pattern);
+void an_attach_logs(struct an_analysis *a);
 
 /* ---- loading (load.c) --------------------------------------------------------- */
 
-/* Reads every run and its logs on `threads` threads; marks rejects. */
-void an_load(struct an_analysis *a, int threads);
+/* Reads every run's report on `threads` threads; marks rejects. */
+void an_load_reports(struct an_analysis *a, int threads);
+/* Reads the per-second logs of the accepted runs; lists unusable logs. */
+void an_load_logs(struct an_analysis *a, int threads);
+/* Lists the rejected runs (after an_identify and an_compute have added
+ * theirs). */
+void an_list_rejects(struct an_analysis *a);
 
 /* ---- statistics (compute.c) ------------------------------------------------- */
 
 /*
- * Groups accepted runs by state and test, orders states, picks the
- * baseline, computes every series.  Returns 0; -1 with a message printed
- * (unknown --baseline or --state-order state); -2 when no run is usable.
+ * Numbers rounds, leaves out short runs and repeated ones, orders states
+ * and variants, picks the baselines, computes every series.  Returns 0;
+ * -1 with a message printed (unknown --baseline, --baseline-variant or
+ * --state-order name); -2 when no run is usable.
  */
 int an_compute(struct an_analysis *a, const struct an_options *opt);
 
-const struct an_band *an_find_band(const struct an_analysis *a, size_t test, size_t job,
-				   enum fc_ddir dir, enum fc_log_type type);
+const struct an_band *an_find_band(const struct an_analysis *a, size_t variant, size_t test,
+				   size_t job, enum fc_ddir dir, enum fc_log_type type);
 
 /* (v - base) / base in percent; NaN when either is not finite or base is 0. */
 double an_pct_change(double v, double base);
@@ -371,28 +567,66 @@ struct an_csv {
 
 /* Writes one CSV field with RFC 4180 quoting when it holds the separator, a
  * quote, CR or LF. */
-void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text);
+void an_csv_field(struct cm_buf *b, const struct an_csv *c, const char *text);
 /* A number with `decimals` places and the dialect's decimal mark; empty for
  * NaN. */
-void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decimals);
+void an_csv_number(struct cm_buf *b, const struct an_csv *c, double v, int decimals);
 /* Formats a value for the terminal: 29094, 113.6, 4.25, 1.23M. */
 void an_fmt_short(char *buf, size_t len, double v);
 /* "+6.6%", "-87.0%", "" for NaN. */
 void an_fmt_pct(char *buf, size_t len, double pct);
+/* Display width of n bytes of UTF-8 text: code points, not bytes (what we
+ * print has no wide glyphs but those job names bring). */
+size_t an_text_width(const char *s, size_t n);
+/* Writes `text` word-wrapped to `width` columns: the first line starts with
+ * `first`, the others with `indent` spaces.  Line breaks in text are kept;
+ * a word longer than a line is broken. */
+void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int width);
 
-enum an_csv_kind { AN_CSV_SUMMARY, AN_CSV_ROUNDS, AN_CSV_PROFILE, AN_CSV_TRANSITIONS };
+enum an_csv_kind {
+	AN_CSV_SUMMARY,
+	AN_CSV_ROUNDS,
+	AN_CSV_PROFILE,
+	AN_CSV_TRANSITIONS,
+	AN_CSV_WIDE,
+};
 
 struct an_report_opts {
 	struct an_csv csv;
 	bool bom;
+	bool pct_fraction;	  /* CSV changes as fractions, columns named change* */
 	bool metrics[AN_M_COUNT]; /* rows in the table and markdown */
 	int width;		  /* terminal columns */
 };
 
+/* Shared by the writers (report.c). */
+const struct an_series *an_find_series(const struct an_analysis *a, size_t test, size_t job,
+				       enum fc_ddir dir, enum an_metric m);
+/* A status that says the step did not succeed (failed, interrupted ...). */
+bool an_status_failed(const char *status);
+/* What marks a column: its transition's failed status, "data differs"
+ * when a verify-hash did not match; NULL.  Static or borrowed. */
+const char *an_col_mark(const struct an_analysis *a, const struct an_col *c);
+/* "state", "variant" or "variant / state", as the analysis needs; caller frees. */
+char *an_col_name(const struct an_analysis *a, const struct an_col *c);
+size_t an_runs_of(const struct an_analysis *a, size_t col, size_t test);
+size_t an_used_runs(const struct an_analysis *a);
+void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act, double *task_s,
+		    size_t *n_task);
+/* The column the table compares a column with; SIZE_MAX for none. */
+size_t an_ref_col(const struct an_analysis *a, size_t col);
+/* "matched", "DIFFERS", "matched (2 of 2)", "-"; caller frees. */
+char *an_integrity_text(const struct an_transition *t);
+
 void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report_opts *o);
 void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_report_opts *o);
+/* The compact comparison: variants (and states) as rows, each test's
+ * headline metric as columns; as Markdown when `markdown`. */
+void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
+		      bool markdown);
 void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		  const struct an_report_opts *o);
-void an_write_json(FILE *f, const struct an_analysis *a);
+/* 0, or -1 when jansson could not encode (out of memory). */
+int an_write_json(FILE *f, const struct an_analysis *a);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * From accepted runs to statistics: states and tests in order, the
- * baseline, the baseline bands of the per-second logs, and one series per
- * test x job x direction x metric with a cell per state.
+ * From accepted runs to statistics: short and repeated runs left out,
+ * rounds numbered, tests, states and variants in order, the baselines, the
+ * baseline bands of the per-second logs, and one series per test x job x
+ * direction x metric with a cell per column (a state of a variant).
  */
 #define _GNU_SOURCE
 #include <float.h>
@@ -94,28 +95,83 @@ void an_series_stats(const struct an_sec_series *s, const struct an_band *band, 
 	}
 }
 
-const struct an_band *an_find_band(const struct an_analysis *a, size_t test, size_t job,
-				   enum fc_ddir dir, enum fc_log_type type)
+const struct an_band *an_find_band(const struct an_analysis *a, size_t variant, size_t test,
+				   size_t job, enum fc_ddir dir, enum fc_log_type type)
 {
 	for (size_t i = 0; i < a->n_bands; i++) {
 		const struct an_band *b = &a->bands[i];
-		if (b->test == test && b->job_index == job && b->dir == dir && b->log_type == type)
+		if (b->variant == variant && b->test == test && b->job_index == job &&
+		    b->dir == dir && b->log_type == type)
 			return b;
 	}
 	return NULL;
 }
 
-/* ---- states, tests, rounds ------------------------------------------------ */
+/* ---- short and repeated runs ---------------------------------------------- */
 
-static size_t test_get(struct an_analysis *a, const char *name)
+static int cmp_u64(const void *x, const void *y)
 {
-	for (size_t i = 0; i < a->n_tests; i++) {
-		if (strcmp(a->tests[i], name) == 0)
-			return i;
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * A run is short when its runtime is below short_fraction of the median
+ * runtime of the same test's usable runs, and either it was meant to run
+ * for a time (a runtime or time_based option) or it also moved less than
+ * that share of their median bytes: cut short, not merely done early
+ * because a fixed-size job ran fast.
+ */
+static void reject_short_runs(struct an_analysis *a)
+{
+	uint64_t *rt = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*rt));
+	uint64_t *io = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*io));
+	size_t **by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
+	size_t *n_by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
+	for (size_t t = 0; t < a->n_tests; t++)
+		by_test[t] = cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
+				       sizeof(**by_test));
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (r->accepted)
+			by_test[r->test][n_by_test[r->test]++] = i;
 	}
-	char **slot = AN_PUSH(a->tests, a->n_tests, a->cap_tests);
-	*slot = an_strdup(name);
-	return a->n_tests - 1;
+	for (size_t t = 0; t < a->n_tests; t++) {
+		size_t n = n_by_test[t];
+		if (n == 0)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			rt[k] = a->runs[by_test[t][k]].runtime_ms;
+			io[k] = a->runs[by_test[t][k]].io_bytes;
+		}
+		uint64_t med_rt = median_u64(rt, n);
+		uint64_t med_io = median_u64(io, n);
+		for (size_t k = 0; k < n; k++) {
+			struct an_run *r = &a->runs[by_test[t][k]];
+			bool short_time =
+			    (double)r->runtime_ms < a->short_fraction * (double)med_rt;
+			bool short_io = (double)r->io_bytes < a->short_fraction * (double)med_io;
+			if (short_time && (r->timed || short_io)) {
+				r->accepted = false;
+				r->reason = cm_asprintf(
+				    "runtime %.3f s is well short of the %.3f s median of the "
+				    "%zu runs of test %s (below %.0f %%)",
+				    (double)r->runtime_ms / 1000.0, (double)med_rt / 1000.0, n,
+				    a->tests[t].name, a->short_fraction * 100.0);
+			}
+		}
+		free(by_test[t]);
+	}
+	free(by_test);
+	free(n_by_test);
+	free(rt);
+	free(io);
 }
 
 static int cmp_ts(int64_t x, int64_t y)
@@ -132,21 +188,39 @@ static int cmp_run_identity(const void *x, const void *y)
 {
 	const struct an_run *r = &sort_ctx->runs[*(const size_t *)x];
 	const struct an_run *s = &sort_ctx->runs[*(const size_t *)y];
-	int c = strcmp(r->id.state, s->id.state);
-	if (c)
-		return c;
-	c = strcmp(r->id.test, s->id.test);
-	if (c)
-		return c;
+	if (r->variant != s->variant)
+		return r->variant < s->variant ? -1 : 1;
+	if (r->state != s->state)
+		return r->state < s->state ? -1 : 1;
+	if (r->test != s->test)
+		return r->test < s->test ? -1 : 1;
 	if (r->id.round != s->id.round)
 		return r->id.round < s->id.round ? -1 : 1;
-	c = cmp_ts(r->timestamp_ms, s->timestamp_ms);
+	int c = cmp_ts(r->timestamp_ms, s->timestamp_ms);
 	if (c)
 		return c;
 	return strcmp(r->path, s->path);
 }
 
-/* One (state, test) group, sorted: unnumbered runs (round 0) first. */
+/* Two runs whose names differ only in their dates: say that the date is
+ * no part of an identity unless a --pattern makes it one. */
+static char *dates_hint(const struct an_run *r, const struct an_run *kept)
+{
+	if (r->source != AN_ID_NAME || kept->source != AN_ID_NAME)
+		return cm_strdup("");
+	struct an_name n1, n2;
+	an_name_parse(an_base_name(r->key), &n1);
+	an_name_parse(an_base_name(kept->key), &n2);
+	bool dates = n1.date && n2.date && strcmp(n1.date, n2.date) != 0 &&
+		     strcmp(n1.stem, n2.stem) == 0;
+	an_name_free(&n1);
+	an_name_free(&n2);
+	return cm_strdup(dates ? " (the names differ only in their dates, which are no part of a "
+				 "run's identity: --pattern can make a date the state or round)"
+			       : "");
+}
+
+/* One (variant, state, test) group, sorted: unnumbered runs (round 0) first. */
 static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 {
 	const struct an_run *head = &a->runs[idx[0]];
@@ -163,12 +237,17 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 			unnumbered++;
 		}
 	}
-	if (unnumbered)
+	const char *variant = a->variants[head->variant].name;
+	const char *state = a->states[head->state].name;
+	const char *test = a->tests[head->test].name;
+	if (unnumbered && n > 1)
 		an_note(a,
-			"state %s, test %s: %zu run(s) without a round number in the "
+			"%s%s%sstate %s, test %s: %zu run(s) without a round number in the "
 			"name, numbered by fio's timestamp",
-			head->id.state, head->id.test, unnumbered);
-	/* Same state, round and test twice: the first (by time, then path) counts. */
+			a->n_variants > 1 ? "variant " : "", a->n_variants > 1 ? variant : "",
+			a->n_variants > 1 ? ", " : "", state, test, unnumbered);
+	/* Same variant, state, round and test twice: the first (by time, then
+	 * path) counts. */
 	const struct an_run *kept = head;
 	for (size_t k = 1; k < n; k++) {
 		struct an_run *r = &a->runs[idx[k]];
@@ -177,14 +256,22 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 			continue;
 		}
 		r->accepted = false;
-		an_reject(a, r->path, "state %s, round %d, test %s again; %s is used instead",
-			  r->id.state, r->id.round, r->id.test, kept->path);
+		char *hint = dates_hint(r, kept);
+		if (a->n_variants > 1)
+			r->reason = cm_asprintf("variant %s, state %s, round %d, test %s again; %s "
+						"is used instead%s",
+						variant, state, r->id.round, test, kept->path, hint);
+		else
+			r->reason = cm_asprintf("state %s, round %d, test %s again; %s is used "
+						"instead%s",
+						state, r->id.round, test, kept->path, hint);
+		free(hint);
 	}
 }
 
 static void number_rounds(struct an_analysis *a)
 {
-	size_t *idx = an_calloc(a->n_runs, sizeof(*idx));
+	size_t *idx = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*idx));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
 		if (a->runs[i].accepted)
@@ -195,8 +282,8 @@ static void number_rounds(struct an_analysis *a)
 	size_t start = 0;
 	for (size_t k = 1; k <= n; k++) {
 		const struct an_run *h = &a->runs[idx[start]];
-		if (k < n && strcmp(a->runs[idx[k]].id.state, h->id.state) == 0 &&
-		    strcmp(a->runs[idx[k]].id.test, h->id.test) == 0)
+		const struct an_run *r = k < n ? &a->runs[idx[k]] : NULL;
+		if (r && r->variant == h->variant && r->state == h->state && r->test == h->test)
 			continue;
 		number_group(a, idx + start, k - start);
 		start = k;
@@ -218,78 +305,87 @@ static int cmp_state_time(const void *x, const void *y)
 	return (s->first_seen > t->first_seen) - (s->first_seen < t->first_seen);
 }
 
-struct test_order {
-	size_t test;
-	int64_t first_ts;
-};
-
 static int cmp_test_order(const void *x, const void *y)
 {
-	const struct test_order *a = x, *b = y;
+	const struct an_test *a = &sort_ctx->tests[*(const size_t *)x];
+	const struct an_test *b = &sort_ctx->tests[*(const size_t *)y];
 	int c = cmp_ts(a->first_ts, b->first_ts);
 	if (c)
 		return c;
-	return (a->test > b->test) - (a->test < b->test);
+	return strcmp(a->name, b->name);
 }
 
 /* Tests in the order they first ran, so a suite reads in its own order. */
 static void order_tests(struct an_analysis *a)
 {
-	struct test_order *o = an_calloc(a->n_tests, sizeof(*o));
-	for (size_t t = 0; t < a->n_tests; t++) {
-		o[t].test = t;
-		o[t].first_ts = -1;
-	}
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
 		if (!r->accepted || r->timestamp_ms < 0)
 			continue;
-		if (o[r->test].first_ts < 0 || r->timestamp_ms < o[r->test].first_ts)
-			o[r->test].first_ts = r->timestamp_ms;
+		struct an_test *t = &a->tests[r->test];
+		if (t->first_ts < 0 || r->timestamp_ms < t->first_ts)
+			t->first_ts = r->timestamp_ms;
 	}
+	size_t *o = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*o));
+	for (size_t t = 0; t < a->n_tests; t++)
+		o[t] = t;
+	sort_ctx = a;
 	qsort(o, a->n_tests, sizeof(*o), cmp_test_order);
-	char **names = an_calloc(a->n_tests, sizeof(*names));
-	size_t *map = an_calloc(a->n_tests, sizeof(*map));
+	struct an_test *tests = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*tests));
+	size_t *map = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*map));
 	for (size_t t = 0; t < a->n_tests; t++) {
-		names[t] = a->tests[o[t].test];
-		map[o[t].test] = t;
+		tests[t] = a->tests[o[t]];
+		map[o[t]] = t;
 	}
-	for (size_t i = 0; i < a->n_runs; i++)
-		a->runs[i].test = map[a->runs[i].test];
+	for (size_t i = 0; i < a->n_runs; i++) {
+		if (a->runs[i].accepted)
+			a->runs[i].test = map[a->runs[i].test];
+	}
 	free(a->tests);
-	a->tests = names;
+	a->tests = tests;
 	a->cap_tests = a->n_tests;
 	free(map);
 	free(o);
 }
 
-/* Appends a state to the display order unless it is there already. */
-static void order_add(struct an_analysis *a, size_t state)
+/* A state without runs still gets a column when its transition matters:
+ * it has actions (a state of actions only), or it failed. */
+static bool transition_shown(const struct an_transition *t)
 {
-	for (size_t m = 0; m < a->n_order; m++) {
-		if (a->order[m] == state)
-			return;
-	}
-	a->order[a->n_order++] = state;
+	if (!t)
+		return false;
+	bool failed = t->status && strcmp(t->status, "done") != 0 &&
+		      strcmp(t->status, "pending") != 0 && strcmp(t->status, "running") != 0 &&
+		      strcmp(t->status, "skipped") != 0;
+	return failed || t->n_actions > 0;
 }
 
 static int order_states(struct an_analysis *a, const struct an_options *opt)
 {
-	size_t *time_order = an_calloc(a->n_states, sizeof(*time_order));
+	size_t *time_order = cm_calloc(a->n_states ? a->n_states : 1, sizeof(*time_order));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_states; i++) {
-		if (a->states[i].shown)
+		bool shown = a->states[i].n_runs > 0;
+		for (size_t v = 0; v < a->n_variants && !shown; v++)
+			shown = transition_shown(an_transition_of(a, i, v));
+		if (shown)
 			time_order[n++] = i;
-		else if (a->states[i].in_manifest)
-			an_note(a, "state %s: no usable runs", a->states[i].name);
+		if (a->states[i].in_manifest && !a->states[i].n_runs) {
+			bool failed = false;
+			for (size_t t = 0; t < a->n_trans && !failed; t++)
+				failed = a->trans[t].state == i && an_status_failed(a->trans[t].status);
+			an_note(a, "state %s: no usable runs%s", a->states[i].name,
+				failed ? " (its transition failed: see state transitions)" : "");
+		}
 	}
 	sort_ctx = a;
 	qsort(time_order, n, sizeof(*time_order), cmp_state_time);
 
-	a->order = an_calloc(n ? n : 1, sizeof(*a->order));
+	a->order = cm_calloc(n ? n : 1, sizeof(*a->order));
 	a->n_order = 0;
+	bool *placed = cm_calloc(a->n_states ? a->n_states : 1, sizeof(*placed));
 	if (opt->state_order) {
-		char *list = an_strdup(opt->state_order);
+		char *list = cm_strdup(opt->state_order);
 		char *save = NULL;
 		for (char *tok = strtok_r(list, ",", &save); tok;
 		     tok = strtok_r(NULL, ",", &save)) {
@@ -305,22 +401,27 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 					tok);
 				free(list);
 				free(time_order);
+				free(placed);
 				return -1;
 			}
-			order_add(a, time_order[k]);
+			if (!placed[time_order[k]])
+				a->order[a->n_order++] = time_order[k];
+			placed[time_order[k]] = true;
 		}
 		free(list);
 	}
-	for (size_t k = 0; k < n; k++)
-		order_add(a, time_order[k]);
+	for (size_t k = 0; k < n; k++) {
+		if (!placed[time_order[k]])
+			a->order[a->n_order++] = time_order[k];
+		placed[time_order[k]] = true;
+	}
+	free(placed);
 
 	if (opt->baseline) {
-		size_t k;
-		for (k = 0; k < n; k++) {
-			if (strcmp(a->states[time_order[k]].name, opt->baseline) == 0)
-				break;
-		}
-		if (k == n) {
+		size_t k = 0;
+		while (k < a->n_states && strcmp(a->states[k].name, opt->baseline) != 0)
+			k++;
+		if (k == a->n_states || !a->states[k].n_runs) {
 			fprintf(stderr,
 				"fiocamp-analyze: --baseline: no usable runs of a state called "
 				"\"%s\"\n",
@@ -328,11 +429,15 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 			free(time_order);
 			return -1;
 		}
-		a->baseline = time_order[k];
+		a->baseline = k;
 	} else {
-		/* The manifest's first state, else the one that ran first. */
-		a->baseline = time_order[0];
-		if (a->manifest && a->n_states && a->states[0].in_manifest && !a->states[0].shown)
+		/* The manifest's first state, else the one that ran first; one
+		 * with runs. */
+		size_t k = 0;
+		while (k < n && !a->states[time_order[k]].n_runs)
+			k++;
+		a->baseline = time_order[k < n ? k : 0];
+		if (a->n_states && a->states[0].in_manifest && !a->states[0].n_runs)
 			an_note(a,
 				"the manifest's first state %s has no usable runs; baseline is %s",
 				a->states[0].name, a->states[a->baseline].name);
@@ -341,25 +446,60 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 	return 0;
 }
 
-/* Index of a state in the display order; SIZE_MAX if not shown. */
-static size_t display_pos(const struct an_analysis *a, size_t state)
+/* Variants keep the order of the inputs; the first is the baseline. */
+static int order_columns(struct an_analysis *a, const struct an_options *opt)
 {
-	for (size_t k = 0; k < a->n_order; k++) {
-		if (a->order[k] == state)
-			return k;
+	a->baseline_variant = 0;
+	if (opt->baseline_variant) {
+		size_t k = 0;
+		while (k < a->n_variants && strcmp(a->variants[k].name, opt->baseline_variant) != 0)
+			k++;
+		if (k == a->n_variants || !a->variants[k].n_runs) {
+			fprintf(stderr,
+				"fiocamp-analyze: --baseline-variant: no usable runs of a variant "
+				"called \"%s\"\n",
+				opt->baseline_variant);
+			return -1;
+		}
+		a->baseline_variant = k;
+	} else {
+		while (a->baseline_variant + 1 < a->n_variants &&
+		       !a->variants[a->baseline_variant].n_runs)
+			a->baseline_variant++;
 	}
-	return SIZE_MAX;
+	size_t per = a->n_states ? a->n_states : 1;
+	size_t *counts = cm_calloc(a->n_variants * per + 1, sizeof(*counts));
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (r->accepted)
+			counts[r->variant * per + r->state]++;
+	}
+	a->cols = cm_calloc(a->n_variants * a->n_order + 1, sizeof(*a->cols));
+	a->n_cols = 0;
+	for (size_t v = 0; v < a->n_variants; v++) {
+		for (size_t k = 0; k < a->n_order; k++) {
+			size_t s = a->order[k];
+			size_t runs = counts[v * per + s];
+			if (!runs && !transition_shown(an_transition_of(a, s, v)))
+				continue;
+			a->cols[a->n_cols++] = (struct an_col){s, v, runs};
+		}
+	}
+	free(counts);
+	a->base_col = an_col_find(a, a->baseline, a->baseline_variant);
+	return 0;
 }
 
 /* ---- per-second bands ----------------------------------------------------- */
 
-static struct an_band *band_get(struct an_analysis *a, size_t test, size_t job, enum fc_ddir dir,
-				enum fc_log_type type)
+static struct an_band *band_get(struct an_analysis *a, size_t variant, size_t test, size_t job,
+				enum fc_ddir dir, enum fc_log_type type)
 {
-	const struct an_band *b = an_find_band(a, test, job, dir, type);
+	const struct an_band *b = an_find_band(a, variant, test, job, dir, type);
 	if (b)
 		return (struct an_band *)b;
-	struct an_band *nb = AN_PUSH(a->bands, a->n_bands, a->cap_bands);
+	struct an_band *nb = CM_PUSH(a->bands, a->n_bands, a->cap_bands);
+	nb->variant = variant;
 	nb->test = test;
 	nb->job_index = job;
 	nb->dir = dir;
@@ -375,9 +515,9 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /*
- * The band of a (test, job, direction) is p10..p90 of every per-second
- * value in the baseline's logs of it: the range the baseline itself spends
- * 80 % of its seconds in.
+ * The band of a (variant, test, job, direction) is p10..p90 of every
+ * per-second value in the logs of the variant's baseline state: the range
+ * the baseline itself spends 80 % of its seconds in.
  */
 static void compute_bands(struct an_analysis *a)
 {
@@ -389,7 +529,8 @@ static void compute_bands(struct an_analysis *a)
 			for (int d = 0; d < 3; d++) {
 				const struct an_dirvals *dv = &r->jobs[j].dir[d];
 				if (dv->sec.n)
-					band_get(a, r->test, j, (enum fc_ddir)d, dv->log_type);
+					band_get(a, r->variant, r->test, j, (enum fc_ddir)d,
+						 dv->log_type);
 			}
 		}
 	}
@@ -399,8 +540,8 @@ static void compute_bands(struct an_analysis *a)
 		size_t n = 0, cap = 0;
 		for (size_t i = 0; i < a->n_runs; i++) {
 			const struct an_run *r = &a->runs[i];
-			if (!r->accepted || r->state != a->baseline || r->test != band->test ||
-			    band->job_index >= r->n_jobs)
+			if (!r->accepted || r->state != a->baseline || r->variant != band->variant ||
+			    r->test != band->test || band->job_index >= r->n_jobs)
 				continue;
 			const struct an_dirvals *dv = &r->jobs[band->job_index].dir[band->dir];
 			if (!dv->sec.n || dv->log_type != band->log_type)
@@ -408,7 +549,7 @@ static void compute_bands(struct an_analysis *a)
 			for (size_t p = 0; p < dv->sec.n; p++) {
 				if (!isfinite(dv->sec.values[p]))
 					continue;
-				double *slot = AN_PUSH(v, n, cap);
+				double *slot = CM_PUSH(v, n, cap);
 				*slot = dv->sec.values[p];
 			}
 		}
@@ -433,8 +574,8 @@ static void per_second_metrics(struct an_analysis *a)
 				struct an_dirvals *dv = &r->jobs[j].dir[d];
 				if (!dv->sec.n)
 					continue;
-				const struct an_band *band =
-				    an_find_band(a, r->test, j, (enum fc_ddir)d, dv->log_type);
+				const struct an_band *band = an_find_band(
+				    a, r->variant, r->test, j, (enum fc_ddir)d, dv->log_type);
 				struct an_band none = {.log_type = dv->log_type};
 				an_series_stats(&dv->sec, band ? band : &none,
 						&dv->v[AN_M_SEC_FIRST], &dv->v[AN_M_SEC_MIN],
@@ -465,7 +606,7 @@ double an_pct_change(double v, double base)
 
 static double *with_never(const double *v, size_t n)
 {
-	double *x = an_calloc(n, sizeof(*x));
+	double *x = cm_calloc(n, sizeof(*x));
 	for (size_t i = 0; i < n; i++)
 		x[i] = isnan(v[i]) ? NEVER : v[i];
 	return x;
@@ -501,27 +642,56 @@ static void summarize(const double *v, size_t n, bool never_last, struct fc_summ
 	s->mad = NAN;
 }
 
-static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_base, bool never_last)
+static double *never_copy(const double *v, size_t n, bool never_last)
 {
-	summarize(c->values, c->n, never_last, &c->sum);
-	c->change_pct = NAN;
-	c->round1 = NAN;
-	c->round1_change_pct = NAN;
-	c->rest_median = NAN;
-	c->rest_change_pct = NAN;
+	return never_last ? with_never(v, n) : NULL;
+}
+
+/* Mann-Whitney of c against base; only the ranks count, so NEVER ranks
+ * last without distorting p. */
+static bool mann_whitney(const struct an_cell *c, const struct an_cell *base, bool never_last,
+			 struct fc_mann_whitney *mw)
+{
+	double *cv = never_copy(c->values, c->n, never_last);
+	double *bv = never_copy(base->values, base->n, never_last);
+	bool ok = fc_mann_whitney(cv ? cv : c->values, c->n, bv ? bv : base->values, base->n,
+				  mw) == 0;
+	free(cv);
+	free(bv);
+	return ok;
+}
+
+/* The round split and both comparisons of a cell whose summary is known:
+ * against the baseline state of its variant (`base`) and against the
+ * baseline variant in its state (`vbase`); either may be NULL (none) or
+ * the cell itself. */
+static void cell_stats(struct an_cell *c, const struct an_cell *base, const struct an_cell *vbase,
+		       bool never_last)
+{
+	c->change_pct = c->round1 = c->round1_change_pct = NAN;
+	c->rest_median = c->rest_change_pct = c->v_change_pct = NAN;
+	c->outside = c->v_outside = c->have_mw = c->v_have_mw = false;
+	/* The baseline's own rounds compare to its own median. */
+	double ref = base ? base->sum.median : NAN;
+	if (base == c)
+		base = NULL;
+	if (vbase == c)
+		vbase = NULL;
 	double bmed = base ? base->sum.median : NAN;
-	if (!is_base && base && base->sum.n > 0 && c->sum.n > 0) {
+	if (base && base->sum.n > 0 && c->sum.n > 0) {
 		c->change_pct = an_pct_change(c->sum.median, bmed);
-		c->outside = c->sum.median < base->sum.min || c->sum.median > base->sum.max;
-		/* Only the ranks count, so NEVER ranks last without distorting p. */
-		double *cv = never_last ? with_never(c->values, c->n) : NULL;
-		double *bv = never_last ? with_never(base->values, base->n) : NULL;
-		c->have_mw = fc_mann_whitney(cv ? cv : c->values, c->n, bv ? bv : base->values,
-					     base->n, &c->mw) == 0;
-		free(cv);
-		free(bv);
+		/* a range needs two values */
+		c->outside = base->sum.n > 1 &&
+			     (c->sum.median < base->sum.min || c->sum.median > base->sum.max);
+		c->have_mw = mann_whitney(c, base, never_last, &c->mw);
 	}
-	double *rest = an_calloc(c->n ? c->n : 1, sizeof(*rest));
+	if (vbase && vbase->sum.n > 0 && c->sum.n > 0) {
+		c->v_change_pct = an_pct_change(c->sum.median, vbase->sum.median);
+		c->v_outside = vbase->sum.n > 1 && (c->sum.median < vbase->sum.min ||
+						    c->sum.median > vbase->sum.max);
+		c->v_have_mw = mann_whitney(c, vbase, never_last, &c->v_mw);
+	}
+	double *rest = cm_calloc(c->n ? c->n : 1, sizeof(*rest));
 	size_t nr = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->rounds[i] == 1)
@@ -533,22 +703,22 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, bool is_ba
 	summarize(rest, nr, never_last, &rs);
 	c->rest_n = rs.n;
 	c->rest_median = rs.median;
-	c->round1_change_pct = an_pct_change(c->round1, bmed);
-	c->rest_change_pct = an_pct_change(c->rest_median, bmed);
+	c->round1_change_pct = an_pct_change(c->round1, ref);
+	c->rest_change_pct = an_pct_change(c->rest_median, ref);
 	free(rest);
 }
 
 struct run_ref {
 	size_t run;
-	size_t pos; /* display position of its state */
+	size_t col; /* column of its state and variant */
 	int round;
 };
 
 static int cmp_run_ref(const void *x, const void *y)
 {
 	const struct run_ref *a = x, *b = y;
-	if (a->pos != b->pos)
-		return a->pos < b->pos ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
 	return (a->round > b->round) - (a->round < b->round);
 }
 
@@ -567,7 +737,7 @@ static const struct an_dirvals *run_dir(const struct an_run *r, size_t j, enum f
 	return dv;
 }
 
-/* One series over the runs of a test (refs, in display order). */
+/* One series over the runs of a test (refs, in column order). */
 static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t n, size_t t,
 		       size_t j, enum fc_ddir d, enum an_metric m, enum fc_log_type type)
 {
@@ -587,24 +757,24 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 	if (!job_name || (!any_value && m != AN_M_RECOVERY))
 		return;
 
-	struct an_series *s = AN_PUSH(a->series, a->n_series, a->cap_series);
+	struct an_series *s = CM_PUSH(a->series, a->n_series, a->cap_series);
 	s->test = t;
 	s->job_index = j;
-	s->job_name = an_strdup(job_name);
+	s->job_name = cm_strdup(job_name);
 	s->dir = d;
 	s->metric = m;
 	s->log_type = m >= AN_M_FIRST_LOG ? type : FC_LOG_UNKNOWN;
-	s->cells = an_calloc(a->n_order, sizeof(*s->cells));
+	s->cells = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*s->cells));
 	/* Count, allocate once per cell, fill. */
 	for (size_t q = 0; q < n; q++) {
 		if (run_dir(&a->runs[refs[q].run], j, d, m, type))
-			s->cells[refs[q].pos].n++;
+			s->cells[refs[q].col].n++;
 	}
-	for (size_t p = 0; p < a->n_order; p++) {
+	for (size_t p = 0; p < a->n_cols; p++) {
 		struct an_cell *c = &s->cells[p];
-		c->values = an_calloc(c->n, sizeof(*c->values));
-		c->rounds = an_calloc(c->n, sizeof(*c->rounds));
-		c->runs = an_calloc(c->n, sizeof(*c->runs));
+		c->values = cm_calloc(c->n ? c->n : 1, sizeof(*c->values));
+		c->rounds = cm_calloc(c->n ? c->n : 1, sizeof(*c->rounds));
+		c->runs = cm_calloc(c->n ? c->n : 1, sizeof(*c->runs));
 		c->n = 0;
 	}
 	for (size_t q = 0; q < n; q++) {
@@ -612,41 +782,58 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		const struct an_dirvals *dv = run_dir(r, j, d, m, type);
 		if (!dv)
 			continue;
-		struct an_cell *c = &s->cells[refs[q].pos];
+		struct an_cell *c = &s->cells[refs[q].col];
 		c->values[c->n] = dv->v[m];
 		c->rounds[c->n] = r->id.round;
 		c->runs[c->n] = refs[q].run;
 		c->n++;
 	}
-	size_t base_pos = display_pos(a, a->baseline);
-	if (base_pos >= a->n_order)
-		return;
-	/* The baseline first: the others compare to it. */
-	const struct an_cell *base = &s->cells[base_pos];
-	/* Without a band every recovery is NaN for want of one: no values. */
-	const struct an_band *band = m == AN_M_RECOVERY ? an_find_band(a, t, j, d, type) : NULL;
-	bool never_last = band && band->n > 0;
-	cell_stats(&s->cells[base_pos], base, true, never_last);
-	for (size_t p = 0; p < a->n_order; p++) {
-		if (p != base_pos)
-			cell_stats(&s->cells[p], base, false, never_last);
+	/* Summaries first: the comparisons read the baselines' summaries. */
+	for (size_t p = 0; p < a->n_cols; p++) {
+		struct an_cell *c = &s->cells[p];
+		const struct an_band *band =
+		    m == AN_M_RECOVERY ? an_find_band(a, a->cols[p].variant, t, j, d, type) : NULL;
+		summarize(c->values, c->n, band && band->n > 0, &c->sum);
+	}
+	for (size_t p = 0; p < a->n_cols; p++) {
+		const struct an_col *col = &a->cols[p];
+		/* Without a band every recovery is NaN for want of one: no values. */
+		const struct an_band *band =
+		    m == AN_M_RECOVERY ? an_find_band(a, col->variant, t, j, d, type) : NULL;
+		size_t bs = an_col_find(a, a->baseline, col->variant);
+		size_t bv = an_col_find(a, col->state, a->baseline_variant);
+		cell_stats(&s->cells[p], bs == SIZE_MAX ? NULL : &s->cells[bs],
+			   bv == SIZE_MAX ? NULL : &s->cells[bv], band && band->n > 0);
 	}
 }
 
 static void build_series(struct an_analysis *a)
 {
-	struct run_ref *refs = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
+	struct run_ref *refs = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*refs));
+	size_t **by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
+	size_t *n_by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
+	for (size_t t = 0; t < a->n_tests; t++)
+		by_test[t] = cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
+				       sizeof(**by_test));
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (r->accepted)
+			by_test[r->test][n_by_test[r->test]++] = i;
+	}
 	for (size_t t = 0; t < a->n_tests; t++) {
 		size_t n = 0, max_jobs = 0;
-		for (size_t i = 0; i < a->n_runs; i++) {
-			const struct an_run *r = &a->runs[i];
-			if (!r->accepted || r->test != t)
+		for (size_t k = 0; k < n_by_test[t]; k++) {
+			const struct an_run *r = &a->runs[by_test[t][k]];
+			size_t col = an_col_find(a, r->state, r->variant);
+			if (col == SIZE_MAX)
 				continue;
-			refs[n++] = (struct run_ref){i, display_pos(a, r->state), r->id.round};
+			refs[n++] = (struct run_ref){by_test[t][k], col, r->id.round};
 			if (r->n_jobs > max_jobs)
 				max_jobs = r->n_jobs;
 		}
+		free(by_test[t]);
 		qsort(refs, n, sizeof(*refs), cmp_run_ref);
+		a->tests[t].series_start = a->n_series;
 		for (size_t j = 0; j < max_jobs; j++) {
 			for (size_t k = 0; k < AN_N_REPORT_DIRS; k++) {
 				for (int m = 0; m < AN_M_FIRST_LOG; m++)
@@ -661,12 +848,16 @@ static void build_series(struct an_analysis *a)
 				}
 			}
 		}
+		a->tests[t].series_end = a->n_series;
 	}
+	free(by_test);
+	free(n_by_test);
 	free(refs);
 }
 
 int an_compute(struct an_analysis *a, const struct an_options *opt)
 {
+	reject_short_runs(a);
 	number_rounds(a);
 	bool any = false;
 	for (size_t i = 0; i < a->n_runs; i++) {
@@ -674,21 +865,37 @@ int an_compute(struct an_analysis *a, const struct an_options *opt)
 		if (!r->accepted)
 			continue;
 		any = true;
-		r->state = an_state_get(a, r->id.state);
 		struct an_state *st = &a->states[r->state];
-		st->shown = true;
 		st->n_runs++;
 		if (r->timestamp_ms >= 0 &&
 		    (st->first_ts_ms < 0 || r->timestamp_ms < st->first_ts_ms))
 			st->first_ts_ms = r->timestamp_ms;
-		r->test = test_get(a, r->id.test);
-		if (!a->fio_version && r->fio_version)
-			a->fio_version = an_strdup(r->fio_version);
+		struct an_variant *v = &a->variants[r->variant];
+		if (!v->fio_version && r->fio_version)
+			v->fio_version = cm_strdup(r->fio_version);
+	}
+	/* variants counted their runs before repeats were left out */
+	for (size_t v = 0; v < a->n_variants; v++)
+		a->variants[v].n_runs = 0;
+	for (size_t i = 0; i < a->n_runs; i++) {
+		if (a->runs[i].accepted)
+			a->variants[a->runs[i].variant].n_runs++;
+	}
+	for (size_t v = 0; v < a->n_variants; v++) {
+		struct an_variant *var = &a->variants[v];
+		const char *cv =
+		    var->campaign != SIZE_MAX ? a->campaigns[var->campaign].fio_version : NULL;
+		if (cv) {
+			free(var->fio_version);
+			var->fio_version = cm_strdup(cv);
+		}
 	}
 	if (!any)
 		return -2;
+	if (a->n_variants && a->variants[0].fio_version)
+		a->fio_version = cm_strdup(a->variants[0].fio_version);
 	order_tests(a);
-	if (order_states(a, opt) < 0)
+	if (order_states(a, opt) < 0 || order_columns(a, opt) < 0)
 		return -1;
 	compute_bands(a);
 	per_second_metrics(a);

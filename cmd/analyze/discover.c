@@ -2,7 +2,9 @@
 /*
  * Finding the runs: a campaign directory through its manifest.json
  * (docs/campaign-directory.md), or any tree, list or glob of fio output and
- * logs named by some convention.
+ * logs, recognised by content where the name does not say; a bench-fio
+ * tree.  Each command-line input is kept apart: it becomes a variant when
+ * several are compared.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,58 +23,109 @@ static char *join_path(const char *dir, const char *name)
 {
 	size_t dl = strlen(dir);
 	if (dl == 0 || (dl == 1 && dir[0] == '.'))
-		return an_strdup(name);
+		return cm_strdup(name);
 	if (dir[dl - 1] == '/')
-		return an_asprintf("%s%s", dir, name);
-	return an_asprintf("%s/%s", dir, name);
+		return cm_asprintf("%s%s", dir, name);
+	return cm_asprintf("%s/%s", dir, name);
 }
 
-static struct an_run *add_run(struct an_analysis *a, const char *path)
+/* The path below the input's root ("" for the root itself); borrowed. */
+static const char *rel_to(const char *root, const char *path)
 {
-	struct an_run *r = AN_PUSH(a->runs, a->n_runs, a->cap_runs);
-	r->path = an_strdup(path);
+	size_t rl = strlen(root);
+	while (rl > 1 && root[rl - 1] == '/')
+		rl--;
+	if (rl == 1 && root[0] == '.') {
+		while (path[0] == '.' && path[1] == '/')
+			path += 2;
+		return path;
+	}
+	if (strncmp(path, root, rl) == 0 && (path[rl] == '/' || path[rl] == '\0'))
+		return path[rl] == '/' ? path + rl + 1 : path + rl;
+	return path;
+}
+
+/* The directory part of a relative path without its last `drop`
+ * directories (those an identity took); "" when nothing is left. */
+static char *group_of(const char *rel, size_t drop)
+{
+	const char *slash = strrchr(rel, '/');
+	size_t len = slash ? (size_t)(slash - rel) : 0;
+	for (size_t i = 0; i < drop && len > 0; i++) {
+		while (len > 0 && rel[len - 1] != '/')
+			len--;
+		if (len > 0)
+			len--;
+	}
+	return cm_strndup(rel, len);
+}
+
+static struct an_run *add_run(struct an_analysis *a, size_t in, const char *path)
+{
+	struct an_run *r = CM_PUSH(a->runs, a->n_runs, a->cap_runs);
+	r->path = cm_strdup(path);
 	r->key = an_output_key(path);
+	r->input = in;
+	r->campaign = SIZE_MAX;
 	r->timestamp_ms = -1;
+	r->time_based = -1;
 	return r;
 }
 
 static void add_log(struct an_run *r, const char *path, const struct an_log_name *ln)
 {
-	struct an_log *l = AN_PUSH(r->logs, r->n_logs, r->cap_logs);
-	l->path = an_strdup(path);
+	struct an_log *l = CM_PUSH(r->logs, r->n_logs, r->cap_logs);
+	l->path = cm_strdup(path);
 	l->type = ln ? ln->type : FC_LOG_UNKNOWN;
 	l->index = ln ? ln->index : 0;
 }
 
-/* An output file outside a manifest: its identity from its name. */
-static void add_named_output(struct an_analysis *a, const char *path,
-			     const struct an_pattern *pattern)
+/* An output file outside a manifest: what its path says of it.  `maybe`:
+ * a name that is not fio's own (.txt, .log, none ...), read if its content
+ * is fio's, else skipped. */
+static void add_named_output(struct an_analysis *a, size_t in, const char *path,
+			     const struct an_pattern *pattern, bool maybe)
 {
-	char *key = an_output_key(path);
+	const struct an_input *inp = &a->inputs[in];
 	struct an_ident id;
-	char why[512];
-	int rc;
+	char *key = an_output_key(path);
+	const char *rel = rel_to(inp->root, key);
 	if (pattern) {
-		rc = an_pattern_match(pattern, key, &id);
-		if (rc < 0)
-			snprintf(why, sizeof(why), "the name does not match --pattern '%s'",
-				 an_pattern_text(pattern));
-	} else {
-		rc = an_infer_default(key, &id, why, sizeof(why));
-	}
-	free(key);
-	if (rc < 0) {
-		an_reject(a, path, "%s", why);
+		if (an_pattern_match(pattern, key, &id) < 0) {
+			if (maybe)
+				an_skip(a, path, "its name does not match --pattern");
+			else
+				an_reject(a, path, "the name does not match --pattern '%s'",
+					  an_pattern_text(pattern));
+			free(key);
+			return;
+		}
+		struct an_run *r = add_run(a, in, path);
+		r->source = AN_ID_PATTERN;
+		r->id = id;
+		r->group = group_of(rel, an_pattern_dirs(pattern));
+		r->maybe = maybe;
+		free(key);
 		return;
 	}
-	struct an_run *r = add_run(a, path);
-	r->id = id;
+	struct an_run *r = add_run(a, in, path);
+	r->maybe = maybe;
+	if (an_infer_layout(key, &id) == 0) {
+		r->source = AN_ID_LAYOUT;
+		r->id = id;
+		r->group = group_of(rel, 2);
+	} else {
+		r->source = AN_ID_NAME;
+		r->group = group_of(rel, 0);
+	}
+	free(key);
 }
 
-static void add_pending_log(struct an_analysis *a, const char *path)
+static void add_pending_log(struct an_analysis *a, size_t in, const char *path)
 {
-	struct an_pending_log *pl = AN_PUSH(a->plogs, a->n_plogs, a->cap_plogs);
-	pl->path = an_strdup(path);
+	struct an_pending_log *pl = CM_PUSH(a->plogs, a->n_plogs, a->cap_plogs);
+	pl->path = cm_strdup(path);
+	pl->input = in;
 	an_log_name_parse(path, &pl->name);
 }
 
@@ -98,22 +151,49 @@ static bool first_visit(struct an_analysis *a, DIR *d)
 		    a->walked[i].ino == (uint64_t)st.st_ino)
 			return false;
 	}
-	struct an_dir_id *id = AN_PUSH(a->walked, a->n_walked, a->cap_walked);
+	struct an_dir_id *id = CM_PUSH(a->walked, a->n_walked, a->cap_walked);
 	id->dev = (uint64_t)st.st_dev;
 	id->ino = (uint64_t)st.st_ino;
 	return true;
 }
 
-static int read_manifest(struct an_analysis *a, const char *dir, const char *path);
+static int read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path);
 
-static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern,
-		bool no_manifest, int depth);
+struct walk_ctx {
+	struct an_analysis *a;
+	size_t in;
+	const struct an_pattern *pattern;
+	bool no_manifest;
+};
+
+static int walk(struct walk_ctx *w, const char *dir, int depth);
+
+/* A regular file met while walking: a run, a log, or skipped. */
+static void walk_file(struct walk_ctx *w, const char *path)
+{
+	const char *why;
+	switch (an_file_kind(path, &why)) {
+	case AN_FILE_OUTPUT:
+		add_named_output(w->a, w->in, path, w->pattern, false);
+		break;
+	case AN_FILE_MAYBE:
+		add_named_output(w->a, w->in, path, w->pattern, true);
+		break;
+	case AN_FILE_LOG:
+		add_pending_log(w->a, w->in, path);
+		break;
+	case AN_FILE_SKIP:
+		an_skip(w->a, path, why);
+		break;
+	}
+}
 
 /* One entry of a directory: descends, or adds a run or a log.  `campaign`:
  * the directory holds a manifest.json (read by names: --no-manifest). */
-static int walk_entry(struct an_analysis *a, const char *dir, const struct entry *e,
-		      const struct an_pattern *pattern, bool no_manifest, bool campaign, int depth)
+static int walk_entry(struct walk_ctx *w, const char *dir, const struct entry *e, bool campaign,
+		      int depth)
 {
+	struct an_analysis *a = w->a;
 	char *path = join_path(dir, e->name);
 	/* d_type saves a stat per file; links and unknown types need one. */
 	unsigned char type = e->type;
@@ -126,6 +206,8 @@ static int walk_entry(struct an_analysis *a, const char *dir, const struct entry
 			type = S_ISDIR(st.st_mode)   ? DT_DIR
 			       : S_ISREG(st.st_mode) ? DT_REG
 						     : DT_UNKNOWN;
+			if (type == DT_UNKNOWN)
+				an_skip(a, path, "not a regular file");
 		}
 	}
 	int rc = 0;
@@ -138,18 +220,9 @@ static int walk_entry(struct an_analysis *a, const char *dir, const struct entry
 		else if (campaign && strcmp(e->name, "prefill") == 0)
 			an_note(a, "%s: the campaign's prefill runs, not analyzed", path);
 		else
-			rc = walk(a, path, pattern, no_manifest, depth + 1);
+			rc = walk(w, path, depth + 1);
 	} else if (type == DT_REG) {
-		switch (an_file_kind(path)) {
-		case AN_FILE_OUTPUT:
-			add_named_output(a, path, pattern);
-			break;
-		case AN_FILE_LOG:
-			add_pending_log(a, path);
-			break;
-		case AN_FILE_SKIP:
-			break;
-		}
+		walk_file(w, path);
 	}
 	free(path);
 	return rc;
@@ -157,9 +230,9 @@ static int walk_entry(struct an_analysis *a, const char *dir, const struct entry
 
 /* 0, or -1 when a campaign directory in the tree has a manifest that
  * cannot be read (printed). */
-static int walk(struct an_analysis *a, const char *dir, const struct an_pattern *pattern,
-		bool no_manifest, int depth)
+static int walk(struct walk_ctx *w, const char *dir, int depth)
 {
+	struct an_analysis *a = w->a;
 	if (depth > 64) {
 		an_note(a, "%s: directories nested too deep, not descended", dir);
 		return 0;
@@ -182,10 +255,16 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 	bool campaign = false;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.')
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
 			continue;
-		struct entry *slot = AN_PUSH(names, n, cap);
-		slot->name = an_strdup(e->d_name);
+		if (e->d_name[0] == '.') {
+			char *path = join_path(dir, e->d_name);
+			an_skip(a, path, "a hidden file");
+			free(path);
+			continue;
+		}
+		struct entry *slot = CM_PUSH(names, n, cap);
+		slot->name = cm_strdup(e->d_name);
 		slot->type = e->d_type;
 		campaign |= strcmp(e->d_name, "manifest.json") == 0;
 	}
@@ -193,18 +272,17 @@ static int walk(struct an_analysis *a, const char *dir, const struct an_pattern 
 	int status = 0;
 	/* A campaign directory inside the tree is read through its manifest,
 	 * like one given on the command line. */
-	bool by_manifest = campaign && !no_manifest;
+	bool by_manifest = campaign && !w->no_manifest;
 	if (by_manifest) {
 		char *manifest = join_path(dir, "manifest.json");
-		status = read_manifest(a, dir, manifest);
+		status = read_manifest(a, w->in, dir, manifest);
 		free(manifest);
 	}
 	/* Sorted, so that the order of runs does not depend on the file system. */
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_entry);
 	for (size_t i = 0; i < n; i++) {
-		if (!by_manifest &&
-		    walk_entry(a, dir, &names[i], pattern, no_manifest, campaign, depth) < 0)
+		if (!by_manifest && walk_entry(w, dir, &names[i], campaign, depth) < 0)
 			status = -1;
 		free(names[i].name);
 	}
@@ -219,9 +297,11 @@ static double num_or_nan(const json_t *v)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* Text from a manifest, as valid UTF-8 (jansson checks what it loads, but
+ * the manifest is not the only way in). */
 static char *str_or_null(const json_t *v)
 {
-	return json_is_string(v) ? an_strdup(json_string_value(v)) : NULL;
+	return json_is_string(v) ? cm_utf8_dup(json_string_value(v)) : NULL;
 }
 
 /* Manifest paths are relative and stay inside the campaign directory. */
@@ -261,28 +341,37 @@ static int manifest_fail(const char *path, const char *what)
 	return -1;
 }
 
-static void manifest_state_actions(struct an_state *st, const json_t *before)
+static void manifest_state_actions(struct an_transition *tr, const json_t *before)
 {
-	if (st->n_actions)
-		return; /* a second manifest with the same state: keep the first */
+	if (tr->n_actions)
+		return; /* the same state twice in one manifest: keep the first */
 	size_t cap = 0;
 	size_t i;
 	const json_t *act;
 	json_array_foreach(before, i, act) {
 		if (!json_is_object(act))
 			continue;
-		struct an_action *ac = AN_PUSH(st->actions, st->n_actions, cap);
+		struct an_action *ac = CM_PUSH(tr->actions, tr->n_actions, cap);
 		ac->action = str_or_null(json_object_get(act, "action"));
 		ac->text = str_or_null(json_object_get(act, "text"));
 		ac->status = str_or_null(json_object_get(act, "status"));
+		ac->error = str_or_null(json_object_get(act, "error"));
 		ac->duration_s = num_or_nan(json_object_get(act, "duration_s"));
 		ac->downtime_s = num_or_nan(json_object_get(act, "downtime_s"));
 		ac->task_duration_s = NAN;
+		ac->hash_match = -1;
+		/* verify-hash: the data's checksum against the one taken before */
+		const json_t *match = json_object_get(json_object_get(act, "result"), "match");
+		if (json_is_boolean(match)) {
+			ac->hash_match = json_is_true(match) ? 1 : 0;
+			tr->hash_checks++;
+			tr->hash_matched += ac->hash_match == 1;
+		}
 		const json_t *task = json_object_get(act, "task");
 		if (json_is_object(task)) {
 			ac->task_name = str_or_null(json_object_get(task, "name"));
 			if (!ac->task_name)
-				ac->task_name = an_strdup("task");
+				ac->task_name = cm_strdup("task");
 			ac->task_duration_s = num_or_nan(json_object_get(task, "duration_s"));
 			/* an action that ran several tasks (reboot) sums them up */
 			json_int_t count = json_integer_value(json_object_get(task, "count"));
@@ -291,12 +380,28 @@ static void manifest_state_actions(struct an_state *st, const json_t *before)
 	}
 }
 
-static void manifest_test(struct an_analysis *a, const char *dir, const char *state, int round,
-			  const json_t *t)
+struct manifest_ctx {
+	struct an_analysis *a;
+	size_t in;
+	size_t campaign;
+	const char *dir;
+	const char *group;
+};
+
+static void manifest_test(struct manifest_ctx *m, const char *state, int round, const json_t *t,
+			  const json_t *jround)
 {
+	struct an_analysis *a = m->a;
+	const char *dir = m->dir;
 	const char *test = json_string_value(json_object_get(t, "test"));
 	const char *status = json_string_value(json_object_get(t, "status"));
 	const char *json = json_string_value(json_object_get(t, "json"));
+	/* Variants within one campaign (backends, devices): the test's, else
+	 * its round's "variant". */
+	const json_t *jv = json_object_get(t, "variant");
+	if (!json_is_string(jv))
+		jv = json_object_get(jround, "variant");
+	const char *variant = json_string_value(jv);
 	if (!test || !safe_name(test)) {
 		an_note(a,
 			"%s/manifest.json: state %s round %d: a test without a valid name, "
@@ -304,7 +409,14 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 			dir, state, round);
 		return;
 	}
-	char *label = an_asprintf("%s/%s/r%d/%s", dir, state, round, test);
+	if (variant && !safe_name(variant)) {
+		an_note(a,
+			"%s/manifest.json: state %s round %d test %s: a variant without a valid "
+			"name, skipped",
+			dir, state, round, test);
+		return;
+	}
+	char *label = cm_asprintf("%s/%s/r%d/%s", dir, state, round, test);
 	if (!status)
 		status = "done";
 	if (strcmp(status, "pending") == 0 || strcmp(status, "running") == 0 ||
@@ -314,7 +426,7 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 		return;
 	}
 	if (strcmp(status, "done") != 0) {
-		char *where = json && safe_rel_path(json) ? join_path(dir, json) : an_strdup(label);
+		char *where = json && safe_rel_path(json) ? join_path(dir, json) : cm_strdup(label);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
 			an_reject(a, where, "the campaign marks this run %s (fio exit status %lld)",
@@ -340,11 +452,16 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 	}
 	free(label);
 	char *path = join_path(dir, json);
-	struct an_run *r = add_run(a, path);
+	struct an_run *r = add_run(a, m->in, path);
 	free(path);
-	r->id.state = an_strdup(state);
+	r->source = AN_ID_MANIFEST;
+	r->campaign = m->campaign;
+	r->group = cm_strdup(m->group);
+	r->id.state = cm_strdup(state);
 	r->id.round = round;
-	r->id.test = an_strdup(test);
+	r->id.test = cm_strdup(test);
+	if (variant)
+		r->id.variant = cm_strdup(variant);
 
 	size_t i;
 	const json_t *lg;
@@ -370,7 +487,7 @@ static void manifest_test(struct an_analysis *a, const char *dir, const char *st
 }
 
 /* From a file, or from buf when it is not NULL (path then labels it). */
-static int read_manifest_from(struct an_analysis *a, const char *dir, const char *path,
+static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir, const char *path,
 			      const char *buf, size_t len)
 {
 	json_error_t je;
@@ -406,13 +523,13 @@ static int read_manifest_from(struct an_analysis *a, const char *dir, const char
 		rc = manifest_fail(path, "\"states\" is missing or not an array");
 		goto out;
 	}
-	if (a->manifest) {
-		an_note(a, "%s: a second manifest; states of the same name are merged", path);
-	} else {
-		a->manifest = an_strdup(path);
-		a->campaign = str_or_null(json_object_get(root, "campaign"));
-		a->fio_version = str_or_null(json_object_get(root, "fio_version"));
-	}
+	struct an_campaign *c = CM_PUSH(a->campaigns, a->n_campaigns, a->cap_campaigns);
+	c->manifest = cm_strdup(path);
+	c->name = str_or_null(json_object_get(root, "campaign"));
+	c->fio_version = str_or_null(json_object_get(root, "fio_version"));
+	c->input = in;
+	c->group = group_of(rel_to(a->inputs[in].root, path), 0);
+	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group};
 
 	size_t unfinished = a->manifest_unfinished;
 	size_t i;
@@ -424,12 +541,12 @@ static int read_manifest_from(struct an_analysis *a, const char *dir, const char
 			continue;
 		}
 		size_t si = an_state_get(a, name);
-		struct an_state *st = &a->states[si];
-		st->in_manifest = true;
-		free(st->status);
-		st->status = str_or_null(json_object_get(js, "status"));
-		st->downtime_s = num_or_nan(json_object_get(js, "downtime_s"));
-		manifest_state_actions(st, json_object_get(js, "before"));
+		a->states[si].in_manifest = true;
+		struct an_transition *tr = an_transition_get(a, si, m.campaign);
+		free(tr->status);
+		tr->status = str_or_null(json_object_get(js, "status"));
+		tr->downtime_s = num_or_nan(json_object_get(js, "downtime_s"));
+		manifest_state_actions(tr, json_object_get(js, "before"));
 
 		size_t k;
 		const json_t *jr;
@@ -442,11 +559,11 @@ static int read_manifest_from(struct an_analysis *a, const char *dir, const char
 				continue;
 			}
 			int round = (int)json_integer_value(rn);
-			size_t m;
+			size_t t;
 			const json_t *jt;
-			json_array_foreach(json_object_get(jr, "tests"), m, jt) {
+			json_array_foreach(json_object_get(jr, "tests"), t, jt) {
 				if (json_is_object(jt))
-					manifest_test(a, dir, name, round, jt);
+					manifest_test(&m, name, round, jt, jr);
 			}
 		}
 	}
@@ -459,21 +576,202 @@ out:
 	return rc;
 }
 
-static int read_manifest(struct an_analysis *a, const char *dir, const char *path)
+static int read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path)
 {
-	return read_manifest_from(a, dir, path, NULL, 0);
+	return read_manifest_from(a, in, dir, path, NULL, 0);
 }
 
 int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
 			    const char *buf, size_t len)
 {
-	return read_manifest_from(a, dir, label, buf, len);
+	if (a->n_inputs == 0)
+		an_add_input(a, dir, NULL);
+	return read_manifest_from(a, 0, dir, label, buf, len);
+}
+
+/* ---- inputs ------------------------------------------------------------------- */
+
+/* The same path written with or without slashes at its end. */
+static bool same_arg(const char *x, const char *y)
+{
+	size_t lx = strlen(x), ly = strlen(y);
+	while (lx > 1 && x[lx - 1] == '/')
+		lx--;
+	while (ly > 1 && y[ly - 1] == '/')
+		ly--;
+	return lx == ly && strncmp(x, y, lx) == 0;
+}
+
+void an_add_input(struct an_analysis *a, const char *arg, const char *label)
+{
+	for (size_t i = 0; i < a->n_inputs; i++) {
+		if (same_arg(a->inputs[i].arg, arg)) {
+			if (label) {
+				free(a->inputs[i].label);
+				a->inputs[i].label = cm_strdup(label);
+			}
+			return;
+		}
+	}
+	struct an_input *in = CM_PUSH(a->inputs, a->n_inputs, a->cap_inputs);
+	in->arg = cm_strdup(arg);
+	in->label = label ? cm_strdup(label) : NULL;
+	struct stat st;
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		in->root = cm_strdup(arg);
+	} else {
+		/* a file or a glob: relative to its directory */
+		const char *slash = strrchr(arg, '/');
+		in->root = slash ? cm_strndup(arg, slash > arg ? (size_t)(slash - arg) : 1)
+				 : cm_strdup(".");
+	}
+}
+
+/* The last `k` components of a directory's real path (its name when the
+ * path as given has none: ".", "..", "/"). */
+static char *dir_name(const char *dir, size_t k)
+{
+	char *real = realpath(dir, NULL);
+	const char *p = real ? real : dir;
+	size_t len = strlen(p);
+	while (len > 1 && p[len - 1] == '/')
+		len--;
+	size_t start = len;
+	for (size_t i = 0; i < k && start > 0; i++) {
+		if (i)
+			start--; /* the slash between */
+		while (start > 0 && p[start - 1] != '/')
+			start--;
+	}
+	char *name = start < len ? cm_strndup(p + start, len - start) : cm_strdup(p);
+	free(real);
+	char *clean = cm_utf8_dup(name);
+	free(name);
+	return clean;
+}
+
+void an_name_inputs(struct an_analysis *a)
+{
+	for (size_t i = 0; i < a->n_inputs; i++) {
+		struct an_input *in = &a->inputs[i];
+		free(in->name);
+		in->name = in->label ? cm_utf8_dup(in->label) : dir_name(in->root, 1);
+	}
+	/* Different directories of the same name: more of their paths, until
+	 * the names differ.  Files of one directory share its name. */
+	for (size_t k = 2; k < 64; k++) {
+		bool clash = false;
+		for (size_t i = 0; i < a->n_inputs; i++) {
+			for (size_t j = i + 1; j < a->n_inputs; j++) {
+				struct an_input *x = &a->inputs[i], *y = &a->inputs[j];
+				if (x->label || y->label || strcmp(x->name, y->name) != 0)
+					continue;
+				char *rx = realpath(x->root, NULL), *ry = realpath(y->root, NULL);
+				bool same = rx && ry && strcmp(rx, ry) == 0;
+				free(rx);
+				free(ry);
+				if (same)
+					continue;
+				clash = true;
+				free(x->name);
+				free(y->name);
+				x->name = dir_name(x->root, k);
+				y->name = dir_name(y->root, k);
+			}
+		}
+		if (!clash)
+			break;
+	}
+}
+
+/* ---- bench-fio trees ----------------------------------------------------------- */
+
+/* DEVICE/BS/run-N/FILE: bench-fio's preconditioning runs. */
+static bool bench_fio_precondition(const char *rel_key)
+{
+	const char *slash = strrchr(rel_key, '/');
+	if (!slash)
+		return false;
+	const char *p = slash;
+	while (p > rel_key && p[-1] != '/')
+		p--;
+	size_t n = (size_t)(slash - p);
+	if (n < 5 || strncmp(p, "run-", 4) != 0)
+		return false;
+	for (size_t i = 4; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * An input is a bench-fio tree when every fio JSON found by name in it
+ * (preconditioning runs aside) lies at .../DEVICE/[MODEMIX/]BS/MODE-QD-NJ:
+ * the devices are variants, each file one test of its own workload.
+ */
+static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout layout)
+{
+	struct an_input *inp = &a->inputs[in];
+	size_t named = 0, bench = 0;
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (r->input != in || r->maybe ||
+		    (r->source != AN_ID_NAME && r->source != AN_ID_LAYOUT))
+			continue;
+		const char *rel = rel_to(inp->root, r->key);
+		if (bench_fio_precondition(rel))
+			continue;
+		named++;
+		char *dev;
+		if (an_bench_fio_path(rel, &dev)) {
+			bench++;
+			free(dev);
+		}
+	}
+	inp->bench_fio = layout == AN_LAYOUT_BENCH_FIO || (layout == AN_LAYOUT_AUTO && named &&
+							   bench == named);
+	if (!inp->bench_fio)
+		return;
+	if (layout == AN_LAYOUT_AUTO)
+		an_note(a,
+			"%s: read as a bench-fio tree (DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json): "
+			"devices side by side, tests by workload",
+			inp->arg);
+	for (size_t i = 0; i < a->n_runs; i++) {
+		struct an_run *r = &a->runs[i];
+		if (r->input != in || r->source == AN_ID_MANIFEST || r->source == AN_ID_PATTERN)
+			continue;
+		const char *rel = rel_to(inp->root, r->key);
+		char *dev;
+		if (bench_fio_precondition(rel)) {
+			r->source = AN_ID_BENCH_FIO;
+			r->skip = "bench-fio's preconditioning run";
+			continue;
+		}
+		if (!an_bench_fio_path(rel, &dev)) {
+			if (!r->maybe) {
+				r->reason = cm_strdup(
+				    "not where a bench-fio tree keeps its runs "
+				    "(DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json)");
+				r->source = AN_ID_BENCH_FIO;
+			}
+			continue;
+		}
+		an_ident_free(&r->id);
+		r->source = AN_ID_BENCH_FIO;
+		r->id.variant = dev[0] ? dev : dir_name(inp->root, 1);
+		if (!dev[0])
+			free(dev);
+		free(r->group);
+		r->group = cm_strdup("");
+	}
 }
 
 /* ---- arguments --------------------------------------------------------------- */
 
-static int add_path(struct an_analysis *a, const char *path, const struct an_pattern *pattern,
-		    bool no_manifest, bool explicit_file)
+static int add_path(struct an_analysis *a, size_t in, const char *path,
+		    const struct an_pattern *pattern, bool no_manifest, bool explicit_file)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
@@ -484,10 +782,12 @@ static int add_path(struct an_analysis *a, const char *path, const struct an_pat
 		char *manifest = join_path(path, "manifest.json");
 		struct stat ms;
 		int rc;
-		if (!no_manifest && stat(manifest, &ms) == 0)
-			rc = read_manifest(a, path, manifest);
-		else
-			rc = walk(a, path, pattern, no_manifest, 0);
+		if (!no_manifest && stat(manifest, &ms) == 0) {
+			rc = read_manifest(a, in, path, manifest);
+		} else {
+			struct walk_ctx w = {a, in, pattern, no_manifest};
+			rc = walk(&w, path, 0);
+		}
 		free(manifest);
 		return rc;
 	}
@@ -498,110 +798,56 @@ static int add_path(struct an_analysis *a, const char *path, const struct an_pat
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	if (!no_manifest && strcmp(base, "manifest.json") == 0) {
-		char *dir = an_strndup(path, (size_t)(base - path));
+		char *dir = cm_strndup(path, (size_t)(base - path));
 		if (!dir[0]) {
 			free(dir);
-			dir = an_strdup(".");
+			dir = cm_strdup(".");
 		}
-		int rc = read_manifest(a, dir, path);
+		int rc = read_manifest(a, in, dir, path);
 		free(dir);
 		return rc;
 	}
-	enum an_file_kind kind = an_file_kind(path);
-	if (kind == AN_FILE_LOG)
-		add_pending_log(a, path);
-	else if (kind == AN_FILE_OUTPUT || explicit_file)
-		add_named_output(a, path, pattern);
+	const char *why;
+	enum an_file_kind kind = an_file_kind(path, &why);
+	if (kind == AN_FILE_LOG) {
+		add_pending_log(a, in, path);
+	} else if (kind == AN_FILE_OUTPUT || explicit_file) {
+		/* A file named on the command line is meant to be fio output. */
+		add_named_output(a, in, path, pattern, false);
+	} else if (kind == AN_FILE_MAYBE) {
+		add_named_output(a, in, path, pattern, true);
+	} else {
+		an_skip(a, path, why);
+	}
 	return 0;
 }
 
-int an_discover(struct an_analysis *a, const char *arg, const struct an_pattern *pattern,
-		bool no_manifest)
+int an_discover(struct an_analysis *a, size_t in, const struct an_pattern *pattern,
+		const struct an_options *opt)
 {
+	const char *arg = a->inputs[in].arg;
 	struct stat st;
-	if (stat(arg, &st) == 0 || !strpbrk(arg, "*?["))
-		return add_path(a, arg, pattern, no_manifest, true);
-	glob_t g;
-	int rc = glob(arg, 0, NULL, &g);
-	if (rc == GLOB_NOMATCH) {
-		fprintf(stderr, "fiocamp-analyze: %s: no file matches\n", arg);
-		return -1;
-	}
-	if (rc != 0) {
-		fprintf(stderr, "fiocamp-analyze: %s: cannot expand the pattern\n", arg);
-		return -1;
-	}
 	int status = 0;
-	for (size_t i = 0; i < g.gl_pathc; i++) {
-		if (add_path(a, g.gl_pathv[i], pattern, no_manifest, false) < 0)
-			status = -1;
+	if (stat(arg, &st) == 0 || !strpbrk(arg, "*?[")) {
+		status = add_path(a, in, arg, pattern, opt->no_manifest, true);
+	} else {
+		glob_t g;
+		int rc = glob(arg, 0, NULL, &g);
+		if (rc == GLOB_NOMATCH) {
+			fprintf(stderr, "fiocamp-analyze: %s: no file matches\n", arg);
+			return -1;
+		}
+		if (rc != 0) {
+			fprintf(stderr, "fiocamp-analyze: %s: cannot expand the pattern\n", arg);
+			return -1;
+		}
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			if (add_path(a, in, g.gl_pathv[i], pattern, opt->no_manifest, false) < 0)
+				status = -1;
+		}
+		globfree(&g);
 	}
-	globfree(&g);
+	if (status == 0 && !pattern && opt->layout != AN_LAYOUT_NAMES)
+		detect_bench_fio(a, in, opt->layout);
 	return status;
-}
-
-/* ---- matching logs to runs ---------------------------------------------------- */
-
-struct key_ref {
-	const char *key;
-	size_t run;
-};
-
-static int cmp_key_ref(const void *x, const void *y)
-{
-	return strcmp(((const struct key_ref *)x)->key, ((const struct key_ref *)y)->key);
-}
-
-static const struct key_ref *find_key(const struct key_ref *refs, size_t n, const char *key)
-{
-	struct key_ref probe = {key, 0};
-	return bsearch(&probe, refs, n, sizeof(*refs), cmp_key_ref);
-}
-
-void an_attach_logs(struct an_analysis *a, const struct an_pattern *pattern)
-{
-	if (a->n_plogs == 0)
-		return;
-	struct key_ref *by_key = an_calloc(a->n_runs, sizeof(*by_key));
-	struct key_ref *by_id = an_calloc(a->n_runs, sizeof(*by_id));
-	char **id_keys = an_calloc(a->n_runs, sizeof(*id_keys));
-	for (size_t i = 0; i < a->n_runs; i++) {
-		const struct an_run *r = &a->runs[i];
-		by_key[i] = (struct key_ref){r->key, i};
-		id_keys[i] = an_asprintf("%s\x1f%d\x1f%s", r->id.state, r->id.round, r->id.test);
-		by_id[i] = (struct key_ref){id_keys[i], i};
-	}
-	qsort(by_key, a->n_runs, sizeof(*by_key), cmp_key_ref);
-	qsort(by_id, a->n_runs, sizeof(*by_id), cmp_key_ref);
-
-	for (size_t i = 0; i < a->n_plogs; i++) {
-		struct an_pending_log *pl = &a->plogs[i];
-		const struct key_ref *hit = find_key(by_key, a->n_runs, pl->name.key);
-		if (!hit)
-			hit = find_key(by_key, a->n_runs, pl->name.key_raw);
-		if (!hit) {
-			/* Same state, round and test, wherever the log lives. */
-			struct an_ident id;
-			char why[512];
-			int rc = pattern ? an_pattern_match(pattern, pl->name.key, &id)
-					 : an_infer_default(pl->name.key, &id, why, sizeof(why));
-			if (rc == 0) {
-				char *k =
-				    an_asprintf("%s\x1f%d\x1f%s", id.state, id.round, id.test);
-				hit = find_key(by_id, a->n_runs, k);
-				free(k);
-				an_ident_free(&id);
-			}
-		}
-		if (!hit) {
-			an_reject(a, pl->path, "no fio output of the same run found for this log");
-			continue;
-		}
-		add_log(&a->runs[hit->run], pl->path, &pl->name);
-	}
-	for (size_t i = 0; i < a->n_runs; i++)
-		free(id_keys[i]);
-	free(id_keys);
-	free(by_key);
-	free(by_id);
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Numbers and CSV fields: spreadsheet dialects, RFC 4180 quoting. */
+/* Numbers and CSV fields (spreadsheet dialects, RFC 4180 quoting), wrapped text. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analyze.h"
 
-void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text)
+void an_csv_field(struct cm_buf *b, const struct an_csv *c, const char *text)
 {
 	bool quote = false;
 	for (const char *p = text; *p; p++) {
@@ -16,16 +16,16 @@ void an_csv_field(struct an_buf *b, const struct an_csv *c, const char *text)
 		}
 	}
 	if (!quote) {
-		an_buf_puts(b, text);
+		cm_buf_puts(b, text);
 		return;
 	}
-	an_buf_putc(b, '"');
+	cm_buf_putc(b, '"');
 	for (const char *p = text; *p; p++) {
 		if (*p == '"')
-			an_buf_putc(b, '"');
-		an_buf_putc(b, *p);
+			cm_buf_putc(b, '"');
+		cm_buf_putc(b, *p);
 	}
-	an_buf_putc(b, '"');
+	cm_buf_putc(b, '"');
 }
 
 /* Room for "%.*f" of any double: 309 digits before the point. */
@@ -47,7 +47,7 @@ static void fixed(char *buf, size_t len, double v, int decimals, char decimal)
 		*dot = decimal;
 }
 
-void an_csv_number(struct an_buf *b, const struct an_csv *c, double v, int decimals)
+void an_csv_number(struct cm_buf *b, const struct an_csv *c, double v, int decimals)
 {
 	if (!isfinite(v))
 		return;
@@ -87,4 +87,67 @@ void an_fmt_pct(char *buf, size_t len, double pct)
 		snprintf(buf, len, "0.0%%");
 	else
 		snprintf(buf, len, "%s%s%%", num[0] == '-' ? "" : "+", num);
+}
+
+size_t an_text_width(const char *s, size_t n)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int width)
+{
+	size_t max = width > 0 ? (size_t)width : 100;
+	size_t col = strlen(first);
+	fputs(first, f);
+	const char *p = text;
+	bool line_empty = true;
+	while (*p) {
+		if (*p == '\n') {
+			fputc('\n', f);
+			fprintf(f, "%*s", (int)indent, "");
+			col = indent;
+			line_empty = true;
+			p++;
+			continue;
+		}
+		if (*p == ' ') {
+			p++;
+			continue;
+		}
+		size_t n = strcspn(p, " \n");
+		size_t w = an_text_width(p, n);
+		if (!line_empty && col + 1 + w > max) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			line_empty = true;
+		}
+		if (!line_empty) {
+			fputc(' ', f);
+			col++;
+		}
+		/* a word longer than a line is broken */
+		while (col + w > max && max > indent + 1) {
+			size_t room = max - col, k = 0, cw = 0;
+			while (k < n && cw < room) {
+				k++;
+				while (k < n && ((unsigned char)p[k] & 0xc0) == 0x80)
+					k++;
+				cw++;
+			}
+			fwrite(p, 1, k, f);
+			fprintf(f, "\n%*s", (int)indent, "");
+			p += k;
+			n -= k;
+			w = an_text_width(p, n);
+			col = indent;
+		}
+		fwrite(p, 1, n, f);
+		col += w;
+		line_empty = false;
+		p += n;
+	}
+	fputc('\n', f);
 }

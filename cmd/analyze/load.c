@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Reading the runs: each fio output once with fc_output_read_file(), its
- * per-second rate log with fc_profile_read_file(), on several threads.
- * Then the checks that keep failed runs out of the statistics.
+ * Reading the runs: each fio output once with fc_output_read_file() (files
+ * whose names say nothing are looked at first), its workload and what the
+ * statistics need copied out; later the per-second rate logs with
+ * fc_profile_read_file().  Both on several threads.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -21,12 +22,12 @@ static char *reason_from_error(const struct fc_error *err)
 		what = "";
 	const char *sep = what[0] ? ": " : "";
 	if (err->line)
-		return an_asprintf("%s%sline %lu: %s", what, sep, err->line, err->message);
+		return cm_asprintf("%s%sline %lu: %s", what, sep, err->line, err->message);
 	if (err->has_offset)
-		return an_asprintf("%s%sbyte %llu: %s", what, sep, err->offset, err->message);
+		return cm_asprintf("%s%sbyte %llu: %s", what, sep, err->offset, err->message);
 	if (err->message[0])
-		return an_asprintf("%s%s%s", what, sep, err->message);
-	return an_strdup(fc_status_text(err->code));
+		return cm_asprintf("%s%s%s", what, sep, err->message);
+	return cm_strdup(fc_status_text(err->code));
 }
 
 static double percentile_us(const struct fc_lat *l, double pct)
@@ -69,23 +70,51 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 {
 	const struct fc_run *run = out->final;
 	if (out->signal)
-		return an_asprintf("fio was stopped by signal %d, so the run was cut short",
+		return cm_asprintf("fio was stopped by signal %d, so the run was cut short",
 				   out->signal);
 	if (run->n_jobs == 0)
-		return an_strdup("the report holds no jobs");
+		return cm_strdup("the report holds no jobs");
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		const struct fc_job *job = &run->jobs[j];
-		if (job->error != 0)
-			return an_asprintf("job \"%s\" failed with error %d (%s)", job->name,
-					   job->error, strerror(job->error));
+		if (job->error != 0) {
+			char *name = cm_utf8_dup(job->name ? job->name : "");
+			char *why = cm_asprintf("job \"%s\" failed with error %d (%s)", name,
+						job->error, strerror(job->error));
+			free(name);
+			return why;
+		}
 	}
 	r->n_jobs = run->n_jobs;
-	r->jobs = an_calloc(run->n_jobs, sizeof(*r->jobs));
+	r->jobs = cm_calloc(run->n_jobs, sizeof(*r->jobs));
+	r->format = run->format;
+	r->workload = an_workload_key(run);
 	bool any_io = false;
+	struct cm_buf label = {NULL, 0, 0};
+	cm_buf_puts(&label, "");
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		const struct fc_job *job = &run->jobs[j];
 		struct an_job *aj = &r->jobs[j];
-		aj->name = an_strdup(job->name ? job->name : "");
+		aj->name = cm_utf8_dup(job->name ? job->name : "");
+		/* numjobs clones follow each other under one name: each name
+		 * once, and a long list cut (a label, not a record) */
+		if (j == 0 || strcmp(r->jobs[j - 1].name, aj->name) != 0) {
+			if (label.len > 200) {
+				if (label.s[label.len - 1] != '.')
+					cm_buf_puts(&label, "+...");
+			} else {
+				if (label.len)
+					cm_buf_putc(&label, '+');
+				cm_buf_puts(&label, aj->name);
+			}
+		}
+		if (j == 0) {
+			const char *tb = fc_job_option(run, job, "time_based");
+			if (tb)
+				r->time_based = tb[0] == '\0' || strtol(tb, NULL, 10) != 0;
+			else if (run->version_major > 3 ||
+				 (run->version_major == 3 && run->version_minor >= 39))
+				r->time_based = 0; /* fio >= 3.39 lists valueless options */
+		}
 		if (fc_job_option(run, job, "runtime") || fc_job_option(run, job, "time_based"))
 			r->timed = true;
 		const char *avg = fc_job_option(run, job, "log_avg_msec");
@@ -107,14 +136,15 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 				r->io_bytes += job->dir[d].io_bytes;
 		}
 	}
+	r->job_label = label.s;
 	if (!any_io)
-		return an_strdup("no I/O was done (every job moved 0 bytes)");
+		return cm_strdup("no I/O was done (every job moved 0 bytes)");
 	if (run->timestamp_ms >= 0)
 		r->timestamp_ms = run->timestamp_ms;
 	else if (run->timestamp_s >= 0)
 		r->timestamp_ms = run->timestamp_s * 1000;
 	if (run->fio_version)
-		r->fio_version = an_strdup(run->fio_version);
+		r->fio_version = cm_utf8_dup(run->fio_version);
 	return NULL;
 }
 
@@ -126,13 +156,13 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 	size_t job = l->index > 0 ? (size_t)(l->index - 1) : 0;
 	if (l->index == 0 && r->n_jobs > 1) {
 		/* Its lines interleave the jobs; whose second is whose is lost. */
-		l->error = an_asprintf("one log for the report's %zu jobs (per_job_logs=0): its "
+		l->error = cm_asprintf("one log for the report's %zu jobs (per_job_logs=0): its "
 				       "seconds cannot be told apart by job",
 				       r->n_jobs);
 		return;
 	}
 	if (job >= r->n_jobs) {
-		l->error = an_asprintf("log number %d, but the report has %zu job(s) "
+		l->error = cm_asprintf("log number %d, but the report has %zu job(s) "
 				       "(group_reporting?)",
 				       l->index, r->n_jobs);
 		return;
@@ -145,13 +175,13 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 		if (!dv->present || s->n == 0)
 			continue;
 		if (dv->sec.n) {
-			l->error = an_asprintf("a second %s log for job %zu; the first one is used",
+			l->error = cm_asprintf("a second %s log for job %zu; the first one is used",
 					       fc_log_type_name(l->type), job + 1);
 			break;
 		}
 		/* bw profiles are KiB/s; the report uses MiB/s. */
 		double scale = l->type == FC_LOG_BW ? 1.0 / 1024.0 : 1.0;
-		dv->sec.values = an_calloc(s->n, sizeof(*dv->sec.values));
+		dv->sec.values = cm_calloc(s->n, sizeof(*dv->sec.values));
 		uint64_t interval = prof->interval_ms ? prof->interval_ms : 1000;
 		size_t n = 0;
 		for (size_t p = 0; p < s->n; p++) {
@@ -181,7 +211,7 @@ static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
 		took = true;
 	}
 	if (!took && !l->error)
-		l->error = an_strdup("the log holds no values for a direction the report shows "
+		l->error = cm_strdup("the log holds no values for a direction the report shows "
 				     "I/O for");
 }
 
@@ -215,15 +245,47 @@ static void load_logs(struct an_run *r)
 	}
 }
 
+/*
+ * A file whose name says nothing (.txt, .log, none) is read only if it
+ * looks like text: fio never writes NUL bytes.  NULL, or why it is not fio
+ * output (static).
+ */
+static const char *sniff(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL; /* the reader says why */
+	unsigned char buf[4096];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n >= 2 && ((buf[0] == 0xff && buf[1] == 0xfe) || (buf[0] == 0xfe && buf[1] == 0xff)))
+		return "UTF-16 text, not fio output as fio writes it (convert it: iconv -f UTF-16 "
+		       "-t UTF-8)";
+	if (memchr(buf, '\0', n))
+		return "a binary file, not fio output";
+	return NULL;
+}
+
 static void load_run(struct an_run *r)
 {
+	if (r->skip || r->reason)
+		return; /* left out before reading */
+	if (r->maybe) {
+		r->skip = sniff(r->path);
+		if (r->skip)
+			return;
+	}
 	struct fc_output *out = NULL;
 	struct fc_error err;
 	memset(&err, 0, sizeof(err));
 	int rc = fc_output_read_file(r->path, &out, &err);
+	if (rc == FC_E_NOT_FIO && r->maybe) {
+		r->skip = "not fio output";
+		return;
+	}
 	if (rc == FC_E_UNFINISHED) {
 		if (out && out->signal)
-			r->reason = an_asprintf("fio did not finish (stopped by signal %d): %s",
+			r->reason = cm_asprintf("fio did not finish (stopped by signal %d): %s",
 						out->signal, err.message);
 		else
 			r->reason = reason_from_error(&err);
@@ -239,12 +301,12 @@ static void load_run(struct an_run *r)
 	if (r->reason)
 		return;
 	r->accepted = true;
-	load_logs(r);
 }
 
 struct pool {
 	struct an_analysis *a;
 	size_t next;
+	void (*work)(struct an_run *r);
 };
 
 static void *worker(void *arg)
@@ -254,81 +316,19 @@ static void *worker(void *arg)
 		size_t i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED);
 		if (i >= p->a->n_runs)
 			break;
-		load_run(&p->a->runs[i]);
+		p->work(&p->a->runs[i]);
 	}
 	return NULL;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-	return (a > b) - (a < b);
-}
-
-static uint64_t median_u64(uint64_t *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/*
- * A run is short when its runtime is below short_fraction of the median
- * runtime of the same test's usable runs, and either it was meant to run
- * for a time (a runtime or time_based option) or it also moved less than
- * that share of their median bytes: cut short, not merely done early
- * because a fixed-size job ran fast.
- */
-static void reject_short_runs(struct an_analysis *a)
-{
-	uint64_t *rt = an_calloc(a->n_runs, sizeof(*rt));
-	uint64_t *io = an_calloc(a->n_runs, sizeof(*io));
-	bool *done = an_calloc(a->n_runs, sizeof(*done));
-	for (size_t i = 0; i < a->n_runs; i++) {
-		if (done[i] || !a->runs[i].accepted)
-			continue;
-		const char *test = a->runs[i].id.test;
-		size_t n = 0;
-		for (size_t k = i; k < a->n_runs; k++) {
-			const struct an_run *r = &a->runs[k];
-			if (r->accepted && strcmp(r->id.test, test) == 0) {
-				rt[n] = r->runtime_ms;
-				io[n] = r->io_bytes;
-				n++;
-			}
-		}
-		uint64_t med_rt = median_u64(rt, n);
-		uint64_t med_io = median_u64(io, n);
-		for (size_t k = i; k < a->n_runs; k++) {
-			struct an_run *r = &a->runs[k];
-			if (!r->accepted || strcmp(r->id.test, test) != 0)
-				continue;
-			done[k] = true;
-			bool short_time =
-			    (double)r->runtime_ms < a->short_fraction * (double)med_rt;
-			bool short_io = (double)r->io_bytes < a->short_fraction * (double)med_io;
-			if (short_time && (r->timed || short_io)) {
-				r->accepted = false;
-				r->reason = an_asprintf(
-				    "runtime %.3f s is well short of the %.3f s median of the "
-				    "%zu runs of test %s (below %.0f %%)",
-				    (double)r->runtime_ms / 1000.0, (double)med_rt / 1000.0, n,
-				    test, a->short_fraction * 100.0);
-			}
-		}
-	}
-	free(rt);
-	free(io);
-	free(done);
-}
-
-void an_load(struct an_analysis *a, int threads)
+static void run_pool(struct an_analysis *a, int threads, void (*work)(struct an_run *r))
 {
 	if (threads < 1)
 		threads = 1;
 	if ((size_t)threads > a->n_runs)
 		threads = a->n_runs ? (int)a->n_runs : 1;
-	struct pool p = {a, 0};
-	pthread_t *tids = an_calloc((size_t)threads, sizeof(*tids));
+	struct pool p = {a, 0, work};
+	pthread_t *tids = cm_calloc((size_t)threads, sizeof(*tids));
 	int started = 0;
 	for (int i = 1; i < threads; i++) {
 		if (pthread_create(&tids[i], NULL, worker, &p) != 0)
@@ -339,10 +339,32 @@ void an_load(struct an_analysis *a, int threads)
 	for (int i = 1; i <= started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+}
 
-	reject_short_runs(a);
+void an_load_reports(struct an_analysis *a, int threads)
+{
+	run_pool(a, threads, load_run);
+}
+
+static void load_run_logs(struct an_run *r)
+{
+	if (r->accepted && r->n_logs)
+		load_logs(r);
+}
+
+void an_load_logs(struct an_analysis *a, int threads)
+{
+	run_pool(a, threads, load_run_logs);
+}
+
+void an_list_rejects(struct an_analysis *a)
+{
 	for (size_t i = 0; i < a->n_runs; i++) {
 		struct an_run *r = &a->runs[i];
+		if (r->skip) {
+			an_skip(a, r->path, r->skip);
+			continue;
+		}
 		if (!r->accepted) {
 			an_reject(a, r->path, "%s", r->reason ? r->reason : "not read");
 			continue;

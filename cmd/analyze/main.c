@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fiocamp-analyze: from a campaign directory or a pile of fio output to
- * per-state medians, first-round effects and per-second profiles.
+ * fiocamp-analyze: from campaign directories or piles of fio output to
+ * per-state and per-variant medians, first-round effects and per-second
+ * profiles.
  *
  * Exit status: 0 all inputs used, 1 some inputs were rejected (listed on
  * stderr), 2 usage error, unreadable manifest, or nothing to analyze.
@@ -24,37 +25,69 @@
 
 enum out_format { OUT_DEFAULT, OUT_TABLE, OUT_CSV, OUT_JSON, OUT_MARKDOWN };
 
+static const struct {
+	const char *name;
+	enum an_csv_kind kind;
+} csv_kinds[] = {
+    {"summary", AN_CSV_SUMMARY},	 {"rounds", AN_CSV_ROUNDS}, {"profile", AN_CSV_PROFILE},
+    {"transitions", AN_CSV_TRANSITIONS}, {"wide", AN_CSV_WIDE},
+};
+#define N_CSV_KINDS (sizeof(csv_kinds) / sizeof(csv_kinds[0]))
+
 static void usage(FILE *f)
 {
 	fputs("Usage: fiocamp-analyze [OPTION]... INPUT...\n"
-	      "Summarise fio runs per state and test: medians, spread, change against a\n"
-	      "baseline, round 1 against rounds 2..n, per-second recovery.\n"
+	      "Summarise fio runs per test, state and variant: medians, spread, change\n"
+	      "against a baseline, round 1 against rounds 2..n, per-second recovery.\n"
 	      "\n"
 	      "INPUT is a campaign directory (with manifest.json), any directory of fio\n"
-	      "output and logs, single files, or a quoted glob.\n"
+	      "output and logs (a bench-fio tree too), single files, or a quoted glob.\n"
+	      "Several inputs are compared side by side as variants.\n"
 	      "\n"
 	      "Grouping:\n"
-	      "  -p, --pattern PAT      names like PAT: {state} {round} {test} and *, e.g.\n"
-	      "                         '{state}{round}-{test}.json', "
+	      "  -p, --pattern PAT      names like PAT: {variant} {state} {round} {test} and *,\n"
+	      "                         e.g. '{state}{round}-{test}.json', "
 	      "'{state}/r{round}/{test}.json'\n"
+	      "      --layout L         auto (default), names, or bench-fio\n"
+	      "  -l, --label NAME=PATH  compare PATH under the name NAME (adds the input)\n"
 	      "  -b, --baseline STATE   compare against STATE (default: the manifest's first\n"
 	      "                         state, else the state that ran first)\n"
+	      "      --baseline-variant NAME  compare variants against NAME (default: the first)\n"
 	      "      --state-order A,B  show states in this order (default: manifest or time)\n"
 	      "      --no-manifest      ignore manifest.json, infer from names\n"
-	      "Output (default: the table on a terminal, else --csv summary):\n"
-	      "  -t, --table            table grouped by test, states as columns\n"
-	      "  -c, --csv KIND         summary | rounds | profile | transitions\n"
+	      "Output (default on a terminal: the table, or --compare with several variants;\n"
+	      "otherwise --csv summary):\n"
+	      "  -t, --table            table grouped by test, states and variants as columns\n"
+	      "      --compare          variants as rows, each test's headline metric as columns\n"
+	      "  -c, --csv KIND         ",
+	      f);
+	for (size_t i = 0; i < N_CSV_KINDS; i++)
+		fprintf(f, "%s%s", i ? " | " : "", csv_kinds[i].name);
+	fputs("\n"
 	      "      --json             everything, as one JSON document\n"
-	      "  -m, --markdown         the table as Markdown\n"
+	      "  -m, --markdown         the table (or --compare) as Markdown\n"
 	      "  -o, --output FILE      write there instead of stdout\n"
 	      "      --sep C            CSV separator: , ; tab (default , or ; with --decimal ,)\n"
 	      "      --decimal C        decimal mark: . or , (default .)\n"
 	      "      --bom              start CSV with a UTF-8 byte order mark (for Excel)\n"
-	      "      --metrics LIST     table rows: iops,bw,clat_mean,lat_mean,clat_p50,\n"
-	      "                         clat_p99,clat_p99.9,lat_p50,lat_p99,lat_p99.9 or all\n"
-	      "                         (default iops,bw,clat_mean,clat_p99)\n"
-	      "  -w, --width N          table width (default: the terminal's, else 100)\n"
+	      "      --pct FORM         CSV changes as percent (default) or fraction\n"
+	      "      --metrics LIST     table rows: all, or some of\n"
+	      "                         ",
+	      f);
+	size_t col = 25;
+	for (int m = 0; m < AN_M_FIRST_LOG; m++) {
+		const char *name = an_metric_name((enum an_metric)m);
+		if (col + strlen(name) + 1 > 79) {
+			fputs("\n                         ", f);
+			col = 25;
+		}
+		fprintf(f, "%s%s", name, m + 1 < AN_M_FIRST_LOG ? "," : "\n");
+		col += strlen(name) + 1;
+	}
+	fputs("                         (default iops,bw,clat_mean,clat_p99)\n"
+	      "  -w, --width N          table width (default: $COLUMNS, the terminal's, or 100)\n"
 	      "  -j, --threads N        parse on N threads (default: online CPUs)\n"
+	      "  -v, --verbose          list every file read or skipped, and how\n"
 	      "  -h, --help             this text\n"
 	      "      --version          version\n"
 	      "\n"
@@ -63,7 +96,7 @@ static void usage(FILE *f)
 	      f);
 }
 
-static int usage_error(const char *fmt, ...) AN_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...) CM_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -73,6 +106,12 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	fputs("\nTry 'fiocamp-analyze --help'.\n", stderr);
 	return 2;
+}
+
+static int bail(struct an_analysis *a, int rc)
+{
+	an_analysis_free(a);
+	return rc;
 }
 
 static int parse_char(const char *arg, char *out)
@@ -95,7 +134,7 @@ static int parse_metrics(const char *list, bool *metrics)
 			metrics[m] = true;
 		return 0;
 	}
-	char *copy = an_strdup(list);
+	char *copy = cm_strdup(list);
 	char *save = NULL;
 	int rc = 0;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -110,14 +149,19 @@ static int parse_metrics(const char *list, bool *metrics)
 	return rc;
 }
 
+/* $COLUMNS first (what the user set), then the terminal's width. */
 static int terminal_width(void)
 {
-	struct winsize ws;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
 	const char *cols = getenv("COLUMNS");
-	if (cols && atoi(cols) > 0)
-		return atoi(cols);
+	if (cols) {
+		char *end;
+		long n = strtol(cols, &end, 10);
+		if (end != cols && *end == '\0' && n > 0)
+			return n < 40 ? 40 : n > 1000 ? 1000 : (int)n;
+	}
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col < 40 ? 40 : ws.ws_col;
 	return 100;
 }
 
@@ -125,6 +169,90 @@ static int cmp_rejected(const void *x, const void *y)
 {
 	const struct an_rejected *a = x, *b = y;
 	return strcmp(a->path, b->path);
+}
+
+static int cmp_skipped(const void *x, const void *y)
+{
+	const struct an_skipped *a = x, *b = y;
+	int c = strcmp(a->reason, b->reason);
+	return c ? c : strcmp(a->path, b->path);
+}
+
+/* What was left out on purpose: every file with --verbose, else a line
+ * per reason (the files themselves when there are few). */
+static void print_skipped(struct an_analysis *a, bool verbose)
+{
+	if (!a->n_skipped)
+		return;
+	qsort(a->skipped, a->n_skipped, sizeof(*a->skipped), cmp_skipped);
+	for (size_t i = 0; i < a->n_skipped;) {
+		size_t k = i;
+		while (k < a->n_skipped && strcmp(a->skipped[k].reason, a->skipped[i].reason) == 0)
+			k++;
+		if (verbose || k - i <= 3) {
+			for (size_t m = i; m < k; m++)
+				fprintf(stderr, "fiocamp-analyze: skipped %s: %s\n",
+					a->skipped[m].path, a->skipped[m].reason);
+		} else {
+			fprintf(stderr,
+				"fiocamp-analyze: skipped %zu files: %s (%s, ...; --verbose lists "
+				"each)\n",
+				k - i, a->skipped[i].reason, a->skipped[i].path);
+		}
+		i = k;
+	}
+}
+
+static const char *format_text(enum fc_format f)
+{
+	switch (f) {
+	case FC_FORMAT_JSON:
+		return "fio JSON";
+	case FC_FORMAT_JSON_PLUS:
+		return "fio json+";
+	case FC_FORMAT_TERSE:
+		return "fio terse";
+	case FC_FORMAT_NORMAL:
+		return "fio normal output";
+	default: /* a format libfiocamp learns later */
+		return "fio output";
+	}
+}
+
+static void print_verbose(const struct an_analysis *a)
+{
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (!r->accepted)
+			continue;
+		fprintf(stderr,
+			"fiocamp-analyze: read %s: %s%s%s, variant %s, state %s, round %d, test "
+			"%s",
+			r->path, format_text(r->format), r->fio_version ? " " : "",
+			r->fio_version ? r->fio_version : "", a->variants[r->variant].name,
+			a->states[r->state].name, r->id.round, a->tests[r->test].name);
+		for (size_t k = 0; k < r->n_logs; k++) {
+			if (!r->logs[k].error)
+				fprintf(stderr, "%s%s", k ? ", " : "; logs ", r->logs[k].path);
+		}
+		fputc('\n', stderr);
+	}
+}
+
+/* An input that held nothing fio wrote is a bad input. */
+static void reject_empty_inputs(struct an_analysis *a)
+{
+	for (size_t in = 0; in < a->n_inputs; in++) {
+		bool any = false;
+		for (size_t i = 0; i < a->n_runs && !any; i++)
+			any = a->runs[i].input == in && !a->runs[i].skip;
+		for (size_t i = 0; i < a->n_plogs && !any; i++)
+			any = a->plogs[i].input == in;
+		for (size_t i = 0; i < a->n_campaigns && !any; i++)
+			any = a->campaigns[i].input == in;
+		if (!any)
+			an_reject(a, a->inputs[in].arg, "no fio output found");
+	}
 }
 
 int main(int argc, char **argv)
@@ -137,14 +265,22 @@ int main(int argc, char **argv)
 		OPT_DECIMAL,
 		OPT_BOM,
 		OPT_METRICS,
-		OPT_VERSION
+		OPT_VERSION,
+		OPT_BASELINE_VARIANT,
+		OPT_COMPARE,
+		OPT_PCT,
+		OPT_LAYOUT,
 	};
 	static const struct option longopts[] = {
 	    {"pattern", required_argument, NULL, 'p'},
+	    {"layout", required_argument, NULL, OPT_LAYOUT},
+	    {"label", required_argument, NULL, 'l'},
 	    {"baseline", required_argument, NULL, 'b'},
+	    {"baseline-variant", required_argument, NULL, OPT_BASELINE_VARIANT},
 	    {"state-order", required_argument, NULL, OPT_STATE_ORDER},
 	    {"no-manifest", no_argument, NULL, OPT_NO_MANIFEST},
 	    {"table", no_argument, NULL, 't'},
+	    {"compare", no_argument, NULL, OPT_COMPARE},
 	    {"csv", required_argument, NULL, 'c'},
 	    {"json", no_argument, NULL, OPT_JSON},
 	    {"markdown", no_argument, NULL, 'm'},
@@ -152,9 +288,11 @@ int main(int argc, char **argv)
 	    {"sep", required_argument, NULL, OPT_SEP},
 	    {"decimal", required_argument, NULL, OPT_DECIMAL},
 	    {"bom", no_argument, NULL, OPT_BOM},
+	    {"pct", required_argument, NULL, OPT_PCT},
 	    {"metrics", required_argument, NULL, OPT_METRICS},
 	    {"width", required_argument, NULL, 'w'},
 	    {"threads", required_argument, NULL, 'j'},
+	    {"verbose", no_argument, NULL, 'v'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
@@ -168,18 +306,47 @@ int main(int argc, char **argv)
 	ro.metrics[AN_M_CLAT_MEAN] = ro.metrics[AN_M_CLAT_P99] = true;
 	enum out_format format = OUT_DEFAULT;
 	enum an_csv_kind csv_kind = AN_CSV_SUMMARY;
+	bool compare = false, verbose = false;
 	const char *output = NULL;
 	long threads = sysconf(_SC_NPROCESSORS_ONLN);
+	struct an_analysis a;
+	memset(&a, 0, sizeof(a));
+	a.short_fraction = 0.8;
 	int c;
+	/* out of memory: "fiocamp-analyze: out of memory" and exit status 2 */
+	cm_init("fiocamp-analyze", 2);
 
-	while ((c = getopt_long(argc, argv, "p:b:tc:mo:w:j:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:b:tc:mo:w:j:vh", longopts, NULL)) != -1) {
 		enum out_format want = OUT_DEFAULT;
 		switch (c) {
 		case 'p':
 			opt.pattern = optarg;
 			break;
+		case OPT_LAYOUT:
+			if (strcmp(optarg, "auto") == 0)
+				opt.layout = AN_LAYOUT_AUTO;
+			else if (strcmp(optarg, "names") == 0)
+				opt.layout = AN_LAYOUT_NAMES;
+			else if (strcmp(optarg, "bench-fio") == 0)
+				opt.layout = AN_LAYOUT_BENCH_FIO;
+			else
+				return bail(&a, usage_error("--layout: \"%s\" is not auto, names or bench-fio",
+						   optarg));
+			break;
+		case 'l': {
+			const char *eq = strchr(optarg, '=');
+			if (!eq || eq == optarg || !eq[1])
+				return bail(&a, usage_error("--label: \"%s\" is not NAME=PATH", optarg));
+			char *name = cm_strndup(optarg, (size_t)(eq - optarg));
+			an_add_input(&a, eq + 1, name);
+			free(name);
+			break;
+		}
 		case 'b':
 			opt.baseline = optarg;
+			break;
+		case OPT_BASELINE_VARIANT:
+			opt.baseline_variant = optarg;
 			break;
 		case OPT_STATE_ORDER:
 			opt.state_order = optarg;
@@ -190,21 +357,27 @@ int main(int argc, char **argv)
 		case 't':
 			want = OUT_TABLE;
 			break;
-		case 'c':
-			want = OUT_CSV;
-			if (strcmp(optarg, "summary") == 0)
-				csv_kind = AN_CSV_SUMMARY;
-			else if (strcmp(optarg, "rounds") == 0)
-				csv_kind = AN_CSV_ROUNDS;
-			else if (strcmp(optarg, "profile") == 0)
-				csv_kind = AN_CSV_PROFILE;
-			else if (strcmp(optarg, "transitions") == 0)
-				csv_kind = AN_CSV_TRANSITIONS;
-			else
-				return usage_error("--csv: \"%s\" is not summary, rounds, profile "
-						   "or transitions",
-						   optarg);
+		case OPT_COMPARE:
+			compare = true;
 			break;
+		case 'c': {
+			want = OUT_CSV;
+			size_t k = 0;
+			while (k < N_CSV_KINDS && strcmp(optarg, csv_kinds[k].name) != 0)
+				k++;
+			if (k == N_CSV_KINDS) {
+				struct cm_buf names = {NULL, 0, 0};
+				for (size_t i = 0; i < N_CSV_KINDS; i++)
+					cm_buf_printf(&names, "%s%s", i ? ", " : "",
+						      csv_kinds[i].name);
+				int rc = usage_error("--csv: \"%s\" is not one of %s", optarg,
+						     names.s);
+				cm_buf_release(&names);
+				return bail(&a, rc);
+			}
+			csv_kind = csv_kinds[k].kind;
+			break;
+		}
 		case OPT_JSON:
 			want = OUT_JSON;
 			break;
@@ -216,87 +389,110 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SEP:
 			if (parse_char(optarg, &ro.csv.sep) < 0)
-				return usage_error("--sep: \"%s\" is not one character (or tab)",
-						   optarg);
+				return bail(&a, usage_error("--sep: \"%s\" is not one character (or tab)",
+						   optarg));
 			break;
 		case OPT_DECIMAL:
 			if (strcmp(optarg, ".") != 0 && strcmp(optarg, ",") != 0)
-				return usage_error("--decimal: \"%s\" is neither . nor ,", optarg);
+				return bail(&a, usage_error("--decimal: \"%s\" is neither . nor ,", optarg));
 			ro.csv.decimal = optarg[0];
 			break;
 		case OPT_BOM:
 			ro.bom = true;
 			break;
+		case OPT_PCT:
+			if (strcmp(optarg, "fraction") == 0)
+				ro.pct_fraction = true;
+			else if (strcmp(optarg, "percent") == 0)
+				ro.pct_fraction = false;
+			else
+				return bail(&a, usage_error("--pct: \"%s\" is neither percent nor fraction",
+						   optarg));
+			break;
 		case OPT_METRICS:
 			if (parse_metrics(optarg, ro.metrics) != 0)
-				return 2;
+				return bail(&a, 2);
 			break;
 		case 'w':
 			ro.width = atoi(optarg);
 			if (ro.width < 40 || ro.width > 1000)
-				return usage_error("--width: \"%s\" is not a width from 40 to 1000",
-						   optarg);
+				return bail(&a, usage_error("--width: \"%s\" is not a width from 40 to 1000",
+						   optarg));
 			break;
 		case 'j':
 			threads = atol(optarg);
 			if (threads < 1 || threads > 256)
-				return usage_error(
-				    "--threads: \"%s\" is not a number from 1 to 256", optarg);
+				return bail(&a, usage_error(
+				    "--threads: \"%s\" is not a number from 1 to 256", optarg));
+			break;
+		case 'v':
+			verbose = true;
 			break;
 		case 'h':
 			usage(stdout);
+			an_analysis_free(&a);
 			return 0;
 		case OPT_VERSION:
 			printf("fiocamp-analyze %s\n", FIOCAMP_VERSION);
+			an_analysis_free(&a);
 			return 0;
 		default:
 			fputs("Try 'fiocamp-analyze --help'.\n", stderr);
+			an_analysis_free(&a);
 			return 2;
 		}
 		if (want != OUT_DEFAULT) {
 			if (format != OUT_DEFAULT && format != want)
-				return usage_error("%s", "choose one of --table, --csv, --json, "
-							 "--markdown");
+				return bail(&a, usage_error("%s", "choose one of --table, --csv, "
+								  "--json, --markdown"));
 			format = want;
 		}
 	}
-	if (optind >= argc)
-		return usage_error("%s", "no input given (a campaign directory, a directory "
-					 "or files of fio output)");
+	for (int i = optind; i < argc; i++)
+		an_add_input(&a, argv[i], NULL);
+	if (a.n_inputs == 0)
+		return bail(&a, usage_error("%s", "no input given (a campaign directory, a directory "
+					 "or files of fio output)"));
+	if (compare && (format == OUT_CSV || format == OUT_JSON || format == OUT_TABLE))
+		return bail(&a, usage_error("%s", "--compare goes with the terminal or --markdown, "
+						  "not with --table, --csv or --json"));
+	if (compare && format == OUT_DEFAULT)
+		format = OUT_TABLE;
 	if (!ro.csv.sep)
 		ro.csv.sep = ro.csv.decimal == ',' ? ';' : ',';
-	if (format == OUT_DEFAULT)
-		format = !output && isatty(STDOUT_FILENO) ? OUT_TABLE : OUT_CSV;
 	if (!ro.width)
-		ro.width = isatty(STDOUT_FILENO) && !output ? terminal_width() : 100;
+		ro.width = terminal_width();
 
 	struct an_pattern *pattern = NULL;
 	if (opt.pattern) {
 		char why[512];
 		if (an_pattern_compile(opt.pattern, &pattern, why, sizeof(why)) < 0)
-			return usage_error("--pattern: %s", why);
+			return bail(&a, usage_error("--pattern: %s", why));
 	}
-
-	struct an_analysis a;
-	memset(&a, 0, sizeof(a));
-	a.short_fraction = 0.8;
+	an_name_inputs(&a);
 	int status = 0;
-	for (int i = optind; i < argc; i++) {
-		if (an_discover(&a, argv[i], pattern, opt.no_manifest) < 0)
+	for (size_t i = 0; i < a.n_inputs; i++) {
+		if (an_discover(&a, i, pattern, &opt) < 0)
 			status = 2;
 	}
+	an_pattern_free(pattern);
 	if (status) {
-		an_pattern_free(pattern);
 		an_analysis_free(&a);
 		return status;
 	}
-	an_attach_logs(&a, pattern);
-	an_load(&a, (int)threads);
+	an_load_reports(&a, (int)threads);
+	an_identify(&a);
+	an_attach_logs(&a);
+	an_load_logs(&a, (int)threads);
 	int rc = an_compute(&a, &opt);
-	an_pattern_free(pattern);
+	an_list_rejects(&a);
+	reject_empty_inputs(&a);
 
 	if (a.n_rejected)
 		qsort(a.rejected, a.n_rejected, sizeof(*a.rejected), cmp_rejected);
+	if (verbose && rc == 0)
+		print_verbose(&a);
+	print_skipped(&a, verbose);
 	for (size_t i = 0; i < a.n_rejected; i++)
 		fprintf(stderr, "fiocamp-analyze: rejected %s: %s\n", a.rejected[i].path,
 			a.rejected[i].reason);
@@ -307,7 +503,35 @@ int main(int argc, char **argv)
 		an_analysis_free(&a);
 		return 2;
 	}
-	if (format != OUT_TABLE && format != OUT_MARKDOWN) {
+	/* Medians of single runs are no medians. */
+	bool single = true;
+	for (size_t i = 0; i < a.n_series && single; i++) {
+		for (size_t k = 0; k < a.n_cols && single; k++)
+			single = a.series[i].cells[k].n <= 1;
+	}
+	if (single && a.n_series)
+		an_warn(&a, "every test has a single run in each state and variant (n = 1): the "
+			    "medians are single values, and min..max and p need repeated runs");
+
+	bool to_terminal = !output && isatty(STDOUT_FILENO);
+	if (format == OUT_DEFAULT) {
+		format = to_terminal ? OUT_TABLE : OUT_CSV;
+		if (to_terminal && a.n_variants > 1)
+			compare = true;
+		if (!to_terminal)
+			fprintf(stderr,
+				"fiocamp-analyze: %s is not a terminal: writing --csv summary "
+				"(--table, --compare, --markdown or --json choose another)\n",
+				output ? output : "the output");
+	}
+	bool human = format == OUT_TABLE || format == OUT_MARKDOWN;
+	/* The table's footer holds the notes; a terminal shows it beside stderr. */
+	bool footer_shown = human && to_terminal && isatty(STDERR_FILENO);
+	if (!footer_shown) {
+		for (size_t i = 0; i < a.warnings.n; i++)
+			fprintf(stderr, "fiocamp-analyze: warning: %s\n", a.warnings.items[i]);
+	}
+	if (!human) {
 		for (size_t i = 0; i < a.notes.n; i++)
 			fprintf(stderr, "fiocamp-analyze: note: %s\n", a.notes.items[i]);
 	}
@@ -321,22 +545,29 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	int werr = 0;
 	switch (format) {
 	case OUT_TABLE:
 	case OUT_DEFAULT:
-		an_write_table(f, &a, &ro);
+		if (compare)
+			an_write_compare(f, &a, &ro, false);
+		else
+			an_write_table(f, &a, &ro);
 		break;
 	case OUT_MARKDOWN:
-		an_write_markdown(f, &a, &ro);
+		if (compare)
+			an_write_compare(f, &a, &ro, true);
+		else
+			an_write_markdown(f, &a, &ro);
 		break;
 	case OUT_CSV:
 		an_write_csv(f, &a, csv_kind, &ro);
 		break;
 	case OUT_JSON:
-		an_write_json(f, &a);
+		werr = an_write_json(f, &a) != 0;
 		break;
 	}
-	int werr = ferror(f);
+	werr |= ferror(f);
 	if (output)
 		werr |= fclose(f) != 0;
 	else

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Telling state, round and test from file names: the default rules for the
- * published example and the campaign layout, --pattern, and fio's log names.
+ * What file names say: the words of a name (dates and trailing rounds
+ * taken out) for the default inference, the campaign layout, bench-fio's
+ * tree, --pattern, fio's log names, and which files may be fio output.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -14,10 +15,15 @@
 /* A round number longer than this is more likely a date than a round. */
 #define ROUND_MAX_DIGITS 6
 
-static const char *base_name(const char *path)
+const char *an_base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
+}
+
+bool an_name_sep(char c)
+{
+	return c == '-' || c == '_' || c == '.' || c == ' ';
 }
 
 bool an_split_label(const char *label, size_t len, struct an_ident *id)
@@ -29,14 +35,14 @@ bool an_split_label(const char *label, size_t len, struct an_ident *id)
 	size_t digits = len - i;
 	if (digits > 0 && digits <= ROUND_MAX_DIGITS) {
 		round = atoi(label + i);
-		if (i > 0 && label[i - 1] == '-')
+		if (i > 0 && (label[i - 1] == '-' || label[i - 1] == '_'))
 			i--;
 	} else {
 		i = len;
 	}
 	if (i == 0)
 		return false;
-	id->state = an_strndup(label, i);
+	id->state = cm_strndup(label, i);
 	id->round = round;
 	return true;
 }
@@ -64,57 +70,309 @@ static bool last_components(const char *key_path, size_t want, const char **star
 	return false;
 }
 
-/* "r12" -> 12; -1 if not that shape. */
-static int round_dir(const char *s, size_t len)
+static bool all_digits(const char *s, size_t n)
 {
-	if (len < 2 || s[0] != 'r' || len - 1 > ROUND_MAX_DIGITS)
-		return -1;
-	for (size_t i = 1; i < len; i++) {
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
 		if (!isdigit((unsigned char)s[i]))
-			return -1;
+			return false;
 	}
-	return atoi(s + 1);
+	return true;
 }
 
-int an_infer_default(const char *key_path, struct an_ident *id, char *why, size_t why_len)
+/* Words that say the number after them is a round. */
+static const char *const round_words[] = {"run",  "round", "r",   "rep",	 "repeat", "iter",
+					  "iteration", "loop", "pass", "try", "attempt", "trial"};
+
+static bool is_round_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(round_words) / sizeof(round_words[0]); i++) {
+		if (strlen(round_words[i]) == n && strncasecmp(round_words[i], s, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* "3", "r3", "run3", "Round03" -> 3; 0 if not that shape. */
+static int round_token(const char *s, size_t n, bool bare_ok)
+{
+	size_t w = 0;
+	while (w < n && isalpha((unsigned char)s[w]))
+		w++;
+	if (w == 0 && !bare_ok)
+		return 0;
+	if (w > 0 && !is_round_word(s, w))
+		return 0;
+	size_t d = n - w;
+	if (d == 0 || d > ROUND_MAX_DIGITS || !all_digits(s + w, d))
+		return 0;
+	int r = atoi(s + w);
+	return r > 0 ? r : 0;
+}
+
+int an_infer_layout(const char *key_path, struct an_ident *id)
 {
 	memset(id, 0, sizeof(*id));
 	const char *three;
-	if (last_components(key_path, 3, &three)) {
-		const char *s1 = strchr(three, '/');
-		const char *s2 = strchr(s1 + 1, '/');
-		int round = round_dir(s1 + 1, (size_t)(s2 - s1 - 1));
-		if (round > 0 && s1 > three && s2[1]) {
-			id->state = an_strndup(three, (size_t)(s1 - three));
-			id->round = round;
-			id->test = an_strdup(s2 + 1);
-			return 0;
+	if (!last_components(key_path, 3, &three))
+		return -1;
+	const char *s1 = strchr(three, '/');
+	const char *s2 = strchr(s1 + 1, '/');
+	int round = round_token(s1 + 1, (size_t)(s2 - s1 - 1), false);
+	if (round <= 0 || s1 == three || !s2[1])
+		return -1;
+	id->state = cm_strndup(three, (size_t)(s1 - three));
+	id->round = round;
+	id->test = cm_strdup(s2 + 1);
+	return 0;
+}
+
+/* ---- dates and rounds in file names ---------------------------------------------- */
+
+static int num2(const char *s)
+{
+	return (s[0] - '0') * 10 + (s[1] - '0');
+}
+
+static bool word_end(char c)
+{
+	return c == '\0' || an_name_sep(c);
+}
+
+/* [T_- .]HH[:-.]?MM([:-.]?SS)?(.fraction)?Z? after a date; its length or 0. */
+static size_t time_at(const char *s)
+{
+	if (!(s[0] == 'T' || s[0] == 't' || an_name_sep(s[0])))
+		return 0;
+	size_t i = 1;
+	if (!all_digits(s + i, 2) || num2(s + i) > 23)
+		return 0;
+	i += 2;
+	if (s[i] == ':' || s[i] == '-' || s[i] == '.')
+		i++;
+	if (!all_digits(s + i, 2) || num2(s + i) > 59)
+		return 0;
+	i += 2;
+	size_t j = i;
+	if (s[j] == ':' || s[j] == '-' || s[j] == '.')
+		j++;
+	if (all_digits(s + j, 2) && num2(s + j) <= 60) {
+		i = j + 2;
+		if (s[i] == '.' && isdigit((unsigned char)s[i + 1])) {
+			i++;
+			while (isdigit((unsigned char)s[i]))
+				i++;
 		}
 	}
+	if (s[i] == 'Z' || s[i] == 'z')
+		i++;
+	return word_end(s[i]) ? i : 0;
+}
 
-	const char *base = base_name(key_path);
-	const char *dash = strrchr(base, '-');
-	if (!dash || dash == base || !dash[1]) {
-		snprintf(why, why_len,
-			 "cannot tell state, round and test from the name \"%s\" (expected "
-			 "STATE[-]ROUND-TEST like basis1-rw4k, or STATE/rN/TEST; see --pattern)",
-			 base);
-		return -1;
+/* A date (YYYY-MM-DD with - _ or ., or YYYYMMDD), with a time after it,
+ * at the start of a word: its length, or 0. */
+static size_t date_at(const char *s)
+{
+	size_t i;
+	int y, m, d;
+	if (all_digits(s, 4) && (s[4] == '-' || s[4] == '_' || s[4] == '.') &&
+	    all_digits(s + 5, 2) && s[7] == s[4] && all_digits(s + 8, 2)) {
+		y = atoi(s);
+		m = num2(s + 5);
+		d = num2(s + 8);
+		i = 10;
+	} else if (all_digits(s, 8)) {
+		y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + num2(s + 2);
+		m = num2(s + 4);
+		d = num2(s + 6);
+		i = 8;
+	} else {
+		return 0;
 	}
-	if (!an_split_label(base, (size_t)(dash - base), id)) {
-		snprintf(why, why_len,
-			 "cannot tell the state from the name \"%s\": \"%.*s\" is only a number "
-			 "(see --pattern)",
-			 base, (int)(dash - base), base);
-		return -1;
+	if (y < 1970 || y > 2099 || m < 1 || m > 12 || d < 1 || d > 31)
+		return 0;
+	i += time_at(s + i);
+	return word_end(s[i]) ? i : 0;
+}
+
+void an_name_parse(const char *base, struct an_name *out)
+{
+	memset(out, 0, sizeof(*out));
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_puts(&b, "");
+	/* Dates out, wherever they stand as words. */
+	const char *p = base;
+	while (*p) {
+		bool start = p == base || an_name_sep(p[-1]);
+		size_t n = start ? date_at(p) : 0;
+		if (!n) {
+			cm_buf_putc(&b, *p++);
+			continue;
+		}
+		if (!out->date)
+			out->date = cm_strndup(p, n);
+		p += n;
+		/* one separator goes with the date */
+		if (*p && an_name_sep(*p))
+			p++;
+		else if (b.len && an_name_sep(b.s[b.len - 1]))
+			b.s[--b.len] = '\0';
 	}
-	id->test = an_strdup(dash + 1);
-	return 0;
+	/* Separators at the ends are no part of a word. */
+	char *s = b.s;
+	size_t len = b.len;
+	while (len && an_name_sep(s[len - 1]))
+		len--;
+	size_t lead = 0;
+	while (lead < len && an_name_sep(s[lead]))
+		lead++;
+	/* A trailing round: "3", "run3", "r3", "round-3". */
+	size_t w = len;
+	while (w > lead && !an_name_sep(s[w - 1]))
+		w--;
+	int round = round_token(s + w, len - w, true);
+	bool bare = round > 0 && isdigit((unsigned char)s[w]);
+	if (round > 0 && bare && w > lead) {
+		/* a bare number needs a separator before it (rw4k-3), not a
+		 * glued one (basis1, handled with the label) */
+		size_t v = w - 1;
+		size_t u = v;
+		while (u > lead && !an_name_sep(s[u - 1]))
+			u--;
+		if (is_round_word(s + u, v - u))
+			w = u; /* "round-3": the word goes too */
+	}
+	if (round > 0) {
+		out->round = round;
+		len = w;
+		while (len > lead && an_name_sep(s[len - 1]))
+			len--;
+	}
+	out->stem = cm_strndup(s + lead, len > lead ? len - lead : 0);
+	cm_buf_release(&b);
+}
+
+void an_name_free(struct an_name *n)
+{
+	free(n->stem);
+	free(n->date);
+	n->stem = n->date = NULL;
+}
+
+bool an_name_affix(const char *stem, const char *word, const char **rest, size_t *rest_len)
+{
+	size_t sl = strlen(stem), wl = strlen(word);
+	if (wl == 0 || wl > sl)
+		return false;
+	if (sl == wl) {
+		if (strcasecmp(stem, word) != 0)
+			return false;
+		*rest = stem + sl;
+		*rest_len = 0;
+		return true;
+	}
+	if (an_name_sep(stem[sl - wl - 1]) && strcasecmp(stem + sl - wl, word) == 0) {
+		*rest = stem;
+		*rest_len = sl - wl - 1;
+		return true;
+	}
+	if (an_name_sep(stem[wl]) && strncasecmp(stem, word, wl) == 0) {
+		*rest = stem + wl + 1;
+		*rest_len = sl - wl - 1;
+		return true;
+	}
+	return false;
+}
+
+/* ---- bench-fio -------------------------------------------------------------- */
+
+/* "randread-16-4": mode, iodepth, numjobs; false otherwise. */
+static bool bench_file(const char *s, size_t n, size_t *mode_len)
+{
+	const char *d1 = memchr(s, '-', n);
+	if (!d1 || !an_rw_known(s, (size_t)(d1 - s)))
+		return false;
+	const char *r = d1 + 1;
+	size_t rn = n - (size_t)(r - s);
+	const char *d2 = memchr(r, '-', rn);
+	if (!d2)
+		return false;
+	size_t a = (size_t)(d2 - r), b = rn - a - 1;
+	if (a > ROUND_MAX_DIGITS || b > ROUND_MAX_DIGITS || !all_digits(r, a) ||
+	    !all_digits(d2 + 1, b))
+		return false;
+	*mode_len = (size_t)(d1 - s);
+	return true;
+}
+
+/* "4k", "64K", "1m", "4096", "4KiB": a block size directory. */
+static bool bench_bs(const char *s, size_t n)
+{
+	if (n == 0 || n > 16 || !isdigit((unsigned char)s[0]))
+		return false;
+	char buf[17];
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	uint64_t bytes;
+	return an_parse_size(buf, false, &bytes) && bytes > 0;
+}
+
+bool an_bench_fio_path(const char *rel_key, char **device)
+{
+	const char *parts[4] = {NULL};
+	size_t lens[4] = {0};
+	/* the last up to four components, last first */
+	const char *end = rel_key + strlen(rel_key);
+	size_t k = 0;
+	while (k < 4 && end > rel_key) {
+		const char *p = end;
+		while (p > rel_key && p[-1] != '/')
+			p--;
+		parts[k] = p;
+		lens[k] = (size_t)(end - p);
+		k++;
+		end = p > rel_key ? p - 1 : p;
+		if (p == rel_key)
+			break;
+	}
+	size_t mode_len;
+	if (k < 2 || !bench_file(parts[0], lens[0], &mode_len) || !bench_bs(parts[1], lens[1]))
+		return false;
+	const char *dev_end = parts[1];
+	/* a mixed workload's directory, randrw75 */
+	if (k >= 3 && lens[2] > mode_len && strncmp(parts[2], parts[0], mode_len) == 0 &&
+	    all_digits(parts[2] + mode_len, lens[2] - mode_len))
+		dev_end = parts[2];
+	size_t dl = (size_t)(dev_end - rel_key);
+	if (dl > 0 && rel_key[dl - 1] == '/')
+		dl--;
+	*device = cm_strndup(rel_key, dl);
+	return true;
+}
+
+char *an_bench_fio_log_key(const char *key)
+{
+	const char *base = an_base_name(key);
+	const char *io = strstr(base, "-iodepth-");
+	if (!io)
+		return NULL;
+	const char *qd = io + 9;
+	size_t qn = strspn(qd, "0123456789");
+	if (qn == 0 || strncmp(qd + qn, "-numjobs-", 9) != 0)
+		return NULL;
+	const char *nj = qd + qn + 9;
+	size_t nn = strspn(nj, "0123456789");
+	if (nn == 0 || nj[nn] != '\0')
+		return NULL;
+	return cm_asprintf("%.*s-%.*s-%.*s", (int)(io - key), key, (int)qn, qd, (int)nn, nj);
 }
 
 /* ---- --pattern ------------------------------------------------------------ */
 
-enum tok_kind { TOK_LIT, TOK_STATE, TOK_ROUND, TOK_TEST, TOK_STAR };
+/* The placeholders come first: they index the captures. */
+enum tok_kind { TOK_VARIANT = 0, TOK_STATE, TOK_ROUND, TOK_TEST, TOK_STAR, TOK_LIT };
+#define N_PLACEHOLDERS 4
 
 struct tok {
 	enum tok_kind kind;
@@ -149,24 +407,24 @@ static void add_lit(struct an_pattern *p, const char *s, size_t len)
 {
 	if (len == 0)
 		return;
-	struct tok *t = AN_PUSH(p->toks, p->n, p->cap);
+	struct tok *t = CM_PUSH(p->toks, p->n, p->cap);
 	t->kind = TOK_LIT;
-	t->lit = an_strndup(s, len);
+	t->lit = cm_strndup(s, len);
 	t->len = len;
 }
 
 int an_pattern_compile(const char *text, struct an_pattern **out, char *why, size_t why_len)
 {
 	*out = NULL;
-	struct an_pattern *p = an_calloc(1, sizeof(*p));
-	p->text = an_strdup(text);
-	bool seen[3] = {false, false, false};
+	struct an_pattern *p = cm_calloc(1, sizeof(*p));
+	p->text = cm_strdup(text);
+	bool seen[N_PLACEHOLDERS] = {false, false, false, false};
 	const char *lit = text;
 	const char *s = text;
 	while (*s) {
 		if (*s == '*') {
 			add_lit(p, lit, (size_t)(s - lit));
-			struct tok *t = AN_PUSH(p->toks, p->n, p->cap);
+			struct tok *t = CM_PUSH(p->toks, p->n, p->cap);
 			t->kind = TOK_STAR;
 			s++;
 			lit = s;
@@ -184,7 +442,9 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 		}
 		size_t nlen = (size_t)(close - s - 1);
 		int kind = -1;
-		if (nlen == 5 && strncmp(s + 1, "state", 5) == 0)
+		if (nlen == 7 && strncmp(s + 1, "variant", 7) == 0)
+			kind = TOK_VARIANT;
+		else if (nlen == 5 && strncmp(s + 1, "state", 5) == 0)
 			kind = TOK_STATE;
 		else if (nlen == 5 && strncmp(s + 1, "round", 5) == 0)
 			kind = TOK_ROUND;
@@ -193,21 +453,21 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 		if (kind < 0) {
 			snprintf(
 			    why, why_len,
-			    "pattern \"%s\": unknown placeholder {%.*s} (use {state}, {round}, "
-			    "{test})",
+			    "pattern \"%s\": unknown placeholder {%.*s} (use {variant}, {state}, "
+			    "{round}, {test})",
 			    text, (int)nlen, s + 1);
 			an_pattern_free(p);
 			return -1;
 		}
-		if (seen[kind - TOK_STATE]) {
+		if (seen[kind]) {
 			snprintf(why, why_len, "pattern \"%s\": {%.*s} appears twice", text,
 				 (int)nlen, s + 1);
 			an_pattern_free(p);
 			return -1;
 		}
-		seen[kind - TOK_STATE] = true;
+		seen[kind] = true;
 		add_lit(p, lit, (size_t)(s - lit));
-		struct tok *t = AN_PUSH(p->toks, p->n, p->cap);
+		struct tok *t = CM_PUSH(p->toks, p->n, p->cap);
 		t->kind = (enum tok_kind)kind;
 		s = close + 1;
 		lit = s;
@@ -222,8 +482,11 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 	else
 		add_lit(p, tail, strlen(tail));
 
-	if (!seen[TOK_STATE - TOK_STATE] || !seen[TOK_TEST - TOK_STATE]) {
-		snprintf(why, why_len, "pattern \"%s\": needs {state} and {test}", text);
+	if (!seen[TOK_VARIANT] && !seen[TOK_STATE] && !seen[TOK_ROUND] && !seen[TOK_TEST]) {
+		snprintf(why, why_len,
+			 "pattern \"%s\": needs at least one of {variant}, {state}, {round}, "
+			 "{test}",
+			 text);
 		an_pattern_free(p);
 		return -1;
 	}
@@ -242,8 +505,8 @@ struct match {
 	const char *base;
 	size_t len;
 	unsigned char *failed; /* (token, position) pairs known not to match */
-	const char *at[5];
-	size_t at_len[5];
+	const char *at[N_PLACEHOLDERS];
+	size_t at_len[N_PLACEHOLDERS];
 };
 
 /*
@@ -276,8 +539,10 @@ static bool match_from(struct match *m, size_t ti, const char *s)
 			if (t->kind == TOK_ROUND && !isdigit((unsigned char)c))
 				break;
 		}
-		m->at[t->kind] = s;
-		m->at_len[t->kind] = n;
+		if (t->kind != TOK_STAR) {
+			m->at[t->kind] = s;
+			m->at_len[t->kind] = n;
+		}
 		if (match_from(m, ti + 1, s + n))
 			return true;
 	}
@@ -298,7 +563,7 @@ int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an
 	m.len = strlen(start);
 	if (m.len > PATTERN_MAX_KEY)
 		return -1;
-	m.failed = an_calloc((p->n + 1) * (m.len + 1), 1);
+	m.failed = cm_calloc((p->n + 1) * (m.len + 1), 1);
 	bool ok = match_from(&m, 0, start);
 	free(m.failed);
 	if (!ok)
@@ -311,9 +576,18 @@ int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an
 		num[m.at_len[TOK_ROUND]] = '\0';
 		id->round = atoi(num);
 	}
-	id->state = an_strndup(m.at[TOK_STATE], m.at_len[TOK_STATE]);
-	id->test = an_strndup(m.at[TOK_TEST], m.at_len[TOK_TEST]);
+	if (m.at[TOK_VARIANT])
+		id->variant = cm_strndup(m.at[TOK_VARIANT], m.at_len[TOK_VARIANT]);
+	if (m.at[TOK_STATE])
+		id->state = cm_strndup(m.at[TOK_STATE], m.at_len[TOK_STATE]);
+	if (m.at[TOK_TEST])
+		id->test = cm_strndup(m.at[TOK_TEST], m.at_len[TOK_TEST]);
 	return 0;
+}
+
+size_t an_pattern_dirs(const struct an_pattern *p)
+{
+	return p->components - 1;
 }
 
 /* ---- file names ----------------------------------------------------------- */
@@ -329,7 +603,7 @@ bool an_log_name_parse(const char *path, struct an_log_name *out)
 	size_t dir_len = (size_t)(base - path);
 	out->type = ln.type;
 	out->index = ln.index;
-	out->key_raw = an_strndup(path, dir_len + ln.prefix_len);
+	out->key_raw = cm_strndup(path, dir_len + ln.prefix_len);
 	/* the published example's logs are named log-<run>_<type>.N.log */
 	const char *prefix = base;
 	size_t plen = ln.prefix_len;
@@ -337,7 +611,7 @@ bool an_log_name_parse(const char *path, struct an_log_name *out)
 		prefix += 4;
 		plen -= 4;
 	}
-	out->key = an_malloc(dir_len + plen + 1);
+	out->key = cm_malloc(dir_len + plen + 1);
 	memcpy(out->key, path, dir_len);
 	memcpy(out->key + dir_len, prefix, plen);
 	out->key[dir_len + plen] = '\0';
@@ -351,34 +625,79 @@ void an_log_name_free(struct an_log_name *n)
 	n->key = n->key_raw = NULL;
 }
 
-enum an_file_kind an_file_kind(const char *path)
+/* Files that are never fio output, by extension, and what they are. */
+static const struct {
+	const char *ext;
+	const char *what;
+} skip_exts[] = {
+    {".fio", "a fio job file"},
+    {".ini", "a configuration file"},
+    {".cfg", "a configuration file"},
+    {".conf", "a configuration file"},
+    {".env", "an environment file"},
+    {".stderr", "fio's standard error"},
+    {".jsonl", "a JSON lines file (a journal)"},
+    {".csv", "a CSV file"},
+    {".tsv", "a CSV file"},
+    {".sh", "a script"},
+    {".py", "a script"},
+    {".pl", "a script"},
+    {".md", "a document"},
+    {".rst", "a document"},
+    {".pdf", "a document"},
+    {".html", "a document"},
+    {".htm", "a document"},
+    {".png", "a picture"},
+    {".jpg", "a picture"},
+    {".jpeg", "a picture"},
+    {".gif", "a picture"},
+    {".svg", "a picture"},
+    {".gz", "a compressed file"},
+    {".xz", "a compressed file"},
+    {".bz2", "a compressed file"},
+    {".zst", "a compressed file"},
+    {".zip", "an archive"},
+    {".tar", "an archive"},
+    {".tgz", "an archive"},
+    {".7z", "an archive"},
+};
+
+enum an_file_kind an_file_kind(const char *path, const char **why)
 {
-	const char *base = base_name(path);
-	if (base[0] == '.' || base[0] == '\0')
+	const char *base = an_base_name(path);
+	*why = NULL;
+	if (base[0] == '.' || base[0] == '\0') {
+		*why = "a hidden file";
 		return AN_FILE_SKIP;
+	}
 	struct an_log_name ln;
 	if (an_log_name_parse(path, &ln)) {
 		an_log_name_free(&ln);
 		return AN_FILE_LOG;
 	}
-	if (strcmp(base, "manifest.json") == 0)
+	if (strcmp(base, "manifest.json") == 0) {
+		*why = "a campaign's manifest";
 		return AN_FILE_SKIP;
-	const char *dot = strrchr(base, '.');
-	if (!dot)
-		return AN_FILE_SKIP;
-	static const char *const exts[] = {".json", ".txt", ".out", ".terse"};
-	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		if (strcasecmp(dot, exts[i]) == 0)
-			return AN_FILE_OUTPUT;
 	}
-	return AN_FILE_SKIP;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return AN_FILE_MAYBE;
+	if (strcasecmp(dot, ".json") == 0 || strcasecmp(dot, ".terse") == 0)
+		return AN_FILE_OUTPUT;
+	for (size_t i = 0; i < sizeof(skip_exts) / sizeof(skip_exts[0]); i++) {
+		if (strcasecmp(dot, skip_exts[i].ext) == 0) {
+			*why = skip_exts[i].what;
+			return AN_FILE_SKIP;
+		}
+	}
+	return AN_FILE_MAYBE;
 }
 
 char *an_output_key(const char *path)
 {
-	const char *base = base_name(path);
+	const char *base = an_base_name(path);
 	const char *dot = strrchr(base, '.');
 	if (!dot || dot == base)
-		return an_strdup(path);
-	return an_strndup(path, (size_t)(dot - path));
+		return cm_strdup(path);
+	return cm_strndup(path, (size_t)(dot - path));
 }

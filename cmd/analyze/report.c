@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writers: the terminal table and Markdown (the same grid: one block per
- * test, job and direction, states as columns), the tidy CSV files and JSON.
+ * Writers for people: the terminal table and Markdown (the same grid: one
+ * block per test, job and direction, a column per state and variant), and
+ * the compact comparison of variants.  CSV and JSON are in export.c.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -11,12 +12,13 @@
 
 #include "analyze.h"
 
-/* ---- lookups ------------------------------------------------------------- */
+/* ---- lookups shared with export.c ----------------------------------------- */
 
-static const struct an_series *find_series(const struct an_analysis *a, size_t test, size_t job,
-					   enum fc_ddir dir, enum an_metric m)
+const struct an_series *an_find_series(const struct an_analysis *a, size_t test, size_t job,
+				       enum fc_ddir dir, enum an_metric m)
 {
-	for (size_t i = 0; i < a->n_series; i++) {
+	const struct an_test *t = &a->tests[test];
+	for (size_t i = t->series_start; i < t->series_end; i++) {
 		const struct an_series *s = &a->series[i];
 		if (s->test == test && s->job_index == job && s->dir == dir && s->metric == m)
 			return s;
@@ -24,26 +26,48 @@ static const struct an_series *find_series(const struct an_analysis *a, size_t t
 	return NULL;
 }
 
-static size_t base_pos(const struct an_analysis *a)
+bool an_status_failed(const char *status)
 {
-	for (size_t k = 0; k < a->n_order; k++) {
-		if (a->order[k] == a->baseline)
-			return k;
-	}
-	return 0;
+	return status && strcmp(status, "done") != 0 && strcmp(status, "pending") != 0 &&
+	       strcmp(status, "running") != 0 && strcmp(status, "skipped") != 0;
 }
 
-static size_t runs_of(const struct an_analysis *a, size_t state, size_t test)
+const char *an_col_mark(const struct an_analysis *a, const struct an_col *c)
+{
+	const struct an_transition *t = an_transition_of(a, c->state, c->variant);
+	if (!t)
+		return NULL;
+	if (an_status_failed(t->status))
+		return t->status;
+	if (t->hash_checks > t->hash_matched)
+		return "data differs";
+	return NULL;
+}
+
+char *an_col_name(const struct an_analysis *a, const struct an_col *c)
+{
+	const char *state = a->states[c->state].name;
+	const char *variant = a->variants[c->variant].name;
+	if (a->n_variants < 2)
+		return cm_strdup(state);
+	if (a->n_order < 2)
+		return cm_strdup(variant);
+	return cm_asprintf("%s / %s", variant, state);
+}
+
+size_t an_runs_of(const struct an_analysis *a, size_t col, size_t test)
 {
 	size_t n = 0;
+	const struct an_col *c = &a->cols[col];
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
-		n += r->accepted && r->state == state && r->test == test;
+		n += r->accepted && r->state == c->state && r->variant == c->variant &&
+		     r->test == test;
 	}
 	return n;
 }
 
-static size_t n_used_runs(const struct an_analysis *a)
+size_t an_used_runs(const struct an_analysis *a)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_runs; i++)
@@ -51,30 +75,20 @@ static size_t n_used_runs(const struct an_analysis *a)
 	return n;
 }
 
-static bool has_transitions(const struct an_analysis *a)
-{
-	for (size_t k = 0; k < a->n_order; k++) {
-		const struct an_state *s = &a->states[a->order[k]];
-		if (isfinite(s->downtime_s) || s->n_actions)
-			return true;
-	}
-	return false;
-}
-
-static void action_sums(const struct an_state *s, double *act_s, size_t *n_act, double *task_s,
-			size_t *n_task)
+void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act, double *task_s,
+		    size_t *n_task)
 {
 	*act_s = 0;
 	*task_s = 0;
 	*n_act = *n_task = 0;
-	for (size_t i = 0; i < s->n_actions; i++) {
-		if (isfinite(s->actions[i].duration_s)) {
-			*act_s += s->actions[i].duration_s;
+	for (size_t i = 0; t && i < t->n_actions; i++) {
+		if (isfinite(t->actions[i].duration_s)) {
+			*act_s += t->actions[i].duration_s;
 			(*n_act)++;
 		}
-		if (isfinite(s->actions[i].task_duration_s)) {
-			*task_s += s->actions[i].task_duration_s;
-			*n_task += s->actions[i].n_tasks;
+		if (isfinite(t->actions[i].task_duration_s)) {
+			*task_s += t->actions[i].task_duration_s;
+			*n_task += t->actions[i].n_tasks;
 		}
 	}
 	if (*n_act == 0)
@@ -83,38 +97,55 @@ static void action_sums(const struct an_state *s, double *act_s, size_t *n_act, 
 		*task_s = NAN;
 }
 
+/*
+ * The column a column's changes are shown against in the table: the
+ * baseline state of its variant; in the baseline state, the baseline
+ * variant; SIZE_MAX for the base column itself, or when the reference has
+ * no column.
+ */
+size_t an_ref_col(const struct an_analysis *a, size_t col)
+{
+	const struct an_col *c = &a->cols[col];
+	if (c->state != a->baseline)
+		return an_col_find(a, a->baseline, c->variant);
+	if (c->variant != a->baseline_variant)
+		return an_col_find(a, c->state, a->baseline_variant);
+	return SIZE_MAX;
+}
+
 /* ---- the grid shared by table and Markdown ------------------------------- */
 
 struct row {
 	char *label;
-	char **cells;
+	char **cells; /* one per column of the block */
 };
 
 struct block {
 	char *title;
+	size_t *cols; /* indices into a->cols */
+	size_t ncols;
 	struct row *rows;
 	size_t n, cap;
 };
 
 struct grid {
-	size_t ncols;
 	struct block *blocks;
 	size_t n, cap;
 };
 
 static struct block *new_block(struct grid *g, char *title)
 {
-	struct block *b = AN_PUSH(g->blocks, g->n, g->cap);
+	struct block *b = CM_PUSH(g->blocks, g->n, g->cap);
 	b->title = title;
 	return b;
 }
 
 /* Returns the row's cells, which stay put while more rows are added. */
-static char **new_row(struct grid *g, struct block *b, const char *label)
+static char **new_row(struct block *b, const char *label)
 {
-	struct row *r = AN_PUSH(b->rows, b->n, b->cap);
-	r->label = an_strdup(label);
-	r->cells = an_calloc(g->ncols, sizeof(*r->cells));
+	struct row *r = CM_PUSH(b->rows, b->n, b->cap);
+	r->label = cm_strdup(label);
+	r->cells = cm_calloc(b->ncols ? b->ncols : 1, sizeof(*r->cells));
 	return r->cells;
 }
 
@@ -123,13 +154,14 @@ static void grid_free(struct grid *g)
 	for (size_t i = 0; i < g->n; i++) {
 		struct block *b = &g->blocks[i];
 		for (size_t k = 0; k < b->n; k++) {
-			for (size_t c = 0; c < g->ncols; c++)
+			for (size_t c = 0; c < b->ncols; c++)
 				free(b->rows[k].cells[c]);
 			free(b->rows[k].cells);
 			free(b->rows[k].label);
 		}
 		free(b->rows);
 		free(b->title);
+		free(b->cols);
 	}
 	free(g->blocks);
 }
@@ -140,96 +172,139 @@ static char *value_pct(double v, double pct, bool mark)
 	an_fmt_short(num, sizeof(num), v);
 	an_fmt_pct(p, sizeof(p), pct);
 	if (!isfinite(v))
-		return an_strdup("-");
+		return cm_strdup("-");
 	if (!p[0])
-		return an_strdup(num);
-	return an_asprintf("%s %s%s", num, p, mark ? "*" : "");
+		return cm_strdup(num);
+	return cm_asprintf("%s %s%s", num, p, mark ? "*" : "");
 }
 
 static char *range_text(double lo, double hi)
 {
 	char a[32], b[32];
 	if (!isfinite(lo))
-		return an_strdup("-");
+		return cm_strdup("-");
 	an_fmt_short(a, sizeof(a), lo);
 	an_fmt_short(b, sizeof(b), hi);
-	return an_asprintf("%s..%s", a, b);
+	return cm_asprintf("%s..%s", a, b);
 }
 
-static char *p_text(const struct an_cell *c, bool is_base)
+static char *p_text(const struct fc_mann_whitney *mw, bool have)
 {
-	if (is_base)
-		return an_strdup("base");
-	if (!c->have_mw || !isfinite(c->mw.p))
-		return an_strdup("-");
-	if (c->mw.p < 0.001)
-		return an_strdup("<0.001");
-	return an_asprintf("%.3f", c->mw.p);
+	if (!have || !isfinite(mw->p))
+		return cm_strdup("-");
+	if (mw->p < 0.001)
+		return cm_strdup("<0.001");
+	return cm_asprintf("%.3f", mw->p);
 }
 
-static void metric_rows(struct grid *g, struct block *b, const struct an_analysis *a,
-			const struct an_series *s)
+/* A cell against the column the table compares it to. */
+struct shown {
+	double change_pct;
+	bool outside, have_mw;
+	const struct fc_mann_whitney *mw;
+	double ref_median; /* NaN for the base column */
+	bool is_base;
+};
+
+static struct shown shown_cmp(const struct an_analysis *a, const struct an_series *s, size_t col)
 {
-	size_t bp = base_pos(a);
+	struct shown sh = {NAN, false, false, NULL, NAN, false};
+	const struct an_cell *c = &s->cells[col];
+	size_t ref = an_ref_col(a, col);
+	if (ref == SIZE_MAX) {
+		sh.is_base = col == a->base_col;
+		return sh;
+	}
+	sh.ref_median = s->cells[ref].sum.median;
+	if (a->cols[col].state != a->baseline) {
+		sh.change_pct = c->change_pct;
+		sh.outside = c->outside;
+		sh.have_mw = c->have_mw;
+		sh.mw = &c->mw;
+	} else {
+		sh.change_pct = c->v_change_pct;
+		sh.outside = c->v_outside;
+		sh.have_mw = c->v_have_mw;
+		sh.mw = &c->v_mw;
+	}
+	return sh;
+}
+
+static void metric_rows(struct block *b, const struct an_analysis *a, const struct an_series *s)
+{
 	char label[96];
 	snprintf(label, sizeof(label), "%s median", an_metric_label(s->metric));
-	char **med = new_row(g, b, label);
-	char **rng = new_row(g, b, "  min..max");
-	char **r1 = new_row(g, b, "  round 1");
-	char **rest = new_row(g, b, "  rounds 2..n");
-	char **p = new_row(g, b, "  p (Mann-Whitney)");
-	for (size_t k = 0; k < g->ncols; k++) {
-		const struct an_cell *c = &s->cells[k];
-		bool is_base = k == bp;
-		med[k] =
-		    value_pct(c->sum.median, is_base ? NAN : c->change_pct, !is_base && c->outside);
+	char **med = new_row(b, label);
+	char **rng = new_row(b, "  min..max");
+	char **r1 = new_row(b, "  round 1");
+	char **rest = new_row(b, "  rounds 2..n");
+	char **p = new_row(b, "  p (Mann-Whitney)");
+	for (size_t k = 0; k < b->ncols; k++) {
+		size_t col = b->cols[k];
+		const struct an_cell *c = &s->cells[col];
+		struct shown sh = shown_cmp(a, s, col);
+		/* the base column's own rounds against its median */
+		double ref = sh.is_base ? c->sum.median : sh.ref_median;
+		med[k] = value_pct(c->sum.median, sh.change_pct, sh.outside);
 		rng[k] = range_text(c->sum.min, c->sum.max);
-		r1[k] = value_pct(c->round1, c->round1_change_pct, false);
-		rest[k] = value_pct(c->rest_median, c->rest_change_pct, false);
-		p[k] = c->sum.n ? p_text(c, is_base) : an_strdup("-");
+		r1[k] = value_pct(c->round1, an_pct_change(c->round1, ref), false);
+		rest[k] = value_pct(c->rest_median, an_pct_change(c->rest_median, ref), false);
+		if (!c->sum.n)
+			p[k] = cm_strdup("-");
+		else if (sh.is_base)
+			p[k] = cm_strdup("base");
+		else
+			p[k] = p_text(sh.mw, sh.have_mw);
 	}
 }
 
 static char *seconds_text(double s)
 {
 	if (!isfinite(s))
-		return an_strdup("-");
-	return an_asprintf("%.0f s", s);
+		return cm_strdup("-");
+	return cm_asprintf("%.0f s", s);
 }
 
-static void per_second_rows(struct grid *g, struct block *b, const struct an_analysis *a,
-			    size_t test, size_t job, enum fc_ddir dir)
+static void per_second_rows(struct block *b, const struct an_analysis *a, size_t test, size_t job,
+			    enum fc_ddir dir)
 {
-	const struct an_series *first = find_series(a, test, job, dir, AN_M_SEC_FIRST);
-	const struct an_series *last = find_series(a, test, job, dir, AN_M_SEC_LAST);
-	const struct an_series *min = find_series(a, test, job, dir, AN_M_SEC_MIN);
-	const struct an_series *rec = find_series(a, test, job, dir, AN_M_RECOVERY);
+	const struct an_series *first = an_find_series(a, test, job, dir, AN_M_SEC_FIRST);
+	const struct an_series *last = an_find_series(a, test, job, dir, AN_M_SEC_LAST);
+	const struct an_series *min = an_find_series(a, test, job, dir, AN_M_SEC_MIN);
+	const struct an_series *rec = an_find_series(a, test, job, dir, AN_M_RECOVERY);
 	if (!first || !last || !min || !rec)
 		return;
-	const struct an_band *band = an_find_band(a, test, job, dir, first->log_type);
-	size_t bp = base_pos(a);
 	const char *kind = first->log_type == FC_LOG_BW ? "MiB/s" : "IOPS";
 	char label[96];
 	snprintf(label, sizeof(label), "per second (%s)", kind);
-	char **hb = new_row(g, b, label);
-	char **rb = new_row(g, b, "  band p10..p90");
-	char **rf = new_row(g, b, "  round 1, 1st second");
-	char **rm = new_row(g, b, "  round 1, slowest");
-	char **rl = new_row(g, b, "  round 1, last second");
-	char **rr = new_row(g, b, "  recovery round 1");
-	char **rn = new_row(g, b, "  recovery 2..n, max");
-	for (size_t k = 0; k < g->ncols; k++) {
-		hb[k] = an_strdup("");
-		rb[k] =
-		    k == bp && band && band->n ? range_text(band->low, band->high) : an_strdup("");
-		/* Round 1's seconds against the baseline's median of the same second. */
-		const struct an_cell *cf = &first->cells[k], *cm = &min->cells[k];
-		const struct an_cell *cl = &last->cells[k];
-		rf[k] = value_pct(cf->round1, k == bp ? NAN : cf->round1_change_pct, false);
-		rm[k] = value_pct(cm->round1, k == bp ? NAN : cm->round1_change_pct, false);
-		rl[k] = value_pct(cl->round1, k == bp ? NAN : cl->round1_change_pct, false);
+	char **hb = new_row(b, label);
+	char **rb = new_row(b, "  band p10..p90");
+	char **rf = new_row(b, "  round 1, 1st second");
+	char **rm = new_row(b, "  round 1, slowest");
+	char **rl = new_row(b, "  round 1, last second");
+	char **rr = new_row(b, "  recovery round 1");
+	char **rn = new_row(b, "  recovery 2..n, max");
+	for (size_t k = 0; k < b->ncols; k++) {
+		size_t col = b->cols[k];
+		const struct an_col *cl = &a->cols[col];
+		const struct an_band *band =
+		    an_find_band(a, cl->variant, test, job, dir, first->log_type);
+		hb[k] = cm_strdup("");
+		/* each variant's band, in its baseline state's column */
+		rb[k] = cl->state == a->baseline && band && band->n
+			    ? range_text(band->low, band->high)
+			    : cm_strdup("");
+		/* Round 1's seconds against the reference's median of the same second. */
+		const struct an_series *ss[3] = {first, min, last};
+		char **rows[3] = {rf, rm, rl};
+		for (int i = 0; i < 3; i++) {
+			const struct an_cell *c = &ss[i]->cells[col];
+			struct shown sh = shown_cmp(a, ss[i], col);
+			rows[i][k] = value_pct(c->round1, an_pct_change(c->round1, sh.ref_median),
+					       false);
+		}
 
-		const struct an_cell *cr = &rec->cells[k];
+		const struct an_cell *cr = &rec->cells[col];
 		bool have_r1 = false, r1_never = false;
 		double rest_max = NAN;
 		size_t rest_n = 0, rest_never = 0;
@@ -246,109 +321,204 @@ static void per_second_rows(struct grid *g, struct block *b, const struct an_ana
 			else if (isnan(rest_max) || v > rest_max)
 				rest_max = v;
 		}
-		if (!band || !band->n)
-			rr[k] = an_strdup("-");
-		else if (!have_r1)
-			rr[k] = an_strdup("-");
+		if (!band || !band->n || !have_r1)
+			rr[k] = cm_strdup("-");
 		else if (r1_never)
-			rr[k] = an_strdup("never");
+			rr[k] = cm_strdup("never");
 		else
 			rr[k] = seconds_text(cr->round1);
 		if (!band || !band->n || rest_n == 0)
-			rn[k] = an_strdup("-");
+			rn[k] = cm_strdup("-");
 		else if (rest_never)
-			rn[k] = an_asprintf("never in %zu/%zu", rest_never, rest_n);
+			rn[k] = cm_asprintf("never in %zu/%zu", rest_never, rest_n);
 		else
 			rn[k] = seconds_text(rest_max);
 	}
 }
 
+static bool has_transitions(const struct an_analysis *a)
+{
+	for (size_t k = 0; k < a->n_cols; k++) {
+		const struct an_transition *t =
+		    an_transition_of(a, a->cols[k].state, a->cols[k].variant);
+		if (t && (isfinite(t->downtime_s) || t->n_actions || an_status_failed(t->status)))
+			return true;
+	}
+	return false;
+}
+
+static bool has_hash_checks(const struct an_analysis *a)
+{
+	for (size_t i = 0; i < a->n_trans; i++) {
+		if (a->trans[i].hash_checks)
+			return true;
+	}
+	return false;
+}
+
+static bool has_failures(const struct an_analysis *a)
+{
+	for (size_t k = 0; k < a->n_cols; k++) {
+		if (an_col_mark(a, &a->cols[k]))
+			return true;
+	}
+	return false;
+}
+
+char *an_integrity_text(const struct an_transition *t)
+{
+	if (!t || !t->hash_checks)
+		return cm_strdup("-");
+	if (t->hash_checks == 1)
+		return cm_strdup(t->hash_matched ? "matched" : "DIFFERS");
+	if (t->hash_matched == t->hash_checks)
+		return cm_asprintf("matched (%zu of %zu)", t->hash_matched, t->hash_checks);
+	return cm_asprintf("DIFFERS (%zu of %zu matched)", t->hash_matched, t->hash_checks);
+}
+
+static void transition_block(struct grid *g, const struct an_analysis *a)
+{
+	struct block *b = new_block(g, cm_strdup("state transitions"));
+	b->cols = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*b->cols));
+	for (size_t k = 0; k < a->n_cols; k++)
+		b->cols[b->ncols++] = k;
+	char **st = has_failures(a) ? new_row(b, "status") : NULL;
+	char **dt = new_row(b, "downtime s");
+	char **ac = new_row(b, "actions s (count)");
+	char **tk = new_row(b, "provider tasks s (count)");
+	char **hs = has_hash_checks(a) ? new_row(b, "data (verify-hash)") : NULL;
+	for (size_t k = 0; k < b->ncols; k++) {
+		const struct an_col *c = &a->cols[b->cols[k]];
+		const struct an_transition *t = an_transition_of(a, c->state, c->variant);
+		double act_s, task_s;
+		size_t n_act, n_task;
+		an_action_sums(t, &act_s, &n_act, &task_s, &n_task);
+		if (st)
+			st[k] = cm_strdup(t && t->status ? t->status : "-");
+		dt[k] = t && isfinite(t->downtime_s) ? cm_asprintf("%.1f", t->downtime_s)
+						     : cm_strdup("-");
+		ac[k] = n_act ? cm_asprintf("%.1f (%zu)", act_s, n_act) : cm_strdup("-");
+		tk[k] = n_task ? cm_asprintf("%.1f (%zu)", task_s, n_task) : cm_strdup("-");
+		if (hs)
+			hs[k] = an_integrity_text(t);
+	}
+}
+
 static void build_grid(struct grid *g, const struct an_analysis *a, const struct an_report_opts *o)
 {
-	g->ncols = a->n_order;
-	if (has_transitions(a)) {
-		struct block *b = new_block(g, an_strdup("state transitions"));
-		char **dt = new_row(g, b, "downtime s");
-		char **ac = new_row(g, b, "actions s (count)");
-		char **tk = new_row(g, b, "provider tasks s (count)");
-		for (size_t k = 0; k < g->ncols; k++) {
-			const struct an_state *s = &a->states[a->order[k]];
-			double act_s, task_s;
-			size_t n_act, n_task;
-			action_sums(s, &act_s, &n_act, &task_s, &n_task);
-			dt[k] = isfinite(s->downtime_s) ? an_asprintf("%.1f", s->downtime_s)
-							: an_strdup("-");
-			ac[k] = n_act ? an_asprintf("%.1f (%zu)", act_s, n_act) : an_strdup("-");
-			tk[k] = n_task ? an_asprintf("%.1f (%zu)", task_s, n_task) : an_strdup("-");
-		}
-	}
+	if (has_transitions(a))
+		transition_block(g, a);
 	for (size_t t = 0; t < a->n_tests; t++) {
+		/* the columns that ran this test */
+		size_t *cols = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*cols));
+		size_t *runs = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*runs));
+		size_t ncols = 0;
+		for (size_t k = 0; k < a->n_cols; k++) {
+			size_t n = an_runs_of(a, k, t);
+			if (n) {
+				runs[ncols] = n;
+				cols[ncols++] = k;
+			}
+		}
+		const struct an_test *ts = &a->tests[t];
+		bool several_jobs = false;
+		for (size_t k = ts->series_start; k < ts->series_end; k++)
+			several_jobs |= a->series[k].job_index > 0;
 		/* (job, direction) pairs of this test, in series order. */
-		for (size_t i = 0; i < a->n_series; i++) {
+		for (size_t i = ts->series_start; i < ts->series_end && ncols; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t)
-				continue;
 			bool seen = false;
-			for (size_t k = 0; k < i; k++) {
+			for (size_t k = ts->series_start; k < i && !seen; k++) {
 				const struct an_series *q = &a->series[k];
-				seen |= q->test == t && q->job_index == s->job_index &&
-					q->dir == s->dir;
+				seen = q->test == t && q->job_index == s->job_index &&
+				       q->dir == s->dir;
 			}
 			if (seen)
 				continue;
-			bool several_jobs = false;
-			for (size_t k = 0; k < a->n_series; k++)
-				several_jobs |=
-				    a->series[k].test == t && a->series[k].job_index > 0;
 			char *title;
 			if (several_jobs)
-				title = an_asprintf("%s: job %zu \"%s\", %s", a->tests[t],
+				title = cm_asprintf("%s: job %zu \"%s\", %s", a->tests[t].name,
 						    s->job_index + 1, s->job_name,
 						    fc_ddir_name(s->dir));
 			else
-				title = an_asprintf("%s: %s", a->tests[t], fc_ddir_name(s->dir));
+				title = cm_asprintf("%s: %s", a->tests[t].name,
+						    fc_ddir_name(s->dir));
 			struct block *b = new_block(g, title);
-			char **runs = new_row(g, b, "runs");
-			for (size_t k = 0; k < g->ncols; k++)
-				runs[k] = an_asprintf("%zu", runs_of(a, a->order[k], t));
+			b->cols = cm_calloc(ncols, sizeof(*b->cols));
+			memcpy(b->cols, cols, ncols * sizeof(*cols));
+			b->ncols = ncols;
+			char **rr = new_row(b, "runs");
+			for (size_t k = 0; k < ncols; k++)
+				rr[k] = cm_asprintf("%zu", runs[k]);
 			for (int m = 0; m < AN_M_FIRST_LOG; m++) {
 				if (!o->metrics[m])
 					continue;
 				const struct an_series *ms =
-				    find_series(a, t, s->job_index, s->dir, (enum an_metric)m);
+				    an_find_series(a, t, s->job_index, s->dir, (enum an_metric)m);
 				if (ms)
-					metric_rows(g, b, a, ms);
+					metric_rows(b, a, ms);
 			}
-			per_second_rows(g, b, a, t, s->job_index, s->dir);
+			per_second_rows(b, a, t, s->job_index, s->dir);
 		}
+		free(cols);
+		free(runs);
 	}
 }
 
-static void print_header(FILE *f, const struct an_analysis *a, bool markdown)
+/* ---- header, legend, notes ------------------------------------------------- */
+
+static void header_text(struct cm_buf *b, const struct an_analysis *a)
 {
-	size_t used = n_used_runs(a);
-	if (a->campaign)
-		fprintf(f, "campaign %s (%s)", a->campaign, a->manifest);
-	else
-		fprintf(f, "%zu fio run(s)", used);
+	size_t used = an_used_runs(a);
+	if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
+		const struct an_campaign *c = &a->campaigns[a->variants[0].campaign];
+		cm_buf_printf(b, "campaign %s (%s)", c->name ? c->name : "?", c->manifest);
+	} else if (a->n_variants > 1) {
+		cm_buf_printf(b, "%zu variants:", a->n_variants);
+		for (size_t v = 0; v < a->n_variants; v++) {
+			const struct an_variant *var = &a->variants[v];
+			cm_buf_printf(b, "%s %s", v ? "," : "", var->name);
+			bool base = v == a->baseline_variant;
+			const struct an_campaign *c =
+			    var->campaign != SIZE_MAX ? &a->campaigns[var->campaign] : NULL;
+			/* the campaign's name when it says more than the variant's */
+			if (c && c->name && strcmp(c->name, var->name) == 0)
+				c = NULL;
+			if (base || c)
+				cm_buf_printf(b, " (%s%s%s%s)", base ? "base" : "",
+					      base && c ? ", " : "", c ? "campaign " : "",
+					      c ? (c->name ? c->name : c->manifest) : "");
+		}
+	} else {
+		cm_buf_printf(b, "%zu fio run(s)", used);
+	}
 	if (a->fio_version)
-		fprintf(f, ", %s", a->fio_version);
-	/* Two trailing spaces: a line break in Markdown. */
-	fprintf(f, "%s\n", markdown ? "  " : "");
-	fprintf(f, "baseline %s; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s\n",
-		a->states[a->baseline].name, a->n_order, a->n_tests, used, a->n_rejected,
-		a->n_rejected ? " (listed on stderr)" : "");
+		cm_buf_printf(b, ", %s", a->fio_version);
+	cm_buf_putc(b, '\n');
+	if (a->n_variants > 1)
+		cm_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);
+	if (a->n_variants < 2 || a->n_order > 1)
+		cm_buf_printf(b, "%sbaseline %s%s", a->n_variants > 1 ? ", " : "",
+			      a->n_variants > 1 ? "state " : "", a->states[a->baseline].name);
+	cm_buf_printf(b, "; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s", a->n_order,
+		      a->n_tests, used, a->n_rejected, a->n_rejected ? " (listed on stderr)" : "");
 }
 
 static const char legend[] =
-    "median: change vs the baseline median; * = outside the baseline's min..max.\n"
-    "round 1, rounds 2..n: round 1's value and the median of the other rounds, each\n"
-    "against the baseline median.  p: exact two-sided Mann-Whitney U against the\n"
-    "baseline; with n rounds against n it cannot go below 2/C(2n,n): 0.100 for 3,\n"
-    "0.029 for 4, 0.008 for 5.\n";
+    "median: change vs the baseline median; * = outside the baseline's min..max. "
+    "round 1, rounds 2..n: round 1's value and the median of the other rounds, each "
+    "against the baseline median.  p: exact two-sided Mann-Whitney U against the "
+    "baseline; with n rounds against n it cannot go below 2/C(2n,n): 0.100 for 3, "
+    "0.029 for 4, 0.008 for 5.";
+static const char legend_variants[] =
+    "variants: the columns of the baseline state compare with the baseline variant, the "
+    "other states with the baseline state of their own variant.";
 static const char legend_sec[] =
-    "per second: band = the baseline's per-second p10..p90; recovery = seconds from the\n"
-    "start of the run until the rate first reaches the band's lower edge.\n";
+    "per second: band = the baseline's per-second p10..p90; recovery = seconds from the "
+    "start of the run until the rate first reaches the band's lower edge.";
+static const char legend_failed[] =
+    "(failed), (interrupted), (data differs): what the campaign recorded of the state's "
+    "transition; see state transitions.";
 
 static bool has_per_second(const struct an_analysis *a)
 {
@@ -359,11 +529,209 @@ static bool has_per_second(const struct an_analysis *a)
 	return false;
 }
 
-/* Prints a legend as one paragraph (Markdown). */
-static void paragraph(FILE *f, const char *text)
+/* The legends (those of the grid with `grid`; that of marked columns with
+ * `marks`), the warnings and the notes. */
+static void footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown,
+			bool grid, bool marks)
 {
-	for (const char *p = text; *p; p++)
-		fputc(*p == '\n' && p[1] ? ' ' : *p, f);
+	const char *paras[4];
+	size_t n = 0;
+	if (grid)
+		paras[n++] = legend;
+	if (grid && a->n_variants > 1 && a->n_order > 1)
+		paras[n++] = legend_variants;
+	if (grid && has_per_second(a))
+		paras[n++] = legend_sec;
+	if (marks)
+		paras[n++] = legend_failed;
+	for (size_t i = 0; i < n; i++) {
+		if (markdown) {
+			fprintf(f, "%s%s\n", i ? "\n" : "", paras[i]);
+		} else {
+			an_wrap(f, "", 0, paras[i], width);
+		}
+	}
+	for (size_t i = 0; i < a->warnings.n; i++) {
+		if (markdown)
+			fprintf(f, "\n- warning: %s", a->warnings.items[i]);
+		else
+			an_wrap(f, "warning: ", 9, a->warnings.items[i], width);
+	}
+	for (size_t i = 0; i < a->notes.n; i++) {
+		if (markdown)
+			fprintf(f, "\n- note: %s", a->notes.items[i]);
+		else
+			an_wrap(f, "note: ", 6, a->notes.items[i], width);
+	}
+	if (markdown && (a->notes.n || a->warnings.n))
+		fputc('\n', f);
+}
+
+/* ---- the terminal table ---------------------------------------------------- */
+
+static size_t str_width(const char *s)
+{
+	return an_text_width(s, strlen(s));
+}
+
+/* Right-aligns `s` in `w` columns (UTF-8 aware). */
+static void put_right(struct cm_buf *b, const char *s, size_t w)
+{
+	size_t sw = str_width(s);
+	for (size_t i = sw; i < w; i++)
+		cm_buf_putc(b, ' ');
+	cm_buf_puts(b, s);
+}
+
+/* Left-aligns, cut to `w` columns with '~' when longer. */
+static void put_left(struct cm_buf *b, const char *s, size_t w)
+{
+	size_t sw = str_width(s);
+	if (sw <= w) {
+		cm_buf_puts(b, s);
+		for (size_t i = sw; i < w; i++)
+			cm_buf_putc(b, ' ');
+		return;
+	}
+	size_t cw = 0;
+	const char *p = s;
+	while (*p && cw + 1 < w) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+		cw++;
+	}
+	cm_buf_putn(b, s, (size_t)(p - s));
+	cm_buf_putc(b, '~');
+}
+
+static void end_line(FILE *f, struct cm_buf *line)
+{
+	while (line->len && line->s[line->len - 1] == ' ')
+		line->len--;
+	fprintf(f, "%.*s\n", (int)line->len, line->s);
+	line->len = 0;
+}
+
+/* The header of a column: its name and marks, cut into pieces of at most
+ * `w` columns (one line each). */
+static char *col_header(const struct an_analysis *a, size_t col)
+{
+	char *name = an_col_name(a, &a->cols[col]);
+	const char *mark = an_col_mark(a, &a->cols[col]);
+	char *h;
+	if (col == a->base_col && mark)
+		h = cm_asprintf("%s (base, %s)", name, mark);
+	else if (col == a->base_col)
+		h = cm_asprintf("%s (base)", name);
+	else if (mark)
+		h = cm_asprintf("%s (%s)", name, mark);
+	else
+		h = cm_strdup(name);
+	free(name);
+	return h;
+}
+
+/* Piece `line` of `n_lines` of a header text broken into `w`-wide pieces,
+ * bottom-aligned (the last piece on the last line). */
+static void header_piece(const char *h, size_t w, size_t line, size_t n_lines, char *out,
+			 size_t len)
+{
+	size_t hw = str_width(h);
+	size_t pieces = hw ? (hw + w - 1) / w : 1;
+	out[0] = '\0';
+	if (line + pieces < n_lines)
+		return;
+	size_t piece = line + pieces - n_lines;
+	/* skip piece * w code points */
+	const char *p = h;
+	for (size_t i = 0; i < piece * w && *p; i++) {
+		p++;
+		while (((unsigned char)*p & 0xc0) == 0x80)
+			p++;
+	}
+	const char *q = p;
+	for (size_t i = 0; i < w && *q; i++) {
+		q++;
+		while (((unsigned char)*q & 0xc0) == 0x80)
+			q++;
+	}
+	snprintf(out, len, "%.*s", (int)(q - p), p);
+}
+
+static void print_block(FILE *f, const struct an_analysis *a, const struct block *b, int width)
+{
+	size_t W = (size_t)width;
+	size_t lw = 12;
+	for (size_t r = 0; r < b->n; r++) {
+		size_t l = str_width(b->rows[r].label);
+		if (l > lw)
+			lw = l;
+	}
+	char **heads = cm_calloc(b->ncols ? b->ncols : 1, sizeof(*heads));
+	size_t cw = 8;
+	for (size_t c = 0; c < b->ncols; c++) {
+		heads[c] = col_header(a, b->cols[c]);
+		size_t l = str_width(heads[c]);
+		if (l > cw)
+			cw = l;
+		for (size_t r = 0; r < b->n; r++) {
+			l = str_width(b->rows[r].cells[c]);
+			if (l > cw)
+				cw = l;
+		}
+	}
+	cw += 2;
+	/* Narrow: headers are broken over lines, then labels are cut. */
+	if (lw + cw > W) {
+		size_t cells = 0;
+		for (size_t c = 0; c < b->ncols; c++) {
+			for (size_t r = 0; r < b->n; r++) {
+				size_t l = str_width(b->rows[r].cells[c]);
+				if (l > cells)
+					cells = l;
+			}
+		}
+		cw = cells + 2 > 10 ? cells + 2 : 10;
+		if (lw + cw > W)
+			lw = W > cw + 4 ? W - cw : 4;
+	}
+	size_t per = W > lw ? (W - lw) / cw : 1;
+	if (per < 1)
+		per = 1;
+	an_wrap(f, "", 0, b->title, width);
+	struct cm_buf line = {NULL, 0, 0};
+	for (size_t c0 = 0; c0 < b->ncols; c0 += per) {
+		size_t c1 = c0 + per < b->ncols ? c0 + per : b->ncols;
+		if (c0)
+			fputc('\n', f); /* the next group of columns */
+		size_t hlines = 1;
+		for (size_t c = c0; c < c1; c++) {
+			size_t hw = str_width(heads[c]);
+			size_t pieces = (hw + cw - 3) / (cw - 2);
+			if (pieces > hlines)
+				hlines = pieces;
+		}
+		for (size_t h = 0; h < hlines; h++) {
+			put_left(&line, "", lw);
+			for (size_t c = c0; c < c1; c++) {
+				char piece[512];
+				header_piece(heads[c], cw - 2, h, hlines, piece, sizeof(piece));
+				put_right(&line, piece, cw);
+			}
+			end_line(f, &line);
+		}
+		for (size_t r = 0; r < b->n; r++) {
+			put_left(&line, b->rows[r].label, lw);
+			for (size_t c = c0; c < c1; c++)
+				put_right(&line, b->rows[r].cells[c], cw);
+			end_line(f, &line);
+		}
+	}
+	cm_buf_release(&line);
+	for (size_t c = 0; c < b->ncols; c++)
+		free(heads[c]);
+	free(heads);
 }
 
 void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report_opts *o)
@@ -371,69 +739,21 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	struct grid g;
 	memset(&g, 0, sizeof(g));
 	build_grid(&g, a, o);
-	print_header(f, a, false);
 	int width = o->width > 0 ? o->width : 100;
-	size_t bp = base_pos(a);
+	struct cm_buf head = {NULL, 0, 0};
+	header_text(&head, a);
+	an_wrap(f, "", 0, head.s, width);
+	cm_buf_release(&head);
 	for (size_t bi = 0; bi < g.n; bi++) {
-		const struct block *b = &g.blocks[bi];
-		size_t lw = 12;
-		for (size_t r = 0; r < b->n; r++) {
-			size_t l = strlen(b->rows[r].label);
-			if (l > lw)
-				lw = l;
-		}
-		size_t cw = 8;
-		for (size_t c = 0; c < g.ncols; c++) {
-			size_t l = strlen(a->states[a->order[c]].name) + (c == bp ? 7 : 0);
-			if (l > cw)
-				cw = l;
-			for (size_t r = 0; r < b->n; r++) {
-				l = strlen(b->rows[r].cells[c]);
-				if (l > cw)
-					cw = l;
-			}
-		}
-		cw += 2;
-		size_t per = width > (int)lw ? ((size_t)width - lw) / cw : 1;
-		if (per < 1)
-			per = 1;
-		fprintf(f, "\n%s\n", b->title);
-		for (size_t c0 = 0; c0 < g.ncols; c0 += per) {
-			size_t c1 = c0 + per < g.ncols ? c0 + per : g.ncols;
-			if (c0)
-				fputc('\n', f); /* the next group of states */
-			fprintf(f, "%-*s", (int)lw, "");
-			for (size_t c = c0; c < c1; c++) {
-				const char *name = a->states[a->order[c]].name;
-				if (c == bp) {
-					char h[256];
-					snprintf(h, sizeof(h), "%s (base)", name);
-					fprintf(f, "%*s", (int)cw, h);
-				} else {
-					fprintf(f, "%*s", (int)cw, name);
-				}
-			}
-			fputc('\n', f);
-			for (size_t r = 0; r < b->n; r++) {
-				struct an_buf line = {NULL, 0, 0};
-				an_buf_printf(&line, "%-*s", (int)lw, b->rows[r].label);
-				for (size_t c = c0; c < c1; c++)
-					an_buf_printf(&line, "%*s", (int)cw, b->rows[r].cells[c]);
-				while (line.len && line.s[line.len - 1] == ' ')
-					line.len--;
-				fprintf(f, "%.*s\n", (int)line.len, line.s);
-				an_buf_free(&line);
-			}
-		}
+		fputc('\n', f);
+		print_block(f, a, &g.blocks[bi], width);
 	}
 	fputc('\n', f);
-	fputs(legend, f);
-	if (has_per_second(a))
-		fputs(legend_sec, f);
-	for (size_t i = 0; i < a->notes.n; i++)
-		fprintf(f, "note: %s\n", a->notes.items[i]);
+	footer_text(f, a, width, false, true, has_failures(a));
 	grid_free(&g);
 }
+
+/* ---- Markdown -------------------------------------------------------------- */
 
 /* Text in a cell or heading: a line break would end the table row. */
 static void md_cell(FILE *f, const char *s)
@@ -454,21 +774,26 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 	struct grid g;
 	memset(&g, 0, sizeof(g));
 	build_grid(&g, a, o);
-	print_header(f, a, true);
-	size_t bp = base_pos(a);
+	struct cm_buf head = {NULL, 0, 0};
+	header_text(&head, a);
+	/* Two trailing spaces: a line break in Markdown. */
+	char *nl = strchr(head.s, '\n');
+	fwrite(head.s, 1, (size_t)(nl - head.s), f);
+	fprintf(f, "  %s\n", nl);
+	cm_buf_release(&head);
 	for (size_t bi = 0; bi < g.n; bi++) {
 		const struct block *b = &g.blocks[bi];
 		fputs("\n### ", f);
 		md_cell(f, b->title);
 		fputs("\n\n|", f);
-		for (size_t c = 0; c < g.ncols; c++) {
+		for (size_t c = 0; c < b->ncols; c++) {
 			fputs(" | ", f);
-			md_cell(f, a->states[a->order[c]].name);
-			if (c == bp)
-				fputs(" (base)", f);
+			char *h = col_header(a, b->cols[c]);
+			md_cell(f, h);
+			free(h);
 		}
 		fputs(" |\n|---|", f);
-		for (size_t c = 0; c < g.ncols; c++)
+		for (size_t c = 0; c < b->ncols; c++)
 			fputs("---:|", f);
 		fputc('\n', f);
 		const char *parent = "";
@@ -486,13 +811,13 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 			} else {
 				while (*label == ' ')
 					label++;
-				char *pl = an_strndup(parent, parent_len);
+				char *pl = cm_strndup(parent, parent_len);
 				md_cell(f, pl);
 				free(pl);
 				fputc(' ', f);
 			}
 			md_cell(f, label);
-			for (size_t c = 0; c < g.ncols; c++) {
+			for (size_t c = 0; c < b->ncols; c++) {
 				fputs(" | ", f);
 				md_cell(f, b->rows[r].cells[c]);
 			}
@@ -500,687 +825,281 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 		}
 	}
 	fputc('\n', f);
-	paragraph(f, legend);
-	if (has_per_second(a)) {
-		fputc('\n', f);
-		paragraph(f, legend_sec);
-	}
-	for (size_t i = 0; i < a->notes.n; i++)
-		fprintf(f, "\n- note: %s", a->notes.items[i]);
-	if (a->notes.n)
-		fputc('\n', f);
+	footer_text(f, a, 0, true, true, has_failures(a));
 	grid_free(&g);
 }
 
-/* ---- CSV ------------------------------------------------------------------- */
+/* ---- the comparison of variants ------------------------------------------- */
 
-struct csv_out {
-	FILE *f;
-	const struct an_csv *c;
-	struct an_buf line;
-	bool first;
+struct cmp_col {
+	const struct an_series *s;
+	char *title;
 };
 
-static void col(struct csv_out *o)
+/* Each test's headline: IOPS, or MiB/s for blocks of 64 KiB and more, per
+ * job and direction that did I/O. */
+static size_t compare_cols(const struct an_analysis *a, struct cmp_col **out)
 {
-	if (!o->first)
-		an_buf_putc(&o->line, o->c->sep);
-	o->first = false;
-}
-
-static void c_str(struct csv_out *o, const char *s)
-{
-	col(o);
-	if (s)
-		an_csv_field(&o->line, o->c, s);
-}
-
-static void c_num(struct csv_out *o, double v, int decimals)
-{
-	col(o);
-	an_csv_number(&o->line, o->c, v, decimals);
-}
-
-static void c_int(struct csv_out *o, long long v)
-{
-	char buf[32];
-	snprintf(buf, sizeof(buf), "%lld", v);
-	c_str(o, buf);
-}
-
-static void c_bool(struct csv_out *o, bool known, bool v)
-{
-	c_str(o, known ? (v ? "yes" : "no") : "");
-}
-
-static void c_end(struct csv_out *o)
-{
-	an_buf_puts(&o->line, "\r\n");
-	fwrite(o->line.s, 1, o->line.len, o->f);
-	o->line.len = 0;
-	o->first = true;
-}
-
-static void c_header(struct csv_out *o, const char *const *names)
-{
-	for (size_t i = 0; names[i]; i++)
-		c_str(o, names[i]);
-	c_end(o);
-}
-
-/* Per-second values keep 3 decimals, like the other values. */
-#define DEC_VALUE 3
-#define DEC_PCT	  1
-#define DEC_P	  6
-
-static void csv_summary(struct csv_out *o, const struct an_analysis *a)
-{
-	static const char *const head[] = {"state",
-					   "baseline",
-					   "test",
-					   "job",
-					   "job_index",
-					   "direction",
-					   "metric",
-					   "unit",
-					   "n",
-					   "median",
-					   "min",
-					   "max",
-					   "q1",
-					   "q3",
-					   "iqr",
-					   "mad",
-					   "mean",
-					   "baseline_median",
-					   "change_pct",
-					   "outside_baseline_range",
-					   "mw_u",
-					   "mw_p",
-					   "mw_exact",
-					   "round1",
-					   "round1_change_pct",
-					   "rest_n",
-					   "rest_median",
-					   "rest_change_pct",
-					   "downtime_s",
-					   "transition_s",
-					   NULL};
-	c_header(o, head);
-	size_t bp = base_pos(a);
+	struct cmp_col *cols = NULL;
+	size_t n = 0, cap = 0;
 	for (size_t t = 0; t < a->n_tests; t++) {
-		for (size_t i = 0; i < a->n_series; i++) {
+		enum an_metric m = an_wl_large_blocks(a->tests[t].workload) ? AN_M_BW : AN_M_IOPS;
+		size_t dirs = 0, jobs = 0;
+		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
 			const struct an_series *s = &a->series[i];
-			if (s->test != t)
+			if (s->metric != m)
 				continue;
-			for (size_t k = 0; k < a->n_order; k++) {
-				const struct an_cell *c = &s->cells[k];
-				const struct an_state *st = &a->states[a->order[k]];
-				bool is_base = k == bp;
-				c_str(o, st->name);
-				c_bool(o, true, is_base);
-				c_str(o, a->tests[t]);
-				c_str(o, s->job_name);
-				c_int(o, (long long)s->job_index + 1);
-				c_str(o, fc_ddir_name(s->dir));
-				c_str(o, an_metric_name(s->metric));
-				c_str(o, an_metric_unit(s->metric, s->log_type));
-				c_int(o, (long long)c->sum.n);
-				c_num(o, c->sum.median, DEC_VALUE);
-				c_num(o, c->sum.min, DEC_VALUE);
-				c_num(o, c->sum.max, DEC_VALUE);
-				c_num(o, c->sum.q1, DEC_VALUE);
-				c_num(o, c->sum.q3, DEC_VALUE);
-				c_num(o, c->sum.iqr, DEC_VALUE);
-				c_num(o, c->sum.mad, DEC_VALUE);
-				c_num(o, c->sum.mean, DEC_VALUE);
-				c_num(o, s->cells[bp].sum.median, DEC_VALUE);
-				c_num(o, c->change_pct, DEC_PCT);
-				c_bool(o, !is_base && c->sum.n && s->cells[bp].sum.n, c->outside);
-				c_num(o, c->have_mw ? c->mw.u : NAN, 1);
-				c_num(o, c->have_mw ? c->mw.p : NAN, DEC_P);
-				c_bool(o, c->have_mw, c->mw.exact);
-				c_num(o, c->round1, DEC_VALUE);
-				c_num(o, c->round1_change_pct, DEC_PCT);
-				c_int(o, (long long)c->rest_n);
-				c_num(o, c->rest_median, DEC_VALUE);
-				c_num(o, c->rest_change_pct, DEC_PCT);
-				double act_s, task_s;
-				size_t n_act, n_task;
-				action_sums(st, &act_s, &n_act, &task_s, &n_task);
-				c_num(o, st->downtime_s, DEC_VALUE);
-				c_num(o, act_s, DEC_VALUE);
-				c_end(o);
-			}
+			dirs += s->job_index == 0;
+			if (s->job_index + 1 > jobs)
+				jobs = s->job_index + 1;
+		}
+		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
+			const struct an_series *s = &a->series[i];
+			if (s->metric != m)
+				continue;
+			struct cmp_col *c = CM_PUSH(cols, n, cap);
+			c->s = s;
+			struct cm_buf b = {NULL, 0, 0};
+			cm_buf_puts(&b, a->tests[t].name);
+			if (jobs > 1)
+				cm_buf_printf(&b, " job %zu", s->job_index + 1);
+			if (dirs > 1)
+				cm_buf_printf(&b, " %s", fc_ddir_name(s->dir));
+			cm_buf_printf(&b, " %s", m == AN_M_BW ? "MiB/s" : "IOPS");
+			c->title = b.s;
 		}
 	}
-}
-
-static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
-{
-	static const char *const head[] = {"state",	"test",	  "round", "job",   "job_index",
-					   "direction", "metric", "unit",  "value", "change_pct",
-					   "note",	"file",	  NULL};
-	c_header(o, head);
-	size_t bp = base_pos(a);
-	for (size_t k = 0; k < a->n_order; k++) {
-		for (size_t t = 0; t < a->n_tests; t++) {
-			for (size_t i = 0; i < a->n_series; i++) {
-				const struct an_series *s = &a->series[i];
-				if (s->test != t)
-					continue;
-				const struct an_cell *c = &s->cells[k];
-				double bmed = s->cells[bp].sum.median;
-				const struct an_band *band =
-				    s->metric == AN_M_RECOVERY
-					? an_find_band(a, t, s->job_index, s->dir, s->log_type)
-					: NULL;
-				for (size_t v = 0; v < c->n; v++) {
-					double val = c->values[v];
-					c_str(o, a->states[a->order[k]].name);
-					c_str(o, a->tests[t]);
-					c_int(o, c->rounds[v]);
-					c_str(o, s->job_name);
-					c_int(o, (long long)s->job_index + 1);
-					c_str(o, fc_ddir_name(s->dir));
-					c_str(o, an_metric_name(s->metric));
-					c_str(o, an_metric_unit(s->metric, s->log_type));
-					c_num(o, val, DEC_VALUE);
-					c_num(o, an_pct_change(val, bmed), DEC_PCT);
-					if (s->metric == AN_M_RECOVERY && !isfinite(val))
-						c_str(o, band && band->n ? "never back in the band"
-									 : "no baseline band");
-					else
-						c_str(o, "");
-					/* Per-second values come from the log. */
-					const struct an_run *run = &a->runs[c->runs[v]];
-					const char *file = run->path;
-					if (s->metric >= AN_M_FIRST_LOG &&
-					    s->job_index < run->n_jobs) {
-						const struct an_dirvals *dv =
-						    &run->jobs[s->job_index].dir[s->dir];
-						if (dv->sec.n)
-							file = run->logs[dv->log].path;
-					}
-					c_str(o, file);
-					c_end(o);
-				}
-			}
-		}
-	}
-}
-
-struct run_order {
-	size_t run, pos, test;
-	int round;
-};
-
-static int cmp_run_order(const void *x, const void *y)
-{
-	const struct run_order *p = x, *q = y;
-	if (p->pos != q->pos)
-		return p->pos < q->pos ? -1 : 1;
-	if (p->test != q->test)
-		return p->test < q->test ? -1 : 1;
-	if (p->round != q->round)
-		return p->round < q->round ? -1 : 1;
-	return (p->run > q->run) - (p->run < q->run);
-}
-
-/* Accepted runs by display state, test, round. */
-static size_t runs_in_order(const struct an_analysis *a, struct run_order **out)
-{
-	struct run_order *ro = an_calloc(a->n_runs ? a->n_runs : 1, sizeof(*ro));
-	size_t n = 0;
-	for (size_t i = 0; i < a->n_runs; i++) {
-		const struct an_run *r = &a->runs[i];
-		if (!r->accepted)
-			continue;
-		size_t pos = 0;
-		for (size_t k = 0; k < a->n_order; k++) {
-			if (a->order[k] == r->state)
-				pos = k;
-		}
-		ro[n++] = (struct run_order){i, pos, r->test, r->id.round};
-	}
-	qsort(ro, n, sizeof(*ro), cmp_run_order);
-	*out = ro;
+	*out = cols;
 	return n;
 }
 
-static void csv_profile(struct csv_out *o, const struct an_analysis *a)
+/* "29094 (22900..49674) -12.0%": median, min..max, change against the
+ * baseline variant in the same state. */
+static char *compare_cell(const struct an_analysis *a, const struct an_cell *c, size_t col)
 {
-	static const char *const head[] = {"state",	"test",	     "round", "job",
-					   "job_index", "direction", "log",   "unit",
-					   "time_s",	"value",     "file",  NULL};
-	c_header(o, head);
-	struct run_order *ro;
-	size_t n = runs_in_order(a, &ro);
-	for (size_t q = 0; q < n; q++) {
-		const struct an_run *r = &a->runs[ro[q].run];
-		for (size_t j = 0; j < r->n_jobs; j++) {
-			for (int d = 0; d < 3; d++) {
-				const struct an_dirvals *dv = &r->jobs[j].dir[d];
-				if (!dv->sec.n)
-					continue;
-				const char *unit = an_metric_unit(AN_M_SEC_FIRST, dv->log_type);
-				for (size_t p = 0; p < dv->sec.n; p++) {
-					double v = dv->sec.values[p];
-					uint64_t start_ms =
-					    dv->sec.start_ms + p * dv->sec.interval_ms;
-					c_str(o, a->states[r->state].name);
-					c_str(o, a->tests[r->test]);
-					c_int(o, r->id.round);
-					c_str(o, r->jobs[j].name);
-					c_int(o, (long long)j + 1);
-					c_str(o, fc_ddir_name((enum fc_ddir)d));
-					c_str(o, fc_log_type_name(dv->log_type));
-					c_str(o, unit);
-					c_num(o, (double)start_ms / 1000.0, DEC_VALUE);
-					c_num(o, v, DEC_VALUE);
-					c_str(o, r->logs[dv->log].path);
-					c_end(o);
-				}
-			}
-		}
-	}
-	free(ro);
+	if (!c->sum.n)
+		return cm_strdup("-");
+	char med[32], lo[32], hi[32], pct[32];
+	an_fmt_short(med, sizeof(med), c->sum.median);
+	an_fmt_short(lo, sizeof(lo), c->sum.min);
+	an_fmt_short(hi, sizeof(hi), c->sum.max);
+	pct[0] = '\0';
+	if (a->cols[col].variant != a->baseline_variant)
+		an_fmt_pct(pct, sizeof(pct), c->v_change_pct);
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_puts(&b, med);
+	if (c->sum.n > 1)
+		cm_buf_printf(&b, " (%s..%s)", lo, hi);
+	if (pct[0])
+		cm_buf_printf(&b, " %s%s", pct, c->v_outside ? "*" : "");
+	return b.s;
 }
 
-static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
+static char *compare_row_label(const struct an_analysis *a, size_t col, bool *marked)
 {
-	static const char *const head[] = {
-	    "state",  "baseline",   "downtime_s",	 "action_index", "action",	    "text",
-	    "status", "duration_s", "action_downtime_s", "task",	 "task_duration_s", NULL};
-	c_header(o, head);
-	size_t bp = base_pos(a);
-	for (size_t k = 0; k < a->n_order; k++) {
-		const struct an_state *s = &a->states[a->order[k]];
-		size_t rows = s->n_actions ? s->n_actions : 1;
-		for (size_t i = 0; i < rows; i++) {
-			c_str(o, s->name);
-			c_bool(o, true, k == bp);
-			c_num(o, s->downtime_s, DEC_VALUE);
-			if (!s->n_actions) {
-				for (int e = 0; e < 8; e++)
-					c_str(o, "");
-				c_end(o);
-				continue;
-			}
-			const struct an_action *ac = &s->actions[i];
-			c_int(o, (long long)i + 1);
-			c_str(o, ac->action);
-			c_str(o, ac->text);
-			c_str(o, ac->status);
-			c_num(o, ac->duration_s, DEC_VALUE);
-			c_num(o, ac->downtime_s, DEC_VALUE);
-			c_str(o, ac->task_name);
-			c_num(o, ac->task_duration_s, DEC_VALUE);
-			c_end(o);
-		}
-	}
+	const struct an_col *c = &a->cols[col];
+	char *name = an_col_name(a, c);
+	const char *mark = an_col_mark(a, c);
+	bool base = c->variant == a->baseline_variant && a->n_variants > 1;
+	char *label;
+	if (base && mark)
+		label = cm_asprintf("%s (base, %s)", name, mark);
+	else if (base || mark)
+		label = cm_asprintf("%s (%s)", name, base ? "base" : mark);
+	else
+		label = cm_strdup(name);
+	*marked |= mark != NULL;
+	free(name);
+	return label;
 }
 
-void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
-		  const struct an_report_opts *opts)
+static void compare_legend(struct cm_buf *b, const struct an_analysis *a)
 {
-	struct csv_out o = {f, &opts->csv, {NULL, 0, 0}, true};
-	if (opts->bom)
-		fputs("\xef\xbb\xbf", f);
-	switch (kind) {
-	case AN_CSV_SUMMARY:
-		csv_summary(&o, a);
-		break;
-	case AN_CSV_ROUNDS:
-		csv_rounds(&o, a);
-		break;
-	case AN_CSV_PROFILE:
-		csv_profile(&o, a);
-		break;
-	case AN_CSV_TRANSITIONS:
-		csv_transitions(&o, a);
-		break;
-	}
-	an_buf_free(&o.line);
-}
-
-/* ---- JSON ------------------------------------------------------------------ */
-
-struct json_out {
-	FILE *f;
-	struct an_buf b;
-	bool comma;
-};
-
-static void j_raw(struct json_out *j, const char *s)
-{
-	an_buf_puts(&j->b, s);
-	if (j->b.len > 65536) {
-		fwrite(j->b.s, 1, j->b.len, j->f);
-		j->b.len = 0;
-	}
-}
-
-static void j_sep(struct json_out *j)
-{
-	if (j->comma)
-		an_buf_putc(&j->b, ',');
-	j->comma = true;
-}
-
-static void j_string(struct json_out *j, const char *s)
-{
-	if (!s) {
-		j_raw(j, "null");
-		return;
-	}
-	an_buf_putc(&j->b, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			an_buf_putc(&j->b, '\\');
-			an_buf_putc(&j->b, (char)*p);
-		} else if (*p < 0x20) {
-			an_buf_printf(&j->b, "\\u%04x", *p);
-		} else {
-			an_buf_putc(&j->b, (char)*p);
-		}
-	}
-	an_buf_putc(&j->b, '"');
-}
-
-static void j_key(struct json_out *j, const char *k)
-{
-	j_sep(j);
-	j_string(j, k);
-	an_buf_putc(&j->b, ':');
-	j->comma = false;
-}
-
-static void j_open(struct json_out *j, char c)
-{
-	an_buf_putc(&j->b, c);
-	j->comma = false;
-}
-
-static void j_close(struct json_out *j, char c)
-{
-	an_buf_putc(&j->b, c);
-	j->comma = true;
-}
-
-static void j_num(struct json_out *j, double v)
-{
-	if (!isfinite(v)) {
-		j_raw(j, "null");
-	} else {
-		char buf[64];
-		snprintf(buf, sizeof(buf), "%.15g", v);
-		j_raw(j, buf);
-	}
-	j->comma = true;
-}
-
-static void jk_str(struct json_out *j, const char *k, const char *v)
-{
-	j_key(j, k);
-	j_string(j, v);
-	j->comma = true;
-}
-
-static void jk_num(struct json_out *j, const char *k, double v)
-{
-	j_key(j, k);
-	j_num(j, v);
-}
-
-static void jk_int(struct json_out *j, const char *k, long long v)
-{
-	j_key(j, k);
-	an_buf_printf(&j->b, "%lld", v);
-	j->comma = true;
-}
-
-static void jk_bool(struct json_out *j, const char *k, bool v)
-{
-	j_key(j, k);
-	j_raw(j, v ? "true" : "false");
-	j->comma = true;
-}
-
-static void json_cell(struct json_out *j, const struct an_analysis *a, const struct an_series *s,
-		      size_t k, bool is_base)
-{
-	const struct an_cell *c = &s->cells[k];
-	j_sep(j);
-	j_open(j, '{');
-	jk_str(j, "state", a->states[a->order[k]].name);
-	jk_int(j, "n", (long long)c->sum.n);
-	jk_num(j, "median", c->sum.median);
-	jk_num(j, "min", c->sum.min);
-	jk_num(j, "max", c->sum.max);
-	jk_num(j, "q1", c->sum.q1);
-	jk_num(j, "q3", c->sum.q3);
-	jk_num(j, "iqr", c->sum.iqr);
-	jk_num(j, "mad", c->sum.mad);
-	jk_num(j, "mean", c->sum.mean);
-	if (!is_base) {
-		jk_num(j, "change_pct", c->change_pct);
-		jk_bool(j, "outside_baseline_range", c->outside);
-		j_key(j, "mann_whitney");
-		if (c->have_mw) {
-			j_open(j, '{');
-			jk_num(j, "u", c->mw.u);
-			jk_num(j, "p", c->mw.p);
-			jk_bool(j, "exact", c->mw.exact);
-			jk_bool(j, "ties", c->mw.ties);
-			j_close(j, '}');
-		} else {
-			j_raw(j, "null");
-			j->comma = true;
-		}
-	}
-	jk_num(j, "round1", c->round1);
-	jk_num(j, "round1_change_pct", c->round1_change_pct);
-	jk_int(j, "rest_n", (long long)c->rest_n);
-	jk_num(j, "rest_median", c->rest_median);
-	jk_num(j, "rest_change_pct", c->rest_change_pct);
-	j_key(j, "rounds");
-	j_open(j, '[');
-	for (size_t v = 0; v < c->n; v++) {
-		j_sep(j);
-		j_open(j, '{');
-		jk_int(j, "round", c->rounds[v]);
-		jk_num(j, "value", c->values[v]);
-		jk_str(j, "file", a->runs[c->runs[v]].path);
-		j_close(j, '}');
-	}
-	j_close(j, ']');
-	j_close(j, '}');
-}
-
-void an_write_json(FILE *f, const struct an_analysis *a)
-{
-	struct json_out jo = {f, {NULL, 0, 0}, false};
-	struct json_out *j = &jo;
-	size_t bp = base_pos(a);
-	j_open(j, '{');
-	jk_str(j, "format", "fiocamp-analysis");
-	jk_int(j, "version", 1);
-	jk_str(j, "campaign", a->campaign);
-	jk_str(j, "manifest", a->manifest);
-	jk_str(j, "fio_version", a->fio_version);
-	jk_str(j, "baseline", a->states[a->baseline].name);
-
-	j_key(j, "states");
-	j_open(j, '[');
-	for (size_t k = 0; k < a->n_order; k++) {
-		const struct an_state *s = &a->states[a->order[k]];
-		j_sep(j);
-		j_open(j, '{');
-		jk_str(j, "name", s->name);
-		jk_bool(j, "baseline", k == bp);
-		jk_int(j, "runs", (long long)s->n_runs);
-		jk_str(j, "status", s->status);
-		jk_num(j, "downtime_s", s->downtime_s);
-		j_key(j, "actions");
-		j_open(j, '[');
-		for (size_t i = 0; i < s->n_actions; i++) {
-			const struct an_action *ac = &s->actions[i];
-			j_sep(j);
-			j_open(j, '{');
-			jk_str(j, "action", ac->action);
-			jk_str(j, "text", ac->text);
-			jk_str(j, "status", ac->status);
-			jk_num(j, "duration_s", ac->duration_s);
-			jk_num(j, "downtime_s", ac->downtime_s);
-			jk_str(j, "task", ac->task_name);
-			jk_num(j, "task_duration_s", ac->task_duration_s);
-			j_close(j, '}');
-		}
-		j_close(j, ']');
-		j_close(j, '}');
-	}
-	j_close(j, ']');
-
-	j_key(j, "tests");
-	j_open(j, '[');
-	for (size_t t = 0; t < a->n_tests; t++) {
-		j_sep(j);
-		j_string(j, a->tests[t]);
-	}
-	j_close(j, ']');
-
-	j_key(j, "runs");
-	j_open(j, '[');
-	struct run_order *runs;
-	size_t n_runs = runs_in_order(a, &runs);
-	for (size_t q = 0; q < n_runs; q++) {
-		const struct an_run *r = &a->runs[runs[q].run];
-		j_sep(j);
-		j_open(j, '{');
-		jk_str(j, "state", a->states[r->state].name);
-		jk_int(j, "round", r->id.round);
-		jk_str(j, "test", a->tests[r->test]);
-		jk_str(j, "file", r->path);
-		jk_str(j, "fio_version", r->fio_version);
-		jk_num(j, "timestamp_ms", r->timestamp_ms >= 0 ? (double)r->timestamp_ms : NAN);
-		jk_num(j, "runtime_s", (double)r->runtime_ms / 1000.0);
-		j_key(j, "logs");
-		j_open(j, '[');
-		for (size_t k = 0; k < r->n_logs; k++) {
-			j_sep(j);
-			j_string(j, r->logs[k].path);
-		}
-		j_close(j, ']');
-		j_close(j, '}');
-	}
-	free(runs);
-	j_close(j, ']');
-
-	j_key(j, "series");
-	j_open(j, '[');
+	size_t lo = SIZE_MAX, hi = 0;
 	for (size_t i = 0; i < a->n_series; i++) {
-		const struct an_series *s = &a->series[i];
-		j_sep(j);
-		j_open(j, '{');
-		jk_str(j, "test", a->tests[s->test]);
-		jk_str(j, "job", s->job_name);
-		jk_int(j, "job_index", (long long)s->job_index + 1);
-		jk_str(j, "direction", fc_ddir_name(s->dir));
-		jk_str(j, "metric", an_metric_name(s->metric));
-		jk_str(j, "unit", an_metric_unit(s->metric, s->log_type));
-		if (s->metric >= AN_M_FIRST_LOG)
-			jk_str(j, "log", fc_log_type_name(s->log_type));
-		j_key(j, "states");
-		j_open(j, '[');
-		for (size_t k = 0; k < a->n_order; k++)
-			json_cell(j, a, s, k, k == bp);
-		j_close(j, ']');
-		j_close(j, '}');
-	}
-	j_close(j, ']');
-
-	j_key(j, "bands");
-	j_open(j, '[');
-	for (size_t i = 0; i < a->n_bands; i++) {
-		const struct an_band *b = &a->bands[i];
-		j_sep(j);
-		j_open(j, '{');
-		jk_str(j, "test", a->tests[b->test]);
-		jk_int(j, "job_index", (long long)b->job_index + 1);
-		jk_str(j, "direction", fc_ddir_name(b->dir));
-		jk_str(j, "log", fc_log_type_name(b->log_type));
-		jk_str(j, "unit", an_metric_unit(AN_M_SEC_FIRST, b->log_type));
-		jk_int(j, "n", (long long)b->n);
-		jk_num(j, "p10", b->low);
-		jk_num(j, "p90", b->high);
-		j_close(j, '}');
-	}
-	j_close(j, ']');
-
-	j_key(j, "profiles");
-	j_open(j, '[');
-	struct run_order *ro;
-	size_t n = runs_in_order(a, &ro);
-	for (size_t q = 0; q < n; q++) {
-		const struct an_run *r = &a->runs[ro[q].run];
-		for (size_t jb = 0; jb < r->n_jobs; jb++) {
-			for (int d = 0; d < 3; d++) {
-				const struct an_dirvals *dv = &r->jobs[jb].dir[d];
-				if (!dv->sec.n)
-					continue;
-				j_sep(j);
-				j_open(j, '{');
-				jk_str(j, "state", a->states[r->state].name);
-				jk_str(j, "test", a->tests[r->test]);
-				jk_int(j, "round", r->id.round);
-				jk_str(j, "job", r->jobs[jb].name);
-				jk_int(j, "job_index", (long long)jb + 1);
-				jk_str(j, "direction", fc_ddir_name((enum fc_ddir)d));
-				jk_str(j, "log", fc_log_type_name(dv->log_type));
-				jk_str(j, "unit", an_metric_unit(AN_M_SEC_FIRST, dv->log_type));
-				jk_str(j, "file", r->logs[dv->log].path);
-				jk_num(j, "first", dv->v[AN_M_SEC_FIRST]);
-				jk_num(j, "min", dv->v[AN_M_SEC_MIN]);
-				jk_num(j, "max", dv->v[AN_M_SEC_MAX]);
-				jk_num(j, "last", dv->v[AN_M_SEC_LAST]);
-				jk_num(j, "recovery_s", dv->v[AN_M_RECOVERY]);
-				jk_num(j, "interval_s", (double)dv->sec.interval_ms / 1000.0);
-				jk_num(j, "start_s", (double)dv->sec.start_ms / 1000.0);
-				j_key(j, "values");
-				j_open(j, '[');
-				for (size_t p = 0; p < dv->sec.n; p++) {
-					j_sep(j);
-					j_num(j, dv->sec.values[p]);
-				}
-				j_close(j, ']');
-				j_close(j, '}');
-			}
+		for (size_t k = 0; k < a->n_cols; k++) {
+			size_t n = a->series[i].cells[k].n;
+			if (!n)
+				continue;
+			lo = n < lo ? n : lo;
+			hi = n > hi ? n : hi;
 		}
 	}
-	free(ro);
-	j_close(j, ']');
+	cm_buf_puts(b, "each cell: the median over the rounds, (min..max) when there are "
+		       "several");
+	if (a->n_variants > 1)
+		cm_buf_printf(b, ", and the change of the median against the baseline variant %s "
+				 "(* = outside its min..max)",
+			      a->variants[a->baseline_variant].name);
+	if (lo == hi)
+		cm_buf_printf(b, ".  Rounds per cell: %zu.", lo);
+	else if (lo != SIZE_MAX)
+		cm_buf_printf(b, ".  Rounds per cell: %zu to %zu.", lo, hi);
+	cm_buf_puts(b, "  IOPS, or MiB/s for blocks of 64 KiB and more; --table shows every "
+		       "metric.");
+}
 
-	j_key(j, "rejected");
-	j_open(j, '[');
-	for (size_t i = 0; i < a->n_rejected; i++) {
-		j_sep(j);
-		j_open(j, '{');
-		jk_str(j, "file", a->rejected[i].path);
-		jk_str(j, "reason", a->rejected[i].reason);
-		j_close(j, '}');
+void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
+		      bool markdown)
+{
+	struct cmp_col *cols;
+	size_t nc = compare_cols(a, &cols);
+	/* rows: the columns of the grid that have runs, or a failure to show */
+	size_t *rows = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*rows));
+	size_t nr = 0;
+	for (size_t k = 0; k < a->n_cols; k++) {
+		if (a->cols[k].n_runs || an_col_mark(a, &a->cols[k]))
+			rows[nr++] = k;
 	}
-	j_close(j, ']');
-
-	j_key(j, "notes");
-	j_open(j, '[');
-	for (size_t i = 0; i < a->notes.n; i++) {
-		j_sep(j);
-		j_string(j, a->notes.items[i]);
+	char ***cells = cm_calloc(nr ? nr : 1, sizeof(*cells));
+	char **labels = cm_calloc(nr ? nr : 1, sizeof(*labels));
+	bool marked = false;
+	for (size_t r = 0; r < nr; r++) {
+		labels[r] = compare_row_label(a, rows[r], &marked);
+		cells[r] = cm_calloc(nc ? nc : 1, sizeof(**cells));
+		for (size_t c = 0; c < nc; c++)
+			cells[r][c] = compare_cell(a, &cols[c].s->cells[rows[r]], rows[r]);
 	}
-	j_close(j, ']');
-	j_close(j, '}');
-	an_buf_putc(&j->b, '\n');
-	fwrite(j->b.s, 1, j->b.len, f);
-	an_buf_free(&j->b);
+	struct cm_buf head = {NULL, 0, 0};
+	header_text(&head, a);
+	struct cm_buf leg = {NULL, 0, 0};
+	compare_legend(&leg, a);
+	const char *corner = a->n_variants > 1 ? "variant" : "state";
+	if (markdown) {
+		char *nl = strchr(head.s, '\n');
+		fwrite(head.s, 1, (size_t)(nl - head.s), f);
+		fprintf(f, "  %s\n\n| %s |", nl, corner);
+		for (size_t c = 0; c < nc; c++) {
+			fputc(' ', f);
+			md_cell(f, cols[c].title);
+			fputs(" |", f);
+		}
+		fputs("\n|---|", f);
+		for (size_t c = 0; c < nc; c++)
+			fputs("---:|", f);
+		fputc('\n', f);
+		for (size_t r = 0; r < nr; r++) {
+			fputs("| ", f);
+			md_cell(f, labels[r]);
+			fputs(" |", f);
+			for (size_t c = 0; c < nc; c++) {
+				fputc(' ', f);
+				md_cell(f, cells[r][c]);
+				fputs(" |", f);
+			}
+			fputc('\n', f);
+		}
+		fprintf(f, "\n%s\n", leg.s);
+		footer_text(f, a, 0, true, false, marked);
+	} else {
+		int width = o->width > 0 ? o->width : 100;
+		size_t W = (size_t)width;
+		an_wrap(f, "", 0, head.s, width);
+		fputc('\n', f);
+		size_t lw = str_width(corner);
+		for (size_t r = 0; r < nr; r++) {
+			size_t l = str_width(labels[r]);
+			lw = l > lw ? l : lw;
+		}
+		if (lw > W / 2)
+			lw = W / 2;
+		/* each column as wide as its cells and its title's longest word */
+		size_t *cw = cm_calloc(nc ? nc : 1, sizeof(*cw));
+		for (size_t c = 0; c < nc; c++) {
+			size_t w = 8;
+			for (size_t r = 0; r < nr; r++) {
+				size_t l = str_width(cells[r][c]);
+				w = l > w ? l : w;
+			}
+			const char *p = cols[c].title;
+			while (*p) {
+				size_t n = strcspn(p, " ");
+				w = n > w ? n : w;
+				p += n;
+				while (*p == ' ')
+					p++;
+			}
+			if (w + 2 + lw > W)
+				w = W > lw + 2 ? W - lw - 2 : 1;
+			cw[c] = w + 2;
+		}
+		struct cm_buf line = {NULL, 0, 0};
+		for (size_t c0 = 0; c0 < nc;) {
+			size_t used = lw, c1 = c0;
+			while (c1 < nc && (c1 == c0 || used + cw[c1] <= W))
+				used += cw[c1++];
+			if (c0)
+				fputc('\n', f);
+			/* titles word-wrapped within their columns, bottom-aligned */
+			char ***tl = cm_calloc(c1 - c0, sizeof(*tl));
+			size_t *tn = cm_calloc(c1 - c0, sizeof(*tn));
+			size_t hl = 1;
+			for (size_t c = c0; c < c1; c++) {
+				size_t cap = 0;
+				const char *p = cols[c].title;
+				struct cm_buf cur = {NULL, 0, 0};
+				while (*p) {
+					size_t n = strcspn(p, " ");
+					if (cur.len && cur.len + 1 + n > cw[c] - 2) {
+						char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
+						*slot = cm_strdup(cur.s);
+						cur.len = 0;
+					}
+					if (cur.len)
+						cm_buf_putc(&cur, ' ');
+					cm_buf_putn(&cur, p, n);
+					p += n;
+					while (*p == ' ')
+						p++;
+				}
+				if (cur.len) {
+					char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
+					*slot = cm_strdup(cur.s);
+				}
+				cm_buf_release(&cur);
+				hl = tn[c - c0] > hl ? tn[c - c0] : hl;
+			}
+			for (size_t h = 0; h < hl; h++) {
+				put_left(&line, h + 1 == hl ? corner : "", lw);
+				for (size_t c = c0; c < c1; c++) {
+					size_t off = hl - tn[c - c0];
+					put_right(&line, h >= off ? tl[c - c0][h - off] : "", cw[c]);
+				}
+				end_line(f, &line);
+			}
+			for (size_t r = 0; r < nr; r++) {
+				put_left(&line, labels[r], lw);
+				for (size_t c = c0; c < c1; c++)
+					put_right(&line, cells[r][c], cw[c]);
+				end_line(f, &line);
+			}
+			for (size_t c = c0; c < c1; c++) {
+				for (size_t k = 0; k < tn[c - c0]; k++)
+					free(tl[c - c0][k]);
+				free(tl[c - c0]);
+			}
+			free(tl);
+			free(tn);
+			c0 = c1;
+		}
+		cm_buf_release(&line);
+		free(cw);
+		fputc('\n', f);
+		an_wrap(f, "", 0, leg.s, width);
+		footer_text(f, a, width, false, false, marked);
+	}
+	cm_buf_release(&head);
+	cm_buf_release(&leg);
+	for (size_t r = 0; r < nr; r++) {
+		for (size_t c = 0; c < nc; c++)
+			free(cells[r][c]);
+		free(cells[r]);
+		free(labels[r]);
+	}
+	free(cells);
+	free(labels);
+	free(rows);
+	for (size_t c = 0; c < nc; c++)
+		free(cols[c].title);
+	free(cols);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The small helpers the fiocamp tools share (prefix cm_): allocation,
- * growable strings and string lists, reading a file, durations, sizes and
- * clocks.  libfiocamp has its own; these are for the programs of cmd/.
+ * growable strings and string lists, well-formed UTF-8, reading a file,
+ * durations, sizes and clocks.  libfiocamp has its own; these are for the programs of cmd/.
  *
  * Conventions:
  *  - Allocation never returns NULL.  Out of memory is fatal: cm_die() prints
@@ -90,6 +90,15 @@ void cm_strv_add_once(struct cm_strv *l, const char *s);
 /* Removes the first entry equal to s, if any. */
 void cm_strv_del(struct cm_strv *l, const char *s);
 void cm_strv_release(struct cm_strv *l);
+
+/* ---- text (text.c) ---------------------------------------------------------- */
+
+/* The length of the longest prefix of s[0..n) that is valid UTF-8 (no
+ * overlong forms, no surrogates, nothing above U+10FFFF): n when all is. */
+size_t cm_utf8_valid_len(const char *s, size_t n);
+/* A copy of s with every byte that is not part of well-formed UTF-8
+ * replaced by U+FFFD; NULL for NULL.  Caller frees. */
+char *cm_utf8_dup(const char *s);
 
 /* ---- files (file.c) ------------------------------------------------------- */
 

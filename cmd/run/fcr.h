@@ -131,9 +131,6 @@ char *fcr_path_expand_home(const char *path);
 
 /* Whether every character is one of [A-Za-z0-9._-] and the name is not "."/"..". */
 bool fcr_name_is_safe(const char *s);
-/* The length of the longest prefix of s[0..n) that is valid UTF-8 (no
- * overlong forms, no surrogates, nothing above U+10FFFF): n when all is. */
-size_t fcr_utf8_valid_len(const char *s, size_t n);
 
 /* A decimal number from 0 to max, all of v. */
 int fcr_parse_uint(const char *v, unsigned long max, unsigned long *out);

@@ -19,15 +19,69 @@
  *      action's describe() in campaign order; nothing else,
  *   4. for a run: configure() with the real context and connect() (the
  *      credentials) before the campaign directory is created,
- *   5. calls preflight() once with every provider action of the campaign and
- *      its status in the manifest (a resumed campaign passes what earlier
- *      sessions did), before the first fio run,
+ *   5. calls preflight() once with every provider action of the campaign,
+ *      its status in the manifest and its write events in the journal (a
+ *      resumed campaign passes what earlier sessions did), before the first
+ *      fio run,
  *   6. calls each action's perform(), in campaign order,
  *   7. calls ensure_powered_on() from the safety layer (engine/safety.c)
  *      when the campaign stops (failure, Ctrl-C, a fatal error) after an
  *      action that took the machine away and before one that saw it back,
  *      then waits for its SSH server,
  *   8. calls free().
+ *
+ * The safety contract.  What the engine's safety layer (engine/safety.c,
+ * engine/resume.c) relies on; every provider keeps it, so that no campaign
+ * leaves a machine off or records an effect that did not happen:
+ *
+ *  - Tasks in flight.  ensure_powered_on() first waits until no task of the
+ *    provider's API is in flight on the machine: one an action started and
+ *    stopped waiting for (Ctrl-C, a task that outlived the task timeout),
+ *    one an earlier session or someone else started.  Each is waited for up
+ *    to the provider's task timeout again: a timed-out take-down is still a
+ *    take-down.  Only then it reads the state the API reports, powers the
+ *    machine on when it is not running, and waits until the API says it
+ *    runs.  It returns 0 only then; a task still in flight after its wait is
+ *    a failure that names the task.  Its result: "waited_for" (the tasks it
+ *    waited for: name, id, state), "already" (nothing was sent),
+ *    "server_state" (as the API reported it last).
+ *
+ *  - Journal before sending.  Before a write (a request that changes the
+ *    machine or what the provider keeps for it) leaves for the first time,
+ *    the provider journals (ctx->journal) a "write-intent" event: "write"
+ *    (what it is for: "snapshot NAME", "power-off"), "method", "path", and
+ *    "before", what it saw just before: the ids of the machine's tasks it
+ *    can list ("tasks") and the effect as it was ("exists": false for a
+ *    snapshot to be made).  The journal is on disk when the call returns, so
+ *    a session killed while the request is on its way leaves the intent
+ *    behind.  After the write a "write-outcome" event says "accepted" (the
+ *    API took it; "task": its id), "refused" (the API said no: nothing
+ *    happened) or "unknown" (a timeout, a dropped connection, a 5xx: it may
+ *    have happened).  Events journaled during an action carry its "state"
+ *    and "index"; the engine adds them.  http/api.h does all of this for an
+ *    HTTP provider (struct fcr_api_write: baseline, check).
+ *
+ *  - A lost write.  Whether a write whose answer was lost went through is
+ *    decided by the effect the API shows (the snapshot list, the machine's
+ *    state) and by task identity: a task is the write's only when its id
+ *    was not among those journaled before the write was sent.  Never by a
+ *    task's name and a time window.
+ *
+ *  - Unknown outcomes.  An action whose write may have happened says so in
+ *    its result ("outcome": "unknown", and for what it makes e.g.
+ *    "created": null), never that it did not happen.  On resume,
+ *    preflight() gets every step with its status, result and `journal` (its
+ *    write events of earlier sessions) and reconciles them against the API
+ *    before anything runs: what exists now, and what this campaign made.
+ *
+ *  - Provably created.  A thing (a snapshot) counts as made by this
+ *    campaign, so that a resumed action adopts it instead of refusing and
+ *    a cleanup ("delete-snapshot all-created") removes it, only when an
+ *    action of this campaign made it (status done, or result "created":
+ *    true), or the API accepted its write (a "write-outcome" "accepted"), or
+ *    a "write-intent" for it was journaled with the thing absent before and
+ *    it exists now.  A step that is pending or skipped made nothing, and
+ *    a thing of that name is someone else's: preflight() refuses to go on.
  *
  * Rules for implementations: no printing and no exiting; errors go into the
  * caller's struct fcr_error (fcr.h): one sentence, file:line: for
@@ -78,6 +132,9 @@ struct fcr_provider_step {
 	 * campaign also passes "done", "running", "interrupted", "failed". */
 	const char *status;
 	json_t *result; /* what perform() recorded for it then (borrowed), or NULL */
+	/* Its "write-intent" and "write-outcome" events of earlier sessions, in
+	 * journal order (borrowed; an empty array on a fresh run). */
+	json_t *journal;
 };
 
 /* What the controller offers a provider. */
@@ -115,11 +172,12 @@ struct fcr_provider {
 	int (*preflight)(void *state, const struct fcr_provider_step *steps, size_t n_steps,
 			 struct fcr_error *err);
 	/*
-	 * The safety layer's one call: leave the machine on.  Powers it on if it
-	 * is off, a no-op if it is on; `result` gets what it did and the state it
-	 * was left in ("server_state").  It must look at the machine as it really
-	 * is (a change still under way counts as not done), and only
-	 * ctx->hard_stop may cut it short.
+	 * The safety layer's one call: leave the machine on.  Waits for every
+	 * task in flight on the machine (see "Tasks in flight" above), then
+	 * powers it on if it is off, a no-op if it is on; `result` gets what it
+	 * did and the state it was left in ("server_state").  It must look at the
+	 * machine as it really is (a change still under way counts as not
+	 * done), and only ctx->hard_stop may cut it short.
 	 */
 	int (*ensure_powered_on)(void *state, json_t *result, struct fcr_error *err);
 	void (*free)(void *state);

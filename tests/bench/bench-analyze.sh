@@ -1,25 +1,29 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Benchmark of fiocamp-analyze (issue 3): 1,000 fio JSON files with their 1 s
-# IOPS logs, end to end, against `jq '.jobs[0].read.iops'` over the same
-# files.  Target: fiocamp-analyze <= 0.5 x jq's wall time.
+# Benchmark of fiocamp-analyze (issues 3 and 11): fio JSON files with their
+# 1 s IOPS logs, end to end (every report read, its workload known, every
+# statistic computed), against `jq '.jobs[0].read.iops'` over the same
+# files.  Target: fiocamp-analyze <= 0.3 x jq's wall time at 1,000 files;
+# time and peak memory linear in the number of runs at 10,000 and 50,000.
 #
 # Usage: tests/bench/bench-analyze.sh [BUILDDIR]
 #   BUILDDIR defaults to build-rel (set up with --buildtype=release
-#   when missing).  Needs fio, jq and python3.
+#   when missing).  Needs fio, jq, python3 and GNU time (/usr/bin/time).
+#   BENCH_SIZES="1000 10000 50000" (the default) sets the pile sizes,
+#   BENCH_RUNS (default 5; 3 above 1,000 files) the timed runs of each.
 #
 # The inputs are real fio 3.33 output: one 2 s run for each of the five
 # tests of the published example (rw4k, rr4k, lat4k, sw1m, sr1m), copied
-# to 5 states x 5 tests x 40 rounds with the IOPS varied by +-30 %, each
+# to 5 states x 5 tests x N/25 rounds with the IOPS varied by +-30 %, each
 # with a 30-line 1 s IOPS log made from the real log's value the same way.
+# jq gets the files through xargs (50,000 names exceed one command line).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$src/build-rel}
-runs=${BENCH_RUNS:-5}
 
-for tool in fio jq python3 meson ninja; do
+for tool in fio jq python3 meson ninja /usr/bin/time; do
 	command -v "$tool" >/dev/null || { echo "bench-analyze: $tool is missing" >&2; exit 2; }
 done
 if [ ! -d "$build" ]; then
@@ -35,7 +39,7 @@ analyze=$build/cmd/analyze/fiocamp-analyze
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX")
 trap '[ -n "${BENCH_KEEP:-}" ] || rm -rf "$work"' EXIT
-mkdir "$work/real" "$work/data"
+mkdir "$work/real"
 
 # One real run per test (2 s each; fio 3.33 logs nothing for a 1 s run).
 dd if=/dev/urandom of="$work/test.dat" bs=1M count=16 status=none
@@ -52,18 +56,21 @@ fio --name=sw1m --rw=write --bs=1M --iodepth=8 "${common[@]}" \
 fio --name=sr1m --rw=read --bs=1M --iodepth=8 "${common[@]}" \
 	--write_iops_log="$work/real/sr1m" --output="$work/real/sr1m.json"
 
-python3 - "$work/real" "$work/data" <<'EOF'
-import random, re, sys
-real, out = sys.argv[1], sys.argv[2]
+make_pile() { # DIR FILES
+	python3 - "$work/real" "$1" "$2" <<'EOF'
+import os, random, re, sys
+real, out, files = sys.argv[1], sys.argv[2], int(sys.argv[3])
+os.makedirs(out)
 random.seed(42)
 states = ["basis", "snap1", "snap3", "deleted", "control"]
 tests = ["rw4k", "rr4k", "lat4k", "sw1m", "sr1m"]
+rounds = files // (len(states) * len(tests))
 num = re.compile(r'("(?:iops|iops_mean|bw|bw_bytes|bw_mean)" : )([0-9.]+)')
 for t in tests:
     text = open(f"{real}/{t}.json").read()
     line = open(f"{real}/{t}_iops.1.log").readline().split(", ")
     for s in states:
-        for r in range(1, 41):
+        for r in range(1, rounds + 1):
             f = random.uniform(0.7, 1.3)
             def scale(m):
                 v = float(m.group(2)) * f
@@ -76,15 +83,12 @@ for t in tests:
                     v = int(int(line[1]) * f * random.uniform(0.8, 1.2))
                     o.write(f"{i * 1000 + i // 3}, {v}, {line[2]}, 0, 0\n")
 EOF
+}
 
-files=("$work"/data/*.json)
-logs=("$work"/data/*.log)
-bytes=$(cat "${files[@]}" | wc -c)
-log_bytes=$(cat "${logs[@]}" | wc -c)
-echo "inputs: ${#files[@]} JSON files ($bytes bytes), ${#logs[@]} logs ($log_bytes bytes)"
-
-# Median wall time of $runs runs, after one warm-up run.
-time_it() {
+# Median wall time of RUNS runs, after one warm-up run, in microseconds.
+time_it() { # RUNS COMMAND...
+	local runs=$1
+	shift
 	"$@" >/dev/null 2>&1 || true
 	local t=()
 	for _ in $(seq "$runs"); do
@@ -97,14 +101,31 @@ time_it() {
 	printf '%s\n' "${t[@]}" | sort -n | sed -n "$(((runs + 1) / 2))p"
 }
 
-"$analyze" --csv summary "$work/data" >/dev/null || {
-	echo "bench-analyze: fiocamp-analyze failed on the inputs" >&2
-	exit 1
+jq_files() { # DIR
+	find "$1" -name '*.json' -print0 | xargs -0 jq '.jobs[0].read.iops'
 }
-jq_us=$(time_it jq '.jobs[0].read.iops' "${files[@]}")
-an_us=$(time_it "$analyze" --csv summary "$work/data")
-an1_us=$(time_it "$analyze" --threads 1 --csv summary "$work/data")
-echo "jq '.jobs[0].read.iops' over the JSON files: $((jq_us / 1000)) ms"
-echo "fiocamp-analyze --csv summary (all threads):  $((an_us / 1000)) ms"
-echo "fiocamp-analyze --threads 1:                  $((an1_us / 1000)) ms"
-python3 -c "print(f'ratio fiocamp-analyze / jq: {$an_us / $jq_us:.2f} (target <= 0.5); one thread: {$an1_us / $jq_us:.2f}')"
+
+for files in ${BENCH_SIZES:-1000 10000 50000}; do
+	data=$work/data-$files
+	make_pile "$data" "$files"
+	n_json=$(find "$data" -name '*.json' | wc -l)
+	n_log=$(find "$data" -name '*.log' | wc -l)
+	bytes=$(find "$data" -name '*.json' -print0 | xargs -0 cat | wc -c)
+	log_bytes=$(find "$data" -name '*.log' -print0 | xargs -0 cat | wc -c)
+	runs=${BENCH_RUNS:-$([ "$files" -le 1000 ] && echo 5 || echo 3)}
+	echo "== $n_json JSON files ($bytes bytes), $n_log logs ($log_bytes bytes)"
+	"$analyze" --csv summary "$data" >/dev/null 2>&1 || {
+		echo "bench-analyze: fiocamp-analyze failed on the inputs" >&2
+		exit 1
+	}
+	jq_us=$(time_it "$runs" jq_files "$data")
+	an_us=$(time_it "$runs" "$analyze" --csv summary "$data")
+	an1_us=$(time_it "$runs" "$analyze" --threads 1 --csv summary "$data")
+	rss_kb=$(/usr/bin/time -f %M "$analyze" --csv summary "$data" 2>&1 >/dev/null | tail -1)
+	echo "jq '.jobs[0].read.iops' over the JSON files: $((jq_us / 1000)) ms"
+	echo "fiocamp-analyze --csv summary (all threads):  $((an_us / 1000)) ms"
+	echo "fiocamp-analyze --threads 1:                  $((an1_us / 1000)) ms"
+	python3 -c "print(f'ratio fiocamp-analyze / jq: {$an_us / $jq_us:.2f} (target <= 0.3 at 1,000 files); one thread: {$an1_us / $jq_us:.2f}')"
+	python3 -c "print(f'peak RSS {$rss_kb / 1024:.1f} MiB = {$rss_kb * 1024 / $n_json:.0f} bytes per run; {$an_us / $n_json:.1f} us per run')"
+	[ -n "${BENCH_KEEP:-}" ] || rm -rf "$data"
+done

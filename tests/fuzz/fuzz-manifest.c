@@ -24,11 +24,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		stderr = devnull;
 	if (an_read_manifest_buffer(&a, "/nonexistent-fiocamp-fuzz", "manifest.json",
 				    (const char *)data, size) == 0) {
-		an_attach_logs(&a, NULL);
-		an_load(&a, 1);
+		an_name_inputs(&a);
+		an_load_reports(&a, 1);
+		an_identify(&a);
+		an_attach_logs(&a);
+		an_load_logs(&a, 1);
 		struct an_options opt;
 		memset(&opt, 0, sizeof(opt));
 		an_compute(&a, &opt);
+		an_list_rejects(&a);
 	}
 	stderr = saved;
 	if (devnull)

@@ -2,7 +2,8 @@
 /*
  * libFuzzer target: fiocamp-analyze's name parsers must never crash nor hang.
  * The first line of the input is a --pattern, every other line a path that
- * goes through the default inference, the pattern and the log-name parser.
+ * goes through the name parsers, the pattern, the log-name parser and the
+ * size and time parsers of the workloads.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,19 +16,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void one_path(const struct an_pattern *p, const char *path)
 {
 	struct an_ident id;
-	char why[512];
-	if (an_infer_default(path, &id, why, sizeof(why)) == 0)
+	if (an_infer_layout(path, &id) == 0)
 		an_ident_free(&id);
 	if (p && an_pattern_match(p, path, &id) == 0)
 		an_ident_free(&id);
+	struct an_name nm;
+	an_name_parse(path, &nm);
+	const char *rest;
+	size_t rest_len;
+	(void)an_name_affix(nm.stem, "rw4k", &rest, &rest_len);
+	an_name_free(&nm);
+	char *dev;
+	if (an_bench_fio_path(path, &dev))
+		free(dev);
+	free(an_bench_fio_log_key(path));
 	struct an_log_name ln;
 	if (an_log_name_parse(path, &ln))
 		an_log_name_free(&ln);
-	(void)an_file_kind(path);
+	const char *why;
+	(void)an_file_kind(path, &why);
 	free(an_output_key(path));
 	size_t len = strlen(path);
+	memset(&id, 0, sizeof(id));
 	if (an_split_label(path, len, &id))
 		an_ident_free(&id);
+	free(cm_utf8_dup(path));
+	uint64_t v;
+	(void)an_parse_size(path, false, &v);
+	(void)an_parse_time_ms(path, &v);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

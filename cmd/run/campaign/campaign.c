@@ -618,7 +618,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 			line[n - 1] = '\0';
 		p.line++;
 		/* the manifest and the journal are JSON, which holds only UTF-8 */
-		size_t good = fcr_utf8_valid_len(line, strlen(line));
+		size_t good = cm_utf8_valid_len(line, strlen(line));
 		if (line[good])
 			perror_at(&p, p.line, "not UTF-8 text (byte 0x%02x in column %zu)",
 				  (unsigned char)line[good], good + 1);

@@ -544,6 +544,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 	struct fcr_provider_step *steps = NULL;
 	size_t n = 0;
 	json_t *states = json_object_get(S->rec.m, "states");
+	json_t *none = json_array();
 	for (size_t si = 0; si < c->n_states; si++) {
 		json_t *before = json_object_get(json_array_get(states, si), "before");
 		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
@@ -561,12 +562,14 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 			    .line = a->line,
 			    .status = fcr_jstr(obj, "status") ? fcr_jstr(obj, "status") : "pending",
 			    .result = json_object_get(obj, "result"),
+			    .journal = none,
 			};
 		}
 	}
 	struct fcr_error pe = {0};
 	int rc = c->provider->preflight(S->prov, steps, n, &pe);
 	free(steps);
+	json_decref(none);
 	if (rc < 0)
 		return fcr_fail(err, "provider %s: %s", c->provider_type, pe.msg);
 	return 0;

@@ -21,7 +21,7 @@ json_t *fcr_jseconds(double s)
 json_t *fcr_jtext(const char *s)
 {
 	size_t n = strlen(s);
-	size_t good = fcr_utf8_valid_len(s, n);
+	size_t good = cm_utf8_valid_len(s, n);
 	if (good == n)
 		return json_stringn(s, n);
 	struct cm_buf b = {0};
@@ -32,7 +32,7 @@ json_t *fcr_jtext(const char *s)
 		cm_buf_puts(&b, "\xef\xbf\xbd");
 		s += good + 1;
 		n -= good + 1;
-		good = fcr_utf8_valid_len(s, n);
+		good = cm_utf8_valid_len(s, n);
 	}
 	json_t *j = json_stringn(b.s, b.len);
 	cm_buf_release(&b);
