@@ -451,13 +451,16 @@ def test_e2e(tmp, fake):
     ev = load_journal(d)
     calls = [e for e in ev if e['event'] == 'api-call']
     check_eq(len(calls), len(reqs), 'one api-call event per request the fake saw')
-    pw = [e for e in ev if e['event'] == 'pve-write']
+    pw = [e for e in ev if e['event'] == 'write-intent']
     check_eq(len(pw), len(writes(reqs)), 'the task ids before every write are journaled')
-    check(all('seen_before' in e for e in pw), 'seen_before in each pve-write event')
-    # the ids were journaled before their write was sent
-    order = [e['event'] for e in ev if e['event'] in ('pve-write', 'pve-task')]
-    check(all(order[i] == 'pve-write' for i in range(0, len(order), 2)),
-          'pve-write before each pve-task')
+    check(all(isinstance(e.get('before', {}).get('tasks'), list) for e in pw),
+          'before.tasks in each write-intent event')
+    # the ids were journaled before their write was sent, the outcome after it
+    order = [e['event'] for e in ev if e['event'] in ('write-intent', 'write-outcome')]
+    check_eq(order, ['write-intent', 'write-outcome'] * len(pw), 'intent, then outcome')
+    acc = [e for e in ev if e['event'] == 'write-outcome']
+    check(all(e['outcome'] == 'accepted' and e['task'].startswith('UPID:') for e in acc),
+          'every write accepted, with its task')
     check(not any(e['event'] == 'ensure-powered-on' for e in ev), 'no safety power-on')
     print('e2e against the fake: %.1f s wall, %d API requests, %d connections'
           % (wall, len(reqs), len(conns)))
@@ -655,8 +658,10 @@ def test_sigint(tmp, fake):
         check_running_at_end(fake, d, what)
         ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
         if ev and upid:
-            check(upid[0] in ev[0]['result'].get('waited_for', []),
-                  '%s: the power-on waited for %s first' % (what, upid[0]))
+            waited = ev[0]['result'].get('waited_for', [])
+            check([(x['name'], x['id']) for x in waited][:1] == [(when, upid[0])] and
+                  waited[0]['state'] == 'OK',
+                  '%s: the power-on waited for %s first: %r' % (what, upid[0], waited))
         # the start came after the task's end, by the node's clock
         t = [x for x in fake.tasks(when)][0]
         starts = [x for x in fake.tasks('qmstart') if x['starttime'] >= t['starttime']]
@@ -684,6 +689,7 @@ def test_resume(tmp, fake):
     uw = a.get('result', {}).get('unknown_write', {})
     check(uw.get('upid', '').startswith('UPID:'), 'resume 1: the unknown write holds its UPID')
     check_eq(a['result'].get('created'), None, 'resume 1: created is unknown')
+    check_eq(a['result'].get('outcome'), 'unknown', 'resume 1: the outcome is unknown')
     rc, out, err = run(['--resume', d], tmp)
     check_eq(rc, 0, 'resume 1: the resume (%s)' % err[-2000:])
     m = load_manifest(d)
@@ -713,7 +719,7 @@ def test_resume(tmp, fake):
     check_eq(rc, 130, 'resume 2: interrupted')
     a = action(load_manifest(d), 's', 'snapshot r2')
     uw = a.get('result', {}).get('unknown_write', {})
-    check('upid' not in uw and isinstance(uw.get('seen_before'), list),
+    check('upid' not in uw and isinstance(uw.get('before', {}).get('tasks'), list),
           'resume 2: no UPID, the ids seen before: %r' % uw)
     time.sleep(3)  # the fake carries the stalled request out
     rc, out, err = run(['--resume', d], tmp)

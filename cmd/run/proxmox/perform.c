@@ -7,8 +7,8 @@
  * the restore), "tasks" (all of them, each with its role, when there were
  * several), "node" and "vmid", and what the action learnt (an archive, the
  * snapshots a restore removed ...).  A write whose outcome stayed unknown is
- * kept as "unknown_write" (its UPID, or the UPIDs seen before it) for a
- * resumed session to decide.
+ * kept as "outcome": "unknown" with "unknown_write" (its UPID, or the UPIDs
+ * seen before it) for a resumed session to decide.
  */
 #include <math.h>
 #include <stdio.h>
@@ -71,23 +71,32 @@ void fcr_pxp_op_end(struct fcr_pxp_op *o)
 }
 
 /* A write of the action, with its bookkeeping. */
-static int do_write(struct fcr_pxp_op *o, const struct fcr_pve_write *w, struct fcr_pve_task *t)
+static int do_write(struct fcr_pxp_op *o, const struct fcr_pve_write *w_in, struct fcr_pve_task *t)
 {
+	struct fcr_pve_write w = *w_in;
+	const char *step = o->step ? o->step->text : "ensure-powered-on";
+	const char *role = w.role ? w.role : "main";
+	/* what the journal's write events say it is for */
+	char *what = strcmp(role, "main") ? cm_asprintf("%s: %s", step, role) : cm_strdup(step);
+	w.what = what;
 	struct fcr_pve_written wr;
-	int rc = fcr_pve_write_task(o->p->pve, w, o->tasks, t, &wr, o->e);
+	int rc = fcr_pve_write_task(o->p->pve, &w, o->tasks, t, &wr, o->e);
 	o->retries += wr.retries;
 	o->lock_retries += wr.lock_retries;
 	o->recovered |= wr.recovered;
 	if (rc < 0 && wr.unknown) {
+		/* the safety contract: unknown, never "did not happen" */
 		json_t *u =
-		    json_pack("{s:s, s:s, s:s, s:s, s:O}", "method", w->method, "path", w->path,
-			      "task_type", w->task_type, "role", w->role ? w->role : "main",
-			      "seen_before", wr.seen_before ? wr.seen_before : json_null());
+		    json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:O}}", "write", what, "method",
+			      w.method, "path", w.path, "task_type", w.task_type, "role", role,
+			      "before", "tasks", wr.tasks_before ? wr.tasks_before : json_null());
 		if (t->upid[0])
 			json_object_set_new(u, "upid", json_string(t->upid));
 		json_object_set_new(o->result, "unknown_write", u);
+		json_object_set_new(o->result, "outcome", json_string("unknown"));
 	}
 	fcr_pve_written_release(&wr);
+	free(what);
 	return rc;
 }
 

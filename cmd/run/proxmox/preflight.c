@@ -41,23 +41,66 @@ static bool status_is(const char *status, const char *want)
 /* ---- what earlier sessions did ------------------------------------------------------ */
 
 /*
- * A write an earlier session sent whose outcome it did not learn: its task
- * is the UPID it recorded, or a task of the write's type started by our
- * token that is not among the UPIDs it saw before sending.  Waits for that
- * task; when it ended well, the step is adopted (perform takes the task as
- * its own instead of sending again).
+ * The last write of a step of an earlier session whose outcome it did not
+ * learn: from its result ("unknown_write"), else from its write events in the
+ * journal (a session killed before it could record a result).  *upid: its
+ * task when it was accepted; else *type and *before (the UPIDs seen before
+ * it).  false when there is no such write.
  */
-static void reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, json_t *uw)
+static bool unknown_write(const struct fcr_provider_step *st, const char **upid, const char **type,
+			  json_t **before)
 {
-	const char *upid = fcr_jstr(uw, "upid");
+	json_t *uw = json_object_get(st->result, "unknown_write");
+	*upid = *type = NULL;
+	*before = NULL;
+	if (uw) {
+		*upid = fcr_jstr(uw, "upid");
+		*type = fcr_jstr(uw, "task_type");
+		*before = json_object_get(json_object_get(uw, "before"), "tasks");
+		return true;
+	}
+	json_t *intent = NULL;
+	const char *accepted = NULL, *outcome = NULL;
+	size_t i;
+	json_t *e;
+	json_array_foreach(st->journal, i, e) {
+		const char *ev = fcr_jstr(e, "event");
+		if (ev && !strcmp(ev, "write-intent")) {
+			intent = e;
+			accepted = outcome = NULL;
+		} else if (ev && !strcmp(ev, "write-outcome") && intent) {
+			outcome = fcr_jstr(e, "outcome");
+			if (outcome && !strcmp(outcome, "accepted"))
+				accepted = fcr_jstr(e, "task");
+		}
+	}
+	if (!intent || (outcome && !strcmp(outcome, "refused")))
+		return false;
+	/* accepted: its task ran, and how it ended is to be seen */
+	*upid = accepted;
+	*type = fcr_jstr(intent, "task_type");
+	*before = json_object_get(json_object_get(intent, "before"), "tasks");
+	return true;
+}
+
+/*
+ * Such a write's task is the UPID it recorded, or a task of the write's type
+ * started by our token that is not among the UPIDs seen before it was sent.
+ * Waits for that task; when it ended well, the step is adopted (perform takes
+ * the task as its own instead of sending again).
+ */
+static void reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st)
+{
+	const char *upid, *type;
+	json_t *before;
+	if (!unknown_write(st, &upid, &type, &before))
+		return;
 	char found_upid[256];
 	struct fcr_error e = {0};
-	if (!upid) {
+	if (!upid && type && before) {
 		bool found = false;
-		const char *type = fcr_jstr(uw, "task_type");
-		if (type &&
-		    fcr_pve_find_new_task(p->pve, type, json_object_get(uw, "seen_before"), &found,
-					  found_upid, sizeof(found_upid), &e) == 0 &&
+		if (fcr_pve_find_new_task(p->pve, type, before, &found, found_upid,
+					  sizeof(found_upid), &e) == 0 &&
 		    found)
 			upid = found_upid;
 	}
@@ -78,12 +121,12 @@ static void reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, jso
 	int rc = fcr_pve_task_wait(p->pve, &t, false, &e);
 	if (rc == 0) {
 		char *key = fcr_pxp_step_key(st->state, st->line);
-		json_object_set_new(p->adopt, key, json_pack("{s:s}", "upid", upid));
+		json_object_set_new(p->adopt, key, json_pack("{s:s}", "upid", t.upid));
 		free(key);
-		fcr_pxp_note(p, "info", "task %s ended %s: its effect is this campaign's", upid,
+		fcr_pxp_note(p, "info", "task %s ended %s: its effect is this campaign's", t.upid,
 			     t.exitstatus);
 	} else {
-		fcr_pxp_note(p, "info", "task %s: %s; the step is done again", upid, e.msg);
+		fcr_pxp_note(p, "info", "task %s: %s; the step is done again", t.upid, e.msg);
 	}
 	fcr_pve_task_release(&t);
 }
@@ -548,9 +591,9 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	 * the guest's lock, and would undo what the campaign does next */
 	for (size_t i = 0; i < n_steps; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		json_t *uw = json_object_get(st->result, "unknown_write");
-		if (uw && st->status && strcmp(st->status, "done") && strcmp(st->status, "pending"))
-			reconcile(p, st, uw);
+		if (st->status && strcmp(st->status, "done") && strcmp(st->status, "pending") &&
+		    strcmp(st->status, "skipped"))
+			reconcile(p, st);
 	}
 	if (check_node_and_guest(p, &f)) {
 		struct fcr_error e = {0};

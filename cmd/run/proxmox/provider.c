@@ -164,7 +164,7 @@ static void read_key(struct fcr_pxp *p, const struct fcr_provider_key *k, struct
 		else
 			p->cfg.vmid = (long)id;
 	} else if (!strcmp(k->key, "vm-name")) {
-		if (!v[0] || strlen(v) > 127 || !fcr_utf8_valid_len(v, strlen(v)))
+		if (!v[0] || strlen(v) > 127 || cm_utf8_valid_len(v, strlen(v)) != strlen(v))
 			fcr_provider_key_error(errs, k,
 					       "vm-name must be the guest's name as Proxmox shows "
 					       "it (1 to 127 characters)");

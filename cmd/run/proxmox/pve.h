@@ -14,16 +14,19 @@
  *    its times come from Proxmox's own clock: starttime from the UPID,
  *    endtime from the node's task list.  OK and "WARNINGS: n" are success.
  *  - A write is sent once (http/api.h).  Before it, the UPIDs of the guest's
- *    tasks of the kind it starts are read and journaled ("pve-write"); when
- *    an answer is lost, the write went through exactly when a task of that
- *    kind started by our token is there that was not before, or its effect
- *    is visible.  A task refused by a lock ("can't lock file ... got
- *    timeout", "VM is locked (...)") is sent again, lock_retries times.
+ *    tasks of the kind it starts are read and journaled ("write-intent", the
+ *    safety contract of provider.h); when an answer is lost, the write went
+ *    through exactly when a task of that kind started by our token is there
+ *    that was not before, or its effect is visible.  A task refused by a
+ *    lock ("can't lock file ... got timeout", "VM is locked (...)") is sent
+ *    again, lock_retries times.
  *  - UPIDs whose task has not been seen stopped are "in flight"
  *    (fcr_pve_wait_in_flight() waits for them).
  *  - Events: "api-call", "api-response", "api-retry" (http/api.h), and
- *    "pve-write" (method, path, task_type, seen_before: the UPIDs seen before
- *    the write), "write-check" (method, path, outcome: task|done|not-received,
+ *    "write-intent" (write, method, path, task_type, before: {"tasks": the
+ *    UPIDs seen before the write}), "write-outcome" (write, method, path,
+ *    outcome: accepted|refused|unknown, task: the UPID when accepted,
+ *    recovered), "write-check" (method, path, outcome: task|done|not-received,
  *    upid), "pve-task" (upid, type, node, starttime, role), "task-state"
  *    (upid, status, exitstatus), "lock-retry" (upid, exitstatus, attempt,
  *    wait_s).
@@ -206,8 +209,9 @@ int fcr_pve_task_wait(struct fcr_pve *pve, struct fcr_pve_task *t, bool read_log
 		      struct fcr_error *err);
 
 /* Waits until no task of ours, and none listed as active on the guest, runs
- * (each at most task-timeout).  *waited (may be NULL) gets the UPIDs waited
- * for (new reference). */
+ * (each at most task-timeout).  *waited (may be NULL) gets the tasks waited
+ * for, as the safety contract has them: {name, id (the UPID), state}, the
+ * state null when it was not seen stopped (new reference). */
 int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_error *err);
 /* Whether a task of ours has not been seen stopped. */
 bool fcr_pve_any_in_flight(const struct fcr_pve *pve);
@@ -215,6 +219,7 @@ bool fcr_pve_any_in_flight(const struct fcr_pve *pve);
 /* ---- writes ------------------------------------------------------------------ */
 
 struct fcr_pve_write {
+	const char *what;   /* what it is for ("snapshot s1"): the events' "write" */
 	const char *method; /* "POST" or "DELETE" */
 	const char *path;   /* below /api2/json */
 	const char *form;   /* the POST body, form-encoded ("" for none) */
@@ -235,7 +240,7 @@ struct fcr_pve_written {
 	unsigned retries;
 	/* the write's outcome is unknown: it may have gone through */
 	bool unknown;
-	json_t *seen_before; /* the UPIDs read before the last attempt (new ref) */
+	json_t *tasks_before; /* the UPIDs read before the last attempt (new ref) */
 };
 
 /*

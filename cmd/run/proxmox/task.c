@@ -325,8 +325,17 @@ int fcr_pve_task_wait(struct fcr_pve *pve, struct fcr_pve_task *t, bool read_log
 	return ok ? 0 : task_failed(t, err);
 }
 
-/* A task's status until it stopped, for one we only know the UPID of. */
-static int wait_upid(struct fcr_pve *pve, const char *upid, struct fcr_error *err)
+/* A task waited for, as the safety contract names it: name, id, state. */
+static json_t *waited_json(const char *upid)
+{
+	struct fcr_pve_upid u;
+	bool ok = fcr_pve_upid_parse(upid, &u) == 0;
+	return json_pack("{s:s, s:s, s:n}", "name", ok ? u.type : "?", "id", upid, "state");
+}
+
+/* A task's status until it stopped, for one we only know the UPID of;
+ * `seen` gets its state. */
+static int wait_upid(struct fcr_pve *pve, const char *upid, json_t *seen, struct fcr_error *err)
 {
 	struct fcr_pve_task t = {.t0_mono = cm_mono_s()};
 	snprintf(t.upid, sizeof(t.upid), "%s", upid);
@@ -336,6 +345,7 @@ static int wait_upid(struct fcr_pve *pve, const char *upid, struct fcr_error *er
 	}
 	snprintf(t.role, sizeof(t.role), "in-flight");
 	int rc = fcr_pve_task_wait(pve, &t, false, err);
+	json_object_set_new(seen, "state", t.stopped ? fcr_jtext(t.exitstatus) : json_null());
 	fcr_pve_task_release(&t);
 	/* how it ended is the business of whoever started it */
 	return rc == FCR_E_TASK ? 0 : rc;
@@ -347,8 +357,9 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 	int rc = 0;
 	while (rc == 0 && pve->in_flight.n) {
 		char *upid = cm_strdup(pve->in_flight.v[0]);
-		json_array_append_new(list, json_string(upid));
-		rc = wait_upid(pve, upid, err);
+		json_t *seen = waited_json(upid);
+		json_array_append_new(list, seen);
+		rc = wait_upid(pve, upid, seen, err);
 		cm_strv_del(&pve->in_flight, upid);
 		free(upid);
 	}
@@ -369,11 +380,11 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 			size_t k;
 			json_t *w;
 			json_array_foreach(list, k, w) {
-				if (u && !strcmp(json_string_value(w), u))
+				if (u && !strcmp(fcr_jstr(w, "id"), u))
 					known = true;
 			}
 			if (u && !known)
-				json_array_append_new(list, json_string(u));
+				json_array_append_new(list, waited_json(u));
 		}
 		json_decref(d);
 		if (!n)
@@ -508,8 +519,8 @@ static int write_check(void *arg, const struct fcr_api_write *aw, double since, 
 
 void fcr_pve_written_release(struct fcr_pve_written *w)
 {
-	json_decref(w->seen_before);
-	w->seen_before = NULL;
+	json_decref(w->tasks_before);
+	w->tasks_before = NULL;
 }
 
 /* Failures after which a write may have been carried out. */
@@ -537,12 +548,14 @@ static int write_once(struct fcr_pve *pve, const struct fcr_pve_write *w, struct
 			json_array_append_new(before, json_string(u));
 	}
 	json_decref(rows);
-	json_decref(out->seen_before);
-	out->seen_before = before;
-	/* the journal has them before the request leaves */
-	fcr_pve_emit(pve, "pve-write",
-		     json_pack("{s:s, s:s, s:s, s:O}", "method", w->method, "path", w->path,
-			       "task_type", w->task_type, "seen_before", before));
+	json_decref(out->tasks_before);
+	out->tasks_before = before;
+	/* the journal has them on disk before the request leaves */
+	const char *what = w->what ? w->what : w->path;
+	fcr_pve_emit(pve, "write-intent",
+		     json_pack("{s:s, s:s, s:s, s:s, s:{s:O}}", "write", what, "method", w->method,
+			       "path", w->path, "task_type", w->task_type, "before", "tasks",
+			       before));
 
 	struct check_arg ca = {pve, w, before};
 	struct fcr_api_write aw = {
@@ -561,6 +574,10 @@ static int write_once(struct fcr_pve *pve, const struct fcr_pve_write *w, struct
 	out->recovered |= wr.recovered;
 	if (rc < 0) {
 		out->unknown = outcome_unknown(rc, err);
+		fcr_pve_emit(pve, "write-outcome",
+			     json_pack("{s:s, s:s, s:s, s:s}", "write", what, "method", w->method,
+				       "path", w->path, "outcome",
+				       out->unknown ? "unknown" : "refused"));
 		fcr_reply_clear(&wr.reply);
 		return rc;
 	}
@@ -586,6 +603,10 @@ static int write_once(struct fcr_pve *pve, const struct fcr_pve_write *w, struct
 	snprintf(t->role, sizeof(t->role), "%s", w->role ? w->role : "main");
 	fcr_reply_clear(&wr.reply);
 	*have_task = true;
+	fcr_pve_emit(pve, "write-outcome",
+		     json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "write", what, "method", w->method,
+			       "path", w->path, "outcome", "accepted", "task", t->upid, "recovered",
+			       wr.how == FCR_WRITTEN_TASK));
 	fcr_pve_emit(pve, "pve-task",
 		     json_pack("{s:s, s:s, s:s, s:I, s:s}", "upid", t->upid, "type", t->u.type,
 			       "node", t->u.node, "starttime", (json_int_t)t->u.starttime, "role",
