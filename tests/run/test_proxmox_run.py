@@ -670,6 +670,26 @@ def test_sigint(tmp, fake):
         check('the server is running again and answers SSH' in err,
               '%s: says so: %s' % (what, err[-800:]))
 
+    # a shutdown that outlives task-timeout is still a take-down: the power-on
+    # waits for it again (1 s of shutdown, twice 0.7 s of waiting), then starts
+    # the guest
+    fake.reset(durations=dict(DURATIONS, qmshutdown=50))
+    text = open(campaign(tmp, fake, 'timeout', [('s', 'power-off; power-on; WAIT')],
+                         tok=tok)).read().replace('task-timeout = 60s', 'task-timeout = 700ms')
+    ini = os.path.join(tmp, 'timeout.ini')
+    write(ini, text)
+    d = os.path.join(tmp, 'camp-timeout')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 1, 'timeout: the power-off failed')
+    capture_dir(d)
+    a = action(load_manifest(d), 's', 'power-off')
+    check('is still running after' in a.get('error', ''), 'timeout: said: %r' % a.get('error'))
+    check_running_at_end(fake, d, 'timeout')
+    t = fake.tasks('qmshutdown')[0]
+    starts = fake.tasks('qmstart')
+    check(starts and all(x['starttime'] >= t['endtime'] for x in starts),
+          'timeout: the start began after the shutdown ended')
+
 
 def test_resume(tmp, fake):
     """A write whose outcome was unknown is decided on resume by task identity:
