@@ -623,6 +623,12 @@ def test_faults(tmp, fake):
     check_eq(fake.guest()['status'], 'running', 'drops: the guest runs')
     check_eq([s['name'] for s in fake.guest()['snapshots']], ['d1'], 'drops: one snapshot')
 
+    # vzdump answers "OK" instead of a UPID when the guest is on another node
+    d, m, ev, reqs, err = one('vzdump-ok', [], [('b', 'backup')], want_rc=1,
+                              reset={'remote_guests': [{'vmid': VMID, 'node': 'pve2'}]})
+    check('vzdump answered OK without a task' in action(m, 'b', 'backup').get('error', ''),
+          'vzdump OK: said: %r' % action(m, 'b', 'backup').get('error'))
+
     # a write that keeps failing after a take-down: the safety layer starts it
     d, m, ev, reqs, err = one('start-fails', [
         dict(kind='error', status=500, message='fake: broken\n', method='POST',

@@ -591,6 +591,15 @@ static int write_once(struct fcr_pve *pve, const struct fcr_pve_write *w, struct
 	} else {
 		upid = json_string_value(json_object_get(wr.reply.json, "data"));
 	}
+	if (upid && !strcmp(upid, "OK") && !strcmp(w->task_type, "vzdump")) {
+		/* API2/VZDump.pm: "silent exit if specified VMs run on other nodes" */
+		rc = fcr_fail_as(err, FCR_E_API,
+				 "%s %s: vzdump answered OK without a task: guest %ld is not on "
+				 "node %s, so nothing was backed up",
+				 w->method, w->path, pve->cfg.vmid, pve->node);
+		fcr_reply_clear(&wr.reply);
+		return rc;
+	}
 	if (!upid || strncmp(upid, "UPID:", 5) != 0 || strlen(upid) >= sizeof(t->upid) ||
 	    fcr_pve_upid_parse(upid, &t->u) < 0) {
 		rc = fcr_fail_as(err, FCR_E_PROTOCOL,
