@@ -115,6 +115,17 @@ class Fake:
     def connections(self):
         return self.control('/_fake/connections')
 
+    def api_post(self, path, form):
+        """A request of someone else's on the node (the test's own, with the token)."""
+        import ssl
+        ctx = ssl.create_default_context(cafile=self.ca_file)
+        req = urllib.request.Request(
+            'https://127.0.0.1:%d/api2/json%s' % (self.api, path),
+            data=urllib.parse.urlencode(form).encode(), method='POST',
+            headers={'Authorization': 'PVEAPIToken=' + TOKEN})
+        with urllib.request.urlopen(req, timeout=10, context=ctx) as r:
+            return json.loads(r.read())['data']
+
     def stop(self):
         self.proc.terminate()
         try:
@@ -622,6 +633,23 @@ def test_faults(tmp, fake):
              'drops: two starts taken (power-on, the rollback\'s)')
     check_eq(fake.guest()['status'], 'running', 'drops: the guest runs')
     check_eq([s['name'] for s in fake.guest()['snapshots']], ['d1'], 'drops: one snapshot')
+
+    # one vzdump per node: a backup of another guest runs, ours waits for it
+    fake.reset(guests=[{'vmid': VMID, 'name': NAME}, {'vmid': 101, 'name': 'other'}],
+               durations=dict(DURATIONS, vzdump=[60, 21]))
+    other = fake.api_post('/nodes/%s/vzdump' % NODE, {'vmid': 101, 'storage': 'local'})
+    ini = campaign(tmp, fake, 'vzlock', [('b', 'backup')], tok=tok)
+    d = os.path.join(tmp, 'camp-vzlock')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 0, 'vzdump lock: exit status (%s)' % err[-1500:])
+    capture_dir(d)
+    check('a backup runs on node pve1 (%s)' % other in err, 'vzdump lock: the preflight said')
+    bk = action(load_manifest(d), 'b', 'backup')
+    check_eq(bk['result']['vzdump_log']['waited_for_global_lock'], True,
+             'vzdump lock: the log said it waited')
+    t = [x for x in fake.tasks('vzdump') if x['upid'] == other][0]
+    check(bk['task']['duration_s'] >= 21 + (t['endtime'] - bk['task']['starttime']) - 1,
+          'vzdump lock: its task seconds %r include the wait' % bk['task']['duration_s'])
 
     # vzdump answers "OK" instead of a UPID when the guest is on another node
     d, m, ev, reqs, err = one('vzdump-ok', [], [('b', 'backup')], want_rc=1,

@@ -557,7 +557,7 @@ static void check_storages(struct fcr_pxp *p, const struct needs *nd, struct fin
 	}
 }
 
-static void check_tasks(struct fcr_pxp *p, struct findings *f)
+static void check_tasks(struct fcr_pxp *p, const struct needs *nd, struct findings *f)
 {
 	struct fcr_error e = {0};
 	json_t *d = NULL;
@@ -573,6 +573,19 @@ static void check_tasks(struct fcr_pxp *p, struct findings *f)
 				fcr_jstr(r, "upid") ? fcr_jstr(r, "upid") : "?", p->cfg.vmid);
 		}
 	}
+	json_decref(d);
+	free(path);
+	if (!nd->backup)
+		return;
+	/* one vzdump per node (VZDump.pm getlock): a backup of any guest delays ours */
+	path = cm_asprintf("/nodes/%s/tasks?typefilter=vzdump&source=active&limit=50", p->node);
+	d = NULL;
+	if (fcr_pve_get(p->pve, path, &d, NULL, &e) == 0 && json_array_size(d))
+		finding(
+		    f, "info",
+		    "a backup runs on node %s (%s): only one vzdump runs per node, so the "
+		    "campaign's first backup waits for it, and its task seconds include the wait",
+		    p->node, fcr_jstr(json_array_get(d, 0), "upid"));
 	json_decref(d);
 	free(path);
 }
@@ -608,7 +621,7 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 		}
 		check_privileges(p, &nd, &f);
 		check_storages(p, &nd, &f);
-		check_tasks(p, &f);
+		check_tasks(p, &nd, &f);
 		if (p->created.n || p->last_backup) {
 			struct cm_buf b = {0};
 			for (size_t i = 0; i < p->created.n; i++)
@@ -689,6 +702,10 @@ void fcr_pxp_describe_preflight(void *state, struct cm_buf *b)
 		      "GET /nodes/%s/tasks?vmid=%ld&source=active&limit=50: tasks still "
 		      "running on the guest\n",
 		      n, v);
+	cm_buf_printf(b,
+		      "GET /nodes/%s/tasks?typefilter=vzdump&source=active&limit=50: a backup "
+		      "running on the node (when the plan backs up)\n",
+		      n);
 	char lock[32];
 	cm_format_duration(lock, sizeof(lock), p->cfg.lock_wait_ms);
 	cm_buf_printf(b,
