@@ -523,10 +523,14 @@ static json_t *made_archive(json_t *before, json_t *after, const char *log_path)
 	return n_fresh == 1 ? fresh : NULL;
 }
 
-static void record_vzdump_log(json_t *result, json_t *log)
+/* What vzdump's log says, into the result ("vzdump_log") and *l. */
+static void record_vzdump_log(json_t *result, json_t *log, struct fcr_pve_vzdump_log *out)
 {
 	struct fcr_pve_vzdump_log l;
 	fcr_pve_vzdump_log_parse(log, &l);
+	*out = l;
+	if (!log)
+		return;
 	json_t *o = json_object();
 	fcr_jset_text(o, "archive_path", l.archive_path[0] ? l.archive_path : NULL);
 	fcr_jset_text(o, "transferred", l.transferred_text[0] ? l.transferred_text : NULL);
@@ -576,10 +580,8 @@ int fcr_pxp_backup(struct fcr_pxp_op *o, const struct fcr_pxp_backup *b)
 		free(form);
 		free(path);
 	}
-	if (t.log)
-		record_vzdump_log(o->result, t.log);
 	struct fcr_pve_vzdump_log l;
-	fcr_pve_vzdump_log_parse(t.log, &l);
+	record_vzdump_log(o->result, t.log, &l);
 	fcr_pve_task_release(&t);
 	if (rc < 0) {
 		json_decref(before);

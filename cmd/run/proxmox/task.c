@@ -373,6 +373,8 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 		if (rc < 0)
 			break;
 		size_t n = json_array_size(d), i;
+		char first[256];
+		fcr_jcopy_str(first, sizeof(first), json_array_get(d, 0), "upid");
 		json_t *row;
 		json_array_foreach(d, i, row) {
 			const char *u = fcr_jstr(row, "upid");
@@ -390,9 +392,11 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 		if (!n)
 			break;
 		if (cm_mono_s() >= deadline) {
-			rc = fcr_fail_as(err, FCR_E_TIMEOUT,
-					 "tasks of guest %ld still run after %.0f s", pve->cfg.vmid,
-					 pve->cfg.task_timeout_ms / 1000.0);
+			rc = fcr_fail_as(
+			    err, FCR_E_TIMEOUT,
+			    "task %s (and %zu more) of guest %ld still runs after %.0f s",
+			    first[0] ? first : "?", n - 1, pve->cfg.vmid,
+			    pve->cfg.task_timeout_ms / 1000.0);
 			break;
 		}
 		rc = fcr_api_sleep_ms(&pve->api, pve->cfg.poll_interval_ms, err);
@@ -447,6 +451,9 @@ int fcr_pve_find_new_task(struct fcr_pve *pve, const char *type, json_t *before,
 			  char *upid, size_t upid_len, struct fcr_error *err)
 {
 	*found = false;
+	/* without the ids seen before, no task can be told to be the write's */
+	if (!json_is_array(before))
+		return 0;
 	json_t *rows;
 	int rc = list_tasks(pve, type, &rows, err);
 	if (rc < 0)
