@@ -95,6 +95,7 @@
 #ifndef FCR_PROVIDER_H
 #define FCR_PROVIDER_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -183,7 +184,23 @@ struct fcr_provider {
 	void (*free)(void *state);
 };
 
-/* ---- helpers for configure() (providers.c) ---- */
+/* ---- helpers for implementations (providers.c) ---- */
+
+/*
+ * A client's event into the journal: a shallow copy of the borrowed fields
+ * with "event" (type), "provider" and, when not NULL, "during" (what the
+ * provider was doing then).  ctx NULL (the file is only checked): nothing.
+ */
+void fcr_provider_event(const struct fcr_provider_ctx *ctx, const char *provider,
+			const char *during, const char *type, json_t *fields);
+/* Whether a wait is to end: at the first Ctrl-C, in the safety layer's
+ * power-on (safety) only at the second.  ctx NULL: never. */
+bool fcr_provider_should_stop(const struct fcr_provider_ctx *ctx, bool safety);
+/* A line for the user through ctx->note; ctx NULL: nothing. */
+void fcr_provider_vnote(const struct fcr_provider_ctx *ctx, const char *level, const char *fmt,
+			va_list ap) CM_PRINTF(3, 0);
+/* Whether a step's manifest status is `want`. */
+bool fcr_provider_step_is(const struct fcr_provider_step *st, const char *want);
 
 /* Appends "file:line: message" about key k to problems. */
 void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,

@@ -21,39 +21,21 @@
 static void on_event(void *opaque, const char *type, json_t *fields)
 {
 	struct fcr_ncp *p = opaque;
-	if (!p->have_ctx || !p->ctx.journal)
-		return;
-	/* fields are borrowed: a shallow copy shares (and keeps) the values */
-	json_t *e = json_copy(fields);
-	if (!e)
-		return;
-	json_object_set_new(e, "event", json_string(type));
-	json_object_set_new(e, "provider", json_string("netcup"));
-	/* "action" is taken (token events); "during" names what we were doing */
-	if (p->current)
-		json_object_set_new(e, "during", json_string(p->current));
-	p->ctx.journal(p->ctx.opaque, e);
+	fcr_provider_event(p->have_ctx ? &p->ctx : NULL, "netcup", p->current, type, fields);
 }
 
 static bool on_should_stop(void *opaque)
 {
 	struct fcr_ncp *p = opaque;
-	if (!p->have_ctx)
-		return false;
-	volatile int *flag = p->safety ? p->ctx.hard_stop : p->ctx.stop;
-	return flag && *flag;
+	return fcr_provider_should_stop(p->have_ctx ? &p->ctx : NULL, p->safety);
 }
 
 void fcr_ncp_note(struct fcr_ncp *p, const char *level, const char *fmt, ...)
 {
-	if (!p->have_ctx || !p->ctx.note)
-		return;
-	char msg[1400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fcr_provider_vnote(p->have_ctx ? &p->ctx : NULL, level, fmt, ap);
 	va_end(ap);
-	p->ctx.note(p->ctx.opaque, level, msg);
 }
 
 /* ---- configuration -------------------------------------------------------- */
@@ -229,11 +211,6 @@ static int ncp_connect(void *state, struct fcr_error *err)
 
 /* ---- preflight --------------------------------------------------------------- */
 
-static bool status_is(const char *status, const char *want)
-{
-	return status && !strcmp(status, want);
-}
-
 /*
  * What earlier sessions did (a resumed campaign), and the plan of what is
  * left, in campaign order.  `sim` is the set of our snapshots as the plan
@@ -247,8 +224,8 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 	size_t np = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		bool done = status_is(st->status, "done");
-		bool started = st->status && !done && !status_is(st->status, "pending");
+		bool done = fcr_provider_step_is(st, "done");
+		bool started = st->status && !done && !fcr_provider_step_is(st, "pending");
 		const char *name = st->argc ? st->argv[0] : NULL;
 		if (!strcmp(st->action, "snapshot")) {
 			struct fcr_ncp_snapshot a;

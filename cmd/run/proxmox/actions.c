@@ -129,14 +129,6 @@ int fcr_pxp_restore_args(int argc, char *const *argv, struct fcr_pxp_restore *ou
 	return 0;
 }
 
-/* A check's message, with the step in front. */
-static int bad_args(const struct fcr_step *step, struct fcr_error *err)
-{
-	char msg[sizeof(err->msg)];
-	snprintf(msg, sizeof(msg), "%s", err->msg);
-	return fcr_fail(err, "'%s': %s", step->text, msg);
-}
-
 /* ---- describing the API calls (--dry-run) ----------------------------------------- */
 
 static void describe_guest(const struct fcr_pxp *p, struct cm_buf *b)
@@ -216,7 +208,7 @@ static int power_off_check(const struct fcr_check_ctx *cx, struct fcr_step *step
 	(void)cx;
 	if (step->words.n == 2 && strcmp(step->words.v[1], "hard")) {
 		fcr_fail(err, "unexpected '%s' (usage: power-off [hard])", step->words.v[1]);
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	}
 	return 0;
 }
@@ -303,10 +295,10 @@ static int snapshot_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 {
 	(void)cx;
 	if (check_snapshot_name(step->words.v[1], err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	if (step->words.n == 3 && strcmp(step->words.v[2], "vmstate")) {
 		fcr_fail(err, "unexpected '%s' (usage: snapshot NAME [vmstate])", step->words.v[2]);
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	}
 	return 0;
 }
@@ -346,7 +338,7 @@ static int delete_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	(void)cx;
 	if (strcmp(step->words.v[1], "all-created") &&
 	    check_snapshot_name(step->words.v[1], err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	return 0;
 }
 
@@ -397,7 +389,7 @@ static int revert_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 {
 	(void)cx;
 	if (check_snapshot_name(step->words.v[1], err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	return 0;
 }
 
@@ -440,7 +432,7 @@ static int backup_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	(void)cx;
 	struct fcr_pxp_backup b;
 	if (fcr_pxp_backup_args((int)step->words.n - 1, step->words.v + 1, &b, err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	/* stop shuts the guest down, suspend pauses it; vzdump brings it back */
 	if (strcmp(b.mode, "snapshot")) {
 		step->takes_down = true;
@@ -512,7 +504,7 @@ static int restore_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 {
 	struct fcr_pxp_restore r;
 	if (fcr_pxp_restore_args((int)step->words.n - 1, step->words.v + 1, &r, err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	bool allowed = false;
 	for (size_t i = 0; i < cx->c->n_provider_keys; i++) {
 		const struct fcr_provider_key *k = &cx->c->provider_keys[i];
@@ -522,11 +514,11 @@ static int restore_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	if (!allowed) {
 		fcr_fail(err, "a restore replaces the guest's disks and removes all its snapshots: "
 			      "it needs allow-destroy = yes in [provider]");
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	}
 	if (!strcmp(r.archive, "last-backup") && !backup_before(cx)) {
 		fcr_fail(err, "no 'backup' before it in the campaign to restore");
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	}
 	return 0;
 }

@@ -33,11 +33,6 @@ static void finding(struct findings *f, const char *level, const char *fmt, ...)
 	fcr_pxp_note(f->p, level, "%s", msg);
 }
 
-static bool status_is(const char *status, const char *want)
-{
-	return status && !strcmp(status, want);
-}
-
 /* ---- what earlier sessions did ------------------------------------------------------ */
 
 /*
@@ -161,9 +156,9 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 	bool backup_made = p->last_backup != NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		bool done = status_is(st->status, "done");
-		bool started =
-		    !done && !status_is(st->status, "pending") && !status_is(st->status, "skipped");
+		bool done = fcr_provider_step_is(st, "done");
+		bool started = !done && !fcr_provider_step_is(st, "pending") &&
+			       !fcr_provider_step_is(st, "skipped");
 		const char *a = st->action;
 		const char *name = st->argc ? st->argv[0] : NULL;
 		char *key = fcr_pxp_step_key(st->state, st->line);
@@ -428,7 +423,8 @@ static bool check_node_and_guest(struct fcr_pxp *p, struct findings *f)
 		json_decref(d);
 		return false;
 	}
-	if (!status_is(fcr_jstr(node, "status"), "online"))
+	const char *node_status = fcr_jstr(node, "status");
+	if (!node_status || strcmp(node_status, "online"))
 		finding(f, "problem", "node %s is %s, not online", p->node,
 			fcr_jstr(node, "status") ? fcr_jstr(node, "status") : "in no known state");
 	json_decref(d);

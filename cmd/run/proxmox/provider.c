@@ -19,37 +19,21 @@
 static void on_event(void *opaque, const char *type, json_t *fields)
 {
 	struct fcr_pxp *p = opaque;
-	if (!p->have_ctx || !p->ctx.journal)
-		return;
-	json_t *e = json_copy(fields); /* shallow: shares the borrowed values */
-	if (!e)
-		return;
-	json_object_set_new(e, "event", json_string(type));
-	json_object_set_new(e, "provider", json_string("proxmox"));
-	if (p->current)
-		json_object_set_new(e, "during", json_string(p->current));
-	p->ctx.journal(p->ctx.opaque, e);
+	fcr_provider_event(p->have_ctx ? &p->ctx : NULL, "proxmox", p->current, type, fields);
 }
 
 static bool on_should_stop(void *opaque)
 {
 	struct fcr_pxp *p = opaque;
-	if (!p->have_ctx)
-		return false;
-	volatile int *flag = p->safety ? p->ctx.hard_stop : p->ctx.stop;
-	return flag && *flag;
+	return fcr_provider_should_stop(p->have_ctx ? &p->ctx : NULL, p->safety);
 }
 
 void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...)
 {
-	if (!p->have_ctx || !p->ctx.note)
-		return;
-	char msg[1400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fcr_provider_vnote(p->have_ctx ? &p->ctx : NULL, level, fmt, ap);
 	va_end(ap);
-	p->ctx.note(p->ctx.opaque, level, msg);
 }
 
 char *fcr_pxp_step_key(const char *state, unsigned line)
