@@ -114,6 +114,9 @@ struct fcr_action {
 		       struct fcr_error *err);
 };
 
+/* A row's check failed: err's message gets the step in front ("'snapshot a
+ * b': unexpected 'b'"); returns the failure, for `return` in a check. */
+int fcr_step_check_failed(const struct fcr_step *step, struct fcr_error *err);
 /* The row of `name`: a built-in one, else the provider's (p may be NULL);
  * *from_provider says which. */
 const struct fcr_action *fcr_action_find(const struct fcr_provider *p, const char *name,

@@ -36,18 +36,19 @@
 
 enum fcr_status {
 	FCR_OK = 0,
-	FCR_E_FAILED = -1,    /* something did not work; the message says what */
-	FCR_E_INVAL = -2,     /* a bad configuration or argument */
-	FCR_E_TOKEN = -3,     /* credentials missing, unreadable, too open, or not written */
-	FCR_E_AUTH = -4,      /* the API refused the credentials, or a login failed */
-	FCR_E_TRANSPORT = -5, /* no usable answer from the network after the retries */
-	FCR_E_API = -6,	      /* the API answered with an error status */
-	FCR_E_NOT_FOUND = -7, /* 404: the server, snapshot or task does not exist */
-	FCR_E_TASK = -8,      /* an API task ended in failure */
-	FCR_E_TIMEOUT = -9,   /* a task or a state change did not finish in time */
-	FCR_E_PROTOCOL = -10, /* an answer we cannot use: not JSON, a field missing, too large */
-	FCR_E_STOPPED = -11,  /* interrupted (Ctrl-C) while waiting */
-	FCR_E_PREFLIGHT = -12 /* a preflight found problems */
+	FCR_E_FAILED = -1,     /* something did not work; the message says what */
+	FCR_E_INVAL = -2,      /* a bad configuration or argument */
+	FCR_E_TOKEN = -3,      /* credentials missing, unreadable, too open, or not written */
+	FCR_E_AUTH = -4,       /* the API refused the credentials, or a login failed */
+	FCR_E_TRANSPORT = -5,  /* no usable answer from the network after the retries */
+	FCR_E_API = -6,	       /* the API answered with an error status */
+	FCR_E_NOT_FOUND = -7,  /* 404: the server, snapshot or task does not exist */
+	FCR_E_TASK = -8,       /* an API task ended in failure */
+	FCR_E_TIMEOUT = -9,    /* a task or a state change did not finish in time */
+	FCR_E_PROTOCOL = -10,  /* an answer we cannot use: not JSON, a field missing, too large */
+	FCR_E_STOPPED = -11,   /* interrupted (Ctrl-C) while waiting */
+	FCR_E_PREFLIGHT = -12, /* a preflight found problems */
+	FCR_E_TLS = -13	       /* the server's certificate was refused: nothing was sent */
 };
 
 #define FCR_ERROR_MAX 1536
@@ -122,6 +123,9 @@ char *fcr_path_dirname(const char *path);
 char *fcr_aside_name(const char *base, const char *tag, unsigned *k);
 /* Last component without `suffix` if it ends with it; caller frees. */
 char *fcr_path_stem(const char *path, const char *suffix);
+/* "~/x" with $HOME put in; other paths copied (caller frees).  NULL when
+ * the path starts with "~" and HOME is unset. */
+char *fcr_path_expand_home(const char *path);
 
 /* ---- names and text (util/text.c) ----------------------------------------- */
 

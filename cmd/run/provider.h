@@ -95,6 +95,7 @@
 #ifndef FCR_PROVIDER_H
 #define FCR_PROVIDER_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -182,5 +183,31 @@ struct fcr_provider {
 	int (*ensure_powered_on)(void *state, json_t *result, struct fcr_error *err);
 	void (*free)(void *state);
 };
+
+/* ---- helpers for implementations (providers.c) ---- */
+
+/*
+ * A client's event into the journal: a shallow copy of the borrowed fields
+ * with "event" (type), "provider" and, when not NULL, "during" (what the
+ * provider was doing then).  ctx NULL (the file is only checked): nothing.
+ */
+void fcr_provider_event(const struct fcr_provider_ctx *ctx, const char *provider,
+			const char *during, const char *type, json_t *fields);
+/* Whether a wait is to end: at the first Ctrl-C, in the safety layer's
+ * power-on (safety) only at the second.  ctx NULL: never. */
+bool fcr_provider_should_stop(const struct fcr_provider_ctx *ctx, bool safety);
+/* A line for the user through ctx->note; ctx NULL: nothing. */
+void fcr_provider_vnote(const struct fcr_provider_ctx *ctx, const char *level, const char *fmt,
+			va_list ap) CM_PRINTF(3, 0);
+/* Whether a step's manifest status is `want`. */
+bool fcr_provider_step_is(const struct fcr_provider_step *st, const char *want);
+
+/* Appends "file:line: message" about key k to problems. */
+void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,
+			    const char *fmt, ...) CM_PRINTF(3, 4);
+/* A duration key ("500ms", "30s", "15m"): more than 0 and at most 1d, into
+ * *ms; false (with the problem appended) when it is not one. */
+bool fcr_provider_key_duration(const struct fcr_provider_key *k, unsigned *ms,
+			       struct cm_strv *problems);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The providers built into this binary (providers.c): `none` and netcup.
+ * The providers built into this binary (providers.c): `none`, netcup and
+ * proxmox.
  * A new provider is a folder beside netcup/ that implements
  * provider.h, and one line in providers.c.
  */

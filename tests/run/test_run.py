@@ -564,8 +564,10 @@ MALFORMED = [
      '[state a]\n', 5, "bad target 'telnet box'"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\ntarget = ssh root@h:99999\n'
      '[state a]\n', 5, "bad ssh destination 'root@h:99999'"),
+    ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = command\n'
+     '[state a]\nbefore = power-off\n', 6, "provider type 'command' is not built in yet"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = proxmox\n'
-     '[state a]\nbefore = power-off\n', 6, "provider type 'proxmox' is not built in yet"),
+     '[state a]\nbefore = power-off\n', 6, "provider proxmox needs api-url"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = netcup\n'
      '[state a]\nbefore = power-off\n', 6, "provider netcup needs server-id"),
     ('[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\n[provider]\ntype = netcup\n'

@@ -135,3 +135,10 @@ char *fcr_action_man(const struct fcr_action *table)
 	}
 	return cm_buf_take(&b);
 }
+
+int fcr_step_check_failed(const struct fcr_step *step, struct fcr_error *err)
+{
+	char msg[sizeof(err->msg)];
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	return fcr_fail(err, "'%s': %s", step->text, msg);
+}

@@ -220,9 +220,20 @@ int fcr_api_error(struct fcr_error *err, const struct fcr_api_call *c, const str
 	json_array_foreach(items, i, e) {
 		const char *ec = json_string_value(json_object_get(e, "code"));
 		const char *em = json_string_value(json_object_get(e, "message"));
-		if (ec || em)
-			cm_buf_printf(&msg, "%s%s%s%s", msg.len ? "; " : "", ec ? ec : "",
-				      ec && em ? ": " : "", em ? em : "");
+		/* Proxmox ends its messages with a newline */
+		int em_len = em ? (int)strcspn(em, "\n") : 0;
+		if (ec || em_len)
+			cm_buf_printf(&msg, "%s%s%s%.*s", msg.len ? "; " : "", ec ? ec : "",
+				      ec && em_len ? ": " : "", em_len, em ? em : "");
+		/* and lists per-parameter problems as {"errors": {"name": "why"}} */
+		const char *pk;
+		json_t *pv;
+		json_object_foreach(json_object_get(e, "errors"), pk, pv) {
+			const char *why = json_string_value(pv);
+			if (why)
+				cm_buf_printf(&msg, "%s%s: %.*s", msg.len ? "; " : "", pk,
+					      (int)strcspn(why, "\n"), why);
+		}
 	}
 	json_decref(single);
 	if (!msg.len && r->snippet[0])
@@ -273,7 +284,15 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 			return rc;
 		const char *reason = NULL;
 		unsigned wait_ms = 0;
-		if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
+		if (busy(api, r) && t_busy < cfg->busy_retries) {
+			/* before the 5xx below: a lock timeout is a 500 at Proxmox */
+			t_busy++;
+			reason = busy(api, r);
+			wait_ms = cfg->busy_wait_ms;
+		} else if (r->transport == FCR_T_TLS) {
+			return fcr_fail_as(err, FCR_E_TLS, "%s %s: %s", c->method, c->path,
+					   r->error);
+		} else if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
 			if (r->transport == FCR_T_TOO_BIG)
 				return fcr_fail_as(err, FCR_E_PROTOCOL, "%s %s: %s", c->method,
 						   c->path, r->error);
@@ -298,10 +317,6 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 			}
 			reason = "unavailable";
 			wait_ms = unavailable_wait(cfg, t_unavail++);
-		} else if (busy(api, r) && t_busy < cfg->busy_retries) {
-			t_busy++;
-			reason = busy(api, r);
-			wait_ms = cfg->busy_wait_ms;
 		} else {
 			return 0;
 		}
@@ -445,15 +460,26 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 			emit_outcome(api, w, attempt, r->status, "accepted", false);
 			return 0;
 		}
-		/* Only a request that never left is known not to have gone through. */
-		bool lost = r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503);
+		/*
+		 * A lock refusal did nothing (at Proxmox it is a 500, hence before the
+		 * 5xx below).  Otherwise only a request that never left is known not to
+		 * have gone through.
+		 */
+		const char *busy_reason = busy(api, r);
+		bool lost = !busy_reason &&
+			    (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503));
 		bool unknown = lost && r->transport != FCR_T_NOT_SENT && r->transport != FCR_T_TLS;
 		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", false);
 		if (r->transport == FCR_T_TLS) {
 			out->maybe_sent = maybe_sent;
 			return tls_failed(err, c->method, api->base, c->path, r->error);
 		}
-		if (lost) {
+		if (busy_reason && t_busy < cfg->busy_retries) {
+			t_busy++;
+			reason = busy_reason;
+			wait_ms = cfg->busy_wait_ms;
+			check = true;
+		} else if (lost) {
 			maybe_sent = maybe_sent || unknown;
 			if (t_transport++ >= cfg->transport_retries) {
 				out->maybe_sent = maybe_sent;
@@ -472,11 +498,6 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 		} else if (r->status == 503 && t_unavail < cfg->unavailable_retries) {
 			reason = "unavailable";
 			wait_ms = unavailable_wait(cfg, t_unavail++);
-			check = true;
-		} else if (busy(api, r) && t_busy < cfg->busy_retries) {
-			t_busy++;
-			reason = busy(api, r);
-			wait_ms = cfg->busy_wait_ms;
 			check = true;
 		} else {
 			out->maybe_sent = maybe_sent;

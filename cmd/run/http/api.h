@@ -10,11 +10,13 @@
  *
  * The policy:
  *  - Idempotent requests (fcr_api_request, fcr_api_get) are sent again after
- *    a transport error or a 5xx (transport_retries times, transport_wait_ms
- *    apart), after a 503 (unavailable_retries times, unavailable_wait_ms
- *    doubling up to 8x) and after a busy refusal (busy_retries times,
- *    busy_wait_ms apart).  A 401 gets new credentials once (authorize with
- *    renew) and one more try.
+ *    a busy refusal (busy_retries times, busy_wait_ms apart; asked first,
+ *    since Proxmox says "busy" with a 500), a transport error or a 5xx
+ *    (transport_retries times, transport_wait_ms apart), and after a 503
+ *    (unavailable_retries times, unavailable_wait_ms doubling up to 8x).  A
+ *    certificate refused in the TLS handshake is never retried (FCR_E_TLS):
+ *    it cannot succeed, and nothing was sent.  A 401 gets new credentials
+ *    once (authorize with renew) and one more try.
  *  - Writes (fcr_api_write) go out on a fresh connection that is closed
  *    afterwards (libcurl would otherwise resend a request whose reused
  *    connection died), and before any repetition the provider's check says
@@ -34,7 +36,8 @@
  *  - Every wait checks should_stop() at least every 100 ms.
  *
  * Errors follow fcr.h; an API error reads "METHOD PATH: HTTP 400 code:
- * message" and fills err's http_status and api_code.
+ * message" (with the "errors" map of a Proxmox answer after it) and fills
+ * err's http_status and api_code.
  */
 #ifndef FCR_HTTP_API_H
 #define FCR_HTTP_API_H
@@ -135,7 +138,7 @@ enum fcr_written_how {
 struct fcr_written {
 	enum fcr_written_how how;
 	struct fcr_reply reply; /* FCR_WRITTEN_REPLY; the caller clears it */
-	char task[128];		/* FCR_WRITTEN_TASK */
+	char task[256];		/* FCR_WRITTEN_TASK (a Proxmox UPID is up to ~200) */
 	unsigned retries;	/* pauses before it went through */
 	bool recovered;		/* an attempt whose answer was lost had gone through */
 	bool already;		/* every attempt was refused and the effect was there before */

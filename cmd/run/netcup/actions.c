@@ -367,14 +367,6 @@ static void describe_power(const struct fcr_ncp *p, struct cm_buf *b, bool on, b
 
 /* ---- the rows ---------------------------------------------------------------- */
 
-/* A check's message, with the step in front: "'snapshot a b': unexpected 'b'". */
-static int bad_args(const struct fcr_step *step, struct fcr_error *err)
-{
-	char msg[sizeof(err->msg)];
-	snprintf(msg, sizeof(msg), "%s", err->msg);
-	return fcr_fail(err, "'%s': %s", step->text, msg);
-}
-
 typedef int (*ncp_op)(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
 		      struct tasks *tasks, struct fcr_error *e);
 
@@ -418,7 +410,7 @@ static int power_off_check(const struct fcr_check_ctx *cx, struct fcr_step *step
 	(void)cx;
 	if (step->words.n == 2 && strcmp(step->words.v[1], "hard")) {
 		fcr_fail(err, "unexpected '%s' (usage: power-off [hard])", step->words.v[1]);
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	}
 	return 0;
 }
@@ -504,7 +496,7 @@ static int snapshot_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	(void)cx;
 	struct fcr_ncp_snapshot a;
 	if (fcr_ncp_snapshot_args((int)step->words.n - 1, step->words.v + 1, &a, err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	return 0;
 }
 
@@ -547,7 +539,7 @@ static int delete_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	if (!strcmp(step->words.v[1], "all-created"))
 		return 0;
 	if (check_snapshot_name(step->words.v[1], err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	return 0;
 }
 
@@ -599,7 +591,7 @@ static int revert_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 {
 	(void)cx;
 	if (check_snapshot_name(step->words.v[1], err) < 0)
-		return bad_args(step, err);
+		return fcr_step_check_failed(step, err);
 	return 0;
 }
 

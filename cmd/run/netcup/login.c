@@ -90,7 +90,7 @@ int fcr_netcup_login_command(int argc, char **argv)
 		login_usage(stderr);
 		return FCR_EXIT_USAGE;
 	}
-	char *path = fcr_netcup_expand_home(token_file);
+	char *path = fcr_path_expand_home(token_file);
 	if (!path || !path[0]) {
 		fprintf(stderr,
 			"fiocamp-run netcup-login: %s: HOME is not set; give --token-file\n",

@@ -16,56 +16,26 @@
 #include "http/http.h"
 #include "netcup/ncp.h"
 
-/* ---- small helpers ------------------------------------------------------ */
-
-char *fcr_netcup_expand_home(const char *path)
-{
-	if (path[0] != '~' || (path[1] != '/' && path[1] != '\0'))
-		return cm_strdup(path);
-	const char *home = getenv("HOME");
-	if (!home || !home[0])
-		return NULL;
-	return cm_asprintf("%s%s", home, path + 1);
-}
-
 /* ---- callbacks of the SCP client ----------------------------------------- */
 
 static void on_event(void *opaque, const char *type, json_t *fields)
 {
 	struct fcr_ncp *p = opaque;
-	if (!p->have_ctx || !p->ctx.journal)
-		return;
-	/* fields are borrowed: a shallow copy shares (and keeps) the values */
-	json_t *e = json_copy(fields);
-	if (!e)
-		return;
-	json_object_set_new(e, "event", json_string(type));
-	json_object_set_new(e, "provider", json_string("netcup"));
-	/* "action" is taken (token events); "during" names what we were doing */
-	if (p->current)
-		json_object_set_new(e, "during", json_string(p->current));
-	p->ctx.journal(p->ctx.opaque, e);
+	fcr_provider_event(p->have_ctx ? &p->ctx : NULL, "netcup", p->current, type, fields);
 }
 
 static bool on_should_stop(void *opaque)
 {
 	struct fcr_ncp *p = opaque;
-	if (!p->have_ctx)
-		return false;
-	volatile int *flag = p->safety ? p->ctx.hard_stop : p->ctx.stop;
-	return flag && *flag;
+	return fcr_provider_should_stop(p->have_ctx ? &p->ctx : NULL, p->safety);
 }
 
 void fcr_ncp_note(struct fcr_ncp *p, const char *level, const char *fmt, ...)
 {
-	if (!p->have_ctx || !p->ctx.note)
-		return;
-	char msg[1400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fcr_provider_vnote(p->have_ctx ? &p->ctx : NULL, level, fmt, ap);
 	va_end(ap);
-	p->ctx.note(p->ctx.opaque, level, msg);
 }
 
 /* ---- configuration -------------------------------------------------------- */
@@ -105,20 +75,6 @@ static void ncp_free(void *state)
 	free(p);
 }
 
-static void key_error(struct cm_strv *problems, const struct fcr_provider_key *k, const char *fmt,
-		      ...) CM_PRINTF(3, 4);
-
-static void key_error(struct cm_strv *problems, const struct fcr_provider_key *k, const char *fmt,
-		      ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
-	va_end(ap);
-	cm_strv_addf(problems, "%s:%u: %s", k->file, k->line, msg);
-	free(msg);
-}
-
 static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct cm_strv *errs,
 		     bool *have_id)
 {
@@ -127,10 +83,11 @@ static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct
 		char *end = NULL;
 		long long v = strtoll(k->value, &end, 10);
 		if (!k->value[0] || *end || v < 1 || v > INT_MAX) {
-			key_error(errs, k,
-				  "server-id '%s' is not a netcup server id (a number from 1 to "
-				  "%d: the one the SCP shows for the server)",
-				  k->value, INT_MAX);
+			fcr_provider_key_error(
+			    errs, k,
+			    "server-id '%s' is not a netcup server id (a number from 1 to "
+			    "%d: the one the SCP shows for the server)",
+			    k->value, INT_MAX);
 			return;
 		}
 		p->cfg.server_id = (long)v;
@@ -139,12 +96,13 @@ static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct
 	}
 	if (!strcmp(k->key, "token-file")) {
 		if (!k->value[0]) {
-			key_error(errs, k, "token-file is empty");
+			fcr_provider_key_error(errs, k, "token-file is empty");
 			return;
 		}
-		char *path = fcr_netcup_expand_home(k->value);
+		char *path = fcr_path_expand_home(k->value);
 		if (!path) {
-			key_error(errs, k, "token-file '%s': HOME is not set", k->value);
+			fcr_provider_key_error(errs, k, "token-file '%s': HOME is not set",
+					       k->value);
 			return;
 		}
 		free(p->token_file);
@@ -154,7 +112,7 @@ static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct
 	}
 	if (!strcmp(k->key, "api-url") || !strcmp(k->key, "auth-url")) {
 		if (fcr_url_check(k->value, k->key, why, sizeof(why)) < 0) {
-			key_error(errs, k, "%s", why);
+			fcr_provider_key_error(errs, k, "%s", why);
 			return;
 		}
 		char **dst = !strcmp(k->key, "api-url") ? &p->api_url : &p->auth_url;
@@ -165,22 +123,12 @@ static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct
 	for (size_t i = 0; i < CM_ARRAY_SIZE(duration_keys); i++) {
 		if (strcmp(k->key, duration_keys[i].key))
 			continue;
-		uint64_t ms;
-		struct fcr_error err;
-		if (cm_parse_duration_ms(k->value, &ms, err.msg, sizeof(err.msg)) < 0) {
-			key_error(errs, k, "%s: %s", k->key, err.msg);
-			return;
-		}
-		if (ms == 0 || ms > 24ull * 3600 * 1000) {
-			key_error(errs, k, "%s: '%s' must be more than 0 and at most 1d", k->key,
-				  k->value);
-			return;
-		}
 		unsigned *field = (unsigned *)((char *)&p->cfg + duration_keys[i].offset);
-		*field = (unsigned)ms;
+		fcr_provider_key_duration(k, field, errs);
 		return;
 	}
-	key_error(errs, k, "unknown key '%s' for provider netcup (known: " KNOWN_KEYS ")", k->key);
+	fcr_provider_key_error(
+	    errs, k, "unknown key '%s' for provider netcup (known: " KNOWN_KEYS ")", k->key);
 }
 
 static int ncp_configure(const struct fcr_provider_section *sec, const struct fcr_provider_ctx *ctx,
@@ -210,7 +158,7 @@ static int ncp_configure(const struct fcr_provider_section *sec, const struct fc
 	 * (without HOME there is none: connect() says so) */
 	const char *env = getenv(FCR_NETCUP_TOKEN_ENV);
 	if (!p->token_file && !(env && env[0])) {
-		p->token_file = fcr_netcup_expand_home(FCR_NETCUP_TOKEN_FILE_DEFAULT);
+		p->token_file = fcr_path_expand_home(FCR_NETCUP_TOKEN_FILE_DEFAULT);
 		p->token_default = true;
 	}
 	if (ctx) {
@@ -263,11 +211,6 @@ static int ncp_connect(void *state, struct fcr_error *err)
 
 /* ---- preflight --------------------------------------------------------------- */
 
-static bool status_is(const char *status, const char *want)
-{
-	return status && !strcmp(status, want);
-}
-
 /*
  * What an earlier session's write of a step may have done, by its journal
  * events (provider.h, "provably created"): 1 when the API accepted it, 0
@@ -315,9 +258,9 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 	size_t np = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		bool done = status_is(st->status, "done");
-		bool started = st->status && !done && !status_is(st->status, "pending") &&
-			       !status_is(st->status, "skipped");
+		bool done = fcr_provider_step_is(st, "done");
+		bool started = st->status && !done && !fcr_provider_step_is(st, "pending") &&
+			       !fcr_provider_step_is(st, "skipped");
 		const char *name = st->argc ? st->argv[0] : NULL;
 		if (!strcmp(st->action, "snapshot")) {
 			struct fcr_ncp_snapshot a;

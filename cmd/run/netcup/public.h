@@ -15,9 +15,6 @@ extern const struct fcr_provider fcr_netcup_provider;
  * otherwise ("~" is the user's home directory). */
 #define FCR_NETCUP_TOKEN_FILE_DEFAULT "~/.config/fiocamp/netcup.token"
 
-/* "~/x" with $HOME put in; other paths copied.  NULL when HOME is unset. */
-char *fcr_netcup_expand_home(const char *path);
-
 /* `fiocamp-run netcup-login [--token-file PATH] [--auth-url URL]`: the
  * one-time device-code login.  argv[0] is "netcup-login".  Returns an exit
  * status. */

@@ -78,6 +78,8 @@ const char *fcr_status_text(enum fcr_status status)
 		return "stopped";
 	case FCR_E_PREFLIGHT:
 		return "preflight found problems";
+	case FCR_E_TLS:
+		return "the server's certificate was refused";
 	}
 	return "unknown status";
 }

@@ -136,3 +136,13 @@ char *fcr_path_stem(const char *path, const char *suffix)
 		n -= sl;
 	return cm_strndup(base, n);
 }
+
+char *fcr_path_expand_home(const char *path)
+{
+	if (path[0] != '~' || (path[1] != '/' && path[1] != '\0'))
+		return cm_strdup(path);
+	const char *home = getenv("HOME");
+	if (!home || !home[0])
+		return NULL;
+	return cm_asprintf("%s%s", home, path + 1);
+}

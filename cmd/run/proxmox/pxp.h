@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Proxmox provider's handle, shared by provider.c (its keys, the
+ * credentials, the safety layer's power-on), preflight.c (the checks before
+ * anything changes, and what earlier sessions left) and actions.c (its
+ * action table).
+ *
+ * What the campaign made is kept here, so that `delete-snapshot
+ * all-created` removes exactly that and `restore last-backup` finds its
+ * archive: the snapshots made by a finished `snapshot` action, less those
+ * deleted since and all of them after a `restore` (a restored guest has no
+ * snapshots); the archive of the latest `backup`.  A resumed campaign
+ * rebuilds both in preflight() from the manifest.  A write of an earlier
+ * session whose outcome was unknown is decided there by task identity (its
+ * UPID, or a task of our token that was not among the UPIDs seen before it
+ * was sent) and the task's exit status; only then is what it made adopted.
+ */
+#ifndef FCR_PROXMOX_PXP_H
+#define FCR_PROXMOX_PXP_H
+
+#include "provider.h"
+#include "proxmox/pve.h"
+
+/* vzdump's own default storage when none is given (PVE/VZDump.pm). */
+#define FCR_PXP_DEFAULT_BACKUP_STORAGE "local"
+/* Names the API reserves, or that mean something else here. */
+#define FCR_PXP_SNAPSHOT_NAME_MAX 40
+
+struct fcr_pxp {
+	struct fcr_provider_ctx ctx;
+	bool have_ctx;
+	char *file;	   /* the campaign file, for messages */
+	unsigned line;	   /* [provider]'s type line */
+	unsigned key_line; /* token-file's line; 0 when not given */
+	char *api_url, *node, *vm_name, *token_file, *ca_file;
+	char fingerprint_text[FCR_FINGERPRINT_TEXT];
+	bool allow_destroy;
+	struct fcr_pve_config cfg;
+	struct fcr_pve *pve;
+	bool safety;	     /* only a second Ctrl-C stops a wait */
+	const char *current; /* the action being performed, for events */
+
+	struct cm_strv created; /* snapshots made by this campaign, not gone since */
+	struct cm_strv maybe;	/* started, outcome unknown: deleted by all-created if there */
+	char *last_backup;	/* the volid of the latest backup this campaign made */
+	bool restore_failed;	/* a restore of this session failed: the guest may be
+				 * left with Proxmox's placeholder configuration */
+	/* steps of earlier sessions whose effect is ours ("STATE\nLINE" -> UPID) */
+	json_t *adopt;
+	/* --dry-run: what the plan will have made by then */
+	struct cm_strv dry;
+	bool dry_backup;
+};
+
+/* A line for the user (ctx->note), when there is a context. */
+void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
+/* The key of a step in p->adopt. */
+char *fcr_pxp_step_key(const char *state, unsigned line);
+
+/* The arguments of the rows (actions.c), shared with the preflight. */
+struct fcr_pxp_backup {
+	const char *storage;  /* FCR_PXP_DEFAULT_BACKUP_STORAGE when not given */
+	const char *mode;     /* snapshot, suspend, stop */
+	const char *compress; /* zstd, lzo, gzip, none */
+};
+int fcr_pxp_backup_args(int argc, char *const *argv, struct fcr_pxp_backup *out,
+			struct fcr_error *err);
+struct fcr_pxp_restore {
+	const char *archive; /* a volid, or "last-backup" */
+	const char *storage; /* NULL: where the disks were */
+};
+int fcr_pxp_restore_args(int argc, char *const *argv, struct fcr_pxp_restore *out,
+			 struct fcr_error *err);
+
+/* ---- actions.c ---- */
+extern const struct fcr_action fcr_pxp_actions[];
+int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err);
+
+/* ---- preflight.c ---- */
+int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t n_steps,
+		      struct fcr_error *err);
+void fcr_pxp_describe_preflight(void *state, struct cm_buf *out);
+
+#endif

@@ -1,0 +1,963 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fiocamp-run with the proxmox provider, end to end against the fake Proxmox VE API.
+
+usage: test_proxmox_run.py AREA FIOCAMP_RUN FAKE_PVE_PY
+
+Real fio on an 8 MiB local file with 1 s runtimes (target local); the fake
+node (tests/fake-pve) on 127.0.0.1 over HTTPS with a certificate made at its
+start, trusted by its pinned fingerprint, with a small --time-scale; and
+`wait-ssh 127.0.0.1:PORT` pointed at its SSH port, which answers only while
+the guest runs and has booted.  Each AREA is its own meson test; stdlib only.
+
+Every run uses a fresh random token secret, and every area ends by searching
+everything it captured for it: stdout, stderr, every file of the campaign
+directories, the fake's request log, and the command lines (and the
+environments of the children) of the processes it saw while they ran.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+BIN = None
+FAKE = None
+SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(__file__), '..', '..'))
+FAILURES = []
+CHECKS = [0]
+TOKENID = 'fiocamp@pve!bench'
+SECRET = str(uuid.uuid4())
+TOKEN = TOKENID + '=' + SECRET
+NODE = 'pve1'
+VMID = 100
+NAME = 'bench'
+SCALE = 0.02
+# node seconds, as in the published measurement where it gave them (rollback
+# 2 s, vzdump 21 s, qmrestore 53, 57, 69, 100 s); the others are the fake's
+DURATIONS = {'qmstart': 2, 'qmstop': 1, 'qmshutdown': 6, 'qmreboot': 5, 'qmsnapshot': 1,
+             'vmstate': 4, 'qmrollback': 2, 'qmdelsnapshot': 1, 'vzdump': 21,
+             'qmrestore': [53, 57, 69, 100], 'qmeventd': 1}
+BOOT = 10  # node seconds from a start to the SSH banner
+CAPTURED = []  # (what, text) searched for the secret at the end
+ALL = ['*']
+
+
+def check(cond, what):
+    CHECKS[0] += 1
+    if not cond:
+        FAILURES.append(what)
+        print('FAIL:', what, file=sys.stderr)
+    return bool(cond)
+
+
+def check_eq(a, b, what):
+    return check(a == b, '%s: %r != %r' % (what, a, b))
+
+
+# ---- the fake node ---------------------------------------------------------
+
+class Fake:
+    def __init__(self, tmp):
+        self.log_path = os.path.join(tmp, 'fake-requests.jsonl')
+        self.err = open(os.path.join(tmp, 'fake.stderr'), 'w+')
+        env = dict(os.environ, FAKE_PVE_TOKEN=TOKEN)
+        self.proc = subprocess.Popen(
+            [sys.executable, FAKE, '--time-scale', str(SCALE), '--https', '--tls-dir',
+             os.path.join(tmp, 'tls'), '--log', self.log_path],
+            stdout=subprocess.PIPE, stderr=self.err, env=env, text=True)
+        self.hello = json.loads(self.proc.stdout.readline())
+        self.api, self.ctl, self.ssh = self.hello['api'], self.hello['control'], self.hello['ssh']
+        self.fingerprint = self.hello['fingerprint']
+        self.ca_file = self.hello['ca_file']
+
+    def control(self, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request('http://127.0.0.1:%d%s' % (self.ctl, path), data=data,
+                                     method='POST' if data is not None else 'GET')
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def reset(self, guest=None, acl=None, **kw):
+        g = {'vmid': VMID, 'name': NAME, 'status': 'running', 'data': 'data-0'}
+        g.update(guest or {})
+        cfg = {'time_scale': SCALE, 'node': NODE, 'durations': dict(DURATIONS),
+               'boot_delay': BOOT, 'auth_delay': 3,
+               'tokens': [{'tokenid': TOKENID, 'secret': SECRET,
+                           'acl': acl if acl is not None else {'/': ALL}}],
+               'guests': [g]}
+        cfg.update(kw)
+        self.control('/_fake/reset', cfg)
+
+    def fault(self, **f):
+        self.control('/_fake/fault', f)
+
+    def state(self):
+        return self.control('/_fake/state')
+
+    def guest(self):
+        return [g for g in self.state()['guests'] if g['vmid'] == VMID][0]
+
+    def tasks(self, type_=None):
+        return [t for t in self.state()['tasks'] if type_ is None or t['type'] == type_]
+
+    def requests(self):
+        return self.control('/_fake/requests?since=1')['requests']
+
+    def connections(self):
+        return self.control('/_fake/connections')
+
+    def api_post(self, path, form):
+        """A request of someone else's on the node (the test's own, with the token)."""
+        import ssl
+        ctx = ssl.create_default_context(cafile=self.ca_file)
+        req = urllib.request.Request(
+            'https://127.0.0.1:%d/api2/json%s' % (self.api, path),
+            data=urllib.parse.urlencode(form).encode(), method='POST',
+            headers={'Authorization': 'PVEAPIToken=' + TOKEN})
+        with urllib.request.urlopen(req, timeout=10, context=ctx) as r:
+            return json.loads(r.read())['data']
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.err.seek(0)
+        CAPTURED.append(('fake stderr', self.err.read()))
+        self.err.close()
+        try:
+            with open(self.log_path) as f:
+                CAPTURED.append(('fake request log', f.read()))
+        except OSError:
+            pass
+
+
+# ---- campaigns ----------------------------------------------------------------
+
+def write(path, text, mode=None):
+    with open(path, 'w') as f:
+        f.write(text)
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def token_file(tmp, text=TOKEN, mode=0o600):
+    path = os.path.join(tmp, 'pve.token')
+    write(path, text + '\n', mode)
+    return path
+
+
+def provider_keys(fake, tok, trust='pin', extra=''):
+    keys = ['type = proxmox', 'api-url = https://127.0.0.1:%d' % fake.api, 'node = %s' % NODE,
+            'vmid = %d' % VMID, 'vm-name = %s' % NAME, 'allow-destroy = yes',
+            'poll-interval = 50ms', 'lock-wait = 100ms', 'retry-wait = 100ms',
+            'task-timeout = 60s', 'http-timeout = 10s']
+    if tok:
+        keys.append('token-file = %s' % tok)
+    if trust == 'pin':
+        keys.append('fingerprint = %s' % fake.fingerprint)
+    elif trust == 'ca':
+        keys.append('ca-file = %s' % fake.ca_file)
+    elif trust:
+        keys.append('fingerprint = %s' % trust)
+    return '\n'.join(keys) + '\n' + extra
+
+
+def campaign(tmp, fake, name, states, tok=None, trust='pin', extra='', rounds=1):
+    """states: [(name, before)]; 'WAIT' in before is the fake's wait-ssh."""
+    text = ('[campaign]\nname = %s\nsuite = rw4k\nrounds = %d\npause = 0s\ntarget = local\n'
+            'directory = %s\nsize = 8M\nruntime = 1s\nprefill = no\nwait-timeout = 60s\n\n'
+            '[provider]\n%s\n' % (name, rounds, os.path.join(tmp, 'target'),
+                                  provider_keys(fake, tok, trust, extra)))
+    for sname, before in states:
+        text += '[state %s]\n' % sname
+        if before:
+            text += 'before = %s\n' % before.replace('WAIT', 'wait-ssh 127.0.0.1:%d' % fake.ssh)
+        text += '\n'
+    path = os.path.join(tmp, name + '.ini')
+    write(path, text)
+    return path
+
+
+# ---- running fiocamp-run ------------------------------------------------------
+
+def env_for_run(extra=None):
+    env = dict(os.environ)
+    env['FIOCAMP_ANALYZE'] = 'builtin'
+    env.pop('FIOCAMP_PROXMOX_TOKEN', None)
+    if extra:
+        env.update(extra)
+    return env
+
+
+def proc_tree(pid):
+    out = [pid]
+    for p in out:
+        try:
+            with open('/proc/%d/task/%d/children' % (p, p)) as f:
+                out.extend(int(x) for x in f.read().split())
+        except OSError:
+            pass
+    return out
+
+
+def read_proc(pid, what):
+    try:
+        with open('/proc/%d/%s' % (pid, what), 'rb') as f:
+            return f.read().replace(b'\0', b' ').decode('utf-8', 'replace')
+    except OSError:
+        return ''
+
+
+class Watch:
+    """Reads the command lines of the controller and its children, and the
+    environments of the children, every 50 ms while the run lasts."""
+
+    def __init__(self, proc):
+        self.proc = proc
+        self.seen = 0
+        self.stop = False
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+        self.thread.start()
+
+    def loop(self):
+        while not self.stop and self.proc.poll() is None:
+            for pid in proc_tree(self.proc.pid):
+                self.seen += 1
+                CAPTURED.append(('cmdline of pid %d' % pid, read_proc(pid, 'cmdline')))
+                # fiocamp-run's own too, once it has read the token (wiped then)
+                if pid != self.proc.pid or self.seen > 40:
+                    CAPTURED.append(('environ of pid %d' % pid, read_proc(pid, 'environ')))
+            time.sleep(0.05)
+
+    def done(self):
+        self.stop = True
+        self.thread.join()
+
+
+def start(args, cwd, extra_env=None):
+    p = subprocess.Popen([BIN] + args, cwd=cwd, env=env_for_run(extra_env),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p, Watch(p)
+
+
+def finish(p, w, timeout=200):
+    out, err = p.communicate(timeout=timeout)
+    w.done()
+    CAPTURED.append(('stdout', out))
+    CAPTURED.append(('stderr', err))
+    return p.returncode, out, err
+
+
+def run(args, cwd, extra_env=None, timeout=200):
+    p, w = start(args, cwd, extra_env)
+    return finish(p, w, timeout)
+
+
+def capture_dir(d):
+    for root, _, files in os.walk(d):
+        for name in files:
+            path = os.path.join(root, name)
+            with open(path, 'rb') as f:
+                CAPTURED.append((path, f.read().decode('utf-8', 'replace')))
+
+
+def load_manifest(d):
+    with open(os.path.join(d, 'manifest.json')) as f:
+        return json.load(f)
+
+
+def load_journal(d):
+    with open(os.path.join(d, 'journal.jsonl')) as f:
+        return [json.loads(line) for line in f]
+
+
+def journal_has(d, pred):
+    try:
+        return any(pred(e) for e in load_journal(d))
+    except (OSError, ValueError):
+        return False
+
+
+def wait_for(pred, proc, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        if proc.poll() is not None:
+            return None
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.01)
+    return None
+
+
+def state_of(m, name):
+    return [s for s in m['states'] if s['name'] == name][0]
+
+
+def action(m, state, text):
+    return [a for a in state_of(m, state)['before'] if a['text'] == text][0]
+
+
+def writes(reqs):
+    return [r for r in reqs if r['method'] in ('POST', 'DELETE', 'PUT')]
+
+
+def posts(reqs, suffix):
+    return [r for r in reqs if r['method'] == 'POST' and r['path'].endswith(suffix)]
+
+
+def check_running_at_end(fake, d, what, safety=True):
+    g = fake.guest()
+    check_eq(g['status'], 'running', '%s: the guest runs' % what)
+    check_eq(g['lock'], None, '%s: no lock left' % what)
+    check_eq([t['upid'] for t in fake.tasks() if t['status'] == 'running'], [],
+             '%s: no task runs' % what)
+    if not safety:
+        return
+    ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
+    check_eq(len(ev), 1, '%s: one ensure-powered-on event' % what)
+    if ev:
+        check_eq(ev[0]['status'], 'done', '%s: ensure-powered-on status' % what)
+        check_eq(ev[0]['server_state'], 'running', '%s: the journal says running' % what)
+        check(ev[0].get('ssh', {}).get('banner', '').startswith('SSH-2.0-'),
+              '%s: SSH answered after the power-on: %r' % (what, ev[0].get('ssh')))
+
+
+def task_seconds(a):
+    return a['task']['duration_s'] if a.get('task') else None
+
+
+# ---- areas --------------------------------------------------------------------
+
+def test_e2e(tmp, fake):
+    """Every action, over HTTPS with the pinned fingerprint; the tasks' seconds by
+    the node's clock are the fake's programmed durations."""
+    fake.reset()
+    tok = token_file(tmp)
+    ini = campaign(tmp, fake, 'e2e', [
+        ('basis', ''),
+        ('snap', 'power-off; snapshot s1; power-on; WAIT; snapshot s2 vmstate'),
+        ('rollback', 'revert s1; WAIT'),
+        ('ram', 'revert s2; WAIT'),
+        ('backup', 'backup storage local mode snapshot compress zstd'),
+        ('restore', 'restore last-backup; WAIT'),
+        ('again', 'snapshot s3; power-off hard; power-on; WAIT'),
+        ('cleanup', 'delete-snapshot all-created; reboot; WAIT'),
+    ], tok=tok)
+    d = os.path.join(tmp, 'camp')
+    t0 = time.time()
+    rc, out, err = run(['-o', d, ini], tmp)
+    wall = time.time() - t0
+    check_eq(rc, 0, 'exit status (stderr: %s)' % err[-3000:])
+    capture_dir(d)
+    m = load_manifest(d)
+    check_eq(m['status'], 'done', 'campaign status')
+    for s in m['states']:
+        check_eq(s['status'], 'done', 'state %s' % s['name'])
+        for a in s['before']:
+            check_eq(a['status'], 'done', '%s: %s' % (s['name'], a['text']))
+
+    def seconds(state, text, want, what):
+        a = action(m, state, text)
+        t = a.get('task') or {}
+        check_eq(t.get('duration_s'), want, '%s: task seconds by the node\'s clock' % what)
+        check_eq(t.get('clock'), 'node', '%s: the clock named' % what)
+        check(t.get('endtime', 0) - t.get('starttime', 0) == t.get('duration_s'),
+              '%s: endtime - starttime' % what)
+        sw = t.get('stopwatch_s')
+        # our stopwatch: the real time the fake took, plus at most a poll and the calls
+        check(isinstance(sw, float) and want * SCALE - 0.01 <= sw <= want * SCALE + 1.0,
+              '%s: stopwatch %r for %s node seconds at scale %s' % (what, sw, want, SCALE))
+        check(re.match(r'^UPID:%s:[0-9A-F]{8}:[0-9A-F]{8,9}:[0-9A-F]{8}:%s:%d:%s:$' % (
+            NODE, t.get('name'), VMID, re.escape(TOKENID)), t.get('upid', '')) is not None,
+            '%s: a real UPID %r' % (what, t.get('upid')))
+        return a
+
+    seconds('snap', 'power-off', DURATIONS['qmshutdown'], 'power-off (ACPI)')
+    s1 = seconds('snap', 'snapshot s1', DURATIONS['qmsnapshot'], 'snapshot s1')
+    check_eq(s1['result'].get('created'), True, 'snapshot s1 created')
+    check_eq(s1['result'].get('vmstate'), False, 'snapshot s1 without RAM')
+    seconds('snap', 'power-on', DURATIONS['qmstart'], 'power-on')
+    s2 = seconds('snap', 'snapshot s2 vmstate', DURATIONS['qmsnapshot'] + DURATIONS['vmstate'],
+                 'snapshot s2 with RAM')
+    check_eq(s2['result'].get('vmstate'), True, 'snapshot s2 holds RAM')
+    # a rollback of a running guest: its hard stop is inside the task
+    rb = seconds('rollback', 'revert s1', DURATIONS['qmstop'] + DURATIONS['qmrollback'],
+                 'rollback to s1')
+    check_eq(rb['result'].get('started_by'), 'start', 'no RAM: started in a task of its own')
+    roles = [(t['name'], t['role']) for t in rb.get('tasks', [])]
+    check_eq(roles, [('qmrollback', 'main'), ('qmstart', 'start')], 'rollback, then start')
+    if len(rb.get('tasks', [])) == 2:
+        check_eq(rb['tasks'][1]['duration_s'], DURATIONS['qmstart'], 'the start timed apart')
+    ram = seconds('ram', 'revert s2', DURATIONS['qmstop'] + DURATIONS['qmrollback'] +
+                  DURATIONS['qmstart'], 'rollback to s2 (RAM: started inside the task)')
+    check_eq(ram['result'].get('started_by'), 'rollback', 'RAM state: the rollback starts it')
+    check_eq(ram.get('tasks'), None, 'one task for a rollback to RAM state')
+    bk = seconds('backup', 'backup storage local mode snapshot compress zstd',
+                 DURATIONS['vzdump'], 'vzdump')
+    arc = bk['result'].get('archive') or {}
+    vols = [v for st in fake.state()['storages'] for v in st['volumes']]
+    mine = [v for v in vols if v['volid'] == arc.get('volid')]
+    check_eq(len(mine), 1, 'the archive %r is on the storage' % arc.get('volid'))
+    if mine:
+        check_eq(arc.get('size_bytes'), mine[0]['size'], 'archive size from the listing')
+        check(arc['volid'].startswith('local:backup/vzdump-qemu-100-') and
+              arc['volid'].endswith('.vma.zst'), 'archive name %r' % arc['volid'])
+    log = bk['result'].get('vzdump_log') or {}
+    check_eq(log.get('transferred_bytes'), 20 * 1024 ** 3, 'transferred, from the log')
+    check_eq(log.get('transfer_s'), float(int(DURATIONS['vzdump'] * 0.9)),
+             'transfer seconds, from the log')
+    check_eq(log.get('waited_for_global_lock'), False, 'no other backup ran')
+    check(bk['task'].get('warnings') == 0, 'vzdump without warnings')
+    rs = seconds('restore', 'restore last-backup', DURATIONS['qmrestore'][0], 'qmrestore')
+    check_eq(rs['result'].get('archive'), arc.get('volid'), 'restored the campaign\'s archive')
+    check_eq(sorted(rs['result'].get('snapshots_before', [])), ['s1', 's2'],
+             'the snapshots before the restore')
+    check_eq(rs['result'].get('snapshots_after'), [], 'none after it')
+    check_eq(sorted(rs['result'].get('campaign_snapshots_removed', [])), ['s1', 's2'],
+             'the campaign forgets its snapshots')
+    check_eq([(t['name'], t['role']) for t in rs.get('tasks', [])],
+             [('qmstop', 'stop'), ('qmrestore', 'main'), ('qmstart', 'start')],
+             'stop, restore, start')
+    seconds('again', 'power-off hard', DURATIONS['qmstop'], 'power-off hard')
+    dl = action(m, 'cleanup', 'delete-snapshot all-created')
+    check_eq(dl['result'].get('deleted'), ['s3'], 'all-created: only what is still the campaign\'s')
+    seconds('cleanup', 'reboot', DURATIONS['qmreboot'], 'reboot (its shutdown half)')
+    # downtime where something took the guest away, measured to the banner
+    for st in ('snap', 'rollback', 'restore', 'again', 'cleanup'):
+        dt = state_of(m, st).get('downtime_s')
+        check(isinstance(dt, float) and dt > BOOT * SCALE, '%s: downtime %r' % (st, dt))
+    # the fake's view
+    g = fake.guest()
+    check_eq(g['status'], 'running', 'the guest runs at the end')
+    check_eq(g['snapshots'], [], 'no snapshot left')
+    check_eq(g['data'], 'data-0', 'the restored disks hold the backed-up data')
+    reqs = fake.requests()
+    check(all(r.get('auth') == 'ok' for r in reqs), 'every request had the token')
+    check(not any(r['method'] in ('GET', 'DELETE') and r['body'] for r in reqs),
+          'no body on GET or DELETE')
+    for r in writes(reqs):
+        if r['method'] == 'POST':
+            check_eq(r['headers'].get('content-type'), 'application/x-www-form-urlencoded',
+                     'Content-Type of POST %s' % r['path'])
+    check_eq(len(posts(reqs, '/snapshot')), 3, 'three snapshots sent, each once')
+    check_eq(len(posts(reqs, '/vzdump')), 1, 'one vzdump sent')
+    vz = posts(reqs, '/vzdump')
+    if vz:
+        form = urllib.parse.parse_qs(vz[0]['body'])
+        check_eq(form.get('remove'), ['0'], 'vzdump never prunes')
+    conns = fake.connections()['connections']
+    check(all(c['tls'] and c['handshake'] == 'ok' for c in conns), 'every connection TLS')
+    ev = load_journal(d)
+    calls = [e for e in ev if e['event'] == 'api-call']
+    check_eq(len(calls), len(reqs), 'one api-call event per request the fake saw')
+    pw = [e for e in ev if e['event'] == 'write-intent']
+    check_eq(len(pw), len(writes(reqs)), 'the task ids before every write are journaled')
+    check(all(isinstance(e.get('before', {}).get('tasks'), list) for e in pw),
+          'before.tasks in each write-intent event')
+    # the ids were journaled before their write was sent, the outcome after it
+    order = [e['event'] for e in ev if e['event'] in ('write-intent', 'write-outcome')]
+    check_eq(order, ['write-intent', 'write-outcome'] * len(pw), 'intent, then outcome')
+    acc = [e for e in ev if e['event'] == 'write-outcome']
+    check(all(e['outcome'] == 'accepted' for e in acc), 'every write accepted')
+    started = [e for e in ev if e['event'] == 'pve-task']
+    check_eq([e['write'] for e in started], [e['write'] for e in acc],
+             'a pve-task event names the task of each accepted write')
+    check(all(e['upid'].startswith('UPID:') for e in started), 'each with its UPID')
+    check(not any(e['event'] == 'ensure-powered-on' for e in ev), 'no safety power-on')
+    print('e2e against the fake: %.1f s wall, %d API requests, %d connections'
+          % (wall, len(reqs), len(conns)))
+    for s in m['states']:
+        for a in s['before']:
+            if a.get('task'):
+                print('  %-10s %-48s task %3ds (node clock)  stopwatch %.3fs  action %.3fs'
+                      % (s['name'], a['text'], a['task']['duration_s'],
+                         a['task']['stopwatch_s'], a['duration_s']))
+
+
+def test_tls(tmp, fake):
+    """A wrong pin: the handshake ends before anything is sent, never retried;
+    the CA file works; no trust at all fails the same way as a wrong pin."""
+    fake.reset()
+    tok = token_file(tmp)
+    states = [('basis', 'power-on')]
+    wrong = ':'.join(['AB'] * 32)
+    for what, trust in (('wrong pin', wrong), ('no trust', None)):
+        fake.control('/_fake/reset', dict(keep_connections=False, time_scale=SCALE,
+                                          node=NODE, guests=[{'vmid': VMID, 'name': NAME}],
+                                          tokens=[{'tokenid': TOKENID, 'secret': SECRET}]))
+        ini = campaign(tmp, fake, 'tls', states, tok=tok, trust=trust)
+        d = os.path.join(tmp, 'camp-%s' % what.replace(' ', '-'))
+        rc, out, err = run(['-o', d, ini], tmp)
+        check_eq(rc, 1, '%s: exit status' % what)
+        if trust:
+            check('not the pinned one' in err and fake.fingerprint in err,
+                  '%s: the message names what the node showed: %s' % (what, err[-600:]))
+        else:
+            check('certificate' in err, '%s: the message says certificate: %s'
+                  % (what, err[-600:]))
+        c = fake.connections()
+        check_eq(c['auth_headers_seen'], 0, '%s: no Authorization header arrived' % what)
+        check_eq(len(fake.requests()), 0, '%s: no request arrived' % what)
+        check_eq(len(c['connections']), 1, '%s: one connection, not retried' % what)
+        check(all(x['handshake'] and x['handshake'].startswith('failed')
+                  for x in c['connections']), '%s: the handshake failed' % what)
+        check_eq(fake.guest()['status'], 'running', '%s: nothing changed' % what)
+        capture_dir(d)
+    # the cluster's CA file instead of the pin
+    fake.reset(guest={'status': 'stopped'})
+    ini = campaign(tmp, fake, 'ca', states, tok=tok, trust='ca')
+    d = os.path.join(tmp, 'camp-ca')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 0, 'ca-file: exit status (%s)' % err[-2000:])
+    check_eq(fake.guest()['status'], 'running', 'ca-file: powered on')
+    capture_dir(d)
+    # checked while the file is read
+    bad = [('api-url = http://192.0.2.1:8006', 'plain http is accepted only for loopback'),
+           ('fingerprint = 12:34', 'is not a SHA-256 fingerprint'),
+           ('api-url = https://pve:8006/elsewhere', 'is not the node\'s address')]
+    for line, want in bad:
+        text = open(ini).read()
+        key = line.split(' = ')[0]
+        text = re.sub(r'^%s = .*$' % key, line, text, flags=re.M) if re.search(
+            r'^%s = ' % key, text, re.M) else text.replace('[provider]\n', '[provider]\n%s\n' % line)
+        path = os.path.join(tmp, 'bad.ini')
+        write(path, text)
+        rc, out, err = run(['--dry-run', path], tmp)
+        check_eq(rc, 2, '%s: usage error' % line)
+        check(want in err and 'bad.ini:' in err, '%s: %s' % (line, err[-400:]))
+
+
+def test_faults(tmp, fake):
+    tok = token_file(tmp)
+    W = 'WAIT'
+
+    def one(name, faults, states, want_rc=0, reset=None):
+        fake.reset(**(reset or {}))
+        for f in faults:
+            fake.fault(**f)
+        ini = campaign(tmp, fake, name, states, tok=tok, extra='')
+        d = os.path.join(tmp, 'camp-' + name)
+        rc, out, err = run(['-o', d, ini], tmp)
+        check_eq(rc, want_rc, '%s: exit status (stderr: %s)' % (name, err[-2500:]))
+        capture_dir(d)
+        return d, load_manifest(d), load_journal(d), fake.requests(), err
+
+    # task warnings: success, the count and the WARN lines recorded
+    d, m, ev, reqs, err = one('warnings', [dict(kind='task-warnings', task='qmsnapshot',
+                                               warnings=['disk almost full', 'slow'])],
+                              [('s', 'snapshot w1')])
+    t = action(m, 's', 'snapshot w1').get('task', {})
+    check_eq(t.get('state'), 'WARNINGS: 2', 'warnings: the exit status')
+    check_eq(t.get('warnings'), 2, 'warnings: the count')
+    check_eq(t.get('warn_lines'), ['WARN: disk almost full', 'WARN: slow'], 'the WARN lines')
+
+    # a task error after a take-down: the log's end in the message, the guest
+    # started again
+    d, m, ev, reqs, err = one('task-error', [dict(kind='task-error', task='qmrestore',
+                                                 message='fake: no space left on device')],
+                              [('b', 'backup'), ('r', 'restore last-backup; %s' % W)],
+                              want_rc=1)
+    a = action(m, 'r', 'restore last-backup')
+    e = a.get('error', '')
+    check_eq(a['status'], 'failed', 'task error: the action failed')
+    check('ended: fake: no space left on device' in e, 'task error: the exit status: %r' % e)
+    # the last lines of its log, read from its end (the log has over 100)
+    check('its log ends:' in e and 'error before or during data restore' in e,
+          'task error: the log\'s end: %r' % e)
+    check(not any('log?start=0&limit=500' in r['path'] + '?' + r['query'] and
+                  'qmrestore' in r['path'] for r in reqs),
+          'task error: the log not read from its first page')
+    check_eq(a.get('task', {}).get('state'), 'fake: no space left on device',
+             'task error: recorded as the task\'s state')
+    # a half-restored guest carries Proxmox's placeholder configuration: it is
+    # not vm-name any more, so it is not booted, and the message says why
+    check('left stopped' in err and 'placeholder configuration' in err,
+          'failed restore: not booted, said: %s' % err[-1200:])
+    check_eq(fake.guest()['status'], 'stopped', 'failed restore: the guest stays stopped')
+
+    # a task error after a take-down: the guest is started again
+    d, m, ev, reqs, err = one('start-error', [dict(kind='task-error', task='qmstart',
+                                                  message='fake: no bootable disk')],
+                              [('s', 'power-off; power-on; %s' % W)], want_rc=1)
+    a = action(m, 's', 'power-on')
+    check('ended: fake: no bootable disk' in a.get('error', ''), 'start error: %r' % a)
+    check_running_at_end(fake, d, 'task error')
+
+    # lock timeouts: the synchronous 500 and the task's, each sent again
+    d, m, ev, reqs, err = one('locks', [
+        dict(kind='lock-timeout', method='POST', path='/nodes/pve1/qemu/100/snapshot'),
+        dict(kind='task-lock-timeout', task='qmstart')],
+        [('s', 'snapshot l1; power-off; power-on; %s' % W)])
+    retries = [e for e in ev if e['event'] == 'api-retry' and e['reason'] == 'lock-timeout']
+    check_eq(len(retries), 1, 'the 500 lock timeout retried once')
+    lr = [e for e in ev if e['event'] == 'lock-retry']
+    check_eq(len(lr), 1, 'the task lock timeout retried once')
+    if lr:
+        check('got timeout' in lr[0]['exitstatus'], 'lock-retry: %r' % lr[0])
+    po = action(m, 's', 'power-on')
+    check_eq(po['result'].get('lock_retries'), 1, 'power-on: one lock retry recorded')
+    check_eq([x['state'] for x in po.get('tasks', [])][:1], [
+        "can't lock file '/var/lock/qemu-server/lock-100.conf' - got timeout"],
+        'the refused task is recorded')
+    check_eq(len(fake.tasks('qmsnapshot')), 1, 'one snapshot task')
+    check_eq(fake.guest()['status'], 'running', 'locks: the guest runs')
+
+    # 500s and dropped connections aimed at single requests
+    d, m, ev, reqs, err = one('drops', [
+        dict(kind='error', status=500, message='fake: pvedaemon hiccup\n', method='POST',
+             path='/nodes/pve1/qemu/100/status/start'),
+        dict(kind='drop', when='after', method='POST', path='/nodes/pve1/qemu/100/snapshot'),
+        dict(kind='drop', when='before', method='GET', path_re=r'/tasks/UPID.*/status$',
+             **{'pass': 2}),
+        dict(kind='daemon', status=596, reason='Connection timed out', seconds=0.5,
+             executed=True, method='POST', path='/nodes/pve1/qemu/100/snapshot/d1/rollback'),
+    ], [('s', 'power-off; snapshot d1; power-on; %s' % W), ('r', 'revert d1; %s' % W)])
+    check_eq(len(fake.tasks('qmsnapshot')), 1, 'drops: the snapshot sent once, its task found')
+    check_eq(len(fake.tasks('qmrollback')), 1, 'drops: one rollback (596, executed)')
+    sn = action(m, 's', 'snapshot d1')
+    check_eq(sn['result'].get('recovered'), True, 'snapshot: recovered by task identity')
+    check_eq(sn['result'].get('created'), True, 'snapshot: created')
+    checks = [e for e in ev if e['event'] == 'write-check']
+    check_eq(sorted(e['outcome'] for e in checks), ['not-received', 'task', 'task'],
+             'write-checks: the 500 not received, the drop and the 596 found by task')
+    check_eq(len([r for r in posts(reqs, '/status/start') if r['status'] == 200]), 2,
+             'drops: two starts taken (power-on, the rollback\'s)')
+    check_eq(fake.guest()['status'], 'running', 'drops: the guest runs')
+    check_eq([s['name'] for s in fake.guest()['snapshots']], ['d1'], 'drops: one snapshot')
+
+    # one vzdump per node: a backup of another guest runs, ours waits for it
+    fake.reset(guests=[{'vmid': VMID, 'name': NAME}, {'vmid': 101, 'name': 'other'}],
+               durations=dict(DURATIONS, vzdump=[60, 21]))
+    other = fake.api_post('/nodes/%s/vzdump' % NODE, {'vmid': 101, 'storage': 'local'})
+    ini = campaign(tmp, fake, 'vzlock', [('b', 'backup')], tok=tok)
+    d = os.path.join(tmp, 'camp-vzlock')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 0, 'vzdump lock: exit status (%s)' % err[-1500:])
+    capture_dir(d)
+    check('a backup runs on node pve1 (%s)' % other in err, 'vzdump lock: the preflight said')
+    bk = action(load_manifest(d), 'b', 'backup')
+    check_eq(bk['result']['vzdump_log']['waited_for_global_lock'], True,
+             'vzdump lock: the log said it waited')
+    t = [x for x in fake.tasks('vzdump') if x['upid'] == other][0]
+    check(bk['task']['duration_s'] >= 21 + (t['endtime'] - bk['task']['starttime']) - 1,
+          'vzdump lock: its task seconds %r include the wait' % bk['task']['duration_s'])
+
+    # vzdump answers "OK" instead of a UPID when the guest is on another node
+    d, m, ev, reqs, err = one('vzdump-ok', [], [('b', 'backup')], want_rc=1,
+                              reset={'remote_guests': [{'vmid': VMID, 'node': 'pve2'}]})
+    check('vzdump answered OK without a task' in action(m, 'b', 'backup').get('error', ''),
+          'vzdump OK: said: %r' % action(m, 'b', 'backup').get('error'))
+
+    # a write that keeps failing after a take-down: the safety layer starts it
+    d, m, ev, reqs, err = one('start-fails', [
+        dict(kind='error', status=500, message='fake: broken\n', method='POST',
+             path='/nodes/pve1/qemu/100/status/start', count=5)],
+        [('s', 'power-off; power-on; %s' % W)], want_rc=1)
+    check('HTTP 500 fake: broken' in action(m, 's', 'power-on').get('error', ''),
+          'start-fails: the error: %r' % action(m, 's', 'power-on').get('error'))
+    check_running_at_end(fake, d, 'start fails')
+
+
+def test_sigint(tmp, fake):
+    """Ctrl-C while the shutdown (and, apart, a restore) is still running: the
+    guest is started once the task has ended, and answers SSH."""
+    tok = token_file(tmp)
+    for what, durations, states, when in (
+            ('shutdown', {'qmshutdown': 60},
+             [('s', 'power-off; power-on; WAIT')], 'qmshutdown'),
+            ('restore', {'qmrestore': 100},
+             [('b', 'backup'), ('r', 'restore last-backup; WAIT')], 'qmrestore')):
+        fake.reset(durations=dict(DURATIONS, **durations))
+        ini = campaign(tmp, fake, 'sigint-' + what, states, tok=tok)
+        d = os.path.join(tmp, 'camp-' + what)
+        p, w = start(['-o', d, ini], tmp)
+        upid = wait_for(lambda: [e['upid'] for e in load_journal(d)
+                                 if e['event'] == 'pve-task' and e['type'] == when]
+                        if os.path.exists(os.path.join(d, 'journal.jsonl')) else None, p)
+        check(upid, '%s: its task started' % what)
+        time.sleep(0.2)
+        p.send_signal(signal.SIGINT)
+        rc, out, err = finish(p, w)
+        check_eq(rc, 130, '%s: exit status after Ctrl-C (%s)' % (what, err[-1500:]))
+        capture_dir(d)
+        check_running_at_end(fake, d, what)
+        ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
+        if ev and upid:
+            waited = ev[0]['result'].get('waited_for', [])
+            check([(x['name'], x['id']) for x in waited][:1] == [(when, upid[0])] and
+                  waited[0]['state'] == 'OK',
+                  '%s: the power-on waited for %s first: %r' % (what, upid[0], waited))
+        # the start came after the task's end, by the node's clock
+        t = [x for x in fake.tasks(when)][0]
+        starts = [x for x in fake.tasks('qmstart') if x['starttime'] >= t['starttime']]
+        check(starts and all(x['starttime'] >= t['endtime'] for x in starts),
+              '%s: the start began after %s ended' % (what, when))
+        check('the server is running again and answers SSH' in err,
+              '%s: says so: %s' % (what, err[-800:]))
+
+    # a shutdown that outlives task-timeout is still a take-down: the power-on
+    # waits for it again (1 s of shutdown, twice 0.7 s of waiting), then starts
+    # the guest
+    fake.reset(durations=dict(DURATIONS, qmshutdown=50))
+    text = open(campaign(tmp, fake, 'timeout', [('s', 'power-off; power-on; WAIT')],
+                         tok=tok)).read().replace('task-timeout = 60s', 'task-timeout = 700ms')
+    ini = os.path.join(tmp, 'timeout.ini')
+    write(ini, text)
+    d = os.path.join(tmp, 'camp-timeout')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 1, 'timeout: the power-off failed')
+    capture_dir(d)
+    a = action(load_manifest(d), 's', 'power-off')
+    check('is still running after' in a.get('error', ''), 'timeout: said: %r' % a.get('error'))
+    check_running_at_end(fake, d, 'timeout')
+    t = fake.tasks('qmshutdown')[0]
+    starts = fake.tasks('qmstart')
+    check(starts and all(x['starttime'] >= t['endtime'] for x in starts),
+          'timeout: the start began after the shutdown ended')
+
+
+def test_resume(tmp, fake):
+    """A write whose outcome was unknown is decided on resume by task identity:
+    by its UPID, and by the task ids seen before it was sent."""
+    tok = token_file(tmp)
+    # 1. Ctrl-C while the snapshot with RAM runs: the UPID is known
+    fake.reset(durations=dict(DURATIONS, vmstate=150))
+    ini = campaign(tmp, fake, 'resume1', [('s', 'snapshot r1 vmstate'),
+                                          ('c', 'delete-snapshot all-created')], tok=tok)
+    d = os.path.join(tmp, 'camp1')
+    p, w = start(['-o', d, ini], tmp)
+    wait_for(lambda: journal_has(d, lambda e: e['event'] == 'pve-task'), p)
+    p.send_signal(signal.SIGINT)
+    rc, out, err = finish(p, w)
+    check_eq(rc, 130, 'resume 1: interrupted')
+    a = action(load_manifest(d), 's', 'snapshot r1 vmstate')
+    uw = a.get('result', {}).get('unknown_write', {})
+    check(uw.get('upid', '').startswith('UPID:'), 'resume 1: the unknown write holds its UPID')
+    check_eq(a['result'].get('created'), None, 'resume 1: created is unknown')
+    check_eq(a['result'].get('outcome'), 'unknown', 'resume 1: the outcome is unknown')
+    rc, out, err = run(['--resume', d], tmp)
+    check_eq(rc, 0, 'resume 1: the resume (%s)' % err[-2000:])
+    m = load_manifest(d)
+    a = action(m, 's', 'snapshot r1 vmstate')
+    check_eq((a['status'], a['result'].get('created'), a['result'].get('adopted')),
+             ('done', True, True), 'resume 1: adopted what the task made')
+    check_eq(len(fake.tasks('qmsnapshot')), 1, 'resume 1: one snapshot task in all')
+    check_eq(action(m, 'c', 'delete-snapshot all-created')['result'].get('deleted'), ['r1'],
+             'resume 1: all-created deletes it')
+    capture_dir(d)
+
+    # 2. the answer lost (a stall beyond http-timeout), Ctrl-C in the pause
+    #    before the check: no UPID, only the task ids seen before
+    fake.reset()
+    fake.fault(kind='stall', when='after', seconds=3, method='POST',
+               path='/nodes/pve1/qemu/100/snapshot')
+    text = open(campaign(tmp, fake, 'resume2', [('s', 'snapshot r2')], tok=tok)).read()
+    text = text.replace('http-timeout = 10s', 'http-timeout = 1s').replace(
+        'retry-wait = 100ms', 'retry-wait = 20s')
+    ini = os.path.join(tmp, 'resume2.ini')
+    write(ini, text)
+    d = os.path.join(tmp, 'camp2')
+    p, w = start(['-o', d, ini], tmp)
+    wait_for(lambda: journal_has(d, lambda e: e['event'] == 'api-retry'), p)
+    p.send_signal(signal.SIGINT)
+    rc, out, err = finish(p, w)
+    check_eq(rc, 130, 'resume 2: interrupted')
+    a = action(load_manifest(d), 's', 'snapshot r2')
+    uw = a.get('result', {}).get('unknown_write', {})
+    check('upid' not in uw and isinstance(uw.get('before', {}).get('tasks'), list),
+          'resume 2: no UPID, the ids seen before: %r' % uw)
+    time.sleep(3)  # the fake carries the stalled request out
+    rc, out, err = run(['--resume', d], tmp)
+    check_eq(rc, 0, 'resume 2: the resume (%s)' % err[-2000:])
+    a = action(load_manifest(d), 's', 'snapshot r2')
+    check_eq((a['status'], a['result'].get('adopted')), ('done', True),
+             'resume 2: the task found by identity, adopted')
+    check_eq(len(posts(fake.requests(), '/snapshot')), 1, 'resume 2: the POST sent once')
+    check_eq(len(fake.tasks('qmsnapshot')), 1, 'resume 2: one snapshot task')
+    capture_dir(d)
+
+    # 3. a same-named snapshot made by someone else is never adopted
+    fake.reset(guest={'snapshots': ['r3']})
+    ini = campaign(tmp, fake, 'resume3', [('s', 'snapshot r3')], tok=tok)
+    d = os.path.join(tmp, 'camp3')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 1, 'resume 3: a name taken is refused')
+    check('snapshot r3 will exist already' in err, 'resume 3: said: %s' % err[-800:])
+    check_eq(writes(fake.requests()), [], 'resume 3: nothing sent')
+    capture_dir(d)
+
+
+def test_preflight(tmp, fake):
+    tok = token_file(tmp)
+
+    def refused(what, states, want, reset=None, rc_want=1, extra_ini=None):
+        fake.reset(**(reset or {}))
+        ini = campaign(tmp, fake, 'pf', states, tok=tok)
+        if extra_ini:
+            write(ini, extra_ini(open(ini).read()))
+        d = os.path.join(tmp, 'camp-pf-%d' % CHECKS[0])
+        rc, out, err = run(['-o', d, ini], tmp)
+        check_eq(rc, rc_want, '%s: exit status (%s)' % (what, err[-1500:]))
+        for w in want:
+            check(w in err, '%s: says %r: %s' % (what, w, err[-1500:]))
+        check_eq([r['method'] + ' ' + r['path'] for r in writes(fake.requests())], [],
+                 '%s: nothing sent that changes anything' % what)
+        if os.path.isdir(d):
+            capture_dir(d)
+        return err
+
+    states = [('s', 'power-off; snapshot p1; revert p1; backup; restore last-backup; WAIT')]
+    refused('wrong vm-name', states, ["is named 'bench', not 'other'"],
+            extra_ini=lambda t: t.replace('vm-name = bench', 'vm-name = other'))
+    refused('HA-managed', states, ['HA-managed'], reset={'guest': {'ha': 'started'}})
+    refused('locked', states, ['is locked (backup)', 'qm unlock 100'],
+            reset={'guest': {'lock': 'backup'}})
+    refused('name taken', states, ['snapshot p1 will exist already'],
+            reset={'guest': {'snapshots': ['p1']}})
+    refused('no such snapshot', [('s', 'revert nope')], ['rolls back to snapshot nope'])
+    refused('other node', states, ['guest 100 is not on node pve1'],
+            reset={'guests': [{'vmid': 101, 'name': 'x'}]})
+    refused('backup storage', [('s', 'backup storage local-lvm')],
+            ['storage local-lvm holds no backups'])
+    acl = {'/': ['VM.Audit', 'VM.PowerMgmt', 'Datastore.Audit', 'Datastore.AllocateSpace',
+                 'VM.Backup', 'VM.Allocate']}
+    refused('privilege', states, ['lacks VM.Snapshot on /vms/100',
+                                  'lacks VM.Snapshot|VM.Snapshot.Rollback on /vms/100'],
+            reset={'acl': acl})
+    refused('no VM.Audit', states, ['needs VM.Audit on /vms/100'],
+            reset={'acl': {'/': ['VM.PowerMgmt']}})
+    # while the file is read: nothing contacted at all
+    err = refused('allow-destroy', [('s', 'backup; restore last-backup')],
+                  ['needs allow-destroy = yes'], rc_want=2,
+                  extra_ini=lambda t: t.replace('allow-destroy = yes\n', ''))
+    check(re.search(r'pf\.ini:\d+:', err), 'allow-destroy: file:line')
+    check_eq(len(fake.requests()), 0, 'allow-destroy: no request at all')
+    refused('restore without backup', [('s', 'restore last-backup')],
+            ['no \'backup\' before it'], rc_want=2)
+    refused('snapshot name', [('s', 'snapshot a.b')], ['no \'.\''], rc_want=2)
+    refused('vm-name missing', [('s', '')], ['needs vm-name'], rc_want=2,
+            extra_ini=lambda t: t.replace('vm-name = bench\n', ''))
+    # the token file: mode and form, before anything is created
+    bad_tok = token_file(tmp, mode=0o644)
+    fake.reset()
+    ini = campaign(tmp, fake, 'tok', [('s', '')], tok=bad_tok)
+    rc, out, err = run(['-o', os.path.join(tmp, 'camp-tok'), ini], tmp)
+    check_eq(rc, 2, 'token mode: usage error')
+    check('chmod 600' in err and not os.path.exists(os.path.join(tmp, 'camp-tok')),
+          'token mode: said, nothing created: %s' % err)
+    token_file(tmp, text=SECRET)
+    ini2 = campaign(tmp, fake, 'tok2', [('s', '')], tok=os.path.join(tmp, 'pve.token'))
+    rc, out, err = run(['-o', os.path.join(tmp, 'camp-tok2'), ini2], tmp)
+    check_eq(rc, 2, 'secret alone: usage error')
+    check('USER@REALM!TOKENID=SECRET' in err, 'secret alone: says the form: %s' % err)
+    # a token the node does not know: 401, said, not retried in a loop
+    token_file(tmp, text=TOKENID + '=' + str(uuid.uuid4()))
+    fake.reset()
+    rc, out, err = run(['-o', os.path.join(tmp, 'camp-tok3'), ini2], tmp)
+    check_eq(rc, 1, 'unknown secret: exit status')
+    check('refused the API token fiocamp@pve!bench (HTTP 401)' in err,
+          'unknown secret: said: %s' % err[-800:])
+    check_eq(len(fake.requests()), 1, 'unknown secret: one request')
+    token_file(tmp)
+    # the token from the environment, wiped for the children
+    ini3 = campaign(tmp, fake, 'env', [('s', 'power-on')], tok=None)
+    rc, out, err = run(['-o', os.path.join(tmp, 'camp-env'), ini3], tmp,
+                       {'FIOCAMP_PROXMOX_TOKEN': TOKEN})
+    check_eq(rc, 0, 'token from the environment (%s)' % err[-800:])
+    capture_dir(os.path.join(tmp, 'camp-env'))
+
+
+def normalize(method, path):
+    """(method, path with placeholders, sorted query keys)."""
+    path, _, query = urllib.parse.unquote(path).partition('?')
+    path = re.sub(r'/tasks/UPID:[^/]+:/', '/tasks/{upid}/', path)
+    path = re.sub(r'^/nodes/%s/tasks/\{upid\}' % NODE, '/nodes/{node}/tasks/{upid}', path)
+    path = path.replace('/api2/json', '').replace('{node}', NODE)
+    keys = tuple(sorted(k.split('=')[0] for k in query.split('&') if k))
+    return method, path, keys
+
+
+def test_dryrun(tmp, fake):
+    """--dry-run lists every API call a run makes, sends nothing, reads no token."""
+    fake.reset()
+    tok = token_file(tmp)
+    states = [('basis', ''),
+              ('snap', 'power-off; snapshot s1; power-on; WAIT'),
+              ('rollback', 'revert s1; WAIT'),
+              ('backup', 'backup; restore last-backup; WAIT'),
+              ('more', 'snapshot s2; delete-snapshot s2; power-off hard; reboot; WAIT'),
+              ('cleanup', 'delete-snapshot all-created')]
+    fake.fault(kind='task-warnings', task='qmsnapshot', warnings=1)
+    ini = campaign(tmp, fake, 'dry', states, tok=tok)
+    d = os.path.join(tmp, 'camp')
+    rc, out, err = run(['-o', d, ini], tmp)
+    check_eq(rc, 0, 'the run (%s)' % err[-2000:])
+    capture_dir(d)
+    made = {normalize(r['method'], r['path'] + ('?' + r['query'] if r['query'] else ''))
+            for r in fake.requests()}
+    n = len(fake.requests())
+    os.rename(tok, tok + '.gone')
+    rc, out, err = run(['--dry-run', ini], tmp)
+    os.rename(tok + '.gone', tok)
+    check_eq(rc, 0, 'the dry run (%s)' % err)
+    check_eq(len(fake.requests()), n, 'the dry run sent nothing')
+    listed = set()
+    for m in re.finditer(r'\b(GET|POST|DELETE) (/\S+)', out):
+        listed.add(normalize(m.group(1), m.group(2).rstrip(':,)')))
+    # the plan's {starttime} and {the archive ...} are placeholders of a value
+    missing = sorted(c for c in made if c not in listed)
+    check_eq(missing, [], 'every call of the run is in the dry run')
+    # s1 was removed by the restore, s2 deleted by name: none left to delete
+    check('the snapshots this campaign made: 0 in the plan' in out, 'all-created counted')
+    check(TOKEN not in out and SECRET not in out, 'no secret in the plan')
+    CAPTURED.append(('dry run', out + err))
+    print('dry run: %d distinct calls of the run, all listed' % len(made))
+
+
+AREAS = {
+    'e2e': test_e2e,
+    'tls': test_tls,
+    'faults': test_faults,
+    'sigint': test_sigint,
+    'resume': test_resume,
+    'preflight': test_preflight,
+    'dryrun': test_dryrun,
+}
+
+
+def main():
+    global BIN, FAKE
+    area, BIN, FAKE = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    base = os.environ.get('FC_BUILDDIR')
+    tmp = tempfile.mkdtemp(prefix='fiocamp-proxmox-%s.' % area, dir=base)
+    fake = Fake(tmp)
+    t0 = time.time()
+    try:
+        AREAS[area](tmp, fake)
+    finally:
+        fake.stop()
+        leaks = sorted({what for what, text in CAPTURED if SECRET in text})
+        check_eq(leaks, [], 'the token secret appears in')
+        if not FAILURES:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print('kept', tmp, file=sys.stderr)
+    print('%d checks, %d failed, %d things searched for the token, %.1f s'
+          % (CHECKS[0], len(FAILURES), len(CAPTURED), time.time() - t0))
+    sys.exit(1 if FAILURES else 0)
+
+
+if __name__ == '__main__':
+    main()
