@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, close, parse_csv, rejects, run, setup, summary  # noqa: E402
@@ -466,6 +467,17 @@ def pile_normal(tmp, data):
                                              "iodepth": "4", "ioengine": "libaio"},
           f"normal output: the workload its banner shows, nothing invented: {doc['tests']}")
     check({r["format"] for r in doc["runs"]} == {"normal"}, "normal output: the format")
+    # The state that ran first is the baseline, by the date fio printed (the
+    # only time normal output has), not by the names' order.
+    o = os.path.join(tmp, "normal-order")
+    os.makedirs(o)
+    for st in ("zz_before", "after"):
+        fio(f"{o}/{st}-1.txt", data, fmt="normal")
+        time.sleep(1.1)  # fio prints the date to the second
+    rc, rows, num, err = summary_rows([o])
+    base = {r["state"] for r in rows if r["baseline"] == "yes"}
+    check(rc == 0 and base == {"zz_before"},
+          f"normal output: the first run's state is the baseline: {base} {err}")
 
 
 def pile_utf8(tmp, data):

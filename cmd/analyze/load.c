@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analyze.h"
 
@@ -63,6 +64,25 @@ static void extract_dir(const struct fc_dir *d, struct an_dirvals *dv)
 	dv->v[AN_M_LAT_P50] = percentile_us(&d->lat, 50.0);
 	dv->v[AN_M_LAT_P99] = percentile_us(&d->lat, 99.0);
 	dv->v[AN_M_LAT_P999] = percentile_us(&d->lat, 99.9);
+}
+
+/*
+ * fio's normal output has no Unix time, only ctime()'s text of the end of
+ * the run ("Tue Dec  1 16:21:05 2026") in the time zone of the machine that
+ * ran it, which the report does not say.  Read in our time zone it orders
+ * the runs of one machine (which state ran first: the baseline); -1 when it
+ * is not that text.
+ */
+static int64_t ctime_ms(const char *text)
+{
+	struct tm tm;
+	memset(&tm, 0, sizeof(tm));
+	const char *end = strptime(text, "%a %b %d %H:%M:%S %Y", &tm);
+	if (!end || *end)
+		return -1;
+	tm.tm_isdst = -1;
+	time_t t = mktime(&tm);
+	return t == (time_t)-1 ? -1 : (int64_t)t * 1000;
 }
 
 /* Checks the final report and copies out what the statistics need. */
@@ -143,6 +163,8 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		r->timestamp_ms = run->timestamp_ms;
 	else if (run->timestamp_s >= 0)
 		r->timestamp_ms = run->timestamp_s * 1000;
+	else if (run->time_text)
+		r->timestamp_ms = ctime_ms(run->time_text);
 	if (run->fio_version)
 		r->fio_version = cm_utf8_dup(run->fio_version);
 	return NULL;
