@@ -333,6 +333,7 @@ def body(tmp):
     check(rc == 1 and f"rejected {shared}/log-basis1-rw4k_iops.log: one log for the report's "
           "2 jobs (per_job_logs=0)" in err, f"a log shared by jobs: {rc} {err}")
     check(out.count("\r\n") == 1, f"no per-second values from it: {out}")
+    check_group_logs(tmp, data)
     # Job names with the separators, a quote, a line break, Markdown's | and *.
     odd = 'a;b,"q"\nline|*x'
     names = os.path.join(tmp, "jobnames")
@@ -431,6 +432,65 @@ def body(tmp):
     check_sample()
 
     return summary()
+
+
+def check_group_logs(tmp, data):
+    """numjobs=3 with group_reporting: one report entry, a log from each
+    process (fio numbers them .1 to .3); the per-second profile is their sum,
+    never the first process alone."""
+    grp = os.path.join(tmp, "grouped")
+    os.mkdir(grp)
+    fio(grp, "basis1", data, runtime=3, extra=["--numjobs=3", "--group_reporting"])
+    logs = sorted(f for f in os.listdir(grp) if f.endswith(".log"))
+    check(logs == [f"log-basis1-rw4k_iops.{k}.log" for k in (1, 2, 3)],
+          f"fio writes a log per process: {logs}")
+    with open(f"{grp}/basis1-rw4k.json") as f:
+        doc = json.load(f)
+    check(len(doc["jobs"]) == 1, "group_reporting: one entry in the report")
+    rc, out, err = run(["--csv", "profile", grp])
+    rows, num = parse_csv(out, ",", ".")
+    check(rc == 0 and "rejected" not in err, f"every process's log is used: {rc} {err}")
+    got = {r["time_s"]: num(r["value"]) for r in rows}
+    check(len(got) >= 1, f"a per-second value: {got}")
+    # Each process's log alone, as the log of a one-process report: the
+    # grouped profile is the sum of those, second by second.
+    alone = {}
+    for k, name in enumerate(logs, 1):
+        one = os.path.join(tmp, f"grouped-{k}")
+        os.mkdir(one)
+        single = json.loads(json.dumps(doc))
+        single["jobs"][0]["job options"]["numjobs"] = "1"
+        with open(f"{one}/basis1-rw4k.json", "w") as f:
+            json.dump(single, f)
+        shutil.copy(f"{grp}/{name}", f"{one}/log-basis1-rw4k_iops.1.log")
+        rc1, out1, err1 = run(["--csv", "profile", one])
+        rows1, num1 = parse_csv(out1, ",", ".")
+        for r in rows1:
+            alone.setdefault(r["time_s"], []).append(num1(r["value"]))
+    for t, v in got.items():
+        want = sum(alone.get(t, [])) if len(alone.get(t, [])) == 3 else None
+        close(v, want, 1e-6 * (want or 0) + 2e-3, f"second {t}: the sum of the three processes")
+    # the sum is the job's rate: near the report's IOPS, never a third of it
+    iops = doc["jobs"][0]["write"]["iops"]
+    check(got and 0.6 * iops < statistics.median(got.values()) < 1.5 * iops,
+          f"the profile {got} is the rate of all three processes ({iops} IOPS)")
+    # One process's log missing: a sum of two is no rate of the job.
+    os.remove(f"{grp}/{logs[2]}")
+    rc, out, err = run(["--csv", "profile", grp])
+    check(rc == 1 and "the logs of 2 of the 3 processes of job 1 (numjobs, group_reporting) "
+          "were found" in err and out.count("\r\n") == 1, f"a process's log missing: {rc} {err}")
+    # A log shared by the processes (per_job_logs=0) holds their sum already.
+    shr = os.path.join(tmp, "grouped-shared")
+    os.mkdir(shr)
+    fio(shr, "basis1", data, runtime=3,
+        extra=["--numjobs=3", "--group_reporting", "--per_job_logs=0"])
+    rc, out, err = run(["--csv", "profile", shr])
+    rows, num = parse_csv(out, ",", ".")
+    with open(f"{shr}/basis1-rw4k.json") as f:
+        iops = json.load(f)["jobs"][0]["write"]["iops"]
+    vals = [num(r["value"]) for r in rows]
+    check(rc == 0 and vals and 0.6 * iops < statistics.median(vals) < 1.5 * iops,
+          f"a shared log of three processes: {rc} {vals} against {iops} IOPS {err}")
 
 
 def check_profiles(ex):

@@ -215,6 +215,8 @@ struct an_dirvals {
 
 struct an_job {
 	char *name; /* valid UTF-8 */
+	unsigned procs; /* fio processes summed into this entry (numjobs with
+			   group_reporting), 1 otherwise */
 	struct an_dirvals dir[FC_DDIR_COUNT];
 };
 

@@ -85,6 +85,35 @@ static int64_t ctime_ms(const char *text)
 	return t == (time_t)-1 ? -1 : (int64_t)t * 1000;
 }
 
+/*
+ * The processes of each report entry.  numjobs clones are entries of their
+ * own, one after the other under one name; with group_reporting one entry
+ * stands for all of them (normal output says how many, "jobs=N").  fio
+ * numbers the logs by process, from 1, in the order of the jobs.
+ */
+static void count_procs(struct an_run *r, const struct fc_run *run)
+{
+	for (size_t j = 0; j < run->n_jobs; j++) {
+		const struct fc_job *job = &run->jobs[j];
+		unsigned procs = 1;
+		if (job->members > 0) {
+			procs = job->members;
+		} else {
+			const char *nj = fc_job_option(run, job, "numjobs");
+			uint64_t n;
+			size_t same = 0;
+			for (size_t k = 0; k < run->n_jobs; k++)
+				same += run->jobs[k].groupid == job->groupid && job->name &&
+					run->jobs[k].name &&
+					strcmp(run->jobs[k].name, job->name) == 0;
+			/* one entry where numjobs made several: group-reported */
+			if (nj && an_parse_size(nj, false, &n) && n > 1 && n <= 65536 && same == 1)
+				procs = (unsigned)n;
+		}
+		r->jobs[j].procs = procs;
+	}
+}
+
 /* Checks the final report and copies out what the statistics need. */
 static char *take_run(struct an_run *r, const struct fc_output *out)
 {
@@ -157,6 +186,7 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		}
 	}
 	r->job_label = label.s;
+	count_procs(r, run);
 	if (!any_io)
 		return cm_strdup("no I/O was done (every job moved 0 bytes)");
 	if (run->timestamp_ms >= 0)
@@ -170,84 +200,142 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 	return NULL;
 }
 
-/* Copies the profile's series into the job the log belongs to. */
-static void take_profile(struct an_run *r, struct an_log *l, size_t log_index,
-			 const struct fc_profile *prof)
+/* A profile point's value in the report's unit; NaN for a gap or a second
+ * the log covers for less than half. */
+static double point_value(const struct an_run *r, const struct fc_profile *prof,
+			  const struct fc_profile_point *pt, uint64_t interval)
 {
-	/* fio numbers logs by global thread, from 1; 0 is a shared file. */
-	size_t job = l->index > 0 ? (size_t)(l->index - 1) : 0;
-	if (l->index == 0 && r->n_jobs > 1) {
-		/* Its lines interleave the jobs; whose second is whose is lost. */
-		l->error = cm_asprintf("one log for the report's %zu jobs (per_job_logs=0): its "
-				       "seconds cannot be told apart by job",
-				       r->n_jobs);
-		return;
-	}
-	if (job >= r->n_jobs) {
-		l->error = cm_asprintf("log number %d, but the report has %zu job(s) "
-				       "(group_reporting?)",
-				       l->index, r->n_jobs);
-		return;
-	}
-	struct an_job *aj = &r->jobs[job];
-	bool took = false;
-	for (int d = 0; d < 3; d++) {
-		struct an_dirvals *dv = &aj->dir[d];
-		const struct fc_profile_series *s = &prof->dir[d];
-		if (!dv->present || s->n == 0)
-			continue;
-		if (dv->sec.n) {
-			l->error = cm_asprintf("a second %s log for job %zu; the first one is used",
-					       fc_log_type_name(l->type), job + 1);
-			break;
-		}
-		/* bw profiles are KiB/s; the report uses MiB/s. */
-		double scale = l->type == FC_LOG_BW ? 1.0 / 1024.0 : 1.0;
-		dv->sec.values = cm_calloc(s->n, sizeof(*dv->sec.values));
-		uint64_t interval = prof->interval_ms ? prof->interval_ms : 1000;
-		size_t n = 0;
-		for (size_t p = 0; p < s->n; p++) {
-			const struct fc_profile_point *pt = &s->points[p];
-			/* A second the log covers for less than half (the 1 ms tail
-			 * of fio's last window, or a per-I/O log's last partial
-			 * second) is no measured second. */
-			double covered = pt->covered_ms;
-			if (prof->per_io && r->runtime_ms > pt->start_ms &&
-			    r->runtime_ms - pt->start_ms < interval)
-				covered = (double)(r->runtime_ms - pt->start_ms);
-			bool partial = covered < 0.5 * (double)interval;
-			dv->sec.values[p] = pt->gap || partial ? NAN : pt->value * scale;
-			if (!isnan(dv->sec.values[p]))
-				n = p + 1;
-		}
-		if (n == 0) {
-			free(dv->sec.values);
-			dv->sec.values = NULL;
-			continue;
-		}
-		dv->sec.n = n; /* trailing gaps dropped */
-		dv->sec.start_ms = s->points[0].start_ms;
-		dv->sec.interval_ms = interval;
-		dv->log = log_index;
-		dv->log_type = l->type;
-		took = true;
-	}
-	if (!took && !l->error)
-		l->error = cm_strdup("the log holds no values for a direction the report shows "
-				     "I/O for");
+	/* The 1 ms tail of fio's last window, or a per-I/O log's last
+	 * partial second, is no measured second. */
+	double covered = pt->covered_ms;
+	if (prof->per_io && r->runtime_ms > pt->start_ms && r->runtime_ms - pt->start_ms < interval)
+		covered = (double)(r->runtime_ms - pt->start_ms);
+	if (pt->gap || covered < 0.5 * (double)interval)
+		return NAN;
+	/* bw profiles are KiB/s; the report uses MiB/s. */
+	return prof->type == FC_LOG_BW ? pt->value / 1024.0 : pt->value;
 }
 
-/* Reads the per-second rate logs: iops logs, or bw logs when there are none. */
+/* The report entry whose process wrote log number `index`; SIZE_MAX if none. */
+static size_t job_of_log(const struct an_run *r, int index)
+{
+	if (index == 0)
+		return 0;
+	size_t first = 1;
+	for (size_t j = 0; j < r->n_jobs; j++) {
+		if ((size_t)index < first + r->jobs[j].procs)
+			return j;
+		first += r->jobs[j].procs;
+	}
+	return SIZE_MAX;
+}
+
+/* One log, read, waiting to be summed with the others of its entry. */
+struct read_log {
+	size_t log; /* index into r->logs */
+	size_t job;
+	struct fc_profile *prof;
+};
+
+/* Sums the logs of entry `job` into its per-second series: a second counts
+ * when every process's log has it. */
+static void sum_logs(struct an_run *r, size_t job, struct read_log *rl, size_t n, unsigned expect)
+{
+	struct an_job *aj = &r->jobs[job];
+	for (int d = 0; d < 3; d++) {
+		struct an_dirvals *dv = &aj->dir[d];
+		if (!dv->present)
+			continue;
+		uint64_t interval = 0, k0 = UINT64_MAX, k1 = 0;
+		size_t with = 0, first = SIZE_MAX;
+		for (size_t i = 0; i < n; i++) {
+			const struct fc_profile_series *s = &rl[i].prof->dir[d];
+			if (rl[i].job != job || s->n == 0)
+				continue;
+			interval = rl[i].prof->interval_ms ? rl[i].prof->interval_ms : 1000;
+			uint64_t a = s->points[0].start_ms / interval;
+			k0 = a < k0 ? a : k0;
+			k1 = a + s->n > k1 ? a + s->n : k1;
+			with++;
+			if (first == SIZE_MAX)
+				first = rl[i].log;
+		}
+		if (with == 0 || with < expect)
+			continue;
+		size_t len = (size_t)(k1 - k0);
+		double *sum = cm_calloc(len, sizeof(*sum));
+		unsigned *cnt = cm_calloc(len, sizeof(*cnt));
+		for (size_t i = 0; i < n; i++) {
+			const struct fc_profile_series *s = &rl[i].prof->dir[d];
+			if (rl[i].job != job || s->n == 0)
+				continue;
+			size_t off = (size_t)(s->points[0].start_ms / interval - k0);
+			for (size_t p = 0; p < s->n; p++) {
+				double v = point_value(r, rl[i].prof, &s->points[p], interval);
+				if (!isnan(v)) {
+					sum[off + p] += v;
+					cnt[off + p]++;
+				}
+			}
+		}
+		size_t last = 0;
+		for (size_t k = 0; k < len; k++) {
+			if (cnt[k] == with)
+				last = k + 1;
+			else
+				sum[k] = NAN;
+		}
+		free(cnt);
+		if (last == 0) {
+			free(sum);
+			continue;
+		}
+		dv->sec.values = sum;
+		dv->sec.n = last; /* trailing gaps dropped */
+		dv->sec.start_ms = k0 * interval;
+		dv->sec.interval_ms = interval;
+		dv->log = first;
+		dv->log_type = r->logs[first].type;
+	}
+}
+
+/*
+ * Reads the per-second rate logs (iops logs, or bw logs when there are
+ * none) into the series of the entries they belong to.  An entry of
+ * several processes (numjobs with group_reporting) has a log from each,
+ * numbered on from the entries before it: its series is their sum, or a
+ * log shared by all of them (per_job_logs=0), which holds the sum already.
+ */
 static void load_logs(struct an_run *r)
 {
 	bool have_iops = false;
 	for (size_t i = 0; i < r->n_logs; i++)
 		have_iops |= r->logs[i].type == FC_LOG_IOPS;
 	enum fc_log_type want = have_iops ? FC_LOG_IOPS : FC_LOG_BW;
+	struct read_log *rl = cm_calloc(r->n_logs ? r->n_logs : 1, sizeof(*rl));
+	size_t n = 0;
+	/* what each entry has: a shared log, or which processes' logs */
+	bool *shared = cm_calloc(r->n_jobs, sizeof(*shared));
+	size_t *taken = cm_calloc(r->n_jobs, sizeof(*taken));
 	for (size_t i = 0; i < r->n_logs; i++) {
 		struct an_log *l = &r->logs[i];
 		if (l->type != want)
 			continue;
+		/* fio numbers logs by global thread, from 1; 0 is a shared file. */
+		size_t job = job_of_log(r, l->index);
+		if (l->index == 0 && r->n_jobs > 1) {
+			/* Its lines interleave the jobs; whose second is whose is lost. */
+			l->error = cm_asprintf("one log for the report's %zu jobs (per_job_logs=0): "
+					       "its seconds cannot be told apart by job",
+					       r->n_jobs);
+			continue;
+		}
+		if (job == SIZE_MAX) {
+			l->error = cm_asprintf("log number %d, but the report has %zu job(s) "
+					       "(several jobs in one group_reporting group?)",
+					       l->index, r->n_jobs);
+			continue;
+		}
 		struct fc_profile_opts opts;
 		memset(&opts, 0, sizeof(opts));
 		opts.interval_ms = 1000;
@@ -262,9 +350,52 @@ static void load_logs(struct an_run *r)
 			l->error = reason_from_error(&err);
 			continue;
 		}
-		take_profile(r, l, i, prof);
-		fc_profile_free(prof);
+		/* one log per process: the same number twice, or a shared log
+		 * beside numbered ones, is one too many */
+		bool again = shared[job] || (l->index == 0 && taken[job]);
+		for (size_t k = 0; k < n && !again; k++)
+			again = rl[k].job == job && r->logs[rl[k].log].index == l->index;
+		if (again) {
+			l->error = cm_asprintf("a second %s log for job %zu; the first one is used",
+					       fc_log_type_name(l->type), job + 1);
+			fc_profile_free(prof);
+			continue;
+		}
+		bool any = false;
+		for (int d = 0; d < 3; d++)
+			any |= r->jobs[job].dir[d].present && prof->dir[d].n > 0;
+		if (!any) {
+			l->error = cm_strdup("the log holds no values for a direction the report "
+					     "shows I/O for");
+			fc_profile_free(prof);
+			continue;
+		}
+		shared[job] |= l->index == 0;
+		taken[job]++;
+		rl[n++] = (struct read_log){i, job, prof};
 	}
+	for (size_t j = 0; j < r->n_jobs; j++) {
+		unsigned expect = shared[j] ? 1 : r->jobs[j].procs;
+		if (taken[j] && taken[j] < expect) {
+			/* the sum of some of the processes is no rate of the job */
+			for (size_t k = 0; k < n; k++) {
+				if (rl[k].job == j)
+					r->logs[rl[k].log].error = cm_asprintf(
+					    "the logs of %zu of the %u processes of job %zu "
+					    "(numjobs, group_reporting) were found: their sum "
+					    "would fall short, so none is used",
+					    taken[j], expect, j + 1);
+			}
+			continue;
+		}
+		if (taken[j])
+			sum_logs(r, j, rl, n, expect);
+	}
+	for (size_t k = 0; k < n; k++)
+		fc_profile_free(rl[k].prof);
+	free(rl);
+	free(shared);
+	free(taken);
 }
 
 /*
