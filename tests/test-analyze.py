@@ -254,6 +254,16 @@ def body(tmp):
     rr = {(r["state"], int(r["round"])): num(r["value"]) for r in rows if r["metric"] == "iops"}
     for k, v in iops.items():
         close(rr.get(k), v, 5e-4, f"round value {k}")
+    # CPU is the job's usr + sys; lat_max the slowest I/O (fio's lat max)
+    for metric in ("cpu", "lat_max"):
+        got = {(r["state"], int(r["round"])): num(r["value"]) for r in rows
+               if r["metric"] == metric}
+        for k, label in labels.items():
+            with open(f"{ex}/{label}-rw4k.json") as f:
+                j = json.load(f)["jobs"][0]
+            want = (j["usr_cpu"] + j["sys_cpu"] if metric == "cpu"
+                    else j["write"]["lat_ns"]["max"] / 1000.0)
+            close(got.get(k), want, 5e-4, f"{metric} of {k}")
     rc, out, err = run(["--json", ex])
     doc = json.loads(out)
     check(doc["baseline"] == "basis", "JSON baseline")

@@ -159,6 +159,8 @@ char *an_output_key(const char *path);
 enum an_metric {
 	AN_M_IOPS = 0,
 	AN_M_BW,
+	AN_M_FILES, /* bonnie++'s file-creation tests: files per second */
+	AN_M_CPU,   /* user + system CPU of the job (of bonnie++ in a test), % */
 	AN_M_CLAT_MEAN,
 	AN_M_LAT_MEAN,
 	AN_M_CLAT_P50,
@@ -167,6 +169,7 @@ enum an_metric {
 	AN_M_LAT_P50,
 	AN_M_LAT_P99,
 	AN_M_LAT_P999,
+	AN_M_LAT_MAX, /* the slowest I/O (bonnie++'s latency: its slowest operation) */
 	/* From the per-second log of each round. */
 	AN_M_SEC_FIRST,
 	AN_M_SEC_MIN,

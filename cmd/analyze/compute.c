@@ -22,6 +22,8 @@ static const struct {
 } metric_names[AN_M_COUNT] = {
     [AN_M_IOPS] = {"iops", "IOPS"},
     [AN_M_BW] = {"bw", "bw MiB/s"},
+    [AN_M_FILES] = {"files", "files/s"},
+    [AN_M_CPU] = {"cpu", "CPU %"},
     [AN_M_CLAT_MEAN] = {"clat_mean", "clat mean us"},
     [AN_M_LAT_MEAN] = {"lat_mean", "lat mean us"},
     [AN_M_CLAT_P50] = {"clat_p50", "clat p50 us"},
@@ -30,6 +32,7 @@ static const struct {
     [AN_M_LAT_P50] = {"lat_p50", "lat p50 us"},
     [AN_M_LAT_P99] = {"lat_p99", "lat p99 us"},
     [AN_M_LAT_P999] = {"lat_p99.9", "lat p99.9 us"},
+    [AN_M_LAT_MAX] = {"lat_max", "lat max us"},
     [AN_M_SEC_FIRST] = {"sec_first", "1st second"},
     [AN_M_SEC_MIN] = {"sec_min", "slowest second"},
     [AN_M_SEC_MAX] = {"sec_max", "fastest second"},
@@ -54,6 +57,10 @@ const char *an_metric_unit(enum an_metric m, enum fc_log_type log_type)
 		return "IO/s";
 	case AN_M_BW:
 		return "MiB/s";
+	case AN_M_FILES:
+		return "files/s";
+	case AN_M_CPU:
+		return "%";
 	case AN_M_SEC_FIRST:
 	case AN_M_SEC_MIN:
 	case AN_M_SEC_MAX:

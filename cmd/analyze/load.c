@@ -47,13 +47,25 @@ static double mean_us(const struct fc_lat *l)
 	return l->mean_ns / 1000.0;
 }
 
-static void extract_dir(const struct fc_dir *d, struct an_dirvals *dv)
+/* The slowest I/O: of the whole latency, else of the completion. */
+static double max_us(const struct fc_lat *total, const struct fc_lat *clat)
+{
+	const struct fc_lat *l = total->present ? total : clat;
+	if (!l->present || (l->n_known && l->n == 0))
+		return NAN;
+	return l->max_ns / 1000.0;
+}
+
+static void extract_dir(const struct fc_job *job, const struct fc_dir *d, struct an_dirvals *dv)
 {
 	for (int m = 0; m < AN_M_COUNT; m++)
 		dv->v[m] = NAN;
 	dv->present = d->present && (d->total_ios > 0 || d->io_bytes > 0);
 	if (!dv->present)
 		return;
+	/* the job's, beside each direction it did */
+	dv->v[AN_M_CPU] = job->usr_cpu_pct + job->sys_cpu_pct;
+	dv->v[AN_M_LAT_MAX] = max_us(&d->lat, &d->clat);
 	dv->v[AN_M_IOPS] = d->iops;
 	dv->v[AN_M_BW] = d->bw_bytes / (1024.0 * 1024.0);
 	dv->v[AN_M_CLAT_MEAN] = mean_us(&d->clat);
@@ -170,7 +182,7 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		if (avg && !r->log_avg_ms)
 			r->log_avg_ms = strtoull(avg, NULL, 10);
 		for (int d = 0; d < FC_DDIR_COUNT; d++) {
-			extract_dir(&job->dir[d], &aj->dir[d]);
+			extract_dir(job, &job->dir[d], &aj->dir[d]);
 			aj->dir[d].log_type = FC_LOG_UNKNOWN;
 		}
 		for (size_t k = 0; k < AN_N_REPORT_DIRS; k++) {
