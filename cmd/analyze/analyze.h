@@ -37,6 +37,13 @@ enum an_wl_field {
 	AN_WL_DIRECT,
 	AN_WL_SIZE,
 	AN_WL_RUNTIME,
+	/* bonnie++ rows only (bonnie.c) */
+	AN_WL_CONCURRENCY, /* -c */
+	AN_WL_SEEKS,	   /* seeks of the seek test */
+	AN_WL_SEEKERS,	   /* its processes */
+	AN_WL_FILES,	   /* files of the file-creation tests */
+	AN_WL_FILE_SIZE,   /* their max:min size, or link / symlink */
+	AN_WL_DIRS,	   /* their directories */
 	AN_WL_COUNT,
 };
 #define AN_WL_ALL ((1u << AN_WL_COUNT) - 1)
@@ -52,6 +59,8 @@ bool an_rw_known(const char *mode, size_t len);
 
 /* The workload key of a report (see workload.c); caller frees. */
 char *an_workload_key(const struct fc_run *run);
+/* Appends field f with `value` to a key being built (one job). */
+void an_wl_put(struct cm_buf *b, enum an_wl_field f, const char *value);
 size_t an_wl_jobs(const char *key);
 /* Field f of job `job`: true and its value (not NUL-terminated). */
 bool an_wl_get(const char *key, size_t job, enum an_wl_field f, const char **value, size_t *len);
@@ -145,7 +154,8 @@ void an_log_name_free(struct an_log_name *n);
 enum an_file_kind {
 	AN_FILE_SKIP = 0, /* job files, env, stderr, images, archives, our files */
 	AN_FILE_OUTPUT,	  /* .json .terse: fio's own output names */
-	AN_FILE_MAYBE,	  /* .txt .out .log .csv or none: read if its content is fio's */
+	AN_FILE_MAYBE,	  /* .txt .out .log or none: read if its content is fio's (or bonnie++'s) */
+	AN_FILE_CSV,	  /* .csv: read if its content is bonnie++'s (or fio's) */
 	AN_FILE_LOG,	  /* a fio log name */
 };
 /* The kind, and for AN_FILE_SKIP why ("a fio job file", ...; static). */
@@ -211,6 +221,11 @@ struct an_sec_series {
 struct an_dirvals {
 	bool present; /* the direction did I/O */
 	double v[AN_M_COUNT];
+	/* bonnie++'s "+++++": done in less than 0.5 s, so its rate (and CPU)
+	 * are not known, only that the rate was above too_fast_above (in the
+	 * rate's unit; NaN when the row does not say how much was done). */
+	bool too_fast;
+	double too_fast_above;
 	enum fc_log_type log_type; /* of the per-second metrics; FC_LOG_UNKNOWN if none */
 	struct an_sec_series sec;  /* sec.n == 0: no per-second log */
 	size_t log;		   /* index into run->logs when sec.n */
@@ -251,6 +266,7 @@ struct an_run {
 
 	bool maybe; /* named like no fio output (.txt, .log, none): skipped,
 		       not rejected, when its content is not fio's */
+	bool csv;   /* named .csv: skipped when its content is not bonnie++'s */
 	const char *skip; /* static: why it is left out unread, listed as
 			     skipped; NULL */
 
@@ -269,6 +285,19 @@ struct an_run {
 	char *job_label; /* the job names, different ones joined by '+' */
 	struct an_job *jobs;
 	size_t n_jobs;
+
+	/* A bonnie++ row is one run per test it ran (bonnie.c). */
+	int bonnie_test;	     /* enum fc_bonnie_test; -1 for fio runs */
+	struct fc_bonnie *bonnie;    /* the file's rows, between loading and
+					an_bonnie_expand(); NULL otherwise */
+	unsigned long line;	     /* of the row in its file; 0 for fio runs */
+	size_t file_rows;	     /* rows in the file */
+	enum fc_bonnie_format bonnie_format;
+	char *bonnie_version;	     /* "2.00a"; NULL (1.0x, fio) */
+	char *bonnie_name;	     /* -m; NULL for fio runs */
+	char *bonnie_seed;	     /* NULL (1.0x, fio) */
+	int name_round;		     /* the round the file's name gave, which
+					orders rows numbered as rounds */
 };
 
 struct an_action {
@@ -329,6 +358,7 @@ struct an_test {
 	size_t n_runs;
 	int64_t first_ts;
 	size_t series_start, series_end; /* its series: a->series[start, end) */
+	int bonnie_test; /* enum fc_bonnie_test of a bonnie++ test; -1 for fio's */
 };
 
 /* A column of the grid: one state in one variant. */
@@ -353,6 +383,12 @@ struct an_cell {
 	double round1_change_pct;
 	size_t rest_n;
 	double rest_median; /* median of rounds 2..n */
+	/* bonnie++ rounds too fast to measure, left out of every statistic */
+	size_t too_fast;
+	double too_fast_above; /* the least of their lower bounds; NaN unknown */
+	int *too_fast_rounds;
+	size_t *too_fast_runs;
+	bool round1_too_fast;
 	double rest_change_pct;
 	/* Against the baseline variant in the same state. */
 	double v_change_pct;
@@ -480,6 +516,8 @@ void an_warn(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
 void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...) CM_PRINTF(3, 4);
 void an_skip(struct an_analysis *a, const char *path, const char *reason);
 void an_analysis_free(struct an_analysis *a);
+/* Frees what hangs off a run (not the run itself). */
+void an_run_free(struct an_run *r);
 /* Index of the state called `name`, added when new. */
 size_t an_state_get(struct an_analysis *a, const char *name);
 /* Index of the variant called `name`, added when new. */
@@ -542,6 +580,26 @@ void an_load_logs(struct an_analysis *a, int threads);
  * theirs). */
 void an_list_rejects(struct an_analysis *a);
 
+/* ---- bonnie++ rows (bonnie.c) ----------------------------------------------- */
+
+enum an_bonnie_read {
+	AN_BONNIE_ROWS = 0, /* r->bonnie set */
+	AN_BONNIE_NONE,	    /* no bonnie++ output */
+	AN_BONNIE_NO_ROWS,  /* bonnie++'s text table, or a header, without a row */
+	AN_BONNIE_BAD,	    /* a row bonnie++ does not write */
+};
+/* Reads run r's file as bonnie++ CSV; r->reason says why for the last two. */
+int an_bonnie_load(struct an_run *r);
+/* Replaces each run holding r->bonnie by one accepted run per row and
+ * test that ran, where the file was in the list. */
+void an_bonnie_expand(struct an_analysis *a);
+/* Where bonnie++'s test `test` (enum fc_bonnie_test) puts its rate. */
+void an_bonnie_test_place(int test, enum fc_ddir *dir, enum an_metric *metric);
+/* The bonnie++ test a test stands for: its own, or that of the fio suite's
+ * job it runs (bon_write: put_block, bon_rewrite: rewrite, bon_read:
+ * get_block, bon_seeks: seeks); -1 for none. */
+int an_bonnie_role(const struct an_analysis *a, size_t test);
+
 /* ---- statistics (compute.c) ------------------------------------------------- */
 
 /*
@@ -602,6 +660,7 @@ struct an_report_opts {
 	bool bom;
 	bool pct_fraction;	  /* CSV changes as fractions, columns named change* */
 	bool metrics[AN_M_COUNT]; /* rows in the table and markdown */
+	bool metrics_given;	  /* by --metrics; else bonnie++ tests show theirs */
 	int width;		  /* terminal columns */
 };
 

@@ -59,7 +59,7 @@ void an_ident_free(struct an_ident *id)
 	id->variant = id->state = id->test = NULL;
 }
 
-static void run_free(struct an_run *r)
+void an_run_free(struct an_run *r)
 {
 	free(r->path);
 	free(r->key);
@@ -80,6 +80,10 @@ static void run_free(struct an_run *r)
 			free(r->jobs[j].dir[d].sec.values);
 	}
 	free(r->jobs);
+	fc_bonnie_free(r->bonnie);
+	free(r->bonnie_version);
+	free(r->bonnie_name);
+	free(r->bonnie_seed);
 }
 
 static void notes_free(struct an_notes *n)
@@ -100,7 +104,7 @@ void an_analysis_free(struct an_analysis *a)
 	free(a->inputs);
 	free(a->fio_version);
 	for (size_t i = 0; i < a->n_runs; i++)
-		run_free(&a->runs[i]);
+		an_run_free(&a->runs[i]);
 	free(a->runs);
 	for (size_t i = 0; i < a->n_rejected; i++) {
 		free(a->rejected[i].path);
@@ -154,6 +158,8 @@ void an_analysis_free(struct an_analysis *a)
 			free(s->cells[k].values);
 			free(s->cells[k].rounds);
 			free(s->cells[k].runs);
+			free(s->cells[k].too_fast_rounds);
+			free(s->cells[k].too_fast_runs);
 		}
 		free(s->cells);
 		free(s->job_name);

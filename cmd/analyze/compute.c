@@ -151,8 +151,11 @@ static void reject_short_runs(struct an_analysis *a)
 	}
 	for (size_t t = 0; t < a->n_tests; t++) {
 		size_t n = n_by_test[t];
-		if (n == 0)
+		/* a bonnie++ row has no runtime to be short of */
+		if (n == 0 || a->tests[t].bonnie_test >= 0) {
+			free(by_test[t]);
 			continue;
+		}
 		for (size_t k = 0; k < n; k++) {
 			rt[k] = a->runs[by_test[t][k]].runtime_ms;
 			io[k] = a->runs[by_test[t][k]].io_bytes;
@@ -203,10 +206,23 @@ static int cmp_run_identity(const void *x, const void *y)
 		return r->test < s->test ? -1 : 1;
 	if (r->id.round != s->id.round)
 		return r->id.round < s->id.round ? -1 : 1;
+	if (r->name_round != s->name_round)
+		return r->name_round < s->name_round ? -1 : 1;
 	int c = cmp_ts(r->timestamp_ms, s->timestamp_ms);
 	if (c)
 		return c;
-	return strcmp(r->path, s->path);
+	c = strcmp(r->path, s->path);
+	if (c)
+		return c;
+	return (r->line > s->line) - (r->line < s->line);
+}
+
+/* Where a run is: its file, and the line of a bonnie++ row; caller frees. */
+static char *run_where(const struct an_run *r)
+{
+	if (r->bonnie_test >= 0)
+		return cm_asprintf("%s, line %lu", r->path, r->line);
+	return cm_strdup(r->path);
 }
 
 /* Two runs whose names differ only in their dates: say that the date is
@@ -228,7 +244,7 @@ static char *dates_hint(const struct an_run *r, const struct an_run *kept)
 }
 
 /* One (variant, state, test) group, sorted: unnumbered runs (round 0) first. */
-static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
+static void number_group(struct an_analysis *a, const size_t *idx, size_t n, bool *bonnie_numbered)
 {
 	const struct an_run *head = &a->runs[idx[0]];
 	int max_round = 0;
@@ -247,7 +263,9 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 	const char *variant = a->variants[head->variant].name;
 	const char *state = a->states[head->state].name;
 	const char *test = a->tests[head->test].name;
-	if (unnumbered && n > 1)
+	if (unnumbered && n > 1 && head->bonnie_test >= 0)
+		*bonnie_numbered = true; /* said once, in number_rounds */
+	else if (unnumbered && n > 1)
 		an_note(a,
 			"%s%s%sstate %s, test %s: %zu run(s) without a round number in the "
 			"name, numbered by fio's timestamp",
@@ -264,14 +282,16 @@ static void number_group(struct an_analysis *a, const size_t *idx, size_t n)
 		}
 		r->accepted = false;
 		char *hint = dates_hint(r, kept);
+		char *where = run_where(kept);
 		if (a->n_variants > 1)
 			r->reason = cm_asprintf("variant %s, state %s, round %d, test %s again; %s "
 						"is used instead%s",
-						variant, state, r->id.round, test, kept->path, hint);
+						variant, state, r->id.round, test, where, hint);
 		else
 			r->reason = cm_asprintf("state %s, round %d, test %s again; %s is used "
 						"instead%s",
-						state, r->id.round, test, kept->path, hint);
+						state, r->id.round, test, where, hint);
+		free(where);
 		free(hint);
 	}
 }
@@ -281,21 +301,35 @@ static void number_rounds(struct an_analysis *a)
 	size_t *idx = cm_calloc(a->n_runs ? a->n_runs : 1, sizeof(*idx));
 	size_t n = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
-		if (a->runs[i].accepted)
-			idx[n++] = i;
+		struct an_run *r = &a->runs[i];
+		if (!r->accepted)
+			continue;
+		idx[n++] = i;
+		/* The rows of one file (bonnie++ -x, or runs appended) are
+		 * rounds of their own, in line order; the file's round orders
+		 * the files. */
+		if (r->bonnie_test >= 0 && r->file_rows > 1) {
+			r->name_round = r->id.round;
+			r->id.round = 0;
+		}
 	}
 	sort_ctx = a;
 	qsort(idx, n, sizeof(*idx), cmp_run_identity);
+	bool bonnie_numbered = false;
 	size_t start = 0;
 	for (size_t k = 1; k <= n; k++) {
 		const struct an_run *h = &a->runs[idx[start]];
 		const struct an_run *r = k < n ? &a->runs[idx[k]] : NULL;
 		if (r && r->variant == h->variant && r->state == h->state && r->test == h->test)
 			continue;
-		number_group(a, idx + start, k - start);
+		number_group(a, idx + start, k - start, &bonnie_numbered);
 		start = k;
 	}
 	free(idx);
+	if (bonnie_numbered)
+		an_note(a, "bonnie++ rows whose file names hold no round, and the rows of a file "
+			   "with several, are numbered as rounds in the order of the files' round "
+			   "numbers, their paths and the rows' lines");
 }
 
 static int cmp_state_time(const void *x, const void *y)
@@ -744,12 +778,24 @@ static const struct an_dirvals *run_dir(const struct an_run *r, size_t j, enum f
 	return dv;
 }
 
+/* Whether metric m of a bonnie++ test is "+++++": its rate, and the CPU
+ * bonnie++ then does not print. */
+static bool too_fast(const struct an_run *r, const struct an_dirvals *dv, enum an_metric m)
+{
+	if (!dv->too_fast || !isnan(dv->v[m]))
+		return false;
+	enum fc_ddir d;
+	enum an_metric rate;
+	an_bonnie_test_place(r->bonnie_test, &d, &rate);
+	return m == rate || m == AN_M_CPU;
+}
+
 /* One series over the runs of a test (refs, in column order). */
 static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t n, size_t t,
 		       size_t j, enum fc_ddir d, enum an_metric m, enum fc_log_type type)
 {
 	const char *job_name = NULL;
-	bool any_value = false;
+	bool any_value = false, any_too_fast = false;
 	for (size_t q = 0; q < n; q++) {
 		const struct an_run *r = &a->runs[refs[q].run];
 		const struct an_dirvals *dv = run_dir(r, j, d, m, type);
@@ -758,10 +804,12 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		if (!job_name)
 			job_name = r->jobs[j].name;
 		any_value |= !isnan(dv->v[m]);
+		any_too_fast |= too_fast(r, dv, m);
 	}
 	/* Recovery may be NaN in every run (never back in the band) and still
-	 * says something; other metrics without any value are left out. */
-	if (!job_name || (!any_value && m != AN_M_RECOVERY))
+	 * says something; other metrics without any value are left out (but
+	 * for a rate bonnie++ found too fast to measure every time). */
+	if (!job_name || (!any_value && !any_too_fast && m != AN_M_RECOVERY))
 		return;
 
 	struct an_series *s = CM_PUSH(a->series, a->n_series, a->cap_series);
@@ -772,9 +820,13 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 	s->metric = m;
 	s->log_type = m >= AN_M_FIRST_LOG ? type : FC_LOG_UNKNOWN;
 	s->cells = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*s->cells));
-	/* Count, allocate once per cell, fill. */
+	/* Count, allocate once per cell, fill.  Too fast is no value. */
 	for (size_t q = 0; q < n; q++) {
-		if (run_dir(&a->runs[refs[q].run], j, d, m, type))
+		const struct an_run *r = &a->runs[refs[q].run];
+		const struct an_dirvals *dv = run_dir(r, j, d, m, type);
+		if (dv && too_fast(r, dv, m))
+			s->cells[refs[q].col].too_fast++;
+		else if (dv)
 			s->cells[refs[q].col].n++;
 	}
 	for (size_t p = 0; p < a->n_cols; p++) {
@@ -782,7 +834,10 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		c->values = cm_calloc(c->n ? c->n : 1, sizeof(*c->values));
 		c->rounds = cm_calloc(c->n ? c->n : 1, sizeof(*c->rounds));
 		c->runs = cm_calloc(c->n ? c->n : 1, sizeof(*c->runs));
-		c->n = 0;
+		c->too_fast_rounds = c->too_fast ? cm_calloc(c->too_fast, sizeof(int)) : NULL;
+		c->too_fast_runs = c->too_fast ? cm_calloc(c->too_fast, sizeof(size_t)) : NULL;
+		c->too_fast_above = NAN;
+		c->n = c->too_fast = 0;
 	}
 	for (size_t q = 0; q < n; q++) {
 		const struct an_run *r = &a->runs[refs[q].run];
@@ -790,6 +845,16 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		if (!dv)
 			continue;
 		struct an_cell *c = &s->cells[refs[q].col];
+		if (too_fast(r, dv, m)) {
+			c->too_fast_rounds[c->too_fast] = r->id.round;
+			c->too_fast_runs[c->too_fast++] = refs[q].run;
+			c->round1_too_fast |= r->id.round == 1;
+			/* the least bound holds for every one of them */
+			double above = m == AN_M_CPU ? NAN : dv->too_fast_above;
+			if (!isnan(above) && (isnan(c->too_fast_above) || above < c->too_fast_above))
+				c->too_fast_above = above;
+			continue;
+		}
 		c->values[c->n] = dv->v[m];
 		c->rounds[c->n] = r->id.round;
 		c->runs[c->n] = refs[q].run;

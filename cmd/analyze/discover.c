@@ -69,6 +69,7 @@ static struct an_run *add_run(struct an_analysis *a, size_t in, const char *path
 	r->campaign = SIZE_MAX;
 	r->timestamp_ms = -1;
 	r->time_based = -1;
+	r->bonnie_test = -1;
 	return r;
 }
 
@@ -83,8 +84,8 @@ static void add_log(struct an_run *r, const char *path, const struct an_log_name
 /* An output file outside a manifest: what its path says of it.  `maybe`:
  * a name that is not fio's own (.txt, .log, none ...), read if its content
  * is fio's, else skipped. */
-static void add_named_output(struct an_analysis *a, size_t in, const char *path,
-			     const struct an_pattern *pattern, bool maybe)
+static struct an_run *add_named_output(struct an_analysis *a, size_t in, const char *path,
+					const struct an_pattern *pattern, bool maybe)
 {
 	const struct an_input *inp = &a->inputs[in];
 	struct an_ident id;
@@ -98,7 +99,7 @@ static void add_named_output(struct an_analysis *a, size_t in, const char *path,
 				an_reject(a, path, "the name does not match --pattern '%s'",
 					  an_pattern_text(pattern));
 			free(key);
-			return;
+			return NULL;
 		}
 		struct an_run *r = add_run(a, in, path);
 		r->source = AN_ID_PATTERN;
@@ -106,7 +107,7 @@ static void add_named_output(struct an_analysis *a, size_t in, const char *path,
 		r->group = group_of(rel, an_pattern_dirs(pattern));
 		r->maybe = maybe;
 		free(key);
-		return;
+		return r;
 	}
 	struct an_run *r = add_run(a, in, path);
 	r->maybe = maybe;
@@ -119,6 +120,16 @@ static void add_named_output(struct an_analysis *a, size_t in, const char *path,
 		r->group = group_of(rel, 0);
 	}
 	free(key);
+	return r;
+}
+
+/* A .csv file: read when it holds bonnie++'s rows (or fio's output). */
+static void add_csv(struct an_analysis *a, size_t in, const char *path,
+		    const struct an_pattern *pattern, bool maybe)
+{
+	struct an_run *r = add_named_output(a, in, path, pattern, maybe);
+	if (r)
+		r->csv = true;
 }
 
 static void add_pending_log(struct an_analysis *a, size_t in, const char *path)
@@ -178,6 +189,9 @@ static void walk_file(struct walk_ctx *w, const char *path)
 		break;
 	case AN_FILE_MAYBE:
 		add_named_output(w->a, w->in, path, w->pattern, true);
+		break;
+	case AN_FILE_CSV:
+		add_csv(w->a, w->in, path, w->pattern, true);
 		break;
 	case AN_FILE_LOG:
 		add_pending_log(w->a, w->in, path);
@@ -842,6 +856,8 @@ static int add_path(struct an_analysis *a, size_t in, const char *path,
 	enum an_file_kind kind = an_file_kind(path, &why);
 	if (kind == AN_FILE_LOG) {
 		add_pending_log(a, in, path);
+	} else if (kind == AN_FILE_CSV) {
+		add_csv(a, in, path, pattern, !explicit_file);
 	} else if (kind == AN_FILE_OUTPUT || explicit_file) {
 		/* A file named on the command line is meant to be fio output. */
 		add_named_output(a, in, path, pattern, false);

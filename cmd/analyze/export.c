@@ -137,6 +137,8 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 					   "variant_change_pct",
 					   "outside_variant_range",
 					   "variant_mw_p",
+					   "too_fast",
+					   "too_fast_above",
 					   NULL};
 	c_header(o, head);
 	for (size_t t = 0; t < a->n_tests; t++) {
@@ -145,7 +147,7 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 			for (size_t k = 0; k < a->n_cols; k++) {
 				const struct an_col *cl = &a->cols[k];
 				const struct an_cell *c = &s->cells[k];
-				if (!c->n)
+				if (!c->n && !c->too_fast)
 					continue;
 				size_t bs = an_col_find(a, a->baseline, cl->variant);
 				size_t bv = an_col_find(a, cl->state, a->baseline_variant);
@@ -194,10 +196,38 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 				c_pct(o, c->v_change_pct);
 				c_bool(o, !is_vbase && vbase && vbase->sum.n, c->v_outside);
 				c_num(o, c->v_have_mw ? c->v_mw.p : NAN, DEC_P);
+				c_int(o, (long long)c->too_fast);
+				c_num(o, c->too_fast_above, DEC_VALUE);
 				c_end(o);
 			}
 		}
 	}
+}
+
+/* The line of a bonnie++ row; empty for a fio run. */
+static void c_line(struct csv_out *o, const struct an_run *r)
+{
+	if (r->bonnie_test >= 0)
+		c_int(o, (long long)r->line);
+	else
+		c_str(o, "");
+}
+
+/* What a "+++++" round says, its number in the dialect; caller frees. */
+static char *too_fast_note(const struct csv_out *o, const struct an_run *r,
+			   const struct an_series *s)
+{
+	const struct an_dirvals *dv = &r->jobs[s->job_index].dir[s->dir];
+	if (s->metric == AN_M_CPU || !isfinite(dv->too_fast_above))
+		return cm_strdup("too fast to measure (bonnie++ +++++)");
+	char *n = cm_asprintf("%.*f", DEC_VALUE, dv->too_fast_above);
+	char *dot = strchr(n, '.');
+	if (dot)
+		*dot = o->c->decimal;
+	char *note = cm_asprintf("too fast to measure (bonnie++ +++++): above %s %s", n,
+				 an_metric_unit(s->metric, s->log_type));
+	free(n);
+	return note;
 }
 
 static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
@@ -205,7 +235,7 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 	static const char *const head[] = {"variant", "state",	   "test",   "round",
 					   "job",     "job_index", "direction", "metric",
 					   "unit",    "value",	   "change_pct", "note",
-					   "file",    NULL};
+					   "file",    "line",	   NULL};
 	c_header(o, head);
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_col *cl = &a->cols[k];
@@ -250,6 +280,28 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 							file = run->logs[dv->log].path;
 					}
 					c_str(o, file);
+					c_line(o, run);
+					c_end(o);
+				}
+				/* "+++++": a round without a value, said so */
+				for (size_t v = 0; v < c->too_fast; v++) {
+					const struct an_run *run = &a->runs[c->too_fast_runs[v]];
+					c_str(o, a->variants[cl->variant].name);
+					c_str(o, a->states[cl->state].name);
+					c_str(o, a->tests[t].name);
+					c_int(o, c->too_fast_rounds[v]);
+					c_str(o, s->job_name);
+					c_int(o, (long long)s->job_index + 1);
+					c_str(o, fc_ddir_name(s->dir));
+					c_str(o, an_metric_name(s->metric));
+					c_str(o, an_metric_unit(s->metric, s->log_type));
+					c_str(o, "");
+					c_str(o, "");
+					char *note = too_fast_note(o, run, s);
+					c_str(o, note);
+					free(note);
+					c_str(o, run->path);
+					c_line(o, run);
 					c_end(o);
 				}
 			}
@@ -559,12 +611,27 @@ static json_t *json_cell(const struct an_analysis *a, const struct an_series *s,
 	jset(o, "rest_n", json_integer((json_int_t)c->rest_n));
 	jset(o, "rest_median", jnum(c->rest_median));
 	jset(o, "rest_change_pct", jnum(c->rest_change_pct));
+	jset(o, "too_fast", json_integer((json_int_t)c->too_fast));
+	jset(o, "too_fast_above", jnum(c->too_fast_above));
 	json_t *rounds = json_array();
 	for (size_t v = 0; v < c->n; v++) {
 		json_t *r = json_object();
 		jset(r, "round", json_integer(c->rounds[v]));
 		jset(r, "value", jnum(c->values[v]));
 		jset(r, "file", jstr(a->runs[c->runs[v]].path));
+		if (a->runs[c->runs[v]].bonnie_test >= 0)
+			jset(r, "line", json_integer((json_int_t)a->runs[c->runs[v]].line));
+		json_array_append_new(rounds, r);
+	}
+	/* "+++++": rounds without a value */
+	for (size_t v = 0; v < c->too_fast; v++) {
+		const struct an_run *run = &a->runs[c->too_fast_runs[v]];
+		json_t *r = json_object();
+		jset(r, "round", json_integer(c->too_fast_rounds[v]));
+		jset(r, "value", json_null());
+		jset(r, "too_fast", json_true());
+		jset(r, "file", jstr(run->path));
+		jset(r, "line", json_integer((json_int_t)run->line));
 		json_array_append_new(rounds, r);
 	}
 	jset(o, "rounds", rounds);
@@ -605,6 +672,21 @@ static const char *format_name(enum fc_format f)
 	default: /* a format libfiocamp learns later */
 		return "other";
 	}
+}
+
+static const char *bonnie_format_name(enum fc_bonnie_format f)
+{
+	switch (f) {
+	case FC_BONNIE_FORMAT_1_0X:
+		return "bonnie++ 1.0x";
+	case FC_BONNIE_FORMAT_1_96:
+		return "bonnie++ 1.96";
+	case FC_BONNIE_FORMAT_1_97:
+		return "bonnie++ 1.97";
+	case FC_BONNIE_FORMAT_1_98:
+		return "bonnie++ 1.98";
+	}
+	return "bonnie++";
 }
 
 static json_t *json_transition(const struct an_analysis *a, const struct an_col *cl)
@@ -732,7 +814,15 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		jset(o, "round", json_integer(r->id.round));
 		jset(o, "test", jstr(a->tests[r->test].name));
 		jset(o, "file", jstr(r->path));
-		jset(o, "format", json_string(format_name(r->format)));
+		if (r->bonnie_test >= 0) {
+			jset(o, "format", json_string(bonnie_format_name(r->bonnie_format)));
+			jset(o, "line", json_integer((json_int_t)r->line));
+			jset(o, "bonnie_version", jstr(r->bonnie_version));
+			jset(o, "name", jstr(r->bonnie_name));
+			jset(o, "seed", jstr(r->bonnie_seed));
+		} else {
+			jset(o, "format", json_string(format_name(r->format)));
+		}
 		jset(o, "fio_version", jstr(r->fio_version));
 		jset(o, "timestamp_ms",
 		     r->timestamp_ms >= 0 ? json_integer((json_int_t)r->timestamp_ms) : json_null());

@@ -29,6 +29,7 @@ struct guess {
 	const char *test;
 	size_t test_len;
 	bool strong; /* the test is a job name or the rw mode */
+	bool bonnie; /* a bonnie++ row: the name holds no test */
 	size_t split; /* last separator of the stem; 0 if none */
 	char *state;
 	int round;
@@ -239,7 +240,14 @@ static void infer_input(struct an_analysis *a, size_t in)
 			continue;
 		g[k].r = r;
 		an_name_parse(an_base_name(r->key), &g[k].nm);
-		find_test(&g[k]);
+		if (r->bonnie_test >= 0) {
+			/* a file of bonnie++ rows holds every test */
+			g[k].bonnie = g[k].strong = true;
+			g[k].label = g[k].nm.stem;
+			g[k].label_len = strlen(g[k].nm.stem);
+		} else {
+			find_test(&g[k]);
+		}
 		gp[k] = &g[k];
 		if (!g[k].strong)
 			weak[nw++] = &g[k];
@@ -271,7 +279,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 		r->id.round = q->round;
 		if (q->test)
 			r->id.test = cm_strndup(q->test, q->test_len);
-		else
+		else if (!q->bonnie)
 			from_job++;
 		if (q->nm.date && !date)
 			date = q->nm.date;
@@ -287,9 +295,13 @@ static void infer_input(struct an_analysis *a, size_t in)
 			      r->id.state ? r->id.state : DEFAULT_STATE);
 		if (r->id.round)
 			cm_buf_printf(&b, ", round %d", r->id.round);
+		else if (r->bonnie_test >= 0)
+			cm_buf_puts(&b, ", rounds in the order of the rows");
 		else
 			cm_buf_puts(&b, ", rounds by fio's timestamp");
-		if (r->id.test)
+		if (r->bonnie_test >= 0)
+			cm_buf_puts(&b, ", the tests of its bonnie++ rows");
+		else if (r->id.test)
 			cm_buf_printf(&b, ", test %s", r->id.test);
 		else
 			cm_buf_printf(&b, ", test %s (fio's job name: the name holds none)",
@@ -329,9 +341,41 @@ static bool several_input_names(const struct an_analysis *a)
 	return false;
 }
 
+/*
+ * Whether the bonnie++ rows of input `in` are told apart by their names
+ * (-m): when one file holds rows of several names, its name cannot say
+ * which row is which; then every row's name is part of its variant.
+ * (bonnie++'s own bon_csv2html labels rows by it.)  When each file's rows
+ * share a name, that is most often the host's, and the file name says the
+ * rest.
+ */
+static bool bonnie_names_vary(const struct an_analysis *a, size_t in)
+{
+	const struct an_run *prev = NULL;
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (!r->accepted || r->input != in || r->bonnie_test < 0)
+			continue;
+		if (prev && strcmp(prev->path, r->path) == 0 &&
+		    strcmp(prev->bonnie_name, r->bonnie_name) != 0)
+			return true;
+		prev = r;
+	}
+	return false;
+}
+
 static void assign_variants(struct an_analysis *a)
 {
 	bool multi = several_input_names(a);
+	bool *by_name = cm_calloc(a->n_inputs ? a->n_inputs : 1, sizeof(*by_name));
+	for (size_t in = 0; in < a->n_inputs; in++) {
+		by_name[in] = bonnie_names_vary(a, in);
+		if (by_name[in])
+			an_note(a,
+				"%s: a file holds bonnie++ rows of several names (bonnie++ -m): each "
+				"name is a variant",
+				a->inputs[in].arg);
+	}
 	for (size_t in = 0; in < a->n_inputs; in++) {
 		/* the input's distinct groups */
 		char **groups = NULL;
@@ -380,6 +424,11 @@ static void assign_variants(struct an_analysis *a)
 				cm_buf_putc(&inner, '/');
 			cm_buf_puts(&inner, r->id.variant);
 		}
+		if (by_name[r->input] && r->bonnie_name && r->bonnie_name[0]) {
+			if (inner.len)
+				cm_buf_putc(&inner, '/');
+			cm_buf_puts(&inner, r->bonnie_name);
+		}
 		char *name;
 		if (multi)
 			name = inner.len ? cm_asprintf("%s/%s", in->name, inner.s)
@@ -413,6 +462,7 @@ static void assign_variants(struct an_analysis *a)
 		if (a->variants[vi].campaign == SIZE_MAX)
 			a->variants[vi].campaign = c;
 	}
+	free(by_name);
 }
 
 /* ---- tests ----------------------------------------------------------------------- */
@@ -441,6 +491,7 @@ static size_t add_test(struct an_analysis *a, const size_t *idx, size_t from, si
 	t->base = cm_strdup(a->runs[idx[from]].id.test);
 	t->workload = a->runs[idx[from]].workload;
 	t->first_ts = -1;
+	t->bonnie_test = a->runs[idx[from]].bonnie_test;
 	for (size_t k = from; k < to; k++) {
 		struct an_run *r = &a->runs[idx[k]];
 		r->test = a->n_tests - 1;
@@ -482,8 +533,24 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 			jobs = j;
 	}
 	const char *k0 = a->runs[idx[kstart[0]]].workload;
+	/* Data sets of several sizes are a dimension (a campaign's size = 16G
+	 * 32G, bonnie++ -s): said, not warned of. */
+	bool sizes_only = true;
+	for (size_t i = 1; i < n_keys && sizes_only; i++) {
+		const char *ki = a->runs[idx[kstart[i]]].workload;
+		sizes_only = an_wl_jobs(ki) == an_wl_jobs(k0);
+		for (size_t j = 0; j < an_wl_jobs(k0) && sizes_only; j++) {
+			for (int f = 0; f < AN_WL_COUNT && sizes_only; f++)
+				sizes_only = f == AN_WL_SIZE || an_wl_same(ki, k0, j, (enum an_wl_field)f);
+		}
+	}
 	struct cm_buf warn = {NULL, 0, 0};
-	cm_buf_printf(&warn, "test %s: runs of %zu different workloads, not pooled:", name, n_keys);
+	if (sizes_only)
+		cm_buf_printf(&warn, "test %s: runs on data sets of %zu sizes, a test each:", name,
+			      n_keys);
+	else
+		cm_buf_printf(&warn, "test %s: runs of %zu different workloads, not pooled:", name,
+			      n_keys);
 	for (size_t i = 0; i < n_keys; i++) {
 		size_t end = i + 1 < n_keys ? kstart[i + 1] : to;
 		const char *ki = a->runs[idx[kstart[i]]].workload;
@@ -527,7 +594,10 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 		free(clean);
 		cm_buf_release(&b);
 	}
-	an_warn(a, "%s", warn.s);
+	if (sizes_only)
+		an_note(a, "%s", warn.s);
+	else
+		an_warn(a, "%s", warn.s);
 	cm_buf_release(&warn);
 	free(kstart);
 }
@@ -554,7 +624,11 @@ static void name_tests(struct an_analysis *a)
 		struct an_run *r = &a->runs[i];
 		if (!r->accepted)
 			continue;
-		if (r->source == AN_ID_BENCH_FIO) {
+		if (r->bonnie_test >= 0) {
+			/* whatever the name or a --pattern said: a row holds them all */
+			free(r->id.test);
+			r->id.test = cm_strdup(fc_bonnie_test_info(r->bonnie_test)->name);
+		} else if (r->source == AN_ID_BENCH_FIO) {
 			free(r->id.test);
 			r->id.test = bench_test_name(r);
 		} else if (!r->id.test) {
@@ -680,7 +754,9 @@ void an_attach_logs(struct an_analysis *a)
 	size_t n = 0;
 	/* Rejected and skipped runs too: their logs are theirs, not strays. */
 	for (size_t i = 0; i < a->n_runs; i++) {
-		if (a->runs[i].source != AN_ID_MANIFEST)
+		/* bonnie++ writes no logs */
+		if (a->runs[i].source != AN_ID_MANIFEST && a->runs[i].bonnie_test < 0 &&
+		    !a->runs[i].bonnie)
 			refs[n++] = (struct key_ref){an_base_name(a->runs[i].key), i};
 	}
 	qsort(refs, n, sizeof(*refs), cmp_key_ref);

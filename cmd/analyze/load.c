@@ -60,6 +60,7 @@ static void extract_dir(const struct fc_job *job, const struct fc_dir *d, struct
 {
 	for (int m = 0; m < AN_M_COUNT; m++)
 		dv->v[m] = NAN;
+	dv->too_fast_above = NAN;
 	dv->present = d->present && (d->total_ios > 0 || d->io_bytes > 0);
 	if (!dv->present)
 		return;
@@ -431,6 +432,13 @@ static const char *sniff(const char *path)
 	return NULL;
 }
 
+/* Why a file read as neither fio's nor bonnie++'s output is left out
+ * unread (static). */
+static const char *neither(const struct an_run *r)
+{
+	return r->csv ? "a CSV file, not bonnie++ output" : "not fio output";
+}
+
 static void load_run(struct an_run *r)
 {
 	if (r->skip || r->reason)
@@ -444,6 +452,32 @@ static void load_run(struct an_run *r)
 	struct fc_error err;
 	memset(&err, 0, sizeof(err));
 	int rc = fc_output_read_file(r->path, &out, &err);
+	/* Not fio's: bonnie++'s CSV rows, unless the name says fio (.json,
+	 * .terse).  They become runs in an_bonnie_expand(). */
+	const char *why;
+	if (rc == FC_E_NOT_FIO && an_file_kind(r->path, &why) != AN_FILE_OUTPUT) {
+		int got = an_bonnie_load(r);
+		if (got == AN_BONNIE_ROWS || got == AN_BONNIE_BAD)
+			return;
+		if (got == AN_BONNIE_NO_ROWS && r->maybe) {
+			/* saved beside its CSV, as people do with bonnie++'s stderr */
+			r->skip = strstr(r->reason, "header") ? "a bonnie++ CSV header without rows"
+							      : "bonnie++'s text table, not its CSV rows";
+			free(r->reason);
+			r->reason = NULL;
+			return;
+		}
+		if (got == AN_BONNIE_NO_ROWS)
+			return;
+		if (r->maybe) {
+			r->skip = neither(r);
+			return;
+		}
+		if (r->csv) {
+			r->reason = cm_strdup("not bonnie++ output: no bonnie++ CSV row");
+			return;
+		}
+	}
 	if (rc == FC_E_NOT_FIO && r->maybe) {
 		r->skip = "not fio output";
 		return;
@@ -509,11 +543,12 @@ static void run_pool(struct an_analysis *a, int threads, void (*work)(struct an_
 void an_load_reports(struct an_analysis *a, int threads)
 {
 	run_pool(a, threads, load_run);
+	an_bonnie_expand(a);
 }
 
 static void load_run_logs(struct an_run *r)
 {
-	if (r->accepted && r->n_logs)
+	if (r->accepted && r->n_logs && r->bonnie_test < 0)
 		load_logs(r);
 }
 

@@ -228,12 +228,21 @@ static void print_verbose(const struct an_analysis *a)
 		const struct an_run *r = &a->runs[i];
 		if (!r->accepted)
 			continue;
-		fprintf(stderr,
-			"fiocamp-analyze: read %s: %s%s%s, variant %s, state %s, round %d, test "
-			"%s",
-			r->path, format_text(r->format), r->fio_version ? " " : "",
-			r->fio_version ? r->fio_version : "", a->variants[r->variant].name,
-			a->states[r->state].name, r->id.round, a->tests[r->test].name);
+		if (r->bonnie_test >= 0)
+			fprintf(stderr,
+				"fiocamp-analyze: read %s, line %lu: bonnie++%s%s (-m %s), variant "
+				"%s, state %s, round %d, test %s",
+				r->path, r->line, r->bonnie_version ? " " : " 1.0x",
+				r->bonnie_version ? r->bonnie_version : "", r->bonnie_name,
+				a->variants[r->variant].name, a->states[r->state].name, r->id.round,
+				a->tests[r->test].name);
+		else
+			fprintf(stderr,
+				"fiocamp-analyze: read %s: %s%s%s, variant %s, state %s, round %d, "
+				"test %s",
+				r->path, format_text(r->format), r->fio_version ? " " : "",
+				r->fio_version ? r->fio_version : "", a->variants[r->variant].name,
+				a->states[r->state].name, r->id.round, a->tests[r->test].name);
 		for (size_t k = 0; k < r->n_logs; k++) {
 			if (!r->logs[k].error)
 				fprintf(stderr, "%s%s", k ? ", " : "; logs ", r->logs[k].path);
@@ -460,6 +469,7 @@ int main(int argc, char **argv)
 		case OPT_METRICS:
 			if (parse_metrics(optarg, ro.metrics) != 0)
 				return bail(&a, 2);
+			ro.metrics_given = true;
 			break;
 		case 'w':
 			ro.width = atoi(optarg);

@@ -637,7 +637,6 @@ static const struct {
     {".env", "an environment file"},
     {".stderr", "fio's standard error"},
     {".jsonl", "a JSON lines file (a journal)"},
-    {".csv", "a CSV file"},
     {".tsv", "a CSV file"},
     {".sh", "a script"},
     {".py", "a script"},
@@ -684,6 +683,9 @@ enum an_file_kind an_file_kind(const char *path, const char **why)
 		return AN_FILE_MAYBE;
 	if (strcasecmp(dot, ".json") == 0 || strcasecmp(dot, ".terse") == 0)
 		return AN_FILE_OUTPUT;
+	/* bonnie++ writes CSV; so do spreadsheets, and so do we */
+	if (strcasecmp(dot, ".csv") == 0)
+		return AN_FILE_CSV;
 	for (size_t i = 0; i < sizeof(skip_exts) / sizeof(skip_exts[0]); i++) {
 		if (strcasecmp(dot, skip_exts[i].ext) == 0) {
 			*why = skip_exts[i].what;

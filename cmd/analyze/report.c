@@ -233,6 +233,17 @@ static struct shown shown_cmp(const struct an_analysis *a, const struct an_serie
 	return sh;
 }
 
+/* ">512" for a cell only bonnie++'s "+++++" fills, "too fast" without a
+ * bound; NULL when it has values (or nothing). */
+static char *too_fast_text(const struct an_cell *c)
+{
+	if (c->sum.n || !c->too_fast)
+		return NULL;
+	char num[32];
+	an_fmt_short(num, sizeof(num), c->too_fast_above);
+	return isfinite(c->too_fast_above) ? cm_asprintf(">%s", num) : cm_strdup("too fast");
+}
+
 static void metric_rows(struct block *b, const struct an_analysis *a, const struct an_series *s)
 {
 	char label[96];
@@ -242,15 +253,26 @@ static void metric_rows(struct block *b, const struct an_analysis *a, const stru
 	char **r1 = new_row(b, "  round 1");
 	char **rest = new_row(b, "  rounds 2..n");
 	char **p = new_row(b, "  p (Mann-Whitney)");
+	bool any_too_fast = false;
+	for (size_t k = 0; k < b->ncols; k++)
+		any_too_fast |= s->cells[b->cols[k]].too_fast > 0;
+	char **tf = any_too_fast ? new_row(b, "  too fast (+++++)") : NULL;
 	for (size_t k = 0; k < b->ncols; k++) {
 		size_t col = b->cols[k];
 		const struct an_cell *c = &s->cells[col];
 		struct shown sh = shown_cmp(a, s, col);
 		/* the base column's own rounds against its median */
 		double ref = sh.is_base ? c->sum.median : sh.ref_median;
-		med[k] = value_pct(c->sum.median, sh.change_pct, sh.outside);
+		med[k] = too_fast_text(c);
+		if (!med[k])
+			med[k] = value_pct(c->sum.median, sh.change_pct, sh.outside);
 		rng[k] = range_text(c->sum.min, c->sum.max);
-		r1[k] = value_pct(c->round1, an_pct_change(c->round1, ref), false);
+		if (c->round1_too_fast)
+			r1[k] = cm_strdup("too fast");
+		else
+			r1[k] = value_pct(c->round1, an_pct_change(c->round1, ref), false);
+		if (tf)
+			tf[k] = cm_asprintf("%zu", c->too_fast);
 		rest[k] = value_pct(c->rest_median, an_pct_change(c->rest_median, ref), false);
 		if (!c->sum.n)
 			p[k] = cm_strdup("-");
@@ -458,7 +480,12 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 			for (size_t k = 0; k < ncols; k++)
 				rr[k] = cm_asprintf("%zu", runs[k]);
 			for (int m = 0; m < AN_M_FIRST_LOG; m++) {
-				if (!o->metrics[m])
+				bool shown = o->metrics[m];
+				/* bonnie++'s test has no clat: its rate, CPU and slowest operation */
+				if (ts->bonnie_test >= 0 && !o->metrics_given)
+					shown = m == AN_M_IOPS || m == AN_M_BW || m == AN_M_FILES ||
+						m == AN_M_CPU || m == AN_M_LAT_MAX;
+				if (!shown)
 					continue;
 				const struct an_series *ms =
 				    an_find_series(a, t, s->job_index, s->dir, (enum an_metric)m);
@@ -473,6 +500,29 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 }
 
 /* ---- header, legend, notes ------------------------------------------------- */
+
+/* Accepted runs of bonnie++ rows, and the rows: a row is a run per test. */
+static size_t bonnie_runs(const struct an_analysis *a)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->n_runs; i++)
+		n += a->runs[i].accepted && a->runs[i].bonnie_test >= 0;
+	return n;
+}
+
+static size_t bonnie_rows(const struct an_analysis *a)
+{
+	size_t n = 0;
+	const struct an_run *prev = NULL;
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (!r->accepted || r->bonnie_test < 0)
+			continue;
+		n += !prev || prev->line != r->line || strcmp(prev->path, r->path) != 0;
+		prev = r;
+	}
+	return n;
+}
 
 static void header_text(struct cm_buf *b, const struct an_analysis *a)
 {
@@ -497,7 +547,13 @@ static void header_text(struct cm_buf *b, const struct an_analysis *a)
 					      c ? (c->name ? c->name : c->manifest) : "");
 		}
 	} else {
-		cm_buf_printf(b, "%zu fio run(s)", used);
+		size_t rows = bonnie_rows(a), fio = used - bonnie_runs(a);
+		if (rows == 0)
+			cm_buf_printf(b, "%zu fio run(s)", used);
+		else if (fio)
+			cm_buf_printf(b, "%zu fio run(s) and %zu bonnie++ row(s)", fio, rows);
+		else
+			cm_buf_printf(b, "%zu bonnie++ row(s)", rows);
 	}
 	if (a->fio_version)
 		cm_buf_printf(b, ", %s", a->fio_version);

@@ -31,6 +31,9 @@ const char *const an_wl_fields[AN_WL_COUNT] = {
     [AN_WL_IODEPTH] = "iodepth",	   [AN_WL_NUMJOBS] = "numjobs",
     [AN_WL_IOENGINE] = "ioengine",   [AN_WL_DIRECT] = "direct",
     [AN_WL_SIZE] = "size",	   [AN_WL_RUNTIME] = "runtime",
+    [AN_WL_CONCURRENCY] = "concurrency", [AN_WL_SEEKS] = "seeks",
+    [AN_WL_SEEKERS] = "seekers",	   [AN_WL_FILES] = "files",
+    [AN_WL_FILE_SIZE] = "file_size", [AN_WL_DIRS] = "dirs",
 };
 
 /* ---- values --------------------------------------------------------------- */
@@ -456,6 +459,12 @@ static void job_key(struct cm_buf *b, const struct fc_run *run, const struct fc_
 	}
 }
 
+void an_wl_put(struct cm_buf *b, enum an_wl_field f, const char *value)
+{
+	field(b, f);
+	put_verbatim(b, value);
+}
+
 char *an_workload_key(const struct fc_run *run)
 {
 	struct cm_buf b = {NULL, 0, 0};
@@ -517,9 +526,9 @@ bool an_wl_same(const char *a, const char *b, size_t job, enum an_wl_field f)
 
 bool an_wl_options_listed(const char *key)
 {
-	const char *v;
-	size_t len;
-	return an_wl_get(key, 0, AN_WL_RW, &v, &len);
+	/* anything beside the name: terse output has nothing else */
+	size_t first = strcspn(key, "\x1e");
+	return memchr(key, FIELD_SEP, first) != NULL;
 }
 
 void an_wl_describe(struct cm_buf *b, const char *key, unsigned fields_mask, bool lead_rw)
