@@ -9,10 +9,21 @@ Usage: test-analyze-bonnie.py PATH/TO/fiocamp-analyze
   the latency as the slowest operation), "+++++" as too fast, never a value,
   and an empty field as no run at all; the hand-made rows of the older
   releases likewise.
+- A pile of bonnie++ CSV files named by backend (zvol-1.csv, raw-1.csv ...,
+  hand-made rows of known values shaped like the published comparison) gives
+  the comparison table with the right medians and ranges, as states of one
+  input, and as variants with --pattern; a bad file is rejected, named, and
+  counted against its variant's stability.
+- The same pile beside real fio runs of the bonnie++-equivalent suite
+  (fio-jobs/bon_*.fio, 16 MiB, psync) shares the columns: block write is
+  put_block and bon_write's write bandwidth, and so on.
 """
 
+import json
 import os
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -20,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, close, parse_csv, rejects, run, setup, summary  # noqa: E402
 
 setup(sys.argv[1])
+FIO = shutil.which("fio")
 SRC = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
 REAL = os.path.join(SRC, "tests", "fixtures", "bonnie", "bonnie-2.00a")
 HAND = os.path.join(SRC, "tests", "fixtures", "bonnie", "handmade")
@@ -171,12 +183,261 @@ def check_handmade():
     check("each name is a variant" in err, f"names as variants, said: {err}")
 
 
+# ---- the backend pile ------------------------------------------------------------
+
+
+def row_1_98(name, size, seed, put_block, rewrite, get_block, seeks, cpu, lat,
+             files=None, putc=None):
+    """A 2.00a row as bonnie++ -s SIZE -n 0 -f -q writes it (with -n and
+    without -f when files / putc are given).  Rates in K/sec."""
+    f = ["1.98", "2.00a", name, "1", str(seed), size, "", "8192", "5"]
+    io_vals = [putc, put_block, rewrite, putc and putc // 2, get_block, seeks]
+    for i, v in enumerate(io_vals):
+        if v is None:
+            f += ["", ""]
+        elif v == "+":
+            f += ["+++++", "+++"]
+        else:
+            f += [str(v), str(cpu[i] if isinstance(cpu, list) else cpu)]
+    if files:
+        f += ["16", "", "", "", ""]
+        for v in files:
+            f += ["+++++", "+++"] if v == "+" else [str(v), "10"]
+    else:
+        f += [""] * 5 + [""] * 12
+    lats = [f"{lat[i]}us" if io_vals[i] is not None else "" for i in range(6)]
+    lats += [f"{100 + i}us" if files else "" for i in range(6)]
+    return ",".join(f + lats) + "\n"
+
+
+# K/sec: raw 147..151 MiB/s write, 254..260 read, 2100..2300 seeks/s;
+# zvol 6..7 MiB/s write, 440..480 seeks/s (the published ranges).
+PILE = {
+    "raw": [dict(put_block=150528, rewrite=81920, get_block=260096, seeks=2100, cpu=20),
+            dict(put_block=152576, rewrite=82944, get_block=263168, seeks=2200, cpu=21),
+            dict(put_block=154624, rewrite=83968, get_block=266240, seeks=2300, cpu=22)],
+    "vnd": [dict(put_block=61440, rewrite=30720, get_block=204800, seeks=900, cpu=30),
+            dict(put_block=62464, rewrite=31744, get_block=205824, seeks="+", cpu=31),
+            dict(put_block=63488, rewrite=32768, get_block=206848, seeks=1000, cpu=32)],
+    "zvol": [dict(put_block=6144, rewrite=4096, get_block=143360, seeks=440, cpu=5),
+             dict(put_block=6656, rewrite=4608, get_block=146432, seeks=460, cpu=6),
+             dict(put_block=7168, rewrite=5120, get_block=149504, seeks=480, cpu=7)],
+}
+
+
+def make_pile(pile):
+    os.makedirs(pile)
+    for backend, rows in PILE.items():
+        for r, vals in enumerate(rows, 1):
+            files = [50980, "+", 60681, 6375, "+", 58484] if backend == "raw" else None
+            with open(f"{pile}/{backend}-{r}.csv", "w") as f:
+                f.write(row_1_98("nbsd", "16G", 1796100000 + r, lat=[0, 900, 800, 0, 700, 9000],
+                                 files=files, **vals))
+
+
+def compare_rows(args):
+    rc, out, err = run(["--csv", "compare"] + args)
+    rows, num = parse_csv(out)
+    return rc, rows, num, err
+
+
+def want_range(backend, key, kib=True):
+    vals = [v[key] for v in PILE[backend] if v[key] != "+"]
+    vals = [v / 1024 for v in vals] if kib else [float(v) for v in vals]
+    return statistics.median(vals), min(vals), max(vals), len(vals)
+
+
+def check_pile(tmp):
+    pile = os.path.join(tmp, "backends")
+    make_pile(pile)
+    rc, rows, num, err = compare_rows([pile])
+    check(rc == 0, f"pile: exit {rc} {err}")
+    got = {r["state"]: r for r in rows}
+    check(sorted(got) == ["raw", "vnd", "zvol"], f"pile: a row per backend: {sorted(got)}")
+    for backend in PILE:
+        r = got.get(backend, {})
+        for col, key, kib in (("block write MiB/s", "put_block", True),
+                              ("rewrite MiB/s", "rewrite", True),
+                              ("block read MiB/s", "get_block", True),
+                              ("random seeks/s", "seeks", False)):
+            med, lo, hi, n = want_range(backend, key, kib)
+            close(num(r.get(f"{col} median", "")), med, 5e-4, f"{backend} {col} median")
+            close(num(r.get(f"{col} min", "")), lo, 5e-4, f"{backend} {col} min")
+            close(num(r.get(f"{col} max", "")), hi, 5e-4, f"{backend} {col} max")
+            check(r.get(f"{col} n") == str(n), f"{backend} {col} n")
+        close(num(r.get("block write MiB/s cpu_median", "")), PILE[backend][1]["cpu"], 1e-9,
+              f"{backend} CPU % median")
+        check(r.get("results") == "9" and r.get("rejected") == "0",
+              f"{backend}: stability 9 ok: {r.get('results')} {r.get('rejected')}")
+    # raw is the baseline state (the first); zvol's change against it
+    zw = statistics.median([v["put_block"] for v in PILE["zvol"]])
+    rw = statistics.median([v["put_block"] for v in PILE["raw"]])
+    close(num(got["zvol"]["block write MiB/s change_pct"]), round((zw - rw) / rw * 100, 1),
+          1e-9, "zvol against raw")
+    check(got["raw"]["block write MiB/s change_pct"] == "", "the baseline has no change")
+    # +++++: counted, above 8192 seeks / 0.5 s, never a value
+    check(got["vnd"]["random seeks/s too_fast"] == "1" and
+          num(got["vnd"]["random seeks/s too_fast_above"]) == 16384.0 and
+          got["vnd"]["random seeks/s n"] == "2", f"vnd's +++++ seeks: {got['vnd']}")
+    # the file tests of raw, with their own +++++
+    check(got["raw"]["sequential stat files/s too_fast"] == "3" and
+          got["raw"]["sequential stat files/s median"] == "",
+          f"raw's stat tests too fast: {got['raw'].get('sequential stat files/s too_fast')}")
+    close(num(got["raw"]["sequential create files/s median"]), 50980, 5e-4, "raw create files/s")
+    # no per-char tests (-f): no column
+    check(not any(k.startswith("per-char") for k in rows[0]), "-f: no per-char columns")
+
+    # The terminal: the published shape.
+    rc, out, err = run(["--compare", "--width", "160", pile])
+    lines = out.splitlines()
+    head = " ".join(l for l in lines if l.startswith("state "))
+    check("block write MiB/s" in out and "seeks/s" in head and "stability" in head,
+          f"the table's columns: {head}")
+
+    def row_text(name):
+        return " ".join(l for l in lines if l.startswith(name + " "))
+
+    check("6.50 (6.00..7.00) -95.6%*" in row_text("zvol"), f"zvol's block write: {row_text('zvol')}")
+    check("950 (900..1000) -56.8%* +1 too fast" in row_text("vnd"),
+          f"vnd's seeks: {row_text('vnd')}")
+    check("149 (147..151)" in row_text("raw") and row_text("raw").endswith("9 ok") and
+          ">32768 (3 too fast)" in row_text("raw"), f"raw's row: {row_text('raw')}")
+    text = out.replace("\n", " ")
+    check("+++++ (done in less than 0.5 s)" in text and "bon_write's write bandwidth" in text,
+          f"the legend says what the columns and marks are: {out}")
+    rc, md, err = run(["--compare", "--markdown", pile])
+    check("| state | block write MiB/s | CPU % |" in md and
+          "| zvol | 6.50 (6.00..7.00) -95.6%\\* |" in md, f"Markdown: {md[:600]}")
+    # JSON holds the comparison too
+    rc, out, err = run(["--json", pile])
+    doc = json.loads(out)
+    cmp = doc["comparison"]
+    titles = [c["title"] for c in cmp["columns"]]
+    check(titles[:4] == ["block write MiB/s", "rewrite MiB/s", "block read MiB/s",
+                         "random seeks/s"], f"JSON comparison columns: {titles}")
+    z = [r for r in cmp["rows"] if r["state"] == "zvol"][0]
+    check(z["cells"][0]["median"] == 6.5 and z["cells"][0]["cpu"]["median"] == 6.0 and
+          z["results"] == 9, f"JSON zvol row: {z['cells'][0]}")
+
+    # Backends as variants: --pattern.  A bad file: rejected, named, and
+    # counted against its variant (whose every result it was).
+    with open(f"{pile}/lvm-1.csv", "w") as f:
+        f.write(row_1_98("nbsd", "16G", 1, lat=[0] * 6, put_block=1, rewrite=1, get_block=1,
+                         seeks=1, cpu=1).replace(",1,1,1,1,", ",1,x1,1,1,", 1))
+    rc, rows, num, err = compare_rows(["--pattern", "{variant}-{round}.csv", pile])
+    why = rejects(err).get("lvm-1.csv", "")
+    check(rc == 1 and why.startswith("rejected: bonnie++ CSV, line 1, column ") and
+          "expected a CPU percentage" in why, f"a bad CSV, named: {why}")
+    got = {r["variant"]: r for r in rows}
+    check(sorted(got) == ["lvm", "raw", "vnd", "zvol"] and got["lvm"]["results"] == "0" and
+          got["lvm"]["rejected"] == "1" and got["lvm"]["block write MiB/s median"] == "" and
+          got["raw"]["results"] == "3", f"variants and their stability: {got.get('lvm')}")
+    close(num(got["zvol"]["block write MiB/s change_pct"]), round((zw - rw) / rw * 100, 1),
+          1e-9, "zvol against the baseline variant raw")
+    rc, out, err = run(["--compare", "--width", "160", "--pattern", "{variant}-{round}.csv",
+                        pile])
+    lvm = " ".join(l for l in out.splitlines() if l.startswith("lvm "))
+    check(lvm.endswith("0 ok, 1 rejected") and "(" not in lvm, f"lvm's row: {lvm}")
+    os.remove(f"{pile}/lvm-1.csv")
+    return pile
+
+
+def check_sizes(tmp):
+    """Rows of 16G and 32G: never one cell, a row each."""
+    pile = os.path.join(tmp, "sizes")
+    os.makedirs(pile)
+    vals = {"zvol": (6144, 5120), "raw": (150528, 149504)}
+    for backend, (w16, w32) in vals.items():
+        for r in (1, 2):
+            with open(f"{pile}/{backend}-{r}.csv", "w") as f:
+                for size, w in (("16G", w16 + r * 1024), ("32G", w32 + r * 1024)):
+                    f.write(row_1_98("nbsd", size, 7, lat=[0] * 6, put_block=w, rewrite=w,
+                                     get_block=w, seeks=400 + r, cpu=3))
+    rc, rows, num, err = compare_rows([pile])
+    got = {(r["state"], r["size"]): r for r in rows}
+    check(rc == 0 and sorted(got) == [("raw", "16g"), ("raw", "32g"), ("zvol", "16g"),
+                                      ("zvol", "32g")], f"a row per size: {sorted(got)} {err}")
+    for (backend, size), r in got.items():
+        w = vals[backend][0 if size == "16g" else 1]
+        close(num(r["block write MiB/s median"]), (w + 1.5 * 1024) / 1024, 5e-4,
+              f"{backend} {size}: its own rows only")
+        check(r["block write MiB/s n"] == "2", f"{backend} {size}: two rounds")
+    check("runs on data sets of 2 sizes, a test each" in err and "warning" not in err,
+          f"sizes are said, not warned of: {err}")
+
+
+# ---- beside fio runs of the suite ---------------------------------------------------
+
+
+def run_suite(pile, data):
+    """fio-jobs/bon_* on 16 MiB, psync, twice, in the campaign layout
+    disk/rN/JOB.json (with the logs beside, as fiocamp-run keeps them)."""
+    for r in (1, 2):
+        rdir = os.path.join(pile, "disk", f"r{r}")
+        os.makedirs(rdir)
+        for job in ("bon_write", "bon_rewrite", "bon_read", "bon_seeks"):
+            env = dict(os.environ, FIOCAMP_FILE=data, FIOCAMP_SIZE=str(16 << 20),
+                       FIOCAMP_RUNTIME="2", FIOCAMP_IOENGINE="psync", FIOCAMP_TEST=job)
+            subprocess.run([FIO, "--output-format=json", f"--output={job}.json",
+                            os.path.join(SRC, "fio-jobs", job + ".fio")],
+                           cwd=rdir, env=env, check=True, capture_output=True, timeout=120)
+
+
+def fio_value(pile, job, ddir, key):
+    vals = []
+    for r in (1, 2):
+        with open(f"{pile}/disk/r{r}/{job}.json") as f:
+            j = json.load(f)["jobs"][0]
+        vals.append(j["usr_cpu"] + j["sys_cpu"] if key == "cpu" else
+                    j[ddir]["bw_bytes"] / 1048576 if key == "bw" else j[ddir]["iops"])
+    return statistics.median(vals), min(vals), max(vals)
+
+
+def check_mixed(tmp, pile):
+    if not FIO:
+        print("fio not found; the mixed pile is not checked")
+        return
+    fio_pile = os.path.join(tmp, "fio-disk")
+    data = os.path.join(tmp, "testfile")
+    run_suite(fio_pile, data)
+    args = ["--label", "bonnie=" + pile, "--label", "fio=" + fio_pile]
+    rc, rows, num, err = compare_rows(args)
+    # the block jobs on 16 MiB end within a second: no log line, and their
+    # logs are rejected for it (the runs are not)
+    bad = {k: v for k, v in rejects(err).items() if "holds no values" not in v}
+    check(rc in (0, 1) and not bad, f"mixed: exit {rc} {bad}")
+    got = {(r["variant"], r["state"]): r for r in rows}
+    check(sorted(got) == [("bonnie", "raw"), ("bonnie", "vnd"), ("bonnie", "zvol"),
+                          ("fio", "disk")], f"mixed rows: {sorted(got)}")
+    f = got.get(("fio", "disk"), {})
+    check(f.get("size") == "16m" and got[("bonnie", "raw")]["size"] == "16g",
+          f"sizes apart: {f.get('size')}")
+    for col, job, ddir, key in (("block write MiB/s", "bon_write", "write", "bw"),
+                                ("rewrite MiB/s", "bon_rewrite", "read", "bw"),
+                                ("block read MiB/s", "bon_read", "read", "bw"),
+                                ("random seeks/s", "bon_seeks", "read", "iops")):
+        med, lo, hi = fio_value(fio_pile, job, ddir, key)
+        close(num(f.get(f"{col} median", "")), med, 5e-4 * max(1, med), f"fio {col} median")
+        close(num(f.get(f"{col} min", "")), lo, 5e-4 * max(1, lo), f"fio {col} min")
+        close(num(f.get(f"{col} max", "")), hi, 5e-4 * max(1, hi), f"fio {col} max")
+        cmed, _, _ = fio_value(fio_pile, job, ddir, "cpu")
+        close(num(f.get(f"{col} cpu_median", "")), cmed, 5e-4, f"fio {col}: CPU % = usr + sys")
+    check(f.get("results") == "8" and f.get("rejected") == "0", f"fio stability: {f}")
+    rc, out, err = run(["--compare", "--width", "200"] + args)
+    text = out.replace("\n", " ")
+    check("bon_seeks: fio's CPU % is the mean of its 5 processes" in text,
+          f"the seeks' CPU is said to be a mean: {out[-900:]}")
+
+
 def main():
     base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
     tmp = tempfile.mkdtemp(prefix="test-analyze-bonnie-", dir=base)
     try:
         check_real()
         check_handmade()
+        pile = check_pile(tmp)
+        check_sizes(tmp)
+        check_mixed(tmp, pile)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

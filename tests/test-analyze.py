@@ -600,6 +600,12 @@ def check_campaign(tmp, ex, labels, bmed):
     check(rc == 1 and "marks this run failed (fio exit status 1)" in err,
           f"manifest failed run: {rc} {err}")
     check("stray" not in err, "only what the manifest lists is read")
+    # The failed run counts against the campaign's stability.
+    rc2, cmp_out, err2 = run(["--csv", "compare", camp])
+    crow, cnum = parse_csv(cmp_out, ",", ".")
+    check(rc2 == 1 and [(r["state"], r["results"], r["rejected"]) for r in crow] ==
+          [("basis", "6", "1"), ("snap1", "6", "1")],
+          f"a failed run is counted in the stability: {[(r['state'], r['results'], r['rejected']) for r in crow]}")
     check("campaign demo" in out, "campaign name in the header")
     lines = out.splitlines()
     dt = [l for l in lines if l.startswith("downtime s")]

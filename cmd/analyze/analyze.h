@@ -348,6 +348,9 @@ struct an_variant {
 	size_t campaign;   /* index into campaigns, SIZE_MAX if none */
 	char *fio_version; /* the campaign's, else its first run's */
 	size_t n_runs;
+	/* For its stability: results used and rejected (a fio run or a
+	 * bonnie++ row each; a rejected bonnie++ file counts once). */
+	size_t n_results, n_rejected;
 };
 
 /* A test: one workload, named. */
@@ -653,6 +656,7 @@ enum an_csv_kind {
 	AN_CSV_PROFILE,
 	AN_CSV_TRANSITIONS,
 	AN_CSV_WIDE,
+	AN_CSV_COMPARE,
 };
 
 struct an_report_opts {
@@ -682,6 +686,59 @@ void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act,
 size_t an_ref_col(const struct an_analysis *a, size_t col);
 /* "matched", "DIFFERS", "matched (2 of 2)", "-"; caller frees. */
 char *an_integrity_text(const struct an_transition *t);
+
+/* The comparison of variants (compare.c): rows of a state of a variant (and
+ * a data-set size when several are compared), columns of each test's
+ * headline metric, bonnie++'s tests and the fio suite's jobs that measure
+ * the same in one column.  Borrows from the analysis. */
+struct an_cmp_col {
+	char *title;	/* "block write MiB/s", "rw4k IOPS" */
+	int role;	/* enum fc_bonnie_test of its column; -1 for a test's own */
+	enum an_metric metric;
+	enum fc_ddir dir;
+	size_t job;
+	bool cpu;	/* CPU % beside it */
+	size_t *tests;	/* the tests shown in it, no two in one row */
+	size_t n_tests;
+	size_t order;
+};
+
+struct an_cmp_cell {
+	const struct an_cell *cell; /* NULL: nothing in this row */
+	const struct an_cell *cpu;  /* NULL */
+	size_t test;
+	double change_pct; /* against the baseline variant's row of the same state
+			      and size; NaN */
+	bool outside;	   /* outside that row's min..max */
+};
+
+struct an_cmp_row {
+	size_t col;	 /* into a->cols; SIZE_MAX: a variant without usable results */
+	size_t variant;
+	size_t state;	 /* SIZE_MAX with col */
+	char *size;	 /* the data set ("16g", "" for none) when by_size; else NULL */
+	bool first;	 /* its variant's first row */
+	struct an_cmp_cell *cells; /* one per column */
+};
+
+struct an_cmp {
+	struct an_cmp_col *cols;
+	size_t n_cols;
+	struct an_cmp_row *rows;
+	size_t n_rows, cap_rows;
+	bool by_size; /* tests of several sizes: a row per size */
+	bool bonnie;  /* a column of bonnie++'s tests (or the fio suite's) */
+	char *cpu_note; /* NULL, or how fio's CPU % of a group compares */
+};
+
+void an_cmp_build(const struct an_analysis *a, struct an_cmp *c);
+void an_cmp_free(struct an_cmp *c);
+/* "29094 (22900..49674) -12.0%* +1 too fast", ">512 (3 too fast)", "-";
+ * the change only with `change`.  Caller frees. */
+char *an_cmp_cell_text(const struct an_cmp_cell *cell, bool change);
+char *an_cmp_cpu_text(const struct an_cmp_cell *cell);
+/* "12 ok", "11 ok, 1 rejected" on a variant's first row, else "". */
+char *an_cmp_stability_text(const struct an_analysis *a, const struct an_cmp_row *row);
 
 void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report_opts *o);
 void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_report_opts *o);

@@ -950,8 +950,20 @@ int an_compute(struct an_analysis *a, const struct an_options *opt)
 	for (size_t v = 0; v < a->n_variants; v++)
 		a->variants[v].n_runs = 0;
 	for (size_t i = 0; i < a->n_runs; i++) {
-		if (a->runs[i].accepted)
-			a->variants[a->runs[i].variant].n_runs++;
+		const struct an_run *r = &a->runs[i];
+		if (r->skip)
+			continue;
+		struct an_variant *v = &a->variants[r->variant];
+		v->n_runs += r->accepted;
+		/* a bonnie++ row's tests are one result */
+		const struct an_run *p = i ? &a->runs[i - 1] : NULL;
+		if (r->bonnie_test >= 0 && p && p->bonnie_test >= 0 && p->line == r->line &&
+		    strcmp(p->path, r->path) == 0)
+			continue;
+		if (r->accepted)
+			v->n_results++;
+		else
+			v->n_rejected++;
 	}
 	for (size_t v = 0; v < a->n_variants; v++) {
 		struct an_variant *var = &a->variants[v];

@@ -432,6 +432,23 @@ struct manifest_ctx {
 	const char *group;
 };
 
+/* A run of the manifest's, at `path`, known by its identity: a rejected one
+ * has a reason (and is listed, and counts against its variant's stability). */
+static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, const char *state,
+				   int round, const char *test, const char *variant)
+{
+	struct an_run *r = add_run(m->a, m->in, path);
+	r->source = AN_ID_MANIFEST;
+	r->campaign = m->campaign;
+	r->group = cm_strdup(m->group);
+	r->id.state = cm_strdup(state);
+	r->id.round = round;
+	r->id.test = cm_strdup(test);
+	if (variant)
+		r->id.variant = cm_strdup(variant);
+	return r;
+}
+
 static void manifest_test(struct manifest_ctx *m, const char *state, int round, const json_t *t,
 			  const json_t *jround)
 {
@@ -471,18 +488,20 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 	if (strcmp(status, "done") != 0) {
 		char *where = json && safe_rel_path(json) ? join_path(dir, json) : cm_strdup(label);
+		struct an_run *r = manifest_run(m, where, state, round, test, variant);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
-			an_reject(a, where, "the campaign marks this run %s (fio exit status %lld)",
-				  status, (long long)json_integer_value(es));
+			r->reason = cm_asprintf("the campaign marks this run %s (fio exit status %lld)",
+						status, (long long)json_integer_value(es));
 		else
-			an_reject(a, where, "the campaign marks this run %s", status);
+			r->reason = cm_asprintf("the campaign marks this run %s", status);
 		free(where);
 		free(label);
 		return;
 	}
 	if (!json) {
-		an_reject(a, label, "manifest.json lists the run as done but names no JSON file");
+		manifest_run(m, label, state, round, test, variant)->reason =
+		    cm_strdup("manifest.json lists the run as done but names no JSON file");
 		free(label);
 		return;
 	}
@@ -496,16 +515,8 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 	free(label);
 	char *path = join_path(dir, json);
-	struct an_run *r = add_run(a, m->in, path);
+	struct an_run *r = manifest_run(m, path, state, round, test, variant);
 	free(path);
-	r->source = AN_ID_MANIFEST;
-	r->campaign = m->campaign;
-	r->group = cm_strdup(m->group);
-	r->id.state = cm_strdup(state);
-	r->id.round = round;
-	r->id.test = cm_strdup(test);
-	if (variant)
-		r->id.variant = cm_strdup(variant);
 
 	size_t i;
 	const json_t *lg;

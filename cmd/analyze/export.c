@@ -462,6 +462,71 @@ static void csv_wide(struct csv_out *o, const struct an_analysis *a)
 	}
 }
 
+/* The comparison of variants, a row per row of --compare: what a
+ * spreadsheet charts as the published table. */
+static void csv_compare(struct csv_out *o, const struct an_analysis *a)
+{
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	static const char *const lead[] = {"variant", "state",	 "size", "baseline_variant",
+					   "status",  "results", "rejected"};
+	static const char *const per[] = {"median", "min", "max", "n", "change_pct"};
+	/* bonnie++'s "+++++", in the columns its tests share */
+	static const char *const per_bonnie[] = {"too_fast", "too_fast_above"};
+	static const char *const per_cpu[] = {"cpu_median", "cpu_min", "cpu_max"};
+	struct cm_strv names = {0};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(lead); i++)
+		cm_strv_add(&names, lead[i]);
+	for (size_t i = 0; i < m.n_cols; i++) {
+		for (size_t k = 0; k < CM_ARRAY_SIZE(per); k++)
+			cm_strv_addf(&names, "%s %s", m.cols[i].title, per[k]);
+		for (size_t k = 0; m.cols[i].role >= 0 && k < CM_ARRAY_SIZE(per_bonnie); k++)
+			cm_strv_addf(&names, "%s %s", m.cols[i].title, per_bonnie[k]);
+		for (size_t k = 0; m.cols[i].cpu && k < CM_ARRAY_SIZE(per_cpu); k++)
+			cm_strv_addf(&names, "%s %s", m.cols[i].title, per_cpu[k]);
+	}
+	c_header(o, (const char *const *)names.v);
+	cm_strv_release(&names);
+	for (size_t r = 0; r < m.n_rows; r++) {
+		const struct an_cmp_row *row = &m.rows[r];
+		const struct an_variant *v = &a->variants[row->variant];
+		c_str(o, v->name);
+		c_str(o, row->state == SIZE_MAX ? "" : a->states[row->state].name);
+		c_str(o, row->size ? row->size : "");
+		c_bool(o, true, row->variant == a->baseline_variant);
+		c_str(o, row->col == SIZE_MAX ? "" : an_col_mark(a, &a->cols[row->col]));
+		c_int(o, (long long)v->n_results);
+		c_int(o, (long long)v->n_rejected);
+		for (size_t i = 0; i < m.n_cols; i++) {
+			const struct an_cmp_cell *cell = &row->cells[i];
+			const struct an_cell *c = cell->cell;
+			c_num(o, c ? c->sum.median : NAN, DEC_VALUE);
+			c_num(o, c ? c->sum.min : NAN, DEC_VALUE);
+			c_num(o, c ? c->sum.max : NAN, DEC_VALUE);
+			if (c)
+				c_int(o, (long long)c->sum.n);
+			else
+				c_str(o, "");
+			c_pct(o, cell->change_pct);
+			if (m.cols[i].role >= 0) {
+				if (c)
+					c_int(o, (long long)c->too_fast);
+				else
+					c_str(o, "");
+				c_num(o, c ? c->too_fast_above : NAN, DEC_VALUE);
+			}
+			if (!m.cols[i].cpu)
+				continue;
+			const struct an_cell *cpu = cell->cpu;
+			c_num(o, cpu ? cpu->sum.median : NAN, DEC_VALUE);
+			c_num(o, cpu ? cpu->sum.min : NAN, DEC_VALUE);
+			c_num(o, cpu ? cpu->sum.max : NAN, DEC_VALUE);
+		}
+		c_end(o);
+	}
+	an_cmp_free(&m);
+}
+
 void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		  const struct an_report_opts *opts)
 {
@@ -483,6 +548,9 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		break;
 	case AN_CSV_WIDE:
 		csv_wide(&o, a);
+		break;
+	case AN_CSV_COMPARE:
+		csv_compare(&o, a);
 		break;
 	}
 	cm_buf_release(&o.line);
@@ -687,6 +755,89 @@ static const char *bonnie_format_name(enum fc_bonnie_format f)
 		return "bonnie++ 1.98";
 	}
 	return "bonnie++";
+}
+
+static json_t *json_summary_of(const struct an_cell *c)
+{
+	if (!c)
+		return json_null();
+	json_t *o = json_object();
+	jset(o, "n", json_integer((json_int_t)c->sum.n));
+	jset(o, "median", jnum(c->sum.median));
+	jset(o, "min", jnum(c->sum.min));
+	jset(o, "max", jnum(c->sum.max));
+	jset(o, "too_fast", json_integer((json_int_t)c->too_fast));
+	jset(o, "too_fast_above", jnum(c->too_fast_above));
+	return o;
+}
+
+/* The comparison of variants, as --compare shows it. */
+static json_t *json_comparison(const struct an_analysis *a)
+{
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	json_t *o = json_object();
+	jset(o, "by_size", json_boolean(m.by_size));
+	json_t *cols = json_array();
+	for (size_t i = 0; i < m.n_cols; i++) {
+		const struct an_cmp_col *cc = &m.cols[i];
+		json_t *c = json_object();
+		jset(c, "title", jstr(cc->title));
+		jset(c, "bonnie_test",
+		     cc->role >= 0 ? json_string(fc_bonnie_test_info(cc->role)->name) : json_null());
+		jset(c, "metric", json_string(an_metric_name(cc->metric)));
+		jset(c, "unit", json_string(an_metric_unit(cc->metric, FC_LOG_UNKNOWN)));
+		jset(c, "direction", json_string(fc_ddir_name(cc->dir)));
+		jset(c, "job_index", json_integer((json_int_t)cc->job + 1));
+		jset(c, "cpu", json_boolean(cc->cpu));
+		json_t *tests = json_array();
+		for (size_t k = 0; k < cc->n_tests; k++)
+			json_array_append_new(tests, jstr(a->tests[cc->tests[k]].name));
+		jset(c, "tests", tests);
+		json_array_append_new(cols, c);
+	}
+	jset(o, "columns", cols);
+	json_t *rows = json_array();
+	for (size_t r = 0; r < m.n_rows; r++) {
+		const struct an_cmp_row *row = &m.rows[r];
+		const struct an_variant *v = &a->variants[row->variant];
+		json_t *x = json_object();
+		jset(x, "variant", jstr(v->name));
+		jset(x, "state", row->state == SIZE_MAX ? json_null() : jstr(a->states[row->state].name));
+		jset(x, "size", row->size && row->size[0] ? jstr(row->size) : json_null());
+		jset(x, "baseline_variant", json_boolean(row->variant == a->baseline_variant));
+		jset(x, "status", row->col == SIZE_MAX ? json_null()
+						     : jstr(an_col_mark(a, &a->cols[row->col])));
+		jset(x, "results", json_integer((json_int_t)v->n_results));
+		jset(x, "rejected", json_integer((json_int_t)v->n_rejected));
+		json_t *cells = json_array();
+		for (size_t i = 0; i < m.n_cols; i++) {
+			const struct an_cmp_cell *cell = &row->cells[i];
+			if (!cell->cell) {
+				json_array_append_new(cells, json_null());
+				continue;
+			}
+			json_t *c = json_summary_of(cell->cell);
+			jset(c, "test", jstr(a->tests[cell->test].name));
+			jset(c, "variant_change_pct", jnum(cell->change_pct));
+			jset(c, "outside_variant_range", json_boolean(cell->outside));
+			if (m.cols[i].cpu) {
+				json_t *cpu = json_summary_of(cell->cpu);
+				if (json_is_object(cpu)) {
+					json_object_del(cpu, "too_fast");
+					json_object_del(cpu, "too_fast_above");
+				}
+				jset(c, "cpu", cpu);
+			}
+			json_array_append_new(cells, c);
+		}
+		jset(x, "cells", cells);
+		json_array_append_new(rows, x);
+	}
+	jset(o, "rows", rows);
+	jset(o, "cpu_note", jstr(m.cpu_note));
+	an_cmp_free(&m);
+	return o;
 }
 
 static json_t *json_transition(const struct an_analysis *a, const struct an_col *cl)
@@ -915,6 +1066,8 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	}
 	free(ro);
 	j_end_array(j);
+
+	j_member(j, "comparison", json_comparison(a));
 
 	j_begin_array(j, "rejected");
 	for (size_t i = 0; i < a->n_rejected; i++) {

@@ -409,10 +409,11 @@ static void assign_variants(struct an_analysis *a)
 		}
 		free(groups);
 	}
-	/* Runs in path order meet their variants in a stable order. */
+	/* Runs in path order meet their variants in a stable order.  Rejected
+	 * runs have theirs too: they count against its stability. */
 	for (size_t i = 0; i < a->n_runs; i++) {
 		struct an_run *r = &a->runs[i];
-		if (!r->accepted)
+		if (r->skip)
 			continue;
 		const struct an_input *in = &a->inputs[r->input];
 		struct cm_buf inner = {NULL, 0, 0};
@@ -441,6 +442,8 @@ static void assign_variants(struct an_analysis *a)
 		free(clean);
 		free(name);
 		struct an_variant *v = &a->variants[r->variant];
+		if (!r->accepted)
+			continue;
 		v->n_runs++;
 		if (v->campaign == SIZE_MAX && r->campaign != SIZE_MAX)
 			v->campaign = r->campaign;

@@ -30,7 +30,7 @@ static const struct {
 	enum an_csv_kind kind;
 } csv_kinds[] = {
     {"summary", AN_CSV_SUMMARY},	 {"rounds", AN_CSV_ROUNDS}, {"profile", AN_CSV_PROFILE},
-    {"transitions", AN_CSV_TRANSITIONS}, {"wide", AN_CSV_WIDE},
+    {"transitions", AN_CSV_TRANSITIONS}, {"wide", AN_CSV_WIDE}, {"compare", AN_CSV_COMPARE},
 };
 #define N_CSV_KINDS (sizeof(csv_kinds) / sizeof(csv_kinds[0]))
 
@@ -513,7 +513,8 @@ int main(int argc, char **argv)
 					 "or files of fio output)"));
 	if (compare && (format == OUT_CSV || format == OUT_JSON || format == OUT_TABLE))
 		return bail(&a, usage_error("%s", "--compare goes with the terminal or --markdown, "
-						  "not with --table, --csv or --json"));
+						  "not with --table, --csv or --json (--csv compare "
+						  "and --json hold the comparison)"));
 	if (compare && format == OUT_DEFAULT)
 		format = OUT_TABLE;
 	/* --html or --svg alone write only the pictures */

@@ -900,73 +900,12 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 
 /* ---- the comparison of variants ------------------------------------------- */
 
-struct cmp_col {
-	const struct an_series *s;
-	char *title;
-};
-
-/* Each test's headline: IOPS, or MiB/s for blocks of 64 KiB and more, per
- * job and direction that did I/O. */
-static size_t compare_cols(const struct an_analysis *a, struct cmp_col **out)
+static char *compare_row_label(const struct an_analysis *a, const struct an_cmp_row *row,
+			       bool *marked)
 {
-	struct cmp_col *cols = NULL;
-	size_t n = 0, cap = 0;
-	for (size_t t = 0; t < a->n_tests; t++) {
-		enum an_metric m = an_wl_large_blocks(a->tests[t].workload) ? AN_M_BW : AN_M_IOPS;
-		size_t dirs = 0, jobs = 0;
-		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
-			const struct an_series *s = &a->series[i];
-			if (s->metric != m)
-				continue;
-			dirs += s->job_index == 0;
-			if (s->job_index + 1 > jobs)
-				jobs = s->job_index + 1;
-		}
-		for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
-			const struct an_series *s = &a->series[i];
-			if (s->metric != m)
-				continue;
-			struct cmp_col *c = CM_PUSH(cols, n, cap);
-			c->s = s;
-			struct cm_buf b = {NULL, 0, 0};
-			cm_buf_puts(&b, a->tests[t].name);
-			if (jobs > 1)
-				cm_buf_printf(&b, " job %zu", s->job_index + 1);
-			if (dirs > 1)
-				cm_buf_printf(&b, " %s", fc_ddir_name(s->dir));
-			cm_buf_printf(&b, " %s", m == AN_M_BW ? "MiB/s" : "IOPS");
-			c->title = b.s;
-		}
-	}
-	*out = cols;
-	return n;
-}
-
-/* "29094 (22900..49674) -12.0%": median, min..max, change against the
- * baseline variant in the same state. */
-static char *compare_cell(const struct an_analysis *a, const struct an_cell *c, size_t col)
-{
-	if (!c->sum.n)
-		return cm_strdup("-");
-	char med[32], lo[32], hi[32], pct[32];
-	an_fmt_short(med, sizeof(med), c->sum.median);
-	an_fmt_short(lo, sizeof(lo), c->sum.min);
-	an_fmt_short(hi, sizeof(hi), c->sum.max);
-	pct[0] = '\0';
-	if (a->cols[col].variant != a->baseline_variant)
-		an_fmt_pct(pct, sizeof(pct), c->v_change_pct);
-	struct cm_buf b = {NULL, 0, 0};
-	cm_buf_puts(&b, med);
-	if (c->sum.n > 1)
-		cm_buf_printf(&b, " (%s..%s)", lo, hi);
-	if (pct[0])
-		cm_buf_printf(&b, " %s%s", pct, c->v_outside ? "*" : "");
-	return b.s;
-}
-
-static char *compare_row_label(const struct an_analysis *a, size_t col, bool *marked)
-{
-	const struct an_col *c = &a->cols[col];
+	if (row->col == SIZE_MAX)
+		return cm_strdup(a->variants[row->variant].name);
+	const struct an_col *c = &a->cols[row->col];
 	char *name = an_col_name(a, c);
 	const char *mark = an_col_mark(a, c);
 	bool base = c->variant == a->baseline_variant && a->n_variants > 1;
@@ -982,12 +921,17 @@ static char *compare_row_label(const struct an_analysis *a, size_t col, bool *ma
 	return label;
 }
 
-static void compare_legend(struct cm_buf *b, const struct an_analysis *a)
+static void compare_legend(struct cm_buf *b, const struct an_analysis *a, const struct an_cmp *m)
 {
 	size_t lo = SIZE_MAX, hi = 0;
-	for (size_t i = 0; i < a->n_series; i++) {
-		for (size_t k = 0; k < a->n_cols; k++) {
-			size_t n = a->series[i].cells[k].n;
+	bool too_fast = false;
+	for (size_t r = 0; r < m->n_rows; r++) {
+		for (size_t i = 0; i < m->n_cols; i++) {
+			const struct an_cell *c = m->rows[r].cells[i].cell;
+			if (!c)
+				continue;
+			too_fast |= c->too_fast > 0;
+			size_t n = c->n + c->too_fast;
 			if (!n)
 				continue;
 			lo = n < lo ? n : lo;
@@ -996,43 +940,98 @@ static void compare_legend(struct cm_buf *b, const struct an_analysis *a)
 	}
 	cm_buf_puts(b, "each cell: the median over the rounds, (min..max) when there are "
 		       "several");
-	if (a->n_variants > 1)
+	if (a->n_variants > 1 && a->n_order > 1)
+		cm_buf_printf(b, ", and the change of the median against the baseline variant %s "
+				 "in the same state, in %s against its baseline state %s (* = "
+				 "outside its min..max)",
+			      a->variants[a->baseline_variant].name,
+			      a->variants[a->baseline_variant].name, a->states[a->baseline].name);
+	else if (a->n_variants > 1)
 		cm_buf_printf(b, ", and the change of the median against the baseline variant %s "
 				 "(* = outside its min..max)",
 			      a->variants[a->baseline_variant].name);
+	else if (a->n_order > 1)
+		cm_buf_printf(b, ", and the change of the median against the baseline state %s "
+				 "(* = outside its min..max)",
+			      a->states[a->baseline].name);
+	if (m->by_size)
+		cm_buf_puts(b, ", in the row of its data set's size (tests without one in the "
+			       "first row)");
 	if (lo == hi)
 		cm_buf_printf(b, ".  Rounds per cell: %zu.", lo);
 	else if (lo != SIZE_MAX)
 		cm_buf_printf(b, ".  Rounds per cell: %zu to %zu.", lo, hi);
-	cm_buf_puts(b, "  IOPS, or MiB/s for blocks of 64 KiB and more; --table shows every "
-		       "metric.");
+	else
+		cm_buf_putc(b, '.');
+	bool own = false;
+	for (size_t i = 0; i < m->n_cols; i++)
+		own |= m->cols[i].role < 0;
+	if (own)
+		cm_buf_puts(b, "  A test's column: IOPS, or MiB/s for blocks of 64 KiB and more.");
+	cm_buf_puts(b, "  --table shows every metric.");
+	if (m->bonnie)
+		cm_buf_puts(b, "\nbonnie++'s tests and the fio suite's side by side: block write = "
+			       "put_block, or bon_write's write bandwidth; rewrite = rewrite, or "
+			       "bon_rewrite's read bandwidth (an approximation); block read = "
+			       "get_block, or bon_read's read bandwidth; random seeks = seeks, or "
+			       "bon_seeks's read IOPS.  MiB/s are bonnie++'s K/sec / 1024.  CPU %: "
+			       "bonnie++'s %CP, fio's usr_cpu + sys_cpu.");
+	if (m->cpu_note)
+		cm_buf_printf(b, "  %s.", m->cpu_note);
+	if (too_fast)
+		cm_buf_puts(b, "\n>N (k too fast), +k too fast: rounds bonnie++ printed as "
+			       "+++++ (done in less than 0.5 s), faster than N; left out of the "
+			       "median, min..max and every comparison.");
+	cm_buf_printf(b, "\nstability: results used (%s) and rejected (listed on stderr), per "
+			 "variant.",
+		      m->bonnie ? "fio runs, bonnie++ rows" : "fio runs");
 }
 
 void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
 		      bool markdown)
 {
-	struct cmp_col *cols;
-	size_t nc = compare_cols(a, &cols);
-	/* rows: the columns of the grid that have runs, or a failure to show */
-	size_t *rows = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*rows));
-	size_t nr = 0;
-	for (size_t k = 0; k < a->n_cols; k++) {
-		if (a->cols[k].n_runs || an_col_mark(a, &a->cols[k]))
-			rows[nr++] = k;
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	/* the columns as printed: each column, its CPU %, the size first and
+	 * the stability last */
+	size_t nc = m.by_size ? 1 : 0;
+	for (size_t i = 0; i < m.n_cols; i++)
+		nc += m.cols[i].cpu ? 2 : 1;
+	nc++;
+	struct cmp_col {
+		char *title;
+	} *cols = cm_calloc(nc, sizeof(*cols));
+	size_t ci = 0;
+	if (m.by_size)
+		cols[ci++].title = cm_strdup("size");
+	for (size_t i = 0; i < m.n_cols; i++) {
+		cols[ci++].title = cm_strdup(m.cols[i].title);
+		if (m.cols[i].cpu)
+			cols[ci++].title = cm_strdup("CPU %");
 	}
+	cols[ci++].title = cm_strdup("stability");
+	size_t nr = m.n_rows;
 	char ***cells = cm_calloc(nr ? nr : 1, sizeof(*cells));
 	char **labels = cm_calloc(nr ? nr : 1, sizeof(*labels));
 	bool marked = false;
 	for (size_t r = 0; r < nr; r++) {
-		labels[r] = compare_row_label(a, rows[r], &marked);
-		cells[r] = cm_calloc(nc ? nc : 1, sizeof(**cells));
-		for (size_t c = 0; c < nc; c++)
-			cells[r][c] = compare_cell(a, &cols[c].s->cells[rows[r]], rows[r]);
+		const struct an_cmp_row *row = &m.rows[r];
+		labels[r] = compare_row_label(a, row, &marked);
+		cells[r] = cm_calloc(nc, sizeof(**cells));
+		ci = 0;
+		if (m.by_size)
+			cells[r][ci++] = cm_strdup(row->size && row->size[0] ? row->size : "-");
+		for (size_t i = 0; i < m.n_cols; i++) {
+			cells[r][ci++] = an_cmp_cell_text(&row->cells[i], true);
+			if (m.cols[i].cpu)
+				cells[r][ci++] = an_cmp_cpu_text(&row->cells[i]);
+		}
+		cells[r][ci++] = an_cmp_stability_text(a, row);
 	}
 	struct cm_buf head = {NULL, 0, 0};
 	header_text(&head, a);
 	struct cm_buf leg = {NULL, 0, 0};
-	compare_legend(&leg, a);
+	compare_legend(&leg, a, &m);
 	const char *corner = a->n_variants > 1 ? "variant" : "state";
 	if (markdown) {
 		char *nl = strchr(head.s, '\n');
@@ -1058,7 +1057,14 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 			}
 			fputc('\n', f);
 		}
-		fprintf(f, "\n%s\n", leg.s);
+		/* a paragraph each */
+		fputc('\n', f);
+		for (const char *p = leg.s; *p; p++) {
+			if (*p == '\n')
+				fputc('\n', f);
+			fputc(*p, f);
+		}
+		fputc('\n', f);
 		footer_text(f, a, 0, true, false, marked);
 	} else {
 		int width = o->width > 0 ? o->width : 100;
@@ -1167,10 +1173,10 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 	}
 	free(cells);
 	free(labels);
-	free(rows);
 	for (size_t c = 0; c < nc; c++)
 		free(cols[c].title);
 	free(cols);
+	an_cmp_free(&m);
 }
 
 /* ---- the tables for other writers (html.c) ------------------------------------ */
