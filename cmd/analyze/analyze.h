@@ -729,6 +729,7 @@ struct an_cmp {
 	bool by_size; /* tests of several sizes: a row per size */
 	bool bonnie;  /* a column of bonnie++'s tests (or the fio suite's) */
 	char *cpu_note; /* NULL, or how fio's CPU % of a group compares */
+	size_t *runs_of; /* private: accepted runs by grid column and test */
 };
 
 void an_cmp_build(const struct an_analysis *a, struct an_cmp *c);

@@ -79,6 +79,27 @@ static bool same_but_size(const char *x, const char *y)
 	return true;
 }
 
+/* Whether grid column `col` has accepted runs of test t (counted once, in
+ * an_cmp_build: asking an_runs_of for every pair would go through every
+ * run each time). */
+static bool ran(const struct an_analysis *a, const struct an_cmp *c, size_t col, size_t t)
+{
+	return c->runs_of[col * a->n_tests + t] > 0;
+}
+
+static void count_runs(const struct an_analysis *a, struct an_cmp *c)
+{
+	c->runs_of = cm_calloc(a->n_cols * a->n_tests + 1, sizeof(*c->runs_of));
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (!r->accepted)
+			continue;
+		size_t col = an_col_find(a, r->state, r->variant);
+		if (col != SIZE_MAX)
+			c->runs_of[col * a->n_tests + r->test]++;
+	}
+}
+
 /* ---- rows ------------------------------------------------------------------ */
 
 static void add_row(struct an_cmp *c, size_t col, size_t variant, size_t state, const char *size)
@@ -128,7 +149,7 @@ static void build_rows(const struct an_analysis *a, struct an_cmp *c)
 		size_t n = 0, cap = 0;
 		for (size_t t = 0; t < a->n_tests; t++) {
 			const char *s = test_size(a, t, buf, sizeof(buf));
-			if (!s || !an_runs_of(a, k, t))
+			if (!s || !ran(a, c, k, t))
 				continue;
 			bool seen = false;
 			for (size_t i = 0; i < n && !seen; i++)
@@ -229,11 +250,11 @@ static bool fits(const struct an_analysis *a, const struct an_cmp *c, const stru
 			return false;
 	}
 	for (size_t k = 0; k < a->n_cols; k++) {
-		if (!an_runs_of(a, k, u->test))
+		if (!ran(a, c, k, u->test))
 			continue;
 		size_t r = row_of(a, c, k, u->test);
 		for (size_t i = 0; i < cc->n_tests && r != SIZE_MAX; i++) {
-			if (an_runs_of(a, k, cc->tests[i]) && row_of(a, c, k, cc->tests[i]) == r)
+			if (ran(a, c, k, cc->tests[i]) && row_of(a, c, k, cc->tests[i]) == r)
 				return false;
 		}
 	}
@@ -345,7 +366,7 @@ static void fill_cells(const struct an_analysis *a, struct an_cmp *c)
 			const struct an_series *cpu =
 			    cc->cpu ? an_find_series(a, t, cc->job, cc->dir, AN_M_CPU) : NULL;
 			for (size_t col = 0; s && col < a->n_cols; col++) {
-				if (!an_runs_of(a, col, t))
+				if (!ran(a, c, col, t))
 					continue;
 				size_t r = row_of(a, c, col, t);
 				if (r == SIZE_MAX)
@@ -414,6 +435,7 @@ static void cpu_note(const struct an_analysis *a, struct an_cmp *c)
 void an_cmp_build(const struct an_analysis *a, struct an_cmp *c)
 {
 	memset(c, 0, sizeof(*c));
+	count_runs(a, c);
 	build_rows(a, c);
 	build_cols(a, c);
 	fill_cells(a, c);
@@ -433,6 +455,7 @@ void an_cmp_free(struct an_cmp *c)
 	}
 	free(c->rows);
 	free(c->cpu_note);
+	free(c->runs_of);
 	memset(c, 0, sizeof(*c));
 }
 
