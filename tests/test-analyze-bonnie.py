@@ -429,6 +429,31 @@ def check_mixed(tmp, pile):
           f"the seeks' CPU is said to be a mean: {out[-900:]}")
 
 
+def check_html(tmp, pile):
+    """The comparison in the HTML report: the same rows and columns, and the
+    chart with a panel per column."""
+    html = os.path.join(tmp, "backends.html")
+    charts = os.path.join(tmp, "charts")
+    rc, out, err = run(["--html", html, "--svg", charts, "--pattern", "{variant}-{round}.csv",
+                        pile])
+    check(rc == 0, f"html: exit {rc} {err}")
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    sect = page[page.find('<section id="compare">'):]
+    sect = sect[:sect.find("</section>")]
+    for text in ("block write MiB/s", "random seeks/s", "stability", "6.50 (6.00..7.00)"):
+        check(text in sect, f"html: the comparison holds {text!r}")
+    check("<p class=\"sub\">bonnie++&#39;s tests and the fio suite&#39;s side by side" in sect,
+          "html: the comparison's legend names bonnie++'s columns")
+    svg = os.path.join(charts, "compare.svg")
+    check(os.path.exists(svg), "html: compare.svg written")
+    if os.path.exists(svg):
+        with open(svg, encoding="utf-8") as f:
+            chart = f.read()
+        check("block write MiB/s" in chart and "random seeks/s" in chart,
+              "compare.svg: a panel per column")
+
+
 def main():
     base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
     tmp = tempfile.mkdtemp(prefix="test-analyze-bonnie-", dir=base)
@@ -438,6 +463,7 @@ def main():
         pile = check_pile(tmp)
         check_sizes(tmp)
         check_mixed(tmp, pile)
+        check_html(tmp, pile)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

@@ -168,7 +168,13 @@ static void compare_block(void *ctx, const struct an_tab *t)
 	cm_buf_puts(&h->b, "</div>\n");
 	struct cm_buf leg = {NULL, 0, 0};
 	an_compare_legend(&leg, h->a);
-	an_svg_put(&h->b, "<p class=\"sub\">%e</p>\n", leg.s);
+	/* its paragraphs are lines */
+	for (char *p = leg.s, *nl; p && *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		an_svg_put(&h->b, "<p class=\"sub\">%e</p>\n", p);
+	}
 	cm_buf_release(&leg);
 	const char *paras[4];
 	size_t n = an_table_legends(h->a, false, an_any_marked(h->a), paras);

@@ -987,47 +987,80 @@ static void compare_legend(struct cm_buf *b, const struct an_analysis *a, const 
 		      m->bonnie ? "fio runs, bonnie++ rows" : "fio runs");
 }
 
+/* The comparison as printed: the size first, each column and its CPU %,
+ * the stability last; a row per row of m. */
+struct cmp_table {
+	size_t nc, nr;
+	char **titles;
+	char **labels;
+	char ***cells;
+	bool marked;
+};
+
+static void cmp_table_build(const struct an_analysis *a, const struct an_cmp *m,
+			    struct cmp_table *t)
+{
+	size_t nc = m->by_size ? 1 : 0;
+	for (size_t i = 0; i < m->n_cols; i++)
+		nc += m->cols[i].cpu ? 2 : 1;
+	nc++;
+	t->nc = nc;
+	t->nr = m->n_rows;
+	t->marked = false;
+	t->titles = cm_calloc(nc, sizeof(*t->titles));
+	size_t ci = 0;
+	if (m->by_size)
+		t->titles[ci++] = cm_strdup("size");
+	for (size_t i = 0; i < m->n_cols; i++) {
+		t->titles[ci++] = cm_strdup(m->cols[i].title);
+		if (m->cols[i].cpu)
+			t->titles[ci++] = cm_strdup("CPU %");
+	}
+	t->titles[ci++] = cm_strdup("stability");
+	size_t nr = t->nr;
+	t->cells = cm_calloc(nr ? nr : 1, sizeof(*t->cells));
+	t->labels = cm_calloc(nr ? nr : 1, sizeof(*t->labels));
+	for (size_t r = 0; r < nr; r++) {
+		const struct an_cmp_row *row = &m->rows[r];
+		t->labels[r] = compare_row_label(a, row, &t->marked);
+		t->cells[r] = cm_calloc(nc, sizeof(**t->cells));
+		ci = 0;
+		if (m->by_size)
+			t->cells[r][ci++] = cm_strdup(row->size && row->size[0] ? row->size : "-");
+		for (size_t i = 0; i < m->n_cols; i++) {
+			t->cells[r][ci++] = an_cmp_cell_text(&row->cells[i], true);
+			if (m->cols[i].cpu)
+				t->cells[r][ci++] = an_cmp_cpu_text(&row->cells[i]);
+		}
+		t->cells[r][ci++] = an_cmp_stability_text(a, row);
+	}
+}
+
+static void cmp_table_free(struct cmp_table *t)
+{
+	for (size_t r = 0; r < t->nr; r++) {
+		for (size_t c = 0; c < t->nc; c++)
+			free(t->cells[r][c]);
+		free(t->cells[r]);
+		free(t->labels[r]);
+	}
+	for (size_t c = 0; c < t->nc; c++)
+		free(t->titles[c]);
+	free(t->cells);
+	free(t->labels);
+	free(t->titles);
+}
+
 void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
 		      bool markdown)
 {
 	struct an_cmp m;
 	an_cmp_build(a, &m);
-	/* the columns as printed: each column, its CPU %, the size first and
-	 * the stability last */
-	size_t nc = m.by_size ? 1 : 0;
-	for (size_t i = 0; i < m.n_cols; i++)
-		nc += m.cols[i].cpu ? 2 : 1;
-	nc++;
-	struct cmp_col {
-		char *title;
-	} *cols = cm_calloc(nc, sizeof(*cols));
-	size_t ci = 0;
-	if (m.by_size)
-		cols[ci++].title = cm_strdup("size");
-	for (size_t i = 0; i < m.n_cols; i++) {
-		cols[ci++].title = cm_strdup(m.cols[i].title);
-		if (m.cols[i].cpu)
-			cols[ci++].title = cm_strdup("CPU %");
-	}
-	cols[ci++].title = cm_strdup("stability");
-	size_t nr = m.n_rows;
-	char ***cells = cm_calloc(nr ? nr : 1, sizeof(*cells));
-	char **labels = cm_calloc(nr ? nr : 1, sizeof(*labels));
-	bool marked = false;
-	for (size_t r = 0; r < nr; r++) {
-		const struct an_cmp_row *row = &m.rows[r];
-		labels[r] = compare_row_label(a, row, &marked);
-		cells[r] = cm_calloc(nc, sizeof(**cells));
-		ci = 0;
-		if (m.by_size)
-			cells[r][ci++] = cm_strdup(row->size && row->size[0] ? row->size : "-");
-		for (size_t i = 0; i < m.n_cols; i++) {
-			cells[r][ci++] = an_cmp_cell_text(&row->cells[i], true);
-			if (m.cols[i].cpu)
-				cells[r][ci++] = an_cmp_cpu_text(&row->cells[i]);
-		}
-		cells[r][ci++] = an_cmp_stability_text(a, row);
-	}
+	struct cmp_table tab;
+	cmp_table_build(a, &m, &tab);
+	size_t nc = tab.nc, nr = tab.nr;
+	char **titles = tab.titles, **labels = tab.labels, ***cells = tab.cells;
+	bool marked = tab.marked;
 	struct cm_buf head = {NULL, 0, 0};
 	header_text(&head, a);
 	struct cm_buf leg = {NULL, 0, 0};
@@ -1039,7 +1072,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 		fprintf(f, "  %s\n\n| %s |", nl, corner);
 		for (size_t c = 0; c < nc; c++) {
 			fputc(' ', f);
-			md_cell(f, cols[c].title);
+			md_cell(f, titles[c]);
 			fputs(" |", f);
 		}
 		fputs("\n|---|", f);
@@ -1086,7 +1119,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 				size_t l = str_width(cells[r][c]);
 				w = l > w ? l : w;
 			}
-			const char *p = cols[c].title;
+			const char *p = titles[c];
 			while (*p) {
 				size_t n = strcspn(p, " ");
 				w = n > w ? n : w;
@@ -1111,7 +1144,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 			size_t hl = 1;
 			for (size_t c = c0; c < c1; c++) {
 				size_t cap = 0;
-				const char *p = cols[c].title;
+				const char *p = titles[c];
 				struct cm_buf cur = {NULL, 0, 0};
 				while (*p) {
 					size_t n = strcspn(p, " ");
@@ -1165,17 +1198,7 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 	}
 	cm_buf_release(&head);
 	cm_buf_release(&leg);
-	for (size_t r = 0; r < nr; r++) {
-		for (size_t c = 0; c < nc; c++)
-			free(cells[r][c]);
-		free(cells[r]);
-		free(labels[r]);
-	}
-	free(cells);
-	free(labels);
-	for (size_t c = 0; c < nc; c++)
-		free(cols[c].title);
-	free(cols);
+	cmp_table_free(&tab);
 	an_cmp_free(&m);
 }
 
@@ -1222,37 +1245,20 @@ static void visit_grid(const struct an_analysis *a, const struct an_report_opts 
 
 static void visit_compare(const struct an_analysis *a, an_tab_fn fn, void *ctx)
 {
-	struct cmp_col *cols;
-	size_t nc = compare_cols(a, &cols);
-	struct an_tab t = {.test = SIZE_MAX, .dir = FC_DDIR_READ, .ncols = nc};
-	t.heads = cm_calloc(nc ? nc : 1, sizeof(*t.heads));
-	for (size_t c = 0; c < nc; c++)
-		t.heads[c] = cols[c].title;
-	t.labels = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*t.labels));
-	t.cells = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*t.cells));
-	bool marked = false;
-	for (size_t k = 0; k < a->n_cols; k++) {
-		if (!a->cols[k].n_runs && !an_col_mark(a, &a->cols[k]))
-			continue;
-		size_t r = t.nrows++;
-		t.labels[r] = compare_row_label(a, k, &marked);
-		t.cells[r] = cm_calloc(nc ? nc : 1, sizeof(**t.cells));
-		for (size_t c = 0; c < nc; c++)
-			t.cells[r][c] = compare_cell(a, &cols[c].s->cells[k], k);
-	}
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	struct cmp_table tab;
+	cmp_table_build(a, &m, &tab);
+	struct an_tab t = {.test = SIZE_MAX,
+			   .dir = FC_DDIR_READ,
+			   .ncols = tab.nc,
+			   .heads = tab.titles,
+			   .nrows = tab.nr,
+			   .labels = (const char **)tab.labels,
+			   .cells = tab.cells};
 	fn(ctx, &t);
-	for (size_t r = 0; r < t.nrows; r++) {
-		for (size_t c = 0; c < nc; c++)
-			free(t.cells[r][c]);
-		free(t.cells[r]);
-		free((char *)t.labels[r]);
-	}
-	for (size_t c = 0; c < nc; c++)
-		free(cols[c].title);
-	free(cols);
-	free(t.heads);
-	free(t.labels);
-	free(t.cells);
+	cmp_table_free(&tab);
+	an_cmp_free(&m);
 }
 
 void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool compare,
@@ -1267,19 +1273,41 @@ void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool
 size_t an_compare_series(const struct an_analysis *a, const struct an_series ***series,
 			 char ***titles)
 {
-	struct cmp_col *cols;
-	size_t nc = compare_cols(a, &cols);
-	*series = cm_calloc(nc ? nc : 1, sizeof(**series));
-	*titles = cm_calloc(nc ? nc : 1, sizeof(**titles));
-	for (size_t c = 0; c < nc; c++) {
-		(*series)[c] = cols[c].s;
-		(*titles)[c] = cols[c].title;
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	size_t most = 0, n = 0;
+	for (size_t c = 0; c < m.n_cols; c++)
+		most += m.cols[c].n_tests;
+	const struct an_series **sv = cm_calloc(most ? most : 1, sizeof(*sv));
+	char **tv = cm_calloc(most ? most : 1, sizeof(*tv));
+	/* a column holding several tests (bonnie++'s and the fio suite's) is
+	 * drawn as one panel per test */
+	for (size_t c = 0; c < m.n_cols; c++) {
+		const struct an_cmp_col *cc = &m.cols[c];
+		for (size_t k = 0; k < cc->n_tests; k++) {
+			const struct an_test *t = &a->tests[cc->tests[k]];
+			for (size_t i = t->series_start; i < t->series_end; i++) {
+				const struct an_series *s = &a->series[i];
+				if (s->metric != cc->metric || s->dir != cc->dir ||
+				    s->job_index != cc->job)
+					continue;
+				sv[n] = s;
+				tv[n++] = cc->n_tests > 1 ? cm_asprintf("%s (%s)", cc->title, t->name)
+							  : cm_strdup(cc->title);
+				break;
+			}
+		}
 	}
-	free(cols);
-	return nc;
+	an_cmp_free(&m);
+	*series = sv;
+	*titles = tv;
+	return n;
 }
 
 void an_compare_legend(struct cm_buf *b, const struct an_analysis *a)
 {
-	compare_legend(b, a);
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	compare_legend(b, a, &m);
+	an_cmp_free(&m);
 }
