@@ -109,8 +109,14 @@ int fcr_write_file(const char *path, const void *buf, size_t len, bool replace,
 		   struct fcr_error *err);
 /* Writes a new file (O_EXCL) without fsync: the caller syncs it later. */
 int fcr_write_file_nosync(const char *path, const void *buf, size_t len, struct fcr_error *err);
-/* Writes path via "path.tmp", fsync, rename, fsync of the directory. */
-int fcr_write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err);
+/* Writes path via "path.tmp", fsync (together with the fd sync_too, -1:
+ * none, named sync_too_name in messages), rename, fsync of the directory. */
+int fcr_write_file_atomic(const char *path, const void *buf, size_t len, int sync_too,
+			  const char *sync_too_name, struct fcr_error *err);
+/* fsync of every fd of fds (-1: passed over), their writeback started
+ * together first.  0, or the negative errno of the first failure, with
+ * *failed (may be NULL) its index. */
+int fcr_fsync_fds(const int *fds, size_t n, size_t *failed);
 /* fsync of the directory holding `path` (or of `path` if it is one). */
 int fcr_fsync_dir(const char *dir, struct fcr_error *err);
 /* mkdir -p; what it creates gets `mode`. */

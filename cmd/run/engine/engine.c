@@ -219,8 +219,8 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		json_object_set_new(t, "status", json_string("pending"));
 		json_array_append_new(tests, t);
 	}
-	fcr_record_event(&S->rec, "round-start",
-			 json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+	fcr_record_event_lazy(&S->rec, "round-start",
+			      json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -325,8 +325,8 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 		return FCR_DONE;
 	bool cut_short = S->resumed && !fcr_has_status(state_obj, "pending");
 	json_object_set_new(state_obj, "status", json_string("running"));
-	fcr_record_event(&S->rec, "state-start",
-			 json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
+	fcr_record_event_lazy(&S->rec, "state-start",
+			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
 	fcr_record_save(&S->rec);
 	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
 	enum fcr_outcome result = FCR_DONE;
@@ -354,10 +354,10 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 		uint64_t pause_ms = 0;
 		if (ran_round && c->pause_ms) {
 			pause_ms = c->pause_ms;
-			fcr_record_event(&S->rec, "pause",
-					 json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
-						   (int)r, "duration_s",
-						   fcr_jseconds((double)c->pause_ms / 1000)));
+			fcr_record_event_lazy(&S->rec, "pause",
+					      json_pack("{s:s, s:i, s:o}", "state", st->name,
+							"round", (int)r, "duration_s",
+							fcr_jseconds((double)c->pause_ms / 1000)));
 		}
 		if (r > 1)
 			fcr_status_pause_done();

@@ -76,16 +76,6 @@ void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env)
 
 /* ---- evaluating a fio run ----------------------------------------------- */
 
-static int fsync_path(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	int rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 /*
  * Makes every file of a run directory durable, then the directory itself.
  * Done once per round, before the manifest says "done", and not between
@@ -96,17 +86,31 @@ void fcr_fio_sync_outputs(const char *dir)
 	DIR *d = opendir(dir);
 	if (!d)
 		return;
+	int *fds = NULL;
+	size_t n = 0;
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (e->d_name[0] == '.')
 			continue;
-		char *p = cm_asprintf("%s/%s", dir, e->d_name);
 		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
-			fsync_path(p);
-		free(p);
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode))
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		fds = cm_realloc(fds, n + 1, sizeof(*fds));
+		fds[n++] = fd;
 	}
+	/* the directory last: its entries after the files they name */
+	fds = cm_realloc(fds, n + 1, sizeof(*fds));
+	fds[n++] = dup(dirfd(d));
 	closedir(d);
-	fcr_fsync_dir(dir, NULL);
+	fcr_fsync_fds(fds, n, NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
+	}
+	free(fds);
 }
 
 /* Logs fio wrote for `test` in `dir`, as paths relative to the campaign
@@ -346,7 +350,9 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		json_object_set_new(ev, "iops", json_incref(json_object_get(obj, "iops")));
 	if (result == FCR_FAILED)
 		fcr_jset_text(ev, "error", why);
-	fcr_record_event(f->rec, "fio-end", ev);
+	/* durable with the manifest's next save, which records the run: not
+	 * between two runs, where a sync would add to the gap between them */
+	fcr_record_event_lazy(f->rec, "fio-end", ev);
 	if (result == FCR_DONE) {
 		double iops = json_number_value(json_object_get(obj, "iops"));
 		fcr_progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);

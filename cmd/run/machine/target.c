@@ -516,9 +516,9 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 out:
 	if (err_fd >= 0) {
 		struct stat st;
+		/* made durable with the run's other outputs (fcr_fio_sync_outputs) */
 		if (fstat(err_fd, &st) == 0 && st.st_size == 0)
 			unlink(stderr_path);
-		fsync(err_fd);
 		close(err_fd);
 	}
 	free(stderr_path);

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static void sync_journal(struct fcr_record *r);
+
 int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -41,6 +43,7 @@ int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err
 
 void fcr_record_close(struct fcr_record *r)
 {
+	sync_journal(r);
 	if (r->journal_fd >= 0)
 		close(r->journal_fd);
 	r->journal_fd = -1;
@@ -54,7 +57,7 @@ void fcr_record_close(struct fcr_record *r)
 	r->dir = r->manifest_path = NULL;
 }
 
-void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields)
+void fcr_record_event_lazy(struct fcr_record *r, const char *event, json_t *fields)
 {
 	json_t *e = json_object();
 	json_object_set_new(e, "t", fcr_jutc(cm_wall_s()));
@@ -92,10 +95,25 @@ void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields)
 		left -= (size_t)w;
 	}
 	free(line);
+	r->unsynced = true;
+}
+
+/* fdatasync of the journal when lines wait for it. */
+static void sync_journal(struct fcr_record *r)
+{
+	if (!r->unsynced || r->journal_fd < 0)
+		return;
+	r->unsynced = false;
 	if (fdatasync(r->journal_fd) < 0) {
 		r->failed = true;
 		fcr_fail_errno(&r->err, errno, "%s/journal.jsonl: cannot sync", r->dir);
 	}
+}
+
+void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields)
+{
+	fcr_record_event_lazy(r, event, fields);
+	sync_journal(r);
 }
 
 int fcr_record_save(struct fcr_record *r)
@@ -110,10 +128,17 @@ int fcr_record_save(struct fcr_record *r)
 	size_t n = strlen(text);
 	text = cm_realloc(text, n + 2, 1);
 	text[n++] = '\n';
-	int rc = fcr_write_file_atomic(r->manifest_path, text, n, &r->err);
+	/* the journal first: the manifest never records a step the journal lacks */
+	bool journal = r->unsynced && r->journal_fd >= 0;
+	char *jpath = cm_asprintf("%s/journal.jsonl", r->dir);
+	int rc = fcr_write_file_atomic(r->manifest_path, text, n, journal ? r->journal_fd : -1,
+				       jpath, &r->err);
+	free(jpath);
 	free(text);
 	if (rc < 0)
 		r->failed = true;
+	else if (journal)
+		r->unsynced = false;
 	return rc;
 }
 

@@ -19,11 +19,12 @@ struct fcr_record {
 	char *dir;
 	char *manifest_path;
 	int journal_fd;
-	int lock_fd;  /* the directory, flock()ed for the session (lock.c); -1: none */
-	json_t *m;    /* the manifest; owned */
-	int session;  /* 1 for the first run, +1 per --resume */
-	double mono0; /* the journal's "mono" counts from here (fcr_record_open) */
-	bool failed;  /* a write failed: the campaign must stop */
+	int lock_fd;   /* the directory, flock()ed for the session (lock.c); -1: none */
+	json_t *m;     /* the manifest; owned */
+	int session;   /* 1 for the first run, +1 per --resume */
+	double mono0;  /* the journal's "mono" counts from here (fcr_record_open) */
+	bool failed;   /* a write failed: the campaign must stop */
+	bool unsynced; /* events were written since the journal's last fdatasync */
 	struct fcr_error err;
 };
 
@@ -37,7 +38,18 @@ void fcr_record_close(struct fcr_record *r);
 /* Appends {"t", "mono", "session", "event", ...fields} and fsyncs.  Steals
  * `fields` (may be NULL).  A failure sets r->failed. */
 void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
-/* Rewrites manifest.json (sets "updated").  A failure sets r->failed. */
+/*
+ * The same, written at once (a crash of the controller loses nothing) but
+ * made durable by the next fcr_record_save(), fcr_record_event() or
+ * fcr_record_close(): for the events of steps that the manifest records
+ * only with that save (fio-end inside a round, round-start,
+ * state-start, pause), so that a sync between two fio runs does not add to
+ * the gap between them.  Never for a provider's events.
+ */
+void fcr_record_event_lazy(struct fcr_record *r, const char *event, json_t *fields);
+/* Rewrites manifest.json (sets "updated"); the journal's lines that wait
+ * for their fdatasync get it together with the new manifest's fsync, before
+ * the rename.  A failure sets r->failed. */
 int fcr_record_save(struct fcr_record *r);
 /* fcr_record_save(), then the event only when the manifest was written: the
  * journal never says more than the manifest (a step done that the manifest

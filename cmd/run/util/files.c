@@ -64,10 +64,50 @@ int fcr_fsync_dir(const char *dir, struct fcr_error *err)
 	return 0;
 }
 
-int fcr_write_file_atomic(const char *path, const void *buf, size_t len, struct fcr_error *err)
+int fcr_fsync_fds(const int *fds, size_t n, size_t *failed)
+{
+	/*
+	 * The writeback of all first, then the fsyncs: the blocks of every file
+	 * are allocated in the file system's running transaction, so that the
+	 * first fsync commits them all and the others find little left to do.
+	 * A failure here is no error (the fsync below tells): it only starts
+	 * the writeback early.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		if (fds[i] >= 0)
+			sync_file_range(fds[i], 0, 0, SYNC_FILE_RANGE_WRITE);
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* a directory that cannot be synced (some file systems) is no error */
+		if (fds[i] >= 0 && fsync(fds[i]) < 0 && errno != EINVAL) {
+			if (failed)
+				*failed = i;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+int fcr_write_file_atomic(const char *path, const void *buf, size_t len, int sync_too,
+			  const char *sync_too_name, struct fcr_error *err)
 {
 	char *tmp = cm_asprintf("%s.tmp", path);
-	int rc = fcr_write_file(tmp, buf, len, true, err);
+	int rc = 0;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		rc = fcr_fail_errno(err, errno, "%s: cannot create", tmp);
+	else if (write_all(fd, buf, len) < 0)
+		rc = fcr_fail_errno(err, errno, "%s: cannot write", tmp);
+	if (rc == 0) {
+		int fds[2] = {fd, sync_too};
+		size_t failed = 0;
+		int e = -fcr_fsync_fds(fds, 2, &failed);
+		if (e)
+			rc =
+			    fcr_fail_errno(err, e, "%s: cannot sync", failed ? sync_too_name : tmp);
+	}
+	if (fd >= 0 && close(fd) < 0 && rc == 0)
+		rc = fcr_fail_errno(err, errno, "%s: cannot write", tmp);
 	if (rc == 0 && rename(tmp, path) < 0)
 		rc = fcr_fail_errno(err, errno, "%s: cannot rename to %s", tmp, path);
 	free(tmp);
