@@ -23,25 +23,46 @@
 #define FIOCAMP_VERSION "unknown"
 #endif
 
-/* "head item, item, ..." wrapped before column 80, continued indented. */
+/* Puts `word` (n bytes) on the line at *col, or on a new one indented by 2
+ * when it would reach column 80. */
+static void put_word(FILE *f, size_t *col, const char *word, size_t n)
+{
+	if (*col && *col + 1 + n > 79) {
+		fputs("\n  ", f);
+		*col = 2;
+	} else if (*col) {
+		fputc(' ', f);
+		(*col)++;
+	}
+	fwrite(word, 1, n, f);
+	*col += n;
+}
+
+/* The words of `text` on the line at *col, wrapped like put_word(). */
+static void put_words(FILE *f, size_t *col, const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+		if (n)
+			put_word(f, col, p, n);
+		p += n + (p[n] == ' ');
+	}
+}
+
+/* "head item, item, ..." wrapped before column 80, continued indented; an
+ * item (an action's usage) is never split. */
 static void print_list(FILE *f, const char *head, const struct fcr_action *table)
 {
-	size_t col = (size_t)fprintf(f, "%s", head);
-	const size_t indent = 2;
+	size_t col = 0;
+	put_words(f, &col, head);
 	for (size_t i = 0;; i++) {
 		const struct fcr_action *a = table ? &table[i] : fcr_builtin_action(i);
 		if (!a || !a->name)
 			break;
 		bool last = table ? !table[i + 1].name : !fcr_builtin_action(i + 1);
-		size_t n = strlen(a->usage) + (last ? 0 : 1);
-		if (col + 1 + n > 79) {
-			fprintf(f, "\n%*s", (int)indent, "");
-			col = indent;
-		} else {
-			fputc(' ', f);
-			col++;
-		}
-		col += (size_t)fprintf(f, "%s%s", a->usage, last ? "" : ",");
+		char *item = cm_asprintf("%s%s", a->usage, last ? "" : ",");
+		put_word(f, &col, item, strlen(item));
+		free(item);
 	}
 	fputc('\n', f);
 }
@@ -76,10 +97,14 @@ static void usage(FILE *f)
 		snprintf(head, sizeof(head), "provider %s (%s):", (*p)->type, (*p)->summary);
 		print_list(f, head, (*p)->actions);
 	}
-	fprintf(f,
-		"job files: --jobs-dir, beside the campaign file, %s, built in\n"
-		"exit status: 0 done, 1 failed, 2 bad usage or campaign file, 130 interrupted\n",
-		fcr_jobs_installed_dir());
+	size_t col = 0;
+	put_words(f, &col, "job files: --jobs-dir, beside the campaign file,");
+	char *dir = cm_asprintf("%s,", fcr_jobs_installed_dir());
+	put_word(f, &col, dir, strlen(dir));
+	free(dir);
+	put_words(f, &col, "built in");
+	fputs("\nexit status: 0 done, 1 failed, 2 bad usage or campaign file, 130 interrupted\n",
+	      f);
 }
 
 /* The campaign's name and file recorded in a manifest: the copy in the

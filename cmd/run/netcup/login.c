@@ -49,10 +49,10 @@ static void login_usage(FILE *f)
 		   "prints, confirm the code) and writes the offline refresh token to the\n"
 		   "token file with mode 0600 (directories created 0700).\n"
 		   "\n"
-		   "  --token-file PATH  where to write it (default " FCR_NETCUP_TOKEN_FILE_DEFAULT
-		   ")\n"
-		   "  --auth-url URL     the Keycloak realm (default " FCR_NETCUP_DEFAULT_AUTH_URL
-		   ")\n");
+		   "  --token-file PATH  where to write it (default:\n"
+		   "                     " FCR_NETCUP_TOKEN_FILE_DEFAULT ")\n"
+		   "  --auth-url URL     the Keycloak realm (default:\n"
+		   "                     " FCR_NETCUP_DEFAULT_AUTH_URL ")\n");
 }
 
 int fcr_netcup_login_command(int argc, char **argv)
