@@ -5,6 +5,7 @@
  * provider describes them), each pause, and the expected duration.
  * Nothing is created, nothing is sent.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,7 +165,8 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		}
 	}
 	char d[32];
-	cm_format_duration(d, sizeof(d), (uint64_t)(total_s * 1000));
+	/* whole seconds: the plan is an estimate */
+	cm_format_duration(d, sizeof(d), (uint64_t)llround(total_s) * 1000);
 	printf("\nexpected duration: about %s", d);
 	if (unknown)
 		printf(" plus %u step%s whose duration depends on the machine (prefill, waits, "
