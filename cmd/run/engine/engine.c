@@ -102,6 +102,9 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	const char *note_ignored;
 	ctx.down_wall = fcr_resume_down_since(S, state_obj, ai, st, &note_ignored);
 	S->ai = (int)ai;
+	/* from now on the ETA counts what is left of its wait (fcr_status_wait) */
+	if (a->def->duration_ms)
+		fcr_status_waited(a->def->duration_ms(a));
 	int rc = a->def->perform(&ctx, a, res, &err);
 	S->ai = -1;
 	enum fcr_outcome s = FCR_DONE;
@@ -111,8 +114,6 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		S->maybe_down = false;
 		record_downtime(S, st, ai, state_obj, obj, ctx.back_wall);
 	}
-	if (rc == 0 && a->def->duration_ms)
-		fcr_status_waited(a->def->duration_ms(a));
 	/* the contract wants a provider's tasks beside our timing */
 	static const char *const lifted[] = {"task", "tasks"};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
@@ -743,8 +744,10 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 			      "the campaign ends with the machine taken away (no wait-ssh saw it "
 			      "back after the last power-off, reboot or revert)");
 end:
+	/* what follows starts on a line of its own */
+	fcr_progress_end();
 	if (S->rec.failed) {
-		fprintf(stderr, "\nfiocamp-run: %s\n", S->rec.err.msg);
+		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
 		result = FCR_FATAL;
 	}
 	if (result == FCR_INTERRUPTED || (*S->stop && result != FCR_DONE)) {
@@ -770,7 +773,6 @@ end:
 			 json_pack("{s:s, s:o}", "status", final, "elapsed_s",
 				   fcr_jseconds(fcr_status_elapsed_s())));
 	fcr_record_save(&S->rec);
-	fcr_progress_clear();
 	char el[32];
 	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
 	if (exit_code == FCR_EXIT_INTERRUPTED) {

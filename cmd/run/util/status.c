@@ -9,6 +9,30 @@
 #include <time.h>
 #include <unistd.h>
 
+/* What the status line says. */
+static struct {
+	bool begun;
+	double started_mono;
+	/* the campaign's shape */
+	double runtime_s, pause_s;
+	unsigned rounds;
+	size_t n_states;
+	/* for the ETA */
+	double fio_extra_s;
+	unsigned fio_extra_n;
+	unsigned tests_left;
+	unsigned pauses_left;
+	uint64_t wait_left_ms;
+	double wait_end_mono; /* the wait under way (fcr_status_wait) ends then; 0: none */
+	/* where we are */
+	size_t si;
+	const char *state; /* borrowed */
+	unsigned round;
+	const char *test;
+	double test_started;
+	char rate[64];
+} S;
+
 static enum fcr_progress_mode mode;
 static char status_text[512];
 static int status_shown;
@@ -32,10 +56,35 @@ static unsigned term_width(void)
 	return 80;
 }
 
+/* Terminal columns of UTF-8 text: its bytes but continuation bytes. */
+static size_t text_cols(const char *s, size_t n)
+{
+	size_t cols = 0;
+	for (size_t i = 0; i < n && s[i]; i++)
+		cols += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return cols;
+}
+
+/* The bytes of s that fill at most `cols` columns, cut between characters. */
+static size_t cut_to_cols(const char *s, size_t cols)
+{
+	size_t i = 0, c = 0;
+	while (s[i]) {
+		size_t k = 1;
+		while (((unsigned char)s[i + k] & 0xc0) == 0x80)
+			k++;
+		if (c + 1 > cols)
+			break;
+		i += k;
+		c++;
+	}
+	return i;
+}
+
 static void draw(void)
 {
-	unsigned w = term_width() - 1;
-	fprintf(stderr, "\r\033[K%.*s", (int)w, status_text);
+	size_t w = term_width() - 1;
+	fprintf(stderr, "\r\033[K%.*s", (int)cut_to_cols(status_text, w), status_text);
 	fflush(stderr);
 	status_shown = 1;
 	last_draw = cm_mono_s();
@@ -48,6 +97,13 @@ void fcr_progress_clear(void)
 		fflush(stderr);
 		status_shown = 0;
 	}
+}
+
+void fcr_progress_end(void)
+{
+	fcr_progress_clear();
+	status_text[0] = '\0';
+	S.begun = false;
 }
 
 void fcr_progress_line(const char *fmt, ...)
@@ -89,42 +145,6 @@ void fcr_progress_problem(const char *fmt, ...)
 	}
 	fcr_progress_line("%s", text);
 }
-
-static void status_printf(bool force, const char *fmt, ...) CM_PRINTF(2, 3);
-
-static void status_printf(bool force, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(status_text, sizeof(status_text), fmt, ap);
-	va_end(ap);
-	if (force || cm_mono_s() - last_draw >= 0.2)
-		draw();
-}
-
-/* ---- what the line says ----------------------------------------------------- */
-
-static struct {
-	bool begun;
-	double started_mono;
-	/* the campaign's shape */
-	double runtime_s, pause_s;
-	unsigned rounds;
-	size_t n_states;
-	/* for the ETA */
-	double fio_extra_s;
-	unsigned fio_extra_n;
-	unsigned tests_left;
-	unsigned pauses_left;
-	uint64_t wait_left_ms;
-	/* where we are */
-	size_t si;
-	const char *state; /* borrowed */
-	unsigned round;
-	const char *test;
-	double test_started;
-	char rate[64];
-} S;
 
 void fcr_status_begin(size_t n_states, unsigned rounds, uint64_t runtime_ms, uint64_t pause_ms)
 {
@@ -178,27 +198,86 @@ static double eta_s(void)
 		      (double)S.wait_left_ms / 1000.0;
 	if (S.test)
 		left -= cm_mono_s() - S.test_started;
+	/* a pause or settle under way is no longer in the counts above */
+	if (S.wait_end_mono > 0 && S.wait_end_mono > cm_mono_s())
+		left += S.wait_end_mono - cm_mono_s();
 	return left < 0 ? 0 : left;
+}
+
+/*
+ * The state's name cut to `cols` columns ("snapshot-aft…"); at least one
+ * character and the ellipsis.
+ */
+static void short_name(char *buf, size_t len, const char *name, size_t cols)
+{
+	if (text_cols(name, strlen(name)) <= cols) {
+		snprintf(buf, len, "%s", name);
+		return;
+	}
+	size_t keep = cut_to_cols(name, cols > 1 ? cols - 1 : 1);
+	snprintf(buf, len, "%.*s…", (int)keep, name);
+}
+
+/* The line but the state's name, in form 0 (all labels), 1 (none) or 2
+ * (nor the elapsed time): `head` goes before the name, `tail` after it. */
+static void line_parts(int form, const char *what, char *head, size_t head_len, char *tail,
+		       size_t tail_len)
+{
+	char el[32], eta[32], elapsed[48] = "";
+	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
+	fcr_format_clock(eta, sizeof(eta), eta_s());
+	if (form < 2)
+		snprintf(elapsed, sizeof(elapsed), "%s%s | ", el, form == 0 ? " elapsed" : "");
+	char round[48];
+	if (S.round)
+		snprintf(round, sizeof(round), form == 0 ? "round %u/%u" : "r%u/%u", S.round,
+			 S.rounds);
+	else
+		snprintf(round, sizeof(round), "before");
+	snprintf(head, head_len, "%s%zu/%zu ", form == 0 ? "state " : "", S.si + 1, S.n_states);
+	snprintf(tail, tail_len, "%s%s | %s | %sETA %s%s%s", form == 0 ? " | " : " ", round, what,
+		 elapsed, eta, S.rate[0] && S.round ? " | " : "", S.round ? S.rate : "");
+}
+
+/*
+ * Composes the line to fit `width` columns: on a narrow terminal the
+ * state's name is shortened first (to 8 columns), then the labels go
+ * ("state", "round", "elapsed") and the name shrinks further; the test, the
+ * ETA and fio's rate stay.  What is still too wide is cut at the end.
+ */
+static void compose(char *out, size_t len, const char *what, size_t width)
+{
+	if (!S.state) {
+		char el[32], eta[32];
+		fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
+		fcr_format_clock(eta, sizeof(eta), eta_s());
+		snprintf(out, len, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
+			 S.rate[0] ? " | " : "", S.rate);
+		return;
+	}
+	size_t name_cols = text_cols(S.state, strlen(S.state));
+	char head[64], tail[400], name[160];
+	for (int form = 0; form < 3; form++) {
+		line_parts(form, what, head, sizeof(head), tail, sizeof(tail));
+		size_t fixed = text_cols(head, strlen(head)) + text_cols(tail, strlen(tail));
+		size_t room = width > fixed ? width - fixed : 0;
+		size_t least = form == 2 ? 2 : name_cols < 8 ? name_cols : 8;
+		if (room >= least || form == 2) {
+			short_name(name, sizeof(name), S.state,
+				   room > name_cols ? name_cols : room);
+			break;
+		}
+	}
+	snprintf(out, len, "%s%s%s", head, name, tail);
 }
 
 void fcr_status_show(const char *what, bool force)
 {
 	if (mode != FCR_PROGRESS_TTY || !S.begun)
 		return;
-	char el[32], eta[32];
-	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
-	fcr_format_clock(eta, sizeof(eta), eta_s());
-	if (S.state && S.round)
-		status_printf(force,
-			      "state %zu/%zu %s | round %u/%u | %s | %s elapsed | ETA %s%s%s",
-			      S.si + 1, S.n_states, S.state, S.round, S.rounds, what, el, eta,
-			      S.rate[0] ? " | " : "", S.rate);
-	else if (S.state)
-		status_printf(force, "state %zu/%zu %s | before | %s | %s elapsed | ETA %s",
-			      S.si + 1, S.n_states, S.state, what, el, eta);
-	else
-		status_printf(force, "%s | %s elapsed | ETA %s%s%s", what, el, eta,
-			      S.rate[0] ? " | " : "", S.rate);
+	compose(status_text, sizeof(status_text), what, term_width() - 1);
+	if (force || cm_mono_s() - last_draw >= 0.2)
+		draw();
 }
 
 void fcr_status_fio_start(const char *test)
@@ -244,15 +323,20 @@ void fcr_status_waited(uint64_t ms)
 int fcr_status_wait(uint64_t ms, const char *what, volatile int *stop)
 {
 	double end = cm_mono_s() + (double)ms / 1000.0;
+	S.wait_end_mono = end;
 	for (;;) {
 		double left = end - cm_mono_s();
 		if (left <= 0)
-			return 0;
+			break;
 		char label[96];
 		snprintf(label, sizeof(label), "%s (%.0fs left)", what, ceil(left));
 		fcr_status_show(label, false);
 		uint64_t chunk = left > 0.5 ? 500 : (uint64_t)(left * 1000.0) + 1;
-		if (cm_sleep_ms(chunk, stop))
+		if (cm_sleep_ms(chunk, stop)) {
+			S.wait_end_mono = 0;
 			return 1;
+		}
 	}
+	S.wait_end_mono = 0;
+	return 0;
 }

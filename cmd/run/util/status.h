@@ -24,8 +24,12 @@ void fcr_progress_line(const char *fmt, ...) CM_PRINTF(1, 2);
 /* A failure's reason: like fcr_progress_line(), and shown with --quiet too
  * (without the time stamp there). */
 void fcr_progress_problem(const char *fmt, ...) CM_PRINTF(1, 2);
-/* Removes the status line (before other output). */
+/* Removes the status line (before other output); the next event line or
+ * redraw brings it back. */
 void fcr_progress_clear(void);
+/* Removes it for good: what follows (the last lines, the table) starts on a
+ * clean line. */
+void fcr_progress_end(void);
 
 /* ---- the status line ---------------------------------------------------------- */
 
@@ -50,7 +54,8 @@ void fcr_status_fio_start(const char *test);
 void fcr_status_fio_rate(const char *text);
 /* The run ended; extra_s is its time beyond the runtime (NaN: not counted). */
 void fcr_status_fio_end(double extra_s);
-/* One planned test, pause or wait is behind us. */
+/* One planned test, pause or wait is behind us (a pause or wait when it
+ * begins: fcr_status_wait() counts down what is left of it). */
 void fcr_status_test_done(void);
 void fcr_status_pause_done(void);
 void fcr_status_waited(uint64_t ms);

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fiocamp-run's status line on a terminal: a real campaign (real fio, 2 s
+runs so that fio reports its rate, an 8 MiB file) under a pseudo-terminal
+of 60 and of 120 columns.
+
+What is checked, from the bytes the terminal got:
+- no status line is left on the screen: each one is erased before any other
+  output (an event line, the table at the end) and at the end, so nothing
+  is glued to it ("... r=113k IOPScampaign local ...");
+- every drawing fits the terminal; on the narrow one the state's name is
+  shortened, and the test, the ETA and fio's rate are still there;
+- the ETA counts what is left of a pause and of a settle.
+
+usage: test_status_line.py FIOCAMP_RUN
+"""
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+STATE = 'snapshot-after-a-long-while'  # long, so that 60 columns must shorten it
+TEST = 'rr4k'
+FAILURES = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILURES.append(what)
+        print('FAIL:', what, file=sys.stderr)
+
+
+def run_in_pty(argv, cwd, cols, timeout=240):
+    """Runs argv with stdin, stdout and stderr on a new pseudo-terminal of
+    `cols` columns; returns (exit status, everything the terminal got)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, cols, 0, 0))
+    env = dict(os.environ, FIOCAMP_ANALYZE='builtin', TERM='xterm')
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave,
+                         start_new_session=True)
+    os.close(slave)
+    out = bytearray()
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        r, _, _ = select.select([master], [], [], 0.5)
+        if r:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: every writer is gone
+                break
+            if not chunk:
+                break
+            out += chunk
+        elif p.poll() is not None:
+            break
+    else:
+        p.kill()
+    rc = p.wait()
+    os.close(master)
+    return rc, out.decode('utf-8', errors='replace')
+
+
+def screen(text):
+    """The lines a terminal shows after `text`, for what the program writes:
+    text, '\\r', '\\n' and ESC [ K (erase to the end of the line).  Returns
+    (the lines ended by a newline, the line the cursor is on)."""
+    lines, line, col = [], [], 0
+    i = 0
+    while i < len(text):
+        if text.startswith('\033[K', i):
+            del line[col:]
+            i += 3
+            continue
+        ch = text[i]
+        i += 1
+        if ch == '\r':
+            col = 0
+        elif ch == '\n':
+            lines.append(''.join(line))
+            line, col = [], 0
+        else:
+            if col < len(line):
+                line[col] = ch
+            else:
+                line.append(ch)
+            col += 1
+    return lines, ''.join(line)
+
+
+def drawings(text):
+    """Every status line drawn: what follows '\\r ESC [ K' up to the next
+    erase (an event line ends with a newline instead)."""
+    return [m for m in re.findall(r'\r\033\[K([^\r\n\033]*)(?=\r\033|\033|\Z)', text) if m]
+
+
+def clock_s(text):
+    parts = [int(x) for x in text.split(':')]
+    s = 0
+    for x in parts:
+        s = s * 60 + x
+    return s
+
+
+def campaign(tmp):
+    ini = os.path.join(tmp, 'tty.ini')
+    with open(ini, 'w') as f:
+        f.write('''[campaign]
+name      = tty
+suite     = %s
+rounds    = 2
+pause     = 4s
+target    = local
+directory = %s
+size      = 8M
+runtime   = 2s
+
+[state basis]
+
+[state %s]
+before = settle 4s
+''' % (TEST, os.path.join(tmp, 'target'), STATE))
+    return ini
+
+
+def check_run(binary, tmp, cols):
+    ini = campaign(tmp)
+    out_dir = os.path.join(tmp, 'camp-%d' % cols)
+    rc, text = run_in_pty([binary, '-o', out_dir, ini], tmp, cols)
+    what = '%d columns' % cols
+    check(rc == 0, '%s: exit status %d:\n%s' % (what, rc, text[-2000:]))
+    lines, last = screen(text)
+    draws = drawings(text)
+    check(len(draws) >= 5, '%s: only %d status lines drawn' % (what, len(draws)))
+
+    # nothing glued: no line on the screen still holds a status line
+    for line in lines + [last]:
+        check(' | ETA ' not in line and 'ETA 0:' not in line,
+              '%s: a status line was left on the screen: %r' % (what, line))
+    check(last == '', '%s: the cursor ends on a line that is not empty: %r' % (what, last))
+    check(any(l.startswith('campaign tty done in ') for l in lines),
+          '%s: no "campaign tty done" line of its own' % what)
+    check(any(l.startswith('state ') and 'median IOPS' in l for l in lines),
+          '%s: the table at the end does not start on a line of its own' % what)
+
+    # every drawing fits; inside a round the test and the ETA are there
+    for d in draws:
+        check(len(d) <= cols - 1, '%s: %d columns drawn: %r' % (what, len(d), d))
+    in_round = [d for d in draws if re.search(r'\| ' + TEST + r' \|', d)]
+    check(in_round, '%s: no status line of a fio run' % what)
+    for d in in_round:
+        check(re.search(r'ETA \d+:\d\d', d), '%s: no ETA in %r' % (what, d))
+    rated = [d for d in in_round if 'IOPS' in d]
+    check(rated, '%s: fio\'s rate never shown: %r' % (what, in_round[:5]))
+    for d in rated:
+        check(d.endswith('IOPS'), '%s: the rate is cut: %r' % (what, d))
+    named = [d for d in draws if STATE[:3] in d]
+    if cols >= 120:
+        check(named and all(STATE in d for d in named),
+              '%s: the state name was shortened: %r' % (what, named[:3]))
+    else:
+        check(named and all(STATE not in d and '…' in d for d in named),
+              '%s: the state name was not shortened: %r' % (what, named[:3]))
+
+    # the ETA counts what is left of a pause or a settle: while one runs, the
+    # ETA goes down with it (what comes after it stays the same)
+    waits = {}
+    for d in draws:
+        m = re.search(r'(pause \S+|settle) \((\d+)s left\)', d)
+        e = re.search(r'ETA (\d+(?::\d\d)+)', d)
+        if not m or not e:
+            continue
+        left, eta = int(m[2]), clock_s(e[1])
+        check(eta >= left, '%s: ETA %ds while %ds of a wait are left: %r'
+              % (what, eta, left, d))
+        waits.setdefault(m[1], {})[left] = eta - left
+    check(len(waits) >= 2, '%s: no pause and settle seen on the status line: %r'
+          % (what, waits))
+    for label, after in waits.items():
+        check(len(after) >= 3 and max(after.values()) - min(after.values()) <= 1,
+              '%s: during %s the ETA does not go down with it (left: ETA - left): %r'
+              % (what, label, after))
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory(prefix='fc-tty-', dir=os.environ.get('FC_BUILDDIR')) as tmp:
+        for cols in (60, 120):
+            check_run(binary, tmp, cols)
+    if FAILURES:
+        print('%d failure(s)' % len(FAILURES), file=sys.stderr)
+        sys.exit(1)
+    print('ok: the status line on terminals of 60 and 120 columns')
+
+
+if __name__ == '__main__':
+    main()
