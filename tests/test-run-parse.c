@@ -388,6 +388,33 @@ static void test_big_suite(void)
 	cm_buf_release(&b);
 }
 
+/* "did you mean": edit distances and the closest name */
+static void test_suggestions(void)
+{
+	CHECK_INT(fcr_edit_distance("rr4k", "rr4k"), 0);
+	CHECK_INT(fcr_edit_distance("rr4kk", "rr4k"), 1);
+	CHECK_INT(fcr_edit_distance("wr4k", "rw4k"), 1); /* a swap is one edit */
+	CHECK_INT(fcr_edit_distance("", "abc"), 3);
+	CHECK_INT(fcr_edit_distance("lat4k", "rr4k"), 3);
+	char long_word[400];
+	memset(long_word, 'a', sizeof(long_word) - 1);
+	long_word[sizeof(long_word) - 1] = '\0';
+	CHECK(fcr_edit_distance(long_word, "a") == SIZE_MAX);
+
+	struct cm_strv names = {0};
+	cm_strv_add(&names, "rr4k");
+	cm_strv_add(&names, "rw4k");
+	cm_strv_add(&names, "lat4k");
+	cm_strv_add(&names, "randread-qd32-jobs4");
+	CHECK_STR(fcr_closest_name("rw4kk", &names), "rw4k");
+	CHECK_STR(fcr_closest_name("lta4k", &names), "lat4k");
+	CHECK_STR(fcr_closest_name("randread-qd23-job4", &names), "randread-qd32-jobs4");
+	CHECK(fcr_closest_name("seqwrite", &names) == NULL);
+	CHECK(fcr_closest_name("r4kr", &names) == NULL); /* two edits in a short name */
+	CHECK(fcr_closest_name(long_word, &names) == NULL);
+	cm_strv_release(&names);
+}
+
 int main(void)
 {
 	test_durations();
@@ -398,5 +425,6 @@ int main(void)
 	test_netcup();
 	test_name_lengths();
 	test_big_suite();
+	test_suggestions();
 	return check_exit();
 }

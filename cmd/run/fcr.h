@@ -138,6 +138,13 @@ char *fcr_path_expand_home(const char *path);
 /* Whether every character is one of [A-Za-z0-9._-] and the name is not "."/"..". */
 bool fcr_name_is_safe(const char *s);
 
+/* Edits (insert, delete, change, swap of neighbours) from a to b; SIZE_MAX
+ * for words too long to compare. */
+size_t fcr_edit_distance(const char *a, const char *b);
+/* The name of `names` closest to `word` when it is close enough to be what
+ * was meant ("did you mean"), else NULL (borrowed). */
+const char *fcr_closest_name(const char *word, const struct cm_strv *names);
+
 /* A decimal number from 0 to max, all of v. */
 int fcr_parse_uint(const char *v, unsigned long max, unsigned long *out);
 /* "HOST", "HOST:PORT", "[V6]" or "[V6]:PORT"; *host is new (caller frees),

@@ -616,6 +616,13 @@ def test_malformed(tmp):
     rc, out, err = run(['--dry-run', path], tmp)
     check_eq(rc, 2, 'exit status for a missing job file')
     check("no job file for test 'nosuchtest'" in err, 'message: %s' % err)
+    check("did you mean" not in err, 'a suggestion for a name close to none: %s' % err)
+    # a typo in a job's name gets a suggestion, and the message names the file
+    write(path, '[campaign]\nsuite = rr4k rw4kk\ndirectory = /tmp/x\nsize = 8M\n[state a]\n')
+    rc, out, err = run(['--dry-run', path], tmp)
+    check_eq(rc, 2, 'exit status for a misspelt job')
+    check(err.startswith("fiocamp-run: %s: suite: no job file for test 'rw4kk'; "
+                         "did you mean 'rw4k'?" % path), 'message: %s' % err)
 
 
 def test_dryrun(tmp):

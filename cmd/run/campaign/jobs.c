@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "campaign/jobs.h"
 
+#include <dirent.h>
 #include <string.h>
 
 #ifndef FIOCAMP_JOBS_DIR
@@ -33,6 +34,54 @@ static int try_path(const char *path, struct fcr_jobfile *out, struct fcr_error 
 		return -1;
 	out->origin = cm_strdup(path);
 	return 0;
+}
+
+/* A suggestion reads no more of a directory than this: it is only a hint. */
+#define SUGGEST_DIR_ENTRIES_MAX 10000
+
+static void add_stem(struct cm_strv *names, const char *file)
+{
+	char *stem = fcr_path_stem(file, ".fio");
+	cm_strv_add_once(names, stem);
+	free(stem);
+}
+
+/* The test names of the job files in dir ("rr4k" for rr4k.fio). */
+static void add_job_names(const char *dir, struct cm_strv *names)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	size_t seen = 0;
+	for (struct dirent *e = readdir(d); e && seen < SUGGEST_DIR_ENTRIES_MAX;
+	     e = readdir(d), seen++) {
+		size_t n = strlen(e->d_name);
+		if (n > 4 && !strcmp(e->d_name + n - 4, ".fio"))
+			add_stem(names, e->d_name);
+	}
+	closedir(d);
+}
+
+/* "; did you mean 'rr4k'?" for a test name that has a job file close to it,
+ * in the places looked in or among the built-in ones; "" when none. */
+static char *suggest_job(const char *entry, const char *campaign_dir, const char *jobs_dir)
+{
+	struct cm_strv names = {0};
+	if (jobs_dir)
+		add_job_names(jobs_dir, &names);
+	if (campaign_dir) {
+		add_job_names(campaign_dir, &names);
+		char *sub = cm_asprintf("%s/fio-jobs", campaign_dir);
+		add_job_names(sub, &names);
+		free(sub);
+	}
+	add_job_names(fcr_jobs_installed_dir(), &names);
+	for (const struct fcr_embedded_file *e = fcr_embedded_files; e->name; e++)
+		add_stem(&names, e->name);
+	const char *best = fcr_closest_name(entry, &names);
+	char *out = best ? cm_asprintf("; did you mean '%s'?", best) : cm_strdup("");
+	cm_strv_release(&names);
+	return out;
 }
 
 int fcr_jobs_resolve(const char *entry, const char *campaign_dir, const char *jobs_dir,
@@ -91,8 +140,11 @@ int fcr_jobs_resolve(const char *entry, const char *campaign_dir, const char *jo
 		cm_buf_puts(&b, i ? ", " : "");
 		cm_buf_puts(&b, tried.v[i]);
 	}
-	fcr_fail(err, "no job file for test '%s' (looked for %s, and among the built-in ones)",
-		 entry, b.s);
+	char *hint = suggest_job(entry, campaign_dir, jobs_dir);
+	/* the hint first: a long list of places may be cut short */
+	fcr_fail(err, "no job file for test '%s'%s (looked for %s, and among the built-in ones)",
+		 entry, hint, b.s);
+	free(hint);
 	cm_buf_release(&b);
 	cm_strv_release(&tried);
 	return -1;

@@ -43,8 +43,13 @@ int fcr_fio_resolve_jobs(struct fcr_fio *f, const char *campaign_dir, const char
 	const struct fcr_campaign *c = f->c;
 	f->jobs = cm_calloc(c->suite.n, sizeof(*f->jobs));
 	for (size_t i = 0; i < c->suite.n; i++) {
-		if (fcr_jobs_resolve(c->suite.v[i], campaign_dir, jobs_dir, &f->jobs[i], err) < 0)
+		if (fcr_jobs_resolve(c->suite.v[i], campaign_dir, jobs_dir, &f->jobs[i], err) < 0) {
+			/* the campaign file names the test: say which */
+			char *msg = cm_strdup(err->msg);
+			fcr_fail(err, "%s: suite: %s", c->source, msg);
+			free(msg);
 			return -1;
+		}
 	}
 	if (need_prefill &&
 	    fcr_jobs_resolve("prefill", campaign_dir, jobs_dir, &f->prefill_job, err) < 0)
