@@ -199,16 +199,16 @@ static double eta_s(void)
 	if (S.test)
 		left -= cm_mono_s() - S.test_started;
 	/* a pause or settle under way is no longer in the counts above */
-	if (S.wait_end_mono > 0 && S.wait_end_mono > cm_mono_s())
+	if (S.wait_end_mono > cm_mono_s())
 		left += S.wait_end_mono - cm_mono_s();
 	return left < 0 ? 0 : left;
 }
 
 /*
- * The state's name cut to `cols` columns ("snapshot-aft…"); at least one
- * character and the ellipsis.
+ * `name` cut to `cols` columns ("snapshot-aft…"); at least one character and
+ * the ellipsis.
  */
-static void short_name(char *buf, size_t len, const char *name, size_t cols)
+static void shorten(char *buf, size_t len, const char *name, size_t cols)
 {
 	if (text_cols(name, strlen(name)) <= cols) {
 		snprintf(buf, len, "%s", name);
@@ -242,8 +242,9 @@ static void line_parts(int form, const char *what, char *head, size_t head_len, 
 /*
  * Composes the line to fit `width` columns: on a narrow terminal the
  * state's name is shortened first (to 8 columns), then the labels go
- * ("state", "round", "elapsed") and the name shrinks further; the test, the
- * ETA and fio's rate stay.  What is still too wide is cut at the end.
+ * ("state", "round", "elapsed") and the name shrinks further, then a long
+ * action's text; the test, the ETA and fio's rate stay.  What is still too
+ * wide is cut at the end.
  */
 static void compose(char *out, size_t len, const char *what, size_t width)
 {
@@ -256,15 +257,23 @@ static void compose(char *out, size_t len, const char *what, size_t width)
 		return;
 	}
 	size_t name_cols = text_cols(S.state, strlen(S.state));
-	char head[64], tail[400], name[160];
+	char head[64], tail[400], name[160], short_what[160];
 	for (int form = 0; form < 3; form++) {
 		line_parts(form, what, head, sizeof(head), tail, sizeof(tail));
 		size_t fixed = text_cols(head, strlen(head)) + text_cols(tail, strlen(tail));
-		size_t room = width > fixed ? width - fixed : 0;
 		size_t least = form == 2 ? 2 : name_cols < 8 ? name_cols : 8;
+		size_t what_cols = text_cols(what, strlen(what));
+		if (form == 2 && fixed + least > width && what_cols > 8) {
+			/* a long action's text gives way too, before the ETA would */
+			size_t over = fixed + least - width;
+			shorten(short_what, sizeof(short_what), what,
+				what_cols > over + 8 ? what_cols - over : 8);
+			line_parts(form, short_what, head, sizeof(head), tail, sizeof(tail));
+			fixed = text_cols(head, strlen(head)) + text_cols(tail, strlen(tail));
+		}
+		size_t room = width > fixed ? width - fixed : 0;
 		if (room >= least || form == 2) {
-			short_name(name, sizeof(name), S.state,
-				   room > name_cols ? name_cols : room);
+			shorten(name, sizeof(name), S.state, room > name_cols ? name_cols : room);
 			break;
 		}
 	}
