@@ -63,8 +63,20 @@ static void usage(FILE *f)
 	      "                         columns\n"
 	      "  -c, --csv KIND         ",
 	      f);
-	for (size_t i = 0; i < N_CSV_KINDS; i++)
-		fprintf(f, "%s%s", i ? " | " : "", csv_kinds[i].name);
+	/* the kinds from their table, wrapped within 80 columns */
+	size_t at = 25;
+	for (size_t i = 0; i < N_CSV_KINDS; i++) {
+		size_t w = strlen(csv_kinds[i].name) + (i ? 3 : 0);
+		if (i && at + w > 80) {
+			fputs(" |\n                         ", f);
+			at = 25;
+			w -= 3;
+		} else if (i) {
+			fputs(" | ", f);
+		}
+		fputs(csv_kinds[i].name, f);
+		at += w;
+	}
 	fputs("\n"
 	      "      --json             everything, as one JSON document\n"
 	      "  -m, --markdown         the table (or --compare) as Markdown\n"
