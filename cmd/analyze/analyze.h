@@ -192,6 +192,8 @@ enum an_metric {
 
 /* Directions the analysis reports (sync has latencies only). */
 #define AN_N_REPORT_DIRS 4
+/* A state's `repeat` (layout of the campaign directory): 1..1000. */
+#define AN_MAX_REPEAT 1000
 extern const enum fc_ddir an_report_dirs[AN_N_REPORT_DIRS];
 
 const char *an_metric_name(enum an_metric m);  /* "iops", "clat_p99.9", ... */
@@ -309,6 +311,21 @@ struct an_action {
 	size_t n_tasks;		/* provider tasks the action ran (task.count, else 1) */
 	int hash_match;		/* verify-hash: 1 matched, 0 differs; -1 not a check */
 	char *error;		/* why it failed; NULL */
+	char *clock;		/* task.clock ("node"); NULL: the provider's */
+	size_t rep;		/* index into its transition's reps */
+	size_t index;		/* 1-based place in its repetition's list */
+};
+
+/* One repetition of a state's transition; a state without `repeat` has
+ * one, made of the state's own fields. */
+struct an_rep {
+	int repetition; /* k, from 1 */
+	char *status;
+	double downtime_s;  /* NaN: nothing took the machine away, or unknown */
+	double data_back_s; /* NaN: none */
+	bool data_back_recorded; /* the manifest had data_back_s (else computed) */
+	size_t first_action, n_actions; /* its actions in the transition's */
+	size_t hash_checks, hash_matched;
 };
 
 /* A state is a name shared by every variant. */
@@ -328,6 +345,7 @@ struct an_campaign {
 	char *host;	   /* the manifest's host and target, one line, or NULL */
 	size_t input;
 	char *group; /* its directory relative to the input */
+	char *provider; /* the manifest's provider type; NULL */
 };
 
 /* What a campaign's manifest says of one of its states.  The variants of
@@ -335,10 +353,42 @@ struct an_campaign {
 struct an_transition {
 	size_t state, campaign;
 	char *status;	   /* manifest's, or NULL */
-	double downtime_s; /* NaN unknown or nothing took the machine away */
-	struct an_action *actions;
+	double downtime_s; /* NaN unknown or nothing took the machine away; the
+			      median of the repetitions' */
+	struct an_action *actions; /* of every repetition, in order */
 	size_t n_actions;
 	size_t hash_checks, hash_matched; /* verify-hash actions and those that matched */
+	int repeat;			  /* the manifest's, 1 without */
+	struct an_rep *reps;
+	size_t n_reps;
+};
+
+/*
+ * An action over the repetitions of its state: the actions at the same
+ * place in each repetition's list (actions.c).  Samples are in the order
+ * of the repetitions; NaN-free.
+ */
+struct an_action_row {
+	size_t index;		     /* 1-based place in the list */
+	const struct an_action *act; /* the first repetition's, for its names */
+	const char *clock;	     /* of its task seconds: "node", or NULL */
+	size_t n;		     /* repetitions that ran it */
+	size_t n_failed;
+	double *task_s, *watch_s;
+	size_t n_task, n_watch;
+	size_t hash_checks, hash_matched;
+	char *problems; /* "repetition 3: data differs; ..." ; NULL */
+};
+
+/* A state's transition over its repetitions. */
+struct an_trans_sum {
+	const struct an_transition *t;
+	struct an_action_row *rows;
+	size_t n_rows;
+	size_t n_reps, n_done;
+	double *down_s, *back_s; /* per repetition that had one */
+	size_t n_down, n_back;
+	char *failed; /* "repetition 2 failed: ERROR; ..."; NULL */
 };
 
 /* A result set compared side by side with others. */
@@ -655,6 +705,7 @@ enum an_csv_kind {
 	AN_CSV_ROUNDS,
 	AN_CSV_PROFILE,
 	AN_CSV_TRANSITIONS,
+	AN_CSV_ACTIONS,
 	AN_CSV_WIDE,
 	AN_CSV_COMPARE,
 };
@@ -686,6 +737,29 @@ void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act,
 size_t an_ref_col(const struct an_analysis *a, size_t col);
 /* "matched", "DIFFERS", "matched (2 of 2)", "-"; caller frees. */
 char *an_integrity_text(const struct an_transition *t);
+
+/* actions.c: each action of a state over its repetitions. */
+void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out);
+void an_trans_sum_free(struct an_trans_sum *s);
+double an_median(const double *v, size_t n); /* NaN for none */
+/* Data back computed from the actions when the manifest has no
+ * data_back_s: the downtime plus the actions from the wait-ssh up to the
+ * verify-hash that matched.  NaN without them. */
+double an_data_back_s(const struct an_action *acts, size_t n);
+/* "2, 2, 3" (at most 3 decimals, as few as the values need); caller frees. */
+char *an_secs_list(const double *v, size_t n);
+/* "the node's clock", "netcup's clock", "the provider's clock"; static or
+ * borrowed from the campaign. */
+const char *an_clock_name(const struct an_analysis *a, const struct an_transition *t,
+			  const char *clock);
+/* The transitions in the order of the columns, each once (the variants of
+ * a campaign share them); *out is malloc'd. */
+size_t an_trans_order(const struct an_analysis *a, const struct an_transition ***out);
+/* Any transition with actions, a downtime or a failure. */
+bool an_has_actions(const struct an_analysis *a);
+/* The terminal and Markdown tables of the actions (report.c). */
+void an_write_actions_table(FILE *f, const struct an_analysis *a);
+void an_write_actions_markdown(FILE *f, const struct an_analysis *a);
 
 /* The comparison of variants (compare.c): rows of a state of a variant (and
  * a data-set size when several are compared), columns of each test's

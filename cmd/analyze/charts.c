@@ -1074,7 +1074,7 @@ struct tr_rows {
 };
 
 static struct tr_row *tr_add(struct tr_rows *rs, const char *state, const char *label,
-			     enum tr_kind kind)
+			     enum tr_kind kind, size_t samples)
 {
 	static const char *const colours[] = {[TR_STATE] = "#000",
 					      [TR_ACTION] = C_OWN,
@@ -1086,103 +1086,66 @@ static struct tr_row *tr_add(struct tr_rows *rs, const char *state, const char *
 	r->label = cm_strdup(label);
 	r->state = state;
 	r->colour = colours[kind];
-	/* one sample each in today's manifests; repetitions will bring more */
-	r->own = cm_calloc(1, sizeof(*r->own));
-	r->task = cm_calloc(1, sizeof(*r->task));
+	/* one sample per repetition of the state */
+	r->own = cm_calloc(samples ? samples : 1, sizeof(*r->own));
+	r->task = cm_calloc(samples ? samples : 1, sizeof(*r->task));
 	return r;
 }
 
-/*
- * Data back: from the action that took the machine away until the
- * verify-hash after it had compared the data: the downtime (which ends when
- * SSH answered) plus the actions from the wait-ssh up to the verify-hash.
- * NaN without such a pair.
- */
-static double data_back_s(const struct an_transition *t)
-{
-	for (size_t w = 0; w < t->n_actions; w++) {
-		if (!isfinite(t->actions[w].downtime_s))
-			continue;
-		double s = t->actions[w].downtime_s;
-		for (size_t k = w + 1; k < t->n_actions; k++) {
-			if (!isfinite(t->actions[k].duration_s))
-				break;
-			s += t->actions[k].duration_s;
-			if (t->actions[k].hash_match >= 0)
-				return s;
-		}
-	}
-	return NAN;
-}
-
+/* The rows of one state: each action with its samples over the
+ * repetitions, then the downtime and the data back (actions.c). */
 static void tr_rows_of(struct tr_rows *rs, const struct an_analysis *a,
 		       const struct an_transition *t)
 {
 	const char *state = a->states[t->state].name;
-	struct tr_row *h = tr_add(rs, state, state, TR_STATE);
-	if (an_status_failed(t->status)) {
-		h->note = cm_asprintf("%s", t->status);
+	struct an_trans_sum sum;
+	an_trans_sum(t, &sum);
+	struct tr_row *h = tr_add(rs, state, state, TR_STATE, 0);
+	if (sum.failed) {
+		h->note = cm_strdup(sum.failed);
 		h->bad = true;
 	} else if (t->hash_checks) {
 		h->note = an_integrity_text(t);
 		h->bad = t->hash_matched < t->hash_checks;
 	}
-	for (size_t i = 0; i < t->n_actions; i++) {
-		const struct an_action *ac = &t->actions[i];
+	for (size_t i = 0; i < sum.n_rows; i++) {
+		const struct an_action_row *ar = &sum.rows[i];
+		const struct an_action *ac = ar->act;
 		struct tr_row *r = tr_add(rs, state,
 					  ac->text     ? ac->text
 					  : ac->action ? ac->action
 						       : "?",
-					  TR_ACTION);
-		if (isfinite(ac->duration_s))
-			r->own[r->n_own++] = ac->duration_s;
-		if (isfinite(ac->task_duration_s))
-			r->task[r->n_task++] = ac->task_duration_s;
-		if (ac->error) {
-			r->note =
-			    cm_asprintf("%s: %s", ac->status ? ac->status : "failed", ac->error);
+					  TR_ACTION, ar->n);
+		memcpy(r->own, ar->watch_s, ar->n_watch * sizeof(*r->own));
+		r->n_own = ar->n_watch;
+		memcpy(r->task, ar->task_s, ar->n_task * sizeof(*r->task));
+		r->n_task = ar->n_task;
+		if (ar->problems) {
+			r->note = cm_strdup(ar->problems);
 			r->bad = true;
-		} else if (an_status_failed(ac->status)) {
-			r->note = cm_strdup(ac->status);
-			r->bad = true;
-		} else if (ac->hash_match >= 0) {
-			r->note = cm_strdup(ac->hash_match ? "data matched" : "data DIFFERS");
-			r->bad = !ac->hash_match;
+		} else if (ar->hash_checks) {
+			r->note = ar->hash_checks == 1
+				      ? cm_strdup("data matched")
+				      : cm_asprintf("data matched (%zu of %zu)", ar->hash_matched,
+						    ar->hash_checks);
 		}
 	}
-	if (isfinite(t->downtime_s)) {
-		struct tr_row *r = tr_add(rs, state, "downtime", TR_DOWNTIME);
-		r->own[r->n_own++] = t->downtime_s;
+	if (sum.n_down) {
+		struct tr_row *r = tr_add(rs, state, "downtime", TR_DOWNTIME, sum.n_down);
+		memcpy(r->own, sum.down_s, sum.n_down * sizeof(*r->own));
+		r->n_own = sum.n_down;
 	}
-	double back = data_back_s(t);
-	if (isfinite(back)) {
-		struct tr_row *r = tr_add(rs, state, "data back", TR_DATA_BACK);
-		r->own[r->n_own++] = back;
+	if (sum.n_back) {
+		struct tr_row *r = tr_add(rs, state, "data back", TR_DATA_BACK, sum.n_back);
+		memcpy(r->own, sum.back_s, sum.n_back * sizeof(*r->own));
+		r->n_own = sum.n_back;
 	}
-}
-
-static double median_of(const double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	double *c = cm_calloc(n, sizeof(*c));
-	memcpy(c, v, n * sizeof(*c));
-	/* few samples: insertion sort */
-	for (size_t i = 1; i < n; i++) {
-		for (size_t k = i; k > 0 && c[k - 1] > c[k]; k--) {
-			double x = c[k];
-			c[k] = c[k - 1];
-			c[k - 1] = x;
-		}
-	}
-	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
+	an_trans_sum_free(&sum);
 }
 
 static void secs_text(struct cm_buf *b, const double *v, size_t n)
 {
-	double m = median_of(v, n);
+	double m = an_median(v, n);
 	cm_buf_printf(b, "%.1f s", m);
 	if (n > 1) {
 		double lo = v[0], hi = v[0];
@@ -1197,7 +1160,7 @@ static void secs_text(struct cm_buf *b, const double *v, size_t n)
 static void tr_bar(struct cm_buf *b, const struct axis *ax, double px0, double px1, double y,
 		   double hgt, const double *v, size_t n, const char *colour, const char *tip)
 {
-	double m = median_of(v, n);
+	double m = an_median(v, n);
 	double x = amap(ax, m, px0, px1);
 	an_svg_put(
 	    b,

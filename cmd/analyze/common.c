@@ -131,6 +131,7 @@ void an_analysis_free(struct an_analysis *a)
 		free(a->campaigns[i].fio_version);
 		free(a->campaigns[i].host);
 		free(a->campaigns[i].group);
+		free(a->campaigns[i].provider);
 	}
 	free(a->campaigns);
 	for (size_t i = 0; i < a->n_trans; i++) {
@@ -142,8 +143,12 @@ void an_analysis_free(struct an_analysis *a)
 			free(t->actions[k].status);
 			free(t->actions[k].task_name);
 			free(t->actions[k].error);
+			free(t->actions[k].clock);
 		}
 		free(t->actions);
+		for (size_t k = 0; k < t->n_reps; k++)
+			free(t->reps[k].status);
+		free(t->reps);
 	}
 	free(a->trans);
 	for (size_t i = 0; i < a->n_tests; i++) {
@@ -211,6 +216,7 @@ struct an_transition *an_transition_get(struct an_analysis *a, size_t state, siz
 	t->state = state;
 	t->campaign = campaign;
 	t->downtime_s = NAN;
+	t->repeat = 1;
 	return t;
 }
 

@@ -355,17 +355,26 @@ static int manifest_fail(const char *path, const char *what)
 	return -1;
 }
 
-static void manifest_state_actions(struct an_transition *tr, const json_t *before)
+/* The actions of one repetition (of a state without `repeat`: the state's
+ * own `before`), appended to the transition's. */
+static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps,
+			 const json_t *obj, int repetition)
 {
-	if (tr->n_actions)
-		return; /* the same state twice in one manifest: keep the first */
-	size_t cap = 0;
+	struct an_rep *rep = CM_PUSH(tr->reps, tr->n_reps, *cap_reps);
+	size_t rep_index = tr->n_reps - 1;
+	rep->repetition = repetition;
+	rep->status = str_or_null(json_object_get(obj, "status"));
+	rep->downtime_s = num_or_nan(json_object_get(obj, "downtime_s"));
+	rep->first_action = tr->n_actions;
+	const json_t *before = json_object_get(obj, "before");
 	size_t i;
 	const json_t *act;
 	json_array_foreach(before, i, act) {
 		if (!json_is_object(act))
 			continue;
-		struct an_action *ac = CM_PUSH(tr->actions, tr->n_actions, cap);
+		struct an_action *ac = CM_PUSH(tr->actions, tr->n_actions, *cap);
+		ac->rep = rep_index;
+		ac->index = tr->n_actions - rep->first_action;
 		ac->action = str_or_null(json_object_get(act, "action"));
 		ac->text = str_or_null(json_object_get(act, "text"));
 		ac->status = str_or_null(json_object_get(act, "status"));
@@ -378,8 +387,8 @@ static void manifest_state_actions(struct an_transition *tr, const json_t *befor
 		const json_t *match = json_object_get(json_object_get(act, "result"), "match");
 		if (json_is_boolean(match)) {
 			ac->hash_match = json_is_true(match) ? 1 : 0;
-			tr->hash_checks++;
-			tr->hash_matched += ac->hash_match == 1;
+			rep->hash_checks++;
+			rep->hash_matched += ac->hash_match == 1;
 		}
 		const json_t *task = json_object_get(act, "task");
 		if (json_is_object(task)) {
@@ -387,11 +396,22 @@ static void manifest_state_actions(struct an_transition *tr, const json_t *befor
 			if (!ac->task_name)
 				ac->task_name = cm_strdup("task");
 			ac->task_duration_s = num_or_nan(json_object_get(task, "duration_s"));
+			ac->clock = str_or_null(json_object_get(task, "clock"));
 			/* an action that ran several tasks (reboot) sums them up */
 			json_int_t count = json_integer_value(json_object_get(task, "count"));
 			ac->n_tasks = count > 0 ? (size_t)count : 1;
 		}
 	}
+	rep->n_actions = tr->n_actions - rep->first_action;
+	tr->hash_checks += rep->hash_checks;
+	tr->hash_matched += rep->hash_matched;
+	/* The controller's data back when it wrote one (null included: nothing
+	 * took the machine away, or no verify-hash matched); else the same
+	 * measure from the actions, for manifests written before it. */
+	const json_t *back = json_object_get(obj, "data_back_s");
+	rep->data_back_recorded = back != NULL;
+	rep->data_back_s = back ? num_or_nan(back)
+				: an_data_back_s(tr->actions + rep->first_action, rep->n_actions);
 }
 
 /* "vm, kernel 6.1.0, 2 CPUs, 3.8 GiB; target ssh root@vps" from the
@@ -541,6 +561,44 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 }
 
+/*
+ * The rounds of a state, or of one repetition of it (rep not NULL: its
+ * files are under STATE/rep<k>/).  Its rounds are numbered from offset + 1
+ * in the state; returns the highest number given, for the next repetition.
+ */
+static int manifest_rounds(struct manifest_ctx *m, const char *path, const char *name,
+			   const int *rep, int offset, const json_t *rounds)
+{
+	int top = offset;
+	size_t k;
+	const json_t *jr;
+	json_array_foreach(rounds, k, jr) {
+		const json_t *rn = json_object_get(jr, "round");
+		if (!json_is_integer(rn) || json_integer_value(rn) < 1 ||
+		    json_integer_value(rn) > 1000000) {
+			if (rep)
+				an_note(m->a,
+					"%s: state %s repetition %d: a round without a valid "
+					"number, skipped",
+					path, name, *rep);
+			else
+				an_note(m->a, "%s: state %s: a round without a valid number, skipped",
+					path, name);
+			continue;
+		}
+		int round = offset + (int)json_integer_value(rn);
+		if (round > top)
+			top = round;
+		size_t t;
+		const json_t *jt;
+		json_array_foreach(json_object_get(jr, "tests"), t, jt) {
+			if (json_is_object(jt))
+				manifest_test(m, name, round, jt, jr);
+		}
+	}
+	return top;
+}
+
 /* From a file, or from buf when it is not NULL (path then labels it). */
 static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir, const char *path,
 			      const char *buf, size_t len)
@@ -585,6 +643,11 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	c->host = manifest_host(root);
 	c->input = in;
 	c->group = group_of(rel_to(a->inputs[in].root, path), 0);
+	/* "netcup", or an object with its "type" */
+	const json_t *prov = json_object_get(root, "provider");
+	if (json_is_object(prov))
+		prov = json_object_get(prov, "type");
+	c->provider = str_or_null(prov);
 	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group};
 
 	size_t unfinished = a->manifest_unfinished;
@@ -599,29 +662,52 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 		size_t si = an_state_get(a, name);
 		a->states[si].in_manifest = true;
 		struct an_transition *tr = an_transition_get(a, si, m.campaign);
-		free(tr->status);
+		if (tr->n_reps) {
+			an_note(a, "%s: state %s is listed twice; the first is used", path, name);
+			continue;
+		}
 		tr->status = str_or_null(json_object_get(js, "status"));
-		tr->downtime_s = num_or_nan(json_object_get(js, "downtime_s"));
-		manifest_state_actions(tr, json_object_get(js, "before"));
-
-		size_t k;
-		const json_t *jr;
-		json_array_foreach(json_object_get(js, "rounds"), k, jr) {
-			const json_t *rn = json_object_get(jr, "round");
-			if (!json_is_integer(rn) || json_integer_value(rn) < 1 ||
-			    json_integer_value(rn) > 1000000) {
-				an_note(a, "%s: state %s: a round without a valid number, skipped",
-					path, name);
-				continue;
-			}
-			int round = (int)json_integer_value(rn);
-			size_t t;
-			const json_t *jt;
-			json_array_foreach(json_object_get(jr, "tests"), t, jt) {
-				if (json_is_object(jt))
-					manifest_test(&m, name, round, jt, jr);
+		const json_t *reps = json_object_get(js, "repetitions");
+		const json_t *jrep = json_object_get(js, "repeat");
+		tr->repeat = json_is_integer(jrep) && json_integer_value(jrep) > 1 &&
+				     json_integer_value(jrep) <= AN_MAX_REPEAT
+				 ? (int)json_integer_value(jrep)
+				 : 1;
+		size_t cap = 0, cap_reps = 0;
+		if (!json_is_array(reps)) {
+			manifest_rep(tr, &cap, &cap_reps, js, 1);
+			manifest_rounds(&m, path, name, NULL, 0, json_object_get(js, "rounds"));
+		} else {
+			/* a repetition's rounds follow the earlier repetitions' in
+			 * the state's round numbers */
+			int offset = 0;
+			size_t k;
+			const json_t *jp;
+			json_array_foreach(reps, k, jp) {
+				const json_t *kn = json_object_get(jp, "repetition");
+				if (!json_is_object(jp) || !json_is_integer(kn) ||
+				    json_integer_value(kn) < 1 ||
+				    json_integer_value(kn) > AN_MAX_REPEAT) {
+					an_note(a,
+						"%s: state %s: a repetition without a valid number "
+						"(1..%d), skipped",
+						path, name, AN_MAX_REPEAT);
+					continue;
+				}
+				int rk = (int)json_integer_value(kn);
+				manifest_rep(tr, &cap, &cap_reps, jp, rk);
+				offset = manifest_rounds(&m, path, name, &rk, offset,
+							 json_object_get(jp, "rounds"));
 			}
 		}
+		double *down = cm_calloc(tr->n_reps + 1, sizeof(*down));
+		size_t n_down = 0;
+		for (size_t k = 0; k < tr->n_reps; k++) {
+			if (isfinite(tr->reps[k].downtime_s))
+				down[n_down++] = tr->reps[k].downtime_s;
+		}
+		tr->downtime_s = an_median(down, n_down);
+		free(down);
 	}
 	unfinished = a->manifest_unfinished - unfinished;
 	if (unfinished)

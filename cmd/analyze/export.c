@@ -527,6 +527,65 @@ static void csv_compare(struct csv_out *o, const struct an_analysis *a)
 	an_cmp_free(&m);
 }
 
+/* One row per action and repetition; a repetition without actions (one
+ * that failed before its first) has one row of its own. */
+static void csv_actions(struct csv_out *o, const struct an_analysis *a)
+{
+	static const char *const head[] = {
+	    "campaign",	  "state",	    "repeat",	       "repetition",
+	    "state_status", "repetition_status", "downtime_s",   "data_back_s",
+	    "data_back_from", "action_index",  "action",	       "text",
+	    "status",	  "task",	    "task_s",	       "task_clock",
+	    "stopwatch_s", "action_downtime_s", "hash",	       "error",
+	    NULL};
+	c_header(o, head);
+	const struct an_transition **order;
+	size_t n = an_trans_order(a, &order);
+	for (size_t i = 0; i < n; i++) {
+		const struct an_transition *t = order[i];
+		const struct an_campaign *c = &a->campaigns[t->campaign];
+		for (size_t k = 0; k < t->n_reps; k++) {
+			const struct an_rep *rep = &t->reps[k];
+			size_t rows = rep->n_actions ? rep->n_actions : 1;
+			for (size_t x = 0; x < rows; x++) {
+				c_str(o, c->name);
+				c_str(o, a->states[t->state].name);
+				c_int(o, t->repeat);
+				c_int(o, rep->repetition);
+				c_str(o, t->status);
+				c_str(o, rep->status ? rep->status : t->status);
+				c_num(o, rep->downtime_s, DEC_VALUE);
+				c_num(o, rep->data_back_s, DEC_VALUE);
+				c_str(o, !isfinite(rep->data_back_s) ? ""
+					 : rep->data_back_recorded   ? "manifest"
+								     : "computed");
+				if (!rep->n_actions) {
+					for (int e = 0; e < 11; e++)
+						c_str(o, "");
+					c_end(o);
+					continue;
+				}
+				const struct an_action *ac = &t->actions[rep->first_action + x];
+				c_int(o, (long long)ac->index);
+				c_str(o, ac->action);
+				c_str(o, ac->text);
+				c_str(o, ac->status);
+				c_str(o, ac->task_name);
+				c_num(o, ac->task_duration_s, DEC_VALUE);
+				c_str(o, isfinite(ac->task_duration_s) ? ac->clock ? ac->clock
+										   : "provider"
+								       : "");
+				c_num(o, ac->duration_s, DEC_VALUE);
+				c_num(o, ac->downtime_s, DEC_VALUE);
+				c_str(o, hash_text(ac->hash_match));
+				c_str(o, ac->error);
+				c_end(o);
+			}
+		}
+	}
+	free(order);
+}
+
 void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		  const struct an_report_opts *opts)
 {
@@ -545,6 +604,9 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		break;
 	case AN_CSV_TRANSITIONS:
 		csv_transitions(&o, a);
+		break;
+	case AN_CSV_ACTIONS:
+		csv_actions(&o, a);
 		break;
 	case AN_CSV_WIDE:
 		csv_wide(&o, a);
@@ -840,6 +902,87 @@ static json_t *json_comparison(const struct an_analysis *a)
 	return o;
 }
 
+static json_t *j_secs(const double *v, size_t n)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, json_real(v[i]));
+	return arr;
+}
+
+/* {n, values, median, min, max} of samples; null for none */
+static json_t *j_samples(const double *v, size_t n)
+{
+	if (!n)
+		return json_null();
+	double lo = v[0], hi = v[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	json_t *o = json_object();
+	jset(o, "n", json_integer((json_int_t)n));
+	jset(o, "values", j_secs(v, n));
+	jset(o, "median", jnum(an_median(v, n)));
+	jset(o, "min", jnum(lo));
+	jset(o, "max", jnum(hi));
+	return o;
+}
+
+/* The repetitions and each action over them (actions.c), into o. */
+static void json_trans_sum(const struct an_analysis *a, const struct an_transition *t, json_t *o)
+{
+	struct an_trans_sum sum;
+	an_trans_sum(t, &sum);
+	jset(o, "repeat", json_integer(t->repeat));
+	json_t *reps = json_array();
+	for (size_t k = 0; k < t->n_reps; k++) {
+		const struct an_rep *rep = &t->reps[k];
+		json_t *x = json_object();
+		jset(x, "repetition", json_integer(rep->repetition));
+		jset(x, "status", jstr(rep->status ? rep->status : t->status));
+		jset(x, "downtime_s", jnum(rep->downtime_s));
+		jset(x, "data_back_s", jnum(rep->data_back_s));
+		jset(x, "data_back_from", jstr(!isfinite(rep->data_back_s) ? NULL
+					       : rep->data_back_recorded   ? "manifest"
+									   : "computed"));
+		jset(x, "hash_checked", json_integer((json_int_t)rep->hash_checks));
+		jset(x, "hash_matched", json_integer((json_int_t)rep->hash_matched));
+		json_array_append_new(reps, x);
+	}
+	jset(o, "repetitions", reps);
+	jset(o, "done", json_integer((json_int_t)sum.n_done));
+	jset(o, "failed_repetitions", jstr(sum.failed));
+	jset(o, "downtime", j_samples(sum.down_s, sum.n_down));
+	jset(o, "data_back", j_samples(sum.back_s, sum.n_back));
+	json_t *rows = json_array();
+	for (size_t i = 0; i < sum.n_rows; i++) {
+		const struct an_action_row *r = &sum.rows[i];
+		json_t *x = json_object();
+		jset(x, "index", json_integer((json_int_t)r->index));
+		jset(x, "action", jstr(r->act->action));
+		jset(x, "text", jstr(r->act->text));
+		jset(x, "task", jstr(r->act->task_name));
+		jset(x, "task_clock", jstr(r->n_task ? r->clock ? r->clock : "provider" : NULL));
+		jset(x, "task_clock_name", jstr(r->n_task ? an_clock_name(a, t, r->clock) : NULL));
+		jset(x, "n", json_integer((json_int_t)r->n));
+		jset(x, "failed", json_integer((json_int_t)r->n_failed));
+		jset(x, "task_s", j_samples(r->task_s, r->n_task));
+		jset(x, "stopwatch_s", j_samples(r->watch_s, r->n_watch));
+		json_t *h = json_null();
+		if (r->hash_checks) {
+			h = json_object();
+			jset(h, "checked", json_integer((json_int_t)r->hash_checks));
+			jset(h, "matched", json_integer((json_int_t)r->hash_matched));
+		}
+		jset(x, "hash", h);
+		jset(x, "problems", jstr(r->problems));
+		json_array_append_new(rows, x);
+	}
+	jset(o, "per_action", rows);
+	an_trans_sum_free(&sum);
+}
+
 static json_t *json_transition(const struct an_analysis *a, const struct an_col *cl)
 {
 	const struct an_transition *t = an_transition_of(a, cl->state, cl->variant);
@@ -871,9 +1014,16 @@ static json_t *json_transition(const struct an_analysis *a, const struct an_col 
 		jset(x, "task_duration_s", jnum(ac->task_duration_s));
 		jset(x, "hash", ac->hash_match < 0 ? json_null() : json_string(hash_text(ac->hash_match)));
 		jset(x, "error", jstr(ac->error));
+		jset(x, "repetition", json_integer(t->reps[ac->rep].repetition));
+		jset(x, "index", json_integer((json_int_t)ac->index));
+		jset(x, "task_clock", jstr(isfinite(ac->task_duration_s)
+						? ac->clock ? ac->clock : "provider"
+						: NULL));
 		json_array_append_new(acts, x);
 	}
 	jset(o, "actions", acts);
+	if (t)
+		json_trans_sum(a, t, o);
 	return o;
 }
 

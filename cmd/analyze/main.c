@@ -30,7 +30,8 @@ static const struct {
 	enum an_csv_kind kind;
 } csv_kinds[] = {
     {"summary", AN_CSV_SUMMARY},	 {"rounds", AN_CSV_ROUNDS}, {"profile", AN_CSV_PROFILE},
-    {"transitions", AN_CSV_TRANSITIONS}, {"wide", AN_CSV_WIDE}, {"compare", AN_CSV_COMPARE},
+    {"transitions", AN_CSV_TRANSITIONS}, {"actions", AN_CSV_ACTIONS},
+    {"wide", AN_CSV_WIDE},		 {"compare", AN_CSV_COMPARE},
 };
 #define N_CSV_KINDS (sizeof(csv_kinds) / sizeof(csv_kinds[0]))
 

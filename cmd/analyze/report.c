@@ -75,26 +75,45 @@ size_t an_used_runs(const struct an_analysis *a)
 	return n;
 }
 
+/* The seconds of a state's actions and of its provider tasks (sums over
+ * its list; with repetitions, the median of the repetitions' sums) and how
+ * many there are in one repetition. */
 void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act, double *task_s,
 		    size_t *n_task)
 {
-	*act_s = 0;
-	*task_s = 0;
+	*act_s = *task_s = NAN;
 	*n_act = *n_task = 0;
-	for (size_t i = 0; t && i < t->n_actions; i++) {
-		if (isfinite(t->actions[i].duration_s)) {
-			*act_s += t->actions[i].duration_s;
-			(*n_act)++;
+	if (!t || !t->n_reps)
+		return;
+	double *acts = cm_calloc(t->n_reps, sizeof(*acts));
+	double *tasks = cm_calloc(t->n_reps, sizeof(*tasks));
+	size_t na = 0, nt = 0;
+	for (size_t k = 0; k < t->n_reps; k++) {
+		const struct an_rep *rep = &t->reps[k];
+		double as = 0, ts = 0;
+		size_t ca = 0, ct = 0;
+		for (size_t i = 0; i < rep->n_actions; i++) {
+			const struct an_action *ac = &t->actions[rep->first_action + i];
+			if (isfinite(ac->duration_s)) {
+				as += ac->duration_s;
+				ca++;
+			}
+			if (isfinite(ac->task_duration_s)) {
+				ts += ac->task_duration_s;
+				ct += ac->n_tasks;
+			}
 		}
-		if (isfinite(t->actions[i].task_duration_s)) {
-			*task_s += t->actions[i].task_duration_s;
-			*n_task += t->actions[i].n_tasks;
-		}
+		if (ca)
+			acts[na++] = as;
+		if (ct)
+			tasks[nt++] = ts;
+		*n_act = ca > *n_act ? ca : *n_act;
+		*n_task = ct > *n_task ? ct : *n_task;
 	}
-	if (*n_act == 0)
-		*act_s = NAN;
-	if (*n_task == 0)
-		*task_s = NAN;
+	*act_s = an_median(acts, na);
+	*task_s = an_median(tasks, nt);
+	free(acts);
+	free(tasks);
 }
 
 /*
@@ -813,6 +832,10 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	header_text(&head, a);
 	an_wrap(f, "", 0, head.s, width);
 	cm_buf_release(&head);
+	if (an_has_actions(a)) {
+		fputc('\n', f);
+		an_write_actions_table(f, a);
+	}
 	for (size_t bi = 0; bi < g.n; bi++) {
 		fputc('\n', f);
 		print_block(f, a, &g.blocks[bi], width);
@@ -850,6 +873,10 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 	fwrite(head.s, 1, (size_t)(nl - head.s), f);
 	fprintf(f, "  %s\n", nl);
 	cm_buf_release(&head);
+	if (an_has_actions(a)) {
+		fputc('\n', f);
+		an_write_actions_markdown(f, a);
+	}
 	for (size_t bi = 0; bi < g.n; bi++) {
 		const struct block *b = &g.blocks[bi];
 		fputs("\n### ", f);
@@ -1310,4 +1337,261 @@ void an_compare_legend(struct cm_buf *b, const struct an_analysis *a)
 	an_cmp_build(a, &m);
 	compare_legend(b, a, &m);
 	an_cmp_free(&m);
+}
+
+/* ---- the actions over the repetitions ---------------------------------------- */
+
+/* "2.6 s", "2.6 s (2.5..2.8)"; with list, "91.8 s (79.9, 91.8, 122.9)";
+ * "-" for no samples.  Caller frees. */
+static char *samples_text(const double *v, size_t n, bool list)
+{
+	if (!n)
+		return cm_strdup("-");
+	double m = an_median(v, n);
+	if (n == 1)
+		return cm_asprintf("%.1f s", m);
+	if (list) {
+		char *l = an_secs_list(v, n);
+		char *s = cm_asprintf("%.1f s (%s)", m, l);
+		free(l);
+		return s;
+	}
+	double lo = v[0], hi = v[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return cm_asprintf("%.1f s (%.1f..%.1f)", m, lo, hi);
+}
+
+/* "5 of 5 matched", "4 of 5 matched, DIFFERS"; NULL without checks. */
+static char *hash_text_of(size_t checks, size_t matched)
+{
+	if (!checks)
+		return NULL;
+	return cm_asprintf("%zu of %zu matched%s", matched, checks,
+			   matched < checks ? ", DIFFERS" : "");
+}
+
+static char *row_result(const struct an_action_row *r)
+{
+	char *h = hash_text_of(r->hash_checks, r->hash_matched);
+	if (r->problems) {
+		char *s = h ? cm_asprintf("%s: %s", h, r->problems) : cm_strdup(r->problems);
+		free(h);
+		return s;
+	}
+	return h ? h : cm_strdup(r->n_failed ? "failed" : "ok");
+}
+
+static const char *row_name(const struct an_action_row *r)
+{
+	return r->act->text ? r->act->text : r->act->action ? r->act->action : "?";
+}
+
+/* The line above a state's actions: its repetitions, downtime, data back
+ * and hash result. */
+static char *state_line(const struct an_analysis *a, const struct an_trans_sum *s)
+{
+	const struct an_transition *t = s->t;
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_puts(&b, a->states[t->state].name);
+	if (t->repeat > 1 || t->n_reps > 1)
+		cm_buf_printf(&b, ": %zu repetition%s, %zu done", s->n_reps,
+			      s->n_reps == 1 ? "" : "s", s->n_done);
+	else
+		cm_buf_printf(&b, ": %s", t->status ? t->status : "status unknown");
+	if (t->repeat > (int)s->n_reps)
+		cm_buf_printf(&b, " (repeat = %d)", t->repeat);
+	if (s->failed)
+		cm_buf_printf(&b, "; FAILED: %s", s->failed);
+	char *d = samples_text(s->down_s, s->n_down, true);
+	char *k = samples_text(s->back_s, s->n_back, true);
+	cm_buf_printf(&b, "; downtime %s; data back %s", d, k);
+	free(d);
+	free(k);
+	char *h = hash_text_of(t->hash_checks, t->hash_matched);
+	if (h)
+		cm_buf_printf(&b, "; sha256 %s", h);
+	free(h);
+	return b.s;
+}
+
+#define ACT_COLS 7
+
+void an_write_actions_table(FILE *f, const struct an_analysis *a)
+{
+	static const char *const head[ACT_COLS] = {"#",	  "action", "n",
+						   "task s (clock)", "median", "stopwatch s",
+						   "result"};
+	const struct an_transition **order;
+	size_t n = an_trans_order(a, &order);
+	struct an_trans_sum *sums = cm_calloc(n ? n : 1, sizeof(*sums));
+	size_t w[ACT_COLS];
+	for (size_t c = 0; c < ACT_COLS; c++)
+		w[c] = str_width(head[c]);
+	/* the cells first, for the widths of every state's rows */
+	size_t n_cells = 0;
+	for (size_t i = 0; i < n; i++) {
+		an_trans_sum(order[i], &sums[i]);
+		n_cells += sums[i].n_rows;
+	}
+	char **cells = cm_calloc(n_cells * ACT_COLS + 1, sizeof(*cells));
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		for (size_t r = 0; r < sums[i].n_rows; r++, at++) {
+			const struct an_action_row *ar = &sums[i].rows[r];
+			char **row = cells + at * ACT_COLS;
+			row[0] = cm_asprintf("%zu", ar->index);
+			row[1] = cm_strdup(row_name(ar));
+			row[2] = cm_asprintf("%zu", ar->n);
+			if (ar->n_task) {
+				char *l = an_secs_list(ar->task_s, ar->n_task);
+				row[3] = cm_asprintf("%s (%s)", l,
+						     an_clock_name(a, order[i], ar->clock));
+				free(l);
+				row[4] = an_secs_list((double[]){an_median(ar->task_s, ar->n_task)},
+						      1);
+			} else {
+				row[3] = cm_strdup("-");
+				row[4] = cm_strdup("-");
+			}
+			row[5] = samples_text(ar->watch_s, ar->n_watch, false);
+			row[6] = row_result(ar);
+			for (size_t c = 0; c < ACT_COLS; c++) {
+				size_t cw = str_width(row[c]);
+				w[c] = cw > w[c] ? cw : w[c];
+			}
+		}
+	}
+	fputs("actions: task seconds by the provider's clock, as named; stopwatch by "
+	      "fiocamp's monotonic clock (median, min..max over the repetitions)\n",
+	      f);
+	struct cm_buf line = {NULL, 0, 0};
+	at = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!sums[i].n_rows && !sums[i].n_down && !sums[i].failed)
+			continue; /* nothing happened before it (a baseline) */
+		char *title = state_line(a, &sums[i]);
+		fprintf(f, "\n%s\n", title);
+		free(title);
+		if (!sums[i].n_rows) {
+			fputs("  (no actions)\n", f);
+			continue;
+		}
+		/* not cut at the width: a problem's text is the point of the row */
+		for (size_t r = 0; r <= sums[i].n_rows; r++) {
+			const char *const *row = r ? (const char *const *)cells + at++ * ACT_COLS
+						   : head;
+			line.len = 0;
+			cm_buf_puts(&line, "  ");
+			for (size_t c = 0; c + 1 < ACT_COLS; c++)
+				put_left(&line, row[c], w[c] + 2);
+			cm_buf_puts(&line, row[ACT_COLS - 1]);
+			while (line.len && line.s[line.len - 1] == ' ')
+				line.s[--line.len] = '\0';
+			fprintf(f, "%s\n", line.s);
+		}
+	}
+	cm_buf_release(&line);
+	for (size_t i = 0; i < n_cells * ACT_COLS; i++)
+		free(cells[i]);
+	free(cells);
+	for (size_t i = 0; i < n; i++)
+		an_trans_sum_free(&sums[i]);
+	free(sums);
+	free(order);
+}
+
+/* The published measurement's table: path | what the task did | task
+ * seconds | our stopwatch | data back | sha256.  One row per action that
+ * ran a provider task; a state with none, one row of its actions. */
+void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
+{
+	const struct an_transition **order;
+	size_t n = an_trans_order(a, &order);
+	fputs("### actions\n\n"
+	      "| path | what the task did | task seconds (each; median) | our stopwatch | data "
+	      "back | sha256 |\n|---|---|---:|---:|---:|---|\n",
+	      f);
+	for (size_t i = 0; i < n; i++) {
+		struct an_trans_sum s;
+		an_trans_sum(order[i], &s);
+		const struct an_transition *t = order[i];
+		if (!s.n_rows && !s.n_down && !s.failed) {
+			an_trans_sum_free(&s);
+			continue; /* nothing happened before it (a baseline) */
+		}
+		bool first = true;
+		size_t tasks = 0;
+		for (size_t r = 0; r < s.n_rows; r++)
+			tasks += s.rows[r].n_task > 0;
+		size_t r = 0;
+		for (size_t ln = 0; ln < (tasks ? tasks : 1); ln++) {
+			const struct an_action_row *ar = NULL;
+			if (tasks) {
+				while (!s.rows[r].n_task)
+					r++;
+				ar = &s.rows[r++];
+			}
+			struct cm_buf path = {NULL, 0, 0}, what = {NULL, 0, 0}, task = {NULL, 0, 0};
+			cm_buf_puts(&path, a->states[t->state].name);
+			if (first && (t->repeat > 1 || t->n_reps > 1))
+				cm_buf_printf(&path, " (%zu repetitions)", s.n_reps);
+			if (first && s.failed)
+				cm_buf_printf(&path, " FAILED: %s", s.failed);
+			if (ar) {
+				cm_buf_puts(&what, row_name(ar));
+				if (ar->act->task_name)
+					cm_buf_printf(&what, ": %s", ar->act->task_name);
+				if (ar->problems)
+					cm_buf_printf(&what, " (%s)", ar->problems);
+				char *l = an_secs_list(ar->task_s, ar->n_task);
+				double m = an_median(ar->task_s, ar->n_task);
+				char *ms = an_secs_list(&m, 1);
+				cm_buf_printf(&task, "%s (median %s; %s)", l, ms,
+					      an_clock_name(a, t, ar->clock));
+				free(l);
+				free(ms);
+			} else {
+				for (size_t k = 0; k < s.n_rows; k++)
+					cm_buf_printf(&what, "%s%s", k ? ", " : "",
+						      row_name(&s.rows[k]));
+				if (!s.n_rows)
+					cm_buf_puts(&what, "(no actions)");
+				cm_buf_puts(&task, "-");
+			}
+			char *watch = ar ? samples_text(ar->watch_s, ar->n_watch, false)
+					 : cm_strdup("-");
+			char *back = first ? samples_text(s.back_s, s.n_back, true) : cm_strdup("");
+			char *hash = first ? hash_text_of(t->hash_checks, t->hash_matched) : NULL;
+			fputs("| ", f);
+			md_cell(f, path.s ? path.s : "");
+			fputs(" | ", f);
+			md_cell(f, what.s ? what.s : "");
+			fputs(" | ", f);
+			md_cell(f, task.s ? task.s : "");
+			fputs(" | ", f);
+			md_cell(f, watch);
+			fputs(" | ", f);
+			md_cell(f, back);
+			fputs(" | ", f);
+			md_cell(f, hash ? hash : first ? "-" : "");
+			fputs(" |\n", f);
+			cm_buf_release(&path);
+			cm_buf_release(&what);
+			cm_buf_release(&task);
+			free(watch);
+			free(back);
+			free(hash);
+			first = false;
+		}
+		an_trans_sum_free(&s);
+	}
+	fputs("\nTask seconds are the provider's own times of its tasks (Proxmox: the node's "
+	      "`starttime` to `endtime`, whole seconds); our stopwatch is fiocamp's monotonic "
+	      "clock around the whole action (median, min..max); data back runs from the "
+	      "action that took the machine away to the verify-hash that matched.\n",
+	      f);
+	free(order);
 }

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The actions of a state over its repetitions: the numbers every writer
+ * shows (terminal, Markdown, CSV, JSON, the transitions chart), computed
+ * once here so that they agree.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+double an_median(const double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	double *c = cm_calloc(n, sizeof(*c));
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return m;
+}
+
+double an_data_back_s(const struct an_action *acts, size_t n)
+{
+	for (size_t w = 0; w < n; w++) {
+		if (!isfinite(acts[w].downtime_s))
+			continue;
+		double s = acts[w].downtime_s;
+		for (size_t k = w + 1; k < n; k++) {
+			if (!isfinite(acts[k].duration_s))
+				break;
+			s += acts[k].duration_s;
+			if (acts[k].hash_match >= 0)
+				return acts[k].hash_match ? s : NAN;
+		}
+	}
+	return NAN;
+}
+
+char *an_secs_list(const double *v, size_t n)
+{
+	struct cm_buf b = {NULL, 0, 0};
+	for (size_t i = 0; i < n; i++) {
+		/* whole seconds (a node's task seconds) stay whole */
+		double r = round(v[i]);
+		if (fabs(v[i] - r) < 1e-9)
+			cm_buf_printf(&b, "%s%.0f", i ? ", " : "", r);
+		else
+			cm_buf_printf(&b, "%s%.1f", i ? ", " : "", v[i]);
+	}
+	if (!b.len)
+		return cm_strdup("");
+	return b.s;
+}
+
+const char *an_clock_name(const struct an_analysis *a, const struct an_transition *t,
+			  const char *clock)
+{
+	if (clock && strcmp(clock, "node") == 0)
+		return "the node's clock";
+	if (clock)
+		return clock;
+	const char *p = t && t->campaign < a->n_campaigns ? a->campaigns[t->campaign].provider : NULL;
+	if (p && strcmp(p, "netcup") == 0)
+		return "netcup's clock";
+	return "the provider's clock";
+}
+
+bool an_has_actions(const struct an_analysis *a)
+{
+	for (size_t i = 0; i < a->n_trans; i++) {
+		const struct an_transition *t = &a->trans[i];
+		if (t->n_actions || isfinite(t->downtime_s) || an_status_failed(t->status))
+			return true;
+	}
+	return false;
+}
+
+/* Appends one (taken over) to a "; "-separated list. */
+static void add_problem(char **list, char *one)
+{
+	if (!*list) {
+		*list = one;
+		return;
+	}
+	char *all = cm_asprintf("%s; %s", *list, one);
+	free(*list);
+	free(one);
+	*list = all;
+}
+
+void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->t = t;
+	out->n_reps = t->n_reps;
+	size_t rows = 0;
+	for (size_t k = 0; k < t->n_reps; k++)
+		rows = t->reps[k].n_actions > rows ? t->reps[k].n_actions : rows;
+	out->rows = cm_calloc(rows ? rows : 1, sizeof(*out->rows));
+	out->n_rows = rows;
+	for (size_t i = 0; i < rows; i++) {
+		struct an_action_row *r = &out->rows[i];
+		r->index = i + 1;
+		r->task_s = cm_calloc(t->n_reps, sizeof(*r->task_s));
+		r->watch_s = cm_calloc(t->n_reps, sizeof(*r->watch_s));
+	}
+	out->down_s = cm_calloc(t->n_reps ? t->n_reps : 1, sizeof(*out->down_s));
+	out->back_s = cm_calloc(t->n_reps ? t->n_reps : 1, sizeof(*out->back_s));
+	for (size_t k = 0; k < t->n_reps; k++) {
+		const struct an_rep *rep = &t->reps[k];
+		/* a state without `repeat` has no status of its own per repetition */
+		const char *st = t->n_reps == 1 && !rep->status ? t->status : rep->status;
+		if (!st || strcmp(st, "done") == 0)
+			out->n_done++;
+		if (an_status_failed(st)) {
+			add_problem(&out->failed,
+				    t->repeat > 1 || t->n_reps > 1
+					? cm_asprintf("repetition %d %s", rep->repetition, st)
+					: cm_strdup(st));
+		}
+		if (isfinite(rep->downtime_s))
+			out->down_s[out->n_down++] = rep->downtime_s;
+		if (isfinite(rep->data_back_s))
+			out->back_s[out->n_back++] = rep->data_back_s;
+		for (size_t i = 0; i < rep->n_actions; i++) {
+			const struct an_action *ac = &t->actions[rep->first_action + i];
+			struct an_action_row *r = &out->rows[i];
+			if (!r->act) {
+				r->act = ac;
+				r->clock = ac->clock;
+			}
+			r->n++;
+			if (isfinite(ac->task_duration_s))
+				r->task_s[r->n_task++] = ac->task_duration_s;
+			if (isfinite(ac->duration_s))
+				r->watch_s[r->n_watch++] = ac->duration_s;
+			if (ac->hash_match >= 0) {
+				r->hash_checks++;
+				r->hash_matched += ac->hash_match == 1;
+			}
+			/* every problem named, with its repetition */
+			char *what = NULL;
+			if (ac->hash_match == 0)
+				what = cm_strdup("data differs");
+			else if (an_status_failed(ac->status) || ac->error)
+				what = ac->error ? cm_asprintf("%s: %s",
+							       ac->status ? ac->status : "failed",
+							       ac->error)
+						 : cm_strdup(ac->status);
+			if (an_status_failed(ac->status) || ac->error)
+				r->n_failed++;
+			if (what) {
+				if (t->n_reps > 1 || t->repeat > 1) {
+					char *one =
+					    cm_asprintf("repetition %d: %s", rep->repetition, what);
+					free(what);
+					what = one;
+				}
+				add_problem(&r->problems, what);
+			}
+		}
+	}
+}
+
+void an_trans_sum_free(struct an_trans_sum *s)
+{
+	for (size_t i = 0; i < s->n_rows; i++) {
+		free(s->rows[i].task_s);
+		free(s->rows[i].watch_s);
+		free(s->rows[i].problems);
+	}
+	free(s->rows);
+	free(s->down_s);
+	free(s->back_s);
+	free(s->failed);
+	memset(s, 0, sizeof(*s));
+}
+
+size_t an_trans_order(const struct an_analysis *a, const struct an_transition ***out)
+{
+	const struct an_transition **v = cm_calloc(a->n_trans ? a->n_trans : 1, sizeof(*v));
+	size_t n = 0;
+	/* in the columns' order (a campaign's variants share its transitions),
+	 * then any state the columns leave out */
+	for (size_t pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < (pass ? a->n_trans : a->n_cols); k++) {
+			const struct an_transition *t =
+			    pass ? &a->trans[k]
+				 : an_transition_of(a, a->cols[k].state, a->cols[k].variant);
+			if (!t)
+				continue;
+			bool seen = false;
+			for (size_t i = 0; i < n && !seen; i++)
+				seen = v[i] == t;
+			if (!seen)
+				v[n++] = t;
+		}
+	}
+	*out = v;
+	return n;
+}
