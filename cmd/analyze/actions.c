@@ -49,15 +49,14 @@ double an_data_back_s(const struct an_action *acts, size_t n)
 
 char *an_secs_list(const double *v, size_t n)
 {
+	/* whole seconds (a node's task seconds) stay whole; else one decimal
+	 * for every value, so that a list reads evenly */
+	bool whole = true;
+	for (size_t i = 0; i < n && whole; i++)
+		whole = fabs(v[i] - round(v[i])) < 1e-9;
 	struct cm_buf b = {NULL, 0, 0};
-	for (size_t i = 0; i < n; i++) {
-		/* whole seconds (a node's task seconds) stay whole */
-		double r = round(v[i]);
-		if (fabs(v[i] - r) < 1e-9)
-			cm_buf_printf(&b, "%s%.0f", i ? ", " : "", r);
-		else
-			cm_buf_printf(&b, "%s%.1f", i ? ", " : "", v[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		cm_buf_printf(&b, whole ? "%s%.0f" : "%s%.1f", i ? ", " : "", v[i]);
 	if (!b.len)
 		return cm_strdup("");
 	return b.s;
@@ -141,9 +140,12 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 				r->clock = ac->clock;
 			}
 			r->n++;
-			if (isfinite(ac->task_duration_s))
+			/* a failed action's seconds are not those of the action: they
+			 * are left out of the samples, and the failure is named */
+			bool failed = an_status_failed(ac->status) || ac->error;
+			if (isfinite(ac->task_duration_s) && !failed)
 				r->task_s[r->n_task++] = ac->task_duration_s;
-			if (isfinite(ac->duration_s))
+			if (isfinite(ac->duration_s) && !failed)
 				r->watch_s[r->n_watch++] = ac->duration_s;
 			if (ac->hash_match >= 0) {
 				r->hash_checks++;
@@ -158,7 +160,7 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 							       ac->status ? ac->status : "failed",
 							       ac->error)
 						 : cm_strdup(ac->status);
-			if (an_status_failed(ac->status) || ac->error)
+			if (failed)
 				r->n_failed++;
 			if (what) {
 				if (t->n_reps > 1 || t->repeat > 1) {

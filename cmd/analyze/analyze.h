@@ -366,7 +366,8 @@ struct an_transition {
 /*
  * An action over the repetitions of its state: the actions at the same
  * place in each repetition's list (actions.c).  Samples are in the order
- * of the repetitions; NaN-free.
+ * of the repetitions; NaN-free, and without the failed actions' (their
+ * seconds are not the action's; the failure is in problems).
  */
 struct an_action_row {
 	size_t index;		     /* 1-based place in the list */
@@ -757,6 +758,14 @@ const char *an_clock_name(const struct an_analysis *a, const struct an_transitio
 size_t an_trans_order(const struct an_analysis *a, const struct an_transition ***out);
 /* Any transition with actions, a downtime or a failure. */
 bool an_has_actions(const struct an_analysis *a);
+/* The actions table's columns and one row's cells (malloc'd), the line
+ * above a state's rows, and whether a state has anything to show (report.c). */
+#define AN_ACTION_COLS 7
+extern const char *const an_action_heads[AN_ACTION_COLS];
+void an_action_cells(const struct an_analysis *a, const struct an_transition *t,
+		     const struct an_action_row *ar, char **row);
+char *an_action_state_line(const struct an_analysis *a, const struct an_trans_sum *s);
+bool an_trans_sum_shown(const struct an_trans_sum *s);
 /* The terminal and Markdown tables of the actions (report.c). */
 void an_write_actions_table(FILE *f, const struct an_analysis *a);
 void an_write_actions_markdown(FILE *f, const struct an_analysis *a);

@@ -411,7 +411,7 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 			shown = transition_shown(an_transition_of(a, i, v));
 		if (shown)
 			time_order[n++] = i;
-		if (a->states[i].in_manifest && !a->states[i].n_runs) {
+		if (a->states[i].in_manifest && !a->states[i].n_runs && an_used_runs(a)) {
 			bool failed = false;
 			for (size_t t = 0; t < a->n_trans && !failed; t++)
 				failed = a->trans[t].state == i && an_status_failed(a->trans[t].status);
@@ -478,7 +478,8 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 		while (k < n && !a->states[time_order[k]].n_runs)
 			k++;
 		a->baseline = time_order[k < n ? k : 0];
-		if (a->n_states && a->states[0].in_manifest && !a->states[0].n_runs)
+		if (a->n_states && a->states[0].in_manifest && !a->states[0].n_runs &&
+		    an_used_runs(a))
 			an_note(a,
 				"the manifest's first state %s has no usable runs; baseline is %s",
 				a->states[0].name, a->states[a->baseline].name);
@@ -974,7 +975,8 @@ int an_compute(struct an_analysis *a, const struct an_options *opt)
 			var->fio_version = cm_strdup(cv);
 		}
 	}
-	if (!any)
+	/* a campaign of transitions only (rounds = 0) is analyzed for them */
+	if (!any && !an_has_actions(a))
 		return -2;
 	if (a->n_variants && a->variants[0].fio_version)
 		a->fio_version = cm_strdup(a->variants[0].fio_version);

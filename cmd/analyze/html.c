@@ -125,6 +125,44 @@ static void close_section(struct html *h)
 	h->in_section = false;
 }
 
+/* Each state's actions over its repetitions, as in the terminal's table. */
+static void put_actions(struct html *h)
+{
+	const struct an_analysis *a = h->a;
+	struct cm_buf *b = &h->b;
+	const struct an_transition **order;
+	size_t n = an_trans_order(a, &order);
+	for (size_t i = 0; i < n; i++) {
+		struct an_trans_sum s;
+		an_trans_sum(order[i], &s);
+		if (an_trans_sum_shown(&s)) {
+			char *line = an_action_state_line(a, &s);
+			an_svg_put(b, "<h3>%e</h3>\n", line);
+			free(line);
+		}
+		if (an_trans_sum_shown(&s) && s.n_rows) {
+			cm_buf_puts(b, "<div class=\"scroll\"><table>\n<thead><tr>");
+			for (size_t c = 0; c < AN_ACTION_COLS; c++)
+				an_svg_put(b, "<th>%e</th>", an_action_heads[c]);
+			cm_buf_puts(b, "</tr></thead>\n<tbody>\n");
+			for (size_t r = 0; r < s.n_rows; r++) {
+				char *row[AN_ACTION_COLS];
+				an_action_cells(a, order[i], &s.rows[r], row);
+				cm_buf_puts(b, "<tr>");
+				for (size_t c = 0; c < AN_ACTION_COLS; c++) {
+					an_svg_put(b, c == 1 ? "<th scope=\"row\">%e</th>" : "<td>%e</td>",
+						   row[c]);
+					free(row[c]);
+				}
+				cm_buf_puts(b, "</tr>\n");
+			}
+			cm_buf_puts(b, "</tbody></table></div>\n");
+		}
+		an_trans_sum_free(&s);
+	}
+	free(order);
+}
+
 static void grid_block(void *ctx, const struct an_tab *t)
 {
 	struct html *h = ctx;
@@ -135,6 +173,7 @@ static void grid_block(void *ctx, const struct an_tab *t)
 		cm_buf_puts(b, "<section id=\"transitions\">\n<h2>State transitions</h2>\n"
 			       "<div class=\"block\">\n");
 		put_table(h, t, "");
+		put_actions(h);
 		put_charts(h, AN_CHART_TRANSITIONS, NULL);
 		cm_buf_puts(b, "</div>\n");
 		h->in_section = true;

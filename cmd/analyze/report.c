@@ -841,7 +841,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 		print_block(f, a, &g.blocks[bi], width);
 	}
 	fputc('\n', f);
-	footer_text(f, a, width, false, true, has_failures(a));
+	footer_text(f, a, width, false, an_used_runs(a) > 0, has_failures(a));
 	grid_free(&g);
 }
 
@@ -921,7 +921,7 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 		}
 	}
 	fputc('\n', f);
-	footer_text(f, a, 0, true, true, has_failures(a));
+	footer_text(f, a, 0, true, an_used_runs(a) > 0, has_failures(a));
 	grid_free(&g);
 }
 
@@ -1391,7 +1391,7 @@ static const char *row_name(const struct an_action_row *r)
 
 /* The line above a state's actions: its repetitions, downtime, data back
  * and hash result. */
-static char *state_line(const struct an_analysis *a, const struct an_trans_sum *s)
+char *an_action_state_line(const struct an_analysis *a, const struct an_trans_sum *s)
 {
 	const struct an_transition *t = s->t;
 	struct cm_buf b = {NULL, 0, 0};
@@ -1417,18 +1417,42 @@ static char *state_line(const struct an_analysis *a, const struct an_trans_sum *
 	return b.s;
 }
 
-#define ACT_COLS 7
+const char *const an_action_heads[AN_ACTION_COLS] = {
+    "#", "action", "n", "task s (clock)", "median", "stopwatch s", "result"};
+
+void an_action_cells(const struct an_analysis *a, const struct an_transition *t,
+		     const struct an_action_row *ar, char **row)
+{
+	row[0] = cm_asprintf("%zu", ar->index);
+	row[1] = cm_strdup(row_name(ar));
+	row[2] = cm_asprintf("%zu", ar->n);
+	if (ar->n_task) {
+		char *l = an_secs_list(ar->task_s, ar->n_task);
+		row[3] = cm_asprintf("%s (%s)", l, an_clock_name(a, t, ar->clock));
+		free(l);
+		double m = an_median(ar->task_s, ar->n_task);
+		row[4] = an_secs_list(&m, 1);
+	} else {
+		row[3] = cm_strdup("-");
+		row[4] = cm_strdup("-");
+	}
+	row[5] = samples_text(ar->watch_s, ar->n_watch, false);
+	row[6] = row_result(ar);
+}
+
+bool an_trans_sum_shown(const struct an_trans_sum *s)
+{
+	return s->n_rows || s->n_down || s->failed;
+}
 
 void an_write_actions_table(FILE *f, const struct an_analysis *a)
 {
-	static const char *const head[ACT_COLS] = {"#",	  "action", "n",
-						   "task s (clock)", "median", "stopwatch s",
-						   "result"};
+	const char *const *head = an_action_heads;
 	const struct an_transition **order;
 	size_t n = an_trans_order(a, &order);
 	struct an_trans_sum *sums = cm_calloc(n ? n : 1, sizeof(*sums));
-	size_t w[ACT_COLS];
-	for (size_t c = 0; c < ACT_COLS; c++)
+	size_t w[AN_ACTION_COLS];
+	for (size_t c = 0; c < AN_ACTION_COLS; c++)
 		w[c] = str_width(head[c]);
 	/* the cells first, for the widths of every state's rows */
 	size_t n_cells = 0;
@@ -1436,29 +1460,13 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a)
 		an_trans_sum(order[i], &sums[i]);
 		n_cells += sums[i].n_rows;
 	}
-	char **cells = cm_calloc(n_cells * ACT_COLS + 1, sizeof(*cells));
+	char **cells = cm_calloc(n_cells * AN_ACTION_COLS + 1, sizeof(*cells));
 	size_t at = 0;
 	for (size_t i = 0; i < n; i++) {
 		for (size_t r = 0; r < sums[i].n_rows; r++, at++) {
-			const struct an_action_row *ar = &sums[i].rows[r];
-			char **row = cells + at * ACT_COLS;
-			row[0] = cm_asprintf("%zu", ar->index);
-			row[1] = cm_strdup(row_name(ar));
-			row[2] = cm_asprintf("%zu", ar->n);
-			if (ar->n_task) {
-				char *l = an_secs_list(ar->task_s, ar->n_task);
-				row[3] = cm_asprintf("%s (%s)", l,
-						     an_clock_name(a, order[i], ar->clock));
-				free(l);
-				row[4] = an_secs_list((double[]){an_median(ar->task_s, ar->n_task)},
-						      1);
-			} else {
-				row[3] = cm_strdup("-");
-				row[4] = cm_strdup("-");
-			}
-			row[5] = samples_text(ar->watch_s, ar->n_watch, false);
-			row[6] = row_result(ar);
-			for (size_t c = 0; c < ACT_COLS; c++) {
+			char **row = cells + at * AN_ACTION_COLS;
+			an_action_cells(a, order[i], &sums[i].rows[r], row);
+			for (size_t c = 0; c < AN_ACTION_COLS; c++) {
 				size_t cw = str_width(row[c]);
 				w[c] = cw > w[c] ? cw : w[c];
 			}
@@ -1470,9 +1478,11 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a)
 	struct cm_buf line = {NULL, 0, 0};
 	at = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!sums[i].n_rows && !sums[i].n_down && !sums[i].failed)
+		if (!an_trans_sum_shown(&sums[i])) {
+			at += sums[i].n_rows;
 			continue; /* nothing happened before it (a baseline) */
-		char *title = state_line(a, &sums[i]);
+		}
+		char *title = an_action_state_line(a, &sums[i]);
 		fprintf(f, "\n%s\n", title);
 		free(title);
 		if (!sums[i].n_rows) {
@@ -1481,20 +1491,20 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a)
 		}
 		/* not cut at the width: a problem's text is the point of the row */
 		for (size_t r = 0; r <= sums[i].n_rows; r++) {
-			const char *const *row = r ? (const char *const *)cells + at++ * ACT_COLS
+			const char *const *row = r ? (const char *const *)cells + at++ * AN_ACTION_COLS
 						   : head;
 			line.len = 0;
 			cm_buf_puts(&line, "  ");
-			for (size_t c = 0; c + 1 < ACT_COLS; c++)
+			for (size_t c = 0; c + 1 < AN_ACTION_COLS; c++)
 				put_left(&line, row[c], w[c] + 2);
-			cm_buf_puts(&line, row[ACT_COLS - 1]);
+			cm_buf_puts(&line, row[AN_ACTION_COLS - 1]);
 			while (line.len && line.s[line.len - 1] == ' ')
 				line.s[--line.len] = '\0';
 			fprintf(f, "%s\n", line.s);
 		}
 	}
 	cm_buf_release(&line);
-	for (size_t i = 0; i < n_cells * ACT_COLS; i++)
+	for (size_t i = 0; i < n_cells * AN_ACTION_COLS; i++)
 		free(cells[i]);
 	free(cells);
 	for (size_t i = 0; i < n; i++)
@@ -1518,7 +1528,7 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 		struct an_trans_sum s;
 		an_trans_sum(order[i], &s);
 		const struct an_transition *t = order[i];
-		if (!s.n_rows && !s.n_down && !s.failed) {
+		if (!an_trans_sum_shown(&s)) {
 			an_trans_sum_free(&s);
 			continue; /* nothing happened before it (a baseline) */
 		}
