@@ -50,7 +50,7 @@ def trans(doc, state):
 
 
 # ---- a campaign of transitions only: the published measurement ---------------
-rc, out, err = run(["-t", ART])
+rc, out, err = run(["-t", "-w", "300", ART])
 check(rc == 0, f"transitions only: exit 0, got {rc}: {err}")
 check("no fio output found" not in err and "nothing to analyze" not in err,
       f"transitions only: no complaint about fio output: {err}")
@@ -121,7 +121,7 @@ check("restore, data back: 107.3 s (79.9..127.5, n = 4)" in text, "html: restore
 check("53, 57, 69, 100" in text, "html: the actions table in the transitions section")
 
 # ---- a mismatch, a failed repetition, data back computed --------------------
-rc, out, err = run(["-t", FAULTS])
+rc, out, err = run(["-t", "-w", "300", FAULTS])
 check(rc == 0, f"faults: exit 0 (a failed state is shown, not rejected), got {rc}: {err}")
 check("rollback: 3 repetitions, 2 done; FAILED: repetition 2 failed" in out,
       "faults: the failed repetition named in the state's line")
@@ -157,12 +157,12 @@ check(t and t["failed"] and t["per_action"][0]["failed"] == 1 and
       "repetition 2" in t["per_action"][0]["problems"], "faults json: the failed backup")
 
 # ---- without repeat: today's shape ---------------------------------------------
-rc, out, err = run(["-t", ONE])
+rc, out, err = run(["-t", "-w", "300", ONE])
 check(rc == 0, f"netcup-one: exit 0, got {rc}: {err}")
 check("reverted: done; downtime 15.5 s; data back 17.6 s; sha256 1 of 1 matched" in out,
       "netcup-one: data back from the manifest, not computed (17.4)")
 check("3.1 (netcup's clock)" in out, "netcup-one: the provider's clock named")
-rc, out, err = run(["-t", NETCUP])
+rc, out, err = run(["-t", "-w", "300", NETCUP])
 check(rc == 0, f"netcup campaign: exit 0, got {rc}: {err}")
 check("reverted: done; downtime 3.8 s; data back 3.8 s; sha256 1 of 1 matched" in out,
       "netcup campaign: data back computed as before")

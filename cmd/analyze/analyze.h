@@ -767,7 +767,7 @@ void an_action_cells(const struct an_analysis *a, const struct an_transition *t,
 char *an_action_state_line(const struct an_analysis *a, const struct an_trans_sum *s);
 bool an_trans_sum_shown(const struct an_trans_sum *s);
 /* The terminal and Markdown tables of the actions (report.c). */
-void an_write_actions_table(FILE *f, const struct an_analysis *a);
+void an_write_actions_table(FILE *f, const struct an_analysis *a, int width);
 void an_write_actions_markdown(FILE *f, const struct an_analysis *a);
 
 /* The comparison of variants (compare.c): rows of a state of a variant (and

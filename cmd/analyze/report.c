@@ -834,7 +834,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 	cm_buf_release(&head);
 	if (an_has_actions(a)) {
 		fputc('\n', f);
-		an_write_actions_table(f, a);
+		an_write_actions_table(f, a, width);
 	}
 	for (size_t bi = 0; bi < g.n; bi++) {
 		fputc('\n', f);
@@ -1405,11 +1405,14 @@ char *an_action_state_line(const struct an_analysis *a, const struct an_trans_su
 		cm_buf_printf(&b, " (repeat = %d)", t->repeat);
 	if (s->failed)
 		cm_buf_printf(&b, "; FAILED: %s", s->failed);
-	char *d = samples_text(s->down_s, s->n_down, true);
-	char *k = samples_text(s->back_s, s->n_back, true);
-	cm_buf_printf(&b, "; downtime %s; data back %s", d, k);
-	free(d);
-	free(k);
+	/* nothing took the machine away: neither is there to show */
+	if (s->n_down || s->n_back) {
+		char *d = samples_text(s->down_s, s->n_down, true);
+		char *k = samples_text(s->back_s, s->n_back, true);
+		cm_buf_printf(&b, "; downtime %s; data back %s", d, k);
+		free(d);
+		free(k);
+	}
 	char *h = hash_text_of(t->hash_checks, t->hash_matched);
 	if (h)
 		cm_buf_printf(&b, "; sha256 %s", h);
@@ -1445,7 +1448,7 @@ bool an_trans_sum_shown(const struct an_trans_sum *s)
 	return s->n_rows || s->n_down || s->failed;
 }
 
-void an_write_actions_table(FILE *f, const struct an_analysis *a)
+void an_write_actions_table(FILE *f, const struct an_analysis *a, int width)
 {
 	const char *const *head = an_action_heads;
 	const struct an_transition **order;
@@ -1472,9 +1475,13 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a)
 			}
 		}
 	}
-	fputs("actions: task seconds by the provider's clock, as named; stopwatch by "
-	      "fiocamp's monotonic clock (median, min..max over the repetitions)\n",
-	      f);
+	/* a long action text (a path) is cut, the result never */
+	if (w[1] > 36)
+		w[1] = 36;
+	an_wrap(f, "", 0,
+		"actions: task seconds by the provider's clock, as named; stopwatch by "
+		"fiocamp's monotonic clock (median, min..max over the repetitions)",
+		width);
 	struct cm_buf line = {NULL, 0, 0};
 	at = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -1483,7 +1490,8 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a)
 			continue; /* nothing happened before it (a baseline) */
 		}
 		char *title = an_action_state_line(a, &sums[i]);
-		fprintf(f, "\n%s\n", title);
+		fputc('\n', f);
+		an_wrap(f, "", 2, title, width);
 		free(title);
 		if (!sums[i].n_rows) {
 			fputs("  (no actions)\n", f);
@@ -1495,8 +1503,10 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a)
 						   : head;
 			line.len = 0;
 			cm_buf_puts(&line, "  ");
-			for (size_t c = 0; c + 1 < AN_ACTION_COLS; c++)
-				put_left(&line, row[c], w[c] + 2);
+			for (size_t c = 0; c + 1 < AN_ACTION_COLS; c++) {
+				put_left(&line, row[c], w[c]);
+				cm_buf_puts(&line, "  ");
+			}
 			cm_buf_puts(&line, row[AN_ACTION_COLS - 1]);
 			while (line.len && line.s[line.len - 1] == ' ')
 				line.s[--line.len] = '\0';
