@@ -172,5 +172,32 @@ rv = rows_of(csv_text, state="reverted", action="revert")
 check(rv and rv[0]["task_clock"] == "provider" and rv[0]["repeat"] == "1",
       "netcup campaign csv: the revert")
 
+# ---- what a manifest may get wrong: capped and named, never a crash ------------
+bad = os.path.join(work, "bad")
+os.makedirs(bad)
+act = {"action": "settle", "text": "settle 1s", "status": "done", "duration_s": 1.0}
+with open(os.path.join(bad, "manifest.json"), "w") as f:
+    json.dump({"format": "fiocamp-manifest", "version": 1, "campaign": "bad", "states": [
+        {"name": "odd", "status": "done", "repeat": 5000, "repetitions": [
+            {"repetition": 0, "status": "done", "before": [act]},
+            {"repetition": "2", "status": "done", "before": [act]},
+            {"repetition": 1, "status": "done", "before": [act]}]},
+        {"name": "many", "status": "done", "repeat": 1000, "repetitions": [
+            {"repetition": k + 1, "status": "done", "before": [act]} for k in range(1001)]},
+        {"name": "odd", "status": "done", "before": [act, act]}]}, f)
+rc, out, err = run(["-t", "-w", "300", bad])
+check(rc == 0, f"bad manifest: exit 0 with notes, got {rc}: {err}")
+check('state odd: "repeat" is not a number 1..1000, read as 1' in out,
+      f"bad manifest: the repeat out of range named: {out}")
+check("state odd: a repetition without a valid number (1..1000), skipped" in out,
+      "bad manifest: a repetition without a number named")
+check("state many: more than 1000 repetitions; the rest are not read" in out,
+      "bad manifest: the repetitions capped")
+check("many: 1000 repetitions, 1000 done" in out, "bad manifest: 1000 repetitions read")
+check("state odd is listed twice; its first transition is used" in out,
+      "bad manifest: a state listed twice named")
+check("odd: done" in out and "odd: 1 repetition" not in out,
+      "bad manifest: the first listing's one repetition")
+
 shutil.rmtree(work, ignore_errors=True)
 sys.exit(summary())

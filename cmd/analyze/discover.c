@@ -662,20 +662,28 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 		size_t si = an_state_get(a, name);
 		a->states[si].in_manifest = true;
 		struct an_transition *tr = an_transition_get(a, si, m.campaign);
-		if (tr->n_reps) {
-			an_note(a, "%s: state %s is listed twice; the first is used", path, name);
-			continue;
-		}
-		tr->status = str_or_null(json_object_get(js, "status"));
+		/* the same state twice in one manifest: its runs are read, its
+		 * transition is the first listing's */
+		bool dup = tr->n_reps > 0;
+		if (dup)
+			an_note(a, "%s: state %s is listed twice; its first transition is used",
+				path, name);
+		else
+			tr->status = str_or_null(json_object_get(js, "status"));
 		const json_t *reps = json_object_get(js, "repetitions");
 		const json_t *jrep = json_object_get(js, "repeat");
-		tr->repeat = json_is_integer(jrep) && json_integer_value(jrep) > 1 &&
-				     json_integer_value(jrep) <= AN_MAX_REPEAT
-				 ? (int)json_integer_value(jrep)
-				 : 1;
+		if (!dup && jrep) {
+			if (json_is_integer(jrep) && json_integer_value(jrep) >= 1 &&
+			    json_integer_value(jrep) <= AN_MAX_REPEAT)
+				tr->repeat = (int)json_integer_value(jrep);
+			else
+				an_note(a, "%s: state %s: \"repeat\" is not a number 1..%d, read as 1",
+					path, name, AN_MAX_REPEAT);
+		}
 		size_t cap = 0, cap_reps = 0;
 		if (!json_is_array(reps)) {
-			manifest_rep(tr, &cap, &cap_reps, js, 1);
+			if (!dup)
+				manifest_rep(tr, &cap, &cap_reps, js, 1);
 			manifest_rounds(&m, path, name, NULL, 0, json_object_get(js, "rounds"));
 		} else {
 			/* a repetition's rounds follow the earlier repetitions' in
@@ -684,6 +692,13 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 			size_t k;
 			const json_t *jp;
 			json_array_foreach(reps, k, jp) {
+				if (k >= AN_MAX_REPEAT) {
+					an_note(a,
+						"%s: state %s: more than %d repetitions; the rest are "
+						"not read",
+						path, name, AN_MAX_REPEAT);
+					break;
+				}
 				const json_t *kn = json_object_get(jp, "repetition");
 				if (!json_is_object(jp) || !json_is_integer(kn) ||
 				    json_integer_value(kn) < 1 ||
@@ -695,7 +710,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 					continue;
 				}
 				int rk = (int)json_integer_value(kn);
-				manifest_rep(tr, &cap, &cap_reps, jp, rk);
+				if (!dup)
+					manifest_rep(tr, &cap, &cap_reps, jp, rk);
 				offset = manifest_rounds(&m, path, name, &rk, offset,
 							 json_object_get(jp, "rounds"));
 			}
