@@ -137,7 +137,10 @@ check("data back 85.8 s (79.8, 91.7)" in out,
 rc, md, err = run(["-m", FAULTS])
 check("| rollback (3 repetitions) FAILED: repetition 2 failed |" in md,
       "faults markdown: the failed state marked")
-check("2 of 3 matched, DIFFERS |" in md, "faults markdown: the mismatch")
+check("2 of 3 matched, DIFFERS (repetition 2: data differs) |" in md,
+      "faults markdown: the mismatch and its repetition")
+check("(repetition 2: failed: TASK ERROR: job errors) | 21 (median 21; the node's clock)" in md,
+      "faults markdown: the failed backup named, its seconds left out")
 rc, csv_text, err = run(["--csv", "actions", FAULTS])
 rs = rows_of(csv_text, state="restore", action="restore")
 check([r["data_back_from"] for r in rs] == ["computed"] * 2, "faults csv: data back computed")

@@ -1523,6 +1523,11 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a, int width)
 	free(order);
 }
 
+static bool row_has_task(const struct an_action_row *r)
+{
+	return r->n_task || r->act->task_name;
+}
+
 /* The published measurement's table: path | what the task did | task
  * seconds | our stopwatch | data back | sha256.  One row per action that
  * ran a provider task; a state with none, one row of its actions. */
@@ -1544,13 +1549,14 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 		}
 		bool first = true;
 		size_t tasks = 0;
+		/* a task that failed in every repetition still has its row */
 		for (size_t r = 0; r < s.n_rows; r++)
-			tasks += s.rows[r].n_task > 0;
+			tasks += row_has_task(&s.rows[r]);
 		size_t r = 0;
 		for (size_t ln = 0; ln < (tasks ? tasks : 1); ln++) {
 			const struct an_action_row *ar = NULL;
 			if (tasks) {
-				while (!s.rows[r].n_task)
+				while (!row_has_task(&s.rows[r]))
 					r++;
 				ar = &s.rows[r++];
 			}
@@ -1566,17 +1572,24 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 					cm_buf_printf(&what, ": %s", ar->act->task_name);
 				if (ar->problems)
 					cm_buf_printf(&what, " (%s)", ar->problems);
-				char *l = an_secs_list(ar->task_s, ar->n_task);
-				double m = an_median(ar->task_s, ar->n_task);
-				char *ms = an_secs_list(&m, 1);
-				cm_buf_printf(&task, "%s (median %s; %s)", l, ms,
-					      an_clock_name(a, t, ar->clock));
-				free(l);
-				free(ms);
+				if (ar->n_task) {
+					char *l = an_secs_list(ar->task_s, ar->n_task);
+					double m = an_median(ar->task_s, ar->n_task);
+					char *ms = an_secs_list(&m, 1);
+					cm_buf_printf(&task, "%s (median %s; %s)", l, ms,
+						      an_clock_name(a, t, ar->clock));
+					free(l);
+					free(ms);
+				} else {
+					cm_buf_puts(&task, "-");
+				}
 			} else {
-				for (size_t k = 0; k < s.n_rows; k++)
+				for (size_t k = 0; k < s.n_rows; k++) {
 					cm_buf_printf(&what, "%s%s", k ? ", " : "",
 						      row_name(&s.rows[k]));
+					if (s.rows[k].problems)
+						cm_buf_printf(&what, " (%s)", s.rows[k].problems);
+				}
 				if (!s.n_rows)
 					cm_buf_puts(&what, "(no actions)");
 				cm_buf_puts(&task, "-");
@@ -1585,6 +1598,15 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 					 : cm_strdup("-");
 			char *back = first ? samples_text(s.back_s, s.n_back, true) : cm_strdup("");
 			char *hash = first ? hash_text_of(t->hash_checks, t->hash_matched) : NULL;
+			/* which repetition's data differed */
+			for (size_t k = 0; hash && k < s.n_rows; k++) {
+				const struct an_action_row *hr = &s.rows[k];
+				if (hr->hash_matched < hr->hash_checks && hr->problems) {
+					char *more = cm_asprintf("%s (%s)", hash, hr->problems);
+					free(hash);
+					hash = more;
+				}
+			}
 			fputs("| ", f);
 			md_cell(f, path.s ? path.s : "");
 			fputs(" | ", f);
