@@ -84,6 +84,8 @@ struct fcr_action {
 	bool brings_up;	    /* the machine is on when it ends (power-on, reboot, revert) */
 	bool ends_downtime; /* it sees the machine back: the downtime ends with it */
 	bool prefill_job;   /* it runs the prefill job file */
+	bool test_file;	    /* it needs the test file (directory and size) */
+	bool checks_data;   /* it checks the data (verify-hash): data back ends with it */
 	/*
 	 * Checks the arguments beyond their count while the file is read; may
 	 * keep what it parsed in step->args (and set step->takes_down).  The

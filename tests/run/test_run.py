@@ -603,7 +603,7 @@ def test_malformed(tmp):
               'case %d: nothing created' % i)
     # several errors in one file are all reported
     path = os.path.join(tmp, 'many.ini')
-    write(path, '[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\nrounds = 0\n'
+    write(path, '[campaign]\nsuite = rw4k\ndirectory = /tmp/x\nsize = 8M\nrounds = 10001\n'
           'pause = soon\n[state a]\nbefore = jump\n')
     rc, out, err = run([path], tmp)
     check_eq(rc, 2, 'exit status with several errors')

@@ -16,14 +16,17 @@ static const char *recorded_hash(const struct fcr_record *rec, const char *path)
 	const char *found = NULL;
 	json_t *states = json_object_get(rec->m, "states");
 	for (size_t i = 0; i < json_array_size(states); i++) {
-		json_t *before = json_object_get(json_array_get(states, i), "before");
-		for (size_t j = 0; j < json_array_size(before); j++) {
-			json_t *a = json_array_get(before, j);
-			json_t *res = json_object_get(a, "result");
-			const char *p = fcr_jstr(res, "path");
-			if (fcr_has_status(a, "done") && fcr_jstr(res, "sha256") && p &&
-			    !strcmp(p, path))
-				found = fcr_jstr(res, "sha256");
+		json_t *so = json_array_get(states, i);
+		for (size_t k = 1; k <= fcr_manifest_reps(so); k++) {
+			json_t *before = json_object_get(fcr_manifest_rep(so, k), "before");
+			for (size_t j = 0; j < json_array_size(before); j++) {
+				json_t *a = json_array_get(before, j);
+				json_t *res = json_object_get(a, "result");
+				const char *p = fcr_jstr(res, "path");
+				if (fcr_has_status(a, "done") && fcr_jstr(res, "sha256") && p &&
+				    !strcmp(p, path))
+					found = fcr_jstr(res, "sha256");
+			}
 		}
 	}
 	return found;
@@ -133,6 +136,7 @@ const struct fcr_action fcr_hash_actions[] = {
 	.usage = "verify-hash PATH",
 	.doc = "Compare the sha256 of a file on the target with the one an earlier `hash` "
 	       "recorded; a difference fails the state.",
+	.checks_data = true,
 	.check = verify_check,
 	.describe = verify_describe,
 	.perform = verify_perform,

@@ -77,6 +77,7 @@ const struct fcr_action fcr_testfile_actions[] = {
 	.doc = "Write the whole test file now (the prefill job); its report goes to "
 	       "prefill/before-STATE.json.",
 	.prefill_job = true,
+	.test_file = true,
 	.describe = prefill_describe,
 	.perform = prefill_perform,
     },
@@ -87,6 +88,7 @@ const struct fcr_action fcr_testfile_actions[] = {
 	.usage = "fresh-file",
 	.doc = "Remove the test file and create it again at its size without writing it: a "
 	       "sparse file whose reads hit holes.",
+	.test_file = true,
 	.duration_ms = no_time,
 	.describe = fresh_describe,
 	.perform = fresh_perform,

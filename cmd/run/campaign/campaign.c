@@ -91,6 +91,7 @@ enum ckey {
 	K_SSH_PORT,
 	K_SSH_OPTIONS,
 	K_WAIT_TIMEOUT,
+	K_KEEP_FILE,
 };
 
 static const char *const campaign_keys[] = {
@@ -108,6 +109,7 @@ static const char *const campaign_keys[] = {
     [K_SSH_PORT] = "ssh-port",
     [K_SSH_OPTIONS] = "ssh-options",
     [K_WAIT_TIMEOUT] = "wait-timeout",
+    [K_KEEP_FILE] = "keep-file",
 };
 
 static int parse_bool(const char *v, bool *out)
@@ -214,6 +216,43 @@ static void report_twice(struct parser *p, const struct cm_strv *names)
 	free(v);
 }
 
+/* A `suite` value, of [campaign] or of a state: test names or job files. */
+static void parse_suite(struct parser *p, const char *v, struct cm_strv *out)
+{
+	struct fcr_error err;
+	struct cm_strv words = {0};
+	if (fcr_shell_split(v, &words, &err) < 0) {
+		perror_at(p, p->line, "suite: %s", err.msg);
+		return;
+	}
+	struct cm_strv stems = {0};
+	for (size_t i = 0; i < words.n; i++) {
+		char *stem = fcr_path_stem(words.v[i], ".fio");
+		if (!fcr_name_is_safe(stem))
+			perror_at(p, p->line, "bad test name '%s' (letters, digits, '.', '_', '-')",
+				  stem);
+		else
+			check_name_length(p, "test", stem);
+		if (!strcmp(stem, "prefill"))
+			perror_at(p, p->line, "'prefill' is the prefill job, not a test");
+		cm_strv_take(&stems, stem);
+	}
+	report_twice(p, &stems);
+	cm_strv_release(&stems);
+	cm_strv_release(out);
+	*out = words;
+}
+
+/* 0 is a state (or every state) that only runs its actions. */
+static void parse_rounds(struct parser *p, const char *v, unsigned *out)
+{
+	unsigned long n;
+	if (fcr_parse_uint(v, 10000, &n) < 0)
+		perror_at(p, p->line, "bad rounds '%s' (expected a number from 0 to 10000)", v);
+	else
+		*out = (unsigned)n;
+}
+
 static void parse_campaign_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_campaign *c = p->c;
@@ -226,7 +265,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		perror_at(p, p->line,
 			  "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 			  "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
-			  "ssh-options, wait-timeout)",
+			  "ssh-options, wait-timeout, keep-file)",
 			  key);
 		return;
 	}
@@ -251,37 +290,11 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		free(c->name);
 		c->name = cm_strdup(v);
 		break;
-	case K_SUITE: {
-		struct cm_strv words = {0};
-		if (fcr_shell_split(v, &words, &err) < 0) {
-			perror_at(p, p->line, "suite: %s", err.msg);
-			return;
-		}
-		struct cm_strv stems = {0};
-		for (size_t i = 0; i < words.n; i++) {
-			char *stem = fcr_path_stem(words.v[i], ".fio");
-			if (!fcr_name_is_safe(stem))
-				perror_at(p, p->line,
-					  "bad test name '%s' (letters, digits, '.', '_', '-')",
-					  stem);
-			else
-				check_name_length(p, "test", stem);
-			if (!strcmp(stem, "prefill"))
-				perror_at(p, p->line, "'prefill' is the prefill job, not a test");
-			cm_strv_take(&stems, stem);
-		}
-		report_twice(p, &stems);
-		cm_strv_release(&stems);
-		cm_strv_release(&c->suite);
-		c->suite = words;
+	case K_SUITE:
+		parse_suite(p, v, &c->suite);
 		break;
-	}
 	case K_ROUNDS:
-		if (fcr_parse_uint(v, 10000, &n) < 0 || n == 0)
-			perror_at(p, p->line, "bad rounds '%s' (expected a number from 1 to 10000)",
-				  v);
-		else
-			c->rounds = (unsigned)n;
+		parse_rounds(p, v, &c->rounds);
 		break;
 	case K_PAUSE:
 		if (cm_parse_duration_ms(v, &c->pause_ms, err.msg, sizeof(err.msg)) < 0)
@@ -321,6 +334,10 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	case K_PREFILL:
 		if (parse_bool(v, &c->prefill) < 0)
 			perror_at(p, p->line, "bad prefill '%s' (expected yes or no)", v);
+		break;
+	case K_KEEP_FILE:
+		if (parse_bool(v, &c->keep_file) < 0)
+			perror_at(p, p->line, "bad keep-file '%s' (expected yes or no)", v);
 		break;
 	case K_IOENGINE:
 		if (!fcr_name_is_safe(v))
@@ -438,6 +455,7 @@ static void parse_section(struct parser *p, char *inner)
 		memset(s, 0, sizeof(*s));
 		s->name = cm_strdup(sn);
 		s->line = p->line;
+		s->repeat = 1;
 		p->state = s;
 		return;
 	}
@@ -449,6 +467,49 @@ static void parse_section(struct parser *p, char *inner)
 			  name);
 	/* keys up to the next section are ignored: the section is wrong already */
 	p->state = NULL;
+}
+
+/* A key of [state NAME]: before (any number of lines), repeat, suite, rounds. */
+static void parse_state_key(struct parser *p, const char *key, char *v)
+{
+	struct fcr_state *s = p->state;
+	if (!strcmp(key, "before")) {
+		parse_before(p, v);
+		return;
+	}
+	unsigned *seen = !strcmp(key, "repeat")	  ? &s->repeat_line
+			 : !strcmp(key, "suite")  ? &s->suite_line
+			 : !strcmp(key, "rounds") ? &s->rounds_line
+						  : NULL;
+	if (!seen) {
+		perror_at(p, p->line,
+			  "unknown key '%s' in [state %s] (expected before, repeat, suite, rounds)",
+			  key, s->name);
+		return;
+	}
+	if (*seen) {
+		perror_at(p, p->line, "'%s' was already set on line %u", key, *seen);
+		return;
+	}
+	*seen = p->line;
+	if (!*v) {
+		perror_at(p, p->line, "'%s' needs a value", key);
+		return;
+	}
+	unsigned long n;
+	if (seen == &s->repeat_line) {
+		if (fcr_parse_uint(v, FCR_REPEAT_MAX, &n) < 0 || n == 0)
+			perror_at(p, p->line, "bad repeat '%s' (expected a number from 1 to %d)", v,
+				  FCR_REPEAT_MAX);
+		else
+			s->repeat = (unsigned)n;
+	} else if (seen == &s->suite_line) {
+		parse_suite(p, v, &s->own_suite);
+		if (!s->own_suite.n)
+			perror_at(p, p->line, "'suite' lists no tests");
+	} else {
+		parse_rounds(p, v, &s->rounds);
+	}
 }
 
 static void parse_line(struct parser *p, char *line)
@@ -514,12 +575,7 @@ static void parse_line(struct parser *p, char *line)
 		k->file = c->source;
 		k->line = p->line;
 	} else if (p->state) {
-		if (!before) {
-			perror_at(p, p->line, "unknown key '%s' in [state %s] (expected before)",
-				  key, p->state->name);
-			return;
-		}
-		parse_before(p, value);
+		parse_state_key(p, key, value);
 	} else if (!p->any_section) {
 		perror_at(p, p->line, "'%s' outside any section (start with [campaign])", key);
 	}
@@ -577,19 +633,118 @@ static void check_provider_keys(struct parser *p)
 	cm_strv_release(&problems);
 }
 
+/* One entry of a suite while the suites are merged. */
+struct suite_item {
+	char *stem;
+	const char *entry;
+	size_t seq;	/* in the order of the file: the campaign's suite first */
+	size_t *slot;	/* where its index goes: a state's tests[] (NULL: none) */
+	unsigned line;	/* of the suite that named it */
+	size_t first;	/* the seq of the first entry of its name */
+};
+
+static int by_stem_then_seq(const void *a, const void *b)
+{
+	const struct suite_item *x = a, *y = b;
+	int d = strcmp(x->stem, y->stem);
+	if (d)
+		return d;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void add_items(struct suite_item **v, size_t *n, const struct cm_strv *suite,
+		      size_t *slots, unsigned line)
+{
+	*v = cm_realloc(*v, *n + suite->n + 1, sizeof(**v));
+	for (size_t j = 0; j < suite->n; j++, (*n)++)
+		(*v)[*n] = (struct suite_item){fcr_path_stem(suite->v[j], ".fio"), suite->v[j],
+					       *n, slots ? &slots[j] : NULL, line, 0};
+}
+
+/*
+ * Every state's tests as indices into one list, c->suite: the campaign's
+ * suite first (as today), then each test only a state's own suite names.
+ * One name is one job file: two entries of the same name must be the same.
+ * A state without rounds runs no test, and its tests are not looked for.
+ * Sorted once, so that a suite of 100,000 tests stays quick.
+ */
+static void merge_suites(struct parser *p)
+{
+	struct fcr_campaign *c = p->c;
+	bool campaign_used = false;
+	for (size_t i = 0; i < c->n_states; i++)
+		campaign_used |= c->states[i].rounds && !c->states[i].suite_line;
+	struct suite_item *v = NULL;
+	size_t n = 0;
+	if (campaign_used)
+		add_items(&v, &n, &c->suite, NULL, p->seen[K_SUITE]);
+	for (size_t i = 0; i < c->n_states; i++) {
+		struct fcr_state *st = &c->states[i];
+		if (!st->rounds)
+			continue;
+		const struct cm_strv *own = st->suite_line ? &st->own_suite : &c->suite;
+		st->tests = cm_calloc(own->n + 1, sizeof(*st->tests));
+		st->n_tests = own->n;
+		add_items(&v, &n, own, st->tests, st->suite_line ? st->suite_line : p->seen[K_SUITE]);
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), by_stem_then_seq);
+	size_t *first_of = cm_calloc(n + 1, sizeof(*first_of)); /* by seq */
+	bool *is_first = cm_calloc(n + 1, sizeof(*is_first));
+	const char **entry_of = cm_calloc(n + 1, sizeof(*entry_of));
+	for (size_t i = 0; i < n; i++) {
+		bool starts = i == 0 || strcmp(v[i].stem, v[i - 1].stem);
+		v[i].first = starts ? v[i].seq : v[i - 1].first;
+		if (starts) {
+			is_first[v[i].seq] = true;
+			entry_of[v[i].seq] = v[i].entry;
+		} else if (strcmp(v[i].entry, entry_of[v[i].first])) {
+			perror_at(p, v[i].line,
+				  "test '%s' is '%s' here and '%s' elsewhere in the campaign (one "
+				  "name, one job file)",
+				  v[i].stem, v[i].entry, entry_of[v[i].first]);
+		}
+	}
+	/* the list in the order of first appearance */
+	struct cm_strv all = {0};
+	for (size_t seq = 0; seq < n; seq++) {
+		if (is_first[seq]) {
+			first_of[seq] = all.n;
+			cm_strv_add(&all, entry_of[seq]);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].slot)
+			*v[i].slot = first_of[v[i].first];
+		free(v[i].stem);
+	}
+	free(v);
+	free(first_of);
+	free(is_first);
+	free(entry_of);
+	cm_strv_release(&c->suite);
+	c->suite = all;
+}
+
 static void finish(struct parser *p)
 {
 	struct fcr_campaign *c = p->c;
 	if (!p->had_campaign)
 		perror_at(p, 1, "no [campaign] section");
-	if (p->had_campaign && !p->seen[K_SUITE])
+	/* the campaign's suite is needed by a state with rounds and none of its own */
+	bool needs_suite = c->n_states == 0;
+	for (size_t i = 0; i < c->n_states; i++) {
+		struct fcr_state *st = &c->states[i];
+		if (!st->rounds_line)
+			st->rounds = c->rounds;
+		needs_suite |= st->rounds && !st->suite_line;
+	}
+	if (p->had_campaign && !p->seen[K_SUITE] && needs_suite)
 		perror_at(p, p->line, "[campaign] needs 'suite' (e.g. suite = rw4k rr4k)");
 	else if (p->seen[K_SUITE] && c->suite.n == 0)
 		perror_at(p, p->seen[K_SUITE], "'suite' lists no tests");
-	if (p->had_campaign && !p->seen[K_DIRECTORY])
-		perror_at(p, p->line, "[campaign] needs 'directory' (where the test file lives)");
-	if (p->had_campaign && !p->seen[K_SIZE])
-		perror_at(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
+	else
+		merge_suites(p);
 	if (p->had_campaign && c->n_states == 0)
 		perror_at(p, p->line,
 			  "no [state NAME] section: a campaign needs at least one state");
@@ -619,6 +774,18 @@ static void finish(struct parser *p)
 		for (size_t j = 0; j < c->states[i].n_actions; j++)
 			check_action(p, &c->states[i], j);
 	}
+	/* a campaign of transitions and hashes alone has no test file */
+	c->uses_test_file = c->prefill;
+	for (size_t i = 0; i < c->n_states; i++) {
+		const struct fcr_state *st = &c->states[i];
+		c->uses_test_file |= st->rounds && st->n_tests;
+		for (size_t j = 0; j < st->n_actions; j++)
+			c->uses_test_file |= st->actions[j].def && st->actions[j].def->test_file;
+	}
+	if (p->had_campaign && c->uses_test_file && !p->seen[K_DIRECTORY])
+		perror_at(p, p->line, "[campaign] needs 'directory' (where the test file lives)");
+	if (p->had_campaign && c->uses_test_file && !p->seen[K_SIZE])
+		perror_at(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
 }
 
 int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
@@ -722,6 +889,8 @@ void fcr_campaign_free(struct fcr_campaign *c)
 		}
 		free(s->actions);
 		free(s->name);
+		free(s->tests);
+		cm_strv_release(&s->own_suite);
 	}
 	free(c->states);
 	free(c);
@@ -739,6 +908,8 @@ struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campa
 
 char *fcr_campaign_test_file(const struct fcr_campaign *c)
 {
+	if (!c->directory)
+		return NULL;
 	size_t n = strlen(c->directory);
 	return cm_asprintf("%s%sfiocamp.testfile", c->directory,
 			   n && c->directory[n - 1] == '/' ? "" : "/");

@@ -20,11 +20,23 @@
  * or directory name with more added to it (NAME_MAX is 255). */
 #define FCR_NAME_MAX_BYTES 200
 
+/* How often a state may repeat its actions and rounds. */
+#define FCR_REPEAT_MAX 1000
+
 struct fcr_state {
 	char *name;
 	unsigned line;
 	struct fcr_step *actions;
 	size_t n_actions;
+	unsigned repeat; /* its actions and rounds run this often (1..FCR_REPEAT_MAX) */
+	unsigned rounds; /* its own `rounds`, else the campaign's; 0: only its actions */
+	/* the tests of its rounds (its own `suite`, else the campaign's), as
+	 * indices into the campaign's suite */
+	size_t *tests;
+	size_t n_tests;
+	/* while the file is read: its own suite, and where its keys were set */
+	struct cm_strv own_suite;
+	unsigned repeat_line, rounds_line, suite_line;
 };
 
 enum fcr_target_kind { FCR_TARGET_LOCAL, FCR_TARGET_SSH };
@@ -35,8 +47,10 @@ struct fcr_campaign {
 	size_t text_len;
 
 	char *name;
-	struct cm_strv suite; /* entries as written: names or paths */
-	unsigned rounds;
+	/* entries as written (names or paths): the campaign's `suite`, then the
+	 * tests only a state's own `suite` names; every state's tests index it */
+	struct cm_strv suite;
+	unsigned rounds; /* the campaign's; each state has its own (fcr_state) */
 	uint64_t pause_ms;
 	uint64_t runtime_ms;
 	uint64_t wait_timeout_ms;
@@ -44,6 +58,8 @@ struct fcr_campaign {
 	uint64_t size_bytes;
 	char *size_text;
 	bool prefill;
+	bool keep_file;	     /* keep the test file when the campaign is done */
+	bool uses_test_file; /* a round, the prefill or an action needs it */
 	char *ioengine;
 	int direct;
 
@@ -77,7 +93,8 @@ void fcr_campaign_free(struct fcr_campaign *c);
 /* The [provider] section as the provider reads it (borrows from c). */
 struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campaign *c);
 
-/* The test file on the target: <directory>/fiocamp.testfile. */
+/* The test file on the target: <directory>/fiocamp.testfile (NULL when the
+ * campaign has no directory: it needs no test file). */
 char *fcr_campaign_test_file(const struct fcr_campaign *c);
 
 #endif

@@ -60,6 +60,39 @@ static void describe_step(struct fcr_session *S, size_t si, const struct fcr_ste
 		(*unknown)++;
 }
 
+/* Round r of a state (or of one repetition) in dir, its fio command lines. */
+static void describe_round(struct fcr_session *S, const struct fcr_state *st, const char *dir,
+			   unsigned r, unsigned *step, double *total_s)
+{
+	const struct fcr_campaign *c = S->c;
+	char pause[32], runtime[32];
+	cm_format_duration(pause, sizeof(pause), c->pause_ms);
+	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
+	if (r > 1 && c->pause_ms) {
+		printf("%3u.   pause %s\n", ++*step, pause);
+		*total_s += (double)c->pause_ms / 1000.0;
+	}
+	printf("%3u.   round %u/%u -> %s/r%u/\n", ++*step, r, st->rounds, dir, r);
+	struct cm_strv env = {0}, argv = {0};
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
+		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
+		fcr_fio_env(&S->fio, job->test, &env);
+		fcr_target_fio_argv(&S->tgt, job->test, env.v, job->len, &argv);
+		char *joined = fcr_shell_join(argv.v);
+		char *envj = fcr_shell_join(env.v);
+		if (c->target == FCR_TARGET_LOCAL)
+			printf("         %s (%s): cd %s/r%u && env %s %s\n", job->test, runtime, dir,
+			       r, envj, joined);
+		else
+			printf("         %s (%s): %s\n", job->test, runtime, joined);
+		free(envj);
+		free(joined);
+		cm_strv_release(&env);
+		cm_strv_release(&argv);
+		*total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
+	}
+}
+
 int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o)
 {
 	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
@@ -76,9 +109,13 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	printf("campaign %s (%s): %zu state%s x %u round%s x %zu test%s, target %s\n", c->name,
 	       c->source, c->n_states, c->n_states == 1 ? "" : "s", c->rounds,
 	       c->rounds == 1 ? "" : "s", c->suite.n, c->suite.n == 1 ? "" : "s", c->target_text);
-	printf("test file %s, %s (%llu bytes); runtime %s; pause %s; ioengine %s, direct=%d\n",
-	       S->tgt.test_file, size, (unsigned long long)c->size_bytes, runtime, pause,
-	       c->ioengine, c->direct);
+	if (c->uses_test_file)
+		printf("test file %s, %s (%llu bytes), %s at the end; runtime %s; pause %s; "
+		       "ioengine %s, direct=%d\n",
+		       S->tgt.test_file, size, (unsigned long long)c->size_bytes,
+		       c->keep_file ? "kept" : "removed", runtime, pause, c->ioengine, c->direct);
+	else
+		printf("no test file: no fio run, prefill or fresh-file uses one\n");
 	printf("provider %s\n", c->provider_type);
 	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
 	struct cm_strv problems = {0};
@@ -106,8 +143,11 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	struct cm_strv env = {0}, argv = {0};
 	char *joined;
 	printf("\nplan:\n");
-	printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n", ++step,
-	       c->target_text, c->directory, size);
+	if (c->uses_test_file)
+		printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n",
+		       ++step, c->target_text, c->directory, size);
+	else
+		printf("%3u. preflight on %s: fio --version\n", ++step, c->target_text);
 	struct cm_buf desc = {0};
 	if (c->provider->describe_preflight)
 		c->provider->describe_preflight(S->prov, &desc);
@@ -132,36 +172,24 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	}
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
-		printf("%3u. state %zu/%zu: %s\n", ++step, si + 1, c->n_states, st->name);
-		for (size_t ai = 0; ai < st->n_actions; ai++)
-			describe_step(S, si, &st->actions[ai], &step, &total_s, &unknown);
-		for (unsigned r = 1; r <= c->rounds; r++) {
-			if (r > 1 && c->pause_ms) {
-				printf("%3u.   pause %s\n", ++step, pause);
-				total_s += (double)c->pause_ms / 1000.0;
-			}
-			printf("%3u.   round %u/%u -> %s/r%u/\n", ++step, r, c->rounds, st->name,
-			       r);
-			for (size_t ti = 0; ti < c->suite.n; ti++) {
-				fcr_fio_env(&S->fio, S->fio.jobs[ti].test, &env);
-				fcr_target_fio_argv(&S->tgt, S->fio.jobs[ti].test, env.v,
-						    S->fio.jobs[ti].len, &argv);
-				joined = fcr_shell_join(argv.v);
-				char *envj = fcr_shell_join(env.v);
-				if (c->target == FCR_TARGET_LOCAL)
-					printf("         %s (%s): cd %s/r%u && env %s %s\n",
-					       S->fio.jobs[ti].test, runtime, st->name, r, envj,
-					       joined);
-				else
-					printf("         %s (%s): %s\n", S->fio.jobs[ti].test,
-					       runtime, joined);
-				free(envj);
-				free(joined);
-				cm_strv_release(&env);
-				cm_strv_release(&argv);
-				total_s +=
-				    (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
-			}
+		char how[96] = "";
+		if (!st->rounds)
+			snprintf(how, sizeof(how), " (no rounds: only its actions)");
+		else if (st->rounds != c->rounds || st->n_tests != c->suite.n)
+			snprintf(how, sizeof(how), " (%u round%s x %zu test%s)", st->rounds,
+				 st->rounds == 1 ? "" : "s", st->n_tests,
+				 st->n_tests == 1 ? "" : "s");
+		printf("%3u. state %zu/%zu: %s%s\n", ++step, si + 1, c->n_states, st->name, how);
+		for (unsigned k = 1; k <= st->repeat; k++) {
+			char *dir = st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, k)
+						   : cm_strdup(st->name);
+			if (st->repeat > 1)
+				printf("%3u.   repetition %u/%u -> %s/\n", ++step, k, st->repeat, dir);
+			for (size_t ai = 0; ai < st->n_actions; ai++)
+				describe_step(S, si, &st->actions[ai], &step, &total_s, &unknown);
+			for (unsigned r = 1; r <= st->rounds; r++)
+				describe_round(S, st, dir, r, &step, &total_s);
+			free(dir);
 		}
 	}
 	char d[32];

@@ -20,6 +20,13 @@
 #include "machine/probe.h"
 #include "machine/spawn.h"
 
+json_t *fcr_session_at(const struct fcr_session *S, json_t *event)
+{
+	if (S->rep)
+		json_object_set_new(event, "repetition", json_integer(S->rep));
+	return event;
+}
+
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg)
 {
 	fcr_record_event(&S->rec, "error",
@@ -46,38 +53,64 @@ void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
 	};
 }
 
-/* The downtime that an action which saw the machine back ends. */
+/* The downtime that an action which saw the machine back ends; rep_obj is
+ * the repetition's object (the state's when it does not repeat). */
 static void record_downtime(struct fcr_session *S, const struct fcr_state *st, size_t ai,
-			    json_t *state_obj, json_t *obj, double back_wall)
+			    json_t *rep_obj, json_t *obj, double back_wall)
 {
 	const char *note;
-	double since = fcr_resume_down_since(S, state_obj, ai, st, &note);
+	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note);
 	if (note) {
 		json_object_set_new(obj, "downtime_note", json_string(note));
-		if (!json_object_get(state_obj, "downtime_note"))
-			json_object_set_new(state_obj, "downtime_note", json_string(note));
+		if (!json_object_get(rep_obj, "downtime_note"))
+			json_object_set_new(rep_obj, "downtime_note", json_string(note));
 		fcr_progress_line("%s: %s", st->name, note);
 	}
 	if (isfinite(since) && isfinite(back_wall)) {
 		double down = back_wall - since;
 		json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
-		if (!json_is_number(json_object_get(state_obj, "downtime_s")))
-			json_object_set_new(state_obj, "downtime_s", fcr_jseconds(down));
+		if (!json_is_number(json_object_get(rep_obj, "downtime_s")))
+			json_object_set_new(rep_obj, "downtime_s", fcr_jseconds(down));
 		fcr_progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
 	}
 }
 
 /*
- * Action ai of state si, with its manifest object obj: the bookkeeping
- * around its row's perform().
+ * Data back: from the start of the repetition's first take-down action to
+ * the end of the first check of the data after it that matched (a
+ * verify-hash).  Only the first counts; a cut-short transition counts from
+ * where its downtime does (fcr_resume_down_since).
+ */
+static void record_data_back(struct fcr_session *S, const struct fcr_state *st, size_t ai,
+			     json_t *rep_obj, double end_wall)
+{
+	if (json_is_number(json_object_get(rep_obj, "data_back_s")))
+		return;
+	const char *note;
+	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note);
+	if (!isfinite(since))
+		return;
+	json_object_set_new(rep_obj, "data_back_s", fcr_jseconds(end_wall - since));
+	fcr_progress_line("%s: the data is back %.2fs after the machine was taken away", st->name,
+			  end_wall - since);
+}
+
+/*
+ * Action ai of state si in the repetition at hand (rep_obj: its manifest
+ * object, the state's when it does not repeat), with its manifest object
+ * obj: the bookkeeping around its row's perform().
  */
 static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai,
-				       json_t *state_obj, json_t *obj)
+				       json_t *rep_obj, json_t *obj)
 {
 	const struct fcr_state *st = &S->c->states[si];
 	const struct fcr_step *a = &st->actions[ai];
 	char label[300];
-	snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
+	if (S->rep)
+		snprintf(label, sizeof(label), "%s rep %u/%u: %s", st->name, S->rep, st->repeat,
+			 a->text);
+	else
+		snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
 	json_t *res = json_object();
 	struct fcr_error err = {0};
 
@@ -91,16 +124,16 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	if (a->takes_down)
 		S->maybe_down = true;
 	fcr_record_save(&S->rec);
-	fcr_record_event(
-	    &S->rec, "action-start",
-	    json_pack("{s:s, s:i, s:s}", "state", st->name, "index", (int)ai, "action", a->text));
+	fcr_record_event(&S->rec, "action-start",
+			 fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name, "index",
+						     (int)ai, "action", a->text)));
 	fcr_progress_line("%s", label);
 	fcr_status_show(a->text, true);
 
 	struct fcr_action_ctx ctx;
 	fcr_session_ctx(S, si, label, &ctx);
 	const char *note_ignored;
-	ctx.down_wall = fcr_resume_down_since(S, state_obj, ai, st, &note_ignored);
+	ctx.down_wall = fcr_resume_down_since(S, rep_obj, ai, st, &note_ignored);
 	S->ai = (int)ai;
 	/* from now on the ETA counts what is left of its wait (fcr_status_wait) */
 	if (a->def->duration_ms)
@@ -112,7 +145,7 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		s = rc == FCR_E_STOPPED || *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 	if (rc == 0 && a->def->ends_downtime) {
 		S->maybe_down = false;
-		record_downtime(S, st, ai, state_obj, obj, ctx.back_wall);
+		record_downtime(S, st, ai, rep_obj, obj, ctx.back_wall);
 	}
 	/* the contract wants a provider's tasks beside our timing */
 	static const char *const lifted[] = {"task", "tasks"};
@@ -125,8 +158,10 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	}
 	if (s == FCR_DONE && *S->stop)
 		s = FCR_INTERRUPTED;
-	double t1 = cm_mono_s();
-	json_object_set_new(obj, "finished", fcr_jutc(cm_wall_s()));
+	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
+	json_object_set_new(obj, "finished", fcr_jutc(t1_wall));
+	if (s == FCR_DONE && a->def->checks_data)
+		record_data_back(S, st, ai, rep_obj, t1_wall);
 	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
 	if (json_object_size(res))
 		json_object_set_new(obj, "result", res);
@@ -136,9 +171,9 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	json_object_set_new(obj, "status", json_string(status));
 	if (s == FCR_FAILED)
 		fcr_jset_text(obj, "error", err.msg);
-	json_t *ev =
-	    json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai, "action",
-		      a->text, "status", status, "duration_s", fcr_jseconds(t1 - t0));
+	json_t *ev = fcr_session_at(
+	    S, json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai,
+			 "action", a->text, "status", status, "duration_s", fcr_jseconds(t1 - t0)));
 	static const char *const echoed[] = {"downtime_s", "result", "task", "tasks"};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(echoed); i++) {
 		if (json_object_get(obj, echoed[i]))
@@ -156,24 +191,40 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 
 /* ---- rounds -------------------------------------------------------------- */
 
+/* The state's name in messages, with the repetition at hand when it repeats:
+ * "after" or "after rep 2/3". */
+static void step_label(const struct fcr_session *S, const struct fcr_state *st, char *buf,
+		       size_t size)
+{
+	if (st->repeat > 1 && S->rep)
+		snprintf(buf, size, "%s rep %u/%u", st->name, S->rep, st->repeat);
+	else
+		snprintf(buf, size, "%s", st->name);
+}
+
 /*
- * Runs round r.  `pause_ms` > 0: the pause between rounds, counted from the
- * end of the last fio run; the round's bookkeeping happens inside it.
+ * Runs round r of the repetition at hand (S->rep).  `pause_ms` > 0: the
+ * pause between rounds, counted from the end of the last fio run; the
+ * round's bookkeeping happens inside it.
  */
 static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
 				  uint64_t pause_ms)
 {
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_state *st = &c->states[si];
+	const struct fcr_state *st = &S->c->states[si];
 	struct fcr_error err;
-	char *rel = cm_asprintf("%s/r%u", st->name, r);
+	/* a repeated state's rounds live in a directory per repetition */
+	char *parent_rel = st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep)
+					  : cm_strdup(st->name);
+	char *rel = cm_asprintf("%s/r%u", parent_rel, r);
 	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	char name[FCR_NAME_MAX_BYTES + 32];
+	step_label(S, st, name, sizeof(name));
 	enum fcr_outcome result = FCR_DONE;
 
 	/* a round stopped in the pause before its first run left an empty directory */
 	if (fcr_path_exists(abs) && rmdir(abs) == 0)
 		fcr_progress_line("%s round %u: removed the empty directory of an earlier attempt",
-				  st->name, r);
+				  name, r);
 	if (fcr_path_exists(abs)) {
 		/* a round cut short (or failed) earlier: keep it, run the round again */
 		const char *tag = fcr_has_status(round_obj, "failed") ? "failed" : "interrupted";
@@ -194,10 +245,11 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		}
 		json_array_append_new(list, json_string(aside_rel));
 		fcr_record_event(&S->rec, "moved-aside",
-				 json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round",
-					   (int)r, "from", rel, "to", aside_rel));
+				 fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s}", "state",
+							     st->name, "round", (int)r, "from",
+							     rel, "to", aside_rel)));
 		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s",
-				  st->name, r, aside_rel);
+				  name, r, aside_rel);
 		free(aside_rel);
 		free(aside);
 	}
@@ -206,22 +258,28 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		result = FCR_FATAL;
 		goto out;
 	}
-	char *state_dir = cm_asprintf("%s/%s", S->cdir, st->name);
-	fcr_fsync_dir(state_dir, NULL);
-	free(state_dir);
+	char *dir = cm_asprintf("%s/%s", S->cdir, parent_rel);
+	fcr_fsync_dir(dir, NULL);
+	free(dir);
+	if (st->repeat > 1) {
+		dir = cm_asprintf("%s/%s", S->cdir, st->name);
+		fcr_fsync_dir(dir, NULL);
+		free(dir);
+	}
 	json_object_set_new(round_obj, "status", json_string("running"));
 	json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(round_obj, "finished");
 	json_t *tests = json_array();
 	json_object_set_new(round_obj, "tests", tests);
-	for (size_t ti = 0; ti < c->suite.n; ti++) {
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
 		json_t *t = json_object();
-		json_object_set_new(t, "test", json_string(S->fio.jobs[ti].test));
+		json_object_set_new(t, "test", json_string(S->fio.jobs[st->tests[ti]].test));
 		json_object_set_new(t, "status", json_string("pending"));
 		json_array_append_new(tests, t);
 	}
 	fcr_record_event_lazy(&S->rec, "round-start",
-			      json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+			 fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round",
+						     (int)r)));
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -238,13 +296,13 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 			result = FCR_INTERRUPTED;
 		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	}
-	for (size_t ti = 0; result == FCR_DONE && ti < c->suite.n; ti++) {
-		const struct fcr_jobfile *job = &S->fio.jobs[ti];
+	for (size_t ti = 0; result == FCR_DONE && ti < st->n_tests; ti++) {
+		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
 		json_t *t = json_array_get(tests, ti);
-		json_t *where = json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r,
-					  "test", job->test);
-		char what[300];
-		snprintf(what, sizeof(what), "%s r%u/%u %s", st->name, r, c->rounds, job->test);
+		json_t *where = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
+							    "round", (int)r, "test", job->test));
+		char what[FCR_NAME_MAX_BYTES * 2 + 64];
+		snprintf(what, sizeof(what), "%s r%u/%u %s", name, r, st->rounds, job->test);
 		fcr_status_show(job->test, true);
 		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, where, what);
 		json_decref(where);
@@ -269,9 +327,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	}
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
-	const char *status = result == FCR_DONE		 ? "done"
-			     : result == FCR_INTERRUPTED ? "interrupted"
-							 : "failed";
+	const char *status = fcr_outcome_status(result);
 	for (size_t ti = 0; ti < json_array_size(tests); ti++) {
 		json_t *t = json_array_get(tests, ti);
 		if (fcr_has_status(t, "pending"))
@@ -281,22 +337,24 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	json_object_set_new(round_obj, "status", json_string(status));
 	json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
 	/* the manifest first: the journal never says more than it */
-	fcr_record_commit(
-	    &S->rec, "round-end",
-	    json_pack("{s:s, s:i, s:s}", "state", st->name, "round", (int)r, "status", status));
+	fcr_record_commit(&S->rec, "round-end",
+			  fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
+						      "round", (int)r, "status", status)));
 	if (S->rec.failed)
 		result = FCR_FATAL;
 out:
+	free(parent_rel);
 	free(rel);
 	free(abs);
 	return result;
 }
 
-/* ---- states -------------------------------------------------------------- */
+/* ---- repetitions ---------------------------------------------------------- */
 
-static void mark_rest_skipped(json_t *state_obj)
+/* What was still pending of a repetition that failed is skipped. */
+static void mark_rest_skipped(json_t *rep_obj)
 {
-	json_t *rounds = json_object_get(state_obj, "rounds");
+	json_t *rounds = json_object_get(rep_obj, "rounds");
 	for (size_t i = 0; i < json_array_size(rounds); i++) {
 		json_t *r = json_array_get(rounds, i);
 		if (!fcr_has_status(r, "pending"))
@@ -307,38 +365,47 @@ static void mark_rest_skipped(json_t *state_obj)
 			json_object_set_new(json_array_get(tests, j), "status",
 					    json_string("skipped"));
 	}
-	json_t *before = json_object_get(state_obj, "before");
+	json_t *before = json_object_get(rep_obj, "before");
 	for (size_t i = 0; i < json_array_size(before); i++) {
 		json_t *a = json_array_get(before, i);
 		if (fcr_has_status(a, "pending"))
 			json_object_set_new(a, "status", json_string("skipped"));
 	}
+	if (fcr_has_status(rep_obj, "pending"))
+		json_object_set_new(rep_obj, "status", json_string("skipped"));
 }
 
-static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
+/*
+ * One repetition of state si (S->rep; 0 for a state that does not repeat,
+ * whose own object is rep_obj): its actions, then its rounds.  `cut_short`:
+ * an earlier session began it.
+ */
+static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t *rep_obj,
+				       bool cut_short)
 {
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_state *st = &c->states[si];
-	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
-	S->si = si;
-	fcr_status_at(si, st->name, 0);
-	if (fcr_has_status(state_obj, "done"))
+	const struct fcr_state *st = &S->c->states[si];
+	if (fcr_has_status(rep_obj, "done"))
 		return FCR_DONE;
-	bool cut_short = S->resumed && !fcr_has_status(state_obj, "pending");
-	json_object_set_new(state_obj, "status", json_string("running"));
-	fcr_record_event_lazy(&S->rec, "state-start",
-			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
-	fcr_record_save(&S->rec);
-	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
+	if (S->rep) {
+		json_object_set_new(rep_obj, "status", json_string("running"));
+		if (!json_object_get(rep_obj, "started"))
+			json_object_set_new(rep_obj, "started", fcr_jutc(cm_wall_s()));
+		json_object_del(rep_obj, "finished");
+		fcr_record_event(&S->rec, "repetition-start",
+				 json_pack("{s:s, s:i}", "state", st->name, "repetition",
+					   (int)S->rep));
+		fcr_record_save(&S->rec);
+		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
+	}
 	enum fcr_outcome result = FCR_DONE;
-	json_t *before = json_object_get(state_obj, "before");
 	if (cut_short)
-		result = fcr_resume_restore_power(S, si, state_obj);
+		result = fcr_resume_restore_power(S, si, rep_obj);
+	json_t *before = json_object_get(rep_obj, "before");
 	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
 		json_t *a = json_array_get(before, ai);
 		if (fcr_has_status(a, "done"))
 			continue;
-		enum fcr_outcome s = perform_action(S, si, ai, state_obj, a);
+		enum fcr_outcome s = perform_action(S, si, ai, rep_obj, a);
 		if (s != FCR_DONE) {
 			result = s;
 			break;
@@ -346,19 +413,20 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 	}
 	bool ran_round = false;
 	bool any_failed = false;
-	json_t *rounds = json_object_get(state_obj, "rounds");
-	for (unsigned r = 1; result == FCR_DONE && r <= c->rounds; r++) {
+	json_t *rounds = json_object_get(rep_obj, "rounds");
+	for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
 		json_t *round_obj = json_array_get(rounds, r - 1);
 		fcr_status_at(si, st->name, r);
 		if (fcr_has_status(round_obj, "done"))
 			continue;
 		uint64_t pause_ms = 0;
-		if (ran_round && c->pause_ms) {
-			pause_ms = c->pause_ms;
-			fcr_record_event_lazy(&S->rec, "pause",
-					      json_pack("{s:s, s:i, s:o}", "state", st->name,
+		if (ran_round && S->c->pause_ms) {
+			pause_ms = S->c->pause_ms;
+			fcr_record_event_lazy(
+			    &S->rec, "pause",
+			    fcr_session_at(S, json_pack("{s:s, s:i, s:o}", "state", st->name,
 							"round", (int)r, "duration_s",
-							fcr_jseconds((double)c->pause_ms / 1000)));
+							fcr_jseconds((double)pause_ms / 1000))));
 		}
 		if (r > 1)
 			fcr_status_pause_done();
@@ -374,13 +442,79 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
 	if (result == FCR_FAILED)
-		mark_rest_skipped(state_obj);
-	const char *status = result == FCR_DONE		 ? "done"
-			     : result == FCR_INTERRUPTED ? "interrupted"
-							 : "failed";
+		mark_rest_skipped(rep_obj);
+	if (S->rep) {
+		const char *status = fcr_outcome_status(result);
+		json_object_set_new(rep_obj, "status", json_string(status));
+		json_object_set_new(rep_obj, "finished", fcr_jutc(cm_wall_s()));
+		fcr_record_commit(
+		    &S->rec, "repetition-end",
+		    json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name, "repetition",
+			      (int)S->rep, "status", status, "downtime_s",
+			      json_object_get(rep_obj, "downtime_s"), "data_back_s",
+			      json_object_get(rep_obj, "data_back_s")));
+	}
+	if (S->rec.failed)
+		return FCR_FATAL;
+	return result;
+}
+
+/* ---- states -------------------------------------------------------------- */
+
+static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
+	S->si = si;
+	S->rep = 0;
+	fcr_status_at(si, st->name, 0);
+	if (fcr_has_status(state_obj, "done"))
+		return FCR_DONE;
+	bool began = !fcr_has_status(state_obj, "pending");
+	json_object_set_new(state_obj, "status", json_string("running"));
+	fcr_record_event_lazy(&S->rec, "state-start",
+			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
+	fcr_record_save(&S->rec);
+	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
+	enum fcr_outcome result = FCR_DONE;
+	bool any_failed = false;
+	for (unsigned k = 1; k <= st->repeat; k++) {
+		S->rep = st->repeat > 1 ? k : 0;
+		json_t *rep_obj = fcr_manifest_rep(state_obj, k);
+		bool cut_short = S->resumed && (st->repeat > 1 ? !fcr_has_status(rep_obj, "pending")
+							       : began);
+		enum fcr_outcome s = run_repetition(S, si, rep_obj, cut_short);
+		if (s == FCR_FAILED && S->o->keep_going) {
+			any_failed = true;
+			/* the next repetition must not find the machine off */
+			if (k < st->repeat && S->maybe_down && S->prov_ready &&
+			    fcr_safety_power_on(S, "a repetition failed; --keep-going goes on") < 0) {
+				result = FCR_FATAL;
+				break;
+			}
+			continue;
+		}
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	if (result == FCR_FAILED) {
+		for (size_t k = 1; k <= st->repeat; k++)
+			mark_rest_skipped(fcr_manifest_rep(state_obj, k));
+	}
+	S->rep = 0;
+	const char *status = fcr_outcome_status(result);
 	json_object_set_new(state_obj, "status", json_string(status));
-	fcr_record_commit(&S->rec, "state-end",
-			  json_pack("{s:s, s:s}", "state", st->name, "status", status));
+	json_t *ev = json_pack("{s:s, s:s}", "state", st->name, "status", status);
+	if (st->repeat == 1) {
+		json_object_set(ev, "downtime_s", json_object_get(state_obj, "downtime_s"));
+		json_object_set(ev, "data_back_s", json_object_get(state_obj, "data_back_s"));
+	}
+	fcr_record_commit(&S->rec, "state-end", ev);
 	if (S->rec.failed)
 		return FCR_FATAL;
 	return result;
@@ -391,22 +525,26 @@ static void count_work(struct fcr_session *S)
 	const struct fcr_campaign *c = S->c;
 	json_t *states = json_object_get(S->rec.m, "states");
 	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
 		json_t *s = json_array_get(states, si);
 		if (fcr_has_status(s, "done"))
 			continue;
-		unsigned left = 0;
-		for (unsigned r = 0; r < c->rounds; r++) {
-			if (!fcr_has_status(json_array_get(json_object_get(s, "rounds"), r),
-					    "done"))
-				left++;
-		}
-		fcr_status_add_work(left * (unsigned)c->suite.n, left ? left - 1 : 0, 0);
-		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
-			const struct fcr_step *a = &c->states[si].actions[ai];
-			if (a->def->duration_ms &&
-			    !fcr_has_status(json_array_get(json_object_get(s, "before"), ai),
-					    "done"))
-				fcr_status_add_work(0, 0, a->def->duration_ms(a));
+		for (size_t k = 1; k <= st->repeat; k++) {
+			json_t *rep = fcr_manifest_rep(s, k);
+			unsigned left = 0;
+			for (unsigned r = 0; r < st->rounds; r++) {
+				if (!fcr_has_status(
+					json_array_get(json_object_get(rep, "rounds"), r), "done"))
+					left++;
+			}
+			fcr_status_add_work(left * (unsigned)st->n_tests, left ? left - 1 : 0, 0);
+			for (size_t ai = 0; ai < st->n_actions; ai++) {
+				const struct fcr_step *a = &st->actions[ai];
+				if (a->def->duration_ms &&
+				    !fcr_has_status(
+					json_array_get(json_object_get(rep, "before"), ai), "done"))
+					fcr_status_add_work(0, 0, a->def->duration_ms(a));
+			}
 		}
 	}
 }
@@ -493,9 +631,10 @@ static void provider_journal(void *opaque, json_t *event)
 	json_object_del(event, "event");
 	/* which action it belongs to, for a resume to find its writes */
 	if (S->ai >= 0)
-		json_object_set_new(
-		    event, "at",
-		    json_pack("{s:s, s:i}", "state", S->c->states[S->si].name, "index", S->ai));
+		json_object_set_new(event, "at",
+				    fcr_session_at(S, json_pack("{s:s, s:i}", "state",
+								S->c->states[S->si].name,
+								"index", S->ai)));
 	fcr_record_event(&S->rec, copy, event);
 	free(copy);
 }
@@ -552,24 +691,30 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 	json_t *states = json_object_get(S->rec.m, "states");
 	json_t *writes = fcr_resume_writes(S);
 	for (size_t si = 0; si < c->n_states; si++) {
-		json_t *before = json_object_get(json_array_get(states, si), "before");
-		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
-			const struct fcr_step *a = &c->states[si].actions[ai];
-			if (!a->from_provider)
-				continue;
-			json_t *obj = json_array_get(before, ai);
-			steps = cm_realloc(steps, n + 1, sizeof(*steps));
-			steps[n++] = (struct fcr_provider_step){
-			    .state = c->states[si].name,
-			    .action = a->words.v[0],
-			    .argc = (int)a->words.n - 1,
-			    .argv = a->words.v + 1,
-			    .file = c->source,
-			    .line = a->line,
-			    .status = fcr_jstr(obj, "status") ? fcr_jstr(obj, "status") : "pending",
-			    .result = json_object_get(obj, "result"),
-			    .journal = fcr_resume_step_writes(writes, c->states[si].name, ai),
-			};
+		const struct fcr_state *st = &c->states[si];
+		for (size_t k = 1; k <= st->repeat; k++) {
+			json_t *before = json_object_get(
+			    fcr_manifest_rep(json_array_get(states, si), k), "before");
+			for (size_t ai = 0; ai < st->n_actions; ai++) {
+				const struct fcr_step *a = &st->actions[ai];
+				if (!a->from_provider)
+					continue;
+				json_t *obj = json_array_get(before, ai);
+				const char *status = fcr_jstr(obj, "status");
+				steps = cm_realloc(steps, n + 1, sizeof(*steps));
+				steps[n++] = (struct fcr_provider_step){
+				    .state = st->name,
+				    .action = a->words.v[0],
+				    .argc = (int)a->words.n - 1,
+				    .argv = a->words.v + 1,
+				    .file = c->source,
+				    .line = a->line,
+				    .status = status ? status : "pending",
+				    .result = json_object_get(obj, "result"),
+				    .journal = fcr_resume_step_writes(writes, st->name,
+								      st->repeat > 1 ? k : 0, ai),
+				};
+			}
 		}
 	}
 	struct fcr_error pe = {0};
@@ -760,6 +905,12 @@ end:
 	json_t *states = json_object_get(S->rec.m, "states");
 	for (size_t si = 0; si < json_array_size(states); si++) {
 		json_t *s = json_array_get(states, si);
+		for (size_t k = 1; s && json_object_get(s, "repetitions") && k <= fcr_manifest_reps(s);
+		     k++) {
+			json_t *rep = fcr_manifest_rep(s, k);
+			if (fcr_has_status(rep, "running"))
+				json_object_set_new(rep, "status", json_string(final));
+		}
 		if (fcr_has_status(s, "running"))
 			json_object_set_new(s, "status", json_string(final));
 	}

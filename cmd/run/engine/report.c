@@ -53,6 +53,32 @@ static char *find_analyzer(void)
 	return NULL;
 }
 
+/* The IOPS (read + write) of one done test of the manifest; -1 without. */
+static int run_iops(const struct fcr_session *S, json_t *t, double *iops)
+{
+	if (!fcr_has_status(t, "done") || !fcr_jstr(t, "json"))
+		return -1;
+	char *path = cm_asprintf("%s/%s", S->cdir, fcr_jstr(t, "json"));
+	struct fc_output *out = NULL;
+	struct fc_error ferr;
+	fc_output_read_file(path, &out, &ferr);
+	free(path);
+	if (!out || !out->final) {
+		fc_output_free(out);
+		return -1;
+	}
+	*iops = 0;
+	for (size_t j = 0; j < out->final->n_jobs; j++) {
+		for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
+			const struct fc_dir *dd = &out->final->jobs[j].dir[d];
+			if (dd->present && isfinite(dd->iops))
+				*iops += dd->iops;
+		}
+	}
+	fc_output_free(out);
+	return 0;
+}
+
 /* A short per-state table of median IOPS through libfiocamp. */
 static void builtin_table(const struct fcr_session *S)
 {
@@ -64,37 +90,22 @@ static void builtin_table(const struct fcr_session *S)
 	for (size_t ti = 0; ti < c->suite.n; ti++)
 		base[ti] = NAN;
 	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
 		json_t *s = json_array_get(states, si);
-		for (size_t ti = 0; ti < c->suite.n; ti++) {
-			double *vals = cm_calloc(c->rounds, sizeof(double));
+		for (size_t sti = 0; sti < st->n_tests; sti++) {
+			size_t ti = st->tests[sti];
+			/* every round of every repetition is a sample */
+			double *vals = cm_calloc((size_t)st->rounds * st->repeat + 1, sizeof(double));
 			size_t n = 0;
-			for (unsigned r = 0; r < c->rounds; r++) {
-				json_t *t = json_array_get(
-				    json_object_get(json_array_get(json_object_get(s, "rounds"), r),
-						    "tests"),
-				    ti);
-				if (!fcr_has_status(t, "done") || !fcr_jstr(t, "json"))
-					continue;
-				char *path = cm_asprintf("%s/%s", S->cdir, fcr_jstr(t, "json"));
-				struct fc_output *out = NULL;
-				struct fc_error ferr;
-				fc_output_read_file(path, &out, &ferr);
-				free(path);
-				if (!out || !out->final) {
-					fc_output_free(out);
-					continue;
+			for (size_t k = 1; k <= st->repeat; k++) {
+				json_t *rounds = json_object_get(fcr_manifest_rep(s, k), "rounds");
+				for (unsigned r = 0; r < st->rounds; r++) {
+					json_t *t = json_array_get(
+					    json_object_get(json_array_get(rounds, r), "tests"), sti);
+					double iops;
+					if (run_iops(S, t, &iops) == 0)
+						vals[n++] = iops;
 				}
-				double iops = 0;
-				for (size_t j = 0; j < out->final->n_jobs; j++) {
-					for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
-						const struct fc_dir *dd =
-						    &out->final->jobs[j].dir[d];
-						if (dd->present && isfinite(dd->iops))
-							iops += dd->iops;
-					}
-				}
-				fc_output_free(out);
-				vals[n++] = iops;
 			}
 			struct fc_summary sum;
 			if (n == 0 || fc_summarize(vals, n, &sum) < 0) {

@@ -53,11 +53,11 @@ double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, siz
  * costs one GET when the machine is still off.  Not when the next step
  * changes the power itself.
  */
-enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json_t *state_obj)
+enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json_t *rep_obj)
 {
 	const struct fcr_campaign *c = S->c;
 	const struct fcr_state *st = &c->states[si];
-	json_t *before = json_object_get(state_obj, "before");
+	json_t *before = json_object_get(rep_obj, "before");
 	size_t next = st->n_actions;
 	for (size_t ai = 0; ai < st->n_actions; ai++) {
 		if (!fcr_has_status(json_array_get(before, ai), "done")) {
@@ -82,7 +82,8 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 			  "machine off",
 			  st->name, last->text);
 	fcr_record_event(&S->rec, "resume-restore",
-			 json_pack("{s:s, s:s}", "state", st->name, "action", last->text));
+			 fcr_session_at(S, json_pack("{s:s, s:s}", "state", st->name, "action",
+						     last->text)));
 	S->maybe_down = true;
 	json_t *res = json_object();
 	struct fcr_error pe = {0};
@@ -101,7 +102,7 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 			       fcr_jseconds(cm_mono_s() - t0), "result", res);
 	if (rc < 0)
 		fcr_jset_text(ev, "error", pe.msg);
-	fcr_record_event(&S->rec, "resume-restore-end", ev);
+	fcr_record_event(&S->rec, "resume-restore-end", fcr_session_at(S, ev));
 	if (rc == 0)
 		return FCR_DONE;
 	fcr_progress_problem("%s: repeating '%s' failed: %s", st->name, last->text, pe.msg);
@@ -184,7 +185,11 @@ json_t *fcr_resume_writes(const struct fcr_session *S)
 		json_t *index = json_object_get(at, "index");
 		if (!state || !json_is_integer(index))
 			continue;
-		char *key = cm_asprintf("%s/%lld", state, (long long)json_integer_value(index));
+		json_t *rep = json_object_get(at, "repetition");
+		char *key = json_is_integer(rep)
+				? cm_asprintf("%s/%lld/%lld", state, (long long)json_integer_value(rep),
+					      (long long)json_integer_value(index))
+				: cm_asprintf("%s/%lld", state, (long long)json_integer_value(index));
 		json_t *list = json_object_get(out, key);
 		if (!list) {
 			list = json_array();
@@ -197,9 +202,10 @@ json_t *fcr_resume_writes(const struct fcr_session *S)
 	return out;
 }
 
-json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t index)
+json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t rep, size_t index)
 {
-	char *key = cm_asprintf("%s/%zu", state, index);
+	char *key = rep ? cm_asprintf("%s/%zu/%zu", state, rep, index)
+			: cm_asprintf("%s/%zu", state, index);
 	json_t *list = json_object_get(writes, key);
 	if (!list) {
 		list = json_array();

@@ -100,15 +100,19 @@ bool fcr_safety_maybe_down(const struct fcr_session *S)
 	json_t *states = json_object_get(S->rec.m, "states");
 	bool down = false;
 	for (size_t si = 0; si < c->n_states; si++) {
-		json_t *before = json_object_get(json_array_get(states, si), "before");
-		for (size_t ai = 0; ai < c->states[si].n_actions; ai++) {
-			const struct fcr_step *a = &c->states[si].actions[ai];
-			json_t *obj = json_array_get(before, ai);
-			if (a->takes_down && !fcr_has_status(obj, "pending") &&
-			    !fcr_has_status(obj, "skipped"))
-				down = true;
-			if (a->def->ends_downtime && fcr_has_status(obj, "done"))
-				down = false;
+		const struct fcr_state *st = &c->states[si];
+		for (size_t k = 1; k <= st->repeat; k++) {
+			json_t *before = json_object_get(
+			    fcr_manifest_rep(json_array_get(states, si), k), "before");
+			for (size_t ai = 0; ai < st->n_actions; ai++) {
+				const struct fcr_step *a = &st->actions[ai];
+				json_t *obj = json_array_get(before, ai);
+				if (a->takes_down && !fcr_has_status(obj, "pending") &&
+				    !fcr_has_status(obj, "skipped"))
+					down = true;
+				if (a->def->ends_downtime && fcr_has_status(obj, "done"))
+					down = false;
+			}
 		}
 	}
 	return down;

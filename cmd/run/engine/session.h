@@ -33,6 +33,7 @@ struct fcr_session {
 	volatile int *stop;
 	volatile int *hard_stop;
 	size_t si;		   /* the state at hand */
+	unsigned rep;		   /* the repetition of state si at hand; 0: it does not repeat */
 	int ai;			   /* the action of state si being performed, -1: none */
 	bool maybe_down;	   /* an action took the machine away and no wait-ssh saw it back */
 	bool resumed;		   /* this session continues an earlier one */
@@ -48,6 +49,9 @@ void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
 		     struct fcr_action_ctx *ctx);
 /* Frees what the session holds; the provider's handle too. */
 void fcr_session_release(struct fcr_session *S);
+/* Adds "repetition": k to an event about a step of a repeated state (the
+ * one at hand, S->rep); returns it. */
+json_t *fcr_session_at(const struct fcr_session *S, json_t *event);
 /* Records an "error" event for a step that failed. */
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
 
@@ -65,7 +69,8 @@ int fcr_resume_check_jobs(const struct fcr_session *S, struct fcr_error *err);
  */
 enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json_t *state_obj);
 /*
- * The start of the first action of this state before action `upto` that
+ * The start of the first action of this repetition (state_obj: its object,
+ * the state's when it does not repeat) before action `upto` that
  * took the machine away, or NaN; *note says why a cut-short transition's
  * downtime counts from the power-off repeated on resume, or is unknown.
  */
@@ -75,12 +80,13 @@ double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, siz
 /*
  * The provider's write events (write-intent, write-outcome) that earlier
  * sessions journaled, by the action they belong to: an object whose keys
- * are "STATE/INDEX" (empty for a new campaign).  Caller frees.
+ * are "STATE/INDEX", or "STATE/REPETITION/INDEX" in a repeated state
+ * (empty for a new campaign).  Caller frees.
  */
 json_t *fcr_resume_writes(const struct fcr_session *S);
 /* The list of one action (an empty array when it has none), borrowed from
- * `writes`. */
-json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t index);
+ * `writes`; rep is its repetition, 0 for a state that does not repeat. */
+json_t *fcr_resume_step_writes(json_t *writes, const char *state, size_t rep, size_t index);
 
 /*
  * Stops a fio that an earlier session left running (its fio-start events:

@@ -144,14 +144,15 @@ static int local_preflight(struct fcr_target *t, json_t *host, char **fio_versio
 	*fio_version = cm_strdup(cap.out);
 	fcr_capture_release(&cap);
 
-	if (fcr_mkdir_p(c->directory, 0755, err) < 0)
+	/* a campaign of transitions and hashes alone has no test file */
+	if (c->uses_test_file && fcr_mkdir_p(c->directory, 0755, err) < 0)
 		return -1;
 	struct stat st;
 	uint64_t have = 0;
-	if (stat(t->test_file, &st) == 0)
+	if (c->uses_test_file && stat(t->test_file, &st) == 0)
 		have = (uint64_t)st.st_blocks * 512;
 	struct statvfs vfs;
-	if (statvfs(c->directory, &vfs) == 0) {
+	if (c->uses_test_file && statvfs(c->directory, &vfs) == 0) {
 		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 		if (avail + have < c->size_bytes) {
 			char need[32];
@@ -190,17 +191,27 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	const struct fcr_campaign *c = t->c;
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
-			"127; }; mkdir -p -- ");
-	fcr_shell_quote(&s, c->directory);
+			"127; }; ");
+	/* a campaign of transitions and hashes alone has no test file */
+	if (c->uses_test_file) {
+		cm_buf_puts(&s, "mkdir -p -- ");
+		fcr_shell_quote(&s, c->directory);
+		cm_buf_puts(&s, " && ");
+	}
 	cm_buf_puts(&s,
-		    " && T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
+		    "T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
 		    "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
 		    "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
-		    "0) && (df -Pk -- ");
-	fcr_shell_quote(&s, c->directory);
-	cm_buf_puts(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
-	fcr_shell_quote(&s, t->test_file);
-	cm_buf_puts(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
+		    "0) && ");
+	if (c->uses_test_file) {
+		cm_buf_puts(&s, "(df -Pk -- ");
+		fcr_shell_quote(&s, c->directory);
+		cm_buf_puts(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
+		fcr_shell_quote(&s, t->test_file);
+		cm_buf_puts(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
+	} else {
+		cm_buf_puts(&s, "echo 0 && echo 0");
+	}
 	struct fcr_capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
@@ -239,7 +250,7 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024,
 		 have = strtoull(lines[7], NULL, 10) * 1024;
 	fcr_capture_release(&cap);
-	if (avail + have < c->size_bytes) {
+	if (c->uses_test_file && avail + have < c->size_bytes) {
 		char need[32];
 		cm_format_size(need, sizeof(need), c->size_bytes);
 		return fcr_fail(err, "%s:%s: %llu MiB free, the test file needs %s", c->ssh_dest,

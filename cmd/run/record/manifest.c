@@ -5,17 +5,56 @@
  * --resume describes the campaign file beside it.  The keys are
  * docs/campaign-directory.md's.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "record/record.h"
 
 static json_t *settings_json(const struct fcr_campaign *c)
 {
-	return json_pack("{s:i, s:o, s:o, s:s, s:I, s:s, s:b, s:s, s:i}", "rounds", (int)c->rounds,
+	return json_pack("{s:i, s:o, s:o, s:s?, s:I, s:s?, s:b, s:b, s:s, s:i}", "rounds", (int)c->rounds,
 			 "pause_s", fcr_jseconds((double)c->pause_ms / 1000), "runtime_s",
 			 fcr_jseconds((double)c->runtime_ms / 1000), "size", c->size_text,
 			 "size_bytes", (json_int_t)c->size_bytes, "directory", c->directory,
-			 "prefill", c->prefill, "ioengine", c->ioengine, "direct", c->direct);
+			 "prefill", c->prefill, "keep_file", c->keep_file, "ioengine", c->ioengine, "direct", c->direct);
+}
+
+/* A state's (or one repetition's) "before" and "rounds", all pending. */
+static void steps_new(json_t *obj, const struct fcr_state *st, const struct fcr_jobfile *jobs)
+{
+	json_t *before = json_array();
+	for (size_t ai = 0; ai < st->n_actions; ai++)
+		json_array_append_new(before, json_pack("{s:s, s:s, s:s}", "action",
+							st->actions[ai].words.v[0], "text",
+							st->actions[ai].text, "status", "pending"));
+	json_t *rounds = json_array();
+	for (unsigned r = 1; r <= st->rounds; r++) {
+		json_t *tests_of_round = json_array();
+		for (size_t ti = 0; ti < st->n_tests; ti++)
+			json_array_append_new(tests_of_round,
+					      json_pack("{s:s, s:s}", "test",
+							jobs[st->tests[ti]].test, "status",
+							"pending"));
+		json_array_append_new(rounds, json_pack("{s:i, s:s, s:o}", "round", (int)r,
+							"status", "pending", "tests",
+							tests_of_round));
+	}
+	json_object_set_new(obj, "before", before);
+	json_object_set_new(obj, "rounds", rounds);
+}
+
+size_t fcr_manifest_reps(json_t *state_obj)
+{
+	json_t *reps = json_object_get(state_obj, "repetitions");
+	return json_is_array(reps) ? json_array_size(reps) : 1;
+}
+
+json_t *fcr_manifest_rep(json_t *state_obj, size_t k)
+{
+	json_t *reps = json_object_get(state_obj, "repetitions");
+	if (json_is_array(reps))
+		return json_array_get(reps, k - 1);
+	return k == 1 ? state_obj : NULL;
 }
 
 json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
@@ -52,29 +91,51 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 	json_t *states = json_array();
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
-		json_t *before = json_array();
-		for (size_t ai = 0; ai < st->n_actions; ai++)
-			json_array_append_new(before,
-					      json_pack("{s:s, s:s, s:s}", "action",
-							st->actions[ai].words.v[0], "text",
-							st->actions[ai].text, "status", "pending"));
-		json_t *rounds = json_array();
-		for (unsigned r = 1; r <= c->rounds; r++) {
-			json_t *tests_of_round = json_array();
-			for (size_t ti = 0; ti < c->suite.n; ti++)
-				json_array_append_new(tests_of_round,
-						      json_pack("{s:s, s:s}", "test", jobs[ti].test,
-								"status", "pending"));
-			json_array_append_new(rounds, json_pack("{s:i, s:s, s:o}", "round", (int)r,
-								"status", "pending", "tests",
-								tests_of_round));
+		json_t *so = json_pack("{s:s, s:s, s:n, s:n}", "name", st->name, "status",
+				       "pending", "downtime_s", "data_back_s");
+		if (st->repeat == 1) {
+			steps_new(so, st, jobs);
+		} else {
+			json_object_set_new(so, "repeat", json_integer(st->repeat));
+			json_t *reps = json_array();
+			for (unsigned k = 1; k <= st->repeat; k++) {
+				json_t *ro = json_pack("{s:i, s:s, s:n, s:n}", "repetition", (int)k,
+						       "status", "pending", "downtime_s",
+						       "data_back_s");
+				steps_new(ro, st, jobs);
+				json_array_append_new(reps, ro);
+			}
+			json_object_set_new(so, "repetitions", reps);
 		}
-		json_array_append_new(states, json_pack("{s:s, s:s, s:n, s:o, s:o}", "name",
-							st->name, "status", "pending", "downtime_s",
-							"before", before, "rounds", rounds));
+		json_array_append_new(states, so);
 	}
 	json_object_set_new(m, "states", states);
 	return m;
+}
+
+/* One repetition's (or the state's) steps against the campaign file. */
+static int check_steps(json_t *obj, const struct fcr_state *st, size_t k, struct fcr_error *err)
+{
+	char rep[32] = "";
+	if (st->repeat > 1)
+		snprintf(rep, sizeof(rep), " repetition %zu", k);
+	json_t *before = json_object_get(obj, "before"), *rounds = json_object_get(obj, "rounds");
+	if (json_array_size(before) != st->n_actions || json_array_size(rounds) != st->rounds)
+		return fcr_fail(err, "state %s%s has other actions or rounds than campaign.ini",
+				st->name, rep);
+	for (size_t r = 0; r < st->rounds; r++) {
+		json_t *ro = json_array_get(rounds, r);
+		if (!fcr_jstr(ro, "status") ||
+		    json_array_size(json_object_get(ro, "tests")) != st->n_tests)
+			return fcr_fail(err, "state %s%s round %zu is malformed", st->name, rep,
+					r + 1);
+	}
+	for (size_t ai = 0; ai < st->n_actions; ai++) {
+		if (!fcr_jstr(json_array_get(before, ai), "status"))
+			return fcr_fail(err, "state %s%s action %zu is malformed", st->name, rep,
+					ai + 1);
+	}
+	return 0;
 }
 
 int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
@@ -107,21 +168,16 @@ int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr
 			return fcr_fail(err, "state %zu is %s in the manifest, %s in campaign.ini",
 					si + 1, fcr_jstr(s, "name") ? fcr_jstr(s, "name") : "?",
 					st->name);
-		if (json_array_size(json_object_get(s, "before")) != st->n_actions ||
-		    json_array_size(json_object_get(s, "rounds")) != c->rounds)
-			return fcr_fail(err,
-					"state %s has other actions or rounds than campaign.ini",
-					st->name);
-		for (size_t r = 0; r < c->rounds; r++) {
-			json_t *ro = json_array_get(json_object_get(s, "rounds"), r);
-			if (!fcr_jstr(ro, "status") || !json_is_array(json_object_get(ro, "tests")))
-				return fcr_fail(err, "state %s round %zu is malformed", st->name,
-						r + 1);
-		}
-		for (size_t ai = 0; ai < st->n_actions; ai++) {
-			if (!fcr_jstr(json_array_get(json_object_get(s, "before"), ai), "status"))
-				return fcr_fail(err, "state %s action %zu is malformed", st->name,
-						ai + 1);
+		json_int_t repeat = json_is_integer(json_object_get(s, "repeat"))
+					? json_integer_value(json_object_get(s, "repeat"))
+					: 1;
+		if (repeat != (json_int_t)st->repeat || fcr_manifest_reps(s) != st->repeat)
+			return fcr_fail(err, "state %s repeats %lld times in the manifest, %u in "
+					     "campaign.ini",
+					st->name, (long long)repeat, st->repeat);
+		for (size_t k = 1; k <= st->repeat; k++) {
+			if (check_steps(fcr_manifest_rep(s, k), st, k, err) < 0)
+				return -1;
 		}
 	}
 	if (c->prefill && !json_is_object(json_object_get(m, "prefill")))

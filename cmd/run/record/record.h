@@ -78,5 +78,13 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 /* Checks that a manifest read back describes this campaign. */
 int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
 		       struct fcr_error *err);
+/*
+ * A state's repetitions in the manifest: how many it has (1 for a state
+ * without "repetitions"), and the object of repetition k (from 1) that holds
+ * its "before" and "rounds": the state object itself when it has no
+ * "repetitions" (repeat = 1).  Borrowed; NULL past the last.
+ */
+size_t fcr_manifest_reps(json_t *state_obj);
+json_t *fcr_manifest_rep(json_t *state_obj, size_t k);
 
 #endif
