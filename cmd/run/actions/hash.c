@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* hash and verify-hash: a file's sha256 on the target, recorded and compared. */
+/*
+ * hash, payload and verify-hash: a file's sha256 on the target, recorded and
+ * compared; payload writes the file first.
+ */
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
@@ -50,23 +54,132 @@ static void hash_describe(struct fcr_action_ctx *ctx, const struct fcr_step *ste
 	describe_sha(ctx, step, "recorded", out);
 }
 
-static int hash_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
-			struct fcr_error *err)
+/* Records the sha256 of path in result, as verify-hash finds it. */
+static int record_hash(struct fcr_action_ctx *ctx, const char *path, json_t *result,
+		       struct fcr_error *err)
 {
 	char *hex = NULL;
-	int rc = fcr_target_sha256(ctx->target, step->words.v[1], &hex, err);
+	int rc = fcr_target_sha256(ctx->target, path, &hex, err);
 	if (rc < 0)
 		return rc;
-	json_object_set_new(result, "path", json_string(step->words.v[1]));
+	json_object_set_new(result, "path", json_string(path));
 	json_object_set_new(result, "sha256", json_string(hex));
 	fcr_progress_line("%s: sha256 %s", ctx->state->name, hex);
 	free(hex);
 	return 0;
 }
 
+static int hash_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			struct fcr_error *err)
+{
+	return record_hash(ctx, step->words.v[1], result, err);
+}
+
+/* ---- payload PATH SIZE ---------------------------------------------------------- */
+
+/* A payload is data to find again after a restore, not a disk to fill. */
+#define PAYLOAD_MIN_BYTES 4096ull
+#define PAYLOAD_MAX_BYTES (1ull << 40)
+
+static int payload_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
+			 struct fcr_error *err)
+{
+	(void)cx;
+	const char *path = step->words.v[1];
+	/* fio reads ':' in a file name as a list of files */
+	if (path[0] != '/' || strchr(path, ':'))
+		return fcr_fail(err, "'%s': the path must be absolute and without ':'", step->text);
+	uint64_t *bytes = cm_calloc(1, sizeof(*bytes));
+	char why[200];
+	if (cm_parse_size_bytes(step->words.v[2], bytes, why, sizeof(why)) < 0) {
+		free(bytes);
+		return fcr_fail(err, "'%s': %s", step->text, why);
+	}
+	if (*bytes < PAYLOAD_MIN_BYTES || *bytes > PAYLOAD_MAX_BYTES || *bytes % 4096) {
+		free(bytes);
+		return fcr_fail(err, "'%s': the size must be a multiple of 4k from 4k to 1T",
+				step->text);
+	}
+	step->args = bytes;
+	return 0;
+}
+
+/*
+ * fio writes it: every buffer refilled with random data (refill_buffers),
+ * from seeds of this run (randrepeat=0), so that neither compression nor
+ * deduplication in a backup makes it smaller, and flushed before the hash.
+ */
+static void payload_argv(const struct fcr_step *step, struct cm_strv *argv)
+{
+	uint64_t bytes = *(const uint64_t *)step->args;
+	cm_strv_add(argv, "fio");
+	cm_strv_add(argv, "--name=payload");
+	cm_strv_addf(argv, "--filename=%s", step->words.v[1]);
+	cm_strv_addf(argv, "--size=%llu", (unsigned long long)bytes);
+	cm_strv_add(argv, bytes % (1u << 20) ? "--bs=4k" : "--bs=1M");
+	cm_strv_add(argv, "--rw=write");
+	cm_strv_add(argv, "--ioengine=psync");
+	cm_strv_add(argv, "--refill_buffers");
+	cm_strv_add(argv, "--randrepeat=0");
+	cm_strv_add(argv, "--end_fsync=1");
+	cm_strv_add(argv, "--output-format=terse");
+}
+
+static void payload_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			     struct cm_buf *out)
+{
+	struct cm_strv argv = {0};
+	payload_argv(step, &argv);
+	char *joined = fcr_shell_join(argv.v);
+	cm_buf_printf(out, "payload on %s: rm -f %s, then %s\n", ctx->c->target_text,
+		      step->words.v[1], joined);
+	free(joined);
+	cm_strv_release(&argv);
+	describe_sha(ctx, step, "recorded", out);
+}
+
+static int payload_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			   json_t *result, struct fcr_error *err)
+{
+	const char *path = step->words.v[1];
+	/* fio writes into a longer file without cutting it */
+	char *const rm[] = {"rm", "-f", "--", (char *)path, NULL};
+	struct fcr_capture cap;
+	if (fcr_target_exec(ctx->target, rm, NULL, 0, &cap, err) < 0)
+		return -1;
+	bool ok = fcr_exited_ok(cap.status);
+	fcr_capture_release(&cap);
+	if (!ok)
+		return fcr_fail(err, "payload %s: cannot remove the file there", path);
+	struct cm_strv argv = {0};
+	payload_argv(step, &argv);
+	int rc = fcr_target_exec(ctx->target, argv.v, NULL, 0, &cap, err);
+	cm_strv_release(&argv);
+	if (rc < 0)
+		return -1;
+	if (*ctx->stop) {
+		fcr_capture_release(&cap);
+		return fcr_fail_as(err, FCR_E_STOPPED, "stopped (Ctrl-C)");
+	}
+	if (!fcr_exited_ok(cap.status)) {
+		char st[64];
+		fcr_describe_status(st, sizeof(st), cap.status);
+		const char *nl = strchr(cap.err, '\n');
+		rc = fcr_fail(err, "payload %s: fio ended with %s%s%.*s", path, st,
+			      cap.err[0] ? ": " : "",
+			      (int)(nl ? (size_t)(nl - cap.err) : strlen(cap.err)), cap.err);
+		fcr_capture_release(&cap);
+		return rc;
+	}
+	fcr_capture_release(&cap);
+	json_object_set_new(result, "size", json_integer((json_int_t)*(uint64_t *)step->args));
+	return record_hash(ctx, path, result, err);
+}
+
 /* ---- verify-hash PATH ---------------------------------------------------------- */
 
-/* An earlier `hash PATH` in the file: in an earlier state, or before it in this one. */
+/* An earlier `hash PATH` (or `payload PATH SIZE`) in the file: in an earlier
+ * state, or before it in this one. */
 static int verify_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 			struct fcr_error *err)
 {
@@ -78,8 +191,11 @@ static int verify_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 		for (size_t ai = 0; ai < end; ai++) {
 			const struct fcr_step *o = &os->actions[ai];
 			/* a `hash` with the wrong number of arguments has its error already */
-			if (o->def && o->def->perform == hash_perform && o->words.n == 2 &&
-			    !strcmp(o->words.v[1], path))
+			bool records = o->def && ((o->def->perform == hash_perform &&
+						   o->words.n == 2) ||
+						  (o->def->perform == payload_perform &&
+						   o->words.n == 3));
+			if (records && !strcmp(o->words.v[1], path))
 				return 0;
 		}
 		if (os == cx->state)
@@ -130,12 +246,26 @@ const struct fcr_action fcr_hash_actions[] = {
 	.perform = hash_perform,
     },
     {
+	.name = "payload",
+	.min_args = 2,
+	.max_args = 2,
+	.usage = "payload PATH SIZE",
+	.doc = "Write a file of SIZE (4k to 1T, a multiple of 4k) at the absolute PATH on the "
+	       "target with fio, every buffer refilled with random data (`refill_buffers`, "
+	       "`randrepeat=0`, flushed at the end), so that no compression or deduplication "
+	       "makes it smaller; then record its sha256 as `hash` does, for a later "
+	       "`verify-hash PATH`.",
+	.check = payload_check,
+	.describe = payload_describe,
+	.perform = payload_perform,
+    },
+    {
 	.name = "verify-hash",
 	.min_args = 1,
 	.max_args = 1,
 	.usage = "verify-hash PATH",
-	.doc = "Compare the sha256 of a file on the target with the one an earlier `hash` "
-	       "recorded; a difference fails the state.",
+	.doc = "Compare the sha256 of a file on the target with the one an earlier `hash` or "
+	       "`payload` recorded; a difference fails the state (and the repetition).",
 	.checks_data = true,
 	.check = verify_check,
 	.describe = verify_describe,

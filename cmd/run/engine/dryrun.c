@@ -131,7 +131,7 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		printf("resuming %s: steps marked done there are skipped\n", o->resume_dir);
 	else
 		printf("campaign directory %s\n", o->out_dir ? o->out_dir : "NAME-YYYYmmdd-HHMMSS");
-	printf("jobs:\n");
+	printf(c->suite.n ? "jobs:\n" : "jobs: none (no rounds)\n");
 	for (size_t i = 0; i < c->suite.n; i++)
 		printf("  %-10s %s\n", S->fio.jobs[i].test, S->fio.jobs[i].origin);
 	if (S->fio.prefill_job.origin)
