@@ -806,7 +806,8 @@ def test_ssh(tmp):
             'before = hash %s; remote touch %s/touched; wait-ssh; verify-hash %s\n'
             '[state second]\n'
             'before = wait-ssh 127.0.0.1:%d\n') % (marker, tmp, marker, port),
-            extra='suite = rw4k\nrounds = 1\nprefill = yes\ntarget = ssh %s@127.0.0.1:%d\n'
+            extra='suite = rw4k\nrounds = 1\nprefill = yes\nkeep-file = yes\n'
+            'target = ssh %s@127.0.0.1:%d\n'
             % (user, port))
         ini_text = open(ini).read().replace(os.path.join(tmp, 'target'), remote_dir)
         write(ini, ini_text)

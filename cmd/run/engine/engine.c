@@ -726,6 +726,39 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 	return 0;
 }
 
+/*
+ * The test file at the end: a campaign done removes it (a file of
+ * gigabytes must not stay behind on a rented server) unless keep-file =
+ * yes; one that failed or was interrupted keeps it for --resume.  Journaled;
+ * returns the line that says which (caller frees), or NULL without a test
+ * file.
+ */
+static char *test_file_end(struct fcr_session *S, enum fcr_outcome result)
+{
+	const char *path = S->tgt.test_file;
+	if (!S->c->uses_test_file || !path)
+		return NULL;
+	const char *what = "kept";
+	char *line;
+	struct fcr_error err = {0};
+	if (result != FCR_DONE) {
+		line = cm_asprintf("the test file %s is kept for --resume", path);
+	} else if (S->c->keep_file) {
+		line = cm_asprintf("the test file %s is kept (keep-file = yes)", path);
+	} else if (fcr_target_remove_test_file(&S->tgt, &err) < 0) {
+		what = "failed";
+		line = cm_asprintf("the test file %s could not be removed: %s", path, err.msg);
+	} else {
+		what = "removed";
+		line = cm_asprintf("the test file %s is removed (keep-file = yes keeps it)", path);
+	}
+	json_t *ev = json_pack("{s:s, s:s}", "path", path, "status", what);
+	if (err.msg[0])
+		fcr_jset_text(ev, "error", err.msg);
+	fcr_record_event(&S->rec, "test-file", ev);
+	return line;
+}
+
 int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 {
 	struct fcr_session S_ = {.c = c, .o = o, .ai = -1}, *S = &S_;
@@ -918,6 +951,7 @@ end:
 		fcr_record_save(&S->rec);
 		fcr_safety_power_on(S, *S->stop ? "interrupted" : "the campaign failed");
 	}
+	char *file_note = test_file_end(S, result);
 	fcr_target_cleanup(&S->tgt);
 	json_object_set_new(S->rec.m, "status", json_string(final));
 	fcr_record_event(&S->rec, "campaign-end",
@@ -939,6 +973,14 @@ end:
 	} else {
 		fcr_progress_line("campaign %s done in %s: %s", c->name, el, S->cdir);
 	}
+	if (file_note) {
+		/* a failure's lines go to stderr even with --quiet: so does this one */
+		if (exit_code == FCR_EXIT_OK)
+			fcr_progress_line("%s", file_note);
+		else
+			fprintf(stderr, "fiocamp-run: %s\n", file_note);
+	}
+	free(file_note);
 	if (!o->quiet &&
 	    (exit_code == FCR_EXIT_OK || (o->keep_going && exit_code == FCR_EXIT_FAILED)))
 		fcr_report_print(S);

@@ -268,6 +268,25 @@ int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	return ssh_preflight(t, host, fio_version, err);
 }
 
+int fcr_target_remove_test_file(struct fcr_target *t, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = t->c;
+	if (!t->test_file)
+		return 0;
+	if (c->target == FCR_TARGET_LOCAL) {
+		if (unlink(t->test_file) < 0 && errno != ENOENT)
+			return fcr_fail_errno(err, errno, "%s: cannot remove", t->test_file);
+		return 0;
+	}
+	char *const argv[] = {"rm", "-f", "--", t->test_file, NULL};
+	struct fcr_capture cap;
+	if (fcr_target_exec(t, argv, NULL, 0, &cap, err) < 0 ||
+	    command_failed(&cap, err, "rm %s on %s", t->test_file, c->ssh_dest) < 0)
+		return -1;
+	fcr_capture_release(&cap);
+	return 0;
+}
+
 void fcr_target_cleanup(struct fcr_target *t)
 {
 	if (t->c->target != FCR_TARGET_SSH || !t->remote_tmp)

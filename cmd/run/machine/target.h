@@ -37,6 +37,8 @@ void fcr_target_release(struct fcr_target *t);
  * test file is not there. */
 int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 			 struct fcr_error *err);
+/* Removes the test file (there or not); 0, or err says why not. */
+int fcr_target_remove_test_file(struct fcr_target *t, struct fcr_error *err);
 /* Removes the remote work directory. */
 void fcr_target_cleanup(struct fcr_target *t);
 
