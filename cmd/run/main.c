@@ -4,12 +4,14 @@
  * changing its state between blocks of rounds, and records everything in a
  * campaign directory that fiocamp-analyze reads.  See fiocamp-run(1).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -126,6 +128,56 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir)
 	json_decref(m);
 }
 
+/*
+ * --demo: the built-in campaign, in a fresh directory of its own (under
+ * $TMPDIR, else /var/tmp: a disk, since O_DIRECT needs one): the campaign
+ * directory DIR/campaign and the test file in DIR/files, never the current
+ * directory or a path another run shares.  The campaign's directory line
+ * is rewritten before parsing, so that the copy in the campaign directory
+ * (and a --resume) says the same.  A dry run creates nothing.
+ */
+static int demo_campaign(bool dry_run, char **dir, char **text, size_t *len,
+			 struct fcr_error *err)
+{
+	const char *base = getenv("TMPDIR");
+	if (!base || base[0] != '/')
+		base = "/var/tmp";
+	*dir = cm_asprintf("%s/fiocamp-demo.XXXXXX", base);
+	if (!dry_run && !mkdtemp(*dir)) {
+		fcr_fail_errno(err, errno, "cannot create a directory like %s", *dir);
+		free(*dir);
+		*dir = NULL;
+		return -1;
+	}
+	const struct fcr_embedded_file *e = fcr_jobs_embedded("demo.ini");
+	struct cm_buf b = {0};
+	for (const char *l = e->data, *end = e->data + e->len; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		size_t n = nl ? (size_t)(nl - l) + 1 : (size_t)(end - l);
+		if (!strncmp(l, "directory", 9))
+			cm_buf_printf(&b, "directory = %s/files   ; the demo's own (--demo)\n", *dir);
+		else
+			cm_buf_putn(&b, l, n);
+		l += n;
+	}
+	*len = b.len;
+	*text = b.s;
+	return 0;
+}
+
+/* Where the demo left its results; its test file's directory goes when
+ * the campaign removed the file. */
+static void demo_end(const char *dir, const char *out_dir, int rc)
+{
+	char *files = cm_asprintf("%s/files", dir);
+	rmdir(files);
+	free(files);
+	if (rc == FCR_EXIT_OK)
+		fprintf(stderr,
+			"fiocamp-run: the demo's results are in %s (again: fiocamp-analyze %s)\n",
+			out_dir, out_dir);
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_RESUME = 256, OPT_JOBS_DIR, OPT_DEMO, OPT_VERSION };
@@ -199,10 +251,14 @@ int main(int argc, char **argv)
 	char *text = NULL, *source = NULL, *resume_name = NULL;
 	size_t len = 0;
 	struct fcr_error err;
+	char *demo_dir = NULL, *demo_out = NULL;
 	if (demo) {
-		const struct fcr_embedded_file *e = fcr_jobs_embedded("demo.ini");
-		text = cm_strndup(e->data, e->len);
-		len = e->len;
+		if (demo_campaign(dry_run, &demo_dir, &text, &len, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: --demo: %s\n", err.msg);
+			return FCR_EXIT_FAILED;
+		}
+		if (!o.out_dir)
+			o.out_dir = demo_out = cm_asprintf("%s/campaign", demo_dir);
 		source = cm_strdup("demo.ini (built in)");
 	} else {
 		const char *file = nargs ? argv[optind] : NULL;
@@ -244,7 +300,11 @@ int main(int argc, char **argv)
 			resume_name = NULL;
 		}
 		rc = dry_run ? fcr_engine_dry_run(c, &o) : fcr_engine_run(c, &o);
+		if (demo && !dry_run)
+			demo_end(demo_dir, o.out_dir, rc);
 	}
+	free(demo_dir);
+	free(demo_out);
 	cm_strv_release(&errors);
 	fcr_campaign_free(c);
 	free(text);
