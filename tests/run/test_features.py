@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of fiocamp-run's campaign features (issue 10): repeat = N,
+per-state suite and rounds, rounds = 0, payload, --takes-down, data back,
+the test file's cleanup and the demo's own directory.
+
+usage: test_features.py AREA FIOCAMP_RUN
+
+Real fio, 1 s runtimes, 8 MiB files in a temporary directory; stdlib only.
+The helpers are test_run.py's.  Exit 77 = skipped.
+"""
+import glob
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import test_run as T  # noqa: E402
+from test_run import check, check_eq, campaign, load_manifest, load_journal  # noqa: E402
+
+
+def analyzer():
+    return os.path.join(os.path.dirname(T.BIN), '..', 'analyze', 'fiocamp-analyze')
+
+
+class Banner:
+    """An SSH server as wait-ssh sees one: a banner on 127.0.0.1."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(('127.0.0.1', 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:
+                return
+            try:
+                c.sendall(b'SSH-2.0-OpenSSH_9.2 test\r\n')
+                c.close()
+            except OSError:
+                pass
+
+    def close(self):
+        self.sock.close()
+
+
+def events(d, kind):
+    return [e for e in load_journal(d) if e['event'] == kind]
+
+
+# ---------------------------------------------------------------------------
+
+def test_repeat(tmp):
+    counter = os.path.join(tmp, 'counter.txt')
+    ini = campaign(tmp, 'rep.ini', (
+        '[state basis]\n'
+        '[state cycle]\n'
+        'repeat = 3\n'
+        'suite  = rr4k\n'
+        'rounds = 1\n'
+        'before = run sh -c "echo ran >> %s"; settle 100ms\n') % counter,
+        extra='name = rep\nsuite = rw4k\nrounds = 2\n')
+    rc, out, err = T.run(['--dry-run', ini], tmp)
+    check_eq(rc, 0, 'dry-run exit status (%s)' % err)
+    for k in (1, 2, 3):
+        check('repetition %d/3 -> cycle/rep%d/' % (k, k) in out, 'dry-run rep %d:\n%s' % (k, out))
+        check('round 1/1 -> cycle/rep%d/r1/' % k in out, 'dry-run rep %d round' % k)
+    check('state 2/2: cycle (1 round x 1 test)' in out, 'dry-run state line:\n%s' % out)
+    rc, out, err = T.run(['-o', 'camp', ini], tmp)
+    check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
+    d = os.path.join(tmp, 'camp')
+    m = load_manifest(d)
+    check_eq(m['tests'], ['rw4k', 'rr4k'], 'every test of the campaign, its suite first')
+    basis, cyc = m['states']
+    # repeat = 1: as before, plus data_back_s
+    check_eq(len(basis['rounds']), 2, 'basis: the campaign rounds')
+    check('repetitions' not in basis and 'repeat' not in basis, 'basis has no repetitions')
+    check('data_back_s' in basis and basis['data_back_s'] is None, 'basis data_back_s null')
+    T.check_round_files(d, 'basis', 1, ['rw4k'])
+    T.check_round_files(d, 'basis', 2, ['rw4k'])
+    # repeat = 3
+    check_eq(cyc['repeat'], 3, 'repeat')
+    check_eq(cyc['status'], 'done', 'cycle status')
+    check('before' not in cyc and 'rounds' not in cyc, 'no state-level before/rounds')
+    check(cyc['downtime_s'] is None and cyc['data_back_s'] is None, 'state-level timings null')
+    reps = cyc['repetitions']
+    check_eq([r['repetition'] for r in reps], [1, 2, 3], 'repetition numbers')
+    for r in reps:
+        check_eq(r['status'], 'done', 'repetition %d status' % r['repetition'])
+        check(r['started'] <= r['finished'], 'repetition %d timings' % r['repetition'])
+        check_eq([a['status'] for a in r['before']], ['done', 'done'], 'its actions')
+        check_eq(len(r['rounds']), 1, 'its own rounds = 1')
+        check_eq([t['test'] for t in r['rounds'][0]['tests']], ['rr4k'], 'its own suite')
+        check_eq(r['rounds'][0]['tests'][0]['json'],
+                 'cycle/rep%d/r1/rr4k.json' % r['repetition'], 'run path')
+        check('downtime_s' in r and 'data_back_s' in r, 'repetition timings present')
+        T.check_round_files(d, os.path.join('cycle', 'rep%d' % r['repetition']), 1, ['rr4k'])
+    check(not os.path.exists(os.path.join(d, 'cycle', 'r1')), 'no cycle/r1')
+    with open(counter) as f:
+        check_eq(f.read().count('ran'), 3, 'the action ran once per repetition')
+    ev = load_journal(d)
+    for kind in ('action-start', 'action-end', 'round-start', 'round-end', 'fio-start',
+                 'fio-end'):
+        mine = [e for e in ev if e['event'] == kind and e.get('state') == 'cycle']
+        check(mine and all('repetition' in e for e in mine),
+              '%s events of cycle carry the repetition' % kind)
+        other = [e for e in ev if e['event'] == kind and e.get('state') == 'basis']
+        check(all('repetition' not in e for e in other), '%s of basis carry none' % kind)
+    check_eq([(e['repetition'], e['status']) for e in events(d, 'repetition-end')],
+             [(1, 'done'), (2, 'done'), (3, 'done')], 'repetition-end events')
+    check_eq(len(events(d, 'repetition-start')), 3, 'repetition-start events')
+    ends = [e for e in events(d, 'state-end') if e['state'] == 'basis']
+    check(ends and 'data_back_s' in ends[0] and 'downtime_s' in ends[0],
+          'state-end of a state without repetitions has its timings')
+    # the analyzer reads every repetition's runs
+    p = subprocess.run([analyzer(), '--csv', 'rounds', d], capture_output=True, text=True)
+    check_eq(p.returncode in (0, 1), True, 'analyzer exit (%s)' % p.stderr)
+    rows = [l for l in p.stdout.splitlines() if ',cycle,' in l and 'rr4k' in l]
+    check(len(rows) >= 3, 'the analyzer has three rounds of cycle:\n%s' % p.stdout[:3000])
+
+
+def test_rounds0(tmp):
+    marker = os.path.join(tmp, 'marker.txt')
+    T.write(marker, 'data\n')
+    text = ('[campaign]\nname = nofio\nrounds = 0\n'
+            '[state before]\nbefore = hash %s\n'
+            '[state after]\nbefore = run true; verify-hash %s\n'
+            '[state measured]\nrounds = 1\nsuite = rw4k\n' % (marker, marker))
+    # rounds = 1 in a state needs the test file: directory and size
+    ini = os.path.join(tmp, 'nofile.ini')
+    T.write(ini, text)
+    rc, out, err = T.run(['--dry-run', ini], tmp)
+    check_eq(rc, 2, 'a state with rounds needs directory and size')
+    check("needs 'directory'" in err and "needs 'size'" in err, 'the message: %s' % err)
+    # only transitions and hashes: no suite, no directory, no size
+    ini = os.path.join(tmp, 'nofio.ini')
+    T.write(ini, text.split('[state measured]')[0])
+    rc, out, err = T.run(['--dry-run', ini], tmp)
+    check_eq(rc, 0, 'dry-run of a campaign without fio (%s)' % err)
+    check('no test file' in out and '(no rounds: only its actions)' in out,
+          'the plan says so:\n%s' % out)
+    rc, out, err = T.run(['-o', 'camp', ini], tmp)
+    check_eq(rc, 0, 'a campaign without fio runs (%s)' % err[-2000:])
+    d = os.path.join(tmp, 'camp')
+    m = load_manifest(d)
+    check_eq(m['status'], 'done', 'status')
+    check_eq(m['tests'], [], 'no tests')
+    for s in m['states']:
+        check_eq(s['rounds'], [], '%s has no rounds' % s['name'])
+        check(all(a['status'] == 'done' for a in s['before']), '%s actions done' % s['name'])
+    check(m['states'][1]['before'][1]['result']['match'], 'verify-hash matched')
+    check(not os.path.exists(os.path.join(tmp, 'target')), 'no test directory made')
+    check(not events(d, 'test-file'), 'no test file to remove')
+    check(not glob.glob(os.path.join(d, '*', 'r*')), 'no round directories')
+    # the analyzer shows the actions instead of "no fio output found"
+    p = subprocess.run([analyzer(), '--table', d], capture_output=True, text=True)
+    check_eq(p.returncode, 0, 'analyzer exit status (%s)' % p.stderr)
+    check('no fio output' not in p.stderr and 'nothing to analyze' not in p.stderr,
+          'no complaint: %s' % p.stderr)
+    check('actions: task seconds' in p.stdout, 'analyzer header:\n%s' % p.stdout)
+    check('verify-hash %s' % marker in p.stdout and 'matched' in p.stdout,
+          'analyzer lists the actions:\n%s' % p.stdout)
+    # rounds = 0 for one state in a campaign with rounds
+    ini = campaign(tmp, 'mixed.ini', (
+        '[state basis]\n'
+        '[state switch]\nrounds = 0\nbefore = settle 100ms\n'
+        '[state after]\n'), extra='suite = rw4k\nrounds = 1\n')
+    rc, out, err = T.run(['-o', 'mixed', ini], tmp)
+    check_eq(rc, 0, 'mixed campaign (%s)' % err[-2000:])
+    m = load_manifest(os.path.join(tmp, 'mixed'))
+    check_eq([len(s['rounds']) for s in m['states']], [1, 0, 1], 'rounds per state')
+    check(not os.path.exists(os.path.join(tmp, 'mixed', 'switch')), 'no directory for switch')
+
+
+def test_payload(tmp):
+    path = os.path.join(tmp, 'payload.bin')
+    b = Banner()
+    try:
+        ini = campaign(tmp, 'pay.ini', (
+            '[state write]\nrounds = 0\nbefore = payload %s 4M\n'
+            '[state cycle]\nrepeat = 2\nrounds = 0\n'
+            'before = run --takes-down sleep 0.3; wait-ssh 127.0.0.1:%d; verify-hash %s\n'
+            '[state changed]\nrounds = 0\n'
+            'before = run --takes-down sh -c "echo x >> %s"; verify-hash %s\n'
+            '[state never]\nrounds = 0\nbefore = settle 10ms\n')
+            % (path, b.port, path, path, path), extra='suite = rw4k\n')
+        rc, out, err = T.run(['--dry-run', ini], tmp)
+        check_eq(rc, 0, 'dry-run (%s)' % err)
+        check('--refill_buffers' in out and '--randrepeat=0' in out and '--size=4194304' in out,
+              'payload plan:\n%s' % out)
+        check('(the machine goes away: downtime starts)' in out, 'takes-down in the plan')
+        rc, out, err = T.run(['-o', 'camp', ini], tmp)
+        check_eq(rc, 1, 'the changed file fails the campaign (%s)' % err[-2000:])
+        d = os.path.join(tmp, 'camp')
+        m = load_manifest(d)
+        w = m['states'][0]['before'][0]
+        check_eq(w['status'], 'done', 'payload done')
+        check_eq(w['result']['size'], 4 << 20, 'payload size recorded')
+        with open(path, 'rb') as f:
+            data = f.read()
+        check(len(data) == (4 << 20) + 2, 'the file was written, then changed: %d' % len(data))
+        check_eq(hashlib.sha256(data[:4 << 20]).hexdigest(), w['result']['sha256'],
+                 'the recorded sha256 is the payload\'s')
+        check(len(zlib.compress(data[:4 << 20], 9)) > 0.99 * (4 << 20),
+              'the payload does not compress')
+        reps = m['states'][1]['repetitions']
+        for r in reps:
+            k = r['repetition']
+            check_eq(r['status'], 'done', 'rep %d done' % k)
+            check(r['before'][2]['result']['match'], 'rep %d verify-hash matched' % k)
+            check(r['downtime_s'] is not None and r['downtime_s'] >= 0.3,
+                  'rep %d downtime from the take-down command: %r' % (k, r['downtime_s']))
+            check(r['data_back_s'] is not None and r['data_back_s'] >= r['downtime_s'],
+                  'rep %d data back %r after downtime %r' % (k, r['data_back_s'],
+                                                            r['downtime_s']))
+        ends = events(d, 'repetition-end')
+        check_eq([e['data_back_s'] is not None for e in ends], [True, True],
+                 'repetition-end events carry data back')
+        ch = m['states'][2]
+        check_eq(ch['status'], 'failed', 'changed state failed')
+        check_eq(ch['before'][1]['status'], 'failed', 'verify-hash failed')
+        check_eq(ch['before'][1]['result']['match'], False, 'no match')
+        check(ch['data_back_s'] is None, 'no data back without a match')
+        check_eq(m['states'][3]['status'], 'pending', 'the state after it did not run')
+        check('sha256 differs' in err, 'the failure says why: %s' % err[-1500:])
+        # a failure after a take-down command: the safety layer's power-on
+        check(events(d, 'ensure-powered-on'), 'the safety power-on ran')
+        check('the machine may be off' in err, 'and said so: %s' % err[-1500:])
+        # a payload path must be absolute
+        bad = campaign(tmp, 'bad.ini', '[state a]\nbefore = payload rel.bin 4M\n',
+                       extra='suite = rw4k\n')
+        rc, out, err = T.run(['--dry-run', bad], tmp)
+        check_eq(rc, 2, 'a relative payload path is refused')
+        check('must be absolute' in err, 'message: %s' % err)
+        bad = campaign(tmp, 'bad2.ini', '[state a]\nbefore = payload /x/y 5000\n',
+                       extra='suite = rw4k\n')
+        rc, out, err = T.run(['--dry-run', bad], tmp)
+        check_eq(rc, 2, 'a size not a multiple of 4k is refused')
+        check('multiple of 4k' in err, 'message: %s' % err)
+        bad = campaign(tmp, 'bad3.ini', '[state a]\nbefore = run --takes-down\n',
+                       extra='suite = rw4k\n')
+        rc, out, err = T.run(['--dry-run', bad], tmp)
+        check_eq(rc, 2, '--takes-down without a command is refused')
+        check('needs a command' in err, 'message: %s' % err)
+    finally:
+        b.close()
+
+
+def test_takes_down(tmp):
+    b = Banner()
+    try:
+        ini = campaign(tmp, 'down.ini', (
+            '[state basis]\n'
+            '[state rollback]\n'
+            'before = remote --takes-down sleep 0.5; wait-ssh 127.0.0.1:%d\n') % b.port,
+            extra='suite = rw4k\n')
+        rc, out, err = T.run(['-o', 'camp', ini], tmp)
+        check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
+        d = os.path.join(tmp, 'camp')
+        st = load_manifest(d)['states'][1]
+        check(st['downtime_s'] is not None and 0.5 <= st['downtime_s'] < 30,
+              'downtime measured from the command: %r' % st['downtime_s'])
+        check(st['data_back_s'] is None, 'no verify-hash: no data back')
+        check_eq(st['before'][1]['downtime_s'], st['downtime_s'], 'the wait-ssh ends it')
+        # a failure right after it: the machine is powered on (provider none:
+        # the SSH check) before the campaign ends
+        ini = campaign(tmp, 'fail.ini', (
+            '[state basis]\n'
+            'before = run --takes-down true; run false; wait-ssh 127.0.0.1:%d\n') % b.port,
+            extra='suite = rw4k\n')
+        rc, out, err = T.run(['-o', 'fail', ini], tmp)
+        check_eq(rc, 1, 'failure exit status')
+        ev = events(os.path.join(tmp, 'fail'), 'ensure-powered-on')
+        check(len(ev) == 1 and ev[0]['status'] == 'done' and ev[0]['ssh']['port'] == b.port,
+              'the safety power-on waited for SSH: %r' % ev)
+        check('answers SSH on 127.0.0.1:%d' % b.port in err, 'and said so: %s' % err[-1500:])
+    finally:
+        b.close()
+
+
+def test_resume_rep(tmp):
+    counter = os.path.join(tmp, 'counter.txt')
+    ini = campaign(tmp, 'res.ini', (
+        '[state basis]\nrounds = 1\n'
+        '[state cycle]\nrepeat = 3\n'
+        'before = run sh -c "echo ran >> %s"\n') % counter,
+        extra='suite = rw4k rr4k\nrounds = 2\npause = 0s\n')
+    d = os.path.join(tmp, 'camp')
+    p = subprocess.Popen([T.BIN, '-q', '-o', d, ini], cwd=tmp, env=T.env_for_run(),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # repetition 2: its round 1 done, round 2's first test running: kill -9
+    e = T.wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'cycle'
+                         and e.get('repetition') == 2 and e.get('round') == 2, p)
+    check(e is not None, 'reached cycle rep 2 round 2')
+    time.sleep(0.3)
+    kids = T.fio_children(p.pid)
+    os.kill(p.pid, signal.SIGKILL)
+    p.communicate()
+    T.wait_gone(kids)
+    m = load_manifest(d)
+    reps = m['states'][1]['repetitions']
+    check_eq([r['status'] for r in reps], ['done', 'running', 'pending'], 'statuses at kill')
+    check_eq([r['status'] for r in reps[1]['rounds']], ['done', 'running'], 'rep 2 rounds')
+    rep1 = {k: v for k, v in T.tree_sums(d).items() if k.startswith('cycle/rep1/')}
+    rep2r1 = {k: v for k, v in T.tree_sums(d).items() if k.startswith('cycle/rep2/r1/')}
+    check_eq(len(rep1), 20, 'files of rep 1: %r' % sorted(rep1))
+    rc, out, err = T.run(['--resume', d], tmp)
+    check_eq(rc, 0, 'resume exit status (%s)' % err[-2000:])
+    m = load_manifest(d)
+    check_eq(m['status'], 'done', 'done after resume')
+    reps = m['states'][1]['repetitions']
+    check_eq([r['status'] for r in reps], ['done', 'done', 'done'], 'every repetition done')
+    sums = T.tree_sums(d)
+    check_eq({k: v for k, v in sums.items() if k.startswith('cycle/rep1/')}, rep1,
+             'repetition 1 untouched')
+    check_eq({k: v for k, v in sums.items() if k.startswith('cycle/rep2/r1/')}, rep2r1,
+             'round 1 of repetition 2 not run again')
+    check(glob.glob(os.path.join(d, 'cycle', 'rep2', 'r2.interrupted-*')),
+          'the cut-short round is kept aside inside its repetition')
+    check_eq(reps[1]['rounds'][1]['moved_aside'][0][:len('cycle/rep2/r2.interrupted-')],
+             'cycle/rep2/r2.interrupted-', 'moved_aside path')
+    with open(counter) as f:
+        check_eq(f.read().count('ran'), 3, 'the action ran once per repetition, not again')
+    ev = load_journal(d)
+    resumed = [e for e in ev if e['event'] == 'round-start' and e.get('session') == 2]
+    check_eq([(e['state'], e.get('repetition'), e['round']) for e in resumed],
+             [('cycle', 2, 2), ('cycle', 3, 1), ('cycle', 3, 2)], 'what the resume ran')
+
+
+def test_cleanup(tmp):
+    tf = os.path.join(tmp, 'target', 'fiocamp.testfile')
+    body = '[state basis]\n'
+    ini = campaign(tmp, 'clean.ini', body, extra='suite = rw4k\n')
+    rc, out, err = T.run(['-o', 'c1', ini], tmp)
+    check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
+    check(not os.path.exists(tf), 'the test file is removed at the end')
+    lines = [l for l in err.splitlines() if 'the test file' in l]
+    check_eq(len(lines), 1, 'one line says so: %r' % lines)
+    check(lines and lines[0].endswith('the test file %s is removed (keep-file = yes keeps it)'
+                                      % tf), 'the line: %r' % lines)
+    ev = events(os.path.join(tmp, 'c1'), 'test-file')
+    check_eq([(e['path'], e['status']) for e in ev], [(tf, 'removed')], 'test-file event')
+    ini = campaign(tmp, 'keep.ini', body, extra='suite = rw4k\nkeep-file = yes\n')
+    rc, out, err = T.run(['-o', 'c2', ini], tmp)
+    check_eq(rc, 0, 'keep-file exit status (%s)' % err[-2000:])
+    check(os.path.isfile(tf), 'keep-file = yes keeps it')
+    check('the test file %s is kept (keep-file = yes)' % tf in err, 'says so: %s' % err[-500:])
+    check_eq(load_manifest(os.path.join(tmp, 'c2'))['settings']['keep_file'], True,
+             'settings.keep_file')
+    os.unlink(tf)
+    ini = campaign(tmp, 'fail.ini', '[state basis]\n[state bad]\nbefore = run false\n',
+                   extra='suite = rw4k\n')
+    rc, out, err = T.run(['-o', 'c3', ini], tmp)
+    check_eq(rc, 1, 'failed campaign')
+    check(os.path.isfile(tf), 'a failed campaign keeps the test file')
+    check('the test file %s is kept for --resume' % tf in err, 'says so: %s' % err[-500:])
+    # the resume that finishes it removes it
+    T.write(os.path.join(tmp, 'c3', 'campaign.ini'),
+            open(ini).read().replace('run false', 'run true'))
+    rc, out, err = T.run(['--resume', 'c3'], tmp)
+    check_eq(rc, 0, 'resume (%s)' % err[-2000:])
+    check(not os.path.exists(tf), 'removed when the resumed campaign is done')
+    # an ssh target
+    started = T.start_sshd(tmp)
+    if started is None:
+        print('sshd or ssh missing: the ssh part skipped')
+        return
+    proc, port, _, opts = started
+    try:
+        user = subprocess.run(['id', '-un'], capture_output=True, text=True).stdout.strip()
+        remote = os.path.join(tmp, 'remote')
+        ini = campaign(tmp, 'ssh.ini', body, extra='suite = rw4k\ntarget = ssh %s@127.0.0.1:%d\n'
+                       % (user, port))
+        T.write(ini, open(ini).read().replace(os.path.join(tmp, 'target'), remote))
+        rc, out, err = T.run(['-o', 'c4', ini], tmp, {'FIOCAMP_SSH_OPTS': opts})
+        check_eq(rc, 0, 'ssh exit status (%s)' % err[-2000:])
+        check(os.path.isdir(remote), 'the remote directory was made')
+        check(not os.path.exists(os.path.join(remote, 'fiocamp.testfile')),
+              'the remote test file is removed')
+        check('is removed (keep-file = yes keeps it)' in err, 'says so: %s' % err[-500:])
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def test_demo(tmp):
+    tmpdir = os.path.join(tmp, 'tmpdir')
+    cwd = os.path.join(tmp, 'cwd')
+    os.mkdir(tmpdir)
+    os.mkdir(cwd)
+    env = T.env_for_run({'TMPDIR': tmpdir})
+    p = subprocess.run([T.BIN, '--demo', '--dry-run'], cwd=cwd, env=env, capture_output=True,
+                       text=True)
+    check_eq(p.returncode, 0, 'demo dry-run (%s)' % p.stderr)
+    check('%s/fiocamp-demo.XXXXXX/files/fiocamp.testfile' % tmpdir in p.stdout,
+          'the plan names the demo\'s own directory:\n%s' % p.stdout[:500])
+    check_eq(os.listdir(tmpdir), [], 'a dry run creates nothing')
+    proc = subprocess.Popen([T.BIN, '--demo'], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    end = time.time() + 60
+    dirs = []
+    while time.time() < end and not dirs:
+        dirs = glob.glob(os.path.join(tmpdir, 'fiocamp-demo.*', 'campaign', 'journal.jsonl'))
+        time.sleep(0.1)
+    check_eq(len(dirs), 1, 'one fresh directory with the campaign directory')
+    if not dirs:
+        proc.kill()
+        proc.communicate()
+        return
+    d = os.path.dirname(dirs[0])
+    top = os.path.dirname(d)
+    check_eq(oct(os.stat(top).st_mode & 0o777), oct(0o700), 'made by mkdtemp')
+    e = T.wait_for_event(d, lambda e: e['event'] == 'fio-end', proc, timeout=120)
+    check(e is not None, 'the demo ran fio')
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    check_eq(proc.returncode, 130, 'interrupted demo (%s)' % err[-1500:])
+    tf = os.path.join(top, 'files', 'fiocamp.testfile')
+    check(os.path.isfile(tf), 'the test file is in the demo\'s directory')
+    check('the test file %s is kept for --resume' % tf in err, 'says so: %s' % err[-800:])
+    check_eq(os.listdir(cwd), [], 'nothing in the current directory')
+    check_eq(sorted(os.listdir(top)), ['campaign', 'files'], 'the demo directory holds both')
+    with open(os.path.join(d, 'campaign.ini')) as f:
+        check('directory = %s/files' % top in f.read(), 'the copy names the demo\'s directory')
+    # a second demo gets a directory of its own
+    p2 = subprocess.run([T.BIN, '--demo', '--dry-run'], cwd=cwd, env=env, capture_output=True,
+                        text=True)
+    check_eq(p2.returncode, 0, 'second dry-run')
+    shutil.rmtree(top, ignore_errors=True)
+
+
+AREAS = {
+    'repeat': test_repeat,
+    'rounds0': test_rounds0,
+    'payload': test_payload,
+    'takes-down': test_takes_down,
+    'resume-rep': test_resume_rep,
+    'cleanup': test_cleanup,
+    'demo': test_demo,
+}
+
+
+def main():
+    area, T.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    base = os.environ.get('FC_BUILDDIR')
+    tmp = tempfile.mkdtemp(prefix='fiocamp-feat-%s.' % area, dir=base)
+    try:
+        rc = AREAS[area](tmp)
+    finally:
+        if not T.FAILURES:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print('kept', tmp, file=sys.stderr)
+    if rc == 77:
+        sys.exit(77)
+    print('%d checks, %d failed' % (T.CHECKS[0], len(T.FAILURES)))
+    sys.exit(1 if T.FAILURES else 0)
+
+
+if __name__ == '__main__':
+    main()
