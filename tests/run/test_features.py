@@ -64,7 +64,28 @@ def events(d, kind):
 
 # ---------------------------------------------------------------------------
 
+# (campaign body, line, message): the new keys' errors name the file and line
+BAD = [
+    ('[state a]\nrepeat = 0\n', 7, "bad repeat '0' (expected a number from 1 to 1000)"),
+    ('[state a]\nrepeat = 1001\n', 7, "bad repeat '1001'"),
+    ('[state a]\nrepeat = 2\nrepeat = 3\n', 8, "'repeat' was already set on line 7"),
+    ('[state a]\nrounds = -1\n', 7, "bad rounds '-1' (expected a number from 0 to 10000)"),
+    ('[state a]\nsuite =\n', 7, "'suite' needs a value"),
+    ('[state a]\n[state b]\nsuite = ./rw4k.fio\n', 8,
+     "test 'rw4k' is './rw4k.fio' here and 'rw4k' elsewhere in the campaign"),
+    ('[state a]\ncolour = red\n', 7,
+     "unknown key 'colour' in [state a] (expected before, repeat, suite, rounds)"),
+    ('keep-file = maybe\n[state a]\n', 6, "bad keep-file 'maybe' (expected yes or no)"),
+]
+
+
 def test_repeat(tmp):
+    for i, (body, line, msg) in enumerate(BAD):
+        ini = campaign(tmp, 'bad%d.ini' % i, body, extra='suite = rw4k')
+        rc, out, err = T.run(['--dry-run', ini], tmp)
+        check_eq(rc, 2, 'bad case %d exit status' % i)
+        check(('%s:%d: %s' % (ini, line, msg)) in err, 'bad case %d: want %s:%d: %s in %s'
+              % (i, ini, line, msg, err))
     counter = os.path.join(tmp, 'counter.txt')
     ini = campaign(tmp, 'rep.ini', (
         '[state basis]\n'

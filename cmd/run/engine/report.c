@@ -84,6 +84,13 @@ static void builtin_table(const struct fcr_session *S)
 {
 	const struct fcr_campaign *c = S->c;
 	json_t *states = json_object_get(S->rec.m, "states");
+	if (!c->suite.n) {
+		printf("\nno fio runs (rounds = 0): the actions' timings and results are in "
+		       "%s/manifest.json\n",
+		       S->cdir);
+		fflush(stdout);
+		return;
+	}
 	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds", "median IOPS",
 	       "min", "max", "vs first");
 	double *base = cm_calloc(c->suite.n, sizeof(double));
