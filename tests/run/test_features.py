@@ -261,6 +261,18 @@ def test_payload(tmp):
         # a failure after a take-down command: the safety layer's power-on
         check(events(d, 'ensure-powered-on'), 'the safety power-on ran')
         check('the machine may be off' in err, 'and said so: %s' % err[-1500:])
+        # fio cannot write it (its directory would be below a file): the state
+        # fails with fio's first line
+        T.write(os.path.join(tmp, 'a-file'), 'x\n')
+        nodir = os.path.join(tmp, 'a-file', 'p.bin')
+        ini = campaign(tmp, 'nodir.ini', '[state a]\nrounds = 0\nbefore = payload %s 4M\n'
+                       % nodir, extra='suite = rw4k\n')
+        rc, out, err = T.run(['-o', 'nodir', ini], tmp)
+        check_eq(rc, 1, 'a payload fio cannot write fails')
+        a = load_manifest(os.path.join(tmp, 'nodir'))['states'][0]['before'][0]
+        check_eq(a['status'], 'failed', 'payload failed')
+        check(a.get('error', '').startswith('payload %s: fio failed (exit status' % nodir),
+              'its error: %r' % a.get('error'))
         # a payload path must be absolute
         bad = campaign(tmp, 'bad.ini', '[state a]\nbefore = payload rel.bin 4M\n',
                        extra='suite = rw4k\n')

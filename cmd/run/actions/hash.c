@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "actions/builtin.h"
 #include "campaign/campaign.h"
@@ -145,12 +144,10 @@ static int payload_perform(struct fcr_action_ctx *ctx, const struct fcr_step *st
 	/* fio writes into a longer file without cutting it */
 	char *const rm[] = {"rm", "-f", "--", (char *)path, NULL};
 	struct fcr_capture cap;
-	if (fcr_target_exec(ctx->target, rm, NULL, 0, &cap, err) < 0)
+	if (fcr_target_exec(ctx->target, rm, NULL, 0, &cap, err) < 0 ||
+	    fcr_command_failed(&cap, err, "payload %s: rm", path) < 0)
 		return -1;
-	bool ok = fcr_exited_ok(cap.status);
 	fcr_capture_release(&cap);
-	if (!ok)
-		return fcr_fail(err, "payload %s: cannot remove the file there", path);
 	struct cm_strv argv = {0};
 	payload_argv(step, &argv);
 	int rc = fcr_target_exec(ctx->target, argv.v, NULL, 0, &cap, err);
@@ -161,16 +158,8 @@ static int payload_perform(struct fcr_action_ctx *ctx, const struct fcr_step *st
 		fcr_capture_release(&cap);
 		return fcr_fail_as(err, FCR_E_STOPPED, "stopped (Ctrl-C)");
 	}
-	if (!fcr_exited_ok(cap.status)) {
-		char st[64];
-		fcr_describe_status(st, sizeof(st), cap.status);
-		const char *nl = strchr(cap.err, '\n');
-		rc = fcr_fail(err, "payload %s: fio ended with %s%s%.*s", path, st,
-			      cap.err[0] ? ": " : "",
-			      (int)(nl ? (size_t)(nl - cap.err) : strlen(cap.err)), cap.err);
-		fcr_capture_release(&cap);
-		return rc;
-	}
+	if (fcr_command_failed(&cap, err, "payload %s: fio", path) < 0)
+		return -1;
 	fcr_capture_release(&cap);
 	json_object_set_new(result, "size", json_integer((json_int_t)*(uint64_t *)step->args));
 	return record_hash(ctx, path, result, err);

@@ -104,15 +104,7 @@ int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, 
 	return rc;
 }
 
-/*
- * Whether a command ran by fcr_run_capture() failed: if it did not exit with 0,
- * err says "WHAT failed (exit status N): the first line of its stderr", cap
- * is released and -1 returned.  Else 0, and cap is the caller's.
- */
-static int command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
-    CM_PRINTF(3, 4);
-
-static int command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
+int fcr_command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
 {
 	if (fcr_exited_ok(cap->status))
 		return 0;
@@ -215,7 +207,7 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	struct fcr_capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
-	if (rc < 0 || command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
+	if (rc < 0 || fcr_command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
 		return -1;
 	/* 8 lines expected; a few more are looked through for the work directory */
 	char *lines[16] = {0};
@@ -281,7 +273,7 @@ int fcr_target_remove_test_file(struct fcr_target *t, struct fcr_error *err)
 	char *const argv[] = {"rm", "-f", "--", t->test_file, NULL};
 	struct fcr_capture cap;
 	if (fcr_target_exec(t, argv, NULL, 0, &cap, err) < 0 ||
-	    command_failed(&cap, err, "rm %s on %s", t->test_file, c->ssh_dest) < 0)
+	    fcr_command_failed(&cap, err, "rm %s on %s", t->test_file, c->ssh_dest) < 0)
 		return -1;
 	fcr_capture_release(&cap);
 	return 0;
@@ -414,7 +406,7 @@ static int fetch_outputs(struct fcr_target *t, const struct fcr_fio_exec *x, str
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
 	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
 	cm_buf_release(&s);
-	if (rc < 0 || command_failed(&cap, err, "copying fio's outputs back") < 0)
+	if (rc < 0 || fcr_command_failed(&cap, err, "copying fio's outputs back") < 0)
 		return -1;
 	if (cap.out_len == 0) {
 		fcr_capture_release(&cap);
@@ -425,7 +417,7 @@ static int fetch_outputs(struct fcr_target *t, const struct fcr_fio_exec *x, str
 	struct fcr_capture un;
 	rc = fcr_run_capture(tar, cap.out, cap.out_len, SMALL_OUTPUT_MAX, NULL, &un, err);
 	fcr_capture_release(&cap);
-	if (rc < 0 || command_failed(&un, err, "unpacking fio's outputs into %s", x->dir) < 0)
+	if (rc < 0 || fcr_command_failed(&un, err, "unpacking fio's outputs into %s", x->dir) < 0)
 		return -1;
 	fcr_capture_release(&un);
 	return 0;
@@ -584,7 +576,7 @@ int fcr_target_fresh_file(struct fcr_target *t, struct fcr_error *err)
 	struct fcr_capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
-	if (rc < 0 || command_failed(&cap, err, "fresh-file on %s", c->ssh_dest) < 0)
+	if (rc < 0 || fcr_command_failed(&cap, err, "fresh-file on %s", c->ssh_dest) < 0)
 		return -1;
 	fcr_capture_release(&cap);
 	return 0;
@@ -596,7 +588,7 @@ int fcr_target_sha256(struct fcr_target *t, const char *path, char **hex, struct
 	struct fcr_capture cap;
 	if (fcr_target_exec(t, argv, NULL, 0, &cap, err) < 0)
 		return -1;
-	if (command_failed(&cap, err, "sha256sum %s", path) < 0)
+	if (fcr_command_failed(&cap, err, "sha256sum %s", path) < 0)
 		return -1;
 	int rc = 0;
 	if (cap.out_len < 64 || strspn(cap.out, "0123456789abcdef") != 64) {

@@ -42,6 +42,15 @@ int fcr_target_remove_test_file(struct fcr_target *t, struct fcr_error *err);
 /* Removes the remote work directory. */
 void fcr_target_cleanup(struct fcr_target *t);
 
+/*
+ * Whether a command that ran (fcr_target_exec, fcr_run_capture) failed: if
+ * it did not exit with 0, err says "WHAT failed (exit status N): the first
+ * line of its stderr", cap is released and -1 returned.  Else 0, and cap is
+ * the caller's.
+ */
+int fcr_command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
+    CM_PRINTF(3, 4);
+
 /* Runs argv on the target (local: directly).  0 when it ran. */
 int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
 		    struct fcr_capture *cap, struct fcr_error *err);
