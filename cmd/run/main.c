@@ -136,8 +136,7 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir)
  * is rewritten before parsing, so that the copy in the campaign directory
  * (and a --resume) says the same.  A dry run creates nothing.
  */
-static int demo_campaign(bool dry_run, char **dir, char **text, size_t *len,
-			 struct fcr_error *err)
+static int demo_campaign(bool dry_run, char **dir, char **text, size_t *len, struct fcr_error *err)
 {
 	const char *base = getenv("TMPDIR");
 	if (!base || base[0] != '/')
@@ -155,7 +154,8 @@ static int demo_campaign(bool dry_run, char **dir, char **text, size_t *len,
 		const char *nl = memchr(l, '\n', (size_t)(end - l));
 		size_t n = nl ? (size_t)(nl - l) + 1 : (size_t)(end - l);
 		if (!strncmp(l, "directory", 9))
-			cm_buf_printf(&b, "directory = %s/files   ; the demo's own (--demo)\n", *dir);
+			cm_buf_printf(&b, "directory = %s/files   ; the demo's own (--demo)\n",
+				      *dir);
 		else
 			cm_buf_putn(&b, l, n);
 		l += n;

@@ -45,8 +45,9 @@ static int command_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 	if (strcmp(step->words.v[1], TAKES_DOWN))
 		return 0;
 	if (step->words.n < 3)
-		return fcr_fail(err, "'%s': %s needs a command after it (usage: %s %s COMMAND "
-				     "[ARG...])",
+		return fcr_fail(err,
+				"'%s': %s needs a command after it (usage: %s %s COMMAND "
+				"[ARG...])",
 				step->text, TAKES_DOWN, step->words.v[0], TAKES_DOWN);
 	step->takes_down = true;
 	return 0;

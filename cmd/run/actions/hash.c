@@ -137,8 +137,8 @@ static void payload_describe(struct fcr_action_ctx *ctx, const struct fcr_step *
 	describe_sha(ctx, step, "recorded", out);
 }
 
-static int payload_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
-			   json_t *result, struct fcr_error *err)
+static int payload_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			   struct fcr_error *err)
 {
 	const char *path = step->words.v[1];
 	/* fio writes into a longer file without cutting it */
@@ -161,7 +161,8 @@ static int payload_perform(struct fcr_action_ctx *ctx, const struct fcr_step *st
 	if (fcr_command_failed(&cap, err, "payload %s: fio", path) < 0)
 		return -1;
 	fcr_capture_release(&cap);
-	json_object_set_new(result, "size", json_integer((json_int_t)*(uint64_t *)step->args));
+	uint64_t bytes = *(const uint64_t *)step->args;
+	json_object_set_new(result, "size", json_integer((json_int_t)bytes));
 	return record_hash(ctx, path, result, err);
 }
 
@@ -180,10 +181,9 @@ static int verify_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 		for (size_t ai = 0; ai < end; ai++) {
 			const struct fcr_step *o = &os->actions[ai];
 			/* a `hash` with the wrong number of arguments has its error already */
-			bool records = o->def && ((o->def->perform == hash_perform &&
-						   o->words.n == 2) ||
-						  (o->def->perform == payload_perform &&
-						   o->words.n == 3));
+			bool records =
+			    o->def && ((o->def->perform == hash_perform && o->words.n == 2) ||
+				       (o->def->perform == payload_perform && o->words.n == 3));
 			if (records && !strcmp(o->words.v[1], path))
 				return 0;
 		}

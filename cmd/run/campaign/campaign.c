@@ -637,10 +637,10 @@ static void check_provider_keys(struct parser *p)
 struct suite_item {
 	char *stem;
 	const char *entry;
-	size_t seq;	/* in the order of the file: the campaign's suite first */
-	size_t *slot;	/* where its index goes: a state's tests[] (NULL: none) */
-	unsigned line;	/* of the suite that named it */
-	size_t first;	/* the seq of the first entry of its name */
+	size_t seq;    /* in the order of the file: the campaign's suite first */
+	size_t *slot;  /* where its index goes: a state's tests[] (NULL: none) */
+	unsigned line; /* of the suite that named it */
+	size_t first;  /* the seq of the first entry of its name */
 };
 
 static int by_stem_then_seq(const void *a, const void *b)
@@ -652,13 +652,13 @@ static int by_stem_then_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void add_items(struct suite_item **v, size_t *n, const struct cm_strv *suite,
-		      size_t *slots, unsigned line)
+static void add_items(struct suite_item **v, size_t *n, const struct cm_strv *suite, size_t *slots,
+		      unsigned line)
 {
 	*v = cm_realloc(*v, *n + suite->n + 1, sizeof(**v));
 	for (size_t j = 0; j < suite->n; j++, (*n)++)
-		(*v)[*n] = (struct suite_item){fcr_path_stem(suite->v[j], ".fio"), suite->v[j],
-					       *n, slots ? &slots[j] : NULL, line, 0};
+		(*v)[*n] = (struct suite_item){fcr_path_stem(suite->v[j], ".fio"), suite->v[j], *n,
+					       slots ? &slots[j] : NULL,	   line,	0};
 }
 
 /*
@@ -685,7 +685,8 @@ static void merge_suites(struct parser *p)
 		const struct cm_strv *own = st->suite_line ? &st->own_suite : &c->suite;
 		st->tests = cm_calloc(own->n + 1, sizeof(*st->tests));
 		st->n_tests = own->n;
-		add_items(&v, &n, own, st->tests, st->suite_line ? st->suite_line : p->seen[K_SUITE]);
+		add_items(&v, &n, own, st->tests,
+			  st->suite_line ? st->suite_line : p->seen[K_SUITE]);
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), by_stem_then_seq);

@@ -81,8 +81,8 @@ static void describe_round(struct fcr_session *S, const struct fcr_state *st, co
 		char *joined = fcr_shell_join(argv.v);
 		char *envj = fcr_shell_join(env.v);
 		if (c->target == FCR_TARGET_LOCAL)
-			printf("         %s (%s): cd %s/r%u && env %s %s\n", job->test, runtime, dir,
-			       r, envj, joined);
+			printf("         %s (%s): cd %s/r%u && env %s %s\n", job->test, runtime,
+			       dir, r, envj, joined);
 		else
 			printf("         %s (%s): %s\n", job->test, runtime, joined);
 		free(envj);
@@ -184,7 +184,8 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 			char *dir = st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, k)
 						   : cm_strdup(st->name);
 			if (st->repeat > 1)
-				printf("%3u.   repetition %u/%u -> %s/\n", ++step, k, st->repeat, dir);
+				printf("%3u.   repetition %u/%u -> %s/\n", ++step, k, st->repeat,
+				       dir);
 			for (size_t ai = 0; ai < st->n_actions; ai++)
 				describe_step(S, si, &st->actions[ai], &step, &total_s, &unknown);
 			for (unsigned r = 1; r <= st->rounds; r++)

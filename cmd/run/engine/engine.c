@@ -100,8 +100,8 @@ static void record_data_back(struct fcr_session *S, const struct fcr_state *st, 
  * object, the state's when it does not repeat), with its manifest object
  * obj: the bookkeeping around its row's perform().
  */
-static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai,
-				       json_t *rep_obj, json_t *obj)
+static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai, json_t *rep_obj,
+				       json_t *obj)
 {
 	const struct fcr_state *st = &S->c->states[si];
 	const struct fcr_step *a = &st->actions[ai];
@@ -171,9 +171,9 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	json_object_set_new(obj, "status", json_string(status));
 	if (s == FCR_FAILED)
 		fcr_jset_text(obj, "error", err.msg);
-	json_t *ev = fcr_session_at(
-	    S, json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name, "index", (int)ai,
-			 "action", a->text, "status", status, "duration_s", fcr_jseconds(t1 - t0)));
+	json_t *ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name,
+						 "index", (int)ai, "action", a->text, "status",
+						 status, "duration_s", fcr_jseconds(t1 - t0)));
 	static const char *const echoed[] = {"downtime_s", "result", "task", "tasks"};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(echoed); i++) {
 		if (json_object_get(obj, echoed[i]))
@@ -213,8 +213,8 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	const struct fcr_state *st = &S->c->states[si];
 	struct fcr_error err;
 	/* a repeated state's rounds live in a directory per repetition */
-	char *parent_rel = st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep)
-					  : cm_strdup(st->name);
+	char *parent_rel =
+	    st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep) : cm_strdup(st->name);
 	char *rel = cm_asprintf("%s/r%u", parent_rel, r);
 	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
 	char name[FCR_NAME_MAX_BYTES + 32];
@@ -244,12 +244,12 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 			json_object_set_new(round_obj, "moved_aside", list);
 		}
 		json_array_append_new(list, json_string(aside_rel));
-		fcr_record_event(&S->rec, "moved-aside",
-				 fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s}", "state",
-							     st->name, "round", (int)r, "from",
-							     rel, "to", aside_rel)));
-		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s",
-				  name, r, aside_rel);
+		fcr_record_event(
+		    &S->rec, "moved-aside",
+		    fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round",
+						(int)r, "from", rel, "to", aside_rel)));
+		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s", name,
+				  r, aside_rel);
 		free(aside_rel);
 		free(aside);
 	}
@@ -277,9 +277,9 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		json_object_set_new(t, "status", json_string("pending"));
 		json_array_append_new(tests, t);
 	}
-	fcr_record_event_lazy(&S->rec, "round-start",
-			 fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round",
-						     (int)r)));
+	fcr_record_event_lazy(
+	    &S->rec, "round-start",
+	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r)));
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -338,8 +338,8 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
 	/* the manifest first: the journal never says more than it */
 	fcr_record_commit(&S->rec, "round-end",
-			  fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
-						      "round", (int)r, "status", status)));
+			  fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name, "round",
+						      (int)r, "status", status)));
 	if (S->rec.failed)
 		result = FCR_FATAL;
 out:
@@ -391,9 +391,9 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		if (!json_object_get(rep_obj, "started"))
 			json_object_set_new(rep_obj, "started", fcr_jutc(cm_wall_s()));
 		json_object_del(rep_obj, "finished");
-		fcr_record_event(&S->rec, "repetition-start",
-				 json_pack("{s:s, s:i}", "state", st->name, "repetition",
-					   (int)S->rep));
+		fcr_record_event(
+		    &S->rec, "repetition-start",
+		    json_pack("{s:s, s:i}", "state", st->name, "repetition", (int)S->rep));
 		fcr_record_save(&S->rec);
 		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
 	}
@@ -447,12 +447,12 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		const char *status = fcr_outcome_status(result);
 		json_object_set_new(rep_obj, "status", json_string(status));
 		json_object_set_new(rep_obj, "finished", fcr_jutc(cm_wall_s()));
-		fcr_record_commit(
-		    &S->rec, "repetition-end",
-		    json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name, "repetition",
-			      (int)S->rep, "status", status, "downtime_s",
-			      json_object_get(rep_obj, "downtime_s"), "data_back_s",
-			      json_object_get(rep_obj, "data_back_s")));
+		fcr_record_commit(&S->rec, "repetition-end",
+				  json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name,
+					    "repetition", (int)S->rep, "status", status,
+					    "downtime_s", json_object_get(rep_obj, "downtime_s"),
+					    "data_back_s",
+					    json_object_get(rep_obj, "data_back_s")));
 	}
 	if (S->rec.failed)
 		return FCR_FATAL;
@@ -482,14 +482,15 @@ static enum fcr_outcome run_state(struct fcr_session *S, size_t si)
 	for (unsigned k = 1; k <= st->repeat; k++) {
 		S->rep = st->repeat > 1 ? k : 0;
 		json_t *rep_obj = fcr_manifest_rep(state_obj, k);
-		bool cut_short = S->resumed && (st->repeat > 1 ? !fcr_has_status(rep_obj, "pending")
-							       : began);
+		bool cut_short =
+		    S->resumed && (st->repeat > 1 ? !fcr_has_status(rep_obj, "pending") : began);
 		enum fcr_outcome s = run_repetition(S, si, rep_obj, cut_short);
 		if (s == FCR_FAILED && S->o->keep_going) {
 			any_failed = true;
 			/* the next repetition must not find the machine off */
 			if (k < st->repeat && S->maybe_down && S->prov_ready &&
-			    fcr_safety_power_on(S, "a repetition failed; --keep-going goes on") < 0) {
+			    fcr_safety_power_on(S, "a repetition failed; --keep-going goes on") <
+				0) {
 				result = FCR_FATAL;
 				break;
 			}
@@ -631,10 +632,10 @@ static void provider_journal(void *opaque, json_t *event)
 	json_object_del(event, "event");
 	/* which action it belongs to, for a resume to find its writes */
 	if (S->ai >= 0)
-		json_object_set_new(event, "at",
-				    fcr_session_at(S, json_pack("{s:s, s:i}", "state",
-								S->c->states[S->si].name,
-								"index", S->ai)));
+		json_object_set_new(
+		    event, "at",
+		    fcr_session_at(S, json_pack("{s:s, s:i}", "state", S->c->states[S->si].name,
+						"index", S->ai)));
 	fcr_record_event(&S->rec, copy, event);
 	free(copy);
 }
@@ -938,8 +939,8 @@ end:
 	json_t *states = json_object_get(S->rec.m, "states");
 	for (size_t si = 0; si < json_array_size(states); si++) {
 		json_t *s = json_array_get(states, si);
-		for (size_t k = 1; s && json_object_get(s, "repetitions") && k <= fcr_manifest_reps(s);
-		     k++) {
+		for (size_t k = 1;
+		     s && json_object_get(s, "repetitions") && k <= fcr_manifest_reps(s); k++) {
 			json_t *rep = fcr_manifest_rep(s, k);
 			if (fcr_has_status(rep, "running"))
 				json_object_set_new(rep, "status", json_string(final));

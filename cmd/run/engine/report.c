@@ -102,13 +102,15 @@ static void builtin_table(const struct fcr_session *S)
 		for (size_t sti = 0; sti < st->n_tests; sti++) {
 			size_t ti = st->tests[sti];
 			/* every round of every repetition is a sample */
-			double *vals = cm_calloc((size_t)st->rounds * st->repeat + 1, sizeof(double));
+			double *vals =
+			    cm_calloc((size_t)st->rounds * st->repeat + 1, sizeof(double));
 			size_t n = 0;
 			for (size_t k = 1; k <= st->repeat; k++) {
 				json_t *rounds = json_object_get(fcr_manifest_rep(s, k), "rounds");
 				for (unsigned r = 0; r < st->rounds; r++) {
 					json_t *t = json_array_get(
-					    json_object_get(json_array_get(rounds, r), "tests"), sti);
+					    json_object_get(json_array_get(rounds, r), "tests"),
+					    sti);
 					double iops;
 					if (run_iops(S, t, &iops) == 0)
 						vals[n++] = iops;

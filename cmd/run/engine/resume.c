@@ -81,9 +81,9 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	fcr_progress_line("%s: resumed after '%s': doing it again, so that what follows finds the "
 			  "machine off",
 			  st->name, last->text);
-	fcr_record_event(&S->rec, "resume-restore",
-			 fcr_session_at(S, json_pack("{s:s, s:s}", "state", st->name, "action",
-						     last->text)));
+	fcr_record_event(
+	    &S->rec, "resume-restore",
+	    fcr_session_at(S, json_pack("{s:s, s:s}", "state", st->name, "action", last->text)));
 	S->maybe_down = true;
 	json_t *res = json_object();
 	struct fcr_error pe = {0};
@@ -186,10 +186,11 @@ json_t *fcr_resume_writes(const struct fcr_session *S)
 		if (!state || !json_is_integer(index))
 			continue;
 		json_t *rep = json_object_get(at, "repetition");
-		char *key = json_is_integer(rep)
-				? cm_asprintf("%s/%lld/%lld", state, (long long)json_integer_value(rep),
-					      (long long)json_integer_value(index))
-				: cm_asprintf("%s/%lld", state, (long long)json_integer_value(index));
+		char *key =
+		    json_is_integer(rep)
+			? cm_asprintf("%s/%lld/%lld", state, (long long)json_integer_value(rep),
+				      (long long)json_integer_value(index))
+			: cm_asprintf("%s/%lld", state, (long long)json_integer_value(index));
 		json_t *list = json_object_get(out, key);
 		if (!list) {
 			list = json_array();

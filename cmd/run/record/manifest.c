@@ -12,11 +12,12 @@
 
 static json_t *settings_json(const struct fcr_campaign *c)
 {
-	return json_pack("{s:i, s:o, s:o, s:s?, s:I, s:s?, s:b, s:b, s:s, s:i}", "rounds", (int)c->rounds,
-			 "pause_s", fcr_jseconds((double)c->pause_ms / 1000), "runtime_s",
-			 fcr_jseconds((double)c->runtime_ms / 1000), "size", c->size_text,
-			 "size_bytes", (json_int_t)c->size_bytes, "directory", c->directory,
-			 "prefill", c->prefill, "keep_file", c->keep_file, "ioengine", c->ioengine, "direct", c->direct);
+	return json_pack("{s:i, s:o, s:o, s:s?, s:I, s:s?, s:b, s:b, s:s, s:i}", "rounds",
+			 (int)c->rounds, "pause_s", fcr_jseconds((double)c->pause_ms / 1000),
+			 "runtime_s", fcr_jseconds((double)c->runtime_ms / 1000), "size",
+			 c->size_text, "size_bytes", (json_int_t)c->size_bytes, "directory",
+			 c->directory, "prefill", c->prefill, "keep_file", c->keep_file, "ioengine",
+			 c->ioengine, "direct", c->direct);
 }
 
 /* A state's (or one repetition's) "before" and "rounds", all pending. */
@@ -31,13 +32,12 @@ static void steps_new(json_t *obj, const struct fcr_state *st, const struct fcr_
 	for (unsigned r = 1; r <= st->rounds; r++) {
 		json_t *tests_of_round = json_array();
 		for (size_t ti = 0; ti < st->n_tests; ti++)
-			json_array_append_new(tests_of_round,
-					      json_pack("{s:s, s:s}", "test",
-							jobs[st->tests[ti]].test, "status",
-							"pending"));
-		json_array_append_new(rounds, json_pack("{s:i, s:s, s:o}", "round", (int)r,
-							"status", "pending", "tests",
-							tests_of_round));
+			json_array_append_new(tests_of_round, json_pack("{s:s, s:s}", "test",
+									jobs[st->tests[ti]].test,
+									"status", "pending"));
+		json_array_append_new(rounds,
+				      json_pack("{s:i, s:s, s:o}", "round", (int)r, "status",
+						"pending", "tests", tests_of_round));
 	}
 	json_object_set_new(obj, "before", before);
 	json_object_set_new(obj, "rounds", rounds);
@@ -99,9 +99,9 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 			json_object_set_new(so, "repeat", json_integer(st->repeat));
 			json_t *reps = json_array();
 			for (unsigned k = 1; k <= st->repeat; k++) {
-				json_t *ro = json_pack("{s:i, s:s, s:n, s:n}", "repetition", (int)k,
-						       "status", "pending", "downtime_s",
-						       "data_back_s");
+				json_t *ro =
+				    json_pack("{s:i, s:s, s:n, s:n}", "repetition", (int)k,
+					      "status", "pending", "downtime_s", "data_back_s");
 				steps_new(ro, st, jobs);
 				json_array_append_new(reps, ro);
 			}
@@ -172,8 +172,9 @@ int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr
 					? json_integer_value(json_object_get(s, "repeat"))
 					: 1;
 		if (repeat != (json_int_t)st->repeat || fcr_manifest_reps(s) != st->repeat)
-			return fcr_fail(err, "state %s repeats %lld times in the manifest, %u in "
-					     "campaign.ini",
+			return fcr_fail(err,
+					"state %s repeats %lld times in the manifest, %u in "
+					"campaign.ini",
 					st->name, (long long)repeat, st->repeat);
 		for (size_t k = 1; k <= st->repeat; k++) {
 			if (check_steps(fcr_manifest_rep(s, k), st, k, err) < 0)
