@@ -193,8 +193,12 @@ def test_rounds0(tmp):
     check('no fio output' not in p.stderr and 'nothing to analyze' not in p.stderr,
           'no complaint: %s' % p.stderr)
     check('actions: task seconds' in p.stdout, 'analyzer header:\n%s' % p.stdout)
-    check('verify-hash %s' % marker in p.stdout and 'matched' in p.stdout,
+    # the table clips a long action text; the CSV has it whole
+    check('verify-hash' in p.stdout and '1 of 1 matched' in p.stdout,
           'analyzer lists the actions:\n%s' % p.stdout)
+    p = subprocess.run([analyzer(), '--csv', 'actions', d], capture_output=True, text=True)
+    check(p.returncode == 0 and ('verify-hash %s' % marker) in p.stdout,
+          'the actions CSV names the action whole:\n%s' % p.stdout)
     # rounds = 0 for one state in a campaign with rounds
     ini = campaign(tmp, 'mixed.ini', (
         '[state basis]\n'
@@ -236,7 +240,9 @@ def test_payload(tmp):
         check(len(data) == (4 << 20) + 2, 'the file was written, then changed: %d' % len(data))
         check_eq(hashlib.sha256(data[:4 << 20]).hexdigest(), w['result']['sha256'],
                  'the recorded sha256 is the payload\'s')
-        check(len(zlib.compress(data[:4 << 20], 9)) > 0.99 * (4 << 20),
+        # fio's buffers keep the top 3 bits of each 64-bit word zero: zlib
+        # finds up to 2.2 % of that (six 4 MiB payloads here: 0-2.2 %)
+        check(len(zlib.compress(data[:4 << 20], 9)) > 0.97 * (4 << 20),
               'the payload does not compress')
         reps = m['states'][1]['repetitions']
         for r in reps:
