@@ -119,6 +119,10 @@ check(rc == 0, f"html: exit 0, got {rc}: {err}")
 text = open(html, encoding="utf-8").read() if os.path.exists(html) else ""
 check("restore, data back: 107.3 s (79.9..127.5, n = 4)" in text, "html: restore data back")
 check("53, 57, 69, 100" in text, "html: the actions table in the transitions section")
+check('<div class="actions">' in text and text.find('<div class="actions">') <
+      text.find("53, 57, 69, 100"), "html: the states' actions a row of their own")
+check("<td>none: no fio runs, the transitions alone</td>" in text,
+      "html: the facts say there are no tests, not the variant's name")
 
 # ---- a mismatch, a failed repetition, data back computed --------------------
 rc, out, err = run(["-t", "-w", "300", FAULTS])

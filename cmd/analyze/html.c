@@ -40,6 +40,7 @@ static const char css[] =
     ".scroll{overflow-x:auto;max-width:100%}\n"
     ".block{display:flex;flex-wrap:wrap;gap:16px 32px;align-items:flex-start}\n"
     ".block>.scroll{flex:0 1 auto}\n"
+    ".block>.actions{flex:1 1 100%}\n"
     ".charts{flex:1 1 640px;max-width:660px;min-width:0;display:flex;flex-direction:column;"
     "gap:14px}\n"
     "figure{margin:0}\n"
@@ -173,7 +174,10 @@ static void grid_block(void *ctx, const struct an_tab *t)
 		cm_buf_puts(b, "<section id=\"transitions\">\n<h2>State transitions</h2>\n"
 			       "<div class=\"block\">\n");
 		put_table(h, t, "");
+		/* the actions a row of their own, a state under the other */
+		cm_buf_puts(b, "<div class=\"actions\">\n");
 		put_actions(h);
+		cm_buf_puts(b, "</div>\n");
 		put_charts(h, AN_CHART_TRANSITIONS, NULL);
 		cm_buf_puts(b, "</div>\n");
 		h->in_section = true;
@@ -289,7 +293,7 @@ static void facts(struct html *h)
 	t.len = 0;
 	for (size_t i = 0; i < a->n_tests; i++)
 		cm_buf_printf(&t, "%s%s", i ? ", " : "", a->tests[i].name);
-	fact(b, "tests", t.s);
+	fact(b, "tests", a->n_tests ? t.s : "none: no fio runs, the transitions alone");
 	cm_buf_release(&t);
 	char *n = cm_asprintf("%zu used, %zu rejected, %zu files skipped", an_used_runs(a),
 			      a->n_rejected, a->n_skipped);
