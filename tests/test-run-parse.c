@@ -415,6 +415,196 @@ static void test_suggestions(void)
 	cm_strv_release(&names);
 }
 
+/* [variant NAME] sections, sizes as a dimension and the order of the units. */
+static void test_variants(void)
+{
+	struct cm_strv errors = {0};
+	struct fcr_campaign *c = parse("[campaign]\n"
+				       "suite = rw4k\n"
+				       "size = 16G 32G\n"
+				       "variants = zvol raw img\n"
+				       "[variant zvol]\n"
+				       "directory = /mnt/zvol/\n"
+				       "before = remote mount /dev/vdb /mnt/zvol; settle 1s\n"
+				       "[variant raw]\n"
+				       "filename = /dev/vdc\n"
+				       "destructive = yes\n"
+				       "size = 8G\n"
+				       "[variant img]\n"
+				       "directory = /mnt/img\n"
+				       "[state s]\n",
+				       &errors);
+	CHECK(c != NULL);
+	for (size_t i = 0; i < errors.n; i++)
+		fprintf(stderr, "%s\n", errors.v[i]);
+	cm_strv_release(&errors);
+	if (!c)
+		return;
+	CHECK_INT(c->n_variants, 3);
+	CHECK(c->directory == NULL);
+	CHECK(c->by_size);
+	CHECK(fcr_campaign_has_units(c));
+	CHECK_U64(c->size_bytes, 32ull << 30);
+	CHECK_STR(c->variants[0].test_file, "/mnt/zvol/fiocamp.testfile");
+	CHECK_INT(c->variants[0].n_actions, 2);
+	CHECK_STR(c->variants[1].test_file, "/dev/vdc");
+	CHECK_U64(c->variants[1].file_bytes, 8ull << 30);
+	CHECK_INT(c->variants[2].n_sizes, 2);
+	/* zvol x 2 sizes, raw x 1, img x 2 */
+	CHECK_INT(c->n_units, 5);
+	const char *dirs[] = {"zvol/16G", "zvol/32G", "raw/8G", "img/16G", "img/32G"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(dirs) && i < c->n_units; i++)
+		CHECK_STR(c->units[i].dir, dirs[i]);
+	/* round 1 starts with zvol, round 2 with raw, round 3 with img, round 4
+	 * with zvol again; each variant's sizes stay together */
+	const size_t want[4][5] = {
+	    {0, 1, 2, 3, 4}, {2, 3, 4, 0, 1}, {3, 4, 0, 1, 2}, {0, 1, 2, 3, 4}};
+	for (unsigned r = 1; r <= 4; r++) {
+		for (size_t k = 0; k < 5; k++)
+			CHECK_U64(fcr_campaign_unit_at(c, r, k), want[r - 1][k]);
+	}
+	fcr_campaign_free(c);
+
+	/* sizes alone rotate too; one size and no variants: no units */
+	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M 2M 3M\n[state s]\n", &errors);
+	CHECK(c != NULL);
+	if (c) {
+		CHECK(fcr_campaign_has_units(c));
+		CHECK_STR(c->units[0].dir, "1M");
+		CHECK_U64(fcr_campaign_unit_at(c, 2, 0), 1);
+		CHECK_U64(fcr_campaign_unit_at(c, 3, 2), 1);
+	}
+	fcr_campaign_free(c);
+	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n[state s]\n", &errors);
+	CHECK(c != NULL);
+	if (c) {
+		CHECK(!fcr_campaign_has_units(c));
+		CHECK_INT(c->n_units, 1);
+		CHECK_STR(c->units[0].dir, "");
+	}
+	fcr_campaign_free(c);
+	/* sequential: every round the same order */
+	c = parse("[campaign]\nsuite = a\nsize = 1M\nvariants = a b\norder = sequential\n"
+		  "[variant a]\ndirectory = /a\n[variant b]\ndirectory = /b\n[state s]\n",
+		  &errors);
+	CHECK(c != NULL);
+	if (c)
+		CHECK_U64(fcr_campaign_unit_at(c, 2, 0), 0);
+	fcr_campaign_free(c);
+	CHECK_INT(errors.n, 0);
+	cm_strv_release(&errors);
+}
+
+static void test_variant_refusals(void)
+{
+	static const char head[] = "[campaign]\nsuite = a\nsize = 1M\nvariants = v\n";
+	static const struct {
+		const char *tail;
+		const char *error;
+	} cases[] = {
+	    {"[variant v]\nfilename = /dev/sdb\n[state s]\n",
+	     "t.ini:6: [variant v]: filename = /dev/sdb writes over the device; refused unless "
+	     "the section says destructive = yes"},
+	    {"[variant v]\n[state s]\n",
+	     "t.ini:5: [variant v] needs either 'directory' (where its test file lives) or "
+	     "'filename' (a block device), not neither"},
+	    {"[variant v]\ndirectory = rel\n[state s]\n",
+	     "t.ini:6: directory 'rel' must be an absolute path"},
+	    {"[variant v]\ndirectory = /a\ndestructive = yes\n[state s]\n",
+	     "t.ini:7: [variant v]: 'destructive' is only meaningful with filename ="},
+	    {"[variant v]\ndirectory = /a\nsize = 1M 1024k\n[state s]\n",
+	     "t.ini:7: size '1024k' is given twice (as '1M' before)"},
+	    {"[variant v]\ndirectory = /a\nsize = 1M 1.5M\n[state s]\n",
+	     "t.ini:7: size: bad size '1.5M'"},
+	    {"[variant v]\ndirectory = /a\nbefore = fresh-file\n[state s]\n",
+	     "t.ini:7: 'fresh-file' cannot be in a variant's before (run, remote and settle "
+	     "can; what changes the machine belongs to a [state])"},
+	    {"[variant v]\ndirectory = /a\ncolour = red\n[state s]\n",
+	     "t.ini:7: unknown key 'colour' in [variant v] (expected directory, filename, "
+	     "destructive, size, before)"},
+	    {"[variant v]\ndirectory = /a\n[state s]\nbefore = prefill\n",
+	     "t.ini:8: 'prefill' acts on the test file, and with variants each has its own: use "
+	     "prefill = yes in [campaign] (each variant is prefilled at its first use)"},
+	    {"[variant v]\ndirectory = /a\n[variant w]\ndirectory = /b\n[state s]\n",
+	     "t.ini:7: [variant w] is not listed in 'variants' of [campaign]"},
+	    {"[variant v.failed-1]\n[state s]\n",
+	     "t.ini:5: variant name 'v.failed-1' looks like a directory moved aside "
+	     "(NAME.interrupted-K, NAME.failed-K)"},
+	};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(cases); i++) {
+		struct cm_strv errors = {0};
+		char *text = cm_asprintf("%s%s", head, cases[i].tail);
+		struct fcr_campaign *c = parse(text, &errors);
+		CHECK(c == NULL);
+		bool found = false;
+		for (size_t k = 0; k < errors.n; k++)
+			found |= !strncmp(errors.v[k], cases[i].error, strlen(cases[i].error));
+		if (!found) {
+			fprintf(stderr, "case %zu: wanted %s\n", i, cases[i].error);
+			for (size_t k = 0; k < errors.n; k++)
+				fprintf(stderr, "  got %s\n", errors.v[k]);
+		}
+		CHECK(found);
+		fcr_campaign_free(c);
+		cm_strv_release(&errors);
+		free(text);
+	}
+	/* two variants on one place; order without anything to order */
+	struct cm_strv errors = {0};
+	struct fcr_campaign *c = parse("[campaign]\nsuite = a\nsize = 1M\nvariants = a b\n"
+				       "[variant a]\ndirectory = /x\n[variant b]\ndirectory = /x\n"
+				       "[state s]\n",
+				       &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 1);
+	if (errors.n == 1)
+		CHECK_STR(errors.v[0], "t.ini:7: variants 'a' and 'b' both use /x");
+	cm_strv_release(&errors);
+	c = parse("[campaign]\nsuite = a\nsize = 1M\ndirectory = /x\norder = sequential\n"
+		  "[state s]\n",
+		  &errors);
+	CHECK(c == NULL);
+	if (errors.n == 1)
+		CHECK_STR(errors.v[0], "t.ini:5: 'order' needs variants or several sizes");
+	cm_strv_release(&errors);
+}
+
+/* The device check's decision, from the facts its script prints. */
+static void test_place_judge(void)
+{
+	static const struct {
+		const char *facts;
+		const char *error; /* NULL: accepted */
+	} cases[] = {
+	    {"dev 8:16\nsize 2097152\nmount 254:0 /\nmount 0:23 /dev/shm\n", NULL},
+	    {"missing\n", "/dev/sdb does not exist"},
+	    {"notblock\n", "/dev/sdb is not a block device"},
+	    {"dev 8:16\nmount 8:16 /mnt/x\n",
+	     "/dev/sdb is mounted on /mnt/x: refused, a variant writes over the whole device"},
+	    {"dev 8:16\npart 8:17 sdb1\npart 8:18 sdb2\nmount 8:18 /srv/my\\040data\n",
+	     "/dev/sdb: its partition sdb2 is mounted on /srv/my data: refused"},
+	    {"dev 8:16\npart 8:17 sdb1\nswap 8:17 /dev/sdb1\n",
+	     "/dev/sdb: its partition sdb1 is used as swap (/dev/sdb1): refused"},
+	    {"dev 8:16\nholder dm-0\n", "/dev/sdb is in use: dm-0 holds it"},
+	    {"dev 8:16\nsize 2048\n", "/dev/sdb holds 1 MiB, the variant's size is 1G"},
+	    {"", "/dev/sdb: no device number found"},
+	};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(cases); i++) {
+		char *facts = cm_strdup(cases[i].facts);
+		struct fcr_error err = {0};
+		int rc = fcr_place_judge("/dev/sdb", facts, 1ull << 30, &err);
+		if (!cases[i].error) {
+			CHECK_INT(rc, 0);
+		} else {
+			CHECK_INT(rc, -1);
+			if (strncmp(err.msg, cases[i].error, strlen(cases[i].error)))
+				fprintf(stderr, "case %zu: %s\n", i, err.msg);
+			CHECK(!strncmp(err.msg, cases[i].error, strlen(cases[i].error)));
+		}
+		free(facts);
+	}
+}
+
 int main(void)
 {
 	test_durations();
@@ -426,5 +616,8 @@ int main(void)
 	test_name_lengths();
 	test_big_suite();
 	test_suggestions();
+	test_variants();
+	test_variant_refusals();
+	test_place_judge();
 	return check_exit();
 }

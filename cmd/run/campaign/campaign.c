@@ -13,6 +13,20 @@
 #define CAMPAIGN_MAX_BYTES  (1024 * 1024)
 #define CAMPAIGN_MAX_ERRORS 20
 
+/* The keys of a [variant NAME] section. */
+enum vkey { VK_DIRECTORY, VK_FILENAME, VK_DESTRUCTIVE, VK_SIZE, VK_BEFORE, VK_COUNT };
+static const char *const variant_keys[VK_COUNT] = {
+    [VK_DIRECTORY] = "directory", [VK_FILENAME] = "filename", [VK_DESTRUCTIVE] = "destructive",
+    [VK_SIZE] = "size",		  [VK_BEFORE] = "before",
+};
+
+/* A [variant NAME] section as it is read; ordered by `variants =` at the end. */
+struct variant_section {
+	struct fcr_variant v;
+	unsigned seen[VK_COUNT];
+	bool listed;
+};
+
 struct parser {
 	struct fcr_campaign *c;
 	struct cm_strv *errors;
@@ -25,9 +39,14 @@ struct parser {
 	bool had_campaign, had_provider;
 	bool any_section;
 	struct fcr_state *state;
+	struct variant_section *vsecs;
+	size_t n_vsecs;
+	struct variant_section *vsec; /* the section at hand */
+	struct cm_strv variant_names; /* from `variants =` */
 };
 
 static void perror_at(struct parser *p, unsigned line, const char *fmt, ...) CM_PRINTF(3, 4);
+static void variant_release(struct fcr_variant *v);
 
 static void perror_at(struct parser *p, unsigned line, const char *fmt, ...)
 {
@@ -92,6 +111,8 @@ enum ckey {
 	K_SSH_OPTIONS,
 	K_WAIT_TIMEOUT,
 	K_KEEP_FILE,
+	K_VARIANTS,
+	K_ORDER,
 };
 
 static const char *const campaign_keys[] = {
@@ -110,6 +131,8 @@ static const char *const campaign_keys[] = {
     [K_SSH_OPTIONS] = "ssh-options",
     [K_WAIT_TIMEOUT] = "wait-timeout",
     [K_KEEP_FILE] = "keep-file",
+    [K_VARIANTS] = "variants",
+    [K_ORDER] = "order",
 };
 
 static int parse_bool(const char *v, bool *out)
@@ -253,6 +276,102 @@ static void parse_rounds(struct parser *p, const char *v, unsigned *out)
 		*out = (unsigned)n;
 }
 
+/* `size = 16G 32G`: each size once, in the order written, each of them a
+ * directory name when there are several. */
+static void parse_sizes(struct parser *p, const char *v, struct fcr_size **out, size_t *n_out)
+{
+	struct cm_strv words = {0};
+	struct fcr_error err;
+	if (fcr_shell_split(v, &words, &err) < 0) {
+		perror_at(p, p->line, "size: %s", err.msg);
+		return;
+	}
+	if (words.n > FCR_SIZES_MAX) {
+		perror_at(p, p->line, "size lists %zu sizes; at most %d", words.n, FCR_SIZES_MAX);
+		cm_strv_release(&words);
+		return;
+	}
+	struct fcr_size *sizes = cm_calloc(words.n + 1, sizeof(*sizes));
+	size_t n = 0;
+	bool bad = false;
+	for (size_t i = 0; i < words.n; i++) {
+		const char *w = words.v[i];
+		uint64_t b;
+		if (cm_parse_size_bytes(w, &b, err.msg, sizeof(err.msg)) < 0) {
+			perror_at(p, p->line, "size: %s", err.msg);
+			bad = true;
+			continue;
+		}
+		if (b < 1024 * 1024) {
+			perror_at(p, p->line, "size '%s' is smaller than 1M", w);
+			bad = true;
+			continue;
+		}
+		if (b > INT64_MAX) {
+			perror_at(p, p->line, "size '%s' is larger than a file can be", w);
+			bad = true;
+			continue;
+		}
+		if (words.n > 1 && !fcr_name_is_safe(w)) {
+			perror_at(p, p->line,
+				  "size '%s' names a directory when several are given: letters, "
+				  "digits, '.', '_', '-' (e.g. 16G)",
+				  w);
+			bad = true;
+			continue;
+		}
+		for (size_t j = 0; j < n; j++) {
+			if (sizes[j].bytes == b) {
+				perror_at(p, p->line, "size '%s' is given twice (as '%s' before)",
+					  w, sizes[j].text);
+				bad = true;
+				break;
+			}
+		}
+		sizes[n].bytes = b;
+		sizes[n++].text = cm_strdup(w);
+	}
+	cm_strv_release(&words);
+	if (bad || n == 0) {
+		for (size_t i = 0; i < n; i++)
+			free(sizes[i].text);
+		free(sizes);
+		return;
+	}
+	for (size_t i = 0; i < *n_out; i++)
+		free((*out)[i].text);
+	free(*out);
+	*out = sizes;
+	*n_out = n;
+}
+
+static uint64_t largest_size(const struct fcr_size *sizes, size_t n)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m = sizes[i].bytes > m ? sizes[i].bytes : m;
+	return m;
+}
+
+/* A variant's name becomes a directory of every round; an earlier attempt
+ * of it is moved aside as NAME.interrupted-K or NAME.failed-K. */
+static void check_variant_name(struct parser *p, const char *name)
+{
+	if (!fcr_name_is_safe(name)) {
+		perror_at(p, p->line, "bad variant name '%s' (letters, digits, '.', '_', '-')",
+			  name);
+		return;
+	}
+	if (strlen(name) > FCR_NAME_MAX_BYTES)
+		perror_at(p, p->line, "variant name '%.40s...' is longer than %d bytes", name,
+			  FCR_NAME_MAX_BYTES);
+	else if (strstr(name, ".interrupted-") || strstr(name, ".failed-"))
+		perror_at(p, p->line,
+			  "variant name '%s' looks like a directory moved aside "
+			  "(NAME.interrupted-K, NAME.failed-K)",
+			  name);
+}
+
 static void parse_campaign_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_campaign *c = p->c;
@@ -265,7 +384,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		perror_at(p, p->line,
 			  "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 			  "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
-			  "ssh-options, wait-timeout, keep-file)",
+			  "ssh-options, wait-timeout, keep-file, variants, order)",
 			  key);
 		return;
 	}
@@ -322,14 +441,41 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		c->directory = cm_strdup(v);
 		break;
 	case K_SIZE:
-		if (cm_parse_size_bytes(v, &c->size_bytes, err.msg, sizeof(err.msg)) < 0)
-			perror_at(p, p->line, "size: %s", err.msg);
-		else if (c->size_bytes < 1024 * 1024)
-			perror_at(p, p->line, "size '%s' is smaller than 1M", v);
-		else if (c->size_bytes > INT64_MAX)
-			perror_at(p, p->line, "size '%s' is larger than a file can be", v);
+		parse_sizes(p, v, &c->sizes, &c->n_sizes);
+		c->size_bytes = largest_size(c->sizes, c->n_sizes);
 		free(c->size_text);
 		c->size_text = cm_strdup(v);
+		break;
+	case K_VARIANTS: {
+		cm_strv_release(&p->variant_names);
+		if (fcr_shell_split(v, &p->variant_names, &err) < 0) {
+			perror_at(p, p->line, "variants: %s", err.msg);
+			return;
+		}
+		struct cm_strv *names = &p->variant_names;
+		if (names->n > FCR_VARIANTS_MAX)
+			perror_at(p, p->line, "variants lists %zu variants; at most %d", names->n,
+				  FCR_VARIANTS_MAX);
+		for (size_t i = 0; names->v && i < names->n; i++) {
+			check_variant_name(p, names->v[i]);
+			for (size_t j = 0; j < i; j++) {
+				if (!strcmp(names->v[i], names->v[j])) {
+					perror_at(p, p->line, "variant '%s' is listed twice",
+						  names->v[i]);
+					break;
+				}
+			}
+		}
+		break;
+	}
+	case K_ORDER:
+		if (!strcmp(v, "interleaved"))
+			c->order = FCR_ORDER_INTERLEAVED;
+		else if (!strcmp(v, "sequential"))
+			c->order = FCR_ORDER_SEQUENTIAL;
+		else
+			perror_at(p, p->line, "bad order '%s' (expected interleaved or sequential)",
+				  v);
 		break;
 	case K_PREFILL:
 		if (parse_bool(v, &c->prefill) < 0)
@@ -369,10 +515,11 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	}
 }
 
-/* Splits a `before` value on ';' outside quotes into trimmed actions. */
-static void parse_before(struct parser *p, const char *value)
+/* Splits a `before` value on ';' outside quotes into trimmed actions,
+ * appended to *actions. */
+static void parse_before(struct parser *p, const char *value, struct fcr_step **actions,
+			 size_t *n_actions)
 {
-	struct fcr_state *s = p->state;
 	const char *start = value;
 	char quote = 0;
 	bool reported = false;
@@ -397,8 +544,8 @@ static void parse_before(struct parser *p, const char *value)
 				perror_at(p, p->line, "empty action in 'before'");
 			reported = true;
 		} else {
-			s->actions = cm_realloc(s->actions, s->n_actions + 1, sizeof(*s->actions));
-			struct fcr_step *a = &s->actions[s->n_actions++];
+			*actions = cm_realloc(*actions, *n_actions + 1, sizeof(**actions));
+			struct fcr_step *a = &(*actions)[(*n_actions)++];
 			memset(a, 0, sizeof(*a));
 			a->text = cm_strdup(t);
 			a->line = p->line;
@@ -413,6 +560,61 @@ static void parse_before(struct parser *p, const char *value)
 	}
 }
 
+static void parse_variant_key(struct parser *p, const char *key, char *v)
+{
+	struct variant_section *vs = p->vsec;
+	struct fcr_variant *var = &vs->v;
+	size_t k;
+	for (k = 0; k < VK_COUNT; k++) {
+		if (!strcmp(variant_keys[k], key))
+			break;
+	}
+	if (k == VK_COUNT) {
+		perror_at(p, p->line,
+			  "unknown key '%s' in [variant %s] (expected directory, filename, "
+			  "destructive, size, before)",
+			  key, var->name);
+		return;
+	}
+	if (k == VK_BEFORE) {
+		parse_before(p, v, &var->actions, &var->n_actions);
+		vs->seen[k] = vs->seen[k] ? vs->seen[k] : p->line;
+		return;
+	}
+	if (vs->seen[k]) {
+		perror_at(p, p->line, "'%s' was already set on line %u", key, vs->seen[k]);
+		return;
+	}
+	vs->seen[k] = p->line;
+	if (!*v) {
+		perror_at(p, p->line, "'%s' needs a value", key);
+		return;
+	}
+	switch ((enum vkey)k) {
+	case VK_DIRECTORY:
+	case VK_FILENAME:
+		if (v[0] != '/')
+			perror_at(p, p->line, "%s '%s' must be an absolute path", key, v);
+		else if (strpbrk(v, ":\n\\"))
+			perror_at(p, p->line, "%s '%s' must not contain ':' or '\\'", key, v);
+		if (k == VK_DIRECTORY)
+			var->directory = cm_strdup(v);
+		else
+			var->filename = cm_strdup(v);
+		break;
+	case VK_DESTRUCTIVE:
+		if (parse_bool(v, &var->destructive) < 0)
+			perror_at(p, p->line, "bad destructive '%s' (expected yes or no)", v);
+		break;
+	case VK_SIZE:
+		parse_sizes(p, v, &var->sizes, &var->n_sizes);
+		break;
+	case VK_BEFORE:
+	case VK_COUNT:
+		break;
+	}
+}
+
 static void parse_section(struct parser *p, char *inner)
 {
 	struct fcr_campaign *c = p->c;
@@ -420,6 +622,28 @@ static void parse_section(struct parser *p, char *inner)
 	p->any_section = true;
 	p->in_campaign = p->in_provider = false;
 	p->state = NULL;
+	p->vsec = NULL;
+	if (!strncmp(name, "variant", 7) && (name[7] == ' ' || name[7] == '\t')) {
+		char *vn = trim(name + 7);
+		check_variant_name(p, vn);
+		for (size_t i = 0; i < p->n_vsecs; i++) {
+			if (!strcmp(p->vsecs[i].v.name, vn))
+				perror_at(p, p->line, "variant '%s' was already defined on line %u",
+					  vn, p->vsecs[i].v.line);
+		}
+		p->vsecs = cm_realloc(p->vsecs, p->n_vsecs + 1, sizeof(*p->vsecs));
+		struct variant_section *vs = &p->vsecs[p->n_vsecs++];
+		memset(vs, 0, sizeof(*vs));
+		vs->v.name = cm_strdup(vn);
+		vs->v.line = p->line;
+		p->vsec = vs;
+		return;
+	}
+	if (!strcmp(name, "variant")) {
+		perror_at(p, p->line, "[variant] needs a name: [variant NAME]");
+		p->state = NULL;
+		return;
+	}
 	if (!strcmp(name, "campaign")) {
 		if (p->had_campaign)
 			perror_at(p, p->line, "a second [campaign] section");
@@ -463,7 +687,8 @@ static void parse_section(struct parser *p, char *inner)
 		perror_at(p, p->line, "[state] needs a name: [state NAME]");
 	else
 		perror_at(p, p->line,
-			  "unknown section [%s] (expected [campaign], [provider] or [state NAME])",
+			  "unknown section [%s] (expected [campaign], [provider], [state NAME] or "
+			  "[variant NAME])",
 			  name);
 	/* keys up to the next section are ignored: the section is wrong already */
 	p->state = NULL;
@@ -474,7 +699,7 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_state *s = p->state;
 	if (!strcmp(key, "before")) {
-		parse_before(p, v);
+		parse_before(p, v, &s->actions, &s->n_actions);
 		return;
 	}
 	unsigned *seen = !strcmp(key, "repeat")	  ? &s->repeat_line
@@ -576,6 +801,8 @@ static void parse_line(struct parser *p, char *line)
 		k->line = p->line;
 	} else if (p->state) {
 		parse_state_key(p, key, value);
+	} else if (p->vsec) {
+		parse_variant_key(p, key, value);
 	} else if (!p->any_section) {
 		perror_at(p, p->line, "'%s' outside any section (start with [campaign])", key);
 	}
@@ -602,6 +829,14 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 		return;
 	}
 	a->def = def;
+	if (c->n_variants && def->test_file) {
+		perror_at(
+		    p, a->line,
+		    "'%s' acts on the test file, and with variants each has its own: use "
+		    "prefill = yes in [campaign] (each variant is prefilled at its first use)",
+		    name);
+		return;
+	}
 	a->takes_down = def->takes_down;
 	a->brings_up = def->brings_up;
 	if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
@@ -613,6 +848,165 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 	struct fcr_error err;
 	if (def->check && def->check(&cx, a, &err) < 0)
 		perror_at(p, a->line, "%s", err.msg);
+}
+
+/*
+ * A variant's `before` prepares its place (mount it, make a volume): the
+ * machine's state changes belong to the states, and the test file's
+ * actions (prefill, fresh-file) to the campaign's `prefill`.
+ */
+static void check_variant_action(struct parser *p, struct fcr_variant *v, size_t idx)
+{
+	struct fcr_campaign *c = p->c;
+	struct fcr_step *a = &v->actions[idx];
+	if (a->words.n == 0)
+		return;
+	static const char *const allowed[] = {"run", "remote", "settle"};
+	const char *name = a->words.v[0];
+	bool ok = false;
+	for (size_t i = 0; i < CM_ARRAY_SIZE(allowed); i++)
+		ok |= !strcmp(allowed[i], name);
+	if (!ok) {
+		perror_at(p, a->line,
+			  "'%s' cannot be in a variant's before (run, remote and settle can; "
+			  "what changes the machine belongs to a [state])",
+			  name);
+		return;
+	}
+	bool from_provider;
+	const struct fcr_action *def = fcr_action_find(NULL, name, &from_provider);
+	a->def = def;
+	int nargs = (int)a->words.n - 1;
+	if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
+		perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)", a->text,
+			  def->usage);
+		return;
+	}
+	struct fcr_check_ctx cx = {.c = c, .state = NULL, .index = idx};
+	struct fcr_error err;
+	if (def->check && def->check(&cx, a, &err) < 0)
+		perror_at(p, a->line, "%s", err.msg);
+}
+
+static void copy_sizes(struct fcr_variant *v, const struct fcr_size *sizes, size_t n)
+{
+	v->sizes = cm_calloc(n + 1, sizeof(*v->sizes));
+	for (size_t i = 0; i < n; i++)
+		v->sizes[i] = (struct fcr_size){sizes[i].bytes, cm_strdup(sizes[i].text)};
+	v->n_sizes = n;
+}
+
+/* The variants in the order of `variants =`, each checked; then the units
+ * the rounds run on. */
+static void finish_variants(struct parser *p)
+{
+	struct fcr_campaign *c = p->c;
+	struct cm_strv *names = &p->variant_names;
+	unsigned list_line = p->seen[K_VARIANTS];
+	if (list_line && names->n == 0)
+		perror_at(p, list_line, "'variants' lists no variants");
+	if (names->n && p->seen[K_DIRECTORY])
+		perror_at(p, p->seen[K_DIRECTORY],
+			  "'directory' is not used with variants: each [variant NAME] says where "
+			  "its test file lives (directory = or filename =)");
+	c->variants = cm_calloc(names->n + 1, sizeof(*c->variants));
+	for (size_t i = 0; i < names->n; i++) {
+		bool again = false; /* reported where the list is read */
+		for (size_t j = 0; j < i; j++)
+			again |= !strcmp(names->v[i], names->v[j]);
+		if (again)
+			continue;
+		struct variant_section *vs = NULL;
+		for (size_t j = 0; j < p->n_vsecs && !vs; j++) {
+			if (!p->vsecs[j].listed && !strcmp(p->vsecs[j].v.name, names->v[i]))
+				vs = &p->vsecs[j];
+		}
+		if (!vs) {
+			perror_at(p, list_line, "variant '%s' has no [variant %s] section",
+				  names->v[i], names->v[i]);
+			continue;
+		}
+		vs->listed = true;
+		struct fcr_variant *v = &vs->v;
+		const unsigned *seen = vs->seen;
+		if (!v->directory == !v->filename)
+			perror_at(p, seen[VK_FILENAME] ? seen[VK_FILENAME] : v->line,
+				  "[variant %s] needs either 'directory' (where its test file "
+				  "lives) or 'filename' (a block device), not %s",
+				  v->name, v->directory ? "both" : "neither");
+		if (v->filename && !v->destructive)
+			perror_at(p, seen[VK_FILENAME],
+				  "[variant %s]: filename = %s writes over the device; refused "
+				  "unless the section says destructive = yes",
+				  v->name, v->filename);
+		if (seen[VK_DESTRUCTIVE] && !v->filename)
+			perror_at(p, seen[VK_DESTRUCTIVE],
+				  "[variant %s]: 'destructive' is only meaningful with filename =",
+				  v->name);
+		if (!v->n_sizes) {
+			if (!c->n_sizes && !seen[VK_SIZE])
+				perror_at(p, v->line,
+					  "[variant %s] has no size, and [campaign] none either "
+					  "(e.g. size = 4G)",
+					  v->name);
+			copy_sizes(v, c->sizes, c->n_sizes);
+		}
+		for (size_t j = 0; j < v->n_actions; j++)
+			check_variant_action(p, v, j);
+		for (size_t j = 0; j < i; j++) {
+			const struct fcr_variant *o = &c->variants[j];
+			const char *here = v->directory ? v->directory : v->filename;
+			const char *there = o->directory ? o->directory : o->filename;
+			if (here && there && !strcmp(here, there))
+				perror_at(p, v->line, "variants '%s' and '%s' both use %s", o->name,
+					  v->name, here);
+		}
+		v->file_bytes = largest_size(v->sizes, v->n_sizes);
+		if (v->directory) {
+			size_t n = strlen(v->directory);
+			v->test_file = cm_asprintf("%s%sfiocamp.testfile", v->directory,
+						   n && v->directory[n - 1] == '/' ? "" : "/");
+		} else if (v->filename) {
+			v->test_file = cm_strdup(v->filename);
+		}
+		c->variants[c->n_variants++] = *v;
+		memset(v, 0, sizeof(*v));
+	}
+	for (size_t j = 0; j < p->n_vsecs; j++) {
+		struct variant_section *vs = &p->vsecs[j];
+		if (!vs->listed)
+			perror_at(p, vs->v.line,
+				  "[variant %s] is not listed in 'variants' of [campaign]%s",
+				  vs->v.name, list_line ? "" : " (add variants = NAME ...)");
+	}
+	if (p->seen[K_ORDER] && !c->n_variants && c->n_sizes < 2)
+		perror_at(p, p->seen[K_ORDER], "'order' needs variants or several sizes");
+
+	c->by_size = c->n_sizes > 1;
+	for (size_t i = 0; i < c->n_variants; i++)
+		c->by_size |= c->variants[i].n_sizes > 1;
+	/* the units: each variant (or the campaign's one place) at each size */
+	size_t nv = c->n_variants ? c->n_variants : 1;
+	for (size_t i = 0; i < nv; i++) {
+		const struct fcr_variant *v = c->n_variants ? &c->variants[i] : NULL;
+		const struct fcr_size *sizes = v ? v->sizes : c->sizes;
+		size_t ns = v ? v->n_sizes : c->n_sizes;
+		for (size_t k = 0; k < ns; k++) {
+			c->units = cm_realloc(c->units, c->n_units + 1, sizeof(*c->units));
+			struct fcr_unit *u = &c->units[c->n_units++];
+			*u = (struct fcr_unit){.variant = v, .variant_index = i, .size = &sizes[k]};
+			if (v && c->by_size) {
+				u->dir = cm_asprintf("%s/%s", v->name, sizes[k].text);
+				u->label = cm_asprintf("%s %s", v->name, sizes[k].text);
+			} else if (v) {
+				u->dir = cm_strdup(v->name);
+				u->label = cm_strdup(v->name);
+			} else {
+				u->dir = cm_strdup(c->by_size ? sizes[k].text : "");
+				u->label = cm_strdup(sizes[k].text);
+			}
+		}
+	}
 }
 
 /* The provider checks its keys now, so that a bad value is a file:line
@@ -746,6 +1140,14 @@ static void finish(struct parser *p)
 		perror_at(p, p->seen[K_SUITE], "'suite' lists no tests");
 	else
 		merge_suites(p);
+	bool variants = p->variant_names.n > 0;
+	finish_variants(p);
+	if (variants && !c->size_bytes) {
+		for (size_t i = 0; i < c->n_variants; i++) {
+			uint64_t b = c->variants[i].file_bytes;
+			c->size_bytes = b > c->size_bytes ? b : c->size_bytes;
+		}
+	}
 	if (p->had_campaign && c->n_states == 0)
 		perror_at(p, p->line,
 			  "no [state NAME] section: a campaign needs at least one state");
@@ -783,6 +1185,9 @@ static void finish(struct parser *p)
 		for (size_t j = 0; j < st->n_actions; j++)
 			c->uses_test_file |= st->actions[j].def && st->actions[j].def->test_file;
 	}
+	/* with variants each has its own test file, checked in finish_variants() */
+	if (variants)
+		c->uses_test_file = false;
 	if (p->had_campaign && c->uses_test_file && !p->seen[K_DIRECTORY])
 		perror_at(p, p->line, "[campaign] needs 'directory' (where the test file lives)");
 	if (p->had_campaign && c->uses_test_file && !p->seen[K_SIZE])
@@ -845,6 +1250,10 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 		pos = nl ? nl + 1 : end;
 	}
 	finish(&p);
+	for (size_t i = 0; i < p.n_vsecs; i++)
+		variant_release(&p.vsecs[i].v);
+	free(p.vsecs);
+	cm_strv_release(&p.variant_names);
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
 		cm_strv_addf(errors, "%s: %d more errors", source,
 			     p.n_errors - CAMPAIGN_MAX_ERRORS);
@@ -854,6 +1263,32 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 	}
 	*out = c;
 	return 0;
+}
+
+static void steps_release(struct fcr_step *steps, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		struct fcr_step *a = &steps[j];
+		free(a->text);
+		cm_strv_release(&a->words);
+		if (a->def && a->def->release)
+			a->def->release(a->args);
+		else
+			free(a->args);
+	}
+	free(steps);
+}
+
+static void variant_release(struct fcr_variant *v)
+{
+	free(v->name);
+	free(v->directory);
+	free(v->filename);
+	for (size_t i = 0; i < v->n_sizes; i++)
+		free(v->sizes[i].text);
+	free(v->sizes);
+	steps_release(v->actions, v->n_actions);
+	free(v->test_file);
 }
 
 void fcr_campaign_free(struct fcr_campaign *c)
@@ -879,21 +1314,23 @@ void fcr_campaign_free(struct fcr_campaign *c)
 	free(c->provider_keys);
 	for (size_t i = 0; i < c->n_states; i++) {
 		struct fcr_state *s = &c->states[i];
-		for (size_t j = 0; j < s->n_actions; j++) {
-			free(s->actions[j].text);
-			cm_strv_release(&s->actions[j].words);
-			struct fcr_step *a = &s->actions[j];
-			if (a->def && a->def->release)
-				a->def->release(a->args);
-			else
-				free(a->args);
-		}
-		free(s->actions);
+		steps_release(s->actions, s->n_actions);
 		free(s->name);
 		free(s->tests);
 		cm_strv_release(&s->own_suite);
 	}
 	free(c->states);
+	for (size_t i = 0; i < c->n_sizes; i++)
+		free(c->sizes[i].text);
+	free(c->sizes);
+	for (size_t i = 0; i < c->n_variants; i++)
+		variant_release(&c->variants[i]);
+	free(c->variants);
+	for (size_t i = 0; i < c->n_units; i++) {
+		free(c->units[i].dir);
+		free(c->units[i].label);
+	}
+	free(c->units);
 	free(c);
 }
 
@@ -905,6 +1342,32 @@ struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campa
 	    .keys = c->provider_keys,
 	    .n_keys = c->n_provider_keys,
 	};
+}
+
+bool fcr_campaign_has_units(const struct fcr_campaign *c)
+{
+	return c->n_variants > 0 || c->by_size;
+}
+
+size_t fcr_campaign_unit_at(const struct fcr_campaign *c, unsigned r, size_t k)
+{
+	if (c->order == FCR_ORDER_SEQUENTIAL || c->n_units == 0)
+		return k;
+	if (!c->n_variants)
+		return ((size_t)(r - 1) + k) % c->n_units;
+	/* the variants rotate; each one's sizes stay together, in their order */
+	size_t first = (size_t)(r - 1) % c->n_variants;
+	for (size_t i = 0; i < c->n_variants; i++) {
+		size_t vi = (first + i) % c->n_variants;
+		if (k < c->variants[vi].n_sizes) {
+			size_t at = 0;
+			for (size_t j = 0; j < vi; j++)
+				at += c->variants[j].n_sizes;
+			return at + k;
+		}
+		k -= c->variants[vi].n_sizes;
+	}
+	return 0;
 }
 
 char *fcr_campaign_test_file(const struct fcr_campaign *c)

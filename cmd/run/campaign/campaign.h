@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The campaign file: an INI file like fio's job files with the sections
- * [campaign], [provider] and [state NAME].  fcr_campaign_parse() reads and checks
+ * [campaign], [provider], [state NAME] and [variant NAME].  fcr_campaign_parse() reads and checks
  * all of it before anything runs, and reports every problem as
  * "file:line: message".  See fiocamp-campaign(5).
  */
@@ -41,6 +41,52 @@ struct fcr_state {
 
 enum fcr_target_kind { FCR_TARGET_LOCAL, FCR_TARGET_SSH };
 
+/* The most variants, and sizes in one `size` list: each multiplies the
+ * runs of every round. */
+#define FCR_VARIANTS_MAX 64
+#define FCR_SIZES_MAX	 16
+
+/* One data-set size, as written and in bytes. */
+struct fcr_size {
+	uint64_t bytes;
+	char *text;
+};
+
+/*
+ * A [variant NAME]: a place on the machine where every test of every round
+ * runs too (a storage backend: a directory on it, or its raw block device).
+ */
+struct fcr_variant {
+	char *name;
+	unsigned line;
+	char *directory; /* the test file is <directory>/fiocamp.testfile, or */
+	char *filename;	 /* the block device itself */
+	bool destructive;
+	struct fcr_size *sizes; /* its own `size`, else a copy of the campaign's */
+	size_t n_sizes;
+	/* run, remote, settle: done before the variant's first use in a state */
+	struct fcr_step *actions;
+	size_t n_actions;
+	char *test_file;
+	uint64_t file_bytes; /* the largest size: what the test file must hold */
+};
+
+/*
+ * What a round runs its suite on: a variant at one of its sizes (or, in a
+ * campaign without variants, the campaign's test file at one of its sizes).
+ * A campaign without variants and with one size has one unit whose dir is
+ * "": its layout is the one of a campaign before variants existed.
+ */
+struct fcr_unit {
+	const struct fcr_variant *variant; /* NULL: no variants */
+	size_t variant_index;
+	const struct fcr_size *size;
+	char *dir;   /* below <state>/r<N>/: "a", "a/16G", "16G" or "" */
+	char *label; /* in messages: "a", "a 16G", "16G" */
+};
+
+enum fcr_order { FCR_ORDER_INTERLEAVED, FCR_ORDER_SEQUENTIAL };
+
 struct fcr_campaign {
 	char *source; /* the file name used in messages */
 	char *text;   /* the file's bytes, for the copy in the campaign directory */
@@ -54,9 +100,11 @@ struct fcr_campaign {
 	uint64_t pause_ms;
 	uint64_t runtime_ms;
 	uint64_t wait_timeout_ms;
-	char *directory;
-	uint64_t size_bytes;
-	char *size_text;
+	char *directory;     /* NULL with variants: each has its own place */
+	uint64_t size_bytes; /* the largest of `sizes` */
+	char *size_text;     /* as written: "16G" or "16G 32G" */
+	struct fcr_size *sizes;
+	size_t n_sizes;
 	bool prefill;
 	bool keep_file;	     /* keep the test file when the campaign is done */
 	bool uses_test_file; /* a round, the prefill or an action needs it */
@@ -79,6 +127,13 @@ struct fcr_campaign {
 
 	struct fcr_state *states;
 	size_t n_states;
+
+	struct fcr_variant *variants; /* in the order of `variants =` */
+	size_t n_variants;
+	enum fcr_order order;
+	bool by_size;		/* a `size` lists more than one size: a directory level per size */
+	struct fcr_unit *units; /* variants x their sizes, in that order */
+	size_t n_units;
 };
 
 /*
@@ -94,7 +149,18 @@ void fcr_campaign_free(struct fcr_campaign *c);
 struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campaign *c);
 
 /* The test file on the target: <directory>/fiocamp.testfile (NULL when the
- * campaign has no directory: it needs no test file). */
+ * campaign has no directory: it needs no test file, or its variants have
+ * their own). */
 char *fcr_campaign_test_file(const struct fcr_campaign *c);
+
+/* Whether rounds run on units (variants, or several sizes) rather than
+ * as a campaign before variants existed. */
+bool fcr_campaign_has_units(const struct fcr_campaign *c);
+
+/* The position in c->units of the k-th unit that round r (from 1) runs.
+ * Interleaved, the variants rotate: round r starts with variant (r - 1)
+ * mod n, each variant's sizes together in their order (without variants
+ * the sizes rotate); sequential, always unit k. */
+size_t fcr_campaign_unit_at(const struct fcr_campaign *c, unsigned r, size_t k);
 
 #endif

@@ -93,6 +93,107 @@ static void describe_round(struct fcr_session *S, const struct fcr_state *st, co
 	}
 }
 
+/* The fio runs of state st's tests in <rel>, with their environment. */
+static void describe_suite(struct fcr_session *S, const struct fcr_state *st, const char *rel,
+			   double *total_s)
+{
+	const struct fcr_campaign *c = S->c;
+	char runtime[32];
+	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
+	struct cm_strv env = {0}, argv = {0};
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
+		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
+		fcr_fio_env(&S->fio, job->test, &env);
+		fcr_target_fio_argv(&S->tgt, job->test, env.v, job->len, &argv);
+		char *joined = fcr_shell_join(argv.v);
+		char *envj = fcr_shell_join(env.v);
+		if (c->target == FCR_TARGET_LOCAL)
+			printf("         %s (%s): cd %s && env %s %s\n", job->test, runtime, rel,
+			       envj, joined);
+		else
+			printf("         %s (%s): %s\n", job->test, runtime, joined);
+		free(envj);
+		free(joined);
+		cm_strv_release(&env);
+		cm_strv_release(&argv);
+		*total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
+	}
+}
+
+/* A unit's part of round r in <dir>/r<N>/: the variant's first use in the
+ * state (or repetition) first (its before actions; its prefill the first
+ * time of all), then the suite. */
+static void describe_unit(struct fcr_session *S, size_t si, const char *dir, unsigned r,
+			  const struct fcr_unit *u, bool *used, bool *prefilled, unsigned *step,
+			  double *total_s, unsigned *unknown)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	const struct fcr_variant *v = u->variant;
+	if (v && !used[u->variant_index]) {
+		used[u->variant_index] = true;
+		if (v->n_actions)
+			printf("%3u.   variant %s, its first use in state %s:\n", ++*step, v->name,
+			       st->name);
+		for (size_t ai = 0; ai < v->n_actions; ai++)
+			describe_step(S, si, &v->actions[ai], step, total_s, unknown);
+		if (c->prefill && !prefilled[u->variant_index]) {
+			prefilled[u->variant_index] = true;
+			char size[32];
+			cm_format_size(size, sizeof(size), v->file_bytes);
+			printf("%3u.   prefill of variant %s: %s of %s -> prefill/variant-%s.json "
+			       "(duration depends on the disk)\n",
+			       ++*step, v->name, size, v->test_file, v->name);
+			(*unknown)++;
+		}
+	}
+	S->fio.file = v ? v->test_file : NULL;
+	S->fio.size_bytes = u->size->bytes;
+	char *rel = cm_asprintf("%s/r%u/%s", dir, r, u->dir);
+	printf("%3u.   round %u/%u, %s%s -> %s/\n", ++*step, r, st->rounds,
+	       v ? "variant " : "size ", u->label, rel);
+	describe_suite(S, st, rel, total_s);
+	free(rel);
+}
+
+/* The rounds of state si in <dir> when they run on units (variants, sizes). */
+static void describe_units(struct fcr_session *S, size_t si, const char *dir, bool *prefilled,
+			   unsigned *step, double *total_s, unsigned *unknown)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	char pause[32];
+	cm_format_duration(pause, sizeof(pause), c->pause_ms);
+	bool *used = cm_calloc(c->n_variants + 1, sizeof(*used));
+	bool seq = c->order == FCR_ORDER_SEQUENTIAL;
+	bool first = true;
+	for (size_t only = 0; seq && only < c->n_units; only++) {
+		for (unsigned r = 1; r <= st->rounds; r++) {
+			if (!first && c->pause_ms) {
+				printf("%3u.   pause %s\n", ++*step, pause);
+				*total_s += (double)c->pause_ms / 1000.0;
+			}
+			first = false;
+			describe_unit(S, si, dir, r, &c->units[only], used, prefilled, step,
+				      total_s, unknown);
+		}
+	}
+	for (unsigned r = 1; !seq && r <= st->rounds; r++) {
+		if (r > 1 && c->pause_ms) {
+			printf("%3u.   pause %s\n", ++*step, pause);
+			*total_s += (double)c->pause_ms / 1000.0;
+		}
+		printf("%3u.   round %u/%u -> %s/r%u/, order", ++*step, r, st->rounds, dir, r);
+		for (size_t k = 0; k < c->n_units; k++)
+			printf(" %s", c->units[fcr_campaign_unit_at(c, r, k)].dir);
+		printf("\n");
+		for (size_t k = 0; k < c->n_units; k++)
+			describe_unit(S, si, dir, r, &c->units[fcr_campaign_unit_at(c, r, k)], used,
+				      prefilled, step, total_s, unknown);
+	}
+	free(used);
+}
+
 int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o)
 {
 	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
@@ -114,8 +215,27 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		       "ioengine %s, direct=%d\n",
 		       S->tgt.test_file, size, (unsigned long long)c->size_bytes,
 		       c->keep_file ? "kept" : "removed", runtime, pause, c->ioengine, c->direct);
+	else if (c->n_variants)
+		printf("runtime %s; pause %s; ioengine %s, direct=%d; each variant's test file "
+		       "%s at the end\n",
+		       runtime, pause, c->ioengine, c->direct, c->keep_file ? "kept" : "removed");
 	else
 		printf("no test file: no fio run, prefill or fresh-file uses one\n");
+	bool units = fcr_campaign_has_units(c);
+	for (size_t i = 0; i < c->n_variants; i++) {
+		const struct fcr_variant *v = &c->variants[i];
+		printf("variant %s: %s %s%s, size", v->name, v->directory ? "test file" : "device",
+		       v->test_file, v->filename ? " (destructive: written over)" : "");
+		for (size_t k = 0; k < v->n_sizes; k++)
+			printf(" %s", v->sizes[k].text);
+		printf("\n");
+	}
+	if (units)
+		printf("%zu unit%s per round (%s), order %s\n", c->n_units,
+		       c->n_units == 1 ? "" : "s", c->n_variants ? "variants x sizes" : "sizes",
+		       c->order == FCR_ORDER_SEQUENTIAL
+			   ? "sequential: all rounds of one, then the next"
+			   : "interleaved: each round runs all, the first rotating");
 	printf("provider %s\n", c->provider_type);
 	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
 	struct cm_strv problems = {0};
@@ -148,6 +268,19 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		       ++step, c->target_text, c->directory, size);
 	else
 		printf("%3u. preflight on %s: fio --version\n", ++step, c->target_text);
+	for (size_t i = 0; i < c->n_variants; i++) {
+		const struct fcr_variant *v = &c->variants[i];
+		char vsize[32];
+		cm_format_size(vsize, sizeof(vsize), v->file_bytes);
+		if (v->directory)
+			printf("       variant %s: mkdir -p %s, free space >= %s\n", v->name,
+			       v->directory, vsize);
+		else
+			printf("       variant %s: %s is a block device of at least %s, neither it "
+			       "nor a partition mounted, swap or held\n",
+			       v->name, v->filename, vsize);
+	}
+	bool *prefilled = cm_calloc(c->n_variants + 1, sizeof(*prefilled));
 	struct cm_buf desc = {0};
 	if (c->provider->describe_preflight)
 		c->provider->describe_preflight(S->prov, &desc);
@@ -156,7 +289,7 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		print_indented(desc.s);
 	}
 	cm_buf_release(&desc);
-	if (c->prefill) {
+	if (c->prefill && !c->n_variants) {
 		fcr_fio_env(&S->fio, "prefill", &env);
 		fcr_target_fio_argv(&S->tgt, "prefill", env.v, S->fio.prefill_job.len, &argv);
 		joined = fcr_shell_join(argv.v);
@@ -188,11 +321,14 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 				       dir);
 			for (size_t ai = 0; ai < st->n_actions; ai++)
 				describe_step(S, si, &st->actions[ai], &step, &total_s, &unknown);
-			for (unsigned r = 1; r <= st->rounds; r++)
+			if (units)
+				describe_units(S, si, dir, prefilled, &step, &total_s, &unknown);
+			for (unsigned r = 1; !units && r <= st->rounds; r++)
 				describe_round(S, st, dir, r, &step, &total_s);
 			free(dir);
 		}
 	}
+	free(prefilled);
 	char d[32];
 	/* whole seconds: the plan is an estimate */
 	cm_format_duration(d, sizeof(d), (uint64_t)llround(total_s) * 1000);

@@ -100,17 +100,21 @@ static void record_data_back(struct fcr_session *S, const struct fcr_state *st, 
  * object, the state's when it does not repeat), with its manifest object
  * obj: the bookkeeping around its row's perform().
  */
-static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai, json_t *rep_obj,
+static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai,
+				       const struct fcr_variant *variant, json_t *rep_obj,
 				       json_t *obj)
 {
 	const struct fcr_state *st = &S->c->states[si];
-	const struct fcr_step *a = &st->actions[ai];
-	char label[300];
+	const struct fcr_step *a = variant ? &variant->actions[ai] : &st->actions[ai];
+	char where[FCR_NAME_MAX_BYTES + 64], label[FCR_NAME_MAX_BYTES * 3 + 1024];
 	if (S->rep)
-		snprintf(label, sizeof(label), "%s rep %u/%u: %s", st->name, S->rep, st->repeat,
-			 a->text);
+		snprintf(where, sizeof(where), "%s rep %u/%u", st->name, S->rep, st->repeat);
 	else
-		snprintf(label, sizeof(label), "%s: %s", st->name, a->text);
+		snprintf(where, sizeof(where), "%s", st->name);
+	if (variant)
+		snprintf(label, sizeof(label), "%s: variant %s: %s", where, variant->name, a->text);
+	else
+		snprintf(label, sizeof(label), "%s: %s", where, a->text);
 	json_t *res = json_object();
 	struct fcr_error err = {0};
 
@@ -124,17 +128,21 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	if (a->takes_down)
 		S->maybe_down = true;
 	fcr_record_save(&S->rec);
-	fcr_record_event(&S->rec, "action-start",
-			 fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name, "index",
-						     (int)ai, "action", a->text)));
+	json_t *start_ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
+						       "index", (int)ai, "action", a->text));
+	if (variant)
+		json_object_set_new(start_ev, "variant", json_string(variant->name));
+	fcr_record_event(&S->rec, "action-start", start_ev);
 	fcr_progress_line("%s", label);
 	fcr_status_show(a->text, true);
 
 	struct fcr_action_ctx ctx;
 	fcr_session_ctx(S, si, label, &ctx);
 	const char *note_ignored;
-	ctx.down_wall = fcr_resume_down_since(S, rep_obj, ai, st, &note_ignored);
-	S->ai = (int)ai;
+	/* a variant's actions come after all of the state's */
+	ctx.down_wall =
+	    fcr_resume_down_since(S, rep_obj, variant ? st->n_actions : ai, st, &note_ignored);
+	S->ai = variant ? -1 : (int)ai;
 	/* from now on the ETA counts what is left of its wait (fcr_status_wait) */
 	if (a->def->duration_ms)
 		fcr_status_waited(a->def->duration_ms(a));
@@ -181,6 +189,8 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	}
 	if (s == FCR_FAILED)
 		fcr_jset_text(ev, "error", err.msg);
+	if (variant)
+		json_object_set_new(ev, "variant", json_string(variant->name));
 	fcr_record_commit(&S->rec, "action-end", ev);
 	if (s == FCR_FAILED)
 		fcr_progress_problem("%s: FAILED: %s", label, err.msg);
@@ -203,15 +213,89 @@ static void step_label(const struct fcr_session *S, const struct fcr_state *st, 
 }
 
 /*
- * Runs round r of the repetition at hand (S->rep).  `pause_ms` > 0: the
- * pause between rounds, counted from the end of the last fio run; the
- * round's bookkeeping happens inside it.
+ * Runs the suite in <cdir>/<rel>, test ti into tests[first + ti]; `where`
+ * (borrowed) names the runs in the journal, `what` in messages ("basis
+ * r1/4").  *any_failed is set when a test failed and --keep-going went on.
+ */
+static enum fcr_outcome run_tests(struct fcr_session *S, const struct fcr_state *st,
+				  const char *rel, json_t *tests, size_t first, json_t *where,
+				  const char *what, bool *any_failed)
+{
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
+		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
+		json_t *t = json_array_get(tests, first + ti);
+		json_t *w = json_deep_copy(where);
+		json_object_set_new(w, "test", json_string(job->test));
+		char label[FCR_NAME_MAX_BYTES * 4 + 64];
+		snprintf(label, sizeof(label), "%s %s", what, job->test);
+		fcr_status_show(job->test, true);
+		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, w, label);
+		json_decref(w);
+		fcr_status_test_done();
+		/* the manifest is saved when the round (or the variant) ends: one cut
+		 * short runs again as a whole, so its single tests need no save */
+		if (S->rec.failed)
+			return FCR_FATAL;
+		if (s == FCR_INTERRUPTED)
+			return FCR_INTERRUPTED;
+		if (s == FCR_FAILED) {
+			*any_failed = true;
+			if (!S->o->keep_going)
+				return FCR_FAILED;
+		}
+	}
+	return FCR_DONE;
+}
+
+/* Moves <cdir>/<rel> aside as <rel>.<tag>-<k>, listed in obj's
+ * moved_aside; `where` (borrowed) goes into the moved-aside event. */
+static int move_aside(struct fcr_session *S, const char *rel, const char *tag, json_t *obj,
+		      json_t *where, const char *what)
+{
+	struct fcr_error err;
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	unsigned k;
+	char *aside = fcr_aside_name(abs, tag, &k);
+	int rc = rename(abs, aside);
+	if (rc < 0) {
+		fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
+		fcr_progress_problem("%s", err.msg);
+	} else {
+		const char *aside_rel = aside + strlen(S->cdir) + 1;
+		json_t *list = json_object_get(obj, "moved_aside");
+		if (!json_is_array(list)) {
+			list = json_array();
+			json_object_set_new(obj, "moved_aside", list);
+		}
+		json_array_append_new(list, json_string(aside_rel));
+		json_t *ev = json_deep_copy(where);
+		json_object_set_new(ev, "from", json_string(rel));
+		json_object_set_new(ev, "to", json_string(aside_rel));
+		fcr_record_event(&S->rec, "moved-aside", ev);
+		fcr_progress_line("%s: the unfinished earlier attempt is kept as %s", what,
+				  aside_rel);
+	}
+	free(aside);
+	free(abs);
+	return rc;
+}
+
+static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				  size_t only);
+
+/*
+ * Runs round r.  `pause_ms` > 0: the pause between rounds, counted from the
+ * end of the last fio run; the round's bookkeeping happens inside it.  With
+ * variants (or sizes) the round runs each unit's suite (run_units); `only`
+ * is the one unit to run now (order = sequential), SIZE_MAX all of them.
  */
 static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
-				  uint64_t pause_ms)
+				  uint64_t pause_ms, size_t only)
 {
-	const struct fcr_state *st = &S->c->states[si];
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
 	struct fcr_error err;
+	bool units = fcr_campaign_has_units(c);
 	/* a repeated state's rounds live in a directory per repetition */
 	char *parent_rel =
 	    st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep) : cm_strdup(st->name);
@@ -220,38 +304,23 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	char name[FCR_NAME_MAX_BYTES + 32];
 	step_label(S, st, name, sizeof(name));
 	enum fcr_outcome result = FCR_DONE;
+	json_t *where =
+	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
 
 	/* a round stopped in the pause before its first run left an empty directory */
 	if (fcr_path_exists(abs) && rmdir(abs) == 0)
 		fcr_progress_line("%s round %u: removed the empty directory of an earlier attempt",
 				  name, r);
-	if (fcr_path_exists(abs)) {
-		/* a round cut short (or failed) earlier: keep it, run the round again */
+	/* a round cut short (or failed) earlier: keep it, run the round again;
+	 * with units each unit's directory is kept or moved aside by itself */
+	if (fcr_path_exists(abs) && !units) {
+		char what[FCR_NAME_MAX_BYTES + 64];
+		snprintf(what, sizeof(what), "%s round %u", name, r);
 		const char *tag = fcr_has_status(round_obj, "failed") ? "failed" : "interrupted";
-		unsigned k;
-		char *aside = fcr_aside_name(abs, tag, &k);
-		if (rename(abs, aside) < 0) {
-			fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
-			fcr_progress_problem("%s", err.msg);
-			free(aside);
+		if (move_aside(S, rel, tag, round_obj, where, what) < 0) {
 			result = FCR_FATAL;
 			goto out;
 		}
-		char *aside_rel = cm_strdup(aside + strlen(S->cdir) + 1);
-		json_t *list = json_object_get(round_obj, "moved_aside");
-		if (!json_is_array(list)) {
-			list = json_array();
-			json_object_set_new(round_obj, "moved_aside", list);
-		}
-		json_array_append_new(list, json_string(aside_rel));
-		fcr_record_event(
-		    &S->rec, "moved-aside",
-		    fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s}", "state", st->name, "round",
-						(int)r, "from", rel, "to", aside_rel)));
-		fcr_progress_line("%s round %u: the unfinished earlier attempt is kept as %s", name,
-				  r, aside_rel);
-		free(aside_rel);
-		free(aside);
 	}
 	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
 		fcr_progress_problem("%s", err.msg);
@@ -266,20 +335,45 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		fcr_fsync_dir(dir, NULL);
 		free(dir);
 	}
+	bool first_start = !units || !json_is_array(json_object_get(round_obj, "order"));
 	json_object_set_new(round_obj, "status", json_string("running"));
-	json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
+	if (first_start)
+		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(round_obj, "finished");
-	json_t *tests = json_array();
-	json_object_set_new(round_obj, "tests", tests);
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
-		json_t *t = json_object();
-		json_object_set_new(t, "test", json_string(S->fio.jobs[st->tests[ti]].test));
-		json_object_set_new(t, "status", json_string("pending"));
-		json_array_append_new(tests, t);
+	json_t *tests = json_object_get(round_obj, "tests");
+	if (!units) {
+		tests = json_array();
+		json_object_set_new(round_obj, "tests", tests);
+		for (size_t ti = 0; ti < st->n_tests; ti++)
+			json_array_append_new(
+			    tests, fcr_manifest_test(c, NULL, S->fio.jobs[st->tests[ti]].test));
+	} else if (first_start) {
+		/* the order this round runs its units in, and their tests in it */
+		json_t *order = json_array();
+		tests = json_array();
+		for (size_t k = 0; k < c->n_units; k++) {
+			const struct fcr_unit *u = &c->units[fcr_campaign_unit_at(c, r, k)];
+			json_t *e = json_object();
+			if (u->variant)
+				json_object_set_new(e, "variant", json_string(u->variant->name));
+			if (c->by_size)
+				json_object_set_new(e, "size", json_string(u->size->text));
+			json_object_set_new(e, "status", json_string("pending"));
+			json_array_append_new(order, e);
+			for (size_t ti = 0; ti < st->n_tests; ti++)
+				json_array_append_new(
+				    tests,
+				    fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
+		}
+		json_object_set_new(round_obj, "order", order);
+		json_object_set_new(round_obj, "tests", tests);
 	}
-	fcr_record_event_lazy(
-	    &S->rec, "round-start",
-	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r)));
+	json_t *start_ev = json_deep_copy(where);
+	if (only != SIZE_MAX && c->units[only].variant)
+		json_object_set_new(start_ev, "variant", json_string(c->units[only].variant->name));
+	if (only != SIZE_MAX && c->by_size)
+		json_object_set_new(start_ev, "size", json_string(c->units[only].size->text));
+	fcr_record_event_lazy(&S->rec, "round-start", start_ev);
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -294,62 +388,280 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
 		if (fcr_status_wait(done_ms < pause_ms ? pause_ms - done_ms : 0, label, S->stop))
 			result = FCR_INTERRUPTED;
-		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
+		if (first_start)
+			json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	}
-	for (size_t ti = 0; result == FCR_DONE && ti < st->n_tests; ti++) {
-		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
-		json_t *t = json_array_get(tests, ti);
-		json_t *where = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
-							    "round", (int)r, "test", job->test));
-		char what[FCR_NAME_MAX_BYTES * 2 + 64];
-		snprintf(what, sizeof(what), "%s r%u/%u %s", name, r, st->rounds, job->test);
-		fcr_status_show(job->test, true);
-		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, where, what);
-		json_decref(where);
-		fcr_status_test_done();
-		/* the manifest is saved when the round ends: a round cut short runs
-		 * again as a whole, so the state of its single tests needs no save */
-		if (S->rec.failed) {
-			result = FCR_FATAL;
+	if (result == FCR_DONE && units) {
+		result = run_units(S, si, r, round_obj, only);
+		if (result == FCR_FATAL)
 			goto out;
-		}
-		if (s == FCR_INTERRUPTED) {
-			result = FCR_INTERRUPTED;
-			break;
-		}
-		if (s == FCR_FAILED) {
-			any_failed = true;
-			if (!S->o->keep_going) {
-				result = FCR_FAILED;
-				break;
-			}
-		}
+	} else if (result == FCR_DONE) {
+		char what[FCR_NAME_MAX_BYTES + 64];
+		snprintf(what, sizeof(what), "%s r%u/%u", name, r, st->rounds);
+		result = run_tests(S, st, rel, tests, 0, where, what, &any_failed);
+		if (result == FCR_FATAL)
+			goto out;
 	}
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
 	const char *status = fcr_outcome_status(result);
-	for (size_t ti = 0; ti < json_array_size(tests); ti++) {
-		json_t *t = json_array_get(tests, ti);
-		if (fcr_has_status(t, "pending"))
-			json_object_set_new(t, "status", json_string("skipped"));
+	if (units) {
+		/* done when every unit is; after one unit of a sequential campaign
+		 * the round waits for the others */
+		json_t *order = json_object_get(round_obj, "order");
+		bool all = true;
+		for (size_t k = 0; k < json_array_size(order); k++)
+			all &= fcr_has_status(json_array_get(order, k), "done");
+		if (result == FCR_DONE && !all)
+			status = "running";
+		else if (result == FCR_FAILED && S->o->keep_going && !all && only != SIZE_MAX)
+			status = "running";
+	} else {
+		for (size_t ti = 0; ti < json_array_size(tests); ti++) {
+			json_t *t = json_array_get(tests, ti);
+			if (fcr_has_status(t, "pending"))
+				json_object_set_new(t, "status", json_string("skipped"));
+		}
+		fcr_fio_sync_outputs(abs);
 	}
-	fcr_fio_sync_outputs(abs);
 	json_object_set_new(round_obj, "status", json_string(status));
-	json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
+	if (strcmp(status, "running"))
+		json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
 	/* the manifest first: the journal never says more than it */
-	fcr_record_commit(&S->rec, "round-end",
-			  fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name, "round",
-						      (int)r, "status", status)));
+	json_t *end_ev = json_deep_copy(where);
+	json_object_set_new(end_ev, "status", json_string(status));
+	fcr_record_commit(&S->rec, "round-end", end_ev);
 	if (S->rec.failed)
 		result = FCR_FATAL;
 out:
+	json_decref(where);
 	free(parent_rel);
 	free(rel);
 	free(abs);
 	return result;
 }
 
+/* ---- variants ------------------------------------------------------------ */
+
+/* Points the fio unit at unit u's test file and size; NULL: back to the
+ * campaign's, for what runs between the rounds (a state's prefill). */
+static void use_unit(struct fcr_session *S, const struct fcr_unit *u)
+{
+	S->fio.file = u && u->variant ? u->variant->test_file : NULL;
+	S->fio.size_bytes = u ? u->size->bytes : 0;
+	S->fio.size_text = u ? u->size->text : NULL;
+	S->fio.variant = u && u->variant ? u->variant->name : NULL;
+}
+
+/*
+ * Variant vi's first use in state si: its `before` actions (once per
+ * state), then its prefill (once per campaign, with prefill = yes: after
+ * its actions, which may be what makes its place, such as a mount).
+ */
+static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t vi)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_variant *v = &c->variants[vi];
+	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
+	/* in each repetition of a repeated state: its transition may undo a mount */
+	json_t *rep_obj = fcr_manifest_rep(state_obj, S->rep ? S->rep : 1);
+	json_t *vobj = json_array_get(json_object_get(rep_obj, "variants"), vi);
+	enum fcr_outcome result = FCR_DONE;
+	if (!fcr_has_status(vobj, "done")) {
+		json_object_set_new(vobj, "status", json_string("running"));
+		json_t *before = json_object_get(vobj, "before");
+		for (size_t ai = 0; result == FCR_DONE && ai < v->n_actions; ai++) {
+			json_t *a = json_array_get(before, ai);
+			if (!fcr_has_status(a, "done"))
+				result = perform_action(S, si, ai, v, rep_obj, a);
+		}
+		json_object_set_new(vobj, "status", json_string(fcr_outcome_status(result)));
+		fcr_record_save(&S->rec);
+		if (S->rec.failed)
+			return FCR_FATAL;
+		if (result != FCR_DONE)
+			return result;
+	}
+	json_t *prefill =
+	    json_object_get(json_array_get(json_object_get(S->rec.m, "variants"), vi), "prefill");
+	if (!c->prefill || fcr_has_status(prefill, "done"))
+		return FCR_DONE;
+	char size[32], label[300];
+	cm_format_size(size, sizeof(size), v->file_bytes);
+	snprintf(label, sizeof(label), "prefill of variant %s", v->name);
+	char *name = cm_asprintf("variant-%s", v->name);
+	S->fio.file = v->test_file;
+	S->fio.size_bytes = v->file_bytes;
+	S->fio.size_text = size;
+	S->fio.variant = v->name;
+	result = fcr_fio_prefill(&S->fio, name, prefill, label);
+	use_unit(S, NULL);
+	free(name);
+	fcr_record_save(&S->rec);
+	return S->rec.failed ? FCR_FATAL : result;
+}
+
+/*
+ * Unit k of round r's order (its entry `e`): its directory <state>/r<N>/<dir>
+ * (an earlier attempt moved aside first), the variant's preparation, the
+ * suite, and the unit's status saved when it ends, so that a resumed
+ * session continues with the next unit.
+ */
+static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				    size_t k, const struct fcr_unit *u)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	json_t *e = json_array_get(json_object_get(round_obj, "order"), k);
+	json_t *tests = json_object_get(round_obj, "tests");
+	struct fcr_error err;
+	char *rel = st->repeat > 1 ? cm_asprintf("%s/rep%u/r%u/%s", st->name, S->rep, r, u->dir)
+				   : cm_asprintf("%s/r%u/%s", st->name, r, u->dir);
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	json_t *where =
+	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+	if (u->variant)
+		json_object_set_new(where, "variant", json_string(u->variant->name));
+	if (c->by_size)
+		json_object_set_new(where, "size", json_string(u->size->text));
+	char name[FCR_NAME_MAX_BYTES + 32], what[FCR_NAME_MAX_BYTES * 3 + 64];
+	step_label(S, st, name, sizeof(name));
+	snprintf(what, sizeof(what), "%s r%u/%u %s", name, r, st->rounds, u->label);
+	enum fcr_outcome result = FCR_DONE;
+
+	if (u->variant) {
+		result = prepare_variant(S, si, u->variant_index);
+		if (result != FCR_DONE) {
+			if (result == FCR_FAILED) {
+				json_object_set_new(e, "status", json_string("failed"));
+				json_object_set_new(
+				    e, "error", json_string("the variant's preparation failed"));
+				size_t first = k * st->n_tests;
+				for (size_t ti = 0; ti < st->n_tests; ti++)
+					json_object_set_new(json_array_get(tests, first + ti),
+							    "status", json_string("skipped"));
+			}
+			goto out;
+		}
+	}
+	if (fcr_path_exists(abs) && rmdir(abs) < 0) {
+		const char *tag = fcr_has_status(e, "failed") ? "failed" : "interrupted";
+		if (move_aside(S, rel, tag, e, where, what) < 0) {
+			result = FCR_FATAL;
+			goto out;
+		}
+	}
+	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
+		fcr_progress_problem("%s", err.msg);
+		result = FCR_FATAL;
+		goto out;
+	}
+	char *parent = fcr_path_dirname(abs);
+	fcr_fsync_dir(parent, NULL);
+	free(parent);
+	size_t first = k * st->n_tests;
+	for (size_t ti = 0; ti < st->n_tests; ti++)
+		json_array_set_new(tests, first + ti,
+				   fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
+	json_object_set_new(e, "status", json_string("running"));
+	json_object_set_new(e, "started", fcr_jutc(cm_wall_s()));
+	json_object_del(e, "finished");
+	json_object_del(e, "error");
+	fcr_record_event(&S->rec, "variant-start", json_deep_copy(where));
+	fcr_record_save(&S->rec);
+	if (S->rec.failed) {
+		result = FCR_FATAL;
+		goto out;
+	}
+	use_unit(S, u);
+	bool any_failed = false;
+	result = run_tests(S, st, rel, tests, first, where, what, &any_failed);
+	use_unit(S, NULL);
+	if (result == FCR_FATAL)
+		goto out;
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
+		json_t *t = json_array_get(tests, first + ti);
+		if (fcr_has_status(t, "pending"))
+			json_object_set_new(t, "status", json_string("skipped"));
+	}
+	fcr_fio_sync_outputs(abs);
+	json_object_set_new(e, "status", json_string(fcr_outcome_status(result)));
+	json_object_set_new(e, "finished", fcr_jutc(cm_wall_s()));
+	json_t *end_ev = json_deep_copy(where);
+	json_object_set_new(end_ev, "status", json_string(fcr_outcome_status(result)));
+	fcr_record_commit(&S->rec, "variant-end", end_ev);
+	if (S->rec.failed)
+		result = FCR_FATAL;
+out:
+	json_decref(where);
+	free(rel);
+	free(abs);
+	return result;
+}
+
+/* The unit an entry of a round's order names. */
+static size_t unit_of_entry(const struct fcr_campaign *c, json_t *e)
+{
+	const char *v = fcr_jstr(e, "variant"), *size = fcr_jstr(e, "size");
+	for (size_t i = 0; i < c->n_units; i++) {
+		const struct fcr_unit *u = &c->units[i];
+		if ((u->variant ? v && !strcmp(v, u->variant->name) : !v) &&
+		    (!c->by_size || (size && !strcmp(size, u->size->text))))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* The units of round r in the order it recorded (`only`: that one alone),
+ * each one not done yet. */
+static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				  size_t only)
+{
+	const struct fcr_campaign *c = S->c;
+	json_t *order = json_object_get(round_obj, "order");
+	enum fcr_outcome result = FCR_DONE;
+	bool any_failed = false;
+	for (size_t k = 0; k < json_array_size(order); k++) {
+		json_t *e = json_array_get(order, k);
+		size_t ui = unit_of_entry(c, e);
+		if (ui == SIZE_MAX) {
+			fcr_progress_problem("%s round %u: entry %zu of its order names no variant "
+					     "of campaign.ini",
+					     c->states[si].name, r, k + 1);
+			return FCR_FATAL;
+		}
+		if ((only != SIZE_MAX && ui != only) || fcr_has_status(e, "done"))
+			continue;
+		enum fcr_outcome s = run_variant(S, si, r, round_obj, k, &c->units[ui]);
+		if (s == FCR_FAILED && S->o->keep_going) {
+			any_failed = true;
+			continue;
+		}
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	return result;
+}
+
 /* ---- repetitions ---------------------------------------------------------- */
+
+/* Whether round_obj's order has unit ui done. */
+static bool unit_done_in(const struct fcr_campaign *c, json_t *round_obj, size_t ui)
+{
+	json_t *order = json_object_get(round_obj, "order");
+	for (size_t k = 0; k < json_array_size(order); k++) {
+		json_t *e = json_array_get(order, k);
+		if (unit_of_entry(c, e) == ui)
+			return fcr_has_status(e, "done");
+	}
+	return false;
+}
 
 /* What was still pending of a repetition that failed is skipped. */
 static void mark_rest_skipped(json_t *rep_obj)
@@ -405,7 +717,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		json_t *a = json_array_get(before, ai);
 		if (fcr_has_status(a, "done"))
 			continue;
-		enum fcr_outcome s = perform_action(S, si, ai, rep_obj, a);
+		enum fcr_outcome s = perform_action(S, si, ai, NULL, rep_obj, a);
 		if (s != FCR_DONE) {
 			result = s;
 			break;
@@ -414,33 +726,47 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	bool ran_round = false;
 	bool any_failed = false;
 	json_t *rounds = json_object_get(rep_obj, "rounds");
-	for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
-		json_t *round_obj = json_array_get(rounds, r - 1);
-		fcr_status_at(si, st->name, r);
-		if (fcr_has_status(round_obj, "done"))
-			continue;
-		uint64_t pause_ms = 0;
-		if (ran_round && S->c->pause_ms) {
-			pause_ms = S->c->pause_ms;
-			fcr_record_event_lazy(
-			    &S->rec, "pause",
-			    fcr_session_at(S, json_pack("{s:s, s:i, s:o}", "state", st->name,
-							"round", (int)r, "duration_s",
-							fcr_jseconds((double)pause_ms / 1000))));
+	const struct fcr_campaign *c = S->c;
+	/* order = sequential: all rounds of one unit, then the next */
+	bool seq = fcr_campaign_has_units(c) && c->order == FCR_ORDER_SEQUENTIAL;
+	for (size_t only = 0; only < (seq ? c->n_units : 1); only++) {
+		for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
+			json_t *round_obj = json_array_get(rounds, r - 1);
+			fcr_status_at(si, st->name, r);
+			if (fcr_has_status(round_obj, "done") ||
+			    (seq && unit_done_in(c, round_obj, only)))
+				continue;
+			uint64_t pause_ms = 0;
+			if (ran_round && c->pause_ms) {
+				pause_ms = c->pause_ms;
+				fcr_record_event_lazy(
+				    &S->rec, "pause",
+				    fcr_session_at(
+					S, json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
+						     (int)r, "duration_s",
+						     fcr_jseconds((double)pause_ms / 1000))));
+			}
+			if (r > 1)
+				fcr_status_pause_done();
+			enum fcr_outcome s =
+			    run_round(S, si, r, round_obj, pause_ms, seq ? only : SIZE_MAX);
+			ran_round = true;
+			if (s == FCR_FAILED && S->o->keep_going) {
+				any_failed = true;
+				continue;
+			}
+			if (s != FCR_DONE)
+				result = s;
 		}
-		if (r > 1)
-			fcr_status_pause_done();
-		enum fcr_outcome s = run_round(S, si, r, round_obj, pause_ms);
-		ran_round = true;
-		if (s == FCR_FAILED && S->o->keep_going) {
-			any_failed = true;
-			continue;
-		}
-		if (s != FCR_DONE)
-			result = s;
 	}
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
+	/* rounds a sequential campaign left between units end with the repetition */
+	for (size_t i = 0; result != FCR_DONE && i < json_array_size(rounds); i++) {
+		json_t *ro = json_array_get(rounds, i);
+		if (fcr_has_status(ro, "running"))
+			json_object_set_new(ro, "status", json_string(fcr_outcome_status(result)));
+	}
 	if (result == FCR_FAILED)
 		mark_rest_skipped(rep_obj);
 	if (S->rep) {
@@ -538,7 +864,8 @@ static void count_work(struct fcr_session *S)
 					json_array_get(json_object_get(rep, "rounds"), r), "done"))
 					left++;
 			}
-			fcr_status_add_work(left * (unsigned)st->n_tests, left ? left - 1 : 0, 0);
+			unsigned per_round = (unsigned)fcr_manifest_round_tests(c, st);
+			fcr_status_add_work(left * per_round, left ? left - 1 : 0, 0);
 			for (size_t ai = 0; ai < st->n_actions; ai++) {
 				const struct fcr_step *a = &st->actions[ai];
 				if (a->def->duration_ms &&
@@ -734,10 +1061,29 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
  * returns the line that says which (caller frees), or NULL without a test
  * file.
  */
+static char *one_test_file_end(struct fcr_session *S, const char *path, enum fcr_outcome result);
+
 static char *test_file_end(struct fcr_session *S, enum fcr_outcome result)
 {
-	const char *path = S->tgt.test_file;
-	if (!S->c->uses_test_file || !path)
+	const struct fcr_campaign *c = S->c;
+	if (!c->n_variants)
+		return c->uses_test_file ? one_test_file_end(S, S->tgt.test_file, result) : NULL;
+	/* each directory variant's test file; a device is left as it is */
+	struct cm_buf lines = {0};
+	for (size_t i = 0; i < c->n_variants; i++) {
+		if (!c->variants[i].directory)
+			continue;
+		char *line = one_test_file_end(S, c->variants[i].test_file, result);
+		if (line)
+			cm_buf_printf(&lines, "%s%s", lines.len ? "; " : "", line);
+		free(line);
+	}
+	return lines.s;
+}
+
+static char *one_test_file_end(struct fcr_session *S, const char *path, enum fcr_outcome result)
+{
+	if (!path)
 		return NULL;
 	const char *what = "kept";
 	char *line;
@@ -746,7 +1092,7 @@ static char *test_file_end(struct fcr_session *S, enum fcr_outcome result)
 		line = cm_asprintf("the test file %s is kept for --resume", path);
 	} else if (S->c->keep_file) {
 		line = cm_asprintf("the test file %s is kept (keep-file = yes)", path);
-	} else if (fcr_target_remove_test_file(&S->tgt, &err) < 0) {
+	} else if (fcr_target_remove_file(&S->tgt, path, &err) < 0) {
 		what = "failed";
 		line = cm_asprintf("the test file %s could not be removed: %s", path, err.msg);
 	} else {
@@ -871,6 +1217,14 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 		goto end;
 	}
+	if (fcr_target_check_variants(&S->tgt, &err) < 0) {
+		json_decref(host);
+		free(fio_version);
+		fcr_progress_problem("preflight failed: %s", err.msg);
+		fcr_session_failure(S, "preflight", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
 	json_object_set_new(S->rec.m, "fio_version", fcr_jtext(fio_version));
 	json_object_set_new(S->rec.m, "host", host);
 	fcr_record_event(&S->rec, "preflight",
@@ -889,7 +1243,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	count_work(S);
 
 	json_t *prefill = json_object_get(S->rec.m, "prefill");
-	if (c->prefill && !fcr_has_status(prefill, "done")) {
+	if (c->prefill && !c->n_variants && !fcr_has_status(prefill, "done")) {
 		result = fcr_fio_prefill(&S->fio, "prefill", prefill, "prefill");
 		fcr_record_save(&S->rec);
 	}

@@ -71,8 +71,9 @@ void fcr_fio_release(struct fcr_fio *f)
 void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env)
 {
 	const struct fcr_campaign *c = f->c;
-	cm_strv_addf(env, "FIOCAMP_FILE=%s", f->target->test_file);
-	cm_strv_addf(env, "FIOCAMP_SIZE=%llu", (unsigned long long)c->size_bytes);
+	cm_strv_addf(env, "FIOCAMP_FILE=%s", f->file ? f->file : f->target->test_file);
+	cm_strv_addf(env, "FIOCAMP_SIZE=%llu",
+		     (unsigned long long)(f->size_bytes ? f->size_bytes : c->size_bytes));
 	cm_strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
 	cm_strv_addf(env, "FIOCAMP_IOENGINE=%s", c->ioengine);
 	cm_strv_addf(env, "FIOCAMP_DIRECT=%d", c->direct);
@@ -445,9 +446,12 @@ enum fcr_outcome fcr_fio_prefill(struct fcr_fio *f, const char *name, json_t *ob
 		return FCR_FAILED;
 	}
 	free(dir);
-	fcr_progress_line("%s: writing the whole test file (%s)", label, f->c->size_text);
+	fcr_progress_line("%s: writing the whole test file (%s)", label,
+			  f->size_text ? f->size_text : f->c->size_text);
 	fcr_status_show(label, true);
 	json_t *where = json_pack("{s:s}", "test", name);
+	if (f->variant)
+		json_object_set_new(where, "variant", json_string(f->variant));
 	json_t *fio = json_object();
 	enum fcr_outcome s = fcr_fio_run(f, "prefill", name, &f->prefill_job, fio, where, label);
 	json_decref(where);

@@ -26,6 +26,13 @@ struct fcr_fio {
 	struct fcr_jobfile *jobs;	/* one per suite entry; owned */
 	struct fcr_jobfile prefill_job; /* when a prefill is planned; owned */
 	double last_end_mono;		/* when the last fio run ended */
+	/* where the runs to come go: a variant's test file at one of its sizes
+	 * (NULL, 0: the campaign's test file and size), and the variant's
+	 * name for the prefill's journal events */
+	const char *file;
+	uint64_t size_bytes;
+	const char *size_text;
+	const char *variant;
 };
 
 /* Finds the suite's job files (and the prefill's when need_prefill). */

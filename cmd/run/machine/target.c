@@ -262,18 +262,21 @@ int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 
 int fcr_target_remove_test_file(struct fcr_target *t, struct fcr_error *err)
 {
+	return t->test_file ? fcr_target_remove_file(t, t->test_file, err) : 0;
+}
+
+int fcr_target_remove_file(struct fcr_target *t, const char *path, struct fcr_error *err)
+{
 	const struct fcr_campaign *c = t->c;
-	if (!t->test_file)
-		return 0;
 	if (c->target == FCR_TARGET_LOCAL) {
-		if (unlink(t->test_file) < 0 && errno != ENOENT)
-			return fcr_fail_errno(err, errno, "%s: cannot remove", t->test_file);
+		if (unlink(path) < 0 && errno != ENOENT)
+			return fcr_fail_errno(err, errno, "%s: cannot remove", path);
 		return 0;
 	}
-	char *const argv[] = {"rm", "-f", "--", t->test_file, NULL};
+	char *const argv[] = {"rm", "-f", "--", (char *)path, NULL};
 	struct fcr_capture cap;
 	if (fcr_target_exec(t, argv, NULL, 0, &cap, err) < 0 ||
-	    fcr_command_failed(&cap, err, "rm %s on %s", t->test_file, c->ssh_dest) < 0)
+	    fcr_command_failed(&cap, err, "rm %s on %s", path, c->ssh_dest) < 0)
 		return -1;
 	fcr_capture_release(&cap);
 	return 0;

@@ -39,6 +39,8 @@ int fcr_target_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 			 struct fcr_error *err);
 /* Removes the test file (there or not); 0, or err says why not. */
 int fcr_target_remove_test_file(struct fcr_target *t, struct fcr_error *err);
+/* Removes one file on the target (a variant's test file); gone already is fine. */
+int fcr_target_remove_file(struct fcr_target *t, const char *path, struct fcr_error *err);
 /* Removes the remote work directory. */
 void fcr_target_cleanup(struct fcr_target *t);
 
@@ -50,6 +52,15 @@ void fcr_target_cleanup(struct fcr_target *t);
  */
 int fcr_command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
     CM_PRINTF(3, 4);
+
+/* The variants' places: each directory made, with room for its test file;
+ * each block device one, large enough, not mounted (nor a partition of it),
+ * not swap, not held by the device mapper or a RAID.  Checked on the
+ * target (machine/place.c). */
+int fcr_target_check_variants(struct fcr_target *t, struct fcr_error *err);
+/* The decision of that check for a device, from the facts its script
+ * printed (facts is modified); exposed for the tests. */
+int fcr_place_judge(const char *device, char *facts, uint64_t need_bytes, struct fcr_error *err);
 
 /* Runs argv on the target (local: directly).  0 when it ran. */
 int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,

@@ -12,35 +12,110 @@
 
 static json_t *settings_json(const struct fcr_campaign *c)
 {
-	return json_pack("{s:i, s:o, s:o, s:s?, s:I, s:s?, s:b, s:b, s:s, s:i}", "rounds",
-			 (int)c->rounds, "pause_s", fcr_jseconds((double)c->pause_ms / 1000),
-			 "runtime_s", fcr_jseconds((double)c->runtime_ms / 1000), "size",
-			 c->size_text, "size_bytes", (json_int_t)c->size_bytes, "directory",
-			 c->directory, "prefill", c->prefill, "keep_file", c->keep_file, "ioengine",
-			 c->ioengine, "direct", c->direct);
+	json_t *s = json_pack("{s:i, s:o, s:o, s:s?, s:I, s:s?, s:b, s:b, s:s, s:i}", "rounds",
+			      (int)c->rounds, "pause_s", fcr_jseconds((double)c->pause_ms / 1000),
+			      "runtime_s", fcr_jseconds((double)c->runtime_ms / 1000), "size",
+			      c->size_text, "size_bytes", (json_int_t)c->size_bytes, "directory",
+			      c->directory, "prefill", c->prefill, "keep_file", c->keep_file,
+			      "ioengine", c->ioengine, "direct", c->direct);
+	if (fcr_campaign_has_units(c))
+		json_object_set_new(
+		    s, "order",
+		    json_string(c->order == FCR_ORDER_SEQUENTIAL ? "sequential" : "interleaved"));
+	return s;
 }
 
-/* A state's (or one repetition's) "before" and "rounds", all pending. */
-static void steps_new(json_t *obj, const struct fcr_state *st, const struct fcr_jobfile *jobs)
+static json_t *sizes_json(const struct fcr_size *sizes, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I}", "size", sizes[i].text,
+						   "size_bytes", (json_int_t)sizes[i].bytes));
+	return a;
+}
+
+/* The variants and where each one's test file is; each has its own prefill. */
+static json_t *variants_json(const struct fcr_campaign *c)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->n_variants; i++) {
+		const struct fcr_variant *v = &c->variants[i];
+		json_t *o = json_pack("{s:s, s:s*, s:s*, s:s, s:o}", "name", v->name, "directory",
+				      v->directory, "filename", v->filename, "test_file",
+				      v->test_file, "sizes", sizes_json(v->sizes, v->n_sizes));
+		if (c->prefill)
+			json_object_set_new(o, "prefill",
+					    json_pack("{s:s, s:n}", "status", "pending", "json"));
+		else
+			json_object_set_new(o, "prefill", json_null());
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *actions_json(const struct fcr_step *steps, size_t n)
 {
 	json_t *before = json_array();
-	for (size_t ai = 0; ai < st->n_actions; ai++)
-		json_array_append_new(before, json_pack("{s:s, s:s, s:s}", "action",
-							st->actions[ai].words.v[0], "text",
-							st->actions[ai].text, "status", "pending"));
+	for (size_t ai = 0; ai < n; ai++)
+		json_array_append_new(before,
+				      json_pack("{s:s, s:s, s:s}", "action", steps[ai].words.v[0],
+						"text", steps[ai].text, "status", "pending"));
+	return before;
+}
+
+json_t *fcr_manifest_test(const struct fcr_campaign *c, const struct fcr_unit *u, const char *test)
+{
+	json_t *t = json_pack("{s:s, s:s}", "test", test, "status", "pending");
+	if (u && u->variant)
+		json_object_set_new(t, "variant", json_string(u->variant->name));
+	if (u && (c->by_size || c->n_variants)) {
+		json_object_set_new(t, "size", json_string(u->size->text));
+		json_object_set_new(t, "size_bytes", json_integer((json_int_t)u->size->bytes));
+	}
+	return t;
+}
+
+size_t fcr_manifest_round_tests(const struct fcr_campaign *c, const struct fcr_state *st)
+{
+	return st->n_tests * (fcr_campaign_has_units(c) ? c->n_units : 1);
+}
+
+/* A state's (or one repetition's) "before" and "rounds", all pending; with
+ * variants also each variant's own "before" there. */
+static void steps_new(json_t *obj, const struct fcr_campaign *c, const struct fcr_state *st,
+		      const struct fcr_jobfile *jobs)
+{
+	bool units = fcr_campaign_has_units(c);
 	json_t *rounds = json_array();
 	for (unsigned r = 1; r <= st->rounds; r++) {
+		/* in the order the round will run them */
 		json_t *tests_of_round = json_array();
-		for (size_t ti = 0; ti < st->n_tests; ti++)
-			json_array_append_new(tests_of_round, json_pack("{s:s, s:s}", "test",
-									jobs[st->tests[ti]].test,
-									"status", "pending"));
+		for (size_t k = 0; k < (units ? c->n_units : 1); k++) {
+			const struct fcr_unit *u =
+			    units ? &c->units[fcr_campaign_unit_at(c, r, k)] : NULL;
+			for (size_t ti = 0; ti < st->n_tests; ti++)
+				json_array_append_new(
+				    tests_of_round,
+				    fcr_manifest_test(c, u, jobs[st->tests[ti]].test));
+		}
 		json_array_append_new(rounds,
 				      json_pack("{s:i, s:s, s:o}", "round", (int)r, "status",
 						"pending", "tests", tests_of_round));
 	}
-	json_object_set_new(obj, "before", before);
+	json_object_set_new(obj, "before", actions_json(st->actions, st->n_actions));
 	json_object_set_new(obj, "rounds", rounds);
+	if (c->n_variants) {
+		/* each variant's own before, done at its first use here */
+		json_t *vs = json_array();
+		for (size_t i = 0; i < c->n_variants; i++) {
+			const struct fcr_variant *v = &c->variants[i];
+			json_array_append_new(vs,
+					      json_pack("{s:s, s:s, s:o}", "variant", v->name,
+							"status", "pending", "before",
+							actions_json(v->actions, v->n_actions)));
+		}
+		json_object_set_new(obj, "variants", vs);
+	}
 }
 
 size_t fcr_manifest_reps(json_t *state_obj)
@@ -83,18 +158,21 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 			    campaign_path ? fcr_jtext(campaign_path) : json_null());
 	json_object_set_new(m, "provider", json_string(c->provider_type));
 	json_object_set_new(m, "sessions", json_integer(1));
-	if (c->prefill)
+	/* with variants each variant's test file has its own prefill */
+	if (c->prefill && !c->n_variants)
 		json_object_set_new(m, "prefill",
 				    json_pack("{s:s, s:n}", "status", "pending", "json"));
 	else
 		json_object_set_new(m, "prefill", json_null());
+	if (c->n_variants)
+		json_object_set_new(m, "variants", variants_json(c));
 	json_t *states = json_array();
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		json_t *so = json_pack("{s:s, s:s, s:n, s:n}", "name", st->name, "status",
 				       "pending", "downtime_s", "data_back_s");
 		if (st->repeat == 1) {
-			steps_new(so, st, jobs);
+			steps_new(so, c, st, jobs);
 		} else {
 			json_object_set_new(so, "repeat", json_integer(st->repeat));
 			json_t *reps = json_array();
@@ -102,7 +180,7 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 				json_t *ro =
 				    json_pack("{s:i, s:s, s:n, s:n}", "repetition", (int)k,
 					      "status", "pending", "downtime_s", "data_back_s");
-				steps_new(ro, st, jobs);
+				steps_new(ro, c, st, jobs);
 				json_array_append_new(reps, ro);
 			}
 			json_object_set_new(so, "repetitions", reps);
@@ -114,7 +192,8 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 }
 
 /* One repetition's (or the state's) steps against the campaign file. */
-static int check_steps(json_t *obj, const struct fcr_state *st, size_t k, struct fcr_error *err)
+static int check_steps(json_t *obj, const struct fcr_campaign *c, const struct fcr_state *st,
+		       size_t k, struct fcr_error *err)
 {
 	char rep[32] = "";
 	if (st->repeat > 1)
@@ -125,8 +204,8 @@ static int check_steps(json_t *obj, const struct fcr_state *st, size_t k, struct
 				st->name, rep);
 	for (size_t r = 0; r < st->rounds; r++) {
 		json_t *ro = json_array_get(rounds, r);
-		if (!fcr_jstr(ro, "status") ||
-		    json_array_size(json_object_get(ro, "tests")) != st->n_tests)
+		if (!fcr_jstr(ro, "status") || json_array_size(json_object_get(ro, "tests")) !=
+						   fcr_manifest_round_tests(c, st))
 			return fcr_fail(err, "state %s%s round %zu is malformed", st->name, rep,
 					r + 1);
 	}
@@ -134,6 +213,16 @@ static int check_steps(json_t *obj, const struct fcr_state *st, size_t k, struct
 		if (!fcr_jstr(json_array_get(before, ai), "status"))
 			return fcr_fail(err, "state %s%s action %zu is malformed", st->name, rep,
 					ai + 1);
+	}
+	json_t *vs = json_object_get(obj, "variants");
+	for (size_t i = 0; i < c->n_variants; i++) {
+		json_t *o = json_array_get(vs, i);
+		if (!fcr_jstr(o, "status") ||
+		    json_array_size(json_object_get(o, "before")) != c->variants[i].n_actions)
+			return fcr_fail(err,
+					"state %s%s: variant %s has other actions than "
+					"campaign.ini",
+					st->name, rep, c->variants[i].name);
 	}
 	return 0;
 }
@@ -177,11 +266,25 @@ int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr
 					"campaign.ini",
 					st->name, (long long)repeat, st->repeat);
 		for (size_t k = 1; k <= st->repeat; k++) {
-			if (check_steps(fcr_manifest_rep(s, k), st, k, err) < 0)
+			if (check_steps(fcr_manifest_rep(s, k), c, st, k, err) < 0)
 				return -1;
 		}
 	}
-	if (c->prefill && !json_is_object(json_object_get(m, "prefill")))
+	if (c->prefill && !c->n_variants && !json_is_object(json_object_get(m, "prefill")))
 		return fcr_fail(err, "the manifest lacks the prefill step");
+	json_t *variants = json_object_get(m, "variants");
+	if (json_array_size(variants) != c->n_variants)
+		return fcr_fail(err, "the manifest has %zu variants, campaign.ini %zu",
+				json_array_size(variants), c->n_variants);
+	for (size_t i = 0; i < c->n_variants; i++) {
+		const char *name = fcr_jstr(json_array_get(variants, i), "name");
+		if (!name || strcmp(name, c->variants[i].name))
+			return fcr_fail(err,
+					"variant %zu is %s in the manifest, %s in campaign.ini",
+					i + 1, name ? name : "?", c->variants[i].name);
+		if (c->prefill &&
+		    !json_is_object(json_object_get(json_array_get(variants, i), "prefill")))
+			return fcr_fail(err, "the manifest lacks the prefill of variant %s", name);
+	}
 	return 0;
 }

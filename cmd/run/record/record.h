@@ -75,6 +75,11 @@ json_t *fcr_record_read_events(const char *dir, const char *const *kinds);
  */
 json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
 			 const char *campaign_path);
+/* A pending test object of unit u (NULL: a campaign without units), with
+ * its "variant" and "size" when the campaign has them. */
+json_t *fcr_manifest_test(const struct fcr_campaign *c, const struct fcr_unit *u, const char *test);
+/* How many test objects a round of state st has: its tests, for each unit. */
+size_t fcr_manifest_round_tests(const struct fcr_campaign *c, const struct fcr_state *st);
 /* Checks that a manifest read back describes this campaign. */
 int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
 		       struct fcr_error *err);
