@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""fiocamp-run's status line on a terminal: a real campaign (real fio, 2 s
+"""fiocamp-run's status line on a terminal: a real campaign (real fio, 4 s
 runs so that fio reports its rate, an 8 MiB file) under a pseudo-terminal
 of 60 and of 120 columns.
 
@@ -119,7 +119,7 @@ pause     = 4s
 target    = local
 directory = %s
 size      = 8M
-runtime   = 2s
+runtime   = 4s
 
 [state basis]
 
