@@ -480,6 +480,27 @@ def pile_normal(tmp, data):
           f"normal output: the first run's state is the baseline: {base} {err}")
 
 
+
+def pile_short_logs(tmp):
+    """A run shorter than its log window (log_avg_msec=1000, a 1 MiB write
+    done in milliseconds) leaves an empty log: the run counts, the log is no
+    rejected input."""
+    d = os.path.join(tmp, "short-logs")
+    os.makedirs(d)
+    data = os.path.join(tmp, "short.dat")
+    for r in (1, 2):
+        prefix = os.path.join(d, f"before-{r}")
+        subprocess.run([FIO, "--name=seqwrite", f"--filename={data}", "--size=1M",
+                        "--rw=write", "--bs=1M", "--ioengine=psync", "--log_avg_msec=1000",
+                        f"--write_iops_log={prefix}", "--output-format=json",
+                        f"--output={prefix}.json"], check=True, capture_output=True)
+        log = f"{prefix}_iops.1.log"
+        check(os.path.exists(log) and os.path.getsize(log) == 0,
+              f"short-logs: fio left an empty log: {log}")
+    rc, out, err = run(["--csv", "summary", d])
+    check(rc == 0 and "rejected" not in err,
+          f"short-logs: an empty log of a run shorter than its window is no rejection: {rc} {err}")
+
 def pile_utf8(tmp, data):
     """A job name with bytes that are no UTF-8: valid JSON and CSV anyway."""
     d = os.path.join(tmp, "utf8")
@@ -564,6 +585,7 @@ def main():
         pile_contents(tmp, data)
         pile_workloads(tmp, data)
         pile_normal(tmp, data)
+        pile_short_logs(tmp)
         pile_utf8(tmp, data)
         width_and_formats(tmp, dated, state_round)
     finally:

@@ -377,6 +377,13 @@ static void load_logs(struct an_run *r)
 		bool any = false;
 		for (int d = 0; d < 3; d++)
 			any |= r->jobs[job].dir[d].present && prof->dir[d].n > 0;
+		if (!any && r->log_avg_ms > 0 && r->runtime_ms < r->log_avg_ms) {
+			/* fio writes an averaged value at the end of each window: a
+			 * run shorter than one leaves its log empty, and the run
+			 * simply has no per-second profile */
+			fc_profile_free(prof);
+			continue;
+		}
 		if (!any) {
 			l->error = cm_strdup("the log holds no values for a direction the report "
 					     "shows I/O for");
