@@ -595,6 +595,17 @@ def test_faults(tmp, fake):
     check('ended: fake: no bootable disk' in a.get('error', ''), 'start error: %r' % a)
     check_running_at_end(fake, d, 'task error')
 
+    # a rollback task that fails leaves the config locked (rollback) over half
+    # rolled-back disks: the guest is not started, and the message says why
+    d, m, ev, reqs, err = one('rollback-error', [dict(kind='task-error', task='qmrollback',
+                                                     message='fake: lvconvert failed', at=0.5)],
+                              [('s', 'snapshot e1'), ('r', 'revert e1; %s' % W)], want_rc=1)
+    check('is stopped and locked (rollback), and no task of it runs' in err and
+          'qm unlock 100; qm start 100' in err, 'rollback error: said: %s' % err[-1200:])
+    check_eq((fake.guest()['status'], fake.guest()['lock']), ('stopped', 'rollback'),
+             'rollback error: left as Proxmox left it')
+    check_eq(fake.tasks('qmstart'), [], 'rollback error: no start refused by the lock')
+
     # lock timeouts: the synchronous 500 and the task's, each sent again
     d, m, ev, reqs, err = one('locks', [
         dict(kind='lock-timeout', method='POST', path='/nodes/pve1/qemu/100/snapshot'),

@@ -210,7 +210,8 @@ def check_honest(fake, d, what):
                     failed = True
                 res = a.get('result') or {}
                 if a['text'].startswith('verify-hash') and res.get('match') is True:
-                    check_eq(res.get('sha256'), sha256(res.get('path', a['text'].split()[1])),
+                    check_eq((res.get('actual'), res.get('expected')),
+                             (sha256(res['path']),) * 2,
                              '%s: a matched hash is the file\'s' % what)
             if failed or rep.get('status') != 'done':
                 check(rep.get('data_back_s') is None,
@@ -298,7 +299,7 @@ def test_e2e(tmp, fake):
                       'backup rep %d: the guest was not away' % k)
                 continue
             vh = act(r, 'verify-hash').get('result') or {}
-            check_eq((vh.get('match'), vh.get('sha256')), (True, want_sha),
+            check_eq((vh.get('match'), vh.get('actual')), (True, want_sha),
                      '%s rep %d: the hash matched' % (name, k))
             dt, db = r.get('downtime_s'), r.get('data_back_s')
             # away at least the task, the start and the boot (node seconds, scaled)
@@ -374,21 +375,43 @@ def test_faults(tmp, fake):
     check_eq(len(fake.tasks('qmrestore')), 4, 'drop: four restores, none sent twice')
     check_guest_running(fake, d, 'drop', safety=False)
 
-    # the third rollback's task ends in an error after stopping the guest:
-    # the safety layer starts it again
+    # the start after the third rollback ends in an error: the guest, stopped
+    # by the rollback, is started again by the safety layer
     reset(fake)
-    d, *_ = run_shipped(tmp, fake, 'ftask', faults=[dict(
-        kind='task-error', task='qmrollback', message='fake: lvconvert failed', at=0.5,
-        **{'pass': 2})], want_rc=1)
-    m, ev = check_honest(fake, d, 'task error')
+    d, *_ = run_shipped(tmp, fake, 'fstart', faults=[dict(
+        kind='task-error', task='qmstart', message='fake: no bootable disk', **{'pass': 2})],
+        want_rc=1)
+    m, ev = check_honest(fake, d, 'start error')
     rr = reps(m, 'rollback')
-    check_eq([r['status'] for r in rr], ['done', 'done', 'failed'], 'task error: reps')
+    check_eq([r['status'] for r in rr], ['done', 'done', 'failed'], 'start error: reps')
     if len(rr) == 3:
         a = act(rr[2], 'revert')
-        check('ended: fake: lvconvert failed' in a.get('error', ''),
-              'task error: said: %r' % a.get('error'))
-        check(act(rr[2], 'verify-hash').get('status') != 'done', 'task error: no hash after it')
-    check_guest_running(fake, d, 'task error')
+        check('ended: fake: no bootable disk' in a.get('error', ''),
+              'start error: said: %r' % a.get('error'))
+        check_eq(main_seconds(a), 2, 'start error: the rollback itself timed')
+        check(act(rr[2], 'verify-hash').get('status') != 'done', 'start error: no hash after it')
+    check_guest_running(fake, d, 'start error')
+
+    # the third rollback's task itself ends in an error: Proxmox leaves the
+    # config locked (rollback) over half rolled-back disks.  The guest is not
+    # started (a start would be refused anyway), and the message says why and
+    # what to do; nothing more is sent after the failed step.
+    reset(fake)
+    d, p, out, err, wall = run_shipped(tmp, fake, 'frollback', faults=[dict(
+        kind='task-error', task='qmrollback', message='fake: lvconvert failed', at=0.5,
+        **{'pass': 2})], want_rc=1)
+    m, ev = check_honest(fake, d, 'rollback error')
+    rr = reps(m, 'rollback')
+    check_eq([r['status'] for r in rr], ['done', 'done', 'failed'], 'rollback error: reps')
+    g = fake.guest()
+    check_eq((g['status'], g['lock']), ('stopped', 'rollback'), 'rollback error: as Proxmox left it')
+    check('is stopped and locked (rollback), and no task of it runs' in err and
+          'qm unlock 100; qm start 100' in err, 'rollback error: said: %s' % err[-1500:])
+    check_eq(len(fake.tasks('qmstart')), 2, 'rollback error: no start tried after it')
+    pw = [e for e in ev if e['event'] == 'ensure-powered-on']
+    check(len(pw) == 1 and pw[0]['status'] == 'failed' and
+          pw[0]['result'].get('server_state') == 'stopped',
+          'rollback error: the journal says it was left stopped: %r' % pw)
 
     # a restore refused by the config lock more often than lock-retries allow:
     # the guest was stopped for it, and is started again
