@@ -20,7 +20,6 @@ lists every call the run makes), analyze (fiocamp-analyze's per-action table
 of the run).  Helpers and the secret search are test_proxmox_run.py's.
 """
 import hashlib
-import json
 import os
 import re
 import signal
@@ -223,8 +222,9 @@ def check_honest(fake, d, what, resumed=False):
                              (sha256(res['path']),) * 2,
                              '%s: a matched hash is the file\'s' % what)
             if rep.get('status') == 'skipped':
-                check_eq([x['text'] for x in rep.get('before') or [] if x.get('status') == 'done'],
-                         [], '%s: %s rep %s skipped, yet' % (what, s['name'], rep.get('repetition')))
+                done = [x['text'] for x in rep.get('before') or [] if x.get('status') == 'done']
+                check_eq(done, [], '%s: %s rep %s skipped, yet done'
+                         % (what, s['name'], rep.get('repetition')))
             if failed or rep.get('status') != 'done':
                 check(rep.get('data_back_s') is None,
                       '%s: %s rep %s not done: no data back (%r)'
@@ -282,7 +282,8 @@ def test_e2e(tmp, fake):
     pl = [a for a in setup['before'] if a['text'].startswith('payload')]
     check(pl and os.path.getsize(payload) == PAYLOAD_BYTES, 'the payload was written')
     want_sha = sha256(payload)
-    hashes = [a['result'].get('sha256') for a in setup['before'] if a.get('result', {}).get('sha256')]
+    hashes = [a['result']['sha256'] for a in setup['before']
+              if a.get('result', {}).get('sha256')]
     check(hashes and all(h == want_sha for h in hashes), 'setup: the payload\'s sha256 recorded')
     sn = act(setup, 'snapshot')
     check_eq(sn.get('result', {}).get('created'), True, 'setup: the snapshot made')
@@ -426,7 +427,8 @@ def test_faults(tmp, fake):
     check_eq([r['status'] for r in rr], ['done', 'done', 'failed', 'skipped', 'skipped'],
              'rollback error: reps')
     g = fake.guest()
-    check_eq((g['status'], g['lock']), ('stopped', 'rollback'), 'rollback error: as Proxmox left it')
+    check_eq((g['status'], g['lock']), ('stopped', 'rollback'),
+             'rollback error: as Proxmox left it')
     check('is stopped and locked (rollback), and no task of it runs' in err and
           'qm unlock 100; qm start 100' in err, 'rollback error: said: %s' % err[-1500:])
     check_eq(len(fake.tasks('qmstart')), 2, 'rollback error: no start tried after it')
