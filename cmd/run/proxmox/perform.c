@@ -107,9 +107,12 @@ static int do_write(struct fcr_pxp_op *o, const struct fcr_pve_write *w_in, stru
  */
 static int adopt(struct fcr_pxp_op *o, const char *role, bool read_log, struct fcr_pve_task *t)
 {
-	const char *upid = o->key ? fcr_jstr(json_object_get(o->p->adopt, o->key), "upid") : NULL;
+	json_t *entry = o->key ? json_object_get(o->p->adopt, o->key) : NULL;
+	const char *upid = fcr_jstr(entry, "upid");
 	if (!upid)
 		return 0;
+	/* what the interrupted attempt ran before it, as it recorded them */
+	json_array_extend(o->tasks, json_object_get(entry, "earlier_tasks"));
 	memset(t, 0, sizeof(*t));
 	snprintf(t->upid, sizeof(t->upid), "%s", upid);
 	snprintf(t->role, sizeof(t->role), "%s", role);

@@ -79,6 +79,27 @@ static bool unknown_write(const struct fcr_provider_step *st, const char **upid,
 }
 
 /*
+ * The tasks the interrupted attempt of a step ran before the one that is
+ * adopted (a restore's stop, a revert's rollback before its start), from
+ * what it recorded (a single task is the adopted one): the adopted
+ * attempt's record keeps them, so that every task that ran is in the
+ * manifest.
+ */
+static json_t *earlier_tasks(const struct fcr_provider_step *st, const char *adopted)
+{
+	json_t *out = json_array();
+	size_t i;
+	json_t *tk;
+	json_array_foreach(st->tasks, i, tk) {
+		const char *u = fcr_jstr(tk, "upid");
+		if (!u || !strcmp(u, adopted))
+			break;
+		json_array_append(out, tk);
+	}
+	return out;
+}
+
+/*
  * Such a write's task is the UPID it recorded, or a task of the write's type
  * started by our token that is not among the UPIDs seen before it was sent.
  * Waits for that task; when it ended well, the step is adopted (perform takes
@@ -116,7 +137,9 @@ static void reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st)
 	int rc = fcr_pve_task_wait(p->pve, &t, false, &e);
 	if (rc == 0) {
 		char *key = fcr_pxp_step_key(st->state, st->line);
-		json_object_set_new(p->adopt, key, json_pack("{s:s}", "upid", t.upid));
+		json_object_set_new(p->adopt, key,
+				    json_pack("{s:s, s:o}", "upid", t.upid, "earlier_tasks",
+					      earlier_tasks(st, t.upid)));
 		free(key);
 		fcr_pxp_note(p, "info", "task %s ended %s: its effect is this campaign's", t.upid,
 			     t.exitstatus);
