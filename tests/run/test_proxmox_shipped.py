@@ -545,7 +545,7 @@ def test_analyze(tmp, fake):
     table, the article's table with the task seconds."""
     reset(fake)
     d, *_ = run_shipped(tmp, fake, 'an')
-    r = subprocess.run([ANALYZE, d], capture_output=True, text=True)
+    r = subprocess.run([ANALYZE, '--table', d], capture_output=True, text=True)
     check_eq(r.returncode, 0, 'fiocamp-analyze (%s)' % r.stderr[-1500:])
     out = r.stdout
     R.CAPTURED.append(('fiocamp-analyze', out + r.stderr))
@@ -557,8 +557,11 @@ def test_analyze(tmp, fake):
         print('the task seconds in the table: skipped until fiocamp-analyze has the '
               'per-action table')
         return
-    for want in (r'\b2 2 2 2 2\b', r'\b21 22 21 21 21\b', r'\b53 57 69 100\b'):
-        check(re.search(want, out), 'the table has %s:\n%s' % (want, out[-3000:]))
+    # each action's task seconds over the repetitions, then their median
+    for each, median in (('2 2 2 2 2', 2), ('21 22 21 21 21', 21), ('53 57 69 100', 63)):
+        want = r'\b%s\b[^\n]*\b%d\b' % (r',? '.join(each.split()), median)
+        check(re.search(want, out), 'the table has %s, median %d:\n%s'
+              % (each, median, out[-3000:]))
 
 
 AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test_sigint,
