@@ -233,7 +233,8 @@ def check_honest(fake, d, what):
 # ---- areas ----------------------------------------------------------------------
 
 def test_doc(tmp, fake):
-    """docs/proxmox.md shows the shipped file, byte for byte."""
+    """docs/proxmox.md shows the shipped file, byte for byte, and has no
+    placeholder left."""
     with open(GUIDE) as f:
         guide = f.read()
     head = '### The shipped campaign'
@@ -249,6 +250,10 @@ def test_doc(tmp, fake):
                 text.splitlines(True), block.group(1).splitlines(True),
                 'fio-jobs/proxmox-rollback.ini', 'docs/proxmox.md')))
         check(same, 'docs/proxmox.md shows fio-jobs/proxmox-rollback.ini as it is')
+    # what the guide left to fill in while it was written
+    left = sorted(set(re.findall(r'\b(?:SHIPPED_CAMPAIGN|PREFLIGHT_OUTPUT|COST_MINUTES|'
+                                 r'FAKE_WALL|FAKE_TABLE)\b|to be written', guide)))
+    check_eq(left, [], 'placeholders left in the guide')
 
 
 def run_shipped(tmp, fake, name='shipped', provider_extra=None, faults=(), want_rc=0):
