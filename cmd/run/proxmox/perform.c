@@ -739,12 +739,13 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	 * retry after lock retry; unlocking is for someone who has looked.
 	 */
 	if (rc == 0 && g.lock[0] && strcmp(g.status, "running") != 0)
-		rc = fcr_fail_as(&e, FCR_E_INVAL,
-				 "guest %ld is stopped and locked (%s), and no task of it runs: the "
-				 "operation that failed left the lock, so it is not started; read that "
-				 "task's log, repeat the operation or restore the guest, then on the "
-				 "node: qm unlock %ld; qm start %ld",
-				 p->cfg.vmid, g.lock, p->cfg.vmid, p->cfg.vmid);
+		rc = fcr_fail_as(
+		    &e, FCR_E_INVAL,
+		    "guest %ld is stopped and locked (%s), and no task of it runs: the "
+		    "operation that failed left the lock, so it is not started; read that "
+		    "task's log, repeat the operation or restore the guest, then on the "
+		    "node: qm unlock %ld; qm start %ld",
+		    p->cfg.vmid, g.lock, p->cfg.vmid, p->cfg.vmid);
 	bool already = rc == 0 && !strcmp(g.status, "running");
 	if (rc == 0 && !already) {
 		struct fcr_pxp_op o;
