@@ -133,9 +133,9 @@ struct fcr_provider_step {
 	 * campaign also passes "done", "running", "interrupted", "failed". */
 	const char *status;
 	json_t *result; /* what perform() recorded for it then (borrowed), or NULL */
-	/* The "tasks" it recorded beside the result when it ran more than one
-	 * (borrowed), or NULL. */
-	json_t *tasks;
+	/* The step as the manifest has it, with the "task" or "tasks" it
+	 * recorded beside the result (borrowed), or NULL. */
+	json_t *recorded;
 	/* Its "write-intent" and "write-outcome" events of earlier sessions, in
 	 * journal order (borrowed; an empty array on a fresh run). */
 	json_t *journal;

@@ -475,11 +475,12 @@ def test_sigint(tmp, fake):
     p, w = R.start(['-o', d, ini], tmp)
 
     def second_restore():
-        if not os.path.exists(os.path.join(d, 'journal.jsonl')):
+        try:
+            ev = R.load_journal(d)
+        except (OSError, ValueError):  # not there yet, or a line half written
             return None
-        got = [e['upid'] for e in R.load_journal(d)
-               if e['event'] == 'pve-task' and e.get('type') == 'qmrestore']
-        return got[1:]
+        return [e['upid'] for e in ev
+                if e['event'] == 'pve-task' and e.get('type') == 'qmrestore'][1:]
     upid = R.wait_for(second_restore, p, timeout=120)
     check(upid, 'sigint: the second restore started')
     time.sleep(0.1)

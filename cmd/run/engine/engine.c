@@ -1039,7 +1039,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 				    .line = a->line,
 				    .status = status ? status : "pending",
 				    .result = json_object_get(obj, "result"),
-				    .tasks = json_object_get(obj, "tasks"),
+				    .recorded = obj,
 				    .journal = fcr_resume_step_writes(writes, st->name,
 								      st->repeat > 1 ? k : 0, ai),
 				};

@@ -81,16 +81,24 @@ static bool unknown_write(const struct fcr_provider_step *st, const char **upid,
 /*
  * The tasks the interrupted attempt of a step ran before the one that is
  * adopted (a restore's stop, a revert's rollback before its start), from
- * what it recorded (a single task is the adopted one): the adopted
- * attempt's record keeps them, so that every task that ran is in the
- * manifest.
+ * what it recorded: the adopted attempt's record keeps them, so that every
+ * task that ran is in the manifest.
  */
 static json_t *earlier_tasks(const struct fcr_provider_step *st, const char *adopted)
 {
 	json_t *out = json_array();
+	json_t *tasks = json_object_get(st->recorded, "tasks");
+	json_t *one = json_object_get(st->recorded, "task");
+	if (!json_is_array(tasks)) {
+		/* one task: the one adopted, or one before a write of unknown outcome */
+		const char *u = fcr_jstr(one, "upid");
+		if (u && strcmp(u, adopted) != 0)
+			json_array_append(out, one);
+		return out;
+	}
 	size_t i;
 	json_t *tk;
-	json_array_foreach(st->tasks, i, tk) {
+	json_array_foreach(tasks, i, tk) {
 		const char *u = fcr_jstr(tk, "upid");
 		if (!u || !strcmp(u, adopted))
 			break;
