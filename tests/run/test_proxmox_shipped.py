@@ -43,9 +43,6 @@ VZDUMP_S = [21, 22, 21, 21, 21]
 QMRESTORE_S = [53, 57, 69, 100]
 BOOT_S = 22.8
 PAYLOAD_BYTES = 4 << 20
-# fiocamp-analyze's per-action table (issue 12's analysis) is not there yet:
-# the analyze area checks the task seconds in it once this is True
-ANALYZER_HAS_ACTIONS = False
 
 
 def shipped():
@@ -559,10 +556,6 @@ def test_analyze(tmp, fake):
         check(re.search(r'matched \(%d of %d\)|\b%d of %d matched' % (n, n, n, n), out),
               '%d of %d hashes matched:\n%s' % (n, n, out[-3000:]))
     check('mismatch' not in out and 'differs' not in out, 'no hash differs')
-    if not ANALYZER_HAS_ACTIONS:
-        print('the task seconds in the table: skipped until fiocamp-analyze has the '
-              'per-action table')
-        return
     # each action's task seconds over the repetitions, then their median
     for each, median in (('2 2 2 2 2', 2), ('21 22 21 21 21', 21), ('53 57 69 100', 63)):
         want = r'\b%s\b[^\n]*\b%d\b' % (r',? '.join(each.split()), median)
