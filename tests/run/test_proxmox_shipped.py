@@ -561,6 +561,13 @@ def test_analyze(tmp, fake):
         want = r'\b%s\b[^\n]*\b%d\b' % (r',? '.join(each.split()), median)
         check(re.search(want, out), 'the table has %s, median %d:\n%s'
               % (each, median, out[-3000:]))
+    # the article's table, as --markdown writes it (shown in the test's log)
+    md = subprocess.run([ANALYZE, '--markdown', d], capture_output=True, text=True)
+    check_eq(md.returncode, 0, 'fiocamp-analyze --markdown (%s)' % md.stderr[-1500:])
+    rows = [l for l in md.stdout.splitlines() if l.startswith('| ')]
+    check(any('qmrestore' in l and '53, 57, 69, 100 (median 63' in l for l in rows),
+          'the Markdown table has the restores:\n%s' % md.stdout[-3000:])
+    print('\n'.join(rows[:8]))
 
 
 AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test_sigint,
