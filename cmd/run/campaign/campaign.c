@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "campaign/campaign.h"
+#include "campaign/parser.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -13,42 +14,7 @@
 #define CAMPAIGN_MAX_BYTES  (1024 * 1024)
 #define CAMPAIGN_MAX_ERRORS 20
 
-/* The keys of a [variant NAME] section. */
-enum vkey { VK_DIRECTORY, VK_FILENAME, VK_DESTRUCTIVE, VK_SIZE, VK_BEFORE, VK_COUNT };
-static const char *const variant_keys[VK_COUNT] = {
-    [VK_DIRECTORY] = "directory", [VK_FILENAME] = "filename", [VK_DESTRUCTIVE] = "destructive",
-    [VK_SIZE] = "size",		  [VK_BEFORE] = "before",
-};
-
-/* A [variant NAME] section as it is read; ordered by `variants =` at the end. */
-struct variant_section {
-	struct fcr_variant v;
-	unsigned seen[VK_COUNT];
-	bool listed;
-};
-
-struct parser {
-	struct fcr_campaign *c;
-	struct cm_strv *errors;
-	const char *source;
-	unsigned line;
-	int n_errors;
-	/* where each [campaign] key was set, 0 = not set */
-	unsigned seen[32];
-	bool in_campaign, in_provider;
-	bool had_campaign, had_provider;
-	bool any_section;
-	struct fcr_state *state;
-	struct variant_section *vsecs;
-	size_t n_vsecs;
-	struct variant_section *vsec; /* the section at hand */
-	struct cm_strv variant_names; /* from `variants =` */
-};
-
-static void perror_at(struct parser *p, unsigned line, const char *fmt, ...) CM_PRINTF(3, 4);
-static void variant_release(struct fcr_variant *v);
-
-static void perror_at(struct parser *p, unsigned line, const char *fmt, ...)
+void fcr_cp_error(struct parser *p, unsigned line, const char *fmt, ...)
 {
 	p->n_errors++;
 	if (p->n_errors > CAMPAIGN_MAX_ERRORS)
@@ -95,26 +61,6 @@ static void cut_comment(char *v, bool semicolon_is_comment)
 	}
 }
 
-enum ckey {
-	K_NAME,
-	K_SUITE,
-	K_ROUNDS,
-	K_PAUSE,
-	K_TARGET,
-	K_DIRECTORY,
-	K_SIZE,
-	K_RUNTIME,
-	K_PREFILL,
-	K_IOENGINE,
-	K_DIRECT,
-	K_SSH_PORT,
-	K_SSH_OPTIONS,
-	K_WAIT_TIMEOUT,
-	K_KEEP_FILE,
-	K_VARIANTS,
-	K_ORDER,
-};
-
 static const char *const campaign_keys[] = {
     [K_NAME] = "name",
     [K_SUITE] = "suite",
@@ -135,7 +81,7 @@ static const char *const campaign_keys[] = {
     [K_ORDER] = "order",
 };
 
-static int parse_bool(const char *v, bool *out)
+int fcr_cp_bool(const char *v, bool *out)
 {
 	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1") || !strcmp(v, "on")) {
 		*out = true;
@@ -158,15 +104,16 @@ static void parse_target(struct parser *p, const char *v)
 		return;
 	}
 	if (strncmp(v, "ssh", 3) || (v[3] != ' ' && v[3] != '\t')) {
-		perror_at(p, p->line,
-			  "bad target '%s' (expected local, ssh HOST or ssh USER@HOST[:PORT])", v);
+		fcr_cp_error(p, p->line,
+			     "bad target '%s' (expected local, ssh HOST or ssh USER@HOST[:PORT])",
+			     v);
 		return;
 	}
 	const char *dest = v + 3;
 	while (*dest == ' ' || *dest == '\t')
 		dest++;
 	if (!*dest || strpbrk(dest, " \t")) {
-		perror_at(p, p->line, "bad target '%s' (expected ssh USER@HOST[:PORT])", v);
+		fcr_cp_error(p, p->line, "bad target '%s' (expected ssh USER@HOST[:PORT])", v);
 		return;
 	}
 	const char *at = strrchr(dest, '@');
@@ -177,7 +124,8 @@ static void parse_target(struct parser *p, const char *v)
 	/* a destination starting with '-' would be an option to ssh */
 	if ((at && at == dest) || dest[0] == '-' ||
 	    fcr_parse_host_port(hostpart, &host, &port, &given) < 0 || host[0] == '-') {
-		perror_at(p, p->line, "bad ssh destination '%s' (expected USER@HOST[:PORT])", dest);
+		fcr_cp_error(p, p->line, "bad ssh destination '%s' (expected USER@HOST[:PORT])",
+			     dest);
 		free(host);
 		return;
 	}
@@ -198,10 +146,10 @@ static void check_name_length(struct parser *p, const char *what, const char *na
 {
 	size_t n = strlen(name);
 	if (n > FCR_NAME_MAX_BYTES)
-		perror_at(p, p->line,
-			  "%s name '%.40s...' is %zu bytes long; names have at most %d (they "
-			  "become file and directory names)",
-			  what, name, n, FCR_NAME_MAX_BYTES);
+		fcr_cp_error(p, p->line,
+			     "%s name '%.40s...' is %zu bytes long; names have at most %d (they "
+			     "become file and directory names)",
+			     what, name, n, FCR_NAME_MAX_BYTES);
 }
 
 struct named {
@@ -233,7 +181,8 @@ static void report_twice(struct parser *p, const struct cm_strv *names)
 	}
 	for (size_t i = 0; i < names->n; i++) {
 		if (twice[i])
-			perror_at(p, p->line, "test '%s' appears twice in the suite", names->v[i]);
+			fcr_cp_error(p, p->line, "test '%s' appears twice in the suite",
+				     names->v[i]);
 	}
 	free(twice);
 	free(v);
@@ -245,19 +194,19 @@ static void parse_suite(struct parser *p, const char *v, struct cm_strv *out)
 	struct fcr_error err;
 	struct cm_strv words = {0};
 	if (fcr_shell_split(v, &words, &err) < 0) {
-		perror_at(p, p->line, "suite: %s", err.msg);
+		fcr_cp_error(p, p->line, "suite: %s", err.msg);
 		return;
 	}
 	struct cm_strv stems = {0};
 	for (size_t i = 0; i < words.n; i++) {
 		char *stem = fcr_path_stem(words.v[i], ".fio");
 		if (!fcr_name_is_safe(stem))
-			perror_at(p, p->line, "bad test name '%s' (letters, digits, '.', '_', '-')",
-				  stem);
+			fcr_cp_error(p, p->line,
+				     "bad test name '%s' (letters, digits, '.', '_', '-')", stem);
 		else
 			check_name_length(p, "test", stem);
 		if (!strcmp(stem, "prefill"))
-			perror_at(p, p->line, "'prefill' is the prefill job, not a test");
+			fcr_cp_error(p, p->line, "'prefill' is the prefill job, not a test");
 		cm_strv_take(&stems, stem);
 	}
 	report_twice(p, &stems);
@@ -271,105 +220,9 @@ static void parse_rounds(struct parser *p, const char *v, unsigned *out)
 {
 	unsigned long n;
 	if (fcr_parse_uint(v, 10000, &n) < 0)
-		perror_at(p, p->line, "bad rounds '%s' (expected a number from 0 to 10000)", v);
+		fcr_cp_error(p, p->line, "bad rounds '%s' (expected a number from 0 to 10000)", v);
 	else
 		*out = (unsigned)n;
-}
-
-/* `size = 16G 32G`: each size once, in the order written, each of them a
- * directory name when there are several. */
-static void parse_sizes(struct parser *p, const char *v, struct fcr_size **out, size_t *n_out)
-{
-	struct cm_strv words = {0};
-	struct fcr_error err;
-	if (fcr_shell_split(v, &words, &err) < 0) {
-		perror_at(p, p->line, "size: %s", err.msg);
-		return;
-	}
-	if (words.n > FCR_SIZES_MAX) {
-		perror_at(p, p->line, "size lists %zu sizes; at most %d", words.n, FCR_SIZES_MAX);
-		cm_strv_release(&words);
-		return;
-	}
-	struct fcr_size *sizes = cm_calloc(words.n + 1, sizeof(*sizes));
-	size_t n = 0;
-	bool bad = false;
-	for (size_t i = 0; i < words.n; i++) {
-		const char *w = words.v[i];
-		uint64_t b;
-		if (cm_parse_size_bytes(w, &b, err.msg, sizeof(err.msg)) < 0) {
-			perror_at(p, p->line, "size: %s", err.msg);
-			bad = true;
-			continue;
-		}
-		if (b < 1024 * 1024) {
-			perror_at(p, p->line, "size '%s' is smaller than 1M", w);
-			bad = true;
-			continue;
-		}
-		if (b > INT64_MAX) {
-			perror_at(p, p->line, "size '%s' is larger than a file can be", w);
-			bad = true;
-			continue;
-		}
-		if (words.n > 1 && !fcr_name_is_safe(w)) {
-			perror_at(p, p->line,
-				  "size '%s' names a directory when several are given: letters, "
-				  "digits, '.', '_', '-' (e.g. 16G)",
-				  w);
-			bad = true;
-			continue;
-		}
-		for (size_t j = 0; j < n; j++) {
-			if (sizes[j].bytes == b) {
-				perror_at(p, p->line, "size '%s' is given twice (as '%s' before)",
-					  w, sizes[j].text);
-				bad = true;
-				break;
-			}
-		}
-		sizes[n].bytes = b;
-		sizes[n++].text = cm_strdup(w);
-	}
-	cm_strv_release(&words);
-	if (bad || n == 0) {
-		for (size_t i = 0; i < n; i++)
-			free(sizes[i].text);
-		free(sizes);
-		return;
-	}
-	for (size_t i = 0; i < *n_out; i++)
-		free((*out)[i].text);
-	free(*out);
-	*out = sizes;
-	*n_out = n;
-}
-
-static uint64_t largest_size(const struct fcr_size *sizes, size_t n)
-{
-	uint64_t m = 0;
-	for (size_t i = 0; i < n; i++)
-		m = sizes[i].bytes > m ? sizes[i].bytes : m;
-	return m;
-}
-
-/* A variant's name becomes a directory of every round; an earlier attempt
- * of it is moved aside as NAME.interrupted-K or NAME.failed-K. */
-static void check_variant_name(struct parser *p, const char *name)
-{
-	if (!fcr_name_is_safe(name)) {
-		perror_at(p, p->line, "bad variant name '%s' (letters, digits, '.', '_', '-')",
-			  name);
-		return;
-	}
-	if (strlen(name) > FCR_NAME_MAX_BYTES)
-		perror_at(p, p->line, "variant name '%.40s...' is longer than %d bytes", name,
-			  FCR_NAME_MAX_BYTES);
-	else if (strstr(name, ".interrupted-") || strstr(name, ".failed-"))
-		perror_at(p, p->line,
-			  "variant name '%s' looks like a directory moved aside "
-			  "(NAME.interrupted-K, NAME.failed-K)",
-			  name);
 }
 
 static void parse_campaign_key(struct parser *p, const char *key, char *v)
@@ -381,20 +234,21 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			break;
 	}
 	if (k == CM_ARRAY_SIZE(campaign_keys)) {
-		perror_at(p, p->line,
-			  "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
-			  "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
-			  "ssh-options, wait-timeout, keep-file, variants, order)",
-			  key);
+		fcr_cp_error(
+		    p, p->line,
+		    "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
+		    "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
+		    "ssh-options, wait-timeout, keep-file, variants, order)",
+		    key);
 		return;
 	}
 	if (p->seen[k]) {
-		perror_at(p, p->line, "'%s' was already set on line %u", key, p->seen[k]);
+		fcr_cp_error(p, p->line, "'%s' was already set on line %u", key, p->seen[k]);
 		return;
 	}
 	p->seen[k] = p->line;
 	if (!*v && k != K_SSH_OPTIONS) {
-		perror_at(p, p->line, "'%s' needs a value", key);
+		fcr_cp_error(p, p->line, "'%s' needs a value", key);
 		return;
 	}
 	struct fcr_error err;
@@ -402,7 +256,8 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	switch ((enum ckey)k) {
 	case K_NAME:
 		if (!fcr_name_is_safe(v)) {
-			perror_at(p, p->line, "bad name '%s' (letters, digits, '.', '_', '-')", v);
+			fcr_cp_error(p, p->line, "bad name '%s' (letters, digits, '.', '_', '-')",
+				     v);
 			return;
 		}
 		check_name_length(p, "campaign", v);
@@ -417,51 +272,52 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		break;
 	case K_PAUSE:
 		if (cm_parse_duration_ms(v, &c->pause_ms, err.msg, sizeof(err.msg)) < 0)
-			perror_at(p, p->line, "pause: %s", err.msg);
+			fcr_cp_error(p, p->line, "pause: %s", err.msg);
 		break;
 	case K_RUNTIME:
 		if (cm_parse_duration_ms(v, &c->runtime_ms, err.msg, sizeof(err.msg)) < 0)
-			perror_at(p, p->line, "runtime: %s", err.msg);
+			fcr_cp_error(p, p->line, "runtime: %s", err.msg);
 		else if (c->runtime_ms < 1000 || c->runtime_ms % 1000)
-			perror_at(p, p->line, "runtime '%s' must be whole seconds, at least 1s", v);
+			fcr_cp_error(p, p->line, "runtime '%s' must be whole seconds, at least 1s",
+				     v);
 		break;
 	case K_WAIT_TIMEOUT:
 		if (cm_parse_duration_ms(v, &c->wait_timeout_ms, err.msg, sizeof(err.msg)) < 0)
-			perror_at(p, p->line, "wait-timeout: %s", err.msg);
+			fcr_cp_error(p, p->line, "wait-timeout: %s", err.msg);
 		break;
 	case K_TARGET:
 		parse_target(p, v);
 		break;
 	case K_DIRECTORY:
 		if (v[0] != '/')
-			perror_at(p, p->line, "directory '%s' must be an absolute path", v);
+			fcr_cp_error(p, p->line, "directory '%s' must be an absolute path", v);
 		else if (strpbrk(v, ":\n\\"))
-			perror_at(p, p->line, "directory '%s' must not contain ':' or '\\'", v);
+			fcr_cp_error(p, p->line, "directory '%s' must not contain ':' or '\\'", v);
 		free(c->directory);
 		c->directory = cm_strdup(v);
 		break;
 	case K_SIZE:
-		parse_sizes(p, v, &c->sizes, &c->n_sizes);
-		c->size_bytes = largest_size(c->sizes, c->n_sizes);
+		fcr_cp_sizes(p, v, &c->sizes, &c->n_sizes);
+		c->size_bytes = fcr_cp_largest_size(c->sizes, c->n_sizes);
 		free(c->size_text);
 		c->size_text = cm_strdup(v);
 		break;
 	case K_VARIANTS: {
 		cm_strv_release(&p->variant_names);
 		if (fcr_shell_split(v, &p->variant_names, &err) < 0) {
-			perror_at(p, p->line, "variants: %s", err.msg);
+			fcr_cp_error(p, p->line, "variants: %s", err.msg);
 			return;
 		}
 		struct cm_strv *names = &p->variant_names;
 		if (names->n > FCR_VARIANTS_MAX)
-			perror_at(p, p->line, "variants lists %zu variants; at most %d", names->n,
-				  FCR_VARIANTS_MAX);
+			fcr_cp_error(p, p->line, "variants lists %zu variants; at most %d",
+				     names->n, FCR_VARIANTS_MAX);
 		for (size_t i = 0; names->v && i < names->n; i++) {
-			check_variant_name(p, names->v[i]);
+			fcr_cp_variant_name(p, names->v[i]);
 			for (size_t j = 0; j < i; j++) {
 				if (!strcmp(names->v[i], names->v[j])) {
-					perror_at(p, p->line, "variant '%s' is listed twice",
-						  names->v[i]);
+					fcr_cp_error(p, p->line, "variant '%s' is listed twice",
+						     names->v[i]);
 					break;
 				}
 			}
@@ -474,34 +330,34 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		else if (!strcmp(v, "sequential"))
 			c->order = FCR_ORDER_SEQUENTIAL;
 		else
-			perror_at(p, p->line, "bad order '%s' (expected interleaved or sequential)",
-				  v);
+			fcr_cp_error(p, p->line,
+				     "bad order '%s' (expected interleaved or sequential)", v);
 		break;
 	case K_PREFILL:
-		if (parse_bool(v, &c->prefill) < 0)
-			perror_at(p, p->line, "bad prefill '%s' (expected yes or no)", v);
+		if (fcr_cp_bool(v, &c->prefill) < 0)
+			fcr_cp_error(p, p->line, "bad prefill '%s' (expected yes or no)", v);
 		break;
 	case K_KEEP_FILE:
-		if (parse_bool(v, &c->keep_file) < 0)
-			perror_at(p, p->line, "bad keep-file '%s' (expected yes or no)", v);
+		if (fcr_cp_bool(v, &c->keep_file) < 0)
+			fcr_cp_error(p, p->line, "bad keep-file '%s' (expected yes or no)", v);
 		break;
 	case K_IOENGINE:
 		if (!fcr_name_is_safe(v))
-			perror_at(p, p->line, "bad ioengine '%s'", v);
+			fcr_cp_error(p, p->line, "bad ioengine '%s'", v);
 		free(c->ioengine);
 		c->ioengine = cm_strdup(v);
 		break;
 	case K_DIRECT: {
 		bool b;
-		if (parse_bool(v, &b) < 0)
-			perror_at(p, p->line, "bad direct '%s' (expected 1 or 0)", v);
+		if (fcr_cp_bool(v, &b) < 0)
+			fcr_cp_error(p, p->line, "bad direct '%s' (expected 1 or 0)", v);
 		else
 			c->direct = b;
 		break;
 	}
 	case K_SSH_PORT:
 		if (fcr_parse_uint(v, 65535, &n) < 0 || n == 0) {
-			perror_at(p, p->line, "bad ssh-port '%s' (expected 1 to 65535)", v);
+			fcr_cp_error(p, p->line, "bad ssh-port '%s' (expected 1 to 65535)", v);
 		} else {
 			c->ssh_port = (unsigned)n;
 			c->ssh_port_given = true;
@@ -510,15 +366,15 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	case K_SSH_OPTIONS:
 		cm_strv_release(&c->ssh_options);
 		if (fcr_shell_split(v, &c->ssh_options, &err) < 0)
-			perror_at(p, p->line, "ssh-options: %s", err.msg);
+			fcr_cp_error(p, p->line, "ssh-options: %s", err.msg);
 		break;
 	}
 }
 
 /* Splits a `before` value on ';' outside quotes into trimmed actions,
  * appended to *actions. */
-static void parse_before(struct parser *p, const char *value, struct fcr_step **actions,
-			 size_t *n_actions)
+void fcr_cp_before(struct parser *p, const char *value, struct fcr_step **actions,
+		   size_t *n_actions)
 {
 	const char *start = value;
 	char quote = 0;
@@ -541,7 +397,7 @@ static void parse_before(struct parser *p, const char *value, struct fcr_step **
 			/* "a; b;" is fine; "a;; b", "; a" and "before =" are not */
 			bool trailing = !*q && start != value;
 			if (!trailing && !reported)
-				perror_at(p, p->line, "empty action in 'before'");
+				fcr_cp_error(p, p->line, "empty action in 'before'");
 			reported = true;
 		} else {
 			*actions = cm_realloc(*actions, *n_actions + 1, sizeof(**actions));
@@ -551,67 +407,12 @@ static void parse_before(struct parser *p, const char *value, struct fcr_step **
 			a->line = p->line;
 			struct fcr_error err;
 			if (fcr_shell_split(t, &a->words, &err) < 0)
-				perror_at(p, p->line, "'%s': %s", t, err.msg);
+				fcr_cp_error(p, p->line, "'%s': %s", t, err.msg);
 		}
 		free(piece);
 		if (!*q)
 			break;
 		start = q + 1;
-	}
-}
-
-static void parse_variant_key(struct parser *p, const char *key, char *v)
-{
-	struct variant_section *vs = p->vsec;
-	struct fcr_variant *var = &vs->v;
-	size_t k;
-	for (k = 0; k < VK_COUNT; k++) {
-		if (!strcmp(variant_keys[k], key))
-			break;
-	}
-	if (k == VK_COUNT) {
-		perror_at(p, p->line,
-			  "unknown key '%s' in [variant %s] (expected directory, filename, "
-			  "destructive, size, before)",
-			  key, var->name);
-		return;
-	}
-	if (k == VK_BEFORE) {
-		parse_before(p, v, &var->actions, &var->n_actions);
-		vs->seen[k] = vs->seen[k] ? vs->seen[k] : p->line;
-		return;
-	}
-	if (vs->seen[k]) {
-		perror_at(p, p->line, "'%s' was already set on line %u", key, vs->seen[k]);
-		return;
-	}
-	vs->seen[k] = p->line;
-	if (!*v) {
-		perror_at(p, p->line, "'%s' needs a value", key);
-		return;
-	}
-	switch ((enum vkey)k) {
-	case VK_DIRECTORY:
-	case VK_FILENAME:
-		if (v[0] != '/')
-			perror_at(p, p->line, "%s '%s' must be an absolute path", key, v);
-		else if (strpbrk(v, ":\n\\"))
-			perror_at(p, p->line, "%s '%s' must not contain ':' or '\\'", key, v);
-		if (k == VK_DIRECTORY)
-			var->directory = cm_strdup(v);
-		else
-			var->filename = cm_strdup(v);
-		break;
-	case VK_DESTRUCTIVE:
-		if (parse_bool(v, &var->destructive) < 0)
-			perror_at(p, p->line, "bad destructive '%s' (expected yes or no)", v);
-		break;
-	case VK_SIZE:
-		parse_sizes(p, v, &var->sizes, &var->n_sizes);
-		break;
-	case VK_BEFORE:
-	case VK_COUNT:
-		break;
 	}
 }
 
@@ -625,11 +426,12 @@ static void parse_section(struct parser *p, char *inner)
 	p->vsec = NULL;
 	if (!strncmp(name, "variant", 7) && (name[7] == ' ' || name[7] == '\t')) {
 		char *vn = trim(name + 7);
-		check_variant_name(p, vn);
+		fcr_cp_variant_name(p, vn);
 		for (size_t i = 0; i < p->n_vsecs; i++) {
 			if (!strcmp(p->vsecs[i].v.name, vn))
-				perror_at(p, p->line, "variant '%s' was already defined on line %u",
-					  vn, p->vsecs[i].v.line);
+				fcr_cp_error(p, p->line,
+					     "variant '%s' was already defined on line %u", vn,
+					     p->vsecs[i].v.line);
 		}
 		p->vsecs = cm_realloc(p->vsecs, p->n_vsecs + 1, sizeof(*p->vsecs));
 		struct variant_section *vs = &p->vsecs[p->n_vsecs++];
@@ -640,20 +442,20 @@ static void parse_section(struct parser *p, char *inner)
 		return;
 	}
 	if (!strcmp(name, "variant")) {
-		perror_at(p, p->line, "[variant] needs a name: [variant NAME]");
+		fcr_cp_error(p, p->line, "[variant] needs a name: [variant NAME]");
 		p->state = NULL;
 		return;
 	}
 	if (!strcmp(name, "campaign")) {
 		if (p->had_campaign)
-			perror_at(p, p->line, "a second [campaign] section");
+			fcr_cp_error(p, p->line, "a second [campaign] section");
 		p->had_campaign = true;
 		p->in_campaign = true;
 		return;
 	}
 	if (!strcmp(name, "provider")) {
 		if (p->had_provider)
-			perror_at(p, p->line, "a second [provider] section");
+			fcr_cp_error(p, p->line, "a second [provider] section");
 		p->had_provider = true;
 		p->in_provider = true;
 		return;
@@ -661,17 +463,17 @@ static void parse_section(struct parser *p, char *inner)
 	if (!strncmp(name, "state", 5) && (name[5] == ' ' || name[5] == '\t')) {
 		char *sn = trim(name + 5);
 		if (!fcr_name_is_safe(sn)) {
-			perror_at(p, p->line,
-				  "bad state name '%s' (letters, digits, '.', '_', '-')", sn);
+			fcr_cp_error(p, p->line,
+				     "bad state name '%s' (letters, digits, '.', '_', '-')", sn);
 		} else if (!strcmp(sn, "prefill")) {
-			perror_at(p, p->line, "'prefill' is reserved for the prefill run");
+			fcr_cp_error(p, p->line, "'prefill' is reserved for the prefill run");
 		} else {
 			check_name_length(p, "state", sn);
 			for (size_t i = 0; i < c->n_states; i++) {
 				if (!strcmp(c->states[i].name, sn))
-					perror_at(p, p->line,
-						  "state '%s' was already defined on line %u", sn,
-						  c->states[i].line);
+					fcr_cp_error(p, p->line,
+						     "state '%s' was already defined on line %u",
+						     sn, c->states[i].line);
 			}
 		}
 		c->states = cm_realloc(c->states, c->n_states + 1, sizeof(*c->states));
@@ -684,12 +486,13 @@ static void parse_section(struct parser *p, char *inner)
 		return;
 	}
 	if (!strcmp(name, "state"))
-		perror_at(p, p->line, "[state] needs a name: [state NAME]");
+		fcr_cp_error(p, p->line, "[state] needs a name: [state NAME]");
 	else
-		perror_at(p, p->line,
-			  "unknown section [%s] (expected [campaign], [provider], [state NAME] or "
-			  "[variant NAME])",
-			  name);
+		fcr_cp_error(
+		    p, p->line,
+		    "unknown section [%s] (expected [campaign], [provider], [state NAME] or "
+		    "[variant NAME])",
+		    name);
 	/* keys up to the next section are ignored: the section is wrong already */
 	p->state = NULL;
 }
@@ -699,7 +502,7 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_state *s = p->state;
 	if (!strcmp(key, "before")) {
-		parse_before(p, v, &s->actions, &s->n_actions);
+		fcr_cp_before(p, v, &s->actions, &s->n_actions);
 		return;
 	}
 	unsigned *seen = !strcmp(key, "repeat")	  ? &s->repeat_line
@@ -707,31 +510,32 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 			 : !strcmp(key, "rounds") ? &s->rounds_line
 						  : NULL;
 	if (!seen) {
-		perror_at(p, p->line,
-			  "unknown key '%s' in [state %s] (expected before, repeat, suite, rounds)",
-			  key, s->name);
+		fcr_cp_error(
+		    p, p->line,
+		    "unknown key '%s' in [state %s] (expected before, repeat, suite, rounds)", key,
+		    s->name);
 		return;
 	}
 	if (*seen) {
-		perror_at(p, p->line, "'%s' was already set on line %u", key, *seen);
+		fcr_cp_error(p, p->line, "'%s' was already set on line %u", key, *seen);
 		return;
 	}
 	*seen = p->line;
 	if (!*v) {
-		perror_at(p, p->line, "'%s' needs a value", key);
+		fcr_cp_error(p, p->line, "'%s' needs a value", key);
 		return;
 	}
 	unsigned long n;
 	if (seen == &s->repeat_line) {
 		if (fcr_parse_uint(v, FCR_REPEAT_MAX, &n) < 0 || n == 0)
-			perror_at(p, p->line, "bad repeat '%s' (expected a number from 1 to %d)", v,
-				  FCR_REPEAT_MAX);
+			fcr_cp_error(p, p->line, "bad repeat '%s' (expected a number from 1 to %d)",
+				     v, FCR_REPEAT_MAX);
 		else
 			s->repeat = (unsigned)n;
 	} else if (seen == &s->suite_line) {
 		parse_suite(p, v, &s->own_suite);
 		if (!s->own_suite.n)
-			perror_at(p, p->line, "'suite' lists no tests");
+			fcr_cp_error(p, p->line, "'suite' lists no tests");
 	} else {
 		parse_rounds(p, v, &s->rounds);
 	}
@@ -746,12 +550,12 @@ static void parse_line(struct parser *p, char *line)
 	if (*s == '[') {
 		char *close = strchr(s, ']');
 		if (!close) {
-			perror_at(p, p->line, "section header without ']'");
+			fcr_cp_error(p, p->line, "section header without ']'");
 			return;
 		}
 		char *after = trim(close + 1);
 		if (*after && *after != ';' && *after != '#') {
-			perror_at(p, p->line, "text after the section header: '%s'", after);
+			fcr_cp_error(p, p->line, "text after the section header: '%s'", after);
 			return;
 		}
 		*close = '\0';
@@ -760,7 +564,7 @@ static void parse_line(struct parser *p, char *line)
 	}
 	char *eq = strchr(s, '=');
 	if (!eq) {
-		perror_at(p, p->line, "expected 'key = value' or '[section]', found '%s'", s);
+		fcr_cp_error(p, p->line, "expected 'key = value' or '[section]', found '%s'", s);
 		return;
 	}
 	*eq = '\0';
@@ -770,7 +574,7 @@ static void parse_line(struct parser *p, char *line)
 	cut_comment(value, !before);
 	value = trim(value);
 	if (!*key) {
-		perror_at(p, p->line, "a value without a key");
+		fcr_cp_error(p, p->line, "a value without a key");
 		return;
 	}
 	if (p->in_campaign) {
@@ -778,8 +582,8 @@ static void parse_line(struct parser *p, char *line)
 	} else if (p->in_provider) {
 		if (!strcmp(key, "type")) {
 			if (c->provider_line)
-				perror_at(p, p->line, "'type' was already set on line %u",
-					  c->provider_line);
+				fcr_cp_error(p, p->line, "'type' was already set on line %u",
+					     c->provider_line);
 			free(c->provider_type);
 			c->provider_type = cm_strdup(value);
 			c->provider_line = p->line;
@@ -787,8 +591,8 @@ static void parse_line(struct parser *p, char *line)
 		}
 		for (size_t i = 0; i < c->n_provider_keys; i++) {
 			if (!strcmp(c->provider_keys[i].key, key)) {
-				perror_at(p, p->line, "'%s' was already set on line %u", key,
-					  c->provider_keys[i].line);
+				fcr_cp_error(p, p->line, "'%s' was already set on line %u", key,
+					     c->provider_keys[i].line);
 				return;
 			}
 		}
@@ -802,9 +606,9 @@ static void parse_line(struct parser *p, char *line)
 	} else if (p->state) {
 		parse_state_key(p, key, value);
 	} else if (p->vsec) {
-		parse_variant_key(p, key, value);
+		fcr_cp_variant_key(p, key, value);
 	} else if (!p->any_section) {
-		perror_at(p, p->line, "'%s' outside any section (start with [campaign])", key);
+		fcr_cp_error(p, p->line, "'%s' outside any section (start with [campaign])", key);
 	}
 }
 
@@ -821,16 +625,16 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
 			return; /* the provider is missing; reported on its type line */
 		char *builtin = fcr_action_usages(NULL);
-		perror_at(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)", name,
-			  builtin, c->provider_type ? c->provider_type : "none",
-			  c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
-								      : "no actions");
+		fcr_cp_error(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)",
+			     name, builtin, c->provider_type ? c->provider_type : "none",
+			     c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
+									 : "no actions");
 		free(builtin);
 		return;
 	}
 	a->def = def;
 	if (c->n_variants && def->test_file) {
-		perror_at(
+		fcr_cp_error(
 		    p, a->line,
 		    "'%s' acts on the test file, and with variants each has its own: use "
 		    "prefill = yes in [campaign] (each variant is prefilled at its first use)",
@@ -840,173 +644,14 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 	a->takes_down = def->takes_down;
 	a->brings_up = def->brings_up;
 	if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
-		perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)", a->text,
-			  def->usage);
+		fcr_cp_error(p, a->line, "'%s': wrong number of arguments (usage: %s)", a->text,
+			     def->usage);
 		return;
 	}
 	struct fcr_check_ctx cx = {.c = c, .state = s, .index = idx};
 	struct fcr_error err;
 	if (def->check && def->check(&cx, a, &err) < 0)
-		perror_at(p, a->line, "%s", err.msg);
-}
-
-/*
- * A variant's `before` prepares its place (mount it, make a volume): the
- * machine's state changes belong to the states, and the test file's
- * actions (prefill, fresh-file) to the campaign's `prefill`.
- */
-static void check_variant_action(struct parser *p, struct fcr_variant *v, size_t idx)
-{
-	struct fcr_campaign *c = p->c;
-	struct fcr_step *a = &v->actions[idx];
-	if (a->words.n == 0)
-		return;
-	static const char *const allowed[] = {"run", "remote", "settle"};
-	const char *name = a->words.v[0];
-	bool ok = false;
-	for (size_t i = 0; i < CM_ARRAY_SIZE(allowed); i++)
-		ok |= !strcmp(allowed[i], name);
-	if (!ok) {
-		perror_at(p, a->line,
-			  "'%s' cannot be in a variant's before (run, remote and settle can; "
-			  "what changes the machine belongs to a [state])",
-			  name);
-		return;
-	}
-	bool from_provider;
-	const struct fcr_action *def = fcr_action_find(NULL, name, &from_provider);
-	a->def = def;
-	int nargs = (int)a->words.n - 1;
-	if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
-		perror_at(p, a->line, "'%s': wrong number of arguments (usage: %s)", a->text,
-			  def->usage);
-		return;
-	}
-	struct fcr_check_ctx cx = {.c = c, .state = NULL, .index = idx};
-	struct fcr_error err;
-	if (def->check && def->check(&cx, a, &err) < 0)
-		perror_at(p, a->line, "%s", err.msg);
-}
-
-static void copy_sizes(struct fcr_variant *v, const struct fcr_size *sizes, size_t n)
-{
-	v->sizes = cm_calloc(n + 1, sizeof(*v->sizes));
-	for (size_t i = 0; i < n; i++)
-		v->sizes[i] = (struct fcr_size){sizes[i].bytes, cm_strdup(sizes[i].text)};
-	v->n_sizes = n;
-}
-
-/* The variants in the order of `variants =`, each checked; then the units
- * the rounds run on. */
-static void finish_variants(struct parser *p)
-{
-	struct fcr_campaign *c = p->c;
-	struct cm_strv *names = &p->variant_names;
-	unsigned list_line = p->seen[K_VARIANTS];
-	if (list_line && names->n == 0)
-		perror_at(p, list_line, "'variants' lists no variants");
-	if (names->n && p->seen[K_DIRECTORY])
-		perror_at(p, p->seen[K_DIRECTORY],
-			  "'directory' is not used with variants: each [variant NAME] says where "
-			  "its test file lives (directory = or filename =)");
-	c->variants = cm_calloc(names->n + 1, sizeof(*c->variants));
-	for (size_t i = 0; i < names->n; i++) {
-		bool again = false; /* reported where the list is read */
-		for (size_t j = 0; j < i; j++)
-			again |= !strcmp(names->v[i], names->v[j]);
-		if (again)
-			continue;
-		struct variant_section *vs = NULL;
-		for (size_t j = 0; j < p->n_vsecs && !vs; j++) {
-			if (!p->vsecs[j].listed && !strcmp(p->vsecs[j].v.name, names->v[i]))
-				vs = &p->vsecs[j];
-		}
-		if (!vs) {
-			perror_at(p, list_line, "variant '%s' has no [variant %s] section",
-				  names->v[i], names->v[i]);
-			continue;
-		}
-		vs->listed = true;
-		struct fcr_variant *v = &vs->v;
-		const unsigned *seen = vs->seen;
-		if (!v->directory == !v->filename)
-			perror_at(p, seen[VK_FILENAME] ? seen[VK_FILENAME] : v->line,
-				  "[variant %s] needs either 'directory' (where its test file "
-				  "lives) or 'filename' (a block device), not %s",
-				  v->name, v->directory ? "both" : "neither");
-		if (v->filename && !v->destructive)
-			perror_at(p, seen[VK_FILENAME],
-				  "[variant %s]: filename = %s writes over the device; refused "
-				  "unless the section says destructive = yes",
-				  v->name, v->filename);
-		if (seen[VK_DESTRUCTIVE] && !v->filename)
-			perror_at(p, seen[VK_DESTRUCTIVE],
-				  "[variant %s]: 'destructive' is only meaningful with filename =",
-				  v->name);
-		if (!v->n_sizes) {
-			if (!c->n_sizes && !seen[VK_SIZE])
-				perror_at(p, v->line,
-					  "[variant %s] has no size, and [campaign] none either "
-					  "(e.g. size = 4G)",
-					  v->name);
-			copy_sizes(v, c->sizes, c->n_sizes);
-		}
-		for (size_t j = 0; j < v->n_actions; j++)
-			check_variant_action(p, v, j);
-		for (size_t j = 0; j < i; j++) {
-			const struct fcr_variant *o = &c->variants[j];
-			const char *here = v->directory ? v->directory : v->filename;
-			const char *there = o->directory ? o->directory : o->filename;
-			if (here && there && !strcmp(here, there))
-				perror_at(p, v->line, "variants '%s' and '%s' both use %s", o->name,
-					  v->name, here);
-		}
-		v->file_bytes = largest_size(v->sizes, v->n_sizes);
-		if (v->directory) {
-			size_t n = strlen(v->directory);
-			v->test_file = cm_asprintf("%s%sfiocamp.testfile", v->directory,
-						   n && v->directory[n - 1] == '/' ? "" : "/");
-		} else if (v->filename) {
-			v->test_file = cm_strdup(v->filename);
-		}
-		c->variants[c->n_variants++] = *v;
-		memset(v, 0, sizeof(*v));
-	}
-	for (size_t j = 0; j < p->n_vsecs; j++) {
-		struct variant_section *vs = &p->vsecs[j];
-		if (!vs->listed)
-			perror_at(p, vs->v.line,
-				  "[variant %s] is not listed in 'variants' of [campaign]%s",
-				  vs->v.name, list_line ? "" : " (add variants = NAME ...)");
-	}
-	if (p->seen[K_ORDER] && !c->n_variants && c->n_sizes < 2)
-		perror_at(p, p->seen[K_ORDER], "'order' needs variants or several sizes");
-
-	c->by_size = c->n_sizes > 1;
-	for (size_t i = 0; i < c->n_variants; i++)
-		c->by_size |= c->variants[i].n_sizes > 1;
-	/* the units: each variant (or the campaign's one place) at each size */
-	size_t nv = c->n_variants ? c->n_variants : 1;
-	for (size_t i = 0; i < nv; i++) {
-		const struct fcr_variant *v = c->n_variants ? &c->variants[i] : NULL;
-		const struct fcr_size *sizes = v ? v->sizes : c->sizes;
-		size_t ns = v ? v->n_sizes : c->n_sizes;
-		for (size_t k = 0; k < ns; k++) {
-			c->units = cm_realloc(c->units, c->n_units + 1, sizeof(*c->units));
-			struct fcr_unit *u = &c->units[c->n_units++];
-			*u = (struct fcr_unit){.variant = v, .variant_index = i, .size = &sizes[k]};
-			if (v && c->by_size) {
-				u->dir = cm_asprintf("%s/%s", v->name, sizes[k].text);
-				u->label = cm_asprintf("%s %s", v->name, sizes[k].text);
-			} else if (v) {
-				u->dir = cm_strdup(v->name);
-				u->label = cm_strdup(v->name);
-			} else {
-				u->dir = cm_strdup(c->by_size ? sizes[k].text : "");
-				u->label = cm_strdup(sizes[k].text);
-			}
-		}
-	}
+		fcr_cp_error(p, a->line, "%s", err.msg);
 }
 
 /* The provider checks its keys now, so that a bad value is a file:line
@@ -1094,10 +739,11 @@ static void merge_suites(struct parser *p)
 			is_first[v[i].seq] = true;
 			entry_of[v[i].seq] = v[i].entry;
 		} else if (strcmp(v[i].entry, entry_of[v[i].first])) {
-			perror_at(p, v[i].line,
-				  "test '%s' is '%s' here and '%s' elsewhere in the campaign (one "
-				  "name, one job file)",
-				  v[i].stem, v[i].entry, entry_of[v[i].first]);
+			fcr_cp_error(
+			    p, v[i].line,
+			    "test '%s' is '%s' here and '%s' elsewhere in the campaign (one "
+			    "name, one job file)",
+			    v[i].stem, v[i].entry, entry_of[v[i].first]);
 		}
 	}
 	/* the list in the order of first appearance */
@@ -1125,7 +771,7 @@ static void finish(struct parser *p)
 {
 	struct fcr_campaign *c = p->c;
 	if (!p->had_campaign)
-		perror_at(p, 1, "no [campaign] section");
+		fcr_cp_error(p, 1, "no [campaign] section");
 	/* the campaign's suite is needed by a state with rounds and none of its own */
 	bool needs_suite = c->n_states == 0;
 	for (size_t i = 0; i < c->n_states; i++) {
@@ -1135,13 +781,13 @@ static void finish(struct parser *p)
 		needs_suite |= st->rounds && !st->suite_line;
 	}
 	if (p->had_campaign && !p->seen[K_SUITE] && needs_suite)
-		perror_at(p, p->line, "[campaign] needs 'suite' (e.g. suite = rw4k rr4k)");
+		fcr_cp_error(p, p->line, "[campaign] needs 'suite' (e.g. suite = rw4k rr4k)");
 	else if (p->seen[K_SUITE] && c->suite.n == 0)
-		perror_at(p, p->seen[K_SUITE], "'suite' lists no tests");
+		fcr_cp_error(p, p->seen[K_SUITE], "'suite' lists no tests");
 	else
 		merge_suites(p);
 	bool variants = p->variant_names.n > 0;
-	finish_variants(p);
+	fcr_cp_finish_variants(p);
 	if (variants && !c->size_bytes) {
 		for (size_t i = 0; i < c->n_variants; i++) {
 			uint64_t b = c->variants[i].file_bytes;
@@ -1149,13 +795,13 @@ static void finish(struct parser *p)
 		}
 	}
 	if (p->had_campaign && c->n_states == 0)
-		perror_at(p, p->line,
-			  "no [state NAME] section: a campaign needs at least one state");
+		fcr_cp_error(p, p->line,
+			     "no [state NAME] section: a campaign needs at least one state");
 	if (c->ssh_port_given && c->target != FCR_TARGET_SSH)
-		perror_at(p, p->seen[K_SSH_PORT] ? p->seen[K_SSH_PORT] : p->seen[K_TARGET],
-			  "a port is only meaningful with an ssh target");
+		fcr_cp_error(p, p->seen[K_SSH_PORT] ? p->seen[K_SSH_PORT] : p->seen[K_TARGET],
+			     "a port is only meaningful with an ssh target");
 	if (p->seen[K_SSH_OPTIONS] && c->target != FCR_TARGET_SSH)
-		perror_at(p, p->seen[K_SSH_OPTIONS], "ssh-options needs an ssh target");
+		fcr_cp_error(p, p->seen[K_SSH_OPTIONS], "ssh-options needs an ssh target");
 
 	if (!c->provider_type)
 		c->provider_type = cm_strdup("none");
@@ -1163,13 +809,13 @@ static void finish(struct parser *p)
 	c->provider = fcr_provider_find(c->provider_type, &planned);
 	if (!c->provider) {
 		if (planned)
-			perror_at(p, c->provider_line,
-				  "provider type '%s' is not built in yet (built in: %s)",
-				  c->provider_type, fcr_provider_known_types());
+			fcr_cp_error(p, c->provider_line,
+				     "provider type '%s' is not built in yet (built in: %s)",
+				     c->provider_type, fcr_provider_known_types());
 		else
-			perror_at(p, c->provider_line ? c->provider_line : 1,
-				  "unknown provider type '%s' (built in: %s)", c->provider_type,
-				  fcr_provider_known_types());
+			fcr_cp_error(p, c->provider_line ? c->provider_line : 1,
+				     "unknown provider type '%s' (built in: %s)", c->provider_type,
+				     fcr_provider_known_types());
 	}
 	if (c->provider)
 		check_provider_keys(p);
@@ -1185,13 +831,14 @@ static void finish(struct parser *p)
 		for (size_t j = 0; j < st->n_actions; j++)
 			c->uses_test_file |= st->actions[j].def && st->actions[j].def->test_file;
 	}
-	/* with variants each has its own test file, checked in finish_variants() */
+	/* with variants each has its own test file, checked in fcr_cp_finish_variants() */
 	if (variants)
 		c->uses_test_file = false;
 	if (p->had_campaign && c->uses_test_file && !p->seen[K_DIRECTORY])
-		perror_at(p, p->line, "[campaign] needs 'directory' (where the test file lives)");
+		fcr_cp_error(p, p->line,
+			     "[campaign] needs 'directory' (where the test file lives)");
 	if (p->had_campaign && c->uses_test_file && !p->seen[K_SIZE])
-		perror_at(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
+		fcr_cp_error(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
 }
 
 int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
@@ -1218,12 +865,13 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 
 	struct parser p = {.c = c, .errors = errors, .source = source};
 	if (len > CAMPAIGN_MAX_BYTES) {
-		perror_at(&p, 1, "larger than %d bytes: not a campaign file", CAMPAIGN_MAX_BYTES);
+		fcr_cp_error(&p, 1, "larger than %d bytes: not a campaign file",
+			     CAMPAIGN_MAX_BYTES);
 		fcr_campaign_free(c);
 		return -1;
 	}
 	if (memchr(text, '\0', len)) {
-		perror_at(&p, 1, "holds a NUL byte: not a text file");
+		fcr_cp_error(&p, 1, "holds a NUL byte: not a text file");
 		fcr_campaign_free(c);
 		return -1;
 	}
@@ -1242,8 +890,8 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 		/* the manifest and the journal are JSON, which holds only UTF-8 */
 		size_t good = cm_utf8_valid_len(line, strlen(line));
 		if (line[good])
-			perror_at(&p, p.line, "not UTF-8 text (byte 0x%02x in column %zu)",
-				  (unsigned char)line[good], good + 1);
+			fcr_cp_error(&p, p.line, "not UTF-8 text (byte 0x%02x in column %zu)",
+				     (unsigned char)line[good], good + 1);
 		else
 			parse_line(&p, line);
 		free(line);
@@ -1251,7 +899,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 	}
 	finish(&p);
 	for (size_t i = 0; i < p.n_vsecs; i++)
-		variant_release(&p.vsecs[i].v);
+		fcr_cp_variant_release(&p.vsecs[i].v);
 	free(p.vsecs);
 	cm_strv_release(&p.variant_names);
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
@@ -1265,7 +913,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 	return 0;
 }
 
-static void steps_release(struct fcr_step *steps, size_t n)
+void fcr_cp_steps_release(struct fcr_step *steps, size_t n)
 {
 	for (size_t j = 0; j < n; j++) {
 		struct fcr_step *a = &steps[j];
@@ -1277,18 +925,6 @@ static void steps_release(struct fcr_step *steps, size_t n)
 			free(a->args);
 	}
 	free(steps);
-}
-
-static void variant_release(struct fcr_variant *v)
-{
-	free(v->name);
-	free(v->directory);
-	free(v->filename);
-	for (size_t i = 0; i < v->n_sizes; i++)
-		free(v->sizes[i].text);
-	free(v->sizes);
-	steps_release(v->actions, v->n_actions);
-	free(v->test_file);
 }
 
 void fcr_campaign_free(struct fcr_campaign *c)
@@ -1314,7 +950,7 @@ void fcr_campaign_free(struct fcr_campaign *c)
 	free(c->provider_keys);
 	for (size_t i = 0; i < c->n_states; i++) {
 		struct fcr_state *s = &c->states[i];
-		steps_release(s->actions, s->n_actions);
+		fcr_cp_steps_release(s->actions, s->n_actions);
 		free(s->name);
 		free(s->tests);
 		cm_strv_release(&s->own_suite);
@@ -1324,7 +960,7 @@ void fcr_campaign_free(struct fcr_campaign *c)
 		free(c->sizes[i].text);
 	free(c->sizes);
 	for (size_t i = 0; i < c->n_variants; i++)
-		variant_release(&c->variants[i]);
+		fcr_cp_variant_release(&c->variants[i]);
 	free(c->variants);
 	for (size_t i = 0; i < c->n_units; i++) {
 		free(c->units[i].dir);
@@ -1342,32 +978,6 @@ struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campa
 	    .keys = c->provider_keys,
 	    .n_keys = c->n_provider_keys,
 	};
-}
-
-bool fcr_campaign_has_units(const struct fcr_campaign *c)
-{
-	return c->n_variants > 0 || c->by_size;
-}
-
-size_t fcr_campaign_unit_at(const struct fcr_campaign *c, unsigned r, size_t k)
-{
-	if (c->order == FCR_ORDER_SEQUENTIAL || c->n_units == 0)
-		return k;
-	if (!c->n_variants)
-		return ((size_t)(r - 1) + k) % c->n_units;
-	/* the variants rotate; each one's sizes stay together, in their order */
-	size_t first = (size_t)(r - 1) % c->n_variants;
-	for (size_t i = 0; i < c->n_variants; i++) {
-		size_t vi = (first + i) % c->n_variants;
-		if (k < c->variants[vi].n_sizes) {
-			size_t at = 0;
-			for (size_t j = 0; j < vi; j++)
-				at += c->variants[j].n_sizes;
-			return at + k;
-		}
-		k -= c->variants[vi].n_sizes;
-	}
-	return 0;
 }
 
 char *fcr_campaign_test_file(const struct fcr_campaign *c)

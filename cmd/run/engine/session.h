@@ -49,6 +49,9 @@ void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
 		     struct fcr_action_ctx *ctx);
 /* Frees what the session holds; the provider's handle too. */
 void fcr_session_release(struct fcr_session *S);
+/* One state of the campaign: its repetitions, each its actions and rounds
+ * (engine.c).  What is done already is skipped. */
+enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si);
 /* Adds "repetition": k to an event about a step of a repeated state (the
  * one at hand, S->rep); returns it. */
 json_t *fcr_session_at(const struct fcr_session *S, json_t *event);

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The campaign file parser's own state and helpers, shared by campaign.c
+ * (the sections and keys) and variants.c (the [variant NAME] sections, the
+ * sizes and the units they make).  Not for the rest of fiocamp-run.
+ */
+#ifndef FCR_CAMPAIGN_PARSER_H
+#define FCR_CAMPAIGN_PARSER_H
+
+#include "campaign/campaign.h"
+
+/* The [campaign] keys: p->seen[] holds the line each was set on. */
+enum ckey {
+	K_NAME,
+	K_SUITE,
+	K_ROUNDS,
+	K_PAUSE,
+	K_TARGET,
+	K_DIRECTORY,
+	K_SIZE,
+	K_RUNTIME,
+	K_PREFILL,
+	K_IOENGINE,
+	K_DIRECT,
+	K_SSH_PORT,
+	K_SSH_OPTIONS,
+	K_WAIT_TIMEOUT,
+	K_KEEP_FILE,
+	K_VARIANTS,
+	K_ORDER,
+};
+
+/* The keys of a [variant NAME] section. */
+enum vkey { VK_DIRECTORY, VK_FILENAME, VK_DESTRUCTIVE, VK_SIZE, VK_BEFORE, VK_COUNT };
+
+/* A [variant NAME] section as it is read; ordered by `variants =` at the end. */
+struct variant_section {
+	struct fcr_variant v;
+	unsigned seen[VK_COUNT];
+	bool listed;
+};
+
+struct parser {
+	struct fcr_campaign *c;
+	struct cm_strv *errors;
+	const char *source;
+	unsigned line;
+	int n_errors;
+	/* where each [campaign] key was set, 0 = not set */
+	unsigned seen[32];
+	bool in_campaign, in_provider;
+	bool had_campaign, had_provider;
+	bool any_section;
+	struct fcr_state *state;
+	struct variant_section *vsecs;
+	size_t n_vsecs;
+	struct variant_section *vsec; /* the section at hand */
+	struct cm_strv variant_names; /* from `variants =` */
+};
+
+/* "file:line: message" into the errors (at most CAMPAIGN_MAX_ERRORS). */
+void fcr_cp_error(struct parser *p, unsigned line, const char *fmt, ...) CM_PRINTF(3, 4);
+/* yes/true/1/on, no/false/0/off: 0, or -1 when it is none of them. */
+int fcr_cp_bool(const char *v, bool *out);
+/* A `before = a; b; c` list of actions into *actions. */
+void fcr_cp_before(struct parser *p, const char *value, struct fcr_step **actions, size_t *n);
+void fcr_cp_steps_release(struct fcr_step *steps, size_t n);
+
+/* variants.c */
+void fcr_cp_sizes(struct parser *p, const char *v, struct fcr_size **out, size_t *n_out);
+uint64_t fcr_cp_largest_size(const struct fcr_size *sizes, size_t n);
+void fcr_cp_variant_name(struct parser *p, const char *name);
+void fcr_cp_variant_key(struct parser *p, const char *key, char *v);
+void fcr_cp_variant_action(struct parser *p, struct fcr_variant *v, size_t idx);
+void fcr_cp_finish_variants(struct parser *p);
+void fcr_cp_variant_release(struct fcr_variant *v);
+
+#endif
