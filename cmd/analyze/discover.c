@@ -85,7 +85,7 @@ static void add_log(struct an_run *r, const char *path, const struct an_log_name
  * a name that is not fio's own (.txt, .log, none ...), read if its content
  * is fio's, else skipped. */
 static struct an_run *add_named_output(struct an_analysis *a, size_t in, const char *path,
-					const struct an_pattern *pattern, bool maybe)
+				       const struct an_pattern *pattern, bool maybe)
 {
 	const struct an_input *inp = &a->inputs[in];
 	struct an_ident id;
@@ -357,8 +357,8 @@ static int manifest_fail(const char *path, const char *what)
 
 /* The actions of one repetition (of a state without `repeat`: the state's
  * own `before`), appended to the transition's. */
-static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps,
-			 const json_t *obj, int repetition)
+static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps, const json_t *obj,
+			 int repetition)
 {
 	struct an_rep *rep = CM_PUSH(tr->reps, tr->n_reps, *cap_reps);
 	size_t rep_index = tr->n_reps - 1;
@@ -410,8 +410,11 @@ static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps
 	 * measure from the actions, for manifests written before it. */
 	const json_t *back = json_object_get(obj, "data_back_s");
 	rep->data_back_recorded = back != NULL;
+	/* a transition without actions has no array to point into */
 	rep->data_back_s = back ? num_or_nan(back)
-				: an_data_back_s(tr->actions + rep->first_action, rep->n_actions);
+			   : !rep->n_actions
+			       ? NAN
+			       : an_data_back_s(tr->actions + rep->first_action, rep->n_actions);
 }
 
 /* "vm, kernel 6.1.0, 2 CPUs, 3.8 GiB; target ssh root@vps" from the
@@ -511,8 +514,9 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 		struct an_run *r = manifest_run(m, where, state, round, test, variant);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
-			r->reason = cm_asprintf("the campaign marks this run %s (fio exit status %lld)",
-						status, (long long)json_integer_value(es));
+			r->reason =
+			    cm_asprintf("the campaign marks this run %s (fio exit status %lld)",
+					status, (long long)json_integer_value(es));
 		else
 			r->reason = cm_asprintf("the campaign marks this run %s", status);
 		free(where);
@@ -582,7 +586,8 @@ static int manifest_rounds(struct manifest_ctx *m, const char *path, const char 
 					"number, skipped",
 					path, name, *rep);
 			else
-				an_note(m->a, "%s: state %s: a round without a valid number, skipped",
+				an_note(m->a,
+					"%s: state %s: a round without a valid number, skipped",
 					path, name);
 			continue;
 		}
@@ -677,7 +682,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 			    json_integer_value(jrep) <= AN_MAX_REPEAT)
 				tr->repeat = (int)json_integer_value(jrep);
 			else
-				an_note(a, "%s: state %s: \"repeat\" is not a number 1..%d, read as 1",
+				an_note(a,
+					"%s: state %s: \"repeat\" is not a number 1..%d, read as 1",
 					path, name, AN_MAX_REPEAT);
 		}
 		size_t cap = 0, cap_reps = 0;
@@ -693,10 +699,11 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 			const json_t *jp;
 			json_array_foreach(reps, k, jp) {
 				if (k >= AN_MAX_REPEAT) {
-					an_note(a,
-						"%s: state %s: more than %d repetitions; the rest are "
-						"not read",
-						path, name, AN_MAX_REPEAT);
+					an_note(
+					    a,
+					    "%s: state %s: more than %d repetitions; the rest are "
+					    "not read",
+					    path, name, AN_MAX_REPEAT);
 					break;
 				}
 				const json_t *kn = json_object_get(jp, "repetition");
@@ -887,15 +894,16 @@ static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout la
 			free(dev);
 		}
 	}
-	inp->bench_fio = layout == AN_LAYOUT_BENCH_FIO || (layout == AN_LAYOUT_AUTO && named &&
-							   bench == named);
+	inp->bench_fio =
+	    layout == AN_LAYOUT_BENCH_FIO || (layout == AN_LAYOUT_AUTO && named && bench == named);
 	if (!inp->bench_fio)
 		return;
 	if (layout == AN_LAYOUT_AUTO)
-		an_note(a,
-			"%s: read as a bench-fio tree (DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json): "
-			"devices side by side, tests by workload",
-			inp->arg);
+		an_note(
+		    a,
+		    "%s: read as a bench-fio tree (DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json): "
+		    "devices side by side, tests by workload",
+		    inp->arg);
 	for (size_t i = 0; i < a->n_runs; i++) {
 		struct an_run *r = &a->runs[i];
 		if (r->input != in || r->source == AN_ID_MANIFEST || r->source == AN_ID_PATTERN)
@@ -909,9 +917,9 @@ static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout la
 		}
 		if (!an_bench_fio_path(rel, &dev)) {
 			if (!r->maybe) {
-				r->reason = cm_strdup(
-				    "not where a bench-fio tree keeps its runs "
-				    "(DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json)");
+				r->reason =
+				    cm_strdup("not where a bench-fio tree keeps its runs "
+					      "(DEVICE/BLOCKSIZE/MODE-IODEPTH-NUMJOBS.json)");
 				r->source = AN_ID_BENCH_FIO;
 			}
 			continue;
