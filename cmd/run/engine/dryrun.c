@@ -60,39 +60,6 @@ static void describe_step(struct fcr_session *S, size_t si, const struct fcr_ste
 		(*unknown)++;
 }
 
-/* Round r of a state (or of one repetition) in dir, its fio command lines. */
-static void describe_round(struct fcr_session *S, const struct fcr_state *st, const char *dir,
-			   unsigned r, unsigned *step, double *total_s)
-{
-	const struct fcr_campaign *c = S->c;
-	char pause[32], runtime[32];
-	cm_format_duration(pause, sizeof(pause), c->pause_ms);
-	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
-	if (r > 1 && c->pause_ms) {
-		printf("%3u.   pause %s\n", ++*step, pause);
-		*total_s += (double)c->pause_ms / 1000.0;
-	}
-	printf("%3u.   round %u/%u -> %s/r%u/\n", ++*step, r, st->rounds, dir, r);
-	struct cm_strv env = {0}, argv = {0};
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
-		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
-		fcr_fio_env(&S->fio, job->test, &env);
-		fcr_target_fio_argv(&S->tgt, job->test, env.v, job->len, &argv);
-		char *joined = fcr_shell_join(argv.v);
-		char *envj = fcr_shell_join(env.v);
-		if (c->target == FCR_TARGET_LOCAL)
-			printf("         %s (%s): cd %s/r%u && env %s %s\n", job->test, runtime,
-			       dir, r, envj, joined);
-		else
-			printf("         %s (%s): %s\n", job->test, runtime, joined);
-		free(envj);
-		free(joined);
-		cm_strv_release(&env);
-		cm_strv_release(&argv);
-		*total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
-	}
-}
-
 /* The fio runs of state st's tests in <rel>, with their environment. */
 static void describe_suite(struct fcr_session *S, const struct fcr_state *st, const char *rel,
 			   double *total_s)
@@ -118,6 +85,23 @@ static void describe_suite(struct fcr_session *S, const struct fcr_state *st, co
 		cm_strv_release(&argv);
 		*total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
 	}
+}
+
+/* Round r of a state (or of one repetition) in dir, its fio command lines. */
+static void describe_round(struct fcr_session *S, const struct fcr_state *st, const char *dir,
+			   unsigned r, unsigned *step, double *total_s)
+{
+	const struct fcr_campaign *c = S->c;
+	char pause[32];
+	cm_format_duration(pause, sizeof(pause), c->pause_ms);
+	if (r > 1 && c->pause_ms) {
+		printf("%3u.   pause %s\n", ++*step, pause);
+		*total_s += (double)c->pause_ms / 1000.0;
+	}
+	printf("%3u.   round %u/%u -> %s/r%u/\n", ++*step, r, st->rounds, dir, r);
+	char *rel = cm_asprintf("%s/r%u", dir, r);
+	describe_suite(S, st, rel, total_s);
+	free(rel);
 }
 
 /* A unit's part of round r in <dir>/r<N>/: the variant's first use in the
