@@ -480,10 +480,13 @@ def check_group_logs(tmp, data):
     for t, v in got.items():
         want = sum(alone.get(t, [])) if len(alone.get(t, [])) == 3 else None
         close(v, want, 1e-6 * (want or 0) + 2e-3, f"second {t}: the sum of the three processes")
-    # the sum is the job's rate: near the report's IOPS, never a third of it
-    iops = doc["jobs"][0]["write"]["iops"]
-    check(got and 0.6 * iops < statistics.median(got.values()) < 1.5 * iops,
-          f"the profile {got} is the rate of all three processes ({iops} IOPS)")
+    # the sum is the job's rate: about three times one process's, never one
+    # of them.  (Not held against the report's IOPS: on a loaded machine a
+    # 3 s run's two logged seconds can be half its whole-run rate, as seen
+    # in CI, and fio logs no value for the last, partial second.)
+    each = [v for vs in alone.values() for v in vs]
+    check(got and each and statistics.median(got.values()) > 2 * statistics.median(each),
+          f"the profile {got} is the rate of all three processes, not one's ({each})")
     # One process's log missing: a sum of two is no rate of the job.
     os.remove(f"{grp}/{logs[2]}")
     rc, out, err = run(["--csv", "profile", grp])
@@ -496,11 +499,23 @@ def check_group_logs(tmp, data):
         extra=["--numjobs=3", "--group_reporting", "--per_job_logs=0"])
     rc, out, err = run(["--csv", "profile", shr])
     rows, num = parse_csv(out, ",", ".")
-    with open(f"{shr}/basis1-rw4k.json") as f:
-        iops = json.load(f)["jobs"][0]["write"]["iops"]
     vals = [num(r["value"]) for r in rows]
-    check(rc == 0 and vals and 0.6 * iops < statistics.median(vals) < 1.5 * iops,
-          f"a shared log of three processes: {rc} {vals} against {iops} IOPS {err}")
+    # fio appends each process's windows to the shared file as a block of
+    # its own (time starts again): window k of the job is the sum of
+    # window k of every block.
+    blocks, last = [], None
+    with open(f"{shr}/log-basis1-rw4k_iops.log") as f:
+        for line in f:
+            t, v = (int(x) for x in line.split(",")[:2])
+            if last is None or t < last:
+                blocks.append([])
+            blocks[-1].append(v)
+            last = t
+    want = [sum(b[k] for b in blocks if k < len(b)) for k in range(max(map(len, blocks)))]
+    check(rc == 0 and len(blocks) == 3 and len(vals) == len(want)
+          and all(abs(v - w) <= 0.05 * w for v, w in zip(vals, want)),
+          f"a shared log of three processes: {rc} {vals} against the sums {want} of "
+          f"{len(blocks)} blocks {err}")
 
 
 def check_profiles(ex):
