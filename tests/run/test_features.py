@@ -174,6 +174,8 @@ def test_rounds0(tmp):
     check_eq(rc, 0, 'dry-run of a campaign without fio (%s)' % err)
     check('no test file' in out and '(no rounds: only its actions)' in out,
           'the plan says so:\n%s' % out)
+    check('expected duration: not known beforehand: 3 steps whose duration' in out
+          and '0ms' not in out, 'no "about 0ms" for a plan of actions only:\n%s' % out)
     rc, out, err = T.run(['-o', 'camp', ini], tmp)
     check_eq(rc, 0, 'a campaign without fio runs (%s)' % err[-2000:])
     d = os.path.join(tmp, 'camp')

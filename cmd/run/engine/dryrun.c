@@ -314,14 +314,24 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	}
 	free(prefilled);
 	char d[32];
-	/* whole seconds: the plan is an estimate */
-	cm_format_duration(d, sizeof(d), (uint64_t)llround(total_s) * 1000);
-	printf("\nexpected duration: about %s", d);
-	if (unknown)
-		printf(" plus %u step%s whose duration depends on the machine (prefill, waits, "
-		       "commands, provider actions)",
-		       unknown, unknown == 1 ? "" : "s");
-	printf("\n");
+	/* whole seconds: the plan is an estimate; a timed part under half a
+	 * second still counts as one */
+	uint64_t secs = (uint64_t)llround(total_s);
+	if (!secs && total_s > 0)
+		secs = 1;
+	cm_format_duration(d, sizeof(d), secs * 1000);
+	const char *why = "(prefill, waits, commands, provider actions)";
+	if (!secs && unknown)
+		/* a campaign of actions only: nothing of it has a known length */
+		printf("\nexpected duration: not known beforehand: %u step%s whose duration "
+		       "depends on the machine %s\n",
+		       unknown, unknown == 1 ? "" : "s", why);
+	else if (unknown)
+		printf("\nexpected duration: about %s plus %u step%s whose duration depends on "
+		       "the machine %s\n",
+		       d, unknown, unknown == 1 ? "" : "s", why);
+	else
+		printf("\nexpected duration: about %s\n", d);
 	fcr_session_release(S);
 	return FCR_EXIT_OK;
 }
