@@ -190,7 +190,7 @@ static void test_campaign(void)
 		CHECK_STR(errors.v[0],
 			  "t.ini:6: 'hash': wrong number of arguments (usage: hash PATH)");
 		CHECK_STR(errors.v[1],
-			  "t.ini:6: verify-hash /x: no earlier 'hash /x' to compare with");
+			  "t.ini:6: verify-hash /x: no earlier 'hash /x' or 'payload /x SIZE' to compare with");
 	}
 	cm_strv_release(&errors);
 

@@ -190,7 +190,10 @@ static int verify_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 		if (os == cx->state)
 			break;
 	}
-	return fcr_fail(err, "verify-hash %s: no earlier 'hash %s' to compare with", path, path);
+	return fcr_fail(err,
+			"verify-hash %s: no earlier 'hash %s' or 'payload %s SIZE' to compare "
+			"with",
+			path, path, path);
 }
 
 static void verify_describe(struct fcr_action_ctx *ctx, const struct fcr_step *step,
