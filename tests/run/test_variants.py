@@ -11,6 +11,7 @@ The helpers of test_run.py are shared.  Exit 77 = skipped.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -245,8 +246,14 @@ def test_sizes(tmp):
     tr.write(ini, ('[campaign]\nsuite = rr4k\nrounds = 2\nruntime = 1s\nsize = 8M 16M\n'
                    'directory = %s\nioengine = psync\ndirect = 0\n[state basis]\n') % target)
     d = os.path.join(tmp, 'camp')
-    rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+    rc, out, err = tr.run(['-o', d, ini], tmp)
     check_eq(rc, 0, 'two sizes: ' + err)
+    # the end table without fiocamp-analyze: a row per size, each of its
+    # own 2 rounds, never the two sizes pooled
+    rows = [l.split() for l in out.splitlines() if l.startswith('basis ')]
+    check_eq([r[:4] for r in rows], [['basis', '8M', 'rr4k', '2'], ['basis', '16M', 'rr4k', '2']],
+             'the built-in end table:\n%s' % out[-1500:])
+    check(re.search(r'^state +size +test +rounds', out, re.M), 'its header:\n%s' % out[-1500:])
     m = tr.load_manifest(d)
     ro = m['states'][0]['rounds']
     check_eq([e['size'] for e in ro[0]['order']], ['8M', '16M'], 'round 1 order of sizes')

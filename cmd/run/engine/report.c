@@ -79,11 +79,56 @@ static int run_iops(const struct fcr_session *S, json_t *t, double *iops)
 	return 0;
 }
 
-/* A short per-state table of median IOPS through libfiocamp. */
+static int widest(int w, const char *s)
+{
+	int n = (int)strlen(s);
+	return n > w ? n : w;
+}
+
+/* Does manifest test entry t belong to unit u (NULL: a campaign without
+ * variants or sizes)? */
+static bool of_unit(json_t *t, const struct fcr_campaign *c, const struct fcr_unit *u)
+{
+	if (!u)
+		return true;
+	const char *v = fcr_jstr(t, "variant"), *size = fcr_jstr(t, "size");
+	if (u->variant && (!v || strcmp(v, u->variant->name)))
+		return false;
+	return !c->by_size || (size && !strcmp(size, u->size->text));
+}
+
+/* Every done run of test `test` in unit u of state si, over its
+ * repetitions and rounds: their IOPS into vals (room for all). */
+static size_t state_values(const struct fcr_session *S, size_t si, const struct fcr_unit *u,
+			   const char *test, double *vals)
+{
+	const struct fcr_state *st = &S->c->states[si];
+	json_t *s = json_array_get(json_object_get(S->rec.m, "states"), si);
+	size_t n = 0;
+	for (size_t k = 1; k <= st->repeat; k++) {
+		json_t *rounds = json_object_get(fcr_manifest_rep(s, k), "rounds");
+		size_t ri;
+		json_t *round;
+		json_array_foreach(rounds, ri, round) {
+			size_t ti;
+			json_t *t;
+			json_array_foreach(json_object_get(round, "tests"), ti, t) {
+				const char *name = fcr_jstr(t, "test");
+				double iops;
+				if (name && !strcmp(name, test) && of_unit(t, S->c, u) &&
+				    run_iops(S, t, &iops) == 0)
+					vals[n++] = iops;
+			}
+		}
+	}
+	return n;
+}
+
+/* A short per-state table of median IOPS through libfiocamp: a row per
+ * state, variant or size, and test. */
 static void builtin_table(const struct fcr_session *S)
 {
 	const struct fcr_campaign *c = S->c;
-	json_t *states = json_object_get(S->rec.m, "states");
 	if (!c->suite.n) {
 		printf("\nno fio runs (rounds = 0): the actions' timings and results are in "
 		       "%s/manifest.json\n",
@@ -91,53 +136,64 @@ static void builtin_table(const struct fcr_session *S)
 		fflush(stdout);
 		return;
 	}
-	printf("\n%-16s %-10s %6s %12s %12s %12s %9s\n", "state", "test", "rounds", "median IOPS",
-	       "min", "max", "vs first");
-	double *base = cm_calloc(c->suite.n, sizeof(double));
+	bool units = fcr_campaign_has_units(c);
+	size_t n_units = units ? c->n_units : 1;
+	/* columns as wide as their longest name */
+	int ws = 5, wu = 7, wt = 4;
+	for (size_t si = 0; si < c->n_states; si++)
+		ws = widest(ws, c->states[si].name);
+	for (size_t k = 0; units && k < c->n_units; k++)
+		wu = widest(wu, c->units[k].label);
 	for (size_t ti = 0; ti < c->suite.n; ti++)
-		base[ti] = NAN;
+		wt = widest(wt, S->fio.jobs[ti].test);
+	printf("\n%-*s ", ws, "state");
+	if (units)
+		printf("%-*s ", wu, c->n_variants ? "variant" : "size");
+	printf("%-*s %6s %12s %12s %12s %9s\n", wt, "test", "rounds", "median IOPS", "min", "max",
+	       "vs first");
+	/* the first state's median of each unit and test */
+	double *base = cm_calloc(n_units * c->suite.n, sizeof(double));
+	for (size_t i = 0; i < n_units * c->suite.n; i++)
+		base[i] = NAN;
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
-		json_t *s = json_array_get(states, si);
-		for (size_t sti = 0; sti < st->n_tests; sti++) {
-			size_t ti = st->tests[sti];
-			/* every round of every repetition is a sample */
-			double *vals =
-			    cm_calloc((size_t)st->rounds * st->repeat + 1, sizeof(double));
-			size_t n = 0;
-			for (size_t k = 1; k <= st->repeat; k++) {
-				json_t *rounds = json_object_get(fcr_manifest_rep(s, k), "rounds");
-				for (unsigned r = 0; r < st->rounds; r++) {
-					json_t *t = json_array_get(
-					    json_object_get(json_array_get(rounds, r), "tests"),
-					    sti);
-					double iops;
-					if (run_iops(S, t, &iops) == 0)
-						vals[n++] = iops;
+		json_t *s = json_array_get(json_object_get(S->rec.m, "states"), si);
+		size_t room = 1;
+		for (size_t k = 1; k <= st->repeat; k++)
+			room += json_array_size(json_object_get(fcr_manifest_rep(s, k), "rounds")) *
+				fcr_manifest_round_tests(c, st);
+		double *vals = cm_calloc(room, sizeof(double));
+		for (size_t k = 0; k < n_units; k++) {
+			const struct fcr_unit *u = units ? &c->units[k] : NULL;
+			for (size_t sti = 0; sti < st->n_tests; sti++) {
+				size_t ti = st->tests[sti];
+				const char *test = S->fio.jobs[ti].test;
+				size_t n = state_values(S, si, u, test, vals);
+				printf("%-*s ", ws, st->name);
+				if (units)
+					printf("%-*s ", wu, u->label);
+				struct fc_summary sum;
+				if (n == 0 || fc_summarize(vals, n, &sum) < 0) {
+					printf("%-*s %6zu %12s\n", wt, test, n, "-");
+					continue;
 				}
+				char change[16] = "";
+				double *b = &base[k * c->suite.n + ti];
+				if (isnan(*b))
+					*b = sum.median;
+				else if (*b > 0)
+					snprintf(change, sizeof(change), "%+.1f%%",
+						 (sum.median / *b - 1) * 100);
+				printf("%-*s %6zu %12.0f %12.0f %12.0f %9s\n", wt, test, n,
+				       sum.median, sum.min, sum.max, change);
 			}
-			struct fc_summary sum;
-			if (n == 0 || fc_summarize(vals, n, &sum) < 0) {
-				printf("%-16s %-10s %6zu %12s\n", c->states[si].name,
-				       S->fio.jobs[ti].test, n, "-");
-				free(vals);
-				continue;
-			}
-			char change[16] = "";
-			if (isnan(base[ti]))
-				base[ti] = sum.median;
-			else if (base[ti] > 0)
-				snprintf(change, sizeof(change), "%+.1f%%",
-					 (sum.median / base[ti] - 1) * 100);
-			printf("%-16s %-10s %6zu %12.0f %12.0f %12.0f %9s\n", c->states[si].name,
-			       S->fio.jobs[ti].test, n, sum.median, sum.min, sum.max, change);
-			free(vals);
 		}
+		free(vals);
 	}
 	free(base);
 	printf("(IOPS: read + write of each run, median over the rounds; the last column is the\n"
-	       " change of the median against the first state, %s)\n",
-	       c->n_states ? c->states[0].name : "");
+	       " change of the median against the first state that ran the test%s)\n",
+	       units ? (c->n_variants ? " in that variant" : " at that size") : "");
 	fflush(stdout);
 }
 
