@@ -10,7 +10,8 @@ What is checked, from the bytes the terminal got:
   is glued to it ("... r=113k IOPScampaign local ...");
 - every drawing fits the terminal; on the narrow one the state's name is
   shortened, and the test, the ETA and fio's rate are still there;
-- the ETA counts what is left of a pause and of a settle.
+- the ETA counts what is left of a pause and of a settle;
+- the round counts are the state's own, with its repetition when it repeats.
 
 usage: test_status_line.py FIOCAMP_RUN
 """
@@ -114,7 +115,7 @@ def campaign(tmp):
         f.write('''[campaign]
 name      = tty
 suite     = %s
-rounds    = 2
+rounds    = 1
 pause     = 4s
 target    = local
 directory = %s
@@ -124,6 +125,8 @@ runtime   = 4s
 [state basis]
 
 [state %s]
+rounds = 2
+repeat = 2
 before = settle 4s
 ''' % (TEST, os.path.join(tmp, 'target'), STATE))
     return ini
@@ -167,6 +170,14 @@ def check_run(binary, tmp, cols):
     else:
         check(named and all(STATE not in d and '…' in d for d in named),
               '%s: the state name was not shortened: %r' % (what, named[:3]))
+
+    # a state's own rounds, and its repetition when it repeats
+    wide = cols >= 120
+    check(any(re.search(r'basis \| round 1/1 \|' if wide else r'basis r1/1 ', d) for d in draws),
+          '%s: basis has its own 1 round: %r' % (what, draws[:4]))
+    for k in (1, 2):
+        want = ('repetition %d/2, round 2/2 |' if wide else 'rep%d/2 r2/2 ') % k
+        check(any(want in d for d in named), '%s: no %r in %r' % (what, want, named[-6:]))
 
     # the ETA counts what is left of a pause or a settle: while one runs, the
     # ETA goes down with it (what comes after it stays the same)

@@ -708,6 +708,8 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		    json_pack("{s:s, s:i}", "state", st->name, "repetition", (int)S->rep));
 		fcr_record_save(&S->rec);
 		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
+		fcr_status_at(
+		    &(struct fcr_status_where){si, st->name, S->rep, st->repeat, 0, st->rounds});
 	}
 	enum fcr_outcome result = FCR_DONE;
 	if (cut_short)
@@ -732,7 +734,8 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	for (size_t only = 0; only < (seq ? c->n_units : 1); only++) {
 		for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
 			json_t *round_obj = json_array_get(rounds, r - 1);
-			fcr_status_at(si, st->name, r);
+			fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat,
+								 r, st->rounds});
 			if (fcr_has_status(round_obj, "done") ||
 			    (seq && unit_done_in(c, round_obj, only)))
 				continue;
@@ -794,7 +797,7 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
 	S->si = si;
 	S->rep = 0;
-	fcr_status_at(si, st->name, 0);
+	fcr_status_at(&(struct fcr_status_where){si, st->name, 0, st->repeat, 0, st->rounds});
 	if (fcr_has_status(state_obj, "done"))
 		return FCR_DONE;
 	bool began = !fcr_has_status(state_obj, "pending");

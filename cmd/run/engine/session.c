@@ -285,7 +285,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	struct fcr_session S_ = {.c = c, .o = o, .ai = -1}, *S = &S_;
 	struct fcr_error err;
 	fcr_safety_init(S);
-	fcr_status_begin(c->n_states, c->rounds, c->runtime_ms, c->pause_ms);
+	fcr_status_begin(c->n_states, c->runtime_ms, c->pause_ms);
 	fcr_progress_init(o->quiet		  ? FCR_PROGRESS_QUIET
 			  : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
 						  : FCR_PROGRESS_PLAIN);

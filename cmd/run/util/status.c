@@ -15,7 +15,6 @@ static struct {
 	double started_mono;
 	/* the campaign's shape */
 	double runtime_s, pause_s;
-	unsigned rounds;
 	size_t n_states;
 	/* for the ETA */
 	double fio_extra_s;
@@ -26,8 +25,9 @@ static struct {
 	double wait_end_mono; /* the wait under way (fcr_status_wait) ends then; 0: none */
 	/* where we are */
 	size_t si;
-	const char *state; /* borrowed */
-	unsigned round;
+	const char *state;	/* borrowed */
+	unsigned rep, repeat;	/* repetition rep of repeat; 0: the state has none */
+	unsigned round, rounds; /* of the state's own rounds */
 	const char *test;
 	double test_started;
 	char rate[64];
@@ -146,13 +146,12 @@ void fcr_progress_problem(const char *fmt, ...)
 	fcr_progress_line("%s", text);
 }
 
-void fcr_status_begin(size_t n_states, unsigned rounds, uint64_t runtime_ms, uint64_t pause_ms)
+void fcr_status_begin(size_t n_states, uint64_t runtime_ms, uint64_t pause_ms)
 {
 	memset(&S, 0, sizeof(S));
 	S.begun = true;
 	S.started_mono = cm_mono_s();
 	S.n_states = n_states;
-	S.rounds = rounds;
 	S.runtime_s = (double)runtime_ms / 1000.0;
 	S.pause_s = (double)pause_ms / 1000.0;
 }
@@ -169,11 +168,14 @@ void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms)
 	S.wait_left_ms += wait_ms;
 }
 
-void fcr_status_at(size_t si, const char *state, unsigned round)
+void fcr_status_at(const struct fcr_status_where *w)
 {
-	S.si = si;
-	S.state = state;
-	S.round = round;
+	S.si = w->si;
+	S.state = w->state;
+	S.rep = w->repeat > 1 ? w->rep : 0;
+	S.repeat = w->repeat;
+	S.round = w->round;
+	S.rounds = w->rounds;
 }
 
 void fcr_format_clock(char *buf, size_t len, double s)
@@ -228,12 +230,15 @@ static void line_parts(int form, const char *what, char *head, size_t head_len, 
 	fcr_format_clock(eta, sizeof(eta), eta_s());
 	if (form < 2)
 		snprintf(elapsed, sizeof(elapsed), "%s%s | ", el, form == 0 ? " elapsed" : "");
-	char round[48];
+	char rep[48] = "", round[96];
+	if (S.rep)
+		snprintf(rep, sizeof(rep), form == 0 ? "repetition %u/%u, " : "rep%u/%u ", S.rep,
+			 S.repeat);
 	if (S.round)
-		snprintf(round, sizeof(round), form == 0 ? "round %u/%u" : "r%u/%u", S.round,
-			 S.rounds);
+		snprintf(round, sizeof(round), form == 0 ? "%sround %u/%u" : "%sr%u/%u", rep,
+			 S.round, S.rounds);
 	else
-		snprintf(round, sizeof(round), "before");
+		snprintf(round, sizeof(round), "%sbefore", rep);
 	snprintf(head, head_len, "%s%zu/%zu ", form == 0 ? "state " : "", S.si + 1, S.n_states);
 	snprintf(tail, tail_len, "%s%s | %s | %sETA %s%s%s", form == 0 ? " | " : " ", round, what,
 		 elapsed, eta, S.rate[0] && S.round ? " | " : "", S.round ? S.rate : "");

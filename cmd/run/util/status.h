@@ -38,13 +38,20 @@ void fcr_progress_end(void);
 #define FCR_FIO_OVERHEAD_GUESS_S 0.3
 
 /* The campaign the line speaks of; the elapsed time counts from here. */
-void fcr_status_begin(size_t n_states, unsigned rounds, uint64_t runtime_ms, uint64_t pause_ms);
+void fcr_status_begin(size_t n_states, uint64_t runtime_ms, uint64_t pause_ms);
 double fcr_status_elapsed_s(void);
 /* What is left to do, for the ETA. */
 void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms);
 /* Where the campaign is: state si named `state` (borrowed; NULL: past the
- * last), round (0: its actions). */
-void fcr_status_at(size_t si, const char *state, unsigned round);
+ * last), its repetition rep of repeat (shown when repeat > 1), its round of
+ * its own rounds (round 0: its actions). */
+struct fcr_status_where {
+	size_t si;
+	const char *state;
+	unsigned rep, repeat;
+	unsigned round, rounds;
+};
+void fcr_status_at(const struct fcr_status_where *w);
 /* Redraws the line with `what` (the test or action at hand); at most 5
  * times a second unless forced.  Only on a terminal. */
 void fcr_status_show(const char *what, bool force);
