@@ -98,6 +98,18 @@ check(all(r["data_back_from"] == "manifest" for r in rs), "csv: data back from t
 vh = rows_of(csv_text, state="restore", action="verify-hash")
 check([r["hash"] for r in vh] == ["matched"] * 4, "csv: restore hashes")
 
+# the transitions CSV names the repetition of each row, and the action's
+# place in that repetition's list
+rc, csv_text, err = run(["--csv", "transitions", ART])
+check(rc == 0, f"csv transitions: exit 0, got {rc}: {err}")
+rs = rows_of(csv_text, state="restore")
+check([(r["repetition"], r["action_index"]) for r in rs] ==
+      [(str(k), str(i)) for k in range(1, 5) for i in range(1, 5)],
+      f"csv transitions: restore's rows by repetition and place: "
+      f"{[(r['repetition'], r['action_index'], r['action']) for r in rs]}")
+check([float(r["task_duration_s"]) for r in rs if r["action"] == "restore"] == [53, 57, 69, 100],
+      "csv transitions: restore task seconds in the order of the repetitions")
+
 rc, js, err = run(["--json", ART])
 check(rc == 0, f"json: exit 0, got {rc}: {err}")
 doc = json.loads(js)

@@ -392,7 +392,8 @@ static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
 {
 	static const char *const head[] = {
 	    "variant",	     "state",	   "baseline",	      "state_status",
-	    "downtime_s",    "data",	   "action_index",    "action",
+	    "downtime_s",    "data",	   "repetition",      "action_index",
+	    "action",
 	    "text",	     "status",	   "duration_s",      "action_downtime_s",
 	    "task",	     "task_duration_s", "hash",	      "error",
 	    NULL};
@@ -410,13 +411,14 @@ static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
 			c_num(o, t ? t->downtime_s : NAN, DEC_VALUE);
 			c_str(o, integrity);
 			if (!t || !t->n_actions) {
-				for (int e = 0; e < 10; e++)
+				for (int e = 0; e < 11; e++)
 					c_str(o, "");
 				c_end(o);
 				continue;
 			}
 			const struct an_action *ac = &t->actions[i];
-			c_int(o, (long long)i + 1);
+			c_int(o, ac->rep < t->n_reps ? t->reps[ac->rep].repetition : 1);
+			c_int(o, (long long)ac->index);
 			c_str(o, ac->action);
 			c_str(o, ac->text);
 			c_str(o, ac->status);
