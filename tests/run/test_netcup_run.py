@@ -575,10 +575,17 @@ def test_faults(tmp, fake):
              'long error: the whole message in the manifest')
     check(want in err, 'long error: the whole message on stderr: %s' % err[-2000:])
 
-    # the terminal goes away (SIGHUP) while the server is off: back on before the exit
+    # the terminal goes away (SIGHUP) while the server is off: back on before the exit.
+    # A settle keeps the server off for long enough that a loaded machine's
+    # late signal still lands while it is off (without it, the 1 s from the
+    # power-off to the power-on was once over before the signal was sent).
     fake.reset()
     d = os.path.join(tmp, 'fhup')
-    p, w = start(['-o', d, ini], tmp)
+    hup = os.path.join(tmp, 'hup.ini')
+    text = open(ini).read()
+    check('before = power-off; ' in text, 'sighup: the campaign has its power-off')
+    write(hup, text.replace('before = power-off; ', 'before = power-off; settle 30s; '))
+    p, w = start(['-o', d, hup], tmp)
     hit = wait_for(lambda: journal_has(d, lambda e: e['event'] == 'action-end' and
                                        e.get('action') == 'power-off'), p)
     check(hit, 'sighup: the power-off ended')
