@@ -339,8 +339,9 @@ def test_resume_rep(tmp):
         '[state basis]\nrounds = 1\n'
         '[state cycle]\nrepeat = 3\n'
         'before = run sh -c "echo ran >> %s"\n') % counter,
-        extra='suite = rw4k rr4k\nrounds = 2\npause = 0s\n')
+        extra='suite = rw4k rr4k\nrounds = 2\npause = 0s\n', runtime='2s')
     d = os.path.join(tmp, 'camp')
+    # 2 s runs: the kill lands in the run it waits for on a loaded machine too
     p = subprocess.Popen([T.BIN, '-q', '-o', d, ini], cwd=tmp, env=T.env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # repetition 2: its round 1 done, round 2's first test running: kill -9

@@ -277,8 +277,10 @@ def test_resume(tmp):
     ini = campaign(tmp, 'resume.ini', (
         '[state basis]\n'
         'before = run sh -c "echo ran >> %s"\n') % counter,
-        extra='suite = rw4k rr4k\nrounds = 3\npause = 0s\n')
+        extra='suite = rw4k rr4k\nrounds = 3\npause = 0s\n', runtime='2s')
     d = os.path.join(tmp, 'camp')
+    # 2 s runs: the kill below lands in the run it waits for even when a
+    # loaded machine wakes this script late
     p = subprocess.Popen([BIN, '-q', '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # round 1 done, round 2's first test finished, its second running: kill -9 then

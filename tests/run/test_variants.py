@@ -38,11 +38,11 @@ def places(tmp):
 
 
 def variants_ini(tmp, name, disk, other, extra='', rounds=3, suite='rw4k rr4k',
-                 size='8M', variant_extra=('', '')):
+                 size='8M', variant_extra=('', ''), runtime='1s'):
     text = ('[campaign]\n'
             'suite     = %s\n'
             'rounds    = %d\n'
-            'runtime   = 1s\n'
+            'runtime   = %s\n'
             'size      = %s\n'
             'ioengine  = psync\n'
             'direct    = 0\n'
@@ -54,8 +54,8 @@ def variants_ini(tmp, name, disk, other, extra='', rounds=3, suite='rw4k rr4k',
             '[variant shm]\n'
             'directory = %s\n'
             '%s\n'
-            '[state basis]\n') % (suite, rounds, size, extra, disk, variant_extra[0], other,
-                                  variant_extra[1])
+            '[state basis]\n') % (suite, rounds, runtime, size, extra, disk, variant_extra[0],
+                                  other, variant_extra[1])
     path = os.path.join(tmp, name)
     tr.write(path, text)
     return path
@@ -198,7 +198,9 @@ def test_sequential(tmp):
 
 def test_resume(tmp):
     disk, other = places(tmp)
-    ini = variants_ini(tmp, 'resume.ini', disk, other, extra='pause = 0s\n', rounds=2)
+    # 2 s runs: the kill lands in the run it waits for on a loaded machine too
+    ini = variants_ini(tmp, 'resume.ini', disk, other, extra='pause = 0s\n', rounds=2,
+                       runtime='2s')
     d = os.path.join(tmp, 'camp')
     p = subprocess.Popen([tr.BIN, '-q', '-o', d, ini], cwd=tmp, env=tr.env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
