@@ -181,7 +181,9 @@ struct fcr_provider {
 	 * powers it on if it is off, a no-op if it is on; `result` gets what it
 	 * did and the state it was left in ("server_state").  It must look at the
 	 * machine as it really is (a change still under way counts as not
-	 * done), and only ctx->hard_stop may cut it short.
+	 * done), and only ctx->hard_stop may cut it short.  err->code FCR_E_INVAL: it
+	 * left the machine off on purpose (a start would harm it or be
+	 * refused), and err says why and what to do instead.
 	 */
 	int (*ensure_powered_on)(void *state, json_t *result, struct fcr_error *err);
 	void (*free)(void *state);

@@ -602,6 +602,8 @@ def test_faults(tmp, fake):
                               [('s', 'snapshot e1'), ('r', 'revert e1; %s' % W)], want_rc=1)
     check('is stopped and locked (rollback), and no task of it runs' in err and
           'qm unlock 100; qm start 100' in err, 'rollback error: said: %s' % err[-1200:])
+    check("in the provider's panel" not in err and 'it was left stopped' in err,
+          'rollback error: no advice to power it on beside the advice not to: %s' % err[-1200:])
     check_eq((fake.guest()['status'], fake.guest()['lock']), ('stopped', 'rollback'),
              'rollback error: left as Proxmox left it')
     check_eq(fake.tasks('qmstart'), [], 'rollback error: no start refused by the lock')

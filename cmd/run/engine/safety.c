@@ -182,6 +182,14 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 	fcr_record_event(&S->rec, "ensure-powered-on", ev);
 	json_decref(res);
 	fcr_progress_clear();
+	if (rc < 0 && pe.code == FCR_E_INVAL) {
+		/* left off on purpose: the message says what to do instead */
+		fprintf(stderr,
+			"fiocamp-run: the machine was not powered on: %s\n"
+			"fiocamp-run: it was left %s\n",
+			pe.msg, state ? state : "in an unknown state");
+		return -1;
+	}
 	if (rc < 0) {
 		fprintf(
 		    stderr,
