@@ -313,8 +313,12 @@ def options(tmp):
         man = f.read().replace("\\-", "-").replace("\\fB", "").replace("\\fR", "") \
             .replace("\\fI", "")
     kinds = re.findall(r"<li><code>([^<]+)</code>", text)
-    check(len(kinds) == 4, f"the report lists 4 kinds of chart: {kinds}")
-    for k in kinds:
+    # the kinds this report has (no compare.svg without variants); every
+    # kind there is in the man page and the README
+    check(kinds == ["rounds-TEST[-jobN]-DIRECTION-METRIC.svg",
+                    "profile-TEST[-jobN]-DIRECTION[-VARIANT].svg", "transitions[-CAMPAIGN].svg"],
+          f"the report lists the 3 kinds of chart it has: {kinds}")
+    for k in kinds + ["compare.svg"]:
         check(k in man, f"the man page lists the chart {k}")
         check(k in open(os.path.join(SRC, "README.md")).read(), f"the README names {k}")
 

@@ -1048,11 +1048,12 @@ static void chart_profile(struct an_charts *out, const struct an_analysis *a,
  * seconds, its provider task's, the downtime).  Repetitions of a state are
  * more samples of the same row: the median is the bar, every sample a dot.
  */
-#define TR_LABEL   28 /* characters of an action's text shown */
-#define C_OWN	   "#0072B2"
-#define C_TASK	   "#E69F00"
-#define C_DOWN	   "#D55E00"
-#define C_DATABACK "#009E73"
+#define TR_LABEL     28	   /* characters of an action's text shown */
+#define TR_RIGHT_MAX 480.0 /* px right of the plot for the value texts, at most */
+#define C_OWN	     "#0072B2"
+#define C_TASK	     "#E69F00"
+#define C_DOWN	     "#D55E00"
+#define C_DATABACK   "#009E73"
 
 enum tr_kind { TR_STATE, TR_ACTION, TR_DOWNTIME, TR_DATA_BACK };
 
@@ -1174,6 +1175,19 @@ static void tr_bar(struct cm_buf *b, const struct axis *ax, double px0, double p
 			      "fill=\"#fff\" stroke=\"#000\" stroke-width=\"1\"", NULL);
 }
 
+/* What is written right of a row's bars: its seconds, the task's, a note. */
+static void tr_value_text(struct cm_buf *val, const struct tr_row *r)
+{
+	if (r->n_own)
+		secs_text(val, r->own, r->n_own);
+	if (r->n_task) {
+		cm_buf_puts(val, val->len ? ", task " : "task ");
+		secs_text(val, r->task, r->n_task);
+	}
+	if (r->note)
+		cm_buf_printf(val, "%s%s", val->len ? "; " : "", r->note);
+}
+
 static void chart_transitions(struct an_charts *out, const struct an_analysis *a, size_t campaign)
 {
 	struct tr_rows rs = {NULL, 0, 0};
@@ -1213,7 +1227,19 @@ static void chart_transitions(struct an_charts *out, const struct an_analysis *a
 		label_w = px > label_w ? px : label_w;
 		cm_buf_release(&t);
 	}
-	double w = WIDTH, px0 = 12 + label_w + 10, right = 140, px1 = w - right;
+	/* room right of the plot for the longest value text, so that even the
+	 * longest bar's text is whole (up to a limit; beyond it the text is cut
+	 * and the whole of it is the tooltip) */
+	double right = 140;
+	for (size_t i = 0; i < rs.n; i++) {
+		struct cm_buf val = {NULL, 0, 0};
+		tr_value_text(&val, &rs.v[i]);
+		double px = val.len ? an_svg_text_px(val.s, FONT_PX) + 14 : 0;
+		right = px > right ? px : right;
+		cm_buf_release(&val);
+	}
+	right = ceil(right < TR_RIGHT_MAX ? right : TR_RIGHT_MAX);
+	double px0 = 12 + label_w + 10, w = WIDTH + (right - 140), px1 = w - right;
 	if (px1 - px0 < 200) {
 		px1 = px0 + 200;
 		w = px1 + right;
@@ -1259,7 +1285,6 @@ static void chart_transitions(struct an_charts *out, const struct an_analysis *a
 			an_svg_put(&b, "<title>%e</title>", r->label);
 		an_svg_put(&b, "%e</text>\n", t.s);
 		cm_buf_release(&t);
-		struct cm_buf val = {NULL, 0, 0};
 		if (r->n_own) {
 			struct cm_buf tip = {NULL, 0, 0};
 			cm_buf_printf(&tip, "%s, %s: ", r->state, r->label);
@@ -1267,7 +1292,6 @@ static void chart_transitions(struct an_charts *out, const struct an_analysis *a
 			tr_bar(&b, &ax, px0, px1, y + 1, r->n_task ? 9 : 14, r->own, r->n_own,
 			       r->colour, tip.s);
 			cm_buf_release(&tip);
-			secs_text(&val, r->own, r->n_own);
 		}
 		if (r->n_task) {
 			struct cm_buf tip = {NULL, 0, 0};
@@ -1275,12 +1299,9 @@ static void chart_transitions(struct an_charts *out, const struct an_analysis *a
 			secs_text(&tip, r->task, r->n_task);
 			tr_bar(&b, &ax, px0, px1, y + 10, 5, r->task, r->n_task, C_TASK, tip.s);
 			cm_buf_release(&tip);
-			cm_buf_puts(&val, val.len ? ", task " : "task ");
-			secs_text(&val, r->task, r->n_task);
 		}
-		if (r->note) {
-			cm_buf_printf(&val, "%s%s", val.len ? "; " : "", r->note);
-		}
+		struct cm_buf val = {NULL, 0, 0};
+		tr_value_text(&val, r);
 		if (val.len) {
 			/* right of the longest bar, inside the picture */
 			double end = px0;
@@ -1294,8 +1315,12 @@ static void chart_transitions(struct an_charts *out, const struct an_analysis *a
 					  : end;
 			double room = w - 8 - (end + 6);
 			struct cm_buf vt = {NULL, 0, 0};
-			bool vcut = an_svg_clip(&vt, val.s,
-						room > 0 ? (size_t)(room / (FONT_PX * 0.62)) : 2);
+			bool vcut = false;
+			if (an_svg_text_px(val.s, FONT_PX) <= room)
+				cm_buf_puts(&vt, val.s);
+			else
+				vcut = an_svg_clip(
+				    &vt, val.s, room > 0 ? (size_t)(room / (FONT_PX * 0.62)) : 2);
 			an_svg_put(&b, "<text x=\"%v\" y=\"%v\" fill=\"%s\">", end + 6, y + 12,
 				   r->bad ? "#b03000" : "#222");
 			if (vcut)

@@ -43,6 +43,7 @@ static const char css[] =
     ".block>.actions{flex:1 1 100%}\n"
     ".charts{flex:1 1 640px;max-width:660px;min-width:0;display:flex;flex-direction:column;"
     "gap:14px}\n"
+    ".charts.wide{flex-basis:100%;max-width:none}\n"
     "figure{margin:0}\n"
     "figcaption{font-size:12px;color:#555}\n"
     "svg{max-width:100%;height:auto}\n"
@@ -110,8 +111,11 @@ static void put_charts(struct html *h, enum an_chart_kind kind, const struct an_
 				  : ch->kind == kind;
 		if (!mine)
 			continue;
+		/* the transitions chart is as wide as its value texts need */
 		if (!any)
-			cm_buf_puts(&h->b, "<div class=\"charts\">\n");
+			cm_buf_puts(&h->b, !block && kind == AN_CHART_TRANSITIONS
+					       ? "<div class=\"charts wide\">\n"
+					       : "<div class=\"charts\">\n");
 		any = true;
 		put_figure(h, ch);
 	}
@@ -151,8 +155,9 @@ static void put_actions(struct html *h)
 				an_action_cells(a, order[i], &s.rows[r], row);
 				cm_buf_puts(b, "<tr>");
 				for (size_t c = 0; c < AN_ACTION_COLS; c++) {
-					an_svg_put(b, c == 1 ? "<th scope=\"row\">%e</th>" : "<td>%e</td>",
-						   row[c]);
+					an_svg_put(
+					    b, c == 1 ? "<th scope=\"row\">%e</th>" : "<td>%e</td>",
+					    row[c]);
 					free(row[c]);
 				}
 				cm_buf_puts(b, "</tr>\n");
@@ -373,15 +378,27 @@ static void footer(struct html *h)
 	struct cm_buf *b = &h->b;
 	cm_buf_puts(b, "<footer id=\"notes\">\n<h2>Legends and notes</h2>\n");
 	const char *paras[4];
-	size_t n = an_table_legends(a, true, an_any_marked(a), paras);
+	/* the grid's legends only where there is a grid (fio or bonnie++ tests) */
+	size_t n = an_table_legends(a, a->n_tests > 0, an_any_marked(a), paras);
 	for (size_t i = 0; i < n; i++)
 		an_svg_put(b, "<p>%e</p>\n", paras[i]);
-	cm_buf_puts(b, "<p>The charts:</p>\n<ul>\n");
-	for (int k = 0; k < AN_CHART_KINDS; k++)
+	/* the kinds of chart this report has */
+	bool any = false;
+	for (int k = 0; k < AN_CHART_KINDS; k++) {
+		bool has = false;
+		for (size_t i = 0; i < h->c->n && !has; i++)
+			has = h->c->v[i].kind == (enum an_chart_kind)k;
+		if (!has)
+			continue;
+		if (!any)
+			cm_buf_puts(b, "<p>The charts:</p>\n<ul>\n");
+		any = true;
 		an_svg_put(b, "<li><code>%e</code>: %e.</li>\n",
 			   an_chart_kind_file((enum an_chart_kind)k),
 			   an_chart_kind_text((enum an_chart_kind)k));
-	cm_buf_puts(b, "</ul>\n");
+	}
+	if (any)
+		cm_buf_puts(b, "</ul>\n");
 	for (size_t i = 0; i < a->notes.n; i++)
 		an_svg_put(b, "<p>note: %e</p>\n", a->notes.items[i]);
 	cm_buf_puts(b, "</footer>\n");
