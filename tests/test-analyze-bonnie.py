@@ -452,6 +452,26 @@ def check_html(tmp, pile):
             chart = f.read()
         check("block write MiB/s" in chart and "random seeks/s" in chart,
               "compare.svg: a panel per column")
+    # A test every round of which bonnie++ printed as +++++: its panel draws
+    # the bound, as the table does (">16384 (1 too fast)"), not "no runs".
+    src = os.path.join(REAL, "bonnie-2.00a_q_s1024-16k_n2-4096-1024-2.csv")
+    two = os.path.join(tmp, "fast")
+    for v in ("a", "b"):
+        os.makedirs(os.path.join(two, v))
+        shutil.copy(src, os.path.join(two, v, "run.csv"))
+    charts = os.path.join(tmp, "charts-fast")
+    rc, out, err = run(["--compare", "--svg", charts, os.path.join(two, "a"),
+                        os.path.join(two, "b")])
+    check(rc == 0 and ">16384 (1 too fast)" in out, f"+++++ compared: {rc} {out[:600]} {err}")
+    with open(os.path.join(charts, "compare.svg"), encoding="utf-8") as f:
+        chart = f.read()
+    seeks = chart[chart.find("random seeks/s"):]
+    seeks = seeks[:seeks.find("per-char write")]
+    check(seeks.count("&gt;16384 (1 too fast)") == 2 and "no runs" not in seeks and
+          'stroke-dasharray="3 2"' in seeks,
+          f"compare.svg: the +++++ panel draws the bound: {seeks[:1500]}")
+    check("dashed: &gt;rate = bonnie++&#39;s +++++ (too fast to time)" in chart,
+          "compare.svg: its legend says what the dashed bar is")
 
 
 def main():

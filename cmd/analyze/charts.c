@@ -1394,6 +1394,13 @@ static void chart_compare(struct an_charts *out, const struct an_analysis *a)
 	round_legend(&leg, r1, rest);
 	leg_add(&leg, LEG_WHISKER, "#000", "min..max");
 	leg_add(&leg, LEG_TEXT, "#000", "* = median outside the baseline variant's min..max");
+	bool too_fast = false;
+	for (size_t p = 0; p < ns; p++)
+		for (size_t r = 0; r < nr; r++)
+			too_fast |= series[p]->cells[rows[r]].too_fast > 0;
+	if (too_fast)
+		leg_add(&leg, LEG_TEXT, "#000",
+			"dashed: >rate = bonnie++'s +++++ (too fast to time)");
 	size_t lrows = legend_rows(&leg, w - 24);
 	double top = 50;
 	double h = ceil(top + panel_h * (double)ns + (double)lrows * LEG_ROW + 10);
@@ -1414,6 +1421,9 @@ static void chart_compare(struct an_charts *out, const struct an_analysis *a)
 			for (size_t i = 0; i < c->n; i++)
 				vmax = isfinite(c->values[i]) && c->values[i] > vmax ? c->values[i]
 										     : vmax;
+			/* bonnie++'s +++++: the rate it was above is drawn too */
+			if (c->too_fast && isfinite(c->too_fast_above) && c->too_fast_above > vmax)
+				vmax = c->too_fast_above;
 		}
 		struct axis ax;
 		axis_make(&ax, 0, vmax > 0 ? vmax : 1, 6);
@@ -1440,6 +1450,29 @@ static void chart_compare(struct an_charts *out, const struct an_analysis *a)
 				an_svg_put(&b, "<title>%e</title>", name);
 			an_svg_put(&b, "%e</text>\n", nt.s);
 			cm_buf_release(&nt);
+			if ((!c->sum.n || !isfinite(c->sum.median)) && c->too_fast) {
+				/* every round too fast for bonnie++ to time: only a bound */
+				double x = px0 + 4;
+				char above[32] = "";
+				if (isfinite(c->too_fast_above)) {
+					double xb = amap(&ax, c->too_fast_above, px0, px1);
+					an_svg_put(
+					    &b,
+					    "<rect x=\"%v\" y=\"%v\" width=\"%v\" height=\"14\" "
+					    "fill=\"#888\" fill-opacity=\"0.12\" stroke=\"#888\" "
+					    "stroke-dasharray=\"3 2\"/>\n",
+					    px0, y + 3, xb - px0);
+					an_fmt_short(above, sizeof(above), c->too_fast_above);
+					x = xb + 4;
+				}
+				an_svg_put(&b,
+					   "<text x=\"%v\" y=\"%v\" fill=\"#444\">%s%s%s(%z too "
+					   "fast)</text>\n",
+					   x, y + 14, above[0] ? "&gt;" : "", above[0] ? above : "",
+					   above[0] ? " " : "", c->too_fast);
+				free(name);
+				continue;
+			}
 			if (!c->sum.n || !isfinite(c->sum.median)) {
 				an_svg_put(&b,
 					   "<text x=\"%v\" y=\"%v\" fill=\"#666\">no runs</text>\n",
