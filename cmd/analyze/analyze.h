@@ -259,6 +259,9 @@ struct an_run {
 			one input in several groups are variants */
 	enum an_id_source source;
 	struct an_ident id;
+	/* Its round within its repetition of a repeated state (the manifest's;
+	 * id.round numbers on over the repetitions); 0: not repeated. */
+	int rep_round;
 	size_t state;	/* index into an_analysis.states, once known */
 	size_t variant; /* index into an_analysis.variants */
 	size_t test;	/* index into an_analysis.tests */
@@ -301,6 +304,13 @@ struct an_run {
 	int name_round;		     /* the round the file's name gave, which
 					orders rows numbered as rounds */
 };
+
+/* The first round after its state's transition: round 1, or round 1 of a
+ * repetition. */
+static inline bool an_run_first(const struct an_run *r)
+{
+	return r->rep_round ? r->rep_round == 1 : r->id.round == 1;
+}
 
 struct an_action {
 	char *action, *text, *status;
@@ -426,6 +436,9 @@ struct an_cell {
 	size_t n;
 	double *values; /* n values, ordered by round */
 	int *rounds;
+	/* the first round after the state's transition: round 1, or round 1 of
+	 * each repetition of a repeated state (an_run_first) */
+	bool *first;
 	size_t *runs; /* index into an_analysis.runs of each value */
 	struct fc_summary sum;
 	/* Against the baseline state in the same variant. */
@@ -433,7 +446,9 @@ struct an_cell {
 	bool outside;	   /* median outside the baseline's min-max */
 	bool have_mw;
 	struct fc_mann_whitney mw;
-	double round1; /* value of round 1; NaN if round 1 is missing */
+	double round1; /* value of round 1 (the median of each repetition's round
+			  1 when the state repeats); NaN if round 1 is missing */
+	size_t round1_n; /* the values round1 is of: 1, or the repetitions' */
 	double round1_change_pct;
 	size_t rest_n;
 	double rest_median; /* median of rounds 2..n */

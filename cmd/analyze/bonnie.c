@@ -215,6 +215,7 @@ static void row_run(struct an_run *r, const struct an_run *f, const struct fc_bo
 	r->id.variant = f->id.variant ? cm_strdup(f->id.variant) : NULL;
 	r->id.state = f->id.state ? cm_strdup(f->id.state) : NULL;
 	r->id.round = f->id.round;
+	r->rep_round = f->rep_round;
 	r->maybe = f->maybe;
 	r->csv = f->csv;
 	r->accepted = true;

@@ -444,8 +444,8 @@ static void rounds_seen(const struct an_series *s, const size_t *cols, size_t nc
 	for (size_t i = 0; i < nc; i++) {
 		const struct an_cell *c = &s->cells[cols[i]];
 		for (size_t v = 0; v < c->n; v++) {
-			*r1 |= c->rounds[v] == 1;
-			*rest |= c->rounds[v] != 1;
+			*r1 |= c->first[v];
+			*rest |= !c->first[v];
 		}
 	}
 }
@@ -682,7 +682,7 @@ static void chart_rounds(struct an_charts *out, const struct an_analysis *a,
 			/* the column's name is under it: the dot says its round */
 			char *tip = cm_asprintf("round %d: %s %s%s%s", c->rounds[v], num, unit,
 						p[0] ? ", " : "", p);
-			if (c->rounds[v] == 1)
+			if (c->first[v])
 				an_svg_marker(&b, AN_SHAPE_DIAMOND, x, y, 4.2, ROUND1_ATTRS, tip);
 			else
 				an_svg_marker(&b, AN_SHAPE_CIRCLE, x, y, r, "", tip);
@@ -801,7 +801,9 @@ static void chart_profile(struct an_charts *out, const struct an_analysis *a,
 			continue;
 		const struct an_cell *c = &first->cells[k];
 		for (size_t i = 0; i < c->n; i++) {
-			if (c->rounds[i] != 1)
+			/* the first round after the transition (of the first
+			 * repetition when the state repeats) */
+			if (!c->first[i])
 				continue;
 			const struct an_run *r = &a->runs[c->runs[i]];
 			if (first->job_index >= r->n_jobs)
@@ -816,7 +818,7 @@ static void chart_profile(struct an_charts *out, const struct an_analysis *a,
 			l->recovery = NAN;
 			const struct an_cell *rc = rec ? &rec->cells[k] : NULL;
 			for (size_t q = 0; rc && q < rc->n; q++) {
-				if (rc->rounds[q] == 1) {
+				if (rc->runs[q] == c->runs[i]) {
 					l->recovery = rc->values[q];
 					l->never = !isfinite(rc->values[q]);
 				}
@@ -1525,7 +1527,7 @@ static void chart_compare(struct an_charts *out, const struct an_analysis *a)
 				double yy =
 				    y + 10 +
 				    (c->n > 1 ? ((double)i / (double)(c->n - 1) - 0.5) * 6 : 0);
-				if (c->rounds[i] == 1)
+				if (c->first[i])
 					an_svg_marker(&b, AN_SHAPE_DIAMOND, amap(&ax, v, px0, px1),
 						      yy, 3.6, ROUND1_ATTRS, tp);
 				else

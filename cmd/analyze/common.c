@@ -162,6 +162,7 @@ void an_analysis_free(struct an_analysis *a)
 		for (size_t k = 0; k < a->n_cols; k++) {
 			free(s->cells[k].values);
 			free(s->cells[k].rounds);
+			free(s->cells[k].first);
 			free(s->cells[k].runs);
 			free(s->cells[k].too_fast_rounds);
 			free(s->cells[k].too_fast_runs);

@@ -711,6 +711,7 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 		       bool never_last)
 {
 	c->change_pct = c->round1 = c->round1_change_pct = NAN;
+	c->round1_n = 0;
 	c->rest_median = c->rest_change_pct = c->v_change_pct = NAN;
 	c->outside = c->v_outside = c->have_mw = c->v_have_mw = false;
 	/* The baseline's own rounds compare to its own median. */
@@ -733,15 +734,26 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 						    c->sum.median > vbase->sum.max);
 		c->v_have_mw = mann_whitney(c, vbase, never_last, &c->v_mw);
 	}
+	/* round 1 of each repetition (one without repeat) against the rest */
 	double *rest = cm_calloc(c->n ? c->n : 1, sizeof(*rest));
-	size_t nr = 0;
+	double *firsts = cm_calloc(c->n ? c->n : 1, sizeof(*firsts));
+	size_t nr = 0, nf = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		if (c->rounds[i] == 1)
-			c->round1 = c->values[i];
+		if (c->first[i])
+			firsts[nf++] = c->values[i];
 		else
 			rest[nr++] = c->values[i];
 	}
 	struct fc_summary rs;
+	if (nf == 1) {
+		c->round1 = firsts[0];
+		c->round1_n = 1;
+	} else if (nf > 1) {
+		summarize(firsts, nf, never_last, &rs);
+		c->round1 = rs.median;
+		c->round1_n = rs.n;
+	}
+	free(firsts);
 	summarize(rest, nr, never_last, &rs);
 	c->rest_n = rs.n;
 	c->rest_median = rs.median;
@@ -834,6 +846,7 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		struct an_cell *c = &s->cells[p];
 		c->values = cm_calloc(c->n ? c->n : 1, sizeof(*c->values));
 		c->rounds = cm_calloc(c->n ? c->n : 1, sizeof(*c->rounds));
+		c->first = cm_calloc(c->n ? c->n : 1, sizeof(*c->first));
 		c->runs = cm_calloc(c->n ? c->n : 1, sizeof(*c->runs));
 		c->too_fast_rounds = c->too_fast ? cm_calloc(c->too_fast, sizeof(int)) : NULL;
 		c->too_fast_runs = c->too_fast ? cm_calloc(c->too_fast, sizeof(size_t)) : NULL;
@@ -849,7 +862,7 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		if (too_fast(r, dv, m)) {
 			c->too_fast_rounds[c->too_fast] = r->id.round;
 			c->too_fast_runs[c->too_fast++] = refs[q].run;
-			c->round1_too_fast |= r->id.round == 1;
+			c->round1_too_fast |= an_run_first(r);
 			/* the least bound holds for every one of them */
 			double above = m == AN_M_CPU ? NAN : dv->too_fast_above;
 			if (!isnan(above) && (isnan(c->too_fast_above) || above < c->too_fast_above))
@@ -858,6 +871,7 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		}
 		c->values[c->n] = dv->v[m];
 		c->rounds[c->n] = r->id.round;
+		c->first[c->n] = an_run_first(r);
 		c->runs[c->n] = refs[q].run;
 		c->n++;
 	}

@@ -458,7 +458,7 @@ struct manifest_ctx {
 /* A run of the manifest's, at `path`, known by its identity: a rejected one
  * has a reason (and is listed, and counts against its variant's stability). */
 static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, const char *state,
-				   int round, const char *test, const char *variant)
+				   int round, int rep_round, const char *test, const char *variant)
 {
 	struct an_run *r = add_run(m->a, m->in, path);
 	r->source = AN_ID_MANIFEST;
@@ -466,14 +466,15 @@ static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, con
 	r->group = cm_strdup(m->group);
 	r->id.state = cm_strdup(state);
 	r->id.round = round;
+	r->rep_round = rep_round;
 	r->id.test = cm_strdup(test);
 	if (variant)
 		r->id.variant = cm_strdup(variant);
 	return r;
 }
 
-static void manifest_test(struct manifest_ctx *m, const char *state, int round, const json_t *t,
-			  const json_t *jround)
+static void manifest_test(struct manifest_ctx *m, const char *state, int round, int rep_round,
+			  const json_t *t, const json_t *jround)
 {
 	struct an_analysis *a = m->a;
 	const char *dir = m->dir;
@@ -511,7 +512,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 	if (strcmp(status, "done") != 0) {
 		char *where = json && safe_rel_path(json) ? join_path(dir, json) : cm_strdup(label);
-		struct an_run *r = manifest_run(m, where, state, round, test, variant);
+		struct an_run *r = manifest_run(m, where, state, round, rep_round, test, variant);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
 			r->reason =
@@ -524,7 +525,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 		return;
 	}
 	if (!json) {
-		manifest_run(m, label, state, round, test, variant)->reason =
+		manifest_run(m, label, state, round, rep_round, test, variant)->reason =
 		    cm_strdup("manifest.json lists the run as done but names no JSON file");
 		free(label);
 		return;
@@ -539,7 +540,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 	free(label);
 	char *path = join_path(dir, json);
-	struct an_run *r = manifest_run(m, path, state, round, test, variant);
+	struct an_run *r = manifest_run(m, path, state, round, rep_round, test, variant);
 	free(path);
 
 	size_t i;
@@ -598,7 +599,8 @@ static int manifest_rounds(struct manifest_ctx *m, const char *path, const char 
 		const json_t *jt;
 		json_array_foreach(json_object_get(jr, "tests"), t, jt) {
 			if (json_is_object(jt))
-				manifest_test(m, name, round, jt, jr);
+				manifest_test(m, name, round, rep ? (int)json_integer_value(rn) : 0,
+					      jt, jr);
 		}
 	}
 	return top;

@@ -126,6 +126,7 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 					   "mw_p",
 					   "mw_exact",
 					   "round1",
+					   "round1_n",
 					   "round1_change_pct",
 					   "rest_n",
 					   "rest_median",
@@ -180,6 +181,7 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 				c_num(o, c->have_mw ? c->mw.p : NAN, DEC_P);
 				c_bool(o, c->have_mw, c->mw.exact);
 				c_num(o, c->round1, DEC_VALUE);
+				c_int(o, (long long)c->round1_n);
 				c_pct(o, c->round1_change_pct);
 				c_int(o, (long long)c->rest_n);
 				c_num(o, c->rest_median, DEC_VALUE);
@@ -739,6 +741,7 @@ static json_t *json_cell(const struct an_analysis *a, const struct an_series *s,
 		jset(o, "variant_mann_whitney", j_mw(c->v_have_mw, &c->v_mw));
 	}
 	jset(o, "round1", jnum(c->round1));
+	jset(o, "round1_n", json_integer((json_int_t)c->round1_n));
 	jset(o, "round1_change_pct", jnum(c->round1_change_pct));
 	jset(o, "rest_n", json_integer((json_int_t)c->rest_n));
 	jset(o, "rest_median", jnum(c->rest_median));

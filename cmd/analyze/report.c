@@ -354,9 +354,10 @@ static void per_second_rows(struct block *b, const struct an_analysis *a, size_t
 		size_t rest_n = 0, rest_never = 0;
 		for (size_t i = 0; i < cr->n; i++) {
 			double v = cr->values[i];
-			if (cr->rounds[i] == 1) {
+			if (cr->first[i]) {
+				/* cr->round1 is their median: never when it is */
 				have_r1 = true;
-				r1_never = !isfinite(v);
+				r1_never = !isfinite(cr->round1);
 				continue;
 			}
 			rest_n++;

@@ -381,6 +381,28 @@ def test_resume_rep(tmp):
     resumed = [e for e in ev if e['event'] == 'round-start' and e.get('session') == 2]
     check_eq([(e['state'], e.get('repetition'), e['round']) for e in resumed],
              [('cycle', 2, 2), ('cycle', 3, 1), ('cycle', 3, 2)], 'what the resume ran')
+    # the analyzer's round 1 split: round 1 of each of the 3 repetitions
+    # against their other rounds (the state's rounds 3 and 5 are rounds 1 too)
+    p = subprocess.run([analyzer(), '--csv', 'summary', d], capture_output=True, text=True)
+    rows = [dict(zip(p.stdout.splitlines()[0].split(','), l.split(',')))
+            for l in p.stdout.splitlines()[1:]]
+    cyc = [r for r in rows if r.get('state') == 'cycle' and r.get('metric') == 'iops']
+    check(len(cyc) == 2 and all((r['n'], r['round1_n'], r['rest_n']) == ('6', '3', '3')
+                                for r in cyc),
+          'round 1 of every repetition: %r' % [(r.get('test'), r.get('n'), r.get('round1_n'),
+                                                 r.get('rest_n')) for r in cyc])
+    p = subprocess.run([analyzer(), '--csv', 'rounds', d], capture_output=True, text=True)
+    rows = [dict(zip(p.stdout.splitlines()[0].split(','), l.split(',')))
+            for l in p.stdout.splitlines()[1:]]
+    r1 = {r['round']: r['value'] for r in rows
+          if r.get('state') == 'cycle' and r.get('test') == 'rw4k' and r.get('metric') == 'iops'}
+    got = [r for r in cyc if r['test'] == 'rw4k']
+    check(got and len(r1) == 6, 'six rounds of rw4k in cycle: %r' % r1)
+    if got and len(r1) == 6:
+        firsts = sorted(float(r1[k]) for k in ('1', '3', '5'))
+        check(abs(float(got[0]['round1']) - firsts[1]) <= 1e-3 * firsts[1],
+              'round1 is the median of rounds 1, 3 and 5: %s against %r'
+              % (got[0]['round1'], firsts))
 
 
 def test_cleanup(tmp):
