@@ -46,6 +46,18 @@ static void count_work(struct fcr_session *S)
 					json_array_get(json_object_get(rep, "before"), ai), "done"))
 					fcr_status_add_work(0, 0, a->def->duration_ms(a));
 			}
+			/* each variant's own before, at its first use in a state with rounds */
+			json_t *vs = json_object_get(rep, "variants");
+			for (size_t vi = 0; st->rounds && vi < c->n_variants; vi++) {
+				const struct fcr_variant *v = &c->variants[vi];
+				json_t *vb = json_object_get(json_array_get(vs, vi), "before");
+				for (size_t ai = 0; ai < v->n_actions; ai++) {
+					const struct fcr_step *a = &v->actions[ai];
+					if (a->def->duration_ms &&
+					    !fcr_has_status(json_array_get(vb, ai), "done"))
+						fcr_status_add_work(0, 0, a->def->duration_ms(a));
+				}
+			}
 		}
 	}
 }
