@@ -589,8 +589,9 @@ static void header_text(struct cm_buf *b, const struct an_analysis *a)
 
 static const char legend[] =
     "median: change vs the baseline median; * = outside the baseline's min..max. "
-    "round 1, rounds 2..n: round 1's value and the median of the other rounds, each "
-    "against the baseline median.  p: exact two-sided Mann-Whitney U against the "
+    "round 1, rounds 2..n: round 1's value (in a repeated state the median of each "
+    "repetition's round 1) and the median of the other rounds, each against the baseline "
+    "median.  p: exact two-sided Mann-Whitney U against the "
     "baseline; with n rounds against n it cannot go below 2/C(2n,n): 0.100 for 3, "
     "0.029 for 4, 0.008 for 5.";
 static const char legend_variants[] =
