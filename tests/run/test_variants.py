@@ -357,6 +357,16 @@ def test_refuse(tmp):
              [('disk', 'failed'), ('shm', 'done')], 'keep-going ran shm')
     check_eq([t['status'] for t in ro['tests']], ['skipped', 'done'], 'disk\'s test skipped')
     check_eq(ro['status'], 'failed', 'the round failed')
+    # without --keep-going the campaign stops there: the other variant's part
+    # of the round and its tests are skipped, not left pending
+    d = os.path.join(tmp, 'camp-stops')
+    rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+    check_eq(rc, 1, 'a failed variant before stops the campaign: ' + err)
+    ro = tr.load_manifest(d)['states'][0]['rounds'][0]
+    check_eq([(e['variant'], e['status']) for e in ro['order']],
+             [('disk', 'failed'), ('shm', 'skipped')], 'the order after the failure')
+    check_eq([t['status'] for t in ro['tests']], ['skipped', 'skipped'],
+             'no test left pending')
     # file:line errors of the sections
     bad = os.path.join(tmp, 'bad.ini')
     tr.write(bad, ('[campaign]\nsuite = rw4k\nsize = 8M\nvariants = a b a\n'

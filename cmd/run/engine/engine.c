@@ -669,13 +669,18 @@ static void mark_rest_skipped(json_t *rep_obj)
 	json_t *rounds = json_object_get(rep_obj, "rounds");
 	for (size_t i = 0; i < json_array_size(rounds); i++) {
 		json_t *r = json_array_get(rounds, i);
-		if (!fcr_has_status(r, "pending"))
-			continue;
-		json_object_set_new(r, "status", json_string("skipped"));
-		json_t *tests = json_object_get(r, "tests");
-		for (size_t j = 0; j < json_array_size(tests); j++)
-			json_object_set_new(json_array_get(tests, j), "status",
-					    json_string("skipped"));
+		if (fcr_has_status(r, "pending"))
+			json_object_set_new(r, "status", json_string("skipped"));
+		/* in the round that failed too: the units and tests after it */
+		const char *parts[] = {"tests", "order"};
+		for (size_t p = 0; p < CM_ARRAY_SIZE(parts); p++) {
+			json_t *list = json_object_get(r, parts[p]);
+			for (size_t j = 0; j < json_array_size(list); j++) {
+				json_t *e = json_array_get(list, j);
+				if (fcr_has_status(e, "pending"))
+					json_object_set_new(e, "status", json_string("skipped"));
+			}
+		}
 	}
 	json_t *before = json_object_get(rep_obj, "before");
 	for (size_t i = 0; i < json_array_size(before); i++) {
