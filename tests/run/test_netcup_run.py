@@ -223,9 +223,13 @@ class Watch:
         self.thread.join()
 
 
-def start(args, cwd, extra_env=None):
+def start(args, cwd, extra_env=None, sighup=None):
+    """sighup: the disposition of SIGHUP fiocamp-run starts with (SIG_DFL as
+    from a terminal, SIG_IGN as under nohup); None: this script's own."""
+    pre = (lambda: signal.signal(signal.SIGHUP, sighup)) if sighup is not None else None
     p = subprocess.Popen([BIN] + args, cwd=cwd, env=env_for_run(extra_env),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=pre)
     return p, Watch(p)
 
 
@@ -576,25 +580,44 @@ def test_faults(tmp, fake):
     check(want in err, 'long error: the whole message on stderr: %s' % err[-2000:])
 
     # the terminal goes away (SIGHUP) while the server is off: back on before the exit.
-    # A settle keeps the server off for long enough that a loaded machine's
-    # late signal still lands while it is off (without it, the 1 s from the
-    # power-off to the power-on was once over before the signal was sent).
-    fake.reset()
-    d = os.path.join(tmp, 'fhup')
-    hup = os.path.join(tmp, 'hup.ini')
+    # A settle keeps the server off while the signal comes.  fiocamp-run
+    # starts with SIGHUP as a terminal gives it: a test suite run under nohup
+    # hands it on ignored, and fiocamp-run keeps an ignored SIGHUP ignored
+    # (the case after this one).
     text = open(ini).read()
     check('before = power-off; ' in text, 'sighup: the campaign has its power-off')
+    hup = os.path.join(tmp, 'hup.ini')
     write(hup, text.replace('before = power-off; ', 'before = power-off; settle 30s; '))
-    p, w = start(['-o', d, hup], tmp)
-    hit = wait_for(lambda: journal_has(d, lambda e: e['event'] == 'action-end' and
-                                       e.get('action') == 'power-off'), p)
-    check(hit, 'sighup: the power-off ended')
-    os.kill(p.pid, signal.SIGHUP)
+
+    def off_then(d, sighup):
+        p, w = start(['-o', d, hup], tmp, sighup=sighup)
+        hit = wait_for(lambda: journal_has(d, lambda e: e['event'] == 'action-start' and
+                                           e.get('action') == 'settle 30s'), p)
+        check(hit, 'sighup: the settle after the power-off began')
+        os.kill(p.pid, signal.SIGHUP)
+        return p, w
+
+    fake.reset()
+    d = os.path.join(tmp, 'fhup')
+    p, w = off_then(d, signal.SIG_DFL)
     rc, out, err = finish(p, w)
     capture_dir(d)
     check_eq(rc, 130, 'sighup: exit status (%s)' % err[-1500:])
     check_powered_back(fake, d, 'sighup')
     check_eq(load_manifest(d)['status'], 'interrupted', 'sighup: the campaign is interrupted')
+
+    # under nohup the hangup stays ignored: the campaign goes on (a Ctrl-C then
+    # stops it, and the server is powered back on)
+    fake.reset()
+    d = os.path.join(tmp, 'fnohup')
+    p, w = off_then(d, signal.SIG_IGN)
+    time.sleep(1.0)
+    check(p.poll() is None, 'nohup: a hangup does not stop the campaign')
+    os.kill(p.pid, signal.SIGINT)
+    rc, out, err = finish(p, w)
+    capture_dir(d)
+    check_eq(rc, 130, 'nohup: Ctrl-C after the ignored hangup (%s)' % err[-1500:])
+    check_powered_back(fake, d, 'nohup')
 
     # Ctrl-C while the snapshot's answer is on its way: back on, then resumed
     # (no lock window, so that the delayed POST is the one the API takes)
