@@ -52,7 +52,7 @@ extern "C" {
 enum fc_status {
 	FC_OK = 0,
 	FC_E_NOMEM = -1,      /* out of memory */
-	FC_E_IO = -2,         /* open/read failed; sys_errno says why */
+	FC_E_IO = -2,	      /* open/read failed; sys_errno says why */
 	FC_E_NOT_FIO = -3,    /* the input holds nothing fio writes */
 	FC_E_UNFINISHED = -4, /* fio started but its report is missing or cut short */
 	FC_E_SYNTAX = -5,     /* malformed JSON, terse line or log line */
@@ -61,16 +61,16 @@ enum fc_status {
 	FC_E_INVAL = -8,      /* bad argument from the caller */
 };
 
-#define FC_ERROR_SOURCE_MAX 512
+#define FC_ERROR_SOURCE_MAX  512
 #define FC_ERROR_MESSAGE_MAX 256
 
 struct fc_error {
 	enum fc_status code;
-	int sys_errno;                     /* errno for FC_E_IO, else 0 */
-	char source[FC_ERROR_SOURCE_MAX];  /* file name or buffer label */
-	unsigned long line;                /* 1-based; 0 = not applicable */
-	unsigned long column;              /* 1-based; 0 = not applicable */
-	unsigned long long offset;         /* byte offset into the input */
+	int sys_errno;			  /* errno for FC_E_IO, else 0 */
+	char source[FC_ERROR_SOURCE_MAX]; /* file name or buffer label */
+	unsigned long line;		  /* 1-based; 0 = not applicable */
+	unsigned long column;		  /* 1-based; 0 = not applicable */
+	unsigned long long offset;	  /* byte offset into the input */
 	bool has_offset;
 	char message[FC_ERROR_MESSAGE_MAX];
 };
@@ -102,7 +102,7 @@ enum fc_ddir {
 FC_PUBLIC const char *fc_ddir_name(enum fc_ddir ddir);
 
 struct fc_percentile {
-	double percent;  /* 99.9 for "99.900000" */
+	double percent;	 /* 99.9 for "99.900000" */
 	double value_ns; /* fio's bucket midpoint */
 };
 
@@ -113,47 +113,47 @@ struct fc_bin {
 
 /* A slat/clat/lat object.  All values in ns. */
 struct fc_lat {
-	bool present;           /* fio measured this latency: it had samples */
-	bool n_known;           /* N given (>= 3.18) or derived from bins */
-	uint64_t n;             /* samples */
+	bool present; /* fio measured this latency: it had samples */
+	bool n_known; /* N given (>= 3.18) or derived from bins */
+	uint64_t n;   /* samples */
 	double min_ns, max_ns, mean_ns, stddev_ns;
-	size_t n_percentiles;   /* ascending by percent, duplicates merged */
+	size_t n_percentiles; /* ascending by percent, duplicates merged */
 	const struct fc_percentile *percentiles;
-	size_t n_bins;          /* json+ only; ascending by value */
+	size_t n_bins; /* json+ only; ascending by value */
 	const struct fc_bin *bins;
 };
 
 /* One element of a direction's per-priority breakdown (fio >= 3.18). */
 struct fc_prio {
-	int prioclass;    /* -1 if fio did not say (3.18-3.29 high/low split) */
-	int prio;         /* -1 if unknown */
-	int priohint;     /* -1 if unknown (< 3.36) */
-	bool high;        /* from clat_high_prio in 3.18-3.29 */
-	bool total_lat;   /* lat is lat_ns (lat_percentiles=1), else clat_ns */
+	int prioclass;	/* -1 if fio did not say (3.18-3.29 high/low split) */
+	int prio;	/* -1 if unknown */
+	int priohint;	/* -1 if unknown (< 3.36) */
+	bool high;	/* from clat_high_prio in 3.18-3.29 */
+	bool total_lat; /* lat is lat_ns (lat_percentiles=1), else clat_ns */
 	struct fc_lat lat;
 };
 
 /* fio's statistics over its own periodic bw/iops samples (not throughput). */
 struct fc_samples {
-	bool present;                  /* there were samples */
+	bool present;		       /* there were samples */
 	double min, max, mean, stddev; /* bw: bytes/s; iops: I/O per second */
-	uint64_t n;                    /* number of samples (>= 2.99) */
+	uint64_t n;		       /* number of samples (>= 2.99) */
 	bool n_known;
 };
 
 struct fc_dir {
-	bool present;            /* the direction object/block was in the output */
-	uint64_t io_bytes;       /* bytes (KiB in fio < 2.21 converted) */
-	double bw_bytes;         /* throughput, bytes/s */
-	double iops;             /* I/O per second over runtime */
+	bool present;	   /* the direction object/block was in the output */
+	uint64_t io_bytes; /* bytes (KiB in fio < 2.21 converted) */
+	double bw_bytes;   /* throughput, bytes/s */
+	double iops;	   /* I/O per second over runtime */
 	uint64_t runtime_ms;
 	uint64_t total_ios, short_ios, drop_ios;
-	bool ios_known;          /* total/short/drop given (>= 2.1.14) */
+	bool ios_known; /* total/short/drop given (>= 2.1.14) */
 	struct fc_lat slat, clat, lat;
-	struct fc_samples bw_samples;   /* bytes/s */
+	struct fc_samples bw_samples;	/* bytes/s */
 	struct fc_samples iops_samples; /* I/O per second */
-	double bw_agg_pct;       /* share of the group's bandwidth; NaN if absent */
-	double cachehit_pct;     /* NaN if absent */
+	double bw_agg_pct;		/* share of the group's bandwidth; NaN if absent */
+	double cachehit_pct;		/* NaN if absent */
 	size_t n_prios;
 	const struct fc_prio *prios;
 };
@@ -175,34 +175,34 @@ struct fc_option {
 };
 
 struct fc_job {
-	size_t index;            /* position in jobs[] / client_stats[] / terse lines */
-	unsigned clone;          /* n-th entry with the same name, group and host */
-	const char *name;        /* jobname; not unique (numjobs clones) */
+	size_t index;	  /* position in jobs[] / client_stats[] / terse lines */
+	unsigned clone;	  /* n-th entry with the same name, group and host */
+	const char *name; /* jobname; not unique (numjobs clones) */
 	int groupid;
-	int error;               /* errno of the first fatal error, 0 = ok */
+	int error;		 /* errno of the first fatal error, 0 = ok */
 	const char *description; /* NULL if none; may hold control characters */
-	const char *hostname;    /* client/server mode; NULL otherwise */
-	int port;                /* client/server mode; 0 otherwise */
-	bool all_clients;        /* the client-mode "All clients" aggregate */
-	int64_t job_start_ms;    /* Unix ms (>= 3.36); -1 unknown */
-	int64_t eta_s;           /* -1 unknown (fio's INT_MAX sentinel too) */
-	int64_t elapsed_s;       /* -1 unknown */
-	int64_t job_runtime_ms;  /* summed over a reporting group; -1 unknown */
+	const char *hostname;	 /* client/server mode; NULL otherwise */
+	int port;		 /* client/server mode; 0 otherwise */
+	bool all_clients;	 /* the client-mode "All clients" aggregate */
+	int64_t job_start_ms;	 /* Unix ms (>= 3.36); -1 unknown */
+	int64_t eta_s;		 /* -1 unknown (fio's INT_MAX sentinel too) */
+	int64_t elapsed_s;	 /* -1 unknown */
+	int64_t job_runtime_ms;	 /* summed over a reporting group; -1 unknown */
 	double usr_cpu_pct, sys_cpu_pct;
 	uint64_t ctx, majf, minf;
 	int64_t total_err, first_error; /* continue_on_error only; -1 unknown */
 	struct fc_dir dir[FC_DDIR_COUNT];
 	struct fc_buckets iodepth, iodepth_submit, iodepth_complete;
 	struct fc_buckets latency_ns, latency_us, latency_ms;
-	size_t n_options;        /* "job options", in fio's order, last wins */
+	size_t n_options; /* "job options", in fio's order, last wins */
 	const struct fc_option *options;
-	unsigned members;        /* threads summed into this entry: "jobs=N" of
-				    normal output; 0 where fio does not say */
+	unsigned members; /* threads summed into this entry: "jobs=N" of
+			     normal output; 0 where fio does not say */
 };
 
 struct fc_disk {
-	const char *name;      /* "vda" */
-	const char *hostname;  /* client mode; NULL otherwise */
+	const char *name;     /* "vda" */
+	const char *hostname; /* client mode; NULL otherwise */
 	uint64_t read_ios, write_ios, read_merges, write_merges;
 	uint64_t read_ticks_ms, write_ticks_ms, in_queue_ms;
 	int64_t read_sectors, write_sectors; /* -1 unknown (< 3.36) */
@@ -213,20 +213,21 @@ enum fc_format {
 	FC_FORMAT_JSON = 0,
 	FC_FORMAT_JSON_PLUS = 1, /* some latency carried bins */
 	FC_FORMAT_TERSE = 2,
-	FC_FORMAT_NORMAL = 3,    /* the human-readable report (--output-format=normal) */
+	FC_FORMAT_NORMAL = 3, /* the human-readable report (--output-format=normal) */
 };
 
 /* Units fio used in the source, before normalisation. */
-#define FC_UNITS_LAT_US 0x1      /* latencies were microseconds (2.x JSON, terse) */
-#define FC_UNITS_IO_KIB 0x2      /* io_bytes was KiB (fio < 2.21) */
-#define FC_UNITS_BINS_INDEX 0x4  /* json+ bins keyed by bucket index (2.2.12-2.19) */
-#define FC_UNITS_ROUNDED 0x8     /* numbers as fio rounded them for people (normal
-				    output): see "fio's normal output" below */
+#define FC_UNITS_LAT_US	    0x1 /* latencies were microseconds (2.x JSON, terse) */
+#define FC_UNITS_IO_KIB	    0x2 /* io_bytes was KiB (fio < 2.21) */
+#define FC_UNITS_BINS_INDEX 0x4 /* json+ bins keyed by bucket index (2.2.12-2.19) */
+#define FC_UNITS_ROUNDED                                                                           \
+	0x8 /* numbers as fio rounded them for people (normal                                      \
+	       output): see "fio's normal output" below */
 
 /* One direction of a "Run status group" line of normal output. */
 struct fc_group_dir {
 	bool present;
-	double bw_bytes;              /* the group's bytes / its longest runtime, B/s */
+	double bw_bytes;		   /* the group's bytes / its longest runtime, B/s */
 	double min_bw_bytes, max_bw_bytes; /* of the slowest and fastest job, B/s */
 	uint64_t io_bytes;
 	uint64_t min_runtime_ms, max_runtime_ms;
@@ -242,55 +243,55 @@ struct fc_group {
  * normal report. */
 struct fc_run {
 	enum fc_format format;
-	int terse_version;        /* 2..5 for terse, 0 otherwise */
-	const char *fio_version;  /* as printed, "fio-3.36-115-gf53eaac"; NULL if unknown */
+	int terse_version;	 /* 2..5 for terse, 0 otherwise */
+	const char *fio_version; /* as printed, "fio-3.36-115-gf53eaac"; NULL if unknown */
 	int version_major, version_minor, version_patch; /* -1 unknown */
-	int64_t timestamp_s;      /* Unix s, end of run; -1 unknown */
-	int64_t timestamp_ms;     /* -1 unknown (client mode, fio < 2.12) */
-	const char *time_text;    /* fio's ctime() string; NULL if absent */
-	bool client_mode;         /* client_stats[] instead of jobs[] */
-	bool final;               /* the last complete report of its output */
-	unsigned units;           /* FC_UNITS_* */
-	unsigned long line;       /* where it starts in the input (1-based) */
+	int64_t timestamp_s;				 /* Unix s, end of run; -1 unknown */
+	int64_t timestamp_ms;				 /* -1 unknown (client mode, fio < 2.12) */
+	const char *time_text;				 /* fio's ctime() string; NULL if absent */
+	bool client_mode;				 /* client_stats[] instead of jobs[] */
+	bool final;	    /* the last complete report of its output */
+	unsigned units;	    /* FC_UNITS_* */
+	unsigned long line; /* where it starts in the input (1-based) */
 	unsigned long long offset;
-	size_t n_global_options;  /* merged over servers in client mode, last wins */
+	size_t n_global_options; /* merged over servers in client mode, last wins */
 	const struct fc_option *global_options;
 	size_t n_jobs;
 	const struct fc_job *jobs;
 	size_t n_disks;
 	const struct fc_disk *disks;
-	size_t n_groups;          /* normal output only, in fio's order (client
-				     mode: once per server) */
+	size_t n_groups; /* normal output only, in fio's order (client
+			    mode: once per server) */
 	const struct fc_group *groups;
 };
 
 /* A line of text fio printed around its reports. */
 enum fc_diag_kind {
-	FC_DIAG_TEXT = 0,     /* anything else (normal output, banners) */
-	FC_DIAG_NOTE = 1,     /* "note: ..." */
-	FC_DIAG_FIO = 2,      /* "fio: ..." warnings and errors */
-	FC_DIAG_SIGNAL = 3,   /* "fio: terminating on signal N" */
-	FC_DIAG_HOST = 4,     /* "<host> ..." relayed by a fio client */
-	FC_DIAG_BROKEN = 5,   /* a report that could not be read; text = reason */
+	FC_DIAG_TEXT = 0,   /* anything else (normal output, banners) */
+	FC_DIAG_NOTE = 1,   /* "note: ..." */
+	FC_DIAG_FIO = 2,    /* "fio: ..." warnings and errors */
+	FC_DIAG_SIGNAL = 3, /* "fio: terminating on signal N" */
+	FC_DIAG_HOST = 4,   /* "<host> ..." relayed by a fio client */
+	FC_DIAG_BROKEN = 5, /* a report that could not be read; text = reason */
 };
 
 struct fc_diag {
 	enum fc_diag_kind kind;
-	unsigned long line;   /* 1-based line in the input */
-	const char *text;     /* without the line end */
+	unsigned long line; /* 1-based line in the input */
+	const char *text;   /* without the line end */
 };
 
 struct fc_output {
-	const char *source;           /* file name or buffer label */
-	enum fc_status status;        /* FC_OK, or FC_E_UNFINISHED */
-	size_t n_runs;                /* every report found, in input order */
+	const char *source;    /* file name or buffer label */
+	enum fc_status status; /* FC_OK, or FC_E_UNFINISHED */
+	size_t n_runs;	       /* every report found, in input order */
 	const struct fc_run *runs;
-	const struct fc_run *final;   /* the final report; NULL if fio did not finish */
+	const struct fc_run *final; /* the final report; NULL if fio did not finish */
 	size_t n_diags;
-	const struct fc_diag *diags;  /* every non-blank line outside the
-					 reports, and one FC_DIAG_BROKEN for
-					 each report that could not be read */
-	int signal;                   /* N of "terminating on signal N", else 0 */
+	const struct fc_diag *diags; /* every non-blank line outside the
+					reports, and one FC_DIAG_BROKEN for
+					each report that could not be read */
+	int signal;		     /* N of "terminating on signal N", else 0 */
 };
 
 /* Inputs larger than this are refused with FC_E_LIMIT. */
@@ -303,7 +304,7 @@ struct fc_output {
  * bytes "{}," make a job of some 2.5 KiB.
  */
 #define FC_OUTPUT_MEM_BASE_BYTES (64ull << 20)
-#define FC_OUTPUT_MEM_PER_BYTE 16
+#define FC_OUTPUT_MEM_PER_BYTE	 16
 
 /*
  * Reads every fio report in a file or buffer: JSON and json+ documents
@@ -324,8 +325,7 @@ struct fc_output {
  * The caller frees *out with fc_output_free().  `source` labels a buffer in
  * errors and is copied.
  */
-FC_PUBLIC int fc_output_read_file(const char *path, struct fc_output **out,
-				  struct fc_error *err);
+FC_PUBLIC int fc_output_read_file(const char *path, struct fc_output **out, struct fc_error *err);
 FC_PUBLIC int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 				    struct fc_output **out, struct fc_error *err);
 FC_PUBLIC void fc_output_free(struct fc_output *out);
@@ -399,7 +399,7 @@ FC_PUBLIC int fc_version_parse(const char *text, int *major, int *minor, int *pa
 /* ------------------------------------------------------------------------ */
 
 /* fio >= 2.99 has 29 groups of 64 buckets (1856), 2.x has 19 (1216). */
-#define FC_HIST_BUCKETS 1856
+#define FC_HIST_BUCKETS	   1856
 #define FC_HIST_BUCKETS_V2 1216
 
 /*
@@ -444,13 +444,13 @@ FC_PUBLIC const char *fc_log_type_name(enum fc_log_type type);
  */
 struct fc_log_name {
 	const char *prefix;
-	size_t prefix_len;     /* >= 1 */
+	size_t prefix_len; /* >= 1 */
 	enum fc_log_type type;
-	int index;             /* fio's global thread number N (>= 1); 0 if none */
-	bool compressed;       /* .fz */
-	const char *host;      /* client mode suffix; NULL if none */
+	int index;	  /* fio's global thread number N (>= 1); 0 if none */
+	bool compressed;  /* .fz */
+	const char *host; /* client mode suffix; NULL if none */
 	size_t host_len;
-	bool aggregate;        /* --bandwidth-log's <stub>-<ddir>_bw.log */
+	bool aggregate;		     /* --bandwidth-log's <stub>-<ddir>_bw.log */
 	enum fc_ddir aggregate_ddir; /* read, write or trim when aggregate */
 };
 
@@ -500,18 +500,18 @@ FC_PUBLIC int fc_log_name_parse(const char *path, struct fc_log_name *out);
  * value_us, which no line can reveal.
  */
 struct fc_log_layout {
-	unsigned columns;      /* fields per line, 2..8 (hist: 3 + hist_buckets) */
-	bool has_value1;       /* log_window_value=both: value is the avg, value1 the max */
+	unsigned columns; /* fields per line, 2..8 (hist: 3 + hist_buckets) */
+	bool has_value1;  /* log_window_value=both: value is the avg, value1 the max */
 	bool has_ddir;
 	bool has_bs;
 	bool has_offset;       /* log_offset=1 */
-	bool has_prio;         /* fio >= 3.18 */
-	bool prio_hex;         /* log_prio=1: 0x%04x, class in the top 3 bits */
+	bool has_prio;	       /* fio >= 3.18 */
+	bool prio_hex;	       /* log_prio=1: 0x%04x, class in the top 3 bits */
 	bool has_issue_time;   /* log_issue_time=1 */
-	bool hist;             /* clat_hist: time, ddir, bs, buckets... */
+	bool hist;	       /* clat_hist: time, ddir, bs, buckets... */
 	unsigned hist_buckets; /* buckets per hist line, K */
 	unsigned hist_groups;  /* 29 (fio >= 2.99, ns) or 19 (2.x, us) */
-	bool value_us;         /* lat/clat/slat values are us (fio < 2.99); a
+	bool value_us;	       /* lat/clat/slat values are us (fio < 2.99); a
 				  hint only the caller can give (the JSON has
 				  clat, not clat_ns); profiles then report ns */
 };
@@ -526,15 +526,15 @@ struct fc_log_layout {
  */
 struct fc_log_sample {
 	uint64_t time_ms;
-	int64_t value;        /* the avg with log_window_value=both */
-	int64_t value1;       /* the max with log_window_value=both; else 0 */
-	int ddir;             /* 0 read, 1 write, 2 trim; 0 if no column */
-	uint64_t bs;          /* bytes of the I/O; 0 for a windowed sample */
-	uint64_t offset;      /* bytes; 0 if no column */
-	uint32_t prio;        /* 0/1 (RT class) or, with log_prio, the ioprio;
-				 0 if no column */
+	int64_t value;		/* the avg with log_window_value=both */
+	int64_t value1;		/* the max with log_window_value=both; else 0 */
+	int ddir;		/* 0 read, 1 write, 2 trim; 0 if no column */
+	uint64_t bs;		/* bytes of the I/O; 0 for a windowed sample */
+	uint64_t offset;	/* bytes; 0 if no column */
+	uint32_t prio;		/* 0/1 (RT class) or, with log_prio, the ioprio;
+				   0 if no column */
 	uint64_t issue_time_ns; /* 0 if no column */
-	unsigned long line;   /* 1-based line in the file */
+	unsigned long line;	/* 1-based line in the file */
 };
 
 /* A clat_hist row.  `buckets` is borrowed until the next read or close.
@@ -577,8 +577,8 @@ FC_PUBLIC int fc_log_open(const char *path, const struct fc_log_layout *layout,
 /* The same over a caller's buffer, which must outlive the reader.  `source`
  * (copied) labels errors and, if it is a fio log name, gives the type. */
 FC_PUBLIC int fc_log_open_buffer(const void *buf, size_t len, const char *source,
-				 const struct fc_log_layout *layout,
-				 struct fc_log_reader **out, struct fc_error *err);
+				 const struct fc_log_layout *layout, struct fc_log_reader **out,
+				 struct fc_error *err);
 /* The layout in use; borrowed, valid until close.  It may change once: a
  * guessed 5-column prio layout that turns out to hold offsets. */
 FC_PUBLIC const struct fc_log_layout *fc_log_get_layout(const struct fc_log_reader *r);
@@ -589,8 +589,7 @@ FC_PUBLIC enum fc_log_type fc_log_get_type(const struct fc_log_reader *r);
  * error every further call returns the same status.  FC_E_INVAL on a
  * clat_hist log.
  */
-FC_PUBLIC int fc_log_next(struct fc_log_reader *r, struct fc_log_sample *s,
-			  struct fc_error *err);
+FC_PUBLIC int fc_log_next(struct fc_log_reader *r, struct fc_log_sample *s, struct fc_error *err);
 /* For clat_hist logs.  Same return convention; FC_E_INVAL on other logs. */
 FC_PUBLIC int fc_log_next_hist(struct fc_log_reader *r, struct fc_hist_row *row,
 			       struct fc_error *err);
@@ -638,9 +637,9 @@ FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
  * value_us and 19-group histograms).
  */
 
-#define FC_PROFILE_MAX_INTERVALS (1u << 20) /* per direction; FC_E_LIMIT above */
+#define FC_PROFILE_MAX_INTERVALS   (1u << 20) /* per direction; FC_E_LIMIT above */
 #define FC_PROFILE_MAX_PERCENTILES 64
-#define FC_PROFILE_HIST_MAX_BYTES (256u << 20) /* clat_hist buckets held at once */
+#define FC_PROFILE_HIST_MAX_BYTES  (256u << 20) /* clat_hist buckets held at once */
 /* The work of spreading windows: the intervals each window overlaps,
  * summed over the log (for a clat_hist row, times 1 + its non-zero
  * buckets); FC_E_LIMIT above.  Windows of one job block do not overlap, so
@@ -659,20 +658,20 @@ FC_PUBLIC void fc_log_close(struct fc_log_reader *r);
  * not a gap: total 0, NaN values and percentiles.
  */
 struct fc_profile_point {
-	uint64_t start_ms;     /* k * interval_ms */
-	bool gap;              /* nothing measured here: samples == 0 */
-	double value;          /* iops: I/O/s; bw: KiB/s; lat, hist: mean ns */
-	double min, max;       /* lat: of the values (windowed: of the windows
-				  overlapping, max from value1 if present);
-				  windowed iops/bw: of the window rates; hist:
-				  the lowest and highest non-empty bucket; NaN
-				  for per-I/O iops/bw */
-	double total;          /* iops: I/Os; bw: KiB; hist: latencies counted
-				  (fractions from shared windows); NaN for lat */
-	double covered_ms;     /* windowed: time covered by windows (at most
-				  interval_ms); per-I/O: interval_ms */
-	uint64_t samples;      /* lines counted: per-I/O lines in the interval,
-				  or windowed lines whose window overlaps it */
+	uint64_t start_ms;	      /* k * interval_ms */
+	bool gap;		      /* nothing measured here: samples == 0 */
+	double value;		      /* iops: I/O/s; bw: KiB/s; lat, hist: mean ns */
+	double min, max;	      /* lat: of the values (windowed: of the windows
+					 overlapping, max from value1 if present);
+					 windowed iops/bw: of the window rates; hist:
+					 the lowest and highest non-empty bucket; NaN
+					 for per-I/O iops/bw */
+	double total;		      /* iops: I/Os; bw: KiB; hist: latencies counted
+					 (fractions from shared windows); NaN for lat */
+	double covered_ms;	      /* windowed: time covered by windows (at most
+					 interval_ms); per-I/O: interval_ms */
+	uint64_t samples;	      /* lines counted: per-I/O lines in the interval,
+					 or windowed lines whose window overlaps it */
 	const double *percentiles_ns; /* hist only: one per requested percentile;
 					 NULL otherwise */
 };
@@ -685,28 +684,28 @@ struct fc_profile_series {
 };
 
 struct fc_profile_opts {
-	uint64_t interval_ms;          /* 0 = 1000; at most 2^40 */
-	enum fc_log_type type;         /* FC_LOG_UNKNOWN = from the file name
-					  (or the layout for clat_hist) */
+	uint64_t interval_ms;		    /* 0 = 1000; at most 2^40 */
+	enum fc_log_type type;		    /* FC_LOG_UNKNOWN = from the file name
+					       (or the layout for clat_hist) */
 	const struct fc_log_layout *layout; /* NULL = detect, see fc_log_open */
-	uint64_t window_ms;            /* log_avg_msec / log_hist_msec if known,
-					  else 0 (see above) */
-	const double *percentiles;     /* hist only, each in [0, 100];
-					  NULL = 50, 90, 99, 99.9 */
-	size_t n_percentiles;          /* at most FC_PROFILE_MAX_PERCENTILES */
+	uint64_t window_ms;		    /* log_avg_msec / log_hist_msec if known,
+					       else 0 (see above) */
+	const double *percentiles;	    /* hist only, each in [0, 100];
+					       NULL = 50, 90, 99, 99.9 */
+	size_t n_percentiles;		    /* at most FC_PROFILE_MAX_PERCENTILES */
 };
 
 struct fc_profile {
 	enum fc_log_type type;
-	bool per_io;                   /* per-I/O log, else windowed */
+	bool per_io; /* per-I/O log, else windowed */
 	uint64_t interval_ms;
-	uint64_t lines;                /* samples (or hist rows) read */
-	uint64_t empty_windows;        /* windowed lines with a zero-length window */
-	bool time_went_backwards;      /* several job blocks in one file */
-	bool time_absolute;            /* Unix-epoch times (log_alternate_epoch) */
-	struct fc_log_layout layout;   /* as the reader ended up with it */
+	uint64_t lines;		     /* samples (or hist rows) read */
+	uint64_t empty_windows;	     /* windowed lines with a zero-length window */
+	bool time_went_backwards;    /* several job blocks in one file */
+	bool time_absolute;	     /* Unix-epoch times (log_alternate_epoch) */
+	struct fc_log_layout layout; /* as the reader ended up with it */
 	size_t n_percentiles;
-	const double *percentiles;     /* hist only: the percents requested */
+	const double *percentiles;	 /* hist only: the percents requested */
 	struct fc_profile_series dir[3]; /* read, write, trim */
 };
 
@@ -734,8 +733,8 @@ struct fc_profile {
 FC_PUBLIC int fc_profile_read_file(const char *path, const struct fc_profile_opts *opts,
 				   struct fc_profile **out, struct fc_error *err);
 FC_PUBLIC int fc_profile_read_buffer(const void *buf, size_t len, const char *source,
-				     const struct fc_profile_opts *opts,
-				     struct fc_profile **out, struct fc_error *err);
+				     const struct fc_profile_opts *opts, struct fc_profile **out,
+				     struct fc_error *err);
 FC_PUBLIC void fc_profile_free(struct fc_profile *p);
 
 /* ------------------------------------------------------------------------ */
@@ -770,14 +769,14 @@ enum fc_bonnie_format {
 
 /* The tests, in bonnie++'s column order. */
 enum fc_bonnie_test {
-	FC_BONNIE_PUTC = 0,       /* per-char write */
+	FC_BONNIE_PUTC = 0,	  /* per-char write */
 	FC_BONNIE_PUT_BLOCK = 1,  /* block write, fsync at close inside the time */
-	FC_BONNIE_REWRITE = 2,    /* read, change, write back each block */
-	FC_BONNIE_GETC = 3,       /* per-char read */
+	FC_BONNIE_REWRITE = 2,	  /* read, change, write back each block */
+	FC_BONNIE_GETC = 3,	  /* per-char read */
 	FC_BONNIE_GET_BLOCK = 4,  /* block read */
-	FC_BONNIE_SEEKS = 5,      /* random seeks (read, every tenth written back) */
+	FC_BONNIE_SEEKS = 5,	  /* random seeks (read, every tenth written back) */
 	FC_BONNIE_SEQ_CREATE = 6, /* file creation tests: sequential ... */
-	FC_BONNIE_SEQ_STAT = 7,   /* ("Read" in bonnie++'s text table) */
+	FC_BONNIE_SEQ_STAT = 7,	  /* ("Read" in bonnie++'s text table) */
 	FC_BONNIE_SEQ_DEL = 8,
 	FC_BONNIE_RAN_CREATE = 9, /* ... and random order */
 	FC_BONNIE_RAN_STAT = 10,
@@ -786,7 +785,7 @@ enum fc_bonnie_test {
 };
 
 enum fc_bonnie_unit {
-	FC_BONNIE_UNIT_KIB = 0,   /* KiB/s: bonnie++'s "K/sec" (putc .. get_block) */
+	FC_BONNIE_UNIT_KIB = 0,	  /* KiB/s: bonnie++'s "K/sec" (putc .. get_block) */
 	FC_BONNIE_UNIT_SEEKS = 1, /* seeks/s */
 	FC_BONNIE_UNIT_FILES = 2, /* files/s */
 };
@@ -801,58 +800,58 @@ struct fc_bonnie_test_info {
 FC_PUBLIC const struct fc_bonnie_test_info *fc_bonnie_test_info(enum fc_bonnie_test test);
 
 enum fc_bonnie_status {
-	FC_BONNIE_NOT_RUN = 0,  /* empty field */
+	FC_BONNIE_NOT_RUN = 0,	/* empty field */
 	FC_BONNIE_TOO_FAST = 1, /* "+++++": done in less than 0.5 s */
 	FC_BONNIE_MEASURED = 2,
 };
 
 struct fc_bonnie_result {
 	enum fc_bonnie_status status; /* of the rate */
-	double rate;       /* per second, in the test's unit (fc_bonnie_test_info);
-			      NaN unless measured */
-	double bw_bytes;   /* KiB tests: rate * 1024, bytes/s; NaN otherwise */
-	double cpu_pct;    /* user + system CPU of bonnie++ over the test's time
-			      (summed over the seeker processes); NaN unless a
-			      number was printed */
-	double latency_ns; /* the slowest single operation of the test (not a
-			      mean); NaN if not printed (1.0x, test not run) */
+	double rate;		      /* per second, in the test's unit (fc_bonnie_test_info);
+					 NaN unless measured */
+	double bw_bytes;	      /* KiB tests: rate * 1024, bytes/s; NaN otherwise */
+	double cpu_pct;		      /* user + system CPU of bonnie++ over the test's time
+					 (summed over the seeker processes); NaN unless a
+					 number was printed */
+	double latency_ns;	      /* the slowest single operation of the test (not a
+					 mean); NaN if not printed (1.0x, test not run) */
 };
 
 enum fc_bonnie_links {
 	FC_BONNIE_FILES_REGULAR = 0,
 	FC_BONNIE_FILES_HARD_LINKS = 1, /* -n N:-1, printed "link" */
-	FC_BONNIE_FILES_SYMLINKS = 2,   /* -n N:-2, printed "symlink" */
+	FC_BONNIE_FILES_SYMLINKS = 2,	/* -n N:-2, printed "symlink" */
 };
 
 /* One row.  Options bonnie++ prints only when they differ from its default
  * read as that default; an option a format never prints is not known. */
 struct fc_bonnie_row {
 	enum fc_bonnie_format format;
-	unsigned long line;          /* 1-based line in the input */
-	const char *format_version;  /* as printed, "1.98"; NULL for 1.0x */
-	const char *bonnie_version;  /* "2.00a"; NULL for 1.0x */
-	const char *name;            /* -m, the machine name; may be "" */
-	bool concurrency_known;      /* not in 1.0x rows */
-	unsigned concurrency;        /* -c */
-	const char *seed;            /* -z, as printed; NULL in 1.0x rows */
+	unsigned long line;	    /* 1-based line in the input */
+	const char *format_version; /* as printed, "1.98"; NULL for 1.0x */
+	const char *bonnie_version; /* "2.00a"; NULL for 1.0x */
+	const char *name;	    /* -m, the machine name; may be "" */
+	bool concurrency_known;	    /* not in 1.0x rows */
+	unsigned concurrency;	    /* -c */
+	const char *seed;	    /* -z, as printed; NULL in 1.0x rows */
 	/* the I/O tests, putc .. seeks */
-	bool file_size_known;        /* false when -s 0 skipped them */
-	uint64_t file_size_bytes;    /* -s, printed in MiB or GiB ("256M", "16G") */
-	bool chunk_size_known;       /* never printed by 1.98 */
-	uint64_t chunk_size_bytes;   /* -s size:chunk; 8192 when not printed by
-					1.0x, 1.96, 1.97 (the default) */
-	bool seeks_known;            /* 1.98 only */
-	uint64_t seeks;              /* -s size:chunk:seeks, default 8192 */
-	bool seek_procs_known;       /* 1.98 only */
-	unsigned seek_procs;         /* -s size:chunk:seeks:procs, default 5 */
+	bool file_size_known;	   /* false when -s 0 skipped them */
+	uint64_t file_size_bytes;  /* -s, printed in MiB or GiB ("256M", "16G") */
+	bool chunk_size_known;	   /* never printed by 1.98 */
+	uint64_t chunk_size_bytes; /* -s size:chunk; 8192 when not printed by
+				      1.0x, 1.96, 1.97 (the default) */
+	bool seeks_known;	   /* 1.98 only */
+	uint64_t seeks;		   /* -s size:chunk:seeks, default 8192 */
+	bool seek_procs_known;	   /* 1.98 only */
+	unsigned seek_procs;	   /* -s size:chunk:seeks:procs, default 5 */
 	/* the file tests, seq_create .. ran_del */
-	bool files_known;            /* false when -n 0 skipped them */
-	uint64_t files;              /* files per test: -n N is N * 1024 files */
+	bool files_known; /* false when -n 0 skipped them */
+	uint64_t files;	  /* files per test: -n N is N * 1024 files */
 	enum fc_bonnie_links links;
 	uint64_t max_file_size_bytes; /* -n N:max:min; 0 when not printed (empty */
 	uint64_t min_file_size_bytes; /* files, the default) */
-	unsigned directories;        /* -n N:max:min:dirs; 1 when the file tests
-					ran and it was not printed */
+	unsigned directories;	      /* -n N:max:min:dirs; 1 when the file tests
+					 ran and it was not printed */
 	struct fc_bonnie_result tests[FC_BONNIE_TEST_COUNT];
 };
 
@@ -869,17 +868,17 @@ struct fc_bonnie_diag {
 };
 
 struct fc_bonnie {
-	const char *source;                 /* file name or buffer label */
-	size_t n_rows;                      /* in input order */
+	const char *source; /* file name or buffer label */
+	size_t n_rows;	    /* in input order */
 	const struct fc_bonnie_row *rows;
-	size_t n_diags;                     /* every non-blank line that is
-					       not a row */
+	size_t n_diags; /* every non-blank line that is
+			   not a row */
 	const struct fc_bonnie_diag *diags;
 };
 
 /* Inputs, rows and other lines past these are refused with FC_E_LIMIT. */
 #define FC_BONNIE_MAX_BYTES (16u << 20)
-#define FC_BONNIE_MAX_ROWS 65536
+#define FC_BONNIE_MAX_ROWS  65536
 #define FC_BONNIE_MAX_DIAGS 65536
 
 /*
@@ -894,8 +893,7 @@ struct fc_bonnie {
  * of the 1.90 - 1.92a snapshots' formats, which are not read); FC_E_LIMIT,
  * FC_E_IO, FC_E_NOMEM.  `source` labels a buffer in errors and is copied.
  */
-FC_PUBLIC int fc_bonnie_read_file(const char *path, struct fc_bonnie **out,
-				  struct fc_error *err);
+FC_PUBLIC int fc_bonnie_read_file(const char *path, struct fc_bonnie **out, struct fc_error *err);
 FC_PUBLIC int fc_bonnie_read_buffer(const void *buf, size_t len, const char *source,
 				    struct fc_bonnie **out, struct fc_error *err);
 FC_PUBLIC void fc_bonnie_free(struct fc_bonnie *b);
@@ -905,11 +903,11 @@ FC_PUBLIC void fc_bonnie_free(struct fc_bonnie *b);
 /* ------------------------------------------------------------------------ */
 
 struct fc_summary {
-	size_t n;                 /* finite values used; NaNs are skipped */
+	size_t n; /* finite values used; NaNs are skipped */
 	double min, max, mean;
 	double median;
-	double q1, q3, iqr;       /* quartiles by linear interpolation (type 7) */
-	double mad;               /* median absolute deviation, unscaled */
+	double q1, q3, iqr; /* quartiles by linear interpolation (type 7) */
+	double mad;	    /* median absolute deviation, unscaled */
 };
 
 /* Summarises `values` (unchanged); non-finite values are skipped.  NaN
@@ -921,9 +919,9 @@ FC_PUBLIC int fc_summarize(const double *values, size_t n, struct fc_summary *ou
 FC_PUBLIC double fc_quantile_sorted(const double *sorted, size_t n, double q);
 
 struct fc_mann_whitney {
-	double u;          /* U statistic of the first sample */
-	double p;          /* two-sided p-value */
-	bool exact;        /* exact permutation distribution (small n), else normal */
+	double u;   /* U statistic of the first sample */
+	double p;   /* two-sided p-value */
+	bool exact; /* exact permutation distribution (small n), else normal */
 	bool ties;
 };
 

@@ -10,7 +10,7 @@
 #include "fiocamp.h"
 
 #define PLAT_BITS 6
-#define PLAT_VAL (1u << PLAT_BITS)
+#define PLAT_VAL  (1u << PLAT_BITS)
 
 double fc_hist_bucket_value(unsigned index, unsigned groups, int edge)
 {

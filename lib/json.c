@@ -25,7 +25,7 @@ void fj_release(struct fc_json *j)
 }
 
 static bool vfail(struct fc_json *j, int status, bool eof, const char *fmt, va_list ap)
-	__attribute__((format(printf, 4, 0)));
+    __attribute__((format(printf, 4, 0)));
 static bool vfail(struct fc_json *j, int status, bool eof, const char *fmt, va_list ap)
 {
 	if (j->status)

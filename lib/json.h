@@ -41,26 +41,26 @@ struct fj_str {
 };
 
 struct fj_num {
-	double d;     /* always set */
-	bool is_int;  /* written without fraction or exponent, and fits */
-	int64_t i;    /* when is_int */
+	double d;    /* always set */
+	bool is_int; /* written without fraction or exponent, and fits */
+	int64_t i;   /* when is_int */
 };
 
 struct fc_json {
-	const char *origin;     /* where reading started: column 1 of ... */
+	const char *origin;	   /* where reading started: column 1 of ... */
 	unsigned long origin_line; /* ... this line of the input (for positions) */
 	const char *p, *end;
 	const char *source;
 	int depth;
 	/* per open container: has a member been read yet */
 	bool first[FJ_MAX_DEPTH + 1];
-	int status;             /* 0 or a negative fc_status */
-	bool eof;               /* the error was running out of input */
+	int status; /* 0 or a negative fc_status */
+	bool eof;   /* the error was running out of input */
 	const char *err_pos;
 	char err_msg[160];
-	char *scratch;          /* unescaped string values */
+	char *scratch; /* unescaped string values */
 	size_t scratch_cap;
-	char *keybuf;           /* unescaped member names */
+	char *keybuf; /* unescaped member names */
 	size_t keybuf_cap;
 };
 

@@ -10,8 +10,8 @@
 #include "util.h"
 
 /* The error for an input whose reports pass the memory allowed for it. */
-#define FC_MEM_LIMIT_FMT                                                                 \
-	"the reports need more than the %zu MiB allowed for an input of this size "      \
+#define FC_MEM_LIMIT_FMT                                                                           \
+	"the reports need more than the %zu MiB allowed for an input of this size "                \
 	"(FC_OUTPUT_MEM_*)"
 
 /* Set every field to "not reported": NaN doubles, -1 sentinels, zeros. */
@@ -36,9 +36,9 @@ int fc_number_clones(struct fc_job *jobs, size_t n);
 
 /* One terse job line, parsed. */
 struct fc_terse_line {
-	int version;             /* 2..5 */
+	int version;		 /* 2..5 */
 	const char *fio_version; /* NULL for v2 */
-	struct fc_job job;       /* index and clone are left to the caller */
+	struct fc_job job;	 /* index and clone are left to the caller */
 };
 
 /*
@@ -65,9 +65,8 @@ int fc_terse_parse(struct fc_arena *a, const char *line, size_t len, const char 
  * fc_disk per record to `disks` (a vec of struct fc_disk), names from `a`.
  * Returns 0, or a negative status with err filled.
  */
-int fc_terse_parse_disk_line(struct fc_arena *a, const char *line, size_t len,
-			     const char *source, unsigned long lineno, struct fc_vec *disks,
-			     struct fc_error *err);
+int fc_terse_parse_disk_line(struct fc_arena *a, const char *line, size_t len, const char *source,
+			     unsigned long lineno, struct fc_vec *disks, struct fc_error *err);
 
 /* ---- normal output (normal.c) ------------------------------------------- */
 

@@ -1024,20 +1024,20 @@ void fc_output_free(struct fc_output *out)
 struct scan {
 	struct builder b;
 	const char *source;
-	struct fc_vec runs;   /* struct fc_run */
-	struct fc_vec diags;  /* struct fc_diag */
+	struct fc_vec runs;  /* struct fc_run */
+	struct fc_vec diags; /* struct fc_diag */
 	/* the terse run being collected */
 	bool terse_open;
 	struct fc_run terse;
 	struct fc_vec terse_jobs;  /* struct fc_job */
 	struct fc_vec terse_disks; /* struct fc_disk */
-	bool fio_text;        /* text that only fio prints */
-	bool json_not_fio;    /* a JSON document without jobs */
+	bool fio_text;		   /* text that only fio prints */
+	bool json_not_fio;	   /* a JSON document without jobs */
 	int signal;
 	bool truncated;
-	bool last_broken;     /* the last report could not be read */
+	bool last_broken;	/* the last report could not be read */
 	struct fc_error broken; /* why the latest broken report was not read */
-	unsigned long line;   /* the line being read */
+	unsigned long line;	/* the line being read */
 };
 
 /* Out of memory, or past the memory allowed for the input (at `line`, or
@@ -1085,8 +1085,8 @@ static enum fc_diag_kind classify(struct scan *s, const char *p, size_t len)
 		return FC_DIAG_NOTE;
 	}
 	/* the job banner and start lines of fio's normal output */
-	if (memmem(p, len, ": (g=", 5) || starts(p, len, "Starting ") ||
-	    starts(p, len, "Jobs: ") || starts(p, len, "Run status group"))
+	if (memmem(p, len, ": (g=", 5) || starts(p, len, "Starting ") || starts(p, len, "Jobs: ") ||
+	    starts(p, len, "Run status group"))
 		s->fio_text = true;
 	return FC_DIAG_TEXT;
 }
@@ -1149,11 +1149,11 @@ static int flush_terse(struct scan *s, struct fc_error *err)
 	if (fc_number_clones(s->terse_jobs.data, s->terse_jobs.n) < 0 ||
 	    fc_dedupe(s->terse_disks.data, &s->terse_disks.n, sizeof(struct fc_disk), cmp_disk) < 0)
 		return scan_nomem(s, s->terse.line, err);
-	r->jobs = fc_arena_memdup(s->b.a, s->terse_jobs.data,
-				  s->terse_jobs.n * sizeof(struct fc_job));
+	r->jobs =
+	    fc_arena_memdup(s->b.a, s->terse_jobs.data, s->terse_jobs.n * sizeof(struct fc_job));
 	r->n_jobs = s->terse_jobs.n;
-	r->disks = fc_arena_memdup(s->b.a, s->terse_disks.data,
-				   s->terse_disks.n * sizeof(struct fc_disk));
+	r->disks =
+	    fc_arena_memdup(s->b.a, s->terse_disks.data, s->terse_disks.n * sizeof(struct fc_disk));
 	r->n_disks = s->terse_disks.n;
 	if (!r->jobs || !r->disks)
 		return scan_nomem(s, s->terse.line, err);
@@ -1201,8 +1201,8 @@ static int terse_extra_line(struct scan *s, const char *p, size_t len, unsigned 
 {
 	if (s->terse.terse_version != 2) {
 		s->terse.client_mode = true;
-		return fc_terse_parse_disk_line(s->b.a, p, len, s->source, lineno,
-						&s->terse_disks, err);
+		return fc_terse_parse_disk_line(s->b.a, p, len, s->source, lineno, &s->terse_disks,
+						err);
 	}
 	struct fc_job *j = (struct fc_job *)s->terse_jobs.data + s->terse_jobs.n - 1;
 	if (j->description)
@@ -1241,7 +1241,8 @@ static int json_document(struct scan *s, const char *base, const char *p, const 
 			e.code = FC_E_UNFINISHED;
 			*next = end;
 		} else {
-			snprintf(msg, sizeof(msg), "report from line %lu is not readable: line %lu, column %lu: %s",
+			snprintf(msg, sizeof(msg),
+				 "report from line %lu is not readable: line %lu, column %lu: %s",
 				 lineno, e.line, e.column, e.message);
 			*next = NULL; /* resume after the opening line */
 		}
@@ -1254,7 +1255,8 @@ static int json_document(struct scan *s, const char *base, const char *p, const 
 	fj_release(&b->j);
 	if (!b->has_jobs) {
 		s->json_not_fio = true;
-		const char *m = "a JSON document without \"jobs\" or \"client_stats\" (not a fio report)";
+		const char *m =
+		    "a JSON document without \"jobs\" or \"client_stats\" (not a fio report)";
 		return add_diag(s, FC_DIAG_BROKEN, lineno, m, strlen(m), err);
 	}
 	run.line = lineno;
@@ -1323,7 +1325,8 @@ static int scan_input(struct scan *s, const char *buf, size_t len, struct fc_err
 		} else if (l < lend) {
 			size_t n = (size_t)(lend - l);
 			if (fc_terse_detect(l, n)) {
-				rc = terse_line(s, l, n, lineno, (unsigned long long)(l - buf), err);
+				rc =
+				    terse_line(s, l, n, lineno, (unsigned long long)(l - buf), err);
 				if (rc < 0)
 					return rc;
 			} else if (s->terse_open && *l == ';') {
@@ -1434,8 +1437,8 @@ static void scan_release(struct scan *s)
 	fc_vec_release(&s->terse_disks);
 }
 
-int fc_output_read_buffer(const void *buf, size_t len, const char *source,
-			  struct fc_output **outp, struct fc_error *err)
+int fc_output_read_buffer(const void *buf, size_t len, const char *source, struct fc_output **outp,
+			  struct fc_error *err)
 {
 	*outp = NULL;
 	if (!source)
@@ -1459,11 +1462,11 @@ int fc_output_read_buffer(const void *buf, size_t len, const char *source,
 		struct fc_vec *v;
 		size_t elem_size;
 	} vecs[] = {
-	    {&s.b.pcts, sizeof(struct seq_pct)},   {&s.b.bins, sizeof(struct seq_bin)},
-	    {&s.b.opts, sizeof(struct fc_option)}, {&s.b.buckets, sizeof(struct fc_bucket)},
-	    {&s.b.prios, sizeof(struct fc_prio)},  {&s.b.jobs, sizeof(struct fc_job)},
-	    {&s.b.disks, sizeof(struct fc_disk)},  {&s.runs, sizeof(struct fc_run)},
-	    {&s.diags, sizeof(struct fc_diag)},	   {&s.terse_jobs, sizeof(struct fc_job)},
+	    {&s.b.pcts, sizeof(struct seq_pct)},      {&s.b.bins, sizeof(struct seq_bin)},
+	    {&s.b.opts, sizeof(struct fc_option)},    {&s.b.buckets, sizeof(struct fc_bucket)},
+	    {&s.b.prios, sizeof(struct fc_prio)},     {&s.b.jobs, sizeof(struct fc_job)},
+	    {&s.b.disks, sizeof(struct fc_disk)},     {&s.runs, sizeof(struct fc_run)},
+	    {&s.diags, sizeof(struct fc_diag)},	      {&s.terse_jobs, sizeof(struct fc_job)},
 	    {&s.terse_disks, sizeof(struct fc_disk)},
 	};
 	for (size_t i = 0; i < FC_ARRAY_SIZE(vecs); i++) {

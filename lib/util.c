@@ -234,10 +234,10 @@ int fc_dedupe(void *items, size_t *n, size_t size, int (*cmp)(const void *, cons
 
 /* ---- errors ------------------------------------------------------------ */
 
-static void err_fill(struct fc_error *err, enum fc_status code, const char *source,
-		     const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
-static void err_fill(struct fc_error *err, enum fc_status code, const char *source,
-		     const char *fmt, va_list ap)
+static void err_fill(struct fc_error *err, enum fc_status code, const char *source, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 4, 0)));
+static void err_fill(struct fc_error *err, enum fc_status code, const char *source, const char *fmt,
+		     va_list ap)
 {
 	memset(err, 0, sizeof(*err));
 	err->code = code;
@@ -336,7 +336,8 @@ int fc_read_file(const char *path, size_t max_bytes, char **bufp, size_t *lenp,
 	size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
 	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max_bytes) {
 		close(fd);
-		return fc_err(err, FC_E_LIMIT, path, 0, 0, "file has %lld bytes, more than the limit of %zu",
+		return fc_err(err, FC_E_LIMIT, path, 0, 0,
+			      "file has %lld bytes, more than the limit of %zu",
 			      (long long)st.st_size, max_bytes);
 	}
 	char *buf = malloc(cap + 1);
@@ -351,7 +352,8 @@ int fc_read_file(const char *path, size_t max_bytes, char **bufp, size_t *lenp,
 				free(buf);
 				close(fd);
 				return fc_err(err, FC_E_LIMIT, path, 0, 0,
-					      "input is larger than the limit of %zu bytes", max_bytes);
+					      "input is larger than the limit of %zu bytes",
+					      max_bytes);
 			}
 			/* one byte past the limit is enough to know */
 			size_t ncap = cap > max_bytes / 2 ? max_bytes + 1 : cap * 2;
@@ -380,8 +382,8 @@ int fc_read_file(const char *path, size_t max_bytes, char **bufp, size_t *lenp,
 	close(fd);
 	if (len > max_bytes) {
 		free(buf);
-		return fc_err(err, FC_E_LIMIT, path, 0, 0, "input is larger than the limit of %zu bytes",
-			      max_bytes);
+		return fc_err(err, FC_E_LIMIT, path, 0, 0,
+			      "input is larger than the limit of %zu bytes", max_bytes);
 	}
 	buf[len] = '\0';
 	*bufp = buf;
@@ -400,8 +402,8 @@ static void c_locale_init(void)
 }
 
 static const double pow10_exact[] = {
-	1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    1e0,  1e1,	1e2,  1e3,  1e4,  1e5,	1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
 double fc_parse_double(const char *s, size_t len, bool *ok)

@@ -96,8 +96,7 @@ void fc_err_clear(struct fc_error *err);
  * Reads a whole file into a NUL-terminated heap buffer (caller frees),
  * refusing files above max_bytes with FC_E_LIMIT.
  */
-int fc_read_file(const char *path, size_t max_bytes, char **buf, size_t *len,
-		 struct fc_error *err);
+int fc_read_file(const char *path, size_t max_bytes, char **buf, size_t *len, struct fc_error *err);
 
 /* Locale-independent strtod over [s, s+len).  Sets *ok to false when the
  * text is not a number in full. */

@@ -15,65 +15,63 @@
 static int check_failures;
 static int check_count;
 
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		check_count++;                                                           \
-		if (!(cond)) {                                                           \
-			check_failures++;                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                                  \
-		}                                                                        \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		check_count++;                                                                     \
+		if (!(cond)) {                                                                     \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_INT(a, b)                                                                  \
-	do {                                                                             \
-		long long check_a_ = (long long)(a), check_b_ = (long long)(b);          \
-		check_count++;                                                           \
-		if (check_a_ != check_b_) {                                              \
-			check_failures++;                                                \
-			fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__,  \
-				__LINE__, #a, check_a_, check_b_);                       \
-		}                                                                        \
+#define CHECK_INT(a, b)                                                                            \
+	do {                                                                                       \
+		long long check_a_ = (long long)(a), check_b_ = (long long)(b);                    \
+		check_count++;                                                                     \
+		if (check_a_ != check_b_) {                                                        \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__,  \
+				#a, check_a_, check_b_);                                           \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_U64(a, b)                                                                  \
-	do {                                                                             \
-		unsigned long long check_a_ = (unsigned long long)(a);                   \
-		unsigned long long check_b_ = (unsigned long long)(b);                   \
-		check_count++;                                                           \
-		if (check_a_ != check_b_) {                                              \
-			check_failures++;                                                \
-			fprintf(stderr, "%s:%d: %s == %llu, expected %llu\n", __FILE__,  \
-				__LINE__, #a, check_a_, check_b_);                       \
-		}                                                                        \
+#define CHECK_U64(a, b)                                                                            \
+	do {                                                                                       \
+		unsigned long long check_a_ = (unsigned long long)(a);                             \
+		unsigned long long check_b_ = (unsigned long long)(b);                             \
+		check_count++;                                                                     \
+		if (check_a_ != check_b_) {                                                        \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s == %llu, expected %llu\n", __FILE__, __LINE__,  \
+				#a, check_a_, check_b_);                                           \
+		}                                                                                  \
 	} while (0)
 
 /* Relative tolerance; NaN equals NaN. */
-#define CHECK_DBL(a, b, rel)                                                             \
-	do {                                                                             \
-		double check_a_ = (double)(a), check_b_ = (double)(b);                   \
-		check_count++;                                                           \
-		int check_ok_ = (isnan(check_a_) && isnan(check_b_)) ||                  \
-				fabs(check_a_ - check_b_) <=                             \
-					(rel) * fmax(fabs(check_b_), 1e-300);            \
-		if (!check_ok_) {                                                        \
-			check_failures++;                                                \
-			fprintf(stderr, "%s:%d: %s == %.17g, expected %.17g\n",          \
-				__FILE__, __LINE__, #a, check_a_, check_b_);             \
-		}                                                                        \
+#define CHECK_DBL(a, b, rel)                                                                       \
+	do {                                                                                       \
+		double check_a_ = (double)(a), check_b_ = (double)(b);                             \
+		check_count++;                                                                     \
+		int check_ok_ = (isnan(check_a_) && isnan(check_b_)) ||                            \
+				fabs(check_a_ - check_b_) <= (rel)*fmax(fabs(check_b_), 1e-300);   \
+		if (!check_ok_) {                                                                  \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s == %.17g, expected %.17g\n", __FILE__,          \
+				__LINE__, #a, check_a_, check_b_);                                 \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                                  \
-	do {                                                                             \
-		const char *check_a_ = (a), *check_b_ = (b);                             \
-		check_count++;                                                           \
-		if (!check_a_ || !check_b_ ? check_a_ != check_b_                        \
-					   : strcmp(check_a_, check_b_) != 0) {          \
-			check_failures++;                                                \
-			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n",        \
-				__FILE__, __LINE__, #a, check_a_ ? check_a_ : "(null)",  \
-				check_b_ ? check_b_ : "(null)");                         \
-		}                                                                        \
+#define CHECK_STR(a, b)                                                                            \
+	do {                                                                                       \
+		const char *check_a_ = (a), *check_b_ = (b);                                       \
+		check_count++;                                                                     \
+		if (!check_a_ || !check_b_ ? check_a_ != check_b_                                  \
+					   : strcmp(check_a_, check_b_) != 0) {                    \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__,        \
+				__LINE__, #a, check_a_ ? check_a_ : "(null)",                      \
+				check_b_ ? check_b_ : "(null)");                                   \
+		}                                                                                  \
 	} while (0)
 
 static inline int check_exit(void)

@@ -436,8 +436,7 @@ static void test_workload(void)
 	check_workload("\"size\" : \"8M\"", NULL,
 		       "name=j1|rw=read|bs=4k|iodepth=1|numjobs=1|ioengine=psync|direct=0|size=8m");
 	/* readwrite is rw; rwmixwrite=30 is rwmixread=70; bs per direction. */
-	check_workload("\"rw\" : \"readwrite\", \"rwmixwrite\" : \"30\", \"bs\" : \"4k,64k\"",
-		       NULL,
+	check_workload("\"rw\" : \"readwrite\", \"rwmixwrite\" : \"30\", \"bs\" : \"4k,64k\"", NULL,
 		       "name=j1|rw=rw|rwmixread=70|bs=4k,64k|iodepth=1|numjobs=1|ioengine=psync|"
 		       "direct=0");
 	/* Only the directions the job does: a randread's write bs is no part. */

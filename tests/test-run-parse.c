@@ -189,8 +189,8 @@ static void test_campaign(void)
 	if (errors.n == 2) {
 		CHECK_STR(errors.v[0],
 			  "t.ini:6: 'hash': wrong number of arguments (usage: hash PATH)");
-		CHECK_STR(errors.v[1],
-			  "t.ini:6: verify-hash /x: no earlier 'hash /x' or 'payload /x SIZE' to compare with");
+		CHECK_STR(errors.v[1], "t.ini:6: verify-hash /x: no earlier 'hash /x' or 'payload "
+				       "/x SIZE' to compare with");
 	}
 	cm_strv_release(&errors);
 

@@ -75,13 +75,13 @@ int main(int argc, char **argv)
 			json_t *js = json_object_get(root, "jobs");
 			for (size_t j = 0; j < json_array_size(js); j++, jobs++)
 				sink += json_number_value(json_object_get(
-					json_object_get(json_array_get(js, j), "read"), "iops"));
+				    json_object_get(json_array_get(js, j), "read"), "iops"));
 			json_decref(root);
 		}
 	}
 	double t = now() - t0;
-	printf("%s: %zu files, %zu jobs, %.1f MB in %.3f s = %.0f MB/s (checksum %.0f)\n",
-	       argv[1], n, jobs, (double)bytes / 1e6, t, (double)bytes / 1e6 / t, sink);
+	printf("%s: %zu files, %zu jobs, %.1f MB in %.3f s = %.0f MB/s (checksum %.0f)\n", argv[1],
+	       n, jobs, (double)bytes / 1e6, t, (double)bytes / 1e6 / t, sink);
 	for (size_t i = 0; i < n; i++)
 		free(files[i]);
 	free(files);
