@@ -10,6 +10,21 @@
  * at the latest.  A final line without a newline gets one appended (in the
  * buffer for files, in a small copy for caller buffers, which stay
  * untouched).
+ *
+ * Most lines of a large log have the shape of a line before them: the same
+ * fields of the same widths ("12, 1, 1, 4096, 0\n").  The reader keeps the
+ * shapes of the last two lines it read byte by byte; a line of a known shape
+ * is checked 8 bytes at a time (16 with SSE2): every separator byte as in
+ * the shape, every other byte a digit; its numbers are read 8 digits at a
+ * time from where the shape says they are.  The profile builder takes
+ * whole runs of such lines (fc_log_read_run(), log.h) and reads the few
+ * numbers it needs from them where they are.  A line of any other shape,
+ * or anything unusual (signs, hex, blanks, errors), goes through the byte
+ * scanners, which are the reference: every way gives the same results for
+ * every line (fc_log_shapes, tests/test-log.c, fuzz-log).  The word reads
+ * may look up to 8 bytes before a line and 64 bytes into what follows it,
+ * so the file buffer has that much room around it, zeroed, and a caller's
+ * buffer is read this way only where its bytes are there.
  */
 #define _GNU_SOURCE
 #include "log.h"
@@ -23,6 +38,13 @@
 #include <unistd.h>
 
 #include "util.h"
+
+#if defined(__SSE2__)
+#define HAVE_SSE2 1
+#include <emmintrin.h>
+#endif
+
+enum fc_log_shapes fc_log_shapes = FC_LOG_SHAPES_BEST;
 
 const char *fc_log_type_name(enum fc_log_type type)
 {
@@ -166,11 +188,38 @@ static const char *const role_names[R_COUNT] = {
 
 #define MAX_FIELDS 8
 
+/* Room the word reads need around a line (see the top). */
+#define PAD_BEFORE 8
+#define PAD_AFTER  64
+
+/* The shape of a line of up to SHAPE_WORDS * 8 bytes: "D, D, ..., D\n". */
+#define SHAPE_WORDS 8
+
+struct shape {
+	unsigned len; /* bytes, the '\n' included; 0: no shape yet */
+	unsigned words;
+	unsigned columns;
+	/* per byte of the line, read 8 at a time (fc_log_word()): x: '0' at
+	 * digits, the separator at separators; add: 0x76 at digits, 0x7f at
+	 * separators; high: 0x80.  Byte b fits when b ^ x is at most 9 (a
+	 * digit) or 0 (a separator): ((b ^ x) + add) | (b ^ x) has no high bit
+	 * then.  The same 16 bytes at a time: b fits when b ^ x is at most lim,
+	 * 9 at digits, 0 at separators.  After the line: 0, and lim 0xff. */
+	uint8_t x[SHAPE_WORDS * 8], add[SHAPE_WORDS * 8], high[SHAPE_WORDS * 8];
+	uint8_t lim[SHAPE_WORDS * 8];
+	/* per field: the offset of the byte after it, its digits (1..19), and
+	 * the mask of its last min(digits, 8) digits in the 8 bytes before the
+	 * end */
+	uint8_t end[MAX_FIELDS], digits[MAX_FIELDS];
+	uint64_t mask[MAX_FIELDS];
+};
+
 struct fields {
 	uint64_t v[MAX_FIELDS];
 	uint32_t neg; /* bit i: field i had a minus sign */
 	uint32_t hex; /* bit i: field i was 0x... */
 	unsigned n;
+	uint8_t end[MAX_FIELDS]; /* scan_fio_line(): the offset after field i */
 };
 
 struct fc_log_reader {
@@ -183,7 +232,10 @@ struct fc_log_reader {
 	unsigned long line; /* lines consumed so far */
 
 	/* file input: buf holds [buf, data_end); bytes before `scanned` that
-	 * follow `end` hold no newline */
+	 * follow `end` hold no newline.  buf is PAD_BEFORE bytes into `alloc`,
+	 * which has PAD_AFTER bytes after the buffer (also for the copy of a
+	 * caller's last line) */
+	char *alloc;
 	char *buf;
 	size_t buf_cap;
 	char *data_end, *scanned;
@@ -191,6 +243,16 @@ struct fc_log_reader {
 	/* caller's buffer: stage 0 = not started, 1 = tail left, 2 = done */
 	const char *in, *in_end, *tail;
 	int stage;
+
+	/* lines starting in [fast_lo, fast_hi] may be read a word at a time */
+	const char *fast_lo, *fast_hi;
+	struct shape shapes[2];
+	unsigned shape; /* the one that fitted last */
+	/* lines the shapes read since the last was learnt; lines left to read
+	 * byte by byte, and how many the next time, when shapes do not pay */
+	unsigned long shape_hits;
+	unsigned shape_skip, shape_backoff;
+	unsigned shape_streak; /* lines in a row read with the same shape */
 
 	/* error offsets: byte `base` is at offset base_offset of the input */
 	const char *base;
@@ -234,7 +296,7 @@ void fc_log_close(struct fc_log_reader *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
-	free(r->buf);
+	free(r->alloc);
 	free(r->hist);
 	free(r->source);
 	free(r);
@@ -436,6 +498,7 @@ static inline __attribute__((always_inline)) int scan_line(struct fc_log_reader 
 static inline __attribute__((always_inline)) const char *
 scan_fio_line(const char *p, unsigned columns, struct fields *fs)
 {
+	const char *line = p;
 	for (unsigned i = 0;; i++) {
 		const char *start = p;
 		unsigned d = (unsigned char)*p - '0';
@@ -450,6 +513,7 @@ scan_fio_line(const char *p, unsigned columns, struct fields *fs)
 		if (p - start > 19)
 			return NULL;
 		fs->v[i] = x;
+		fs->end[i] = (uint8_t)(p - line); /* at most 8 * 21 */
 		if (i + 1 == columns)
 			break;
 		if (p[0] != ',' || p[1] != ' ')
@@ -461,6 +525,99 @@ scan_fio_line(const char *p, unsigned columns, struct fields *fs)
 	fs->n = columns;
 	fs->neg = fs->hex = 0;
 	return p + 1;
+}
+
+/* ---- lines of a known shape --------------------------------------------- */
+
+#define DIGITS_ALL 0x0f0f0f0f0f0f0f0full
+
+/* The mask of the last n (1..8) of 8 digits: the top n bytes' low nibbles. */
+static uint64_t digit_mask(unsigned n)
+{
+	return DIGITS_ALL << (8 * (8 - n));
+}
+
+/* The number the digits kept by `mask` in the 8 bytes before `e` make (the
+ * bytes are known to be digits). */
+static inline uint64_t digits8(const char *e, uint64_t mask)
+{
+	return fc_log_digits8(fc_log_word(e - 8) & mask);
+}
+
+/* Field i of a line of shape sh at p. */
+static inline __attribute__((always_inline)) uint64_t shape_field(const struct shape *sh,
+								  const char *p, unsigned i)
+{
+	const char *e = p + sh->end[i];
+	unsigned n = sh->digits[i];
+	if (n == 1)
+		return (unsigned char)e[-1] & 0x0f;
+	if (LIKELY(n <= 8))
+		return digits8(e, sh->mask[i]);
+	/* 9 to 19 digits: the first ones, then 8 at a time */
+	unsigned rest = (n - 1) / 8;
+	uint64_t v = digits8(e - 8 * rest, sh->mask[i]);
+	for (unsigned k = rest; k > 0; k--)
+		v = v * 100000000 + digits8(e - 8 * (k - 1), DIGITS_ALL);
+	return v;
+}
+
+/* Whether the line at p has shape sh: its separators at their places,
+ * digits at every other byte. */
+static inline __attribute__((always_inline)) bool shape_fits(const struct shape *sh, const char *p)
+{
+	uint64_t bad = 0;
+	for (unsigned k = 0; k < sh->words; k++) {
+		uint64_t x = fc_log_word(p + 8 * k) ^ fc_log_word((const char *)sh->x + 8 * k);
+		bad |= ((x + fc_log_word((const char *)sh->add + 8 * k)) | x) &
+		       fc_log_word((const char *)sh->high + 8 * k);
+	}
+	return bad == 0;
+}
+
+/* A shape learnt pays when this many lines fit it before the next is
+ * learnt; when it did not, lines are read byte by byte for a while, longer
+ * each time (a log whose widths change on most lines). */
+#define SHAPE_PAYS	  4
+#define SHAPE_BACKOFF_MIN 16
+#define SHAPE_BACKOFF_MAX 4096
+
+/* The shape of [p, next), a line scan_fio_line() read into fs: `columns`
+ * fields of 1 to 19 digits joined by ", ", then '\n'.  Lines longer than
+ * the shape can hold get none (len 0). */
+static void shape_build(struct shape *sh, const char *p, const char *next, const struct fields *fs)
+{
+	size_t len = (size_t)(next - p);
+	sh->len = 0;
+	if (len > SHAPE_WORDS * 8)
+		return;
+	const size_t after = sizeof(sh->x) - len;
+	memset(sh->x, '0', len);
+	memset(sh->x + len, 0, after);
+	memset(sh->add, 0x76, len);
+	memset(sh->add + len, 0, after);
+	memset(sh->high, 0x80, len);
+	memset(sh->high + len, 0, after);
+	memset(sh->lim, 9, len);
+	memset(sh->lim + len, 0xff, after);
+	unsigned start = 0;
+	for (unsigned f = 0; f < fs->n; f++) {
+		unsigned end = fs->end[f], n = end - start;
+		sh->end[f] = (uint8_t)end;
+		sh->digits[f] = (uint8_t)n;
+		sh->mask[f] = digit_mask(n % 8 ? n % 8 : 8);
+		/* ", " after the field, '\n' after the last */
+		unsigned seps = f + 1 < fs->n ? 2 : 1;
+		for (unsigned i = end; i < end + seps; i++) {
+			sh->x[i] = (uint8_t)p[i];
+			sh->add[i] = 0x7f;
+			sh->lim[i] = 0;
+		}
+		start = end + 2;
+	}
+	sh->words = (unsigned)(len + 7) / 8;
+	sh->columns = fs->n;
+	sh->len = (unsigned)len;
 }
 
 /* Start of field `index` (0-based) of the line just scanned, for messages. */
@@ -729,44 +886,69 @@ static void switch_to_offset(struct fc_log_reader *r)
 	r->layout.prio_hex = prio_hex;
 }
 
-static inline int fields_to_sample(struct fc_log_reader *r, const struct fields *fs,
-				   struct fc_log_sample *s, struct fc_error *err)
+/*
+ * A line's fields checked against the layout, in the order errors are
+ * reported, into a sample or (when s is NULL) a point.
+ */
+static inline __attribute__((always_inline)) int
+fields_to_out(struct fc_log_reader *r, const struct fields *fs, struct fc_log_sample *s,
+	      struct fc_log_point *pt, struct fc_error *err)
 {
 	if (UNLIKELY(fs->n != r->layout.columns))
 		return field_count_error(r, fs, err);
 	if (UNLIKELY((fs->neg & ~r->allow_neg) | (fs->hex & ~r->allow_hex)))
 		return sign_error(r, fs, err);
-	s->time_ms = fs->v[0];
-	int rc = to_int64(r, fs, R_VALUE, &s->value, err);
+	int64_t value = 0, value1 = 0;
+	int rc = to_int64(r, fs, R_VALUE, &value, err);
 	if (UNLIKELY(rc))
 		return rc;
-	s->value1 = 0;
 	if (r->col[R_VALUE1] >= 0) {
-		rc = to_int64(r, fs, R_VALUE1, &s->value1, err);
+		rc = to_int64(r, fs, R_VALUE1, &value1, err);
 		if (rc)
 			return rc;
 	}
-	s->ddir = 0;
+	int ddir = 0;
 	if (LIKELY(r->col[R_DDIR] >= 0)) {
 		uint64_t d = fs->v[r->col[R_DDIR]];
 		if (UNLIKELY(d > 2))
 			return ddir_error(r, (unsigned)r->col[R_DDIR], d, err);
-		s->ddir = (int)d;
+		ddir = (int)d;
 	}
-	s->bs = r->col[R_BS] >= 0 ? fs->v[r->col[R_BS]] : 0;
+	uint64_t bs = r->col[R_BS] >= 0 ? fs->v[r->col[R_BS]] : 0;
 	if (UNLIKELY(r->prio5_guessed) && fs->v[4] > 1 && !(fs->hex & (1u << 4)))
 		switch_to_offset(r);
-	s->offset = r->col[R_OFFSET] >= 0 ? fs->v[r->col[R_OFFSET]] : 0;
-	s->prio = 0;
+	uint32_t prio = 0;
 	if (r->col[R_PRIO] >= 0) {
 		uint64_t pr = fs->v[r->col[R_PRIO]];
 		if (UNLIKELY(pr > UINT32_MAX))
 			return range_error(r, err, R_PRIO, pr, "at most 2^32 - 1");
-		s->prio = (uint32_t)pr;
+		prio = (uint32_t)pr;
 	}
+	if (!s) {
+		pt->time_ms = fs->v[0];
+		pt->value = value;
+		pt->value1 = value1;
+		pt->bs = bs;
+		pt->line = r->line;
+		pt->ddir = ddir;
+		return FC_OK;
+	}
+	s->time_ms = fs->v[0];
+	s->value = value;
+	s->value1 = value1;
+	s->ddir = ddir;
+	s->bs = bs;
+	s->offset = r->col[R_OFFSET] >= 0 ? fs->v[r->col[R_OFFSET]] : 0;
+	s->prio = prio;
 	s->issue_time_ns = r->col[R_ISSUE] >= 0 ? fs->v[r->col[R_ISSUE]] : 0;
 	s->line = r->line;
 	return FC_OK;
+}
+
+static int fields_to_sample(struct fc_log_reader *r, const struct fields *fs,
+			    struct fc_log_sample *s, struct fc_error *err)
+{
+	return fields_to_out(r, fs, s, NULL, err);
 }
 
 static int fields_to_hist(struct fc_log_reader *r, const struct fields *fs, struct fc_hist_row *h,
@@ -789,6 +971,19 @@ static int fields_to_hist(struct fc_log_reader *r, const struct fields *fs, stru
 
 /* ---- input --------------------------------------------------------------- */
 
+/* buf with room for `len` bytes and a '\n', zeroed, and the room around it
+ * that the word reads need. */
+static bool alloc_buffer(struct fc_log_reader *r, size_t len)
+{
+	r->alloc = calloc(1, PAD_BEFORE + len + 1 + PAD_AFTER);
+	if (!r->alloc)
+		return false;
+	r->buf = r->alloc + PAD_BEFORE;
+	r->fast_lo = r->buf;
+	r->fast_hi = r->buf + len + 1;
+	return true;
+}
+
 static int fill_buffer_input(struct fc_log_reader *r, struct fc_error *err)
 {
 	if (r->stage == 0) {
@@ -810,8 +1005,7 @@ static int fill_buffer_input(struct fc_log_reader *r, struct fc_error *err)
 		if (len >= FC_LOG_LINE_MAX)
 			return fc_err(err, FC_E_LIMIT, r->source, r->line + 1, 0,
 				      "line is longer than %u bytes", FC_LOG_LINE_MAX - 1);
-		r->buf = malloc(len + 1);
-		if (!r->buf)
+		if (!alloc_buffer(r, len))
 			return fc_err(err, FC_E_NOMEM, r->source, 0, 0, "out of memory");
 		memcpy(r->buf, r->tail, len);
 		r->buf[len] = '\n';
@@ -976,6 +1170,7 @@ static struct fc_log_reader *reader_new(const char *source, struct fc_error *err
 		return NULL;
 	}
 	r->fd = -1;
+	r->shape_hits = SHAPE_PAYS;
 	r->source = strdup(source ? source : "(buffer)");
 	if (!r->source) {
 		free(r);
@@ -1047,8 +1242,7 @@ int fc_log_open(const char *path, const struct fc_log_layout *layout, struct fc_
 		goto fail;
 	}
 	r->buf_cap = FC_LOG_LINE_MAX;
-	r->buf = malloc(r->buf_cap + 1);
-	if (!r->buf) {
+	if (!alloc_buffer(r, r->buf_cap)) {
 		rc = fc_err(err, FC_E_NOMEM, path, 0, 0, "out of memory");
 		goto fail;
 	}
@@ -1097,6 +1291,12 @@ int fc_log_open_buffer(const void *buf, size_t len, const char *source,
 	const char *b = buf ? buf : "";
 	r->in = r->base = r->p = r->end = b;
 	r->in_end = b + len;
+	r->fast_lo = b + 1; /* none */
+	r->fast_hi = b;
+	if (len >= PAD_BEFORE + PAD_AFTER) {
+		r->fast_lo = b + PAD_BEFORE;
+		r->fast_hi = b + len - PAD_AFTER;
+	}
 	int rc = check_magic(r, (const unsigned char *)b, len, err);
 	if (rc < 0)
 		goto fail;
@@ -1121,8 +1321,289 @@ static int replay_error(const struct fc_log_reader *r, struct fc_error *err)
 	return r->status;
 }
 
-long fc_log_read_batch(struct fc_log_reader *r, struct fc_log_sample *out, size_t cap,
-		       struct fc_error *err)
+/* After the line [p, next) was read byte by byte: its shape, in place of
+ * the older of the two, unless shapes have not paid lately. */
+static void shape_learn(struct fc_log_reader *r, const char *p, const char *next,
+			const struct fields *fs)
+{
+	if (r->shape_skip) {
+		if (--r->shape_skip == 0)
+			r->shape_hits = SHAPE_PAYS; /* the next line learns again */
+		return;
+	}
+	if (r->shape_hits < SHAPE_PAYS) {
+		r->shape_backoff = r->shape_backoff ? 2 * r->shape_backoff : SHAPE_BACKOFF_MIN;
+		if (r->shape_backoff > SHAPE_BACKOFF_MAX)
+			r->shape_backoff = SHAPE_BACKOFF_MAX;
+		r->shape_skip = r->shape_backoff;
+		return;
+	}
+	if (r->shape_hits >= SHAPE_PAYS * SHAPE_BACKOFF_MIN)
+		r->shape_backoff = 0;
+	r->shape_hits = 0;
+	r->shape ^= 1;
+	shape_build(&r->shapes[r->shape], p, next, fs);
+}
+
+/*
+ * Reads the line at r->p into fs: 1, 0 for a blank line, < 0 on an error.
+ * With try_shapes, a line of a known shape is read a word at a time.
+ */
+static inline __attribute__((always_inline)) int
+read_line(struct fc_log_reader *r, struct fields *fs, bool try_shapes, struct fc_error *err)
+{
+	const char *p = r->p;
+	const bool fast = p >= r->fast_lo && p <= r->fast_hi;
+	if (try_shapes && LIKELY(fast) && fc_log_shapes && !r->shape_skip) {
+		const struct shape *sh = &r->shapes[r->shape];
+		bool fits = sh->len && shape_fits(sh, p);
+		if (!fits) {
+			sh = &r->shapes[r->shape ^ 1];
+			fits = sh->len && shape_fits(sh, p);
+			r->shape ^= fits;
+			r->shape_streak = 0;
+		}
+		if (LIKELY(fits)) {
+			r->shape_streak++;
+			for (unsigned i = 0; i < sh->columns; i++)
+				fs->v[i] = shape_field(sh, p, i);
+			fs->n = sh->columns;
+			fs->neg = fs->hex = 0;
+			r->shape_hits++;
+			r->line_start = p;
+			r->line++;
+			r->p = p + sh->len;
+			return 1;
+		}
+	}
+	const unsigned columns = r->layout.columns;
+	r->shape_streak = 0;
+	const char *next =
+	    columns >= 2 && columns <= MAX_FIELDS ? scan_fio_line(p, columns, fs) : NULL;
+	if (!next)
+		return scan_line(r, fs, NULL, 0, err);
+	r->line_start = p;
+	r->line++;
+	r->p = next;
+	if (fast && fc_log_shapes)
+		shape_learn(r, p, next, fs);
+	return 1;
+}
+
+/*
+ * Whether lines of shape sh can make a run (see log.h): ddir and bs
+ * columns, no value1 (a windowed log: few lines), time, value and bs of at
+ * most 8 digits (so value is below 2^63), a prio of at most 9 (below 2^32),
+ * a ddir of one digit, and while the 5th column is taken for prio, one
+ * digit there.  The ddir and the guessed prio are still looked at on each
+ * line.  Lines of other shapes are read by read_line().
+ */
+static bool shape_is_plain(const struct fc_log_reader *r, const struct shape *sh)
+{
+	const int8_t *col = r->col;
+	if (!sh->len || sh->columns != r->layout.columns)
+		return false;
+	if (col[R_DDIR] < 0 || col[R_BS] < 0 || col[R_VALUE1] >= 0)
+		return false;
+	if (sh->digits[0] > 8 || sh->digits[col[R_VALUE]] > 8 || sh->digits[col[R_BS]] > 8)
+		return false;
+	if (sh->digits[col[R_DDIR]] != 1)
+		return false;
+	if (col[R_PRIO] >= 0 && sh->digits[col[R_PRIO]] > 9)
+		return false;
+	if (r->prio5_guessed && sh->digits[4] != 1)
+		return false;
+	return true;
+}
+
+/*
+ * How many of the lines at r->p, at most cap, have shape sh (plain, see
+ * above) while they start at or before `stop`: the loop most of a large log
+ * goes through.  Stops at the first line of another shape and before a
+ * line whose ddir or guessed prio the checks of fields_to_out() must see.
+ * WORDS is sh->words, a constant here so that the check unrolls.
+ */
+static inline __attribute__((always_inline)) size_t
+shaped_lines(const struct fc_log_reader *r, const struct shape *sh, const char *stop, size_t cap,
+	     const unsigned WORDS, const bool SSE2)
+{
+	const int8_t *col = r->col;
+	/* the one-digit ddir, and a second byte that must be at most guard_max:
+	 * the guessed prio, else the ddir again */
+	const unsigned ddir_at = sh->end[col[R_DDIR]] - 1u;
+	const unsigned guard_at = r->prio5_guessed ? sh->end[4] - 1u : ddir_at;
+	const unsigned guard_max = r->prio5_guessed ? '1' : '2';
+	uint64_t x[SHAPE_WORDS], add[SHAPE_WORDS], high[SHAPE_WORDS];
+	for (unsigned k = 0; !SSE2 && k < WORDS; k++) {
+		x[k] = fc_log_word((const char *)sh->x + 8 * k);
+		add[k] = fc_log_word((const char *)sh->add + 8 * k);
+		high[k] = fc_log_word((const char *)sh->high + 8 * k);
+	}
+#ifdef HAVE_SSE2
+	__m128i xv[SHAPE_WORDS / 2], lim[SHAPE_WORDS / 2];
+	for (unsigned k = 0; SSE2 && k < (WORDS + 1) / 2; k++) {
+		xv[k] = _mm_loadu_si128((const __m128i *)(const void *)(sh->x + 16 * k));
+		lim[k] = _mm_loadu_si128((const __m128i *)(const void *)(sh->lim + 16 * k));
+	}
+#endif
+	const unsigned len = sh->len;
+	const char *p = r->p;
+	if (p > stop)
+		return 0;
+	size_t max = (size_t)(stop - p) / len + 1;
+	if (max > cap)
+		max = cap;
+	size_t n;
+	for (n = 0; n < max; n++, p += len) {
+		uint64_t bad = 0;
+		for (unsigned k = 0; !SSE2 && k < WORDS; k++) {
+			uint64_t b = fc_log_word(p + 8 * k) ^ x[k];
+			bad |= ((b + add[k]) | b) & high[k];
+		}
+#ifdef HAVE_SSE2
+		for (unsigned k = 0; SSE2 && k < (WORDS + 1) / 2; k++) {
+			__m128i b = _mm_xor_si128(
+			    _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k)), xv[k]);
+			__m128i fit = _mm_cmpeq_epi8(_mm_max_epu8(b, lim[k]), lim[k]);
+			bad |= (unsigned)_mm_movemask_epi8(fit) ^ 0xffffu;
+		}
+#endif
+		if (bad || (unsigned char)p[ddir_at] > '2' ||
+		    (unsigned char)p[guard_at] > guard_max)
+			break;
+	}
+	return n;
+}
+
+/* shaped_lines() for shape sh if it is plain. */
+static size_t shaped_count(const struct fc_log_reader *r, const struct shape *sh, const char *stop,
+			   size_t cap)
+{
+	if (!shape_is_plain(r, sh))
+		return 0;
+#ifdef HAVE_SSE2
+	if (fc_log_shapes == FC_LOG_SHAPES_BEST) {
+		switch ((sh->words + 1) / 2) {
+		case 1:
+			return shaped_lines(r, sh, stop, cap, 2, true);
+		case 2:
+			return shaped_lines(r, sh, stop, cap, 4, true);
+		case 3:
+			return shaped_lines(r, sh, stop, cap, 6, true);
+		default:
+			return shaped_lines(r, sh, stop, cap, 8, true);
+		}
+	}
+#endif
+	switch (sh->words) {
+	case 1:
+		return shaped_lines(r, sh, stop, cap, 1, false);
+	case 2:
+		return shaped_lines(r, sh, stop, cap, 2, false);
+	case 3:
+		return shaped_lines(r, sh, stop, cap, 3, false);
+	case 4:
+		return shaped_lines(r, sh, stop, cap, 4, false);
+	case 5:
+		return shaped_lines(r, sh, stop, cap, 5, false);
+	case 6:
+		return shaped_lines(r, sh, stop, cap, 6, false);
+	case 7:
+		return shaped_lines(r, sh, stop, cap, 7, false);
+	default:
+		return shaped_lines(r, sh, stop, cap, 8, false);
+	}
+}
+
+/* The last line at or before which a run may start in the lines at r->p. */
+static const char *run_stop(const struct fc_log_reader *r)
+{
+	return r->end - 1 < r->fast_hi ? r->end - 1 : r->fast_hi;
+}
+
+/* The lines in a row of one shape after which fc_log_read_points() leaves
+ * the next to a run: short runs cost more than they save. */
+#define RUN_MIN 8
+
+/* Whether the line at r->p starts a run: one of the two shapes, plain. */
+static bool at_run(struct fc_log_reader *r)
+{
+	if (!fc_log_shapes || r->shape_skip || r->p < r->fast_lo || r->p > r->fast_hi)
+		return false;
+	const char *stop = run_stop(r);
+	if (shaped_count(r, &r->shapes[r->shape], stop, 1))
+		return true;
+	if (shaped_count(r, &r->shapes[r->shape ^ 1], stop, 1)) {
+		r->shape ^= 1;
+		return true;
+	}
+	return false;
+}
+
+static void run_field(struct fc_log_field *f, const struct shape *sh, int col)
+{
+	f->end = sh->end[col];
+	f->mask = sh->mask[col];
+	f->last_word = ~0ull; /* no digits make it */
+	f->last_value = 0;
+}
+
+long fc_log_read_run(struct fc_log_reader *r, struct fc_log_run *run)
+{
+	run->n = 0;
+	if (r->status || r->have_first || r->layout.hist)
+		return 0;
+	if (r->p == r->end) {
+		int rc = fill(r, &r->status_err);
+		if (rc < 0)
+			r->status = rc;
+		if (rc <= 0)
+			return 0; /* the next fc_log_read_points() tells */
+	}
+	if (r->shape_streak < RUN_MIN || !at_run(r))
+		return 0;
+	/* a run short enough to stay in the first-level cache between its
+	 * check here and its reading by the caller */
+	const struct shape *sh = &r->shapes[r->shape];
+	const char *stop = run_stop(r);
+	size_t n = shaped_count(r, sh, stop, FC_LOG_RUN_MAX);
+	/* a run that ends at a line of another shape: the lines after it are
+	 * read one by one until they keep a shape again */
+	bool misfit = n < FC_LOG_RUN_MAX && r->p + n * sh->len <= stop;
+	if (misfit)
+		r->shape_streak = 0;
+	if (misfit && n < RUN_MIN)
+		return 0;
+	run->text = r->p;
+	run->n = n;
+	run->len = sh->len;
+	run->first_line = r->line + 1;
+	run->ddir_at = sh->end[r->col[R_DDIR]] - 1u;
+	run_field(&run->time, sh, 0);
+	run_field(&run->value, sh, r->col[R_VALUE]);
+	run_field(&run->bs, sh, r->col[R_BS]);
+	r->shape_hits += n;
+	r->p += n * sh->len;
+	r->line += n;
+	r->line_start = r->p - sh->len;
+	return (long)n;
+}
+
+static void sample_to_point(const struct fc_log_sample *s, struct fc_log_point *pt)
+{
+	pt->time_ms = s->time_ms;
+	pt->value = s->value;
+	pt->value1 = s->value1;
+	pt->bs = s->bs;
+	pt->line = s->line;
+	pt->ddir = s->ddir;
+}
+
+/* Up to cap samples or (when samples is NULL) points. */
+static inline __attribute__((always_inline)) long read_lines(struct fc_log_reader *r,
+							     struct fc_log_sample *samples,
+							     struct fc_log_point *points,
+							     size_t cap, struct fc_error *err)
 {
 	if (r->status)
 		return replay_error(r, err);
@@ -1131,12 +1612,13 @@ long fc_log_read_batch(struct fc_log_reader *r, struct fc_log_sample *out, size_
 			      "a clat_hist log: read it with fc_log_next_hist()");
 	size_t n = 0;
 	if (r->have_first && cap) {
-		out[n++] = r->first;
+		if (samples)
+			samples[n++] = r->first;
+		else
+			sample_to_point(&r->first, &points[n++]);
 		r->have_first = false;
 	}
 	struct fields fs = {0};
-	const unsigned columns = r->layout.columns;
-	const bool fast = columns >= 2 && columns <= MAX_FIELDS;
 	while (n < cap) {
 		int rc;
 		if (UNLIKELY(r->p == r->end)) {
@@ -1148,21 +1630,20 @@ long fc_log_read_batch(struct fc_log_reader *r, struct fc_log_sample *out, size_
 				break;
 			}
 		}
-		const char *next = fast ? scan_fio_line(r->p, columns, &fs) : NULL;
-		if (LIKELY(next)) {
-			r->line_start = r->p;
-			r->line++;
-			r->p = next;
-		} else {
-			rc = scan_line(r, &fs, NULL, 0, &r->status_err);
-			if (UNLIKELY(rc <= 0)) {
-				if (rc == 0)
-					continue;
-				r->status = rc;
-				break;
-			}
+		/* leave a run to fc_log_read_run(), once lines keep their shape */
+		if (!samples && n && r->shape_streak >= RUN_MIN && at_run(r))
+			break;
+		rc = read_line(r, &fs, true, &r->status_err);
+		if (UNLIKELY(rc <= 0)) {
+			if (rc == 0)
+				continue;
+			r->status = rc;
+			break;
 		}
-		rc = fields_to_sample(r, &fs, &out[n], &r->status_err);
+		if (samples)
+			rc = fields_to_out(r, &fs, &samples[n], NULL, &r->status_err);
+		else
+			rc = fields_to_out(r, &fs, NULL, &points[n], &r->status_err);
 		if (UNLIKELY(rc < 0)) {
 			r->status = rc;
 			break;
@@ -1176,11 +1657,23 @@ long fc_log_read_batch(struct fc_log_reader *r, struct fc_log_sample *out, size_
 	return 0;
 }
 
+static long read_samples(struct fc_log_reader *r, struct fc_log_sample *out, size_t cap,
+			 struct fc_error *err)
+{
+	return read_lines(r, out, NULL, cap, err);
+}
+
+long fc_log_read_points(struct fc_log_reader *r, struct fc_log_point *out, size_t cap,
+			struct fc_error *err)
+{
+	return read_lines(r, NULL, out, cap, err);
+}
+
 int fc_log_next(struct fc_log_reader *r, struct fc_log_sample *s, struct fc_error *err)
 {
 	if (!r || !s)
 		return fc_err(err, FC_E_INVAL, NULL, 0, 0, "no reader or sample given");
-	return (int)fc_log_read_batch(r, s, 1, err);
+	return (int)read_samples(r, s, 1, err);
 }
 
 int fc_log_next_hist(struct fc_log_reader *r, struct fc_hist_row *row, struct fc_error *err)

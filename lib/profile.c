@@ -58,10 +58,10 @@ struct series {
 	uint64_t pend_t;
 	double pend_v, pend_vmax;
 	uint64_t *pend_hist;
-	/* per-I/O: the interval last used */
-	bool cur_valid;
-	uint64_t cur_lo;
-	size_t cur_i;
+	/* per-I/O: the interval last used, [cur_lo, cur_lo + cur_len); cur_len
+	 * 0 when there is none (a lookup then always fails) */
+	uint64_t cur_lo, cur_len;
+	struct acc *cur;
 	/* clat_hist while streaming: intervals below closed_k are closed */
 	uint64_t closed_k;
 };
@@ -87,6 +87,7 @@ struct builder {
 	enum kind kind;
 	bool kind_known;
 	bool per_io;
+	uint64_t max_t; /* per-I/O: the latest time so far, of any direction */
 	uint64_t interval_ms;
 	uint64_t window_ms;
 	unsigned hist_k;
@@ -181,7 +182,7 @@ static int ensure(struct builder *b, struct series *se, uint64_t k_lo, uint64_t 
 	acc_init(se->a + old_end, (size_t)span - old_end);
 	se->k0 = new_k0;
 	se->n = (size_t)span;
-	se->cur_valid = false;
+	se->cur_len = 0;
 	return FC_OK;
 }
 
@@ -474,18 +475,22 @@ static int locate(struct builder *b, struct series *se, uint64_t t, unsigned lon
 	int rc = ensure(b, se, k, k);
 	if (rc < 0)
 		return rc;
-	se->cur_valid = true;
 	se->cur_lo = k * b->interval_ms;
-	se->cur_i = (size_t)(k - se->k0);
+	/* the window ends at TIME_MAX_MS at the latest, so that a time beyond
+	 * it is never inside: add_per_io() checks it outside the window */
+	se->cur_len = b->interval_ms;
+	if (se->cur_len > TIME_MAX_MS + 1 - se->cur_lo)
+		se->cur_len = TIME_MAX_MS + 1 - se->cur_lo;
+	se->cur = &se->a[k - se->k0];
 	return FC_OK;
 }
 
-static int kind_error(struct builder *b, const struct fc_log_sample *s)
+static int kind_error(struct builder *b, uint64_t bs, unsigned long line)
 {
-	return fc_err(b->err, FC_E_FORMAT, b->source, s->line, 0,
+	return fc_err(b->err, FC_E_FORMAT, b->source, line, 0,
 		      "bs %llu makes this a %s line, but the log began with %s lines; a log "
 		      "holds one kind",
-		      (unsigned long long)s->bs, s->bs ? "per-I/O" : "windowed",
+		      (unsigned long long)bs, bs ? "per-I/O" : "windowed",
 		      b->per_io ? "per-I/O" : "windowed");
 }
 
@@ -496,13 +501,13 @@ static int time_error(struct builder *b, unsigned long line, uint64_t t)
 }
 
 /* Windowed bw/iops/lat lines. */
-static int add_windowed(struct builder *b, const struct fc_log_sample *s, size_t n)
+static int add_windowed(struct builder *b, const struct fc_log_point *s, size_t n)
 {
 	const bool has_bs = b->p->layout.has_bs;
 	const bool has_value1 = b->p->layout.has_value1;
 	for (size_t i = 0; i < n; i++, s++) {
 		if (UNLIKELY(has_bs && s->bs != 0))
-			return kind_error(b, s);
+			return kind_error(b, s->bs, s->line);
 		if (UNLIKELY(s->time_ms > TIME_MAX_MS))
 			return time_error(b, s->line, s->time_ms);
 		b->line = s->line;
@@ -517,43 +522,125 @@ static int add_windowed(struct builder *b, const struct fc_log_sample *s, size_t
 
 /*
  * Per-I/O lines of one kind.  Inlined per kind so that each loop is tight:
- * a large per-I/O log is where the time goes.
+ * a large per-I/O log is where the time goes.  The iops counts of the
+ * intervals in use are kept in one register, 21 bits per direction (an
+ * increment in memory per line would wait for the one before), and added
+ * when a direction moves to another interval and at the end of the batch.
+ */
+#define COUNT_BITS 21
+
+/* Adds the counts packed in *packed to the directions' current intervals. */
+static void add_counts(struct builder *b, uint64_t *packed)
+{
+	for (int d = 0; d < 3; d++) {
+		uint64_t c = (*packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1);
+		if (c)
+			b->s[d].cur->samples += c;
+	}
+	*packed = 0;
+}
+
+/*
+ * One per-I/O line of a kind; *packed: the iops counts (see above), *max_t:
+ * the latest time so far.  Only a time before that can be before its
+ * direction's last one, so the common case stores prev_t and never waits
+ * for it to be read back.
  */
 static inline __attribute__((always_inline)) int
-add_per_io_kind(struct builder *b, const struct fc_log_sample *s, size_t n, enum kind kind)
+add_per_io(struct builder *b, bool has_bs, uint64_t t, unsigned ddir, uint64_t bs, int64_t value,
+	   unsigned long line, enum kind kind, uint64_t *packed, uint64_t *max_t)
 {
-	const bool has_bs = b->p->layout.has_bs;
-	const uint64_t interval_ms = b->interval_ms;
-	for (size_t i = 0; i < n; i++, s++) {
-		if (UNLIKELY(has_bs && s->bs == 0))
-			return kind_error(b, s);
-		uint64_t t = s->time_ms;
-		if (UNLIKELY(t > TIME_MAX_MS))
-			return time_error(b, s->line, t);
-		struct series *se = &b->s[s->ddir];
-		if (UNLIKELY(t < se->prev_t))
+	if (UNLIKELY(has_bs && bs == 0))
+		return kind_error(b, bs, line);
+	struct series *se = &b->s[ddir];
+	if (UNLIKELY(t < *max_t)) {
+		if (t < se->prev_t)
 			b->p->time_went_backwards = true;
-		se->prev_t = t;
-		if (UNLIKELY(!se->cur_valid || t - se->cur_lo >= interval_ms)) {
-			int rc = locate(b, se, t, s->line);
-			if (rc < 0)
-				return rc;
-		}
-		struct acc *a = &se->a[se->cur_i];
-		a->samples++; /* the I/O count for iops */
-		if (kind == K_BW) {
-			a->sum += (double)s->bs;
-		} else if (kind == K_LAT) {
-			double v = (double)s->value;
-			a->sum += v;
-			a->min = fmin(a->min, v);
-			a->max = fmax(a->max, v);
-		}
+	} else {
+		*max_t = t;
+	}
+	se->prev_t = t;
+	if (UNLIKELY(t - se->cur_lo >= se->cur_len)) {
+		if (t > TIME_MAX_MS)
+			return time_error(b, line, t);
+		if (kind == K_IOPS)
+			add_counts(b, packed);
+		int rc = locate(b, se, t, line);
+		if (rc < 0)
+			return rc;
+	}
+	if (kind == K_IOPS) {
+		*packed += 1ull << (COUNT_BITS * ddir);
+		return FC_OK;
+	}
+	struct acc *a = se->cur;
+	a->samples++;
+	if (kind == K_BW) {
+		a->sum += (double)bs;
+	} else {
+		double v = (double)value;
+		a->sum += v;
+		a->min = fmin(a->min, v);
+		a->max = fmax(a->max, v);
 	}
 	return FC_OK;
 }
 
-static int add_samples(struct builder *b, const struct fc_log_sample *s, size_t n)
+static inline __attribute__((always_inline)) int
+add_per_io_kind(struct builder *b, const struct fc_log_point *s, size_t n, enum kind kind)
+{
+	_Static_assert(BATCH < (1u << COUNT_BITS) && FC_LOG_RUN_MAX < (1u << COUNT_BITS),
+		       "the counts of a batch or a run fit their bits");
+	const bool has_bs = b->p->layout.has_bs;
+	uint64_t packed = 0, max_t = b->max_t;
+	int rc = FC_OK;
+	for (size_t i = 0; i < n && rc == FC_OK; i++, s++)
+		rc = add_per_io(b, has_bs, s->time_ms, (unsigned)s->ddir, s->bs, s->value, s->line,
+				kind, &packed, &max_t);
+	if (kind == K_IOPS)
+		add_counts(b, &packed);
+	b->max_t = max_t;
+	return rc;
+}
+
+/* A run of per-I/O lines (see log.h), read where they are. */
+static inline __attribute__((always_inline)) int
+add_run_kind(struct builder *b, struct fc_log_run *run, enum kind kind)
+{
+	uint64_t packed = 0, max_t = b->max_t;
+	int rc = FC_OK;
+	/* in locals, where the compiler can keep them in registers */
+	struct fc_log_field time = run->time, value = run->value, bs = run->bs;
+	const unsigned len = run->len, ddir_at = run->ddir_at;
+	const char *line = run->text;
+	const size_t n = run->n;
+	for (size_t i = 0; i < n && rc == FC_OK; i++, line += len) {
+		uint64_t t = fc_log_field_value(&time, line);
+		unsigned ddir = (unsigned char)line[ddir_at] - (unsigned)'0';
+		uint64_t size = fc_log_field_value(&bs, line);
+		int64_t v = kind == K_LAT ? (int64_t)fc_log_field_value(&value, line) : 0;
+		rc = add_per_io(b, true, t, ddir, size, v, run->first_line + i, kind, &packed,
+				&max_t);
+	}
+	if (kind == K_IOPS)
+		add_counts(b, &packed);
+	b->max_t = max_t;
+	return rc;
+}
+
+static int add_run(struct builder *b, struct fc_log_run *run)
+{
+	switch (b->kind) {
+	case K_IOPS:
+		return add_run_kind(b, run, K_IOPS);
+	case K_BW:
+		return add_run_kind(b, run, K_BW);
+	default:
+		return add_run_kind(b, run, K_LAT);
+	}
+}
+
+static int add_samples(struct builder *b, const struct fc_log_point *s, size_t n)
 {
 	if (UNLIKELY(!b->kind_known)) {
 		b->kind_known = true;
@@ -738,15 +825,25 @@ static int read_all(struct builder *b, struct fc_log_reader *r)
 		}
 		return rc;
 	}
-	struct fc_log_sample batch[BATCH];
-	long n;
-	while ((n = fc_log_read_batch(r, batch, BATCH, b->err)) > 0) {
+	struct fc_log_point batch[BATCH];
+	for (;;) {
+		/* most of a large per-I/O log comes in runs, read in place */
+		struct fc_log_run run;
+		if (b->kind_known && b->per_io && fc_log_read_run(r, &run) > 0) {
+			b->p->lines += run.n;
+			rc = add_run(b, &run);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		long n = fc_log_read_points(r, batch, BATCH, b->err);
+		if (n <= 0)
+			return (int)n;
 		b->p->lines += (uint64_t)n;
 		rc = add_samples(b, batch, (size_t)n);
 		if (rc < 0)
 			return rc;
 	}
-	return (int)n;
 }
 
 /* What a read of the log leaves to finish: pending windows, the last block. */
@@ -810,7 +907,8 @@ static int read_again(struct builder *b, const struct input *in, struct profile_
 	/* the reads after the first know the intervals: back to the start */
 	for (int d = 0; d < 3; d++) {
 		struct series *se = &b->s[d];
-		se->started = se->absolute = se->pending = se->blk_any = se->cur_valid = false;
+		se->started = se->absolute = se->pending = se->blk_any = false;
+		se->cur_len = 0;
 		se->prev_t = 0;
 	}
 	rc = read_pass(b, r);

@@ -4,14 +4,16 @@
  * tests/fixtures/fio-3.33/logs (see its README for the command lines) and
  * the hand-made logs for layouts 3.33 cannot write, checked line by line
  * against the files; then hints, errors, the buffer refills of a large file,
- * and mutated inputs.
+ * mutated inputs, and lines of known shapes read every way (log.c).
  */
 #include <errno.h>
 #include <stdint.h>
 #include <unistd.h>
 
+#include "check-log.h"
 #include "check.h"
 #include "fiocamp.h"
+#include "log.h"
 #include "util.h"
 
 #define LOGS "tests/fixtures/fio-3.33/logs/"
@@ -957,6 +959,314 @@ static void test_mutations(void)
 	CHECK(failures > 0 && ok > 0);
 }
 
+/* ---- lines of known shapes: every way of reading gives the same --------- */
+
+static uint64_t rnd_state = 1;
+
+static uint64_t rnd(uint64_t n)
+{
+	rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+	return n ? (rnd_state >> 33) % n : 0;
+}
+
+/* A number of `digits` digits (1..20), the first not 0 unless it is 0. */
+static int put_number(char *out, unsigned digits)
+{
+	if (digits <= 1)
+		return sprintf(out, "%u", (unsigned)rnd(10));
+	int n = sprintf(out, "%u", 1 + (unsigned)rnd(9));
+	for (unsigned i = 1; i < digits; i++)
+		out[n++] = (char)('0' + rnd(10));
+	out[n] = '\0';
+	return n;
+}
+
+/* What one generated log is like. */
+struct gen {
+	unsigned columns; /* 2..8 */
+	unsigned lines;
+	bool per_io;	  /* bs column non-zero */
+	bool epoch;	  /* 13-digit Unix times */
+	unsigned vary;	  /* 0: fields keep their widths; else a field in `vary` changes width */
+	unsigned flaws;	  /* 1 in `flaws` lines is odd (0: none) */
+	bool hex_prio;	  /* 0x... in the prio column */
+	const char *name; /* decides the type */
+};
+
+/* Odd fields and lines: what fio's reader takes or refuses, and the bytes
+ * next to the digits and separators. */
+static const char *const odd[] = {
+    "-1",
+    "x",
+    "18446744073709551616",
+    "9223372036854775808",
+    "9223372036854775807",
+    "4294967296",
+    "4294967295",
+    "3",
+    "2",
+    "0x1f",
+    "",
+    ",",
+    "00012",
+    "\t",
+    " ",
+    ":",
+    "/",
+    "9:",
+    "/0",
+    "1 2",
+    "1\r",
+    "\x7f",
+    "\xff",
+    "99999999999999999999",
+    "1234567890123456789",
+    "123456789",
+    "+1",
+    ", ",
+    "0x",
+    "1.5",
+};
+#define ODD_LINES 6
+
+/* Line `line` (len bytes, '\n' included) with odd thing k: an odd field in
+ * place of field `field`, or one of ODD_LINES odd lines. */
+static int put_flaw(char *out, const char *line, int len, unsigned k, unsigned field)
+{
+	switch (k) {
+	case 0:
+		return sprintf(out, "\n%s", line);
+	case 1:
+		return sprintf(out, "  \n%s", line);
+	case 2: /* CRLF */
+		return sprintf(out, "%.*s\r\n", len - 1, line);
+	case 3: /* without its last field */
+		return sprintf(out, "%.*s\n", (int)(strrchr(line, ',') - line), line);
+	case 4: /* a field more */
+		return sprintf(out, "%.*s, 7\n", len - 1, line);
+	case 5: /* a NUL byte */
+		memcpy(out, line, (size_t)len);
+		out[len / 2] = '\0';
+		return len;
+	}
+	const char *o = odd[k - ODD_LINES];
+	unsigned f = 0;
+	int at = 0;
+	while (f < field && at < len && line[at] != '\n') {
+		if (line[at] == ',')
+			f++;
+		at++;
+	}
+	int end = at;
+	while (end < len && line[end] != ',' && line[end] != '\n')
+		end++;
+	if (at && line[at] == ' ')
+		at++;
+	return sprintf(out, "%.*s%s%s", at, line, o, line + end);
+}
+
+/* Writes a log as fio could (and with flaws as it could not) into text. */
+static size_t gen_log(const struct gen *g, char *text, size_t cap)
+{
+	size_t len = 0;
+	uint64_t t = g->epoch ? 1700000000000ull : 0;
+	unsigned widths[8] = {0, 1, 1, 4, 1, 1, 1, 1};
+	if (!g->per_io)
+		widths[3] = 1; /* bs 0 */
+	for (unsigned i = 0; i < g->lines && len + 512 < cap; i++) {
+		char line[512];
+		int n = 0;
+		t += g->per_io ? rnd(3) / 2 : 1000;
+		n += sprintf(line + n, "%llu", (unsigned long long)t);
+		for (unsigned c = 1; c < g->columns; c++) {
+			n += sprintf(line + n, ", ");
+			if (g->vary && c == g->vary && rnd(3) == 0)
+				widths[c] = 1 + (unsigned)rnd(c == 1 ? 18 : 12);
+			if (c == 2 && g->columns >= 3) {
+				n += sprintf(line + n, "%u", (unsigned)rnd(3)); /* ddir */
+			} else if (c == 3 && !g->per_io) {
+				n += sprintf(line + n, "0");
+			} else if (c == g->columns - 1 && g->hex_prio && c >= 4) {
+				n += sprintf(line + n, "0x%x", (unsigned)rnd(0x8000));
+			} else {
+				n += put_number(line + n, widths[c]);
+			}
+		}
+		line[n++] = '\n';
+		line[n] = '\0';
+		if (g->flaws && rnd(g->flaws) == 0)
+			n = put_flaw(text + len, line, n,
+				     (unsigned)rnd(ODD_LINES + FC_ARRAY_SIZE(odd)),
+				     (unsigned)rnd(8));
+		else
+			memcpy(text + len, line, (size_t)n + 1);
+		len += (size_t)n;
+	}
+	return len;
+}
+
+static const enum fc_log_shapes every_way[] = {FC_LOG_SHAPES_WORDS, FC_LOG_SHAPES_BEST};
+
+/* Each way of reading text (as a buffer, as a file, into profiles) against
+ * reading it byte by byte.  Returns how many comparisons differed. */
+static unsigned compare_ways(const char *text, size_t len, const char *name, bool files)
+{
+	char *path = temp_path(name);
+	if (files)
+		write_file(path, text, len);
+	static const struct fc_profile_opts opts[] = {
+	    {.interval_ms = 1000},
+	    {.interval_ms = 97},
+	    {.interval_ms = 1000, .type = FC_LOG_LAT},
+	    {.interval_ms = 250, .window_ms = 100, .type = FC_LOG_BW},
+	};
+	enum { READS = 2 + 2 * FC_ARRAY_SIZE(opts) };
+	struct log_digest want[READS], got;
+	unsigned differ = 0;
+	for (size_t w = 0; w <= FC_ARRAY_SIZE(every_way); w++) {
+		fc_log_shapes = w ? every_way[w - 1] : FC_LOG_SHAPES_OFF;
+		for (int k = 0; k < READS; k++) {
+			if (k % 2 && !files)
+				continue;
+			const char *file = k % 2 ? path : NULL;
+			struct log_digest *d = w ? &got : &want[k];
+			if (k < 2)
+				log_digest_read(text, len, name, file, d);
+			else
+				log_digest_profile(text, len, name, file, &opts[(k - 2) / 2], d);
+			if (w && !log_digest_equal(&want[k], &got)) {
+				differ++;
+				fprintf(stderr, "%s: way %zu, read %d differs\n", name, w, k);
+				log_digest_print("byte by byte", &want[k]);
+				log_digest_print("this way", &got);
+			}
+		}
+	}
+	fc_log_shapes = FC_LOG_SHAPES_BEST;
+	if (files)
+		unlink(path);
+	return differ;
+}
+
+static void test_shapes(void)
+{
+	static const struct gen gens[] = {
+	    /* fio 3.x per-I/O logs: time, value, ddir, bs, prio; with offsets */
+	    {5, 30000, true, false, 0, 0, false, "gen_iops.1.log"},
+	    {5, 15000, true, false, 1, 0, false, "gen_clat.1.log"},
+	    {6, 15000, true, false, 4, 0, false, "gen_lat.1.log"},
+	    {6, 15000, true, true, 1, 0, true, "gen_slat.1.log"},
+	    {5, 20000, true, false, 4, 0, true, "gen_bw.1.log"},
+	    {4, 20000, true, false, 3, 0, false, "gen_bw.2.log"},
+	    /* windowed, two and three columns, 7 and 8 (value1, issue time) */
+	    {5, 5000, false, false, 1, 0, false, "gen_iops.3.log"},
+	    {2, 3000, false, true, 1, 0, false, "gen_lat.2.log"},
+	    {3, 3000, false, false, 1, 0, false, "gen_bw.3.log"},
+	    {7, 5000, true, false, 5, 0, false, "gen_clat.2.log"},
+	    {8, 5000, true, true, 6, 0, false, "gen_clat.3.log"},
+	    /* with flaws: blank lines, CRLF, spaces, signs, hex, huge numbers */
+	    {5, 20000, true, false, 1, 300, false, "gen_iops.4.log"},
+	    {6, 20000, true, false, 4, 50, false, "gen_lat.3.log"},
+	    {5, 20000, true, false, 0, 20, false, "gen_bw.4.log"},
+	    {5, 3000, true, false, 1, 3, true, "gen_iops.5.log"},
+	};
+	size_t cap = 4u << 20;
+	char *text = malloc(cap);
+	unsigned differ = 0, compared = 0;
+	for (size_t i = 0; i < FC_ARRAY_SIZE(gens); i++) {
+		for (unsigned seed = 1; seed <= (gens[i].flaws ? 4 : 1); seed++) {
+			rnd_state = seed * 1000 + i;
+			size_t len = gen_log(&gens[i], text, cap);
+			differ += compare_ways(text, len, gens[i].name, true);
+			compared++;
+			/* the same without its last newline, and cut anywhere */
+			if (len > 1 && text[len - 1] == '\n')
+				differ += compare_ways(text, len - 1, gens[i].name, false);
+			differ += compare_ways(text, (size_t)rnd(len), gens[i].name, false);
+			compared += 2;
+		}
+	}
+	/* every odd thing once, in every field, in the middle of a run */
+	static const struct gen clean[] = {
+	    {5, 600, true, false, 0, 0, false, "gen_iops.6.log"},
+	    {6, 600, true, false, 0, 0, false, "gen_clat.4.log"},
+	    {4, 600, false, false, 0, 0, false, "gen_bw.5.log"},
+	};
+	for (size_t i = 0; i < FC_ARRAY_SIZE(clean); i++) {
+		rnd_state = 77 + i;
+		size_t clen = gen_log(&clean[i], text, cap);
+		char *flawed = text + clen + 1;
+		for (unsigned k = 0; k < ODD_LINES + FC_ARRAY_SIZE(odd); k++) {
+			for (unsigned field = 0; field < (k < ODD_LINES ? 1 : clean[i].columns);
+			     field++) {
+				/* the line after about a third of them */
+				const char *at =
+				    (const char *)memchr(text + clen / 3, '\n', clen - clen / 3) +
+				    1;
+				const char *next =
+				    (const char *)memchr(at, '\n', (size_t)(text + clen - at)) + 1;
+				size_t head = (size_t)(at - text);
+				memcpy(flawed, text, head);
+				size_t fl = head + (size_t)put_flaw(flawed + head, at,
+								    (int)(next - at), k, field);
+				memcpy(flawed + fl, next, (size_t)(text + clen - next));
+				fl += (size_t)(text + clen - next);
+				differ += compare_ways(flawed, fl, clean[i].name, false);
+				compared++;
+			}
+		}
+	}
+	/* fields at the widest their checks allow, one line past them in the
+	 * middle of lines of the same widths */
+	static const struct {
+		const char *head, *tail; /* around 3 digits (4 for the time) */
+		unsigned past;
+	} wide[] = {
+	    {"9223372036854775", ", 1, 4096, 0", 808},	  /* value: 2^63 - 1 */
+	    {"1, 1, 4096, 4294967", "", 296},		  /* prio: 2^32 - 1 */
+	    {"1, 1, 4096, 1, 4294967", "", 296},	  /* prio after offset */
+	    {"9223372036854775", ", 9, 1, 4096, 0", 808}, /* value1 */
+	    {"1, 1, 18446744073709551", ", 0", 616},	  /* bs: 2^64 - 1 */
+	    {"1, 1, 4096, 0x", "", 999},		  /* hex prio */
+	    {NULL, ", 1, 1, 4096, 0", 1616},		  /* time: 2^64 - 1 */
+	};
+	size_t len;
+	for (size_t w = 0; w < FC_ARRAY_SIZE(wide); w++) {
+		len = 0;
+		for (unsigned i = 0; i < 3000; i++) {
+			unsigned v = i == 2000 ? wide[w].past : 100 + i % 500;
+			if (wide[w].head)
+				len += (size_t)snprintf(text + len, cap - len, "%u, %s%03u%s\n", i,
+							wide[w].head, v, wide[w].tail);
+			else
+				len += (size_t)snprintf(text + len, cap - len,
+							"1844674407370955%04u%s\n",
+							i == 2000 ? v : 1000 + v, wide[w].tail);
+		}
+		differ += compare_ways(text, len, "gen_wide_lat.1.log", false);
+		compared++;
+	}
+	/* a guessed prio that turns out an offset, late in a long run */
+	len = 0;
+	for (unsigned i = 0; i < 30000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "%u, 1, 1, 4096, %u\n", i / 3,
+					i < 20000 ? 0 : 8192 * i);
+	differ += compare_ways(text, len, "gen_prio_iops.1.log", true);
+	/* lines at the very start and end of a buffer, every length up to 80 */
+	for (size_t l = 1; l <= 80; l++) {
+		len = 0;
+		for (unsigned i = 0; i < 40; i++)
+			len += (size_t)snprintf(text + len, cap - len, "%u, 1, %u, 4096, 0\n",
+						10 + i, i % 2);
+		differ += compare_ways(text, l, "gen_short_iops.1.log", false);
+		differ += compare_ways(text + len - l, l, "gen_short_iops.1.log", false);
+	}
+	compared += 161;
+	CHECK_INT(differ, 0);
+	CHECK(compared > 200);
+	free(text);
+}
+
 int main(void)
 {
 	test_names();
@@ -969,5 +1279,6 @@ int main(void)
 	test_errors();
 	test_large();
 	test_mutations();
+	test_shapes();
 	return check_exit();
 }

@@ -1,11 +1,46 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target: the streaming log reader and the profiles over it. */
+/*
+ * libFuzzer target: the streaming log reader and the profiles over it.  Each
+ * input is also read with the reader's shapes off (every line byte by byte)
+ * and on: a difference in any sample, row, profile point or error aborts.
+ */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
+#include "../check-log.h"
 #include "fiocamp.h"
+#include "log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The same input every way of reading it; aborts on a difference. */
+static void compare_ways(const uint8_t *data, size_t size, unsigned mode)
+{
+	static const char *const names[] = {"fuzz_iops.1.log", "fuzz_clat.1.log", "fuzz_bw.1.log",
+					    "fuzz_clat_hist.1.log"};
+	const char *name = names[mode];
+	struct fc_profile_opts o = {.interval_ms = 250};
+	struct log_digest want[2], got;
+	for (int way = 0; way < 3; way++) {
+		fc_log_shapes = way == 0   ? FC_LOG_SHAPES_OFF
+				: way == 1 ? FC_LOG_SHAPES_WORDS
+					   : FC_LOG_SHAPES_BEST;
+		for (int k = 0; k < 2; k++) {
+			struct log_digest *d = way ? &got : &want[k];
+			if (k == 0)
+				log_digest_read(data, size, name, NULL, d);
+			else
+				log_digest_profile(data, size, name, NULL, &o, d);
+			if (way && !log_digest_equal(&want[k], &got)) {
+				log_digest_print("byte by byte", &want[k]);
+				log_digest_print("this way", &got);
+				abort();
+			}
+		}
+	}
+	fc_log_shapes = FC_LOG_SHAPES_BEST;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,5 +75,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fc_profile_read_buffer(data, size, "fuzz", &o, &p, &err) == 0)
 			fc_profile_free(p);
 	}
+	compare_ways(data, size, mode);
 	return 0;
 }
