@@ -69,7 +69,8 @@ const char *an_clock_name(const struct an_analysis *a, const struct an_transitio
 		return "the node's clock";
 	if (clock)
 		return clock;
-	const char *p = t && t->campaign < a->n_campaigns ? a->campaigns[t->campaign].provider : NULL;
+	const char *p =
+	    t && t->campaign < a->n_campaigns ? a->campaigns[t->campaign].provider : NULL;
 	if (p && strcmp(p, "netcup") == 0)
 		return "netcup's clock";
 	return "the provider's clock";

@@ -18,7 +18,6 @@
 #include "common/common.h"
 #include "fiocamp.h"
 
-
 /* ---- workloads (workload.c) --------------------------------------------------- */
 
 /* The fields of a workload key, in key order.  time_based is not one: fio
@@ -104,9 +103,9 @@ int an_infer_layout(const char *key_path, struct an_ident *id);
  * trailing round token (3, run3, r3, round-3, rep3, iter3, loop3, pass3).
  */
 struct an_name {
-	char *stem;  /* what is left, without separators at its ends */
-	char *date;  /* the first date removed; NULL if none */
-	int round;   /* 0 if no trailing round token */
+	char *stem; /* what is left, without separators at its ends */
+	char *date; /* the first date removed; NULL if none */
+	int round;  /* 0 if no trailing round token */
 };
 void an_name_parse(const char *base, struct an_name *out);
 void an_name_free(struct an_name *n);
@@ -234,7 +233,7 @@ struct an_dirvals {
 };
 
 struct an_job {
-	char *name; /* valid UTF-8 */
+	char *name;	/* valid UTF-8 */
 	unsigned procs; /* fio processes summed into this entry (numjobs with
 			   group_reporting), 1 otherwise */
 	struct an_dirvals dir[FC_DDIR_COUNT];
@@ -252,11 +251,11 @@ enum an_id_source {
 struct an_run {
 	char *path;
 	size_t campaign; /* index into campaigns, SIZE_MAX if none */
-	char *key;   /* path without extension, to match logs */
-	size_t input; /* index into an_analysis.inputs */
-	char *group; /* the directory, relative to the input, that is not
-			part of the identity ("" for the input itself): runs of
-			one input in several groups are variants */
+	char *key;	 /* path without extension, to match logs */
+	size_t input;	 /* index into an_analysis.inputs */
+	char *group;	 /* the directory, relative to the input, that is not
+			    part of the identity ("" for the input itself): runs of
+			    one input in several groups are variants */
 	enum an_id_source source;
 	struct an_ident id;
 	/* Its round within its repetition of a repeated state (the manifest's;
@@ -269,15 +268,15 @@ struct an_run {
 	struct an_log *logs;
 	size_t n_logs, cap_logs;
 
-	bool maybe; /* named like no fio output (.txt, .log, none): skipped,
-		       not rejected, when its content is not fio's */
-	bool csv;   /* named .csv: skipped when its content is not bonnie++'s */
+	bool maybe;	  /* named like no fio output (.txt, .log, none): skipped,
+			     not rejected, when its content is not fio's */
+	bool csv;	  /* named .csv: skipped when its content is not bonnie++'s */
 	const char *skip; /* static: why it is left out unread, listed as
 			     skipped; NULL */
 
 	/* Filled by the loader. */
 	bool accepted;
-	char *reason;	      /* why it was rejected */
+	char *reason; /* why it was rejected */
 	enum fc_format format;
 	int64_t timestamp_ms; /* fio's end-of-run time; -1 unknown */
 	uint64_t runtime_ms;  /* longest direction runtime of any job */
@@ -292,17 +291,17 @@ struct an_run {
 	size_t n_jobs;
 
 	/* A bonnie++ row is one run per test it ran (bonnie.c). */
-	int bonnie_test;	     /* enum fc_bonnie_test; -1 for fio runs */
-	struct fc_bonnie *bonnie;    /* the file's rows, between loading and
-					an_bonnie_expand(); NULL otherwise */
-	unsigned long line;	     /* of the row in its file; 0 for fio runs */
-	size_t file_rows;	     /* rows in the file */
+	int bonnie_test;	  /* enum fc_bonnie_test; -1 for fio runs */
+	struct fc_bonnie *bonnie; /* the file's rows, between loading and
+				     an_bonnie_expand(); NULL otherwise */
+	unsigned long line;	  /* of the row in its file; 0 for fio runs */
+	size_t file_rows;	  /* rows in the file */
 	enum fc_bonnie_format bonnie_format;
-	char *bonnie_version;	     /* "2.00a"; NULL (1.0x, fio) */
-	char *bonnie_name;	     /* -m; NULL for fio runs */
-	char *bonnie_seed;	     /* NULL (1.0x, fio) */
-	int name_round;		     /* the round the file's name gave, which
-					orders rows numbered as rounds */
+	char *bonnie_version; /* "2.00a"; NULL (1.0x, fio) */
+	char *bonnie_name;    /* -m; NULL for fio runs */
+	char *bonnie_seed;    /* NULL (1.0x, fio) */
+	int name_round;	      /* the round the file's name gave, which
+				 orders rows numbered as rounds */
 };
 
 /* The first round after its state's transition: round 1, or round 1 of a
@@ -331,9 +330,9 @@ struct an_action {
 struct an_rep {
 	int repetition; /* k, from 1 */
 	char *status;
-	double downtime_s;  /* NaN: nothing took the machine away, or unknown */
-	double data_back_s; /* NaN: none */
-	bool data_back_recorded; /* the manifest had data_back_s (else computed) */
+	double downtime_s;		/* NaN: nothing took the machine away, or unknown */
+	double data_back_s;		/* NaN: none */
+	bool data_back_recorded;	/* the manifest had data_back_s (else computed) */
 	size_t first_action, n_actions; /* its actions in the transition's */
 	size_t hash_checks, hash_matched;
 };
@@ -354,7 +353,7 @@ struct an_campaign {
 	char *fio_version; /* the manifest's, or NULL */
 	char *host;	   /* the manifest's host and target, one line, or NULL */
 	size_t input;
-	char *group; /* its directory relative to the input */
+	char *group;	/* its directory relative to the input */
 	char *provider; /* the manifest's provider type; NULL */
 };
 
@@ -362,9 +361,9 @@ struct an_campaign {
  * one campaign share its transitions: actions change the machine. */
 struct an_transition {
 	size_t state, campaign;
-	char *status;	   /* manifest's, or NULL */
-	double downtime_s; /* NaN unknown or nothing took the machine away; the
-			      median of the repetitions' */
+	char *status;		   /* manifest's, or NULL */
+	double downtime_s;	   /* NaN unknown or nothing took the machine away; the
+				      median of the repetitions' */
 	struct an_action *actions; /* of every repetition, in order */
 	size_t n_actions;
 	size_t hash_checks, hash_matched; /* verify-hash actions and those that matched */
@@ -422,7 +421,7 @@ struct an_test {
 	size_t n_runs;
 	int64_t first_ts;
 	size_t series_start, series_end; /* its series: a->series[start, end) */
-	int bonnie_test; /* enum fc_bonnie_test of a bonnie++ test; -1 for fio's */
+	int bonnie_test;		 /* enum fc_bonnie_test of a bonnie++ test; -1 for fio's */
 };
 
 /* A column of the grid: one state in one variant. */
@@ -446,8 +445,8 @@ struct an_cell {
 	bool outside;	   /* median outside the baseline's min-max */
 	bool have_mw;
 	struct fc_mann_whitney mw;
-	double round1; /* value of round 1 (the median of each repetition's round
-			  1 when the state repeats); NaN if round 1 is missing */
+	double round1;	 /* value of round 1 (the median of each repetition's round
+			    1 when the state repeats); NaN if round 1 is missing */
 	size_t round1_n; /* the values round1 is of: 1, or the repetitions' */
 	double round1_change_pct;
 	size_t rest_n;
@@ -595,7 +594,7 @@ size_t an_variant_get(struct an_analysis *a, const char *name, size_t input);
 struct an_transition *an_transition_get(struct an_analysis *a, size_t state, size_t campaign);
 /* The transition of the state in the variant's campaign; NULL if none. */
 const struct an_transition *an_transition_of(const struct an_analysis *a, size_t state,
-					      size_t variant);
+					     size_t variant);
 /* Column of (state, variant); SIZE_MAX if none. */
 size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant);
 
@@ -790,13 +789,13 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a);
  * headline metric, bonnie++'s tests and the fio suite's jobs that measure
  * the same in one column.  Borrows from the analysis. */
 struct an_cmp_col {
-	char *title;	/* "block write MiB/s", "rw4k IOPS" */
-	int role;	/* enum fc_bonnie_test of its column; -1 for a test's own */
+	char *title; /* "block write MiB/s", "rw4k IOPS" */
+	int role;    /* enum fc_bonnie_test of its column; -1 for a test's own */
 	enum an_metric metric;
 	enum fc_ddir dir;
 	size_t job;
-	bool cpu;	/* CPU % beside it */
-	size_t *tests;	/* the tests shown in it, no two in one row */
+	bool cpu;      /* CPU % beside it */
+	size_t *tests; /* the tests shown in it, no two in one row */
 	size_t n_tests;
 	size_t order;
 };
@@ -811,11 +810,11 @@ struct an_cmp_cell {
 };
 
 struct an_cmp_row {
-	size_t col;	 /* into a->cols; SIZE_MAX: a variant without usable results */
+	size_t col; /* into a->cols; SIZE_MAX: a variant without usable results */
 	size_t variant;
-	size_t state;	 /* SIZE_MAX with col */
-	char *size;	 /* the data set ("16g", "" for none) when by_size; else NULL */
-	bool first;	 /* its variant's first row */
+	size_t state;		   /* SIZE_MAX with col */
+	char *size;		   /* the data set ("16g", "" for none) when by_size; else NULL */
+	bool first;		   /* its variant's first row */
 	struct an_cmp_cell *cells; /* one per column */
 };
 
@@ -824,9 +823,9 @@ struct an_cmp {
 	size_t n_cols;
 	struct an_cmp_row *rows;
 	size_t n_rows, cap_rows;
-	bool by_size; /* tests of several sizes: a row per size */
-	bool bonnie;  /* a column of bonnie++'s tests (or the fio suite's) */
-	char *cpu_note; /* NULL, or how fio's CPU % of a group compares */
+	bool by_size;	 /* tests of several sizes: a row per size */
+	bool bonnie;	 /* a column of bonnie++'s tests (or the fio suite's) */
+	char *cpu_note;	 /* NULL, or how fio's CPU % of a group compares */
 	size_t *runs_of; /* private: accepted runs by grid column and test */
 };
 

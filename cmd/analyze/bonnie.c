@@ -47,12 +47,12 @@
  * processes, 3 in 1.0x and 5 from 1.9x on; only 1.98 and later let -s
  * change them, and print them.
  */
-#define MIN_TIME_S	      0.5
-#define MIN_TIME_1_0X_S	      1.0
-#define SEEKS_1_9X	      8192
-#define SEEKS_1_0X_AT_LEAST   8000
-#define SEEKERS_1_0X	      3
-#define SEEKERS_1_9X	      5
+#define MIN_TIME_S	    0.5
+#define MIN_TIME_1_0X_S	    1.0
+#define SEEKS_1_9X	    8192
+#define SEEKS_1_0X_AT_LEAST 8000
+#define SEEKERS_1_0X	    3
+#define SEEKERS_1_9X	    5
 
 struct test_map {
 	enum fc_ddir dir;
@@ -293,7 +293,8 @@ void an_bonnie_expand(struct an_analysis *a)
 			continue;
 		}
 		/* rows, but every test left empty (-s 0 -n 0) */
-		f->reason = cm_strdup("bonnie++ rows without a result: every test is empty (not run)");
+		f->reason =
+		    cm_strdup("bonnie++ rows without a result: every test is empty (not run)");
 		runs[n++] = *f;
 	}
 	free(a->runs);

@@ -222,7 +222,7 @@ struct an_transition *an_transition_get(struct an_analysis *a, size_t state, siz
 }
 
 const struct an_transition *an_transition_of(const struct an_analysis *a, size_t state,
-					      size_t variant)
+					     size_t variant)
 {
 	size_t c = a->variants[variant].campaign;
 	if (c == SIZE_MAX)

@@ -22,9 +22,9 @@
 /* Columns of the bonnie++ tests, in this order, before every other test;
  * CPU % beside the first four, as bonnie++'s own table has it. */
 static const int role_order[] = {
-    FC_BONNIE_PUT_BLOCK,  FC_BONNIE_REWRITE,	FC_BONNIE_GET_BLOCK, FC_BONNIE_SEEKS,
-    FC_BONNIE_PUTC,	  FC_BONNIE_GETC,	FC_BONNIE_SEQ_CREATE, FC_BONNIE_SEQ_STAT,
-    FC_BONNIE_SEQ_DEL,	  FC_BONNIE_RAN_CREATE, FC_BONNIE_RAN_STAT,  FC_BONNIE_RAN_DEL,
+    FC_BONNIE_PUT_BLOCK, FC_BONNIE_REWRITE,    FC_BONNIE_GET_BLOCK,  FC_BONNIE_SEEKS,
+    FC_BONNIE_PUTC,	 FC_BONNIE_GETC,       FC_BONNIE_SEQ_CREATE, FC_BONNIE_SEQ_STAT,
+    FC_BONNIE_SEQ_DEL,	 FC_BONNIE_RAN_CREATE, FC_BONNIE_RAN_STAT,   FC_BONNIE_RAN_DEL,
 };
 #define N_CPU_ROLES 4
 
@@ -362,7 +362,8 @@ static void fill_cells(const struct an_analysis *a, struct an_cmp *c)
 		const struct an_cmp_col *cc = &c->cols[i];
 		for (size_t k = 0; k < cc->n_tests; k++) {
 			size_t t = cc->tests[k];
-			const struct an_series *s = an_find_series(a, t, cc->job, cc->dir, cc->metric);
+			const struct an_series *s =
+			    an_find_series(a, t, cc->job, cc->dir, cc->metric);
 			const struct an_series *cpu =
 			    cc->cpu ? an_find_series(a, t, cc->job, cc->dir, AN_M_CPU) : NULL;
 			for (size_t col = 0; s && col < a->n_cols; col++) {
@@ -395,7 +396,8 @@ static void fill_cells(const struct an_analysis *a, struct an_cmp *c)
 			struct an_cmp_cell *cell = &row->cells[i];
 			cell->change_pct = NAN;
 			const struct an_cell *x = cell->cell;
-			const struct an_cell *base = ref == SIZE_MAX ? NULL : c->rows[ref].cells[i].cell;
+			const struct an_cell *base =
+			    ref == SIZE_MAX ? NULL : c->rows[ref].cells[i].cell;
 			if (!x || !base || !x->sum.n || !base->sum.n)
 				continue;
 			cell->change_pct = an_pct_change(x->sum.median, base->sum.median);
@@ -423,7 +425,8 @@ static void cpu_note(const struct an_analysis *a, struct an_cmp *c)
 					procs = run->jobs[cc->job].procs;
 			}
 			if (procs > 1)
-				cm_buf_printf(&b, "%s%s: fio's CPU %% is the mean of its %u processes",
+				cm_buf_printf(&b,
+					      "%s%s: fio's CPU %% is the mean of its %u processes",
 					      b.len ? "; " : "", a->tests[t].name, procs);
 		}
 	}

@@ -142,8 +142,8 @@ static void reject_short_runs(struct an_analysis *a)
 	size_t **by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
 	size_t *n_by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
 	for (size_t t = 0; t < a->n_tests; t++)
-		by_test[t] = cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
-				       sizeof(**by_test));
+		by_test[t] =
+		    cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1, sizeof(**by_test));
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
 		if (r->accepted)
@@ -234,8 +234,8 @@ static char *dates_hint(const struct an_run *r, const struct an_run *kept)
 	struct an_name n1, n2;
 	an_name_parse(an_base_name(r->key), &n1);
 	an_name_parse(an_base_name(kept->key), &n2);
-	bool dates = n1.date && n2.date && strcmp(n1.date, n2.date) != 0 &&
-		     strcmp(n1.stem, n2.stem) == 0;
+	bool dates =
+	    n1.date && n2.date && strcmp(n1.date, n2.date) != 0 && strcmp(n1.stem, n2.stem) == 0;
 	an_name_free(&n1);
 	an_name_free(&n2);
 	return cm_strdup(dates ? " (the names differ only in their dates, which are no part of a "
@@ -414,7 +414,8 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 		if (a->states[i].in_manifest && !a->states[i].n_runs && an_used_runs(a)) {
 			bool failed = false;
 			for (size_t t = 0; t < a->n_trans && !failed; t++)
-				failed = a->trans[t].state == i && an_status_failed(a->trans[t].status);
+				failed =
+				    a->trans[t].state == i && an_status_failed(a->trans[t].status);
 			an_note(a, "state %s: no usable runs%s", a->states[i].name,
 				failed ? " (its transition failed: see state transitions)" : "");
 		}
@@ -582,8 +583,9 @@ static void compute_bands(struct an_analysis *a)
 		size_t n = 0, cap = 0;
 		for (size_t i = 0; i < a->n_runs; i++) {
 			const struct an_run *r = &a->runs[i];
-			if (!r->accepted || r->state != a->baseline || r->variant != band->variant ||
-			    r->test != band->test || band->job_index >= r->n_jobs)
+			if (!r->accepted || r->state != a->baseline ||
+			    r->variant != band->variant || r->test != band->test ||
+			    band->job_index >= r->n_jobs)
 				continue;
 			const struct an_dirvals *dv = &r->jobs[band->job_index].dir[band->dir];
 			if (!dv->sec.n || dv->log_type != band->log_type)
@@ -696,8 +698,8 @@ static bool mann_whitney(const struct an_cell *c, const struct an_cell *base, bo
 {
 	double *cv = never_copy(c->values, c->n, never_last);
 	double *bv = never_copy(base->values, base->n, never_last);
-	bool ok = fc_mann_whitney(cv ? cv : c->values, c->n, bv ? bv : base->values, base->n,
-				  mw) == 0;
+	bool ok =
+	    fc_mann_whitney(cv ? cv : c->values, c->n, bv ? bv : base->values, base->n, mw) == 0;
 	free(cv);
 	free(bv);
 	return ok;
@@ -730,8 +732,8 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 	}
 	if (vbase && vbase->sum.n > 0 && c->sum.n > 0) {
 		c->v_change_pct = an_pct_change(c->sum.median, vbase->sum.median);
-		c->v_outside = vbase->sum.n > 1 && (c->sum.median < vbase->sum.min ||
-						    c->sum.median > vbase->sum.max);
+		c->v_outside = vbase->sum.n > 1 &&
+			       (c->sum.median < vbase->sum.min || c->sum.median > vbase->sum.max);
 		c->v_have_mw = mann_whitney(c, vbase, never_last, &c->v_mw);
 	}
 	/* round 1 of each repetition (one without repeat) against the rest */
@@ -865,7 +867,8 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 			c->round1_too_fast |= an_run_first(r);
 			/* the least bound holds for every one of them */
 			double above = m == AN_M_CPU ? NAN : dv->too_fast_above;
-			if (!isnan(above) && (isnan(c->too_fast_above) || above < c->too_fast_above))
+			if (!isnan(above) &&
+			    (isnan(c->too_fast_above) || above < c->too_fast_above))
 				c->too_fast_above = above;
 			continue;
 		}
@@ -900,8 +903,8 @@ static void build_series(struct an_analysis *a)
 	size_t **by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*by_test));
 	size_t *n_by_test = cm_calloc(a->n_tests ? a->n_tests : 1, sizeof(*n_by_test));
 	for (size_t t = 0; t < a->n_tests; t++)
-		by_test[t] = cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1,
-				       sizeof(**by_test));
+		by_test[t] =
+		    cm_calloc(a->tests[t].n_runs ? a->tests[t].n_runs : 1, sizeof(**by_test));
 	for (size_t i = 0; i < a->n_runs; i++) {
 		const struct an_run *r = &a->runs[i];
 		if (r->accepted)

@@ -234,17 +234,15 @@ static char *too_fast_note(const struct csv_out *o, const struct an_run *r,
 
 static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {"variant", "state",	   "test",   "round",
-					   "job",     "job_index", "direction", "metric",
-					   "unit",    "value",	   "change_pct", "note",
-					   "file",    "line",	   NULL};
+	static const char *const head[] = {"variant",	 "state",     "test",	"round", "job",
+					   "job_index",	 "direction", "metric", "unit",	 "value",
+					   "change_pct", "note",      "file",	"line",	 NULL};
 	c_header(o, head);
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_col *cl = &a->cols[k];
 		size_t bs = an_col_find(a, a->baseline, cl->variant);
 		for (size_t t = 0; t < a->n_tests; t++) {
-			for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end;
-			     i++) {
+			for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
 				const struct an_series *s = &a->series[i];
 				const struct an_cell *c = &s->cells[k];
 				double bmed = bs == SIZE_MAX ? NAN : s->cells[bs].sum.median;
@@ -347,9 +345,9 @@ static size_t runs_in_order(const struct an_analysis *a, struct run_order **out)
 
 static void csv_profile(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {"variant", "state", "test",	 "round",  "job",
-					   "job_index", "direction", "log", "unit", "time_s",
-					   "value",   "file",  NULL};
+	static const char *const head[] = {"variant",	"state",     "test", "round", "job",
+					   "job_index", "direction", "log",  "unit",  "time_s",
+					   "value",	"file",	     NULL};
 	c_header(o, head);
 	struct run_order *ro;
 	size_t n = runs_in_order(a, &ro);
@@ -392,13 +390,24 @@ static const char *hash_text(int match)
 
 static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {
-	    "variant",	     "state",	   "baseline",	      "state_status",
-	    "downtime_s",    "data",	   "repetition",      "action_index",
-	    "action",
-	    "text",	     "status",	   "duration_s",      "action_downtime_s",
-	    "task",	     "task_duration_s", "hash",	      "error",
-	    NULL};
+	static const char *const head[] = {"variant",
+					   "state",
+					   "baseline",
+					   "state_status",
+					   "downtime_s",
+					   "data",
+					   "repetition",
+					   "action_index",
+					   "action",
+					   "text",
+					   "status",
+					   "duration_s",
+					   "action_downtime_s",
+					   "task",
+					   "task_duration_s",
+					   "hash",
+					   "error",
+					   NULL};
 	c_header(o, head);
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_col *cl = &a->cols[k];
@@ -440,7 +449,7 @@ static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
  * state and variant: what a spreadsheet charts as it is. */
 static void csv_wide(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {"test", "job",    "job_index", "direction",
+	static const char *const head[] = {"test",   "job",  "job_index", "direction",
 					   "metric", "unit", NULL};
 	for (size_t i = 0; head[i]; i++)
 		c_str(o, head[i]);
@@ -472,7 +481,7 @@ static void csv_compare(struct csv_out *o, const struct an_analysis *a)
 {
 	struct an_cmp m;
 	an_cmp_build(a, &m);
-	static const char *const lead[] = {"variant", "state",	 "size", "baseline_variant",
+	static const char *const lead[] = {"variant", "state",	 "size",    "baseline_variant",
 					   "status",  "results", "rejected"};
 	static const char *const per[] = {"median", "min", "max", "n", "change_pct"};
 	/* bonnie++'s "+++++", in the columns its tests share */
@@ -535,13 +544,13 @@ static void csv_compare(struct csv_out *o, const struct an_analysis *a)
  * that failed before its first) has one row of its own. */
 static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {
-	    "campaign",	  "state",	    "repeat",	       "repetition",
-	    "state_status", "repetition_status", "downtime_s",   "data_back_s",
-	    "data_back_from", "action_index",  "action",	       "text",
-	    "status",	  "task",	    "task_s",	       "task_clock",
-	    "stopwatch_s", "action_downtime_s", "hash",	       "error",
-	    NULL};
+	static const char *const head[] = {"campaign",	   "state",	   "repeat",
+					   "repetition",   "state_status", "repetition_status",
+					   "downtime_s",   "data_back_s",  "data_back_from",
+					   "action_index", "action",	   "text",
+					   "status",	   "task",	   "task_s",
+					   "task_clock",   "stopwatch_s",  "action_downtime_s",
+					   "hash",	   "error",	   NULL};
 	c_header(o, head);
 	const struct an_transition **order;
 	size_t n = an_trans_order(a, &order);
@@ -576,9 +585,9 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 				c_str(o, ac->status);
 				c_str(o, ac->task_name);
 				c_num(o, ac->task_duration_s, DEC_VALUE);
-				c_str(o, isfinite(ac->task_duration_s) ? ac->clock ? ac->clock
-										   : "provider"
-								       : "");
+				c_str(o, isfinite(ac->task_duration_s)
+					     ? ac->clock ? ac->clock : "provider"
+					     : "");
 				c_num(o, ac->duration_s, DEC_VALUE);
 				c_num(o, ac->downtime_s, DEC_VALUE);
 				c_str(o, hash_text(ac->hash_match));
@@ -851,7 +860,8 @@ static json_t *json_comparison(const struct an_analysis *a)
 		json_t *c = json_object();
 		jset(c, "title", jstr(cc->title));
 		jset(c, "bonnie_test",
-		     cc->role >= 0 ? json_string(fc_bonnie_test_info(cc->role)->name) : json_null());
+		     cc->role >= 0 ? json_string(fc_bonnie_test_info(cc->role)->name)
+				   : json_null());
 		jset(c, "metric", json_string(an_metric_name(cc->metric)));
 		jset(c, "unit", json_string(an_metric_unit(cc->metric, FC_LOG_UNKNOWN)));
 		jset(c, "direction", json_string(fc_ddir_name(cc->dir)));
@@ -870,11 +880,12 @@ static json_t *json_comparison(const struct an_analysis *a)
 		const struct an_variant *v = &a->variants[row->variant];
 		json_t *x = json_object();
 		jset(x, "variant", jstr(v->name));
-		jset(x, "state", row->state == SIZE_MAX ? json_null() : jstr(a->states[row->state].name));
+		jset(x, "state",
+		     row->state == SIZE_MAX ? json_null() : jstr(a->states[row->state].name));
 		jset(x, "size", row->size && row->size[0] ? jstr(row->size) : json_null());
 		jset(x, "baseline_variant", json_boolean(row->variant == a->baseline_variant));
-		jset(x, "status", row->col == SIZE_MAX ? json_null()
-						     : jstr(an_col_mark(a, &a->cols[row->col])));
+		jset(x, "status",
+		     row->col == SIZE_MAX ? json_null() : jstr(an_col_mark(a, &a->cols[row->col])));
 		jset(x, "results", json_integer((json_int_t)v->n_results));
 		jset(x, "rejected", json_integer((json_int_t)v->n_rejected));
 		json_t *cells = json_array();
@@ -948,9 +959,10 @@ static void json_trans_sum(const struct an_analysis *a, const struct an_transiti
 		jset(x, "status", jstr(rep->status ? rep->status : t->status));
 		jset(x, "downtime_s", jnum(rep->downtime_s));
 		jset(x, "data_back_s", jnum(rep->data_back_s));
-		jset(x, "data_back_from", jstr(!isfinite(rep->data_back_s) ? NULL
-					       : rep->data_back_recorded   ? "manifest"
-									   : "computed"));
+		jset(x, "data_back_from",
+		     jstr(!isfinite(rep->data_back_s) ? NULL
+			  : rep->data_back_recorded   ? "manifest"
+						      : "computed"));
 		jset(x, "hash_checked", json_integer((json_int_t)rep->hash_checks));
 		jset(x, "hash_matched", json_integer((json_int_t)rep->hash_matched));
 		json_array_append_new(reps, x);
@@ -1017,13 +1029,14 @@ static json_t *json_transition(const struct an_analysis *a, const struct an_col 
 		jset(x, "downtime_s", jnum(ac->downtime_s));
 		jset(x, "task", jstr(ac->task_name));
 		jset(x, "task_duration_s", jnum(ac->task_duration_s));
-		jset(x, "hash", ac->hash_match < 0 ? json_null() : json_string(hash_text(ac->hash_match)));
+		jset(x, "hash",
+		     ac->hash_match < 0 ? json_null() : json_string(hash_text(ac->hash_match)));
 		jset(x, "error", jstr(ac->error));
 		jset(x, "repetition", json_integer(t->reps[ac->rep].repetition));
 		jset(x, "index", json_integer((json_int_t)ac->index));
-		jset(x, "task_clock", jstr(isfinite(ac->task_duration_s)
-						? ac->clock ? ac->clock : "provider"
-						: NULL));
+		jset(x, "task_clock",
+		     jstr(isfinite(ac->task_duration_s) ? ac->clock ? ac->clock : "provider"
+							: NULL));
 		json_array_append_new(acts, x);
 	}
 	jset(o, "actions", acts);
@@ -1047,10 +1060,9 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	fputc('{', f);
 	j_member(j, "format", json_string("fiocamp-analysis"));
 	j_member(j, "version", json_integer(2));
-	const struct an_campaign *c0 =
-	    a->n_variants && a->variants[0].campaign != SIZE_MAX
-		? &a->campaigns[a->variants[0].campaign]
-		: NULL;
+	const struct an_campaign *c0 = a->n_variants && a->variants[0].campaign != SIZE_MAX
+					   ? &a->campaigns[a->variants[0].campaign]
+					   : NULL;
 	j_member(j, "campaign", jstr(c0 ? c0->name : NULL));
 	j_member(j, "manifest", jstr(c0 ? c0->manifest : NULL));
 	j_member(j, "fio_version", jstr(a->fio_version));
@@ -1131,9 +1143,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		}
 		jset(o, "fio_version", jstr(r->fio_version));
 		jset(o, "timestamp_ms",
-		     r->timestamp_ms >= 0 ? json_integer((json_int_t)r->timestamp_ms) : json_null());
+		     r->timestamp_ms >= 0 ? json_integer((json_int_t)r->timestamp_ms)
+					  : json_null());
 		jset(o, "runtime_s", jnum((double)r->runtime_ms / 1000.0));
-		jset(o, "time_based", r->time_based < 0 ? json_null() : json_boolean(r->time_based));
+		jset(o, "time_based",
+		     r->time_based < 0 ? json_null() : json_boolean(r->time_based));
 		json_t *logs = json_array();
 		for (size_t k = 0; k < r->n_logs; k++)
 			json_array_append_new(logs, jstr(r->logs[k].path));

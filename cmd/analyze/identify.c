@@ -28,8 +28,8 @@ struct guess {
 	size_t label_len;
 	const char *test;
 	size_t test_len;
-	bool strong; /* the test is a job name or the rw mode */
-	bool bonnie; /* a bonnie++ row: the name holds no test */
+	bool strong;  /* the test is a job name or the rw mode */
+	bool bonnie;  /* a bonnie++ row: the name holds no test */
 	size_t split; /* last separator of the stem; 0 if none */
 	char *state;
 	int round;
@@ -371,10 +371,11 @@ static void assign_variants(struct an_analysis *a)
 	for (size_t in = 0; in < a->n_inputs; in++) {
 		by_name[in] = bonnie_names_vary(a, in);
 		if (by_name[in])
-			an_note(a,
-				"%s: a file holds bonnie++ rows of several names (bonnie++ -m): each "
-				"name is a variant",
-				a->inputs[in].arg);
+			an_note(
+			    a,
+			    "%s: a file holds bonnie++ rows of several names (bonnie++ -m): each "
+			    "name is a variant",
+			    a->inputs[in].arg);
 	}
 	for (size_t in = 0; in < a->n_inputs; in++) {
 		/* the input's distinct groups */
@@ -544,7 +545,8 @@ static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, s
 		sizes_only = an_wl_jobs(ki) == an_wl_jobs(k0);
 		for (size_t j = 0; j < an_wl_jobs(k0) && sizes_only; j++) {
 			for (int f = 0; f < AN_WL_COUNT && sizes_only; f++)
-				sizes_only = f == AN_WL_SIZE || an_wl_same(ki, k0, j, (enum an_wl_field)f);
+				sizes_only =
+				    f == AN_WL_SIZE || an_wl_same(ki, k0, j, (enum an_wl_field)f);
 		}
 	}
 	struct cm_buf warn = {NULL, 0, 0};
@@ -726,8 +728,7 @@ static size_t match_key(const struct an_analysis *a, const struct key_ref *refs,
 		hit--;
 	size_t best = SIZE_MAX, best_dirs = 0;
 	bool tie = false;
-	for (const struct key_ref *h = hit; h < refs + n && strcmp(h->base, probe.base) == 0;
-	     h++) {
+	for (const struct key_ref *h = hit; h < refs + n && strcmp(h->base, probe.base) == 0; h++) {
 		const struct an_run *r = &a->runs[h->run];
 		if (strcmp(r->key, key) == 0)
 			return h->run;

@@ -338,9 +338,10 @@ static void load_logs(struct an_run *r)
 		size_t job = job_of_log(r, l->index);
 		if (l->index == 0 && r->n_jobs > 1) {
 			/* Its lines interleave the jobs; whose second is whose is lost. */
-			l->error = cm_asprintf("one log for the report's %zu jobs (per_job_logs=0): "
-					       "its seconds cannot be told apart by job",
-					       r->n_jobs);
+			l->error =
+			    cm_asprintf("one log for the report's %zu jobs (per_job_logs=0): "
+					"its seconds cannot be told apart by job",
+					r->n_jobs);
 			continue;
 		}
 		if (job == SIZE_MAX) {
@@ -468,8 +469,9 @@ static void load_run(struct an_run *r)
 			return;
 		if (got == AN_BONNIE_NO_ROWS && r->maybe) {
 			/* saved beside its CSV, as people do with bonnie++'s stderr */
-			r->skip = strstr(r->reason, "header") ? "a bonnie++ CSV header without rows"
-							      : "bonnie++'s text table, not its CSV rows";
+			r->skip = strstr(r->reason, "header")
+				      ? "a bonnie++ CSV header without rows"
+				      : "bonnie++'s text table, not its CSV rows";
 			free(r->reason);
 			r->reason = NULL;
 			return;

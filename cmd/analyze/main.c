@@ -29,9 +29,9 @@ static const struct {
 	const char *name;
 	enum an_csv_kind kind;
 } csv_kinds[] = {
-    {"summary", AN_CSV_SUMMARY},	 {"rounds", AN_CSV_ROUNDS}, {"profile", AN_CSV_PROFILE},
-    {"transitions", AN_CSV_TRANSITIONS}, {"actions", AN_CSV_ACTIONS},
-    {"wide", AN_CSV_WIDE},		 {"compare", AN_CSV_COMPARE},
+    {"summary", AN_CSV_SUMMARY},	 {"rounds", AN_CSV_ROUNDS},   {"profile", AN_CSV_PROFILE},
+    {"transitions", AN_CSV_TRANSITIONS}, {"actions", AN_CSV_ACTIONS}, {"wide", AN_CSV_WIDE},
+    {"compare", AN_CSV_COMPARE},
 };
 #define N_CSV_KINDS (sizeof(csv_kinds) / sizeof(csv_kinds[0]))
 
@@ -397,13 +397,16 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "bench-fio") == 0)
 				opt.layout = AN_LAYOUT_BENCH_FIO;
 			else
-				return bail(&a, usage_error("--layout: \"%s\" is not auto, names or bench-fio",
-						   optarg));
+				return bail(
+				    &a,
+				    usage_error("--layout: \"%s\" is not auto, names or bench-fio",
+						optarg));
 			break;
 		case 'l': {
 			const char *eq = strchr(optarg, '=');
 			if (!eq || eq == optarg || !eq[1])
-				return bail(&a, usage_error("--label: \"%s\" is not NAME=PATH", optarg));
+				return bail(
+				    &a, usage_error("--label: \"%s\" is not NAME=PATH", optarg));
 			char *name = cm_strndup(optarg, (size_t)(eq - optarg));
 			an_add_input(&a, eq + 1, name);
 			free(name);
@@ -437,8 +440,8 @@ int main(int argc, char **argv)
 				for (size_t i = 0; i < N_CSV_KINDS; i++)
 					cm_buf_printf(&names, "%s%s", i ? ", " : "",
 						      csv_kinds[i].name);
-				int rc = usage_error("--csv: \"%s\" is not one of %s", optarg,
-						     names.s);
+				int rc =
+				    usage_error("--csv: \"%s\" is not one of %s", optarg, names.s);
 				cm_buf_release(&names);
 				return bail(&a, rc);
 			}
@@ -462,12 +465,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SEP:
 			if (parse_char(optarg, &ro.csv.sep) < 0)
-				return bail(&a, usage_error("--sep: \"%s\" is not one character (or tab)",
-						   optarg));
+				return bail(
+				    &a, usage_error("--sep: \"%s\" is not one character (or tab)",
+						    optarg));
 			break;
 		case OPT_DECIMAL:
 			if (strcmp(optarg, ".") != 0 && strcmp(optarg, ",") != 0)
-				return bail(&a, usage_error("--decimal: \"%s\" is neither . nor ,", optarg));
+				return bail(&a, usage_error("--decimal: \"%s\" is neither . nor ,",
+							    optarg));
 			ro.csv.decimal = optarg[0];
 			break;
 		case OPT_BOM:
@@ -479,8 +484,9 @@ int main(int argc, char **argv)
 			else if (strcmp(optarg, "percent") == 0)
 				ro.pct_fraction = false;
 			else
-				return bail(&a, usage_error("--pct: \"%s\" is neither percent nor fraction",
-						   optarg));
+				return bail(
+				    &a, usage_error("--pct: \"%s\" is neither percent nor fraction",
+						    optarg));
 			break;
 		case OPT_METRICS:
 			if (parse_metrics(optarg, ro.metrics) != 0)
@@ -490,14 +496,18 @@ int main(int argc, char **argv)
 		case 'w':
 			ro.width = atoi(optarg);
 			if (ro.width < 40 || ro.width > 1000)
-				return bail(&a, usage_error("--width: \"%s\" is not a width from 40 to 1000",
-						   optarg));
+				return bail(
+				    &a,
+				    usage_error("--width: \"%s\" is not a width from 40 to 1000",
+						optarg));
 			break;
 		case 'j':
 			threads = atol(optarg);
 			if (threads < 1 || threads > 256)
-				return bail(&a, usage_error(
-				    "--threads: \"%s\" is not a number from 1 to 256", optarg));
+				return bail(
+				    &a,
+				    usage_error("--threads: \"%s\" is not a number from 1 to 256",
+						optarg));
 			break;
 		case 'v':
 			verbose = true;
@@ -525,12 +535,14 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		an_add_input(&a, argv[i], NULL);
 	if (a.n_inputs == 0)
-		return bail(&a, usage_error("%s", "no input given (a campaign directory, a directory "
-					 "or files of fio output)"));
+		return bail(&a,
+			    usage_error("%s", "no input given (a campaign directory, a directory "
+					      "or files of fio output)"));
 	if (compare && (format == OUT_CSV || format == OUT_JSON || format == OUT_TABLE))
-		return bail(&a, usage_error("%s", "--compare goes with the terminal or --markdown, "
-						  "not with --table, --csv or --json (--csv compare "
-						  "and --json hold the comparison)"));
+		return bail(&a,
+			    usage_error("%s", "--compare goes with the terminal or --markdown, "
+					      "not with --table, --csv or --json (--csv compare "
+					      "and --json hold the comparison)"));
 	if (compare && format == OUT_DEFAULT)
 		format = OUT_TABLE;
 	/* --html or --svg alone write only the pictures */

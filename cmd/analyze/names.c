@@ -82,8 +82,8 @@ static bool all_digits(const char *s, size_t n)
 }
 
 /* Words that say the number after them is a round. */
-static const char *const round_words[] = {"run",  "round", "r",   "rep",	 "repeat", "iter",
-					  "iteration", "loop", "pass", "try", "attempt", "trial"};
+static const char *const round_words[] = {"run",       "round", "r",	"rep", "repeat",  "iter",
+					  "iteration", "loop",	"pass", "try", "attempt", "trial"};
 
 static bool is_round_word(const char *s, size_t n)
 {

@@ -344,8 +344,8 @@ static void per_second_rows(struct block *b, const struct an_analysis *a, size_t
 		for (int i = 0; i < 3; i++) {
 			const struct an_cell *c = &ss[i]->cells[col];
 			struct shown sh = shown_cmp(a, ss[i], col);
-			rows[i][k] = value_pct(c->round1, an_pct_change(c->round1, sh.ref_median),
-					       false);
+			rows[i][k] =
+			    value_pct(c->round1, an_pct_change(c->round1, sh.ref_median), false);
 		}
 
 		const struct an_cell *cr = &rec->cells[col];
@@ -487,8 +487,8 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 						    s->job_index + 1, s->job_name,
 						    fc_ddir_name(s->dir));
 			else
-				title = cm_asprintf("%s: %s", a->tests[t].name,
-						    fc_ddir_name(s->dir));
+				title =
+				    cm_asprintf("%s: %s", a->tests[t].name, fc_ddir_name(s->dir));
 			struct block *b = new_block(g, title);
 			b->test = t;
 			b->job = s->job_index;
@@ -501,7 +501,8 @@ static void build_grid(struct grid *g, const struct an_analysis *a, const struct
 				rr[k] = cm_asprintf("%zu", runs[k]);
 			for (int m = 0; m < AN_M_FIRST_LOG; m++) {
 				bool shown = o->metrics[m];
-				/* bonnie++'s test has no clat: its rate, CPU and slowest operation */
+				/* bonnie++'s test has no clat: its rate, CPU and slowest operation
+				 */
 				if (ts->bonnie_test >= 0 && !o->metrics_given)
 					shown = m == AN_M_IOPS || m == AN_M_BW || m == AN_M_FILES ||
 						m == AN_M_CPU || m == AN_M_LAT_MAX;
@@ -583,8 +584,9 @@ static void header_text(struct cm_buf *b, const struct an_analysis *a)
 	if (a->n_variants < 2 || a->n_order > 1)
 		cm_buf_printf(b, "%sbaseline %s%s", a->n_variants > 1 ? ", " : "",
 			      a->n_variants > 1 ? "state " : "", a->states[a->baseline].name);
-	cm_buf_printf(b, "; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s", a->n_order,
-		      a->n_tests, used, a->n_rejected, a->n_rejected ? " (listed on stderr)" : "");
+	cm_buf_printf(b, "; states %zu, tests %zu, runs used %zu, inputs rejected %zu%s",
+		      a->n_order, a->n_tests, used, a->n_rejected,
+		      a->n_rejected ? " (listed on stderr)" : "");
 }
 
 static const char legend[] =
@@ -629,8 +631,8 @@ size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, cons
 
 /* The legends (those of the grid with `grid`; that of marked columns with
  * `marks`), the warnings and the notes. */
-static void footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown,
-			bool grid, bool marks)
+static void footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown, bool grid,
+			bool marks)
 {
 	const char *paras[4];
 	size_t n = an_table_legends(a, grid, marks, paras);
@@ -970,18 +972,21 @@ static void compare_legend(struct cm_buf *b, const struct an_analysis *a, const 
 	cm_buf_puts(b, "each cell: the median over the rounds, (min..max) when there are "
 		       "several");
 	if (a->n_variants > 1 && a->n_order > 1)
-		cm_buf_printf(b, ", and the change of the median against the baseline variant %s "
-				 "in the same state, in %s against its baseline state %s (* = "
-				 "outside its min..max)",
+		cm_buf_printf(b,
+			      ", and the change of the median against the baseline variant %s "
+			      "in the same state, in %s against its baseline state %s (* = "
+			      "outside its min..max)",
 			      a->variants[a->baseline_variant].name,
 			      a->variants[a->baseline_variant].name, a->states[a->baseline].name);
 	else if (a->n_variants > 1)
-		cm_buf_printf(b, ", and the change of the median against the baseline variant %s "
-				 "(* = outside its min..max)",
+		cm_buf_printf(b,
+			      ", and the change of the median against the baseline variant %s "
+			      "(* = outside its min..max)",
 			      a->variants[a->baseline_variant].name);
 	else if (a->n_order > 1)
-		cm_buf_printf(b, ", and the change of the median against the baseline state %s "
-				 "(* = outside its min..max)",
+		cm_buf_printf(b,
+			      ", and the change of the median against the baseline state %s "
+			      "(* = outside its min..max)",
 			      a->states[a->baseline].name);
 	if (m->by_size)
 		cm_buf_puts(b, ", in the row of its data set's size (tests without one in the "
@@ -1011,8 +1016,9 @@ static void compare_legend(struct cm_buf *b, const struct an_analysis *a, const 
 		cm_buf_puts(b, "\n>N (k too fast), +k too fast: rounds bonnie++ printed as "
 			       "+++++ (done in less than 0.5 s), faster than N; left out of the "
 			       "median, min..max and every comparison.");
-	cm_buf_printf(b, "\nstability: results used (%s) and rejected (listed on stderr), per "
-			 "variant.",
+	cm_buf_printf(b,
+		      "\nstability: results used (%s) and rejected (listed on stderr), per "
+		      "variant.",
 		      m->bonnie ? "fio runs, bonnie++ rows" : "fio runs");
 }
 
@@ -1200,7 +1206,8 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 				put_left(&line, h + 1 == hl ? corner : "", lw);
 				for (size_t c = c0; c < c1; c++) {
 					size_t off = hl - tn[c - c0];
-					put_right(&line, h >= off ? tl[c - c0][h - off] : "", cw[c]);
+					put_right(&line, h >= off ? tl[c - c0][h - off] : "",
+						  cw[c]);
 				}
 				end_line(f, &line);
 			}
@@ -1321,8 +1328,9 @@ size_t an_compare_series(const struct an_analysis *a, const struct an_series ***
 				    s->job_index != cc->job)
 					continue;
 				sv[n] = s;
-				tv[n++] = cc->n_tests > 1 ? cm_asprintf("%s (%s)", cc->title, t->name)
-							  : cm_strdup(cc->title);
+				tv[n++] = cc->n_tests > 1
+					      ? cm_asprintf("%s (%s)", cc->title, t->name)
+					      : cm_strdup(cc->title);
 				break;
 			}
 		}
@@ -1501,8 +1509,8 @@ void an_write_actions_table(FILE *f, const struct an_analysis *a, int width)
 		}
 		/* not cut at the width: a problem's text is the point of the row */
 		for (size_t r = 0; r <= sums[i].n_rows; r++) {
-			const char *const *row = r ? (const char *const *)cells + at++ * AN_ACTION_COLS
-						   : head;
+			const char *const *row =
+			    r ? (const char *const *)cells + at++ * AN_ACTION_COLS : head;
 			line.len = 0;
 			cm_buf_puts(&line, "  ");
 			for (size_t c = 0; c + 1 < AN_ACTION_COLS; c++) {
@@ -1596,8 +1604,8 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 					cm_buf_puts(&what, "(no actions)");
 				cm_buf_puts(&task, "-");
 			}
-			char *watch = ar ? samples_text(ar->watch_s, ar->n_watch, false)
-					 : cm_strdup("-");
+			char *watch =
+			    ar ? samples_text(ar->watch_s, ar->n_watch, false) : cm_strdup("-");
 			char *back = first ? samples_text(s.back_s, s.n_back, true) : cm_strdup("");
 			char *hash = first ? hash_text_of(t->hash_checks, t->hash_matched) : NULL;
 			/* which repetition's data differed */

@@ -22,18 +22,27 @@
 #include "analyze.h"
 
 #define FIELD_SEP '\x1f'
-#define JOB_SEP '\x1e'
+#define JOB_SEP	  '\x1e'
 
 const char *const an_wl_fields[AN_WL_COUNT] = {
-    [AN_WL_NAME] = "name",	   [AN_WL_RW] = "rw",
-    [AN_WL_RWMIXREAD] = "rwmixread", [AN_WL_BS] = "bs",
-    [AN_WL_BSRANGE] = "bsrange",	   [AN_WL_BSSPLIT] = "bssplit",
-    [AN_WL_IODEPTH] = "iodepth",	   [AN_WL_NUMJOBS] = "numjobs",
-    [AN_WL_IOENGINE] = "ioengine",   [AN_WL_DIRECT] = "direct",
-    [AN_WL_SIZE] = "size",	   [AN_WL_RUNTIME] = "runtime",
-    [AN_WL_CONCURRENCY] = "concurrency", [AN_WL_SEEKS] = "seeks",
-    [AN_WL_SEEKERS] = "seekers",	   [AN_WL_FILES] = "files",
-    [AN_WL_FILE_SIZE] = "file_size", [AN_WL_DIRS] = "dirs",
+    [AN_WL_NAME] = "name",
+    [AN_WL_RW] = "rw",
+    [AN_WL_RWMIXREAD] = "rwmixread",
+    [AN_WL_BS] = "bs",
+    [AN_WL_BSRANGE] = "bsrange",
+    [AN_WL_BSSPLIT] = "bssplit",
+    [AN_WL_IODEPTH] = "iodepth",
+    [AN_WL_NUMJOBS] = "numjobs",
+    [AN_WL_IOENGINE] = "ioengine",
+    [AN_WL_DIRECT] = "direct",
+    [AN_WL_SIZE] = "size",
+    [AN_WL_RUNTIME] = "runtime",
+    [AN_WL_CONCURRENCY] = "concurrency",
+    [AN_WL_SEEKS] = "seeks",
+    [AN_WL_SEEKERS] = "seekers",
+    [AN_WL_FILES] = "files",
+    [AN_WL_FILE_SIZE] = "file_size",
+    [AN_WL_DIRS] = "dirs",
 };
 
 /* ---- values --------------------------------------------------------------- */
@@ -128,8 +137,8 @@ bool an_parse_time_ms(const char *text, uint64_t *ms)
 	static const struct {
 		const char *unit;
 		uint64_t num, den; /* ms = v * num / den */
-	} units[] = {{"", 1000, 1},  {"s", 1000, 1},	  {"sec", 1000, 1},  {"ms", 1, 1},
-		     {"msec", 1, 1}, {"us", 1, 1000},	  {"usec", 1, 1000}, {"m", 60000, 1},
+	} units[] = {{"", 1000, 1},	{"s", 1000, 1},	   {"sec", 1000, 1},  {"ms", 1, 1},
+		     {"msec", 1, 1},	{"us", 1, 1000},   {"usec", 1, 1000}, {"m", 60000, 1},
 		     {"h", 3600000, 1}, {"d", 86400000, 1}};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(unit, units[i].unit) != 0)
