@@ -80,7 +80,7 @@ bool an_has_actions(const struct an_analysis *a)
 {
 	for (size_t i = 0; i < a->n_trans; i++) {
 		const struct an_transition *t = &a->trans[i];
-		if (t->n_actions || isfinite(t->downtime_s) || an_status_failed(t->status))
+		if (t->n_actions || isfinite(t->downtime_s) || cm_status_failed(t->status))
 			return true;
 	}
 	return false;
@@ -121,9 +121,9 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 		const struct an_rep *rep = &t->reps[k];
 		/* a state without `repeat` has no status of its own per repetition */
 		const char *st = t->n_reps == 1 && !rep->status ? t->status : rep->status;
-		if (!st || strcmp(st, "done") == 0)
+		if (!st || cm_status_is(st, CM_STATUS_DONE))
 			out->n_done++;
-		if (an_status_failed(st)) {
+		if (cm_status_failed(st)) {
 			add_problem(&out->failed,
 				    t->repeat > 1 || t->n_reps > 1
 					? cm_asprintf("repetition %d %s", rep->repetition, st)
@@ -143,7 +143,7 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 			r->n++;
 			/* a failed action's seconds are not those of the action: they
 			 * are left out of the samples, and the failure is named */
-			bool failed = an_status_failed(ac->status) || ac->error;
+			bool failed = cm_status_failed(ac->status) || ac->error;
 			if (isfinite(ac->task_duration_s) && !failed)
 				r->task_s[r->n_task++] = ac->task_duration_s;
 			if (isfinite(ac->duration_s) && !failed)
@@ -156,11 +156,12 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 			char *what = NULL;
 			if (ac->hash_match == 0)
 				what = cm_strdup("data differs");
-			else if (an_status_failed(ac->status) || ac->error)
-				what = ac->error ? cm_asprintf("%s: %s",
-							       ac->status ? ac->status : "failed",
-							       ac->error)
-						 : cm_strdup(ac->status);
+			else if (cm_status_failed(ac->status) || ac->error)
+				what = ac->error
+					   ? cm_asprintf("%s: %s",
+							 ac->status ? ac->status : CM_STATUS_FAILED,
+							 ac->error)
+					   : cm_strdup(ac->status);
 			if (failed)
 				r->n_failed++;
 			if (what) {

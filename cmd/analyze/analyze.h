@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/campaign.h"
 #include "common/common.h"
 #include "fiocamp.h"
 
@@ -191,8 +192,6 @@ enum an_metric {
 
 /* Directions the analysis reports (sync has latencies only). */
 #define AN_N_REPORT_DIRS 4
-/* A state's `repeat` (layout of the campaign directory): 1..1000. */
-#define AN_MAX_REPEAT 1000
 extern const enum fc_ddir an_report_dirs[AN_N_REPORT_DIRS];
 
 const char *an_metric_name(enum an_metric m);  /* "iops", "clat_p99.9", ... */
@@ -737,8 +736,6 @@ struct an_report_opts {
 /* Shared by the writers (report.c). */
 const struct an_series *an_find_series(const struct an_analysis *a, size_t test, size_t job,
 				       enum fc_ddir dir, enum an_metric m);
-/* A status that says the step did not succeed (failed, interrupted ...). */
-bool an_status_failed(const char *status);
 /* What marks a column: its transition's failed status, "data differs"
  * when a verify-hash did not match; NULL.  Static or borrowed. */
 const char *an_col_mark(const struct an_analysis *a, const struct an_col *c);

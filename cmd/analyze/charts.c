@@ -1204,7 +1204,7 @@ static void chart_transitions(struct an_charts *out, const struct an_analysis *a
 					continue;
 				seen[i] = true;
 				if (t->n_actions || isfinite(t->downtime_s) ||
-				    an_status_failed(t->status))
+				    cm_status_failed(t->status))
 					tr_rows_of(&rs, a, t);
 			}
 		}

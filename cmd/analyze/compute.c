@@ -395,10 +395,7 @@ static bool transition_shown(const struct an_transition *t)
 {
 	if (!t)
 		return false;
-	bool failed = t->status && strcmp(t->status, "done") != 0 &&
-		      strcmp(t->status, "pending") != 0 && strcmp(t->status, "running") != 0 &&
-		      strcmp(t->status, "skipped") != 0;
-	return failed || t->n_actions > 0;
+	return cm_status_failed(t->status) || t->n_actions > 0;
 }
 
 static int order_states(struct an_analysis *a, const struct an_options *opt)
@@ -415,7 +412,7 @@ static int order_states(struct an_analysis *a, const struct an_options *opt)
 			bool failed = false;
 			for (size_t t = 0; t < a->n_trans && !failed; t++)
 				failed =
-				    a->trans[t].state == i && an_status_failed(a->trans[t].status);
+				    a->trans[t].state == i && cm_status_failed(a->trans[t].status);
 			an_note(a, "state %s: no usable runs%s", a->states[i].name,
 				failed ? " (its transition failed: see state transitions)" : "");
 		}

@@ -227,11 +227,12 @@ static int walk_entry(struct walk_ctx *w, const char *dir, const struct entry *e
 	int rc = 0;
 	if (type == DT_DIR) {
 		/* What fiocamp-run moves aside or runs apart from the states. */
-		if (strstr(e->name, ".interrupted-"))
+		const char *aside = cm_campaign_aside_tag(e->name);
+		if (aside && strcmp(aside, CM_ASIDE_INTERRUPTED) == 0)
 			an_note(a, "%s: a round cut short and moved aside, not analyzed", path);
-		else if (strstr(e->name, ".failed-"))
+		else if (aside)
 			an_note(a, "%s: a failed round moved aside, not analyzed", path);
-		else if (campaign && strcmp(e->name, "prefill") == 0)
+		else if (campaign && strcmp(e->name, CM_CAMPAIGN_PREFILL) == 0)
 			an_note(a, "%s: the campaign's prefill runs, not analyzed", path);
 		else
 			rc = walk(w, path, depth + 1);
@@ -280,7 +281,7 @@ static int walk(struct walk_ctx *w, const char *dir, int depth)
 		struct entry *slot = CM_PUSH(names, n, cap);
 		slot->name = cm_strdup(e->d_name);
 		slot->type = e->d_type;
-		campaign |= strcmp(e->d_name, "manifest.json") == 0;
+		campaign |= strcmp(e->d_name, CM_CAMPAIGN_MANIFEST) == 0;
 	}
 	closedir(d);
 	int status = 0;
@@ -288,7 +289,7 @@ static int walk(struct walk_ctx *w, const char *dir, int depth)
 	 * like one given on the command line. */
 	bool by_manifest = campaign && !w->no_manifest;
 	if (by_manifest) {
-		char *manifest = join_path(dir, "manifest.json");
+		char *manifest = join_path(dir, CM_CAMPAIGN_MANIFEST);
 		status = read_manifest(a, w->in, dir, manifest);
 		free(manifest);
 	}
@@ -332,19 +333,6 @@ static bool safe_rel_path(const char *p)
 		if (!slash)
 			break;
 		s = slash + 1;
-	}
-	return true;
-}
-
-static bool safe_name(const char *n)
-{
-	if (!n[0] || strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
-		return false;
-	for (const char *c = n; *c; c++) {
-		bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			  (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '-';
-		if (!ok)
-			return false;
 	}
 	return true;
 }
@@ -487,30 +475,35 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	if (!json_is_string(jv))
 		jv = json_object_get(jround, "variant");
 	const char *variant = json_string_value(jv);
-	if (!test || !safe_name(test)) {
+	if (!test || !cm_campaign_name_ok(test)) {
 		an_note(a,
-			"%s/manifest.json: state %s round %d: a test without a valid name, "
+			"%s/" CM_CAMPAIGN_MANIFEST
+			": state %s round %d: a test without a valid name, "
 			"skipped",
 			dir, state, round);
 		return;
 	}
-	if (variant && !safe_name(variant)) {
+	if (variant && !cm_campaign_name_ok(variant)) {
 		an_note(a,
-			"%s/manifest.json: state %s round %d test %s: a variant without a valid "
+			"%s/" CM_CAMPAIGN_MANIFEST
+			": state %s round %d test %s: a variant without a valid "
 			"name, skipped",
 			dir, state, round, test);
 		return;
 	}
-	char *label = cm_asprintf("%s/%s/r%d/%s", dir, state, round, test);
+	/* where its files would be (the round numbered on over a repeated
+	 * state's repetitions) */
+	char *stem = cm_campaign_run_stem(state, 0, (unsigned)round, NULL, test);
+	char *label = cm_asprintf("%s/%s", dir, stem);
+	free(stem);
 	if (!status)
-		status = "done";
-	if (strcmp(status, "pending") == 0 || strcmp(status, "running") == 0 ||
-	    strcmp(status, "skipped") == 0) {
+		status = CM_STATUS_DONE;
+	if (cm_status_not_run(status)) {
 		a->manifest_unfinished++;
 		free(label);
 		return;
 	}
-	if (strcmp(status, "done") != 0) {
+	if (!cm_status_is(status, CM_STATUS_DONE)) {
 		char *where = json && safe_rel_path(json) ? join_path(dir, json) : cm_strdup(label);
 		struct an_run *r = manifest_run(m, where, state, round, rep_round, test, variant);
 		const json_t *es = json_object_get(t, "exit_status");
@@ -526,13 +519,14 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 	if (!json) {
 		manifest_run(m, label, state, round, rep_round, test, variant)->reason =
-		    cm_strdup("manifest.json lists the run as done but names no JSON file");
+		    cm_strdup(CM_CAMPAIGN_MANIFEST " lists the run as done but names no JSON file");
 		free(label);
 		return;
 	}
 	if (!safe_rel_path(json)) {
 		an_reject(a, label,
-			  "manifest.json names \"%s\", which is not a path inside the campaign "
+			  CM_CAMPAIGN_MANIFEST
+			  " names \"%s\", which is not a path inside the campaign "
 			  "directory",
 			  json);
 		free(label);
@@ -630,14 +624,15 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	}
 	int rc = 0;
 	const char *format = json_string_value(json_object_get(root, "format"));
-	if (!json_is_object(root) || !format || strcmp(format, "fiocamp-manifest") != 0) {
+	if (!json_is_object(root) || !format || strcmp(format, CM_MANIFEST_FORMAT) != 0) {
 		rc = manifest_fail(path, "not a fiocamp manifest (\"format\" is not "
-					 "\"fiocamp-manifest\")");
+					 "\"" CM_MANIFEST_FORMAT "\")");
 		goto out;
 	}
 	const json_t *version = json_object_get(root, "version");
-	if (!json_is_integer(version) || json_integer_value(version) != 1)
-		an_note(a, "%s: manifest version is not 1; read as version 1", path);
+	if (!json_is_integer(version) || json_integer_value(version) != CM_MANIFEST_VERSION)
+		an_note(a, "%s: manifest version is not %d; read as version %d", path,
+			CM_MANIFEST_VERSION, CM_MANIFEST_VERSION);
 	const json_t *states = json_object_get(root, "states");
 	if (!json_is_array(states)) {
 		rc = manifest_fail(path, "\"states\" is missing or not an array");
@@ -662,7 +657,7 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	const json_t *js;
 	json_array_foreach(states, i, js) {
 		const char *name = json_string_value(json_object_get(js, "name"));
-		if (!name || !safe_name(name)) {
+		if (!name || !cm_campaign_name_ok(name)) {
 			an_note(a, "%s: state %zu has no valid name, skipped", path, i + 1);
 			continue;
 		}
@@ -681,12 +676,12 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 		const json_t *jrep = json_object_get(js, "repeat");
 		if (!dup && jrep) {
 			if (json_is_integer(jrep) && json_integer_value(jrep) >= 1 &&
-			    json_integer_value(jrep) <= AN_MAX_REPEAT)
+			    json_integer_value(jrep) <= CM_CAMPAIGN_REPEAT_MAX)
 				tr->repeat = (int)json_integer_value(jrep);
 			else
 				an_note(a,
 					"%s: state %s: \"repeat\" is not a number 1..%d, read as 1",
-					path, name, AN_MAX_REPEAT);
+					path, name, CM_CAMPAIGN_REPEAT_MAX);
 		}
 		size_t cap = 0, cap_reps = 0;
 		if (!json_is_array(reps)) {
@@ -700,22 +695,22 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 			size_t k;
 			const json_t *jp;
 			json_array_foreach(reps, k, jp) {
-				if (k >= AN_MAX_REPEAT) {
+				if (k >= CM_CAMPAIGN_REPEAT_MAX) {
 					an_note(
 					    a,
 					    "%s: state %s: more than %d repetitions; the rest are "
 					    "not read",
-					    path, name, AN_MAX_REPEAT);
+					    path, name, CM_CAMPAIGN_REPEAT_MAX);
 					break;
 				}
 				const json_t *kn = json_object_get(jp, "repetition");
 				if (!json_is_object(jp) || !json_is_integer(kn) ||
 				    json_integer_value(kn) < 1 ||
-				    json_integer_value(kn) > AN_MAX_REPEAT) {
+				    json_integer_value(kn) > CM_CAMPAIGN_REPEAT_MAX) {
 					an_note(a,
 						"%s: state %s: a repetition without a valid number "
 						"(1..%d), skipped",
-						path, name, AN_MAX_REPEAT);
+						path, name, CM_CAMPAIGN_REPEAT_MAX);
 					continue;
 				}
 				int rk = (int)json_integer_value(kn);
@@ -947,7 +942,7 @@ static int add_path(struct an_analysis *a, size_t in, const char *path,
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		char *manifest = join_path(path, "manifest.json");
+		char *manifest = join_path(path, CM_CAMPAIGN_MANIFEST);
 		struct stat ms;
 		int rc;
 		if (!no_manifest && stat(manifest, &ms) == 0) {
@@ -965,7 +960,7 @@ static int add_path(struct an_analysis *a, size_t in, const char *path,
 	}
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (!no_manifest && strcmp(base, "manifest.json") == 0) {
+	if (!no_manifest && strcmp(base, CM_CAMPAIGN_MANIFEST) == 0) {
 		char *dir = cm_strndup(path, (size_t)(base - path));
 		if (!dir[0]) {
 			free(dir);

@@ -1007,7 +1007,7 @@ static json_t *json_transition(const struct an_analysis *a, const struct an_col 
 	jset(o, "variant", jstr(a->variants[cl->variant].name));
 	jset(o, "state", jstr(a->states[cl->state].name));
 	jset(o, "status", jstr(t ? t->status : NULL));
-	jset(o, "failed", json_boolean(t && an_status_failed(t->status)));
+	jset(o, "failed", json_boolean(t && cm_status_failed(t->status)));
 	jset(o, "downtime_s", jnum(t ? t->downtime_s : NAN));
 	json_t *integ = json_null();
 	if (t && t->hash_checks) {

@@ -41,7 +41,8 @@ static void usage(FILE *f)
 	      "Summarise fio runs per test, state and variant: medians, spread, change\n"
 	      "against a baseline, round 1 against rounds 2..n, per-second recovery.\n"
 	      "\n"
-	      "INPUT is a campaign directory (with manifest.json), any directory of fio\n"
+	      "INPUT is a campaign directory (with " CM_CAMPAIGN_MANIFEST
+	      "), any directory of fio\n"
 	      "output and logs (a bench-fio tree too), single files, or a quoted glob.\n"
 	      "Several inputs are compared side by side as variants.\n"
 	      "\n"
@@ -56,7 +57,7 @@ static void usage(FILE *f)
 	      "      --baseline-variant NAME\n"
 	      "                         compare variants against NAME (default: the first)\n"
 	      "      --state-order A,B  show states in this order (default: manifest or time)\n"
-	      "      --no-manifest      ignore manifest.json, infer from names\n"
+	      "      --no-manifest      ignore " CM_CAMPAIGN_MANIFEST ", infer from names\n"
 	      "Output (default on a terminal: the table, or --compare with several variants;\n"
 	      "otherwise --csv summary):\n"
 	      "  -t, --table            table grouped by test, states and variants as columns\n"

@@ -674,7 +674,7 @@ enum an_file_kind an_file_kind(const char *path, const char **why)
 		an_log_name_free(&ln);
 		return AN_FILE_LOG;
 	}
-	if (strcmp(base, "manifest.json") == 0) {
+	if (strcmp(base, CM_CAMPAIGN_MANIFEST) == 0) {
 		*why = "a campaign's manifest";
 		return AN_FILE_SKIP;
 	}

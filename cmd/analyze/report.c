@@ -26,18 +26,12 @@ const struct an_series *an_find_series(const struct an_analysis *a, size_t test,
 	return NULL;
 }
 
-bool an_status_failed(const char *status)
-{
-	return status && strcmp(status, "done") != 0 && strcmp(status, "pending") != 0 &&
-	       strcmp(status, "running") != 0 && strcmp(status, "skipped") != 0;
-}
-
 const char *an_col_mark(const struct an_analysis *a, const struct an_col *c)
 {
 	const struct an_transition *t = an_transition_of(a, c->state, c->variant);
 	if (!t)
 		return NULL;
-	if (an_status_failed(t->status))
+	if (cm_status_failed(t->status))
 		return t->status;
 	if (t->hash_checks > t->hash_matched)
 		return "data differs";
@@ -386,7 +380,7 @@ static bool has_transitions(const struct an_analysis *a)
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_transition *t =
 		    an_transition_of(a, a->cols[k].state, a->cols[k].variant);
-		if (t && (isfinite(t->downtime_s) || t->n_actions || an_status_failed(t->status)))
+		if (t && (isfinite(t->downtime_s) || t->n_actions || cm_status_failed(t->status)))
 			return true;
 	}
 	return false;
