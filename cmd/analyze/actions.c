@@ -12,24 +12,6 @@
 
 #include "analyze.h"
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-double an_median(const double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	double *c = cm_calloc(n, sizeof(*c));
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
-	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-	free(c);
-	return m;
-}
-
 double an_data_back_s(const struct an_action *acts, size_t n)
 {
 	for (size_t w = 0; w < n; w++) {

@@ -618,13 +618,6 @@ bool an_log_name_parse(const char *path, struct an_log_name *out)
 	return true;
 }
 
-void an_log_name_free(struct an_log_name *n)
-{
-	free(n->key);
-	free(n->key_raw);
-	n->key = n->key_raw = NULL;
-}
-
 /* Files that are never fio output, by extension, and what they are. */
 static const struct {
 	const char *ext;

@@ -12,32 +12,6 @@
 
 #include "analyze.h"
 
-/* ---- lookups shared with export.c ----------------------------------------- */
-
-const struct an_series *an_find_series(const struct an_analysis *a, size_t test, size_t job,
-				       enum fc_ddir dir, enum an_metric m)
-{
-	const struct an_test *t = &a->tests[test];
-	for (size_t i = t->series_start; i < t->series_end; i++) {
-		const struct an_series *s = &a->series[i];
-		if (s->test == test && s->job_index == job && s->dir == dir && s->metric == m)
-			return s;
-	}
-	return NULL;
-}
-
-const char *an_col_mark(const struct an_analysis *a, const struct an_col *c)
-{
-	const struct an_transition *t = an_transition_of(a, c->state, c->variant);
-	if (!t)
-		return NULL;
-	if (cm_status_failed(t->status))
-		return t->status;
-	if (t->hash_checks > t->hash_matched)
-		return "data differs";
-	return NULL;
-}
-
 char *an_col_name(const struct an_analysis *a, const struct an_col *c)
 {
 	const char *state = a->states[c->state].name;
@@ -47,26 +21,6 @@ char *an_col_name(const struct an_analysis *a, const struct an_col *c)
 	if (a->n_order < 2)
 		return cm_strdup(variant);
 	return cm_asprintf("%s / %s", variant, state);
-}
-
-size_t an_runs_of(const struct an_analysis *a, size_t col, size_t test)
-{
-	size_t n = 0;
-	const struct an_col *c = &a->cols[col];
-	for (size_t i = 0; i < a->n_runs; i++) {
-		const struct an_run *r = &a->runs[i];
-		n += r->accepted && r->state == c->state && r->variant == c->variant &&
-		     r->test == test;
-	}
-	return n;
-}
-
-size_t an_used_runs(const struct an_analysis *a)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < a->n_runs; i++)
-		n += a->runs[i].accepted;
-	return n;
 }
 
 /* The seconds of a state's actions and of its provider tasks (sums over
@@ -108,22 +62,6 @@ void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act,
 	*task_s = an_median(tasks, nt);
 	free(acts);
 	free(tasks);
-}
-
-/*
- * The column a column's changes are shown against in the table: the
- * baseline state of its variant; in the baseline state, the baseline
- * variant; SIZE_MAX for the base column itself, or when the reference has
- * no column.
- */
-size_t an_ref_col(const struct an_analysis *a, size_t col)
-{
-	const struct an_col *c = &a->cols[col];
-	if (c->state != a->baseline)
-		return an_col_find(a, a->baseline, c->variant);
-	if (c->variant != a->baseline_variant)
-		return an_col_find(a, c->state, a->baseline_variant);
-	return SIZE_MAX;
 }
 
 /* ---- the grid shared by table and Markdown ------------------------------- */
@@ -395,15 +333,6 @@ static bool has_hash_checks(const struct an_analysis *a)
 	return false;
 }
 
-static bool has_failures(const struct an_analysis *a)
-{
-	for (size_t k = 0; k < a->n_cols; k++) {
-		if (an_col_mark(a, &a->cols[k]))
-			return true;
-	}
-	return false;
-}
-
 char *an_integrity_text(const struct an_transition *t)
 {
 	if (!t || !t->hash_checks)
@@ -422,7 +351,7 @@ static void transition_block(struct grid *g, const struct an_analysis *a)
 	b->cols = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*b->cols));
 	for (size_t k = 0; k < a->n_cols; k++)
 		b->cols[b->ncols++] = k;
-	char **st = has_failures(a) ? new_row(b, "status") : NULL;
+	char **st = an_any_marked(a) ? new_row(b, "status") : NULL;
 	char **dt = new_row(b, "downtime s");
 	char **ac = new_row(b, "actions s (count)");
 	char **tk = new_row(b, "provider tasks s (count)");
@@ -839,7 +768,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 		print_block(f, a, &g.blocks[bi], width);
 	}
 	fputc('\n', f);
-	footer_text(f, a, width, false, an_used_runs(a) > 0, has_failures(a));
+	footer_text(f, a, width, false, an_used_runs(a) > 0, an_any_marked(a));
 	grid_free(&g);
 }
 
@@ -919,7 +848,7 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 		}
 	}
 	fputc('\n', f);
-	footer_text(f, a, 0, true, an_used_runs(a) > 0, has_failures(a));
+	footer_text(f, a, 0, true, an_used_runs(a) > 0, an_any_marked(a));
 	grid_free(&g);
 }
 
@@ -1233,11 +1162,6 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 }
 
 /* ---- the tables for other writers (html.c) ------------------------------------ */
-
-bool an_any_marked(const struct an_analysis *a)
-{
-	return has_failures(a);
-}
 
 static void visit_grid(const struct an_analysis *a, const struct an_report_opts *o, an_tab_fn fn,
 		       void *ctx)

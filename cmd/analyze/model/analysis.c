@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Notes, rejects and the analysis's own lists. */
+/* The analysis: its lists, notes and rejects, what frees it, and the lookups
+ * every stage shares (model.h). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "model/model.h"
 
 static void notes_add(struct an_notes *n, char *s)
 {
@@ -241,4 +242,92 @@ size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant)
 			return k;
 	}
 	return SIZE_MAX;
+}
+
+const struct an_series *an_find_series(const struct an_analysis *a, size_t test, size_t job,
+				       enum fc_ddir dir, enum an_metric m)
+{
+	const struct an_test *t = &a->tests[test];
+	for (size_t i = t->series_start; i < t->series_end; i++) {
+		const struct an_series *s = &a->series[i];
+		if (s->test == test && s->job_index == job && s->dir == dir && s->metric == m)
+			return s;
+	}
+	return NULL;
+}
+
+bool an_any_marked(const struct an_analysis *a)
+{
+	for (size_t k = 0; k < a->n_cols; k++) {
+		if (an_col_mark(a, &a->cols[k]))
+			return true;
+	}
+	return false;
+}
+
+const char *an_col_mark(const struct an_analysis *a, const struct an_col *c)
+{
+	const struct an_transition *t = an_transition_of(a, c->state, c->variant);
+	if (!t)
+		return NULL;
+	if (cm_status_failed(t->status))
+		return t->status;
+	if (t->hash_checks > t->hash_matched)
+		return "data differs";
+	return NULL;
+}
+
+size_t an_runs_of(const struct an_analysis *a, size_t col, size_t test)
+{
+	size_t n = 0;
+	const struct an_col *c = &a->cols[col];
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		n += r->accepted && r->state == c->state && r->variant == c->variant &&
+		     r->test == test;
+	}
+	return n;
+}
+
+size_t an_used_runs(const struct an_analysis *a)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < a->n_runs; i++)
+		n += a->runs[i].accepted;
+	return n;
+}
+
+/*
+ * The column a column's changes are shown against in the table: the
+ * baseline state of its variant; in the baseline state, the baseline
+ * variant; SIZE_MAX for the base column itself, or when the reference has
+ * no column.
+ */
+size_t an_ref_col(const struct an_analysis *a, size_t col)
+{
+	const struct an_col *c = &a->cols[col];
+	if (c->state != a->baseline)
+		return an_col_find(a, a->baseline, c->variant);
+	if (c->variant != a->baseline_variant)
+		return an_col_find(a, c->state, a->baseline_variant);
+	return SIZE_MAX;
+}
+
+const struct an_band *an_find_band(const struct an_analysis *a, size_t variant, size_t test,
+				   size_t job, enum fc_ddir dir, enum fc_log_type type)
+{
+	for (size_t i = 0; i < a->n_bands; i++) {
+		const struct an_band *b = &a->bands[i];
+		if (b->variant == variant && b->test == test && b->job_index == job &&
+		    b->dir == dir && b->log_type == type)
+			return b;
+	}
+	return NULL;
+}
+
+void an_log_name_free(struct an_log_name *n)
+{
+	free(n->key);
+	free(n->key_raw);
+	n->key = n->key_raw = NULL;
 }
