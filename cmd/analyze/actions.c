@@ -12,23 +12,6 @@
 
 #include "analyze.h"
 
-double an_data_back_s(const struct an_action *acts, size_t n)
-{
-	for (size_t w = 0; w < n; w++) {
-		if (!isfinite(acts[w].downtime_s))
-			continue;
-		double s = acts[w].downtime_s;
-		for (size_t k = w + 1; k < n; k++) {
-			if (!isfinite(acts[k].duration_s))
-				break;
-			s += acts[k].duration_s;
-			if (acts[k].hash_match >= 0)
-				return acts[k].hash_match ? s : NAN;
-		}
-	}
-	return NAN;
-}
-
 char *an_secs_list(const double *v, size_t n)
 {
 	/* whole seconds (a node's task seconds) stay whole; else one decimal

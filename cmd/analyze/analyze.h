@@ -19,133 +19,7 @@
 #include "common/common.h"
 #include "fiocamp.h"
 #include "model/model.h"
-
-/* ---- workloads (workload.c) --------------------------------------------------- */
-
-/* The fields of a workload key, in key order.  time_based is not one: fio
- * before 3.39 does not list valueless options, so it is unknown for most
- * reports (see docs/fiocamp-analyze.1, WORKLOADS). */
-enum an_wl_field {
-	AN_WL_NAME = 0,
-	AN_WL_RW,
-	AN_WL_RWMIXREAD, /* mixed modes only */
-	AN_WL_BS,	 /* the directions the job does */
-	AN_WL_BSRANGE,
-	AN_WL_BSSPLIT,
-	AN_WL_IODEPTH,
-	AN_WL_NUMJOBS,
-	AN_WL_IOENGINE,
-	AN_WL_DIRECT,
-	AN_WL_SIZE,
-	AN_WL_RUNTIME,
-	/* bonnie++ rows only (bonnie.c) */
-	AN_WL_CONCURRENCY, /* -c */
-	AN_WL_SEEKS,	   /* seeks of the seek test */
-	AN_WL_SEEKERS,	   /* its processes */
-	AN_WL_FILES,	   /* files of the file-creation tests */
-	AN_WL_FILE_SIZE,   /* their max:min size, or link / symlink */
-	AN_WL_DIRS,	   /* their directories */
-	AN_WL_COUNT,
-};
-#define AN_WL_ALL ((1u << AN_WL_COUNT) - 1)
-extern const char *const an_wl_fields[AN_WL_COUNT];
-
-/* fio's sizes and times as fio reads them; false when not that shape. */
-bool an_parse_size(const char *text, bool kb_base_1000, uint64_t *bytes);
-bool an_parse_time_ms(const char *text, uint64_t *ms);
-/* 4096 -> "4k", 1048576 -> "1m", 4000 -> "4000". */
-void an_fmt_size(char *buf, size_t len, uint64_t bytes);
-/* Whether `mode` (len bytes) is one of fio's rw values. */
-bool an_rw_known(const char *mode, size_t len);
-
-/* The workload key of a report (see workload.c); caller frees. */
-char *an_workload_key(const struct fc_run *run);
-/* Appends field f with `value` to a key being built (one job). */
-void an_wl_put(struct cm_buf *b, enum an_wl_field f, const char *value);
-size_t an_wl_jobs(const char *key);
-/* Field f of job `job`: true and its value (not NUL-terminated). */
-bool an_wl_get(const char *key, size_t job, enum an_wl_field f, const char **value, size_t *len);
-bool an_wl_same(const char *a, const char *b, size_t job, enum an_wl_field f);
-/* False when the report listed no options (terse output). */
-bool an_wl_options_listed(const char *key);
-/* "f=v f=v ..." of the fields in the mask, jobs joined by " | "; with
- * lead_rw the rw value comes bare ("randread bs=4k"). */
-void an_wl_describe(struct cm_buf *b, const char *key, unsigned fields_mask, bool lead_rw);
-/* The first job's largest block size is 64 KiB or more: its headline is
- * bandwidth, not IOPS. */
-bool an_wl_large_blocks(const char *key);
-
-/* ---- names (names.c) -------------------------------------------------------- */
-
-/*
- * Splits a label such as "basis1", "snap1-1" or "snap3-4" into state and
- * round: the trailing digits (at most 6) are the round, one '-' or '_'
- * before them is dropped.  A label without trailing digits is all state,
- * round 0.  False when nothing would be left of the state.
- */
-bool an_split_label(const char *label, size_t len, struct an_ident *id);
-
-/* The campaign directory layout .../STATE/rN/TEST (r, run or round before
- * N): 0 with state, round and test set, or -1. */
-int an_infer_layout(const char *key_path, struct an_ident *id);
-
-/*
- * A file name (without directory and extension) taken apart for the
- * default inference: a date or date and time anywhere in it is removed
- * (2024-05-01, 20240501, 2024-05-01T12:00:00, 20240501-1200), and a
- * trailing round token (3, run3, r3, round-3, rep3, iter3, loop3, pass3).
- */
-struct an_name {
-	char *stem; /* what is left, without separators at its ends */
-	char *date; /* the first date removed; NULL if none */
-	int round;  /* 0 if no trailing round token */
-};
-void an_name_parse(const char *base, struct an_name *out);
-void an_name_free(struct an_name *n);
-/* Separators between the words of a name. */
-bool an_name_sep(char c);
-/* The last component of a path; borrowed. */
-const char *an_base_name(const char *path);
-/*
- * Whether `word` is all of `stem`, or its first or last words (case does
- * not matter).  On true, [*rest, *rest + *rest_len) is what is left of the
- * stem without the word and its separator.
- */
-bool an_name_affix(const char *stem, const char *word, const char **rest, size_t *rest_len);
-/* The bench-fio tree .../DEVICE/[MODEMIX/]BS/MODE-IODEPTH-NUMJOBS (a key
- * path relative to its input): true, and the device path (everything
- * before BS and MODEMIX; may be empty), malloc'd. */
-bool an_bench_fio_path(const char *rel_key, char **device);
-/* A bench-fio log prefix MODE-iodepth-N-numjobs-M as the key of its
- * report, MODE-N-M; NULL if it is not one. */
-char *an_bench_fio_log_key(const char *key);
-
-/* A --pattern with {variant}, {state}, {round}, {test} and '*'. */
-struct an_pattern;
-int an_pattern_compile(const char *text, struct an_pattern **out, char *why, size_t why_len);
-/* Matches the last components of `key_path`: 0 and *id filled (fields
- * the pattern lacks stay NULL), or -1. */
-int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an_ident *id);
-void an_pattern_free(struct an_pattern *p);
-const char *an_pattern_text(const struct an_pattern *p); /* as given */
-/* The directories the pattern covers (its '/' count). */
-size_t an_pattern_dirs(const struct an_pattern *p);
-
-bool an_log_name_parse(const char *path, struct an_log_name *out);
-
-/* Kinds of files met while scanning a directory. */
-enum an_file_kind {
-	AN_FILE_SKIP = 0, /* job files, env, stderr, images, archives, our files */
-	AN_FILE_OUTPUT,	  /* .json .terse: fio's own output names */
-	AN_FILE_MAYBE,	  /* .txt .out .log or none: read if its content is fio's (or bonnie++'s) */
-	AN_FILE_CSV,	  /* .csv: read if its content is bonnie++'s (or fio's) */
-	AN_FILE_LOG,	  /* a fio log name */
-};
-/* The kind, and for AN_FILE_SKIP why ("a fio job file", ...; static). */
-enum an_file_kind an_file_kind(const char *path, const char **why);
-
-/* The path without the extension of an output file (".json" ...). */
-char *an_output_key(const char *path);
+#include "read/read.h"
 
 /*
  * An action over the repetitions of its state: the actions at the same
@@ -176,84 +50,13 @@ struct an_trans_sum {
 	char *failed; /* "repetition 2 failed: ERROR; ..."; NULL */
 };
 
-/* How an input directory is read. */
-enum an_layout {
-	AN_LAYOUT_AUTO = 0, /* by names, or as a bench-fio tree if it is one */
-	AN_LAYOUT_NAMES,
-	AN_LAYOUT_BENCH_FIO,
-};
-
-/* ---- discovery (discover.c) ------------------------------------------------ */
+/* ---- statistics (compute.c) ------------------------------------------------- */
 
 struct an_options {
-	const char *pattern;
 	const char *baseline;
 	const char *baseline_variant;
 	const char *state_order; /* comma-separated */
-	bool no_manifest;
-	enum an_layout layout;
 };
-
-/* Adds an input (a command-line argument, or PATH of --label NAME=PATH;
- * label NULL otherwise); the same path twice is one input. */
-void an_add_input(struct an_analysis *a, const char *arg, const char *label);
-/* Names the inputs as variants: labels, else basenames made unique. */
-void an_name_inputs(struct an_analysis *a);
-
-/* Finds the runs and logs of input `in`.  Returns 0, or -1 after printing
- * why (usage-level problems: missing path, bad manifest). */
-int an_discover(struct an_analysis *a, size_t in, const struct an_pattern *pattern,
-		const struct an_options *opt);
-
-/* Reads a manifest held in memory, as if it were `label` in `dir` (for the
- * fuzzer).  0, or -1 after printing why. */
-int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
-			    const char *buf, size_t len);
-
-/* ---- identity (identify.c) -------------------------------------------------- */
-
-/*
- * After the reports are read: state, round and test of every run from its
- * name where its source did not say (the default inference, with the job
- * names), variants from inputs and groups, tests split by workload.
- */
-void an_identify(struct an_analysis *a);
-
-/* Matches logs found apart from their runs to runs; unmatched logs are
- * rejected with the reason. */
-void an_attach_logs(struct an_analysis *a);
-
-/* ---- loading (load.c) --------------------------------------------------------- */
-
-/* Reads every run's report on `threads` threads; marks rejects. */
-void an_load_reports(struct an_analysis *a, int threads);
-/* Reads the per-second logs of the accepted runs; lists unusable logs. */
-void an_load_logs(struct an_analysis *a, int threads);
-/* Lists the rejected runs (after an_identify and an_compute have added
- * theirs). */
-void an_list_rejects(struct an_analysis *a);
-
-/* ---- bonnie++ rows (bonnie.c) ----------------------------------------------- */
-
-enum an_bonnie_read {
-	AN_BONNIE_ROWS = 0, /* r->bonnie set */
-	AN_BONNIE_NONE,	    /* no bonnie++ output */
-	AN_BONNIE_NO_ROWS,  /* bonnie++'s text table, or a header, without a row */
-	AN_BONNIE_BAD,	    /* a row bonnie++ does not write */
-};
-/* Reads run r's file as bonnie++ CSV; r->reason says why for the last two. */
-int an_bonnie_load(struct an_run *r);
-/* Replaces each run holding r->bonnie by one accepted run per row and
- * test that ran, where the file was in the list. */
-void an_bonnie_expand(struct an_analysis *a);
-/* Where bonnie++'s test `test` (enum fc_bonnie_test) puts its rate. */
-void an_bonnie_test_place(int test, enum fc_ddir *dir, enum an_metric *metric);
-/* The bonnie++ test a test stands for: its own, or that of the fio suite's
- * job it runs (bon_write: put_block, bon_rewrite: rewrite, bon_read:
- * get_block, bon_seeks: seeks); -1 for none. */
-int an_bonnie_role(const struct an_analysis *a, size_t test);
-
-/* ---- statistics (compute.c) ------------------------------------------------- */
 
 /*
  * Numbers rounds, leaves out short runs and repeated ones, orders states
@@ -324,10 +127,6 @@ char *an_integrity_text(const struct an_transition *t);
 /* actions.c: each action of a state over its repetitions. */
 void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out);
 void an_trans_sum_free(struct an_trans_sum *s);
-/* Data back computed from the actions when the manifest has no
- * data_back_s: the downtime plus the actions from the wait-ssh up to the
- * verify-hash that matched.  NaN without them. */
-double an_data_back_s(const struct an_action *acts, size_t n);
 /* "2, 2, 3" (at most 3 decimals, as few as the values need); caller frees. */
 char *an_secs_list(const double *v, size_t n);
 /* "the node's clock", "netcup's clock", "the provider's clock"; static or

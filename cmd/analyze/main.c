@@ -365,6 +365,8 @@ int main(int argc, char **argv)
 	    {NULL, 0, NULL, 0},
 	};
 	struct an_options opt = {0};
+	struct an_read_opts ropt = {0};
+	const char *pattern_text = NULL;
 	struct an_report_opts ro;
 	memset(&ro, 0, sizeof(ro));
 	ro.csv.sep = 0;
@@ -388,15 +390,15 @@ int main(int argc, char **argv)
 		enum out_format want = OUT_DEFAULT;
 		switch (c) {
 		case 'p':
-			opt.pattern = optarg;
+			pattern_text = optarg;
 			break;
 		case OPT_LAYOUT:
 			if (strcmp(optarg, "auto") == 0)
-				opt.layout = AN_LAYOUT_AUTO;
+				ropt.layout = AN_LAYOUT_AUTO;
 			else if (strcmp(optarg, "names") == 0)
-				opt.layout = AN_LAYOUT_NAMES;
+				ropt.layout = AN_LAYOUT_NAMES;
 			else if (strcmp(optarg, "bench-fio") == 0)
-				opt.layout = AN_LAYOUT_BENCH_FIO;
+				ropt.layout = AN_LAYOUT_BENCH_FIO;
 			else
 				return bail(
 				    &a,
@@ -423,7 +425,7 @@ int main(int argc, char **argv)
 			opt.state_order = optarg;
 			break;
 		case OPT_NO_MANIFEST:
-			opt.no_manifest = true;
+			ropt.no_manifest = true;
 			break;
 		case 't':
 			want = OUT_TABLE;
@@ -558,15 +560,15 @@ int main(int argc, char **argv)
 		ro.width = terminal_width();
 
 	struct an_pattern *pattern = NULL;
-	if (opt.pattern) {
+	if (pattern_text) {
 		char why[512];
-		if (an_pattern_compile(opt.pattern, &pattern, why, sizeof(why)) < 0)
+		if (an_pattern_compile(pattern_text, &pattern, why, sizeof(why)) < 0)
 			return bail(&a, usage_error("--pattern: %s", why));
 	}
 	an_name_inputs(&a);
 	int status = 0;
 	for (size_t i = 0; i < a.n_inputs; i++) {
-		if (an_discover(&a, i, pattern, &opt) < 0)
+		if (an_discover(&a, i, pattern, &ropt) < 0)
 			status = 2;
 	}
 	an_pattern_free(pattern);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyze.h"
+#include "read/read.h"
 
 static char *reason_from_error(const struct fc_error *err)
 {

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "analyze.h"
+#include "read/read.h"
 
 #define FIELD_SEP '\x1f'
 #define JOB_SEP	  '\x1e'

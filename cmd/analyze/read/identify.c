@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "read/read.h"
 
 /* The state of runs whose names say none. */
 #define DEFAULT_STATE "all"

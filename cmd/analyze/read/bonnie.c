@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "read/read.h"
 
 #define MIB (1024.0 * 1024.0)
 

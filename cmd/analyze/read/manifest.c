@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A campaign directory through its manifest.json (docs/campaign-directory.md):
+ * each run the manifest lists with its identity and its logs, each state's
+ * transition with its repetitions and actions; what the manifest marks as not
+ * done is rejected or counted as not run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "read/read.h"
+
+static double num_or_nan(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Text from a manifest, as valid UTF-8 (jansson checks what it loads, but
+ * the manifest is not the only way in). */
+static char *str_or_null(const json_t *v)
+{
+	return json_is_string(v) ? cm_utf8_dup(json_string_value(v)) : NULL;
+}
+
+/* Manifest paths are relative and stay inside the campaign directory. */
+static bool safe_rel_path(const char *p)
+{
+	if (!p[0] || p[0] == '/')
+		return false;
+	const char *s = p;
+	while (*s) {
+		const char *slash = strchr(s, '/');
+		size_t len = slash ? (size_t)(slash - s) : strlen(s);
+		if (len == 2 && s[0] == '.' && s[1] == '.')
+			return false;
+		if (!slash)
+			break;
+		s = slash + 1;
+	}
+	return true;
+}
+
+static int manifest_fail(const char *path, const char *what)
+{
+	fprintf(stderr, "fiocamp-analyze: %s: %s\n", path, what);
+	return -1;
+}
+
+/* Data back computed from the actions when the manifest has no
+ * data_back_s: the downtime plus the actions from the wait-ssh up to the
+ * verify-hash that matched.  NaN without them. */
+static double data_back_s(const struct an_action *acts, size_t n)
+{
+	for (size_t w = 0; w < n; w++) {
+		if (!isfinite(acts[w].downtime_s))
+			continue;
+		double s = acts[w].downtime_s;
+		for (size_t k = w + 1; k < n; k++) {
+			if (!isfinite(acts[k].duration_s))
+				break;
+			s += acts[k].duration_s;
+			if (acts[k].hash_match >= 0)
+				return acts[k].hash_match ? s : NAN;
+		}
+	}
+	return NAN;
+}
+
+/* The actions of one repetition (of a state without `repeat`: the state's
+ * own `before`), appended to the transition's. */
+static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps, const json_t *obj,
+			 int repetition)
+{
+	struct an_rep *rep = CM_PUSH(tr->reps, tr->n_reps, *cap_reps);
+	size_t rep_index = tr->n_reps - 1;
+	rep->repetition = repetition;
+	rep->status = str_or_null(json_object_get(obj, "status"));
+	rep->downtime_s = num_or_nan(json_object_get(obj, "downtime_s"));
+	rep->first_action = tr->n_actions;
+	const json_t *before = json_object_get(obj, "before");
+	size_t i;
+	const json_t *act;
+	json_array_foreach(before, i, act) {
+		if (!json_is_object(act))
+			continue;
+		struct an_action *ac = CM_PUSH(tr->actions, tr->n_actions, *cap);
+		ac->rep = rep_index;
+		ac->index = tr->n_actions - rep->first_action;
+		ac->action = str_or_null(json_object_get(act, "action"));
+		ac->text = str_or_null(json_object_get(act, "text"));
+		ac->status = str_or_null(json_object_get(act, "status"));
+		ac->error = str_or_null(json_object_get(act, "error"));
+		ac->duration_s = num_or_nan(json_object_get(act, "duration_s"));
+		ac->downtime_s = num_or_nan(json_object_get(act, "downtime_s"));
+		ac->task_duration_s = NAN;
+		ac->hash_match = -1;
+		/* verify-hash: the data's checksum against the one taken before */
+		const json_t *match = json_object_get(json_object_get(act, "result"), "match");
+		if (json_is_boolean(match)) {
+			ac->hash_match = json_is_true(match) ? 1 : 0;
+			rep->hash_checks++;
+			rep->hash_matched += ac->hash_match == 1;
+		}
+		const json_t *task = json_object_get(act, "task");
+		if (json_is_object(task)) {
+			ac->task_name = str_or_null(json_object_get(task, "name"));
+			if (!ac->task_name)
+				ac->task_name = cm_strdup("task");
+			ac->task_duration_s = num_or_nan(json_object_get(task, "duration_s"));
+			ac->clock = str_or_null(json_object_get(task, "clock"));
+			/* an action that ran several tasks (reboot) sums them up */
+			json_int_t count = json_integer_value(json_object_get(task, "count"));
+			ac->n_tasks = count > 0 ? (size_t)count : 1;
+		}
+	}
+	rep->n_actions = tr->n_actions - rep->first_action;
+	tr->hash_checks += rep->hash_checks;
+	tr->hash_matched += rep->hash_matched;
+	/* The controller's data back when it wrote one (null included: nothing
+	 * took the machine away, or no verify-hash matched); else the same
+	 * measure from the actions, for manifests written before it. */
+	const json_t *back = json_object_get(obj, "data_back_s");
+	rep->data_back_recorded = back != NULL;
+	/* a transition without actions has no array to point into */
+	rep->data_back_s = back ? num_or_nan(back)
+			   : !rep->n_actions
+			       ? NAN
+			       : data_back_s(tr->actions + rep->first_action, rep->n_actions);
+}
+
+/* "vm, kernel 6.1.0, 2 CPUs, 3.8 GiB; target ssh root@vps" from the
+ * manifest's host facts, for the report; NULL when it has none. */
+static char *manifest_host(const json_t *root)
+{
+	const json_t *host = json_object_get(root, "host");
+	struct cm_buf b = {NULL, 0, 0};
+	const char *name = json_string_value(json_object_get(host, "hostname"));
+	const char *kernel = json_string_value(json_object_get(host, "kernel"));
+	const json_t *cpus = json_object_get(host, "cpus");
+	const json_t *mem = json_object_get(host, "mem_kib");
+	const char *target = json_string_value(json_object_get(root, "target"));
+	if (name)
+		cm_buf_puts(&b, name);
+	if (kernel)
+		cm_buf_printf(&b, "%skernel %s", b.len ? ", " : "", kernel);
+	if (json_is_integer(cpus))
+		cm_buf_printf(&b, "%s%lld CPUs", b.len ? ", " : "",
+			      (long long)json_integer_value(cpus));
+	if (json_is_integer(mem))
+		cm_buf_printf(&b, "%s%.1f GiB", b.len ? ", " : "",
+			      (double)json_integer_value(mem) / (1024.0 * 1024.0));
+	if (target)
+		cm_buf_printf(&b, "%starget %s", b.len ? "; " : "", target);
+	if (!b.len)
+		return NULL;
+	char *clean = cm_utf8_dup(b.s);
+	cm_buf_release(&b);
+	return clean;
+}
+
+struct manifest_ctx {
+	struct an_analysis *a;
+	size_t in;
+	size_t campaign;
+	const char *dir;
+	const char *group;
+};
+
+/* A run of the manifest's, at `path`, known by its identity: a rejected one
+ * has a reason (and is listed, and counts against its variant's stability). */
+static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, const char *state,
+				   int round, int rep_round, const char *test, const char *variant)
+{
+	struct an_run *r = an_run_add(m->a, m->in, path);
+	r->source = AN_ID_MANIFEST;
+	r->campaign = m->campaign;
+	r->group = cm_strdup(m->group);
+	r->id.state = cm_strdup(state);
+	r->id.round = round;
+	r->rep_round = rep_round;
+	r->id.test = cm_strdup(test);
+	if (variant)
+		r->id.variant = cm_strdup(variant);
+	return r;
+}
+
+static void manifest_test(struct manifest_ctx *m, const char *state, int round, int rep_round,
+			  const json_t *t, const json_t *jround)
+{
+	struct an_analysis *a = m->a;
+	const char *dir = m->dir;
+	const char *test = json_string_value(json_object_get(t, "test"));
+	const char *status = json_string_value(json_object_get(t, "status"));
+	const char *json = json_string_value(json_object_get(t, "json"));
+	/* Variants within one campaign (backends, devices): the test's, else
+	 * its round's "variant". */
+	const json_t *jv = json_object_get(t, "variant");
+	if (!json_is_string(jv))
+		jv = json_object_get(jround, "variant");
+	const char *variant = json_string_value(jv);
+	if (!test || !cm_campaign_name_ok(test)) {
+		an_note(a,
+			"%s/" CM_CAMPAIGN_MANIFEST
+			": state %s round %d: a test without a valid name, "
+			"skipped",
+			dir, state, round);
+		return;
+	}
+	if (variant && !cm_campaign_name_ok(variant)) {
+		an_note(a,
+			"%s/" CM_CAMPAIGN_MANIFEST
+			": state %s round %d test %s: a variant without a valid "
+			"name, skipped",
+			dir, state, round, test);
+		return;
+	}
+	/* where its files would be (the round numbered on over a repeated
+	 * state's repetitions) */
+	char *stem = cm_campaign_run_stem(state, 0, (unsigned)round, NULL, test);
+	char *label = cm_asprintf("%s/%s", dir, stem);
+	free(stem);
+	if (!status)
+		status = CM_STATUS_DONE;
+	if (cm_status_not_run(status)) {
+		a->manifest_unfinished++;
+		free(label);
+		return;
+	}
+	if (!cm_status_is(status, CM_STATUS_DONE)) {
+		char *where =
+		    json && safe_rel_path(json) ? an_path_join(dir, json) : cm_strdup(label);
+		struct an_run *r = manifest_run(m, where, state, round, rep_round, test, variant);
+		const json_t *es = json_object_get(t, "exit_status");
+		if (json_is_integer(es))
+			r->reason =
+			    cm_asprintf("the campaign marks this run %s (fio exit status %lld)",
+					status, (long long)json_integer_value(es));
+		else
+			r->reason = cm_asprintf("the campaign marks this run %s", status);
+		free(where);
+		free(label);
+		return;
+	}
+	if (!json) {
+		manifest_run(m, label, state, round, rep_round, test, variant)->reason =
+		    cm_strdup(CM_CAMPAIGN_MANIFEST " lists the run as done but names no JSON file");
+		free(label);
+		return;
+	}
+	if (!safe_rel_path(json)) {
+		an_reject(a, label,
+			  CM_CAMPAIGN_MANIFEST
+			  " names \"%s\", which is not a path inside the campaign "
+			  "directory",
+			  json);
+		free(label);
+		return;
+	}
+	free(label);
+	char *path = an_path_join(dir, json);
+	struct an_run *r = manifest_run(m, path, state, round, rep_round, test, variant);
+	free(path);
+
+	size_t i;
+	const json_t *lg;
+	json_array_foreach(json_object_get(t, "logs"), i, lg) {
+		const char *rel = json_string_value(lg);
+		if (!rel)
+			continue;
+		char *lpath = an_path_join(dir, rel);
+		if (!safe_rel_path(rel)) {
+			an_reject(a, lpath, "not a path inside the campaign directory");
+			free(lpath);
+			continue;
+		}
+		struct an_log_name ln;
+		if (an_log_name_parse(lpath, &ln)) {
+			an_run_add_log(r, lpath, &ln);
+			an_log_name_free(&ln);
+		} else {
+			an_reject(a, lpath, "not a fio log name (expected PREFIX_TYPE.N.log)");
+		}
+		free(lpath);
+	}
+}
+
+/*
+ * The rounds of a state, or of one repetition of it (rep not NULL: its
+ * files are under STATE/rep<k>/).  Its rounds are numbered from offset + 1
+ * in the state; returns the highest number given, for the next repetition.
+ */
+static int manifest_rounds(struct manifest_ctx *m, const char *path, const char *name,
+			   const int *rep, int offset, const json_t *rounds)
+{
+	int top = offset;
+	size_t k;
+	const json_t *jr;
+	json_array_foreach(rounds, k, jr) {
+		const json_t *rn = json_object_get(jr, "round");
+		if (!json_is_integer(rn) || json_integer_value(rn) < 1 ||
+		    json_integer_value(rn) > 1000000) {
+			if (rep)
+				an_note(m->a,
+					"%s: state %s repetition %d: a round without a valid "
+					"number, skipped",
+					path, name, *rep);
+			else
+				an_note(m->a,
+					"%s: state %s: a round without a valid number, skipped",
+					path, name);
+			continue;
+		}
+		int round = offset + (int)json_integer_value(rn);
+		if (round > top)
+			top = round;
+		size_t t;
+		const json_t *jt;
+		json_array_foreach(json_object_get(jr, "tests"), t, jt) {
+			if (json_is_object(jt))
+				manifest_test(m, name, round, rep ? (int)json_integer_value(rn) : 0,
+					      jt, jr);
+		}
+	}
+	return top;
+}
+
+/* From a file, or from buf when it is not NULL (path then labels it). */
+static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir, const char *path,
+			      const char *buf, size_t len)
+{
+	json_error_t je;
+	json_t *root;
+	if (buf) {
+		root = json_loadb(buf, len, 0, &je);
+	} else {
+		FILE *f = fopen(path, "r");
+		if (!f) {
+			fprintf(stderr, "fiocamp-analyze: %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		root = json_loadf(f, 0, &je);
+		fclose(f);
+	}
+	if (!root) {
+		fprintf(stderr, "fiocamp-analyze: %s:%d:%d: %s\n", path, je.line, je.column,
+			je.text);
+		return -1;
+	}
+	int rc = 0;
+	const char *format = json_string_value(json_object_get(root, "format"));
+	if (!json_is_object(root) || !format || strcmp(format, CM_MANIFEST_FORMAT) != 0) {
+		rc = manifest_fail(path, "not a fiocamp manifest (\"format\" is not "
+					 "\"" CM_MANIFEST_FORMAT "\")");
+		goto out;
+	}
+	const json_t *version = json_object_get(root, "version");
+	if (!json_is_integer(version) || json_integer_value(version) != CM_MANIFEST_VERSION)
+		an_note(a, "%s: manifest version is not %d; read as version %d", path,
+			CM_MANIFEST_VERSION, CM_MANIFEST_VERSION);
+	const json_t *states = json_object_get(root, "states");
+	if (!json_is_array(states)) {
+		rc = manifest_fail(path, "\"states\" is missing or not an array");
+		goto out;
+	}
+	struct an_campaign *c = CM_PUSH(a->campaigns, a->n_campaigns, a->cap_campaigns);
+	c->manifest = cm_strdup(path);
+	c->name = str_or_null(json_object_get(root, "campaign"));
+	c->fio_version = str_or_null(json_object_get(root, "fio_version"));
+	c->host = manifest_host(root);
+	c->input = in;
+	c->group = an_path_group(an_path_below(a->inputs[in].root, path), 0);
+	/* "netcup", or an object with its "type" */
+	const json_t *prov = json_object_get(root, "provider");
+	if (json_is_object(prov))
+		prov = json_object_get(prov, "type");
+	c->provider = str_or_null(prov);
+	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group};
+
+	size_t unfinished = a->manifest_unfinished;
+	size_t i;
+	const json_t *js;
+	json_array_foreach(states, i, js) {
+		const char *name = json_string_value(json_object_get(js, "name"));
+		if (!name || !cm_campaign_name_ok(name)) {
+			an_note(a, "%s: state %zu has no valid name, skipped", path, i + 1);
+			continue;
+		}
+		size_t si = an_state_get(a, name);
+		a->states[si].in_manifest = true;
+		struct an_transition *tr = an_transition_get(a, si, m.campaign);
+		/* the same state twice in one manifest: its runs are read, its
+		 * transition is the first listing's */
+		bool dup = tr->n_reps > 0;
+		if (dup)
+			an_note(a, "%s: state %s is listed twice; its first transition is used",
+				path, name);
+		else
+			tr->status = str_or_null(json_object_get(js, "status"));
+		const json_t *reps = json_object_get(js, "repetitions");
+		const json_t *jrep = json_object_get(js, "repeat");
+		if (!dup && jrep) {
+			if (json_is_integer(jrep) && json_integer_value(jrep) >= 1 &&
+			    json_integer_value(jrep) <= CM_CAMPAIGN_REPEAT_MAX)
+				tr->repeat = (int)json_integer_value(jrep);
+			else
+				an_note(a,
+					"%s: state %s: \"repeat\" is not a number 1..%d, read as 1",
+					path, name, CM_CAMPAIGN_REPEAT_MAX);
+		}
+		size_t cap = 0, cap_reps = 0;
+		if (!json_is_array(reps)) {
+			if (!dup)
+				manifest_rep(tr, &cap, &cap_reps, js, 1);
+			manifest_rounds(&m, path, name, NULL, 0, json_object_get(js, "rounds"));
+		} else {
+			/* a repetition's rounds follow the earlier repetitions' in
+			 * the state's round numbers */
+			int offset = 0;
+			size_t k;
+			const json_t *jp;
+			json_array_foreach(reps, k, jp) {
+				if (k >= CM_CAMPAIGN_REPEAT_MAX) {
+					an_note(
+					    a,
+					    "%s: state %s: more than %d repetitions; the rest are "
+					    "not read",
+					    path, name, CM_CAMPAIGN_REPEAT_MAX);
+					break;
+				}
+				const json_t *kn = json_object_get(jp, "repetition");
+				if (!json_is_object(jp) || !json_is_integer(kn) ||
+				    json_integer_value(kn) < 1 ||
+				    json_integer_value(kn) > CM_CAMPAIGN_REPEAT_MAX) {
+					an_note(a,
+						"%s: state %s: a repetition without a valid number "
+						"(1..%d), skipped",
+						path, name, CM_CAMPAIGN_REPEAT_MAX);
+					continue;
+				}
+				int rk = (int)json_integer_value(kn);
+				if (!dup)
+					manifest_rep(tr, &cap, &cap_reps, jp, rk);
+				offset = manifest_rounds(&m, path, name, &rk, offset,
+							 json_object_get(jp, "rounds"));
+			}
+		}
+		double *down = cm_calloc(tr->n_reps + 1, sizeof(*down));
+		size_t n_down = 0;
+		for (size_t k = 0; k < tr->n_reps; k++) {
+			if (isfinite(tr->reps[k].downtime_s))
+				down[n_down++] = tr->reps[k].downtime_s;
+		}
+		tr->downtime_s = an_median(down, n_down);
+		free(down);
+	}
+	unfinished = a->manifest_unfinished - unfinished;
+	if (unfinished)
+		an_note(a, "%s: %zu run(s) pending, running or skipped, not analyzed", path,
+			unfinished);
+out:
+	json_decref(root);
+	return rc;
+}
+
+int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path)
+{
+	return read_manifest_from(a, in, dir, path, NULL, 0);
+}
+
+int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
+			    const char *buf, size_t len)
+{
+	if (a->n_inputs == 0)
+		an_add_input(a, dir, NULL);
+	return read_manifest_from(a, 0, dir, label, buf, len);
+}
