@@ -20,57 +20,7 @@
 #include "fiocamp.h"
 #include "model/model.h"
 #include "read/read.h"
-
-/*
- * An action over the repetitions of its state: the actions at the same
- * place in each repetition's list (actions.c).  Samples are in the order
- * of the repetitions; NaN-free, and without the failed actions' (their
- * seconds are not the action's; the failure is in problems).
- */
-struct an_action_row {
-	size_t index;		     /* 1-based place in the list */
-	const struct an_action *act; /* the first repetition's, for its names */
-	const char *clock;	     /* of its task seconds: "node", or NULL */
-	size_t n;		     /* repetitions that ran it */
-	size_t n_failed;
-	double *task_s, *watch_s;
-	size_t n_task, n_watch;
-	size_t hash_checks, hash_matched;
-	char *problems; /* "repetition 3: data differs; ..." ; NULL */
-};
-
-/* A state's transition over its repetitions. */
-struct an_trans_sum {
-	const struct an_transition *t;
-	struct an_action_row *rows;
-	size_t n_rows;
-	size_t n_reps, n_done;
-	double *down_s, *back_s; /* per repetition that had one */
-	size_t n_down, n_back;
-	char *failed; /* "repetition 2 failed: ERROR; ..."; NULL */
-};
-
-/* ---- statistics (compute.c) ------------------------------------------------- */
-
-struct an_options {
-	const char *baseline;
-	const char *baseline_variant;
-	const char *state_order; /* comma-separated */
-};
-
-/*
- * Numbers rounds, leaves out short runs and repeated ones, orders states
- * and variants, picks the baselines, computes every series.  Returns 0;
- * -1 with a message printed (unknown --baseline, --baseline-variant or
- * --state-order name); -2 when no run is usable.
- */
-int an_compute(struct an_analysis *a, const struct an_options *opt);
-
-/* Per-second statistics of one series against a band.  recovery: seconds
- * from the log's start until the first interval at or above band->low;
- * NaN when it never got there (or no band). */
-void an_series_stats(const struct an_sec_series *s, const struct an_band *band, double *first,
-		     double *min, double *max, double *last, double *recovery);
+#include "stats/stats.h"
 
 /* ---- output (format.c, report.c) ------------------------------------------ */
 
@@ -119,25 +69,15 @@ struct an_report_opts {
 /* Shared by the writers (report.c). */
 /* "state", "variant" or "variant / state", as the analysis needs; caller frees. */
 char *an_col_name(const struct an_analysis *a, const struct an_col *c);
-void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act, double *task_s,
-		    size_t *n_task);
 /* "matched", "DIFFERS", "matched (2 of 2)", "-"; caller frees. */
 char *an_integrity_text(const struct an_transition *t);
 
-/* actions.c: each action of a state over its repetitions. */
-void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out);
-void an_trans_sum_free(struct an_trans_sum *s);
 /* "2, 2, 3" (at most 3 decimals, as few as the values need); caller frees. */
 char *an_secs_list(const double *v, size_t n);
 /* "the node's clock", "netcup's clock", "the provider's clock"; static or
  * borrowed from the campaign. */
 const char *an_clock_name(const struct an_analysis *a, const struct an_transition *t,
 			  const char *clock);
-/* The transitions in the order of the columns, each once (the variants of
- * a campaign share them); *out is malloc'd. */
-size_t an_trans_order(const struct an_analysis *a, const struct an_transition ***out);
-/* Any transition with actions, a downtime or a failure. */
-bool an_has_actions(const struct an_analysis *a);
 /* The actions table's columns and one row's cells (malloc'd), the line
  * above a state's rows, and whether a state has anything to show (report.c). */
 #define AN_ACTION_COLS 7
@@ -150,53 +90,6 @@ bool an_trans_sum_shown(const struct an_trans_sum *s);
 void an_write_actions_table(FILE *f, const struct an_analysis *a, int width);
 void an_write_actions_markdown(FILE *f, const struct an_analysis *a);
 
-/* The comparison of variants (compare.c): rows of a state of a variant (and
- * a data-set size when several are compared), columns of each test's
- * headline metric, bonnie++'s tests and the fio suite's jobs that measure
- * the same in one column.  Borrows from the analysis. */
-struct an_cmp_col {
-	char *title; /* "block write MiB/s", "rw4k IOPS" */
-	int role;    /* enum fc_bonnie_test of its column; -1 for a test's own */
-	enum an_metric metric;
-	enum fc_ddir dir;
-	size_t job;
-	bool cpu;      /* CPU % beside it */
-	size_t *tests; /* the tests shown in it, no two in one row */
-	size_t n_tests;
-	size_t order;
-};
-
-struct an_cmp_cell {
-	const struct an_cell *cell; /* NULL: nothing in this row */
-	const struct an_cell *cpu;  /* NULL */
-	size_t test;
-	double change_pct; /* against the baseline variant's row of the same state
-			      and size; NaN */
-	bool outside;	   /* outside that row's min..max */
-};
-
-struct an_cmp_row {
-	size_t col; /* into a->cols; SIZE_MAX: a variant without usable results */
-	size_t variant;
-	size_t state;		   /* SIZE_MAX with col */
-	char *size;		   /* the data set ("16g", "" for none) when by_size; else NULL */
-	bool first;		   /* its variant's first row */
-	struct an_cmp_cell *cells; /* one per column */
-};
-
-struct an_cmp {
-	struct an_cmp_col *cols;
-	size_t n_cols;
-	struct an_cmp_row *rows;
-	size_t n_rows, cap_rows;
-	bool by_size;	 /* tests of several sizes: a row per size */
-	bool bonnie;	 /* a column of bonnie++'s tests (or the fio suite's) */
-	char *cpu_note;	 /* NULL, or how fio's CPU % of a group compares */
-	size_t *runs_of; /* private: accepted runs by grid column and test */
-};
-
-void an_cmp_build(const struct an_analysis *a, struct an_cmp *c);
-void an_cmp_free(struct an_cmp *c);
 /* "29094 (22900..49674) -12.0%* +1 too fast", ">512 (3 too fast)", "-";
  * the change only with `change`.  Caller frees. */
 char *an_cmp_cell_text(const struct an_cmp_cell *cell, bool change);
@@ -240,11 +133,6 @@ void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool
 size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, const char **paras);
 /* The paragraph under the comparison: what a cell holds. */
 void an_compare_legend(struct cm_buf *b, const struct an_analysis *a);
-/* The comparison's columns, each test's headline series and its title:
- * returns their number; *series and *titles (and each title) are the
- * caller's to free. */
-size_t an_compare_series(const struct an_analysis *a, const struct an_series ***series,
-			 char ***titles);
 
 /* ---- pictures: SVG primitives (svg.c) ----------------------------------------- */
 

@@ -364,7 +364,7 @@ int main(int argc, char **argv)
 	    {"version", no_argument, NULL, OPT_VERSION},
 	    {NULL, 0, NULL, 0},
 	};
-	struct an_options opt = {0};
+	struct an_stats_opts opt = {0};
 	struct an_read_opts ropt = {0};
 	const char *pattern_text = NULL;
 	struct an_report_opts ro;

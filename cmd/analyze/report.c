@@ -23,47 +23,6 @@ char *an_col_name(const struct an_analysis *a, const struct an_col *c)
 	return cm_asprintf("%s / %s", variant, state);
 }
 
-/* The seconds of a state's actions and of its provider tasks (sums over
- * its list; with repetitions, the median of the repetitions' sums) and how
- * many there are in one repetition. */
-void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act, double *task_s,
-		    size_t *n_task)
-{
-	*act_s = *task_s = NAN;
-	*n_act = *n_task = 0;
-	if (!t || !t->n_reps)
-		return;
-	double *acts = cm_calloc(t->n_reps, sizeof(*acts));
-	double *tasks = cm_calloc(t->n_reps, sizeof(*tasks));
-	size_t na = 0, nt = 0;
-	for (size_t k = 0; k < t->n_reps; k++) {
-		const struct an_rep *rep = &t->reps[k];
-		double as = 0, ts = 0;
-		size_t ca = 0, ct = 0;
-		for (size_t i = 0; i < rep->n_actions; i++) {
-			const struct an_action *ac = &t->actions[rep->first_action + i];
-			if (isfinite(ac->duration_s)) {
-				as += ac->duration_s;
-				ca++;
-			}
-			if (isfinite(ac->task_duration_s)) {
-				ts += ac->task_duration_s;
-				ct += ac->n_tasks;
-			}
-		}
-		if (ca)
-			acts[na++] = as;
-		if (ct)
-			tasks[nt++] = ts;
-		*n_act = ca > *n_act ? ca : *n_act;
-		*n_task = ct > *n_task ? ct : *n_task;
-	}
-	*act_s = an_median(acts, na);
-	*task_s = an_median(tasks, nt);
-	free(acts);
-	free(tasks);
-}
-
 /* ---- the grid shared by table and Markdown ------------------------------- */
 
 struct row {
@@ -1224,41 +1183,6 @@ void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool
 		visit_grid(a, o, fn, ctx);
 }
 
-size_t an_compare_series(const struct an_analysis *a, const struct an_series ***series,
-			 char ***titles)
-{
-	struct an_cmp m;
-	an_cmp_build(a, &m);
-	size_t most = 0, n = 0;
-	for (size_t c = 0; c < m.n_cols; c++)
-		most += m.cols[c].n_tests;
-	const struct an_series **sv = cm_calloc(most ? most : 1, sizeof(*sv));
-	char **tv = cm_calloc(most ? most : 1, sizeof(*tv));
-	/* a column holding several tests (bonnie++'s and the fio suite's) is
-	 * drawn as one panel per test */
-	for (size_t c = 0; c < m.n_cols; c++) {
-		const struct an_cmp_col *cc = &m.cols[c];
-		for (size_t k = 0; k < cc->n_tests; k++) {
-			const struct an_test *t = &a->tests[cc->tests[k]];
-			for (size_t i = t->series_start; i < t->series_end; i++) {
-				const struct an_series *s = &a->series[i];
-				if (s->metric != cc->metric || s->dir != cc->dir ||
-				    s->job_index != cc->job)
-					continue;
-				sv[n] = s;
-				tv[n++] = cc->n_tests > 1
-					      ? cm_asprintf("%s (%s)", cc->title, t->name)
-					      : cm_strdup(cc->title);
-				break;
-			}
-		}
-	}
-	an_cmp_free(&m);
-	*series = sv;
-	*titles = tv;
-	return n;
-}
-
 void an_compare_legend(struct cm_buf *b, const struct an_analysis *a)
 {
 	struct an_cmp m;
@@ -1564,4 +1488,58 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 	      "action that took the machine away to the verify-hash that matched.\n",
 	      f);
 	free(order);
+}
+
+char *an_cmp_cell_text(const struct an_cmp_cell *cell, bool change)
+{
+	const struct an_cell *c = cell->cell;
+	if (!c || (!c->sum.n && !c->too_fast))
+		return cm_strdup("-");
+	char med[32], lo[32], hi[32], pct[32];
+	struct cm_buf b = {NULL, 0, 0};
+	if (!c->sum.n) {
+		/* only "+++++": faster than what it did in 0.5 s */
+		an_fmt_short(lo, sizeof(lo), c->too_fast_above);
+		if (isfinite(c->too_fast_above))
+			cm_buf_printf(&b, ">%s (%zu too fast)", lo, c->too_fast);
+		else
+			cm_buf_printf(&b, "too fast (%zu)", c->too_fast);
+		return cm_buf_take(&b);
+	}
+	an_fmt_short(med, sizeof(med), c->sum.median);
+	an_fmt_short(lo, sizeof(lo), c->sum.min);
+	an_fmt_short(hi, sizeof(hi), c->sum.max);
+	cm_buf_puts(&b, med);
+	if (c->sum.n > 1)
+		cm_buf_printf(&b, " (%s..%s)", lo, hi);
+	an_fmt_pct(pct, sizeof(pct), cell->change_pct);
+	if (change && pct[0])
+		cm_buf_printf(&b, " %s%s", pct, cell->outside ? "*" : "");
+	if (c->too_fast)
+		cm_buf_printf(&b, " +%zu too fast", c->too_fast);
+	return cm_buf_take(&b);
+}
+
+char *an_cmp_cpu_text(const struct an_cmp_cell *cell)
+{
+	const struct an_cell *c = cell->cpu;
+	if (!c || !c->sum.n)
+		return cm_strdup("-");
+	char med[32], lo[32], hi[32];
+	an_fmt_short(med, sizeof(med), c->sum.median);
+	if (c->sum.n == 1)
+		return cm_strdup(med);
+	an_fmt_short(lo, sizeof(lo), c->sum.min);
+	an_fmt_short(hi, sizeof(hi), c->sum.max);
+	return cm_asprintf("%s (%s..%s)", med, lo, hi);
+}
+
+char *an_cmp_stability_text(const struct an_analysis *a, const struct an_cmp_row *row)
+{
+	const struct an_variant *v = &a->variants[row->variant];
+	if (!row->first)
+		return cm_strdup("");
+	if (!v->n_rejected)
+		return cm_asprintf("%zu ok", v->n_results);
+	return cm_asprintf("%zu ok, %zu rejected", v->n_results, v->n_rejected);
 }

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		an_identify(&a);
 		an_attach_logs(&a);
 		an_load_logs(&a, 1);
-		struct an_options opt;
+		struct an_stats_opts opt;
 		memset(&opt, 0, sizeof(opt));
 		an_compute(&a, &opt);
 		an_list_rejects(&a);

@@ -10,36 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-
-char *an_secs_list(const double *v, size_t n)
-{
-	/* whole seconds (a node's task seconds) stay whole; else one decimal
-	 * for every value, so that a list reads evenly */
-	bool whole = true;
-	for (size_t i = 0; i < n && whole; i++)
-		whole = fabs(v[i] - round(v[i])) < 1e-9;
-	struct cm_buf b = {NULL, 0, 0};
-	for (size_t i = 0; i < n; i++)
-		cm_buf_printf(&b, whole ? "%s%.0f" : "%s%.1f", i ? ", " : "", v[i]);
-	if (!b.len)
-		return cm_strdup("");
-	return b.s;
-}
-
-const char *an_clock_name(const struct an_analysis *a, const struct an_transition *t,
-			  const char *clock)
-{
-	if (clock && strcmp(clock, "node") == 0)
-		return "the node's clock";
-	if (clock)
-		return clock;
-	const char *p =
-	    t && t->campaign < a->n_campaigns ? a->campaigns[t->campaign].provider : NULL;
-	if (p && strcmp(p, "netcup") == 0)
-		return "netcup's clock";
-	return "the provider's clock";
-}
+#include "stats/stats.h"
 
 bool an_has_actions(const struct an_analysis *a)
 {
@@ -178,4 +149,45 @@ size_t an_trans_order(const struct an_analysis *a, const struct an_transition **
 	}
 	*out = v;
 	return n;
+}
+
+/* The seconds of a state's actions and of its provider tasks (sums over
+ * its list; with repetitions, the median of the repetitions' sums) and how
+ * many there are in one repetition. */
+void an_action_sums(const struct an_transition *t, double *act_s, size_t *n_act, double *task_s,
+		    size_t *n_task)
+{
+	*act_s = *task_s = NAN;
+	*n_act = *n_task = 0;
+	if (!t || !t->n_reps)
+		return;
+	double *acts = cm_calloc(t->n_reps, sizeof(*acts));
+	double *tasks = cm_calloc(t->n_reps, sizeof(*tasks));
+	size_t na = 0, nt = 0;
+	for (size_t k = 0; k < t->n_reps; k++) {
+		const struct an_rep *rep = &t->reps[k];
+		double as = 0, ts = 0;
+		size_t ca = 0, ct = 0;
+		for (size_t i = 0; i < rep->n_actions; i++) {
+			const struct an_action *ac = &t->actions[rep->first_action + i];
+			if (isfinite(ac->duration_s)) {
+				as += ac->duration_s;
+				ca++;
+			}
+			if (isfinite(ac->task_duration_s)) {
+				ts += ac->task_duration_s;
+				ct += ac->n_tasks;
+			}
+		}
+		if (ca)
+			acts[na++] = as;
+		if (ct)
+			tasks[nt++] = ts;
+		*n_act = ca > *n_act ? ca : *n_act;
+		*n_task = ct > *n_task ? ct : *n_task;
+	}
+	*act_s = an_median(acts, na);
+	*task_s = an_median(tasks, nt);
+	free(acts);
+	free(tasks);
 }

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "stats/stats.h"
 
 /* Columns of the bonnie++ tests, in this order, before every other test;
  * CPU % beside the first four, as bonnie++'s own table has it. */
@@ -462,56 +462,37 @@ void an_cmp_free(struct an_cmp *c)
 	memset(c, 0, sizeof(*c));
 }
 
-char *an_cmp_cell_text(const struct an_cmp_cell *cell, bool change)
+size_t an_compare_series(const struct an_analysis *a, const struct an_series ***series,
+			 char ***titles)
 {
-	const struct an_cell *c = cell->cell;
-	if (!c || (!c->sum.n && !c->too_fast))
-		return cm_strdup("-");
-	char med[32], lo[32], hi[32], pct[32];
-	struct cm_buf b = {NULL, 0, 0};
-	if (!c->sum.n) {
-		/* only "+++++": faster than what it did in 0.5 s */
-		an_fmt_short(lo, sizeof(lo), c->too_fast_above);
-		if (isfinite(c->too_fast_above))
-			cm_buf_printf(&b, ">%s (%zu too fast)", lo, c->too_fast);
-		else
-			cm_buf_printf(&b, "too fast (%zu)", c->too_fast);
-		return cm_buf_take(&b);
+	struct an_cmp m;
+	an_cmp_build(a, &m);
+	size_t most = 0, n = 0;
+	for (size_t c = 0; c < m.n_cols; c++)
+		most += m.cols[c].n_tests;
+	const struct an_series **sv = cm_calloc(most ? most : 1, sizeof(*sv));
+	char **tv = cm_calloc(most ? most : 1, sizeof(*tv));
+	/* a column holding several tests (bonnie++'s and the fio suite's) is
+	 * drawn as one panel per test */
+	for (size_t c = 0; c < m.n_cols; c++) {
+		const struct an_cmp_col *cc = &m.cols[c];
+		for (size_t k = 0; k < cc->n_tests; k++) {
+			const struct an_test *t = &a->tests[cc->tests[k]];
+			for (size_t i = t->series_start; i < t->series_end; i++) {
+				const struct an_series *s = &a->series[i];
+				if (s->metric != cc->metric || s->dir != cc->dir ||
+				    s->job_index != cc->job)
+					continue;
+				sv[n] = s;
+				tv[n++] = cc->n_tests > 1
+					      ? cm_asprintf("%s (%s)", cc->title, t->name)
+					      : cm_strdup(cc->title);
+				break;
+			}
+		}
 	}
-	an_fmt_short(med, sizeof(med), c->sum.median);
-	an_fmt_short(lo, sizeof(lo), c->sum.min);
-	an_fmt_short(hi, sizeof(hi), c->sum.max);
-	cm_buf_puts(&b, med);
-	if (c->sum.n > 1)
-		cm_buf_printf(&b, " (%s..%s)", lo, hi);
-	an_fmt_pct(pct, sizeof(pct), cell->change_pct);
-	if (change && pct[0])
-		cm_buf_printf(&b, " %s%s", pct, cell->outside ? "*" : "");
-	if (c->too_fast)
-		cm_buf_printf(&b, " +%zu too fast", c->too_fast);
-	return cm_buf_take(&b);
-}
-
-char *an_cmp_cpu_text(const struct an_cmp_cell *cell)
-{
-	const struct an_cell *c = cell->cpu;
-	if (!c || !c->sum.n)
-		return cm_strdup("-");
-	char med[32], lo[32], hi[32];
-	an_fmt_short(med, sizeof(med), c->sum.median);
-	if (c->sum.n == 1)
-		return cm_strdup(med);
-	an_fmt_short(lo, sizeof(lo), c->sum.min);
-	an_fmt_short(hi, sizeof(hi), c->sum.max);
-	return cm_asprintf("%s (%s..%s)", med, lo, hi);
-}
-
-char *an_cmp_stability_text(const struct an_analysis *a, const struct an_cmp_row *row)
-{
-	const struct an_variant *v = &a->variants[row->variant];
-	if (!row->first)
-		return cm_strdup("");
-	if (!v->n_rejected)
-		return cm_asprintf("%zu ok", v->n_results);
-	return cm_asprintf("%zu ok, %zu rejected", v->n_results, v->n_rejected);
+	an_cmp_free(&m);
+	*series = sv;
+	*titles = tv;
+	return n;
 }
