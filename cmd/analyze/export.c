@@ -383,11 +383,6 @@ static void csv_profile(struct csv_out *o, const struct an_analysis *a)
 	free(ro);
 }
 
-static const char *hash_text(int match)
-{
-	return match < 0 ? "" : match ? "matched" : "differs";
-}
-
 static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
 {
 	static const char *const head[] = {"variant",
@@ -437,7 +432,7 @@ static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
 			c_num(o, ac->downtime_s, DEC_VALUE);
 			c_str(o, ac->task_name);
 			c_num(o, ac->task_duration_s, DEC_VALUE);
-			c_str(o, hash_text(ac->hash_match));
+			c_str(o, an_hash_text(ac->hash_match));
 			c_str(o, ac->error);
 			c_end(o);
 		}
@@ -590,7 +585,7 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 					     : "");
 				c_num(o, ac->duration_s, DEC_VALUE);
 				c_num(o, ac->downtime_s, DEC_VALUE);
-				c_str(o, hash_text(ac->hash_match));
+				c_str(o, an_hash_text(ac->hash_match));
 				c_str(o, ac->error);
 				c_end(o);
 			}
@@ -1030,7 +1025,7 @@ static json_t *json_transition(const struct an_analysis *a, const struct an_col 
 		jset(x, "task", jstr(ac->task_name));
 		jset(x, "task_duration_s", jnum(ac->task_duration_s));
 		jset(x, "hash",
-		     ac->hash_match < 0 ? json_null() : json_string(hash_text(ac->hash_match)));
+		     ac->hash_match < 0 ? json_null() : json_string(an_hash_text(ac->hash_match)));
 		jset(x, "error", jstr(ac->error));
 		jset(x, "repetition", json_integer(t->reps[ac->rep].repetition));
 		jset(x, "index", json_integer((json_int_t)ac->index));

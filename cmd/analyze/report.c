@@ -12,17 +12,6 @@
 
 #include "analyze.h"
 
-char *an_col_name(const struct an_analysis *a, const struct an_col *c)
-{
-	const char *state = a->states[c->state].name;
-	const char *variant = a->variants[c->variant].name;
-	if (a->n_variants < 2)
-		return cm_strdup(state);
-	if (a->n_order < 2)
-		return cm_strdup(variant);
-	return cm_asprintf("%s / %s", variant, state);
-}
-
 /* ---- the grid shared by table and Markdown ------------------------------- */
 
 struct row {
@@ -290,17 +279,6 @@ static bool has_hash_checks(const struct an_analysis *a)
 			return true;
 	}
 	return false;
-}
-
-char *an_integrity_text(const struct an_transition *t)
-{
-	if (!t || !t->hash_checks)
-		return cm_strdup("-");
-	if (t->hash_checks == 1)
-		return cm_strdup(t->hash_matched ? "matched" : "DIFFERS");
-	if (t->hash_matched == t->hash_checks)
-		return cm_asprintf("matched (%zu of %zu)", t->hash_matched, t->hash_checks);
-	return cm_asprintf("DIFFERS (%zu of %zu matched)", t->hash_matched, t->hash_checks);
 }
 
 static void transition_block(struct grid *g, const struct an_analysis *a)

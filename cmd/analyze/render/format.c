@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "render/render.h"
 
 void an_csv_field(struct cm_buf *b, const struct an_csv *c, const char *text)
 {
@@ -150,33 +150,4 @@ void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int wi
 		p += n;
 	}
 	fputc('\n', f);
-}
-
-char *an_secs_list(const double *v, size_t n)
-{
-	/* whole seconds (a node's task seconds) stay whole; else one decimal
-	 * for every value, so that a list reads evenly */
-	bool whole = true;
-	for (size_t i = 0; i < n && whole; i++)
-		whole = fabs(v[i] - round(v[i])) < 1e-9;
-	struct cm_buf b = {NULL, 0, 0};
-	for (size_t i = 0; i < n; i++)
-		cm_buf_printf(&b, whole ? "%s%.0f" : "%s%.1f", i ? ", " : "", v[i]);
-	if (!b.len)
-		return cm_strdup("");
-	return b.s;
-}
-
-const char *an_clock_name(const struct an_analysis *a, const struct an_transition *t,
-			  const char *clock)
-{
-	if (clock && strcmp(clock, "node") == 0)
-		return "the node's clock";
-	if (clock)
-		return clock;
-	const char *p =
-	    t && t->campaign < a->n_campaigns ? a->campaigns[t->campaign].provider : NULL;
-	if (p && strcmp(p, "netcup") == 0)
-		return "netcup's clock";
-	return "the provider's clock";
 }

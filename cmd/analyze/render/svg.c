@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "render/render.h"
 
 /* ---- text --------------------------------------------------------------------- */
 
