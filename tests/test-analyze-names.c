@@ -7,7 +7,8 @@
  */
 #include <float.h>
 
-#include "analyze.h"
+#include "read/read.h"
+#include "render/render.h"
 #include "check.h"
 
 static void check_name(const char *base, const char *stem, int round, const char *date)

@@ -6,7 +6,7 @@
  */
 #include <locale.h>
 
-#include "analyze.h"
+#include "render/render.h"
 #include "check.h"
 
 static void check_ticks(double lo, double hi, size_t want, double step, double first, double last)

@@ -17,7 +17,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "analyze.h"
+#include "read/read.h"
+#include "stats/stats.h"
+#include "write/write.h"
 
 #ifndef FIOCAMP_VERSION
 #define FIOCAMP_VERSION "unknown"

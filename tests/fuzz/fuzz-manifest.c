@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "read/read.h"
+#include "stats/stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

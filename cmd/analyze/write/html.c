@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "write/write.h"
 
 /* Files listed one by one in the report at most; the rest are counted. */
 #define MAX_LISTED 100
