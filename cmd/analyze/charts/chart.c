@@ -327,17 +327,6 @@ struct an_chart *an_chart_add(struct an_charts *out, enum an_chart_kind kind, st
 	return c;
 }
 
-void an_charts_release(struct an_charts *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->v[i].file);
-		free(c->v[i].title);
-		free(c->v[i].svg);
-	}
-	free(c->v);
-	memset(c, 0, sizeof(*c));
-}
-
 bool an_several_jobs(const struct an_analysis *a, size_t test)
 {
 	const struct an_test *t = &a->tests[test];
@@ -428,77 +417,4 @@ void an_round_legend(struct an_legend *leg, bool r1, bool rest)
 			 "fill=\"#666\" stroke=\"#fff\" stroke-width=\"0.8\"");
 	}
 	an_leg_add(leg, AN_LEG_BAR, "#666", "median");
-}
-
-/* ---- all of them ---------------------------------------------------------------- */
-
-void an_charts_make(struct an_charts *out, const struct an_analysis *a,
-		    const struct an_report_opts *o)
-{
-	memset(out, 0, sizeof(*out));
-	if (a->n_variants > 1)
-		an_chart_compare(out, a);
-	for (size_t c = 0; c < a->n_campaigns; c++)
-		an_chart_transitions(out, a, c);
-	for (size_t t = 0; t < a->n_tests; t++) {
-		const struct an_test *ts = &a->tests[t];
-		for (size_t i = ts->series_start; i < ts->series_end; i++) {
-			const struct an_series *s = &a->series[i];
-			/* once per job and direction: its metrics, then its profile */
-			bool seen = false;
-			for (size_t k = ts->series_start; k < i && !seen; k++)
-				seen = a->series[k].job_index == s->job_index &&
-				       a->series[k].dir == s->dir;
-			if (seen)
-				continue;
-			for (int m = 0; m < AN_M_FIRST_LOG; m++) {
-				if (!o->metrics[m])
-					continue;
-				const struct an_series *ms =
-				    an_find_series(a, t, s->job_index, s->dir, (enum an_metric)m);
-				if (ms)
-					an_chart_rounds(out, a, ms);
-			}
-			const struct an_series *first =
-			    an_find_series(a, t, s->job_index, s->dir, AN_M_SEC_FIRST);
-			const struct an_series *rec =
-			    an_find_series(a, t, s->job_index, s->dir, AN_M_RECOVERY);
-			for (size_t v = 0; first && v < a->n_variants; v++)
-				an_chart_profile(out, a, first, rec, v);
-		}
-	}
-}
-
-int an_charts_write_dir(const struct an_charts *c, const char *dir, char *why, size_t why_len)
-{
-	struct stat st;
-	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		snprintf(why, why_len, "%s: cannot make the directory: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(why, why_len, "%s: not a directory", dir);
-		return -1;
-	}
-	static const char head[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-	for (size_t i = 0; i < c->n; i++) {
-		char *path = cm_asprintf("%s/%s", dir, c->v[i].file);
-		FILE *f = fopen(path, "w");
-		if (!f) {
-			snprintf(why, why_len, "%s: %s", path, strerror(errno));
-			free(path);
-			return -1;
-		}
-		fputs(head, f);
-		fwrite(c->v[i].svg, 1, c->v[i].svg_len, f);
-		int bad = ferror(f);
-		bad |= fclose(f) != 0;
-		if (bad) {
-			snprintf(why, why_len, "%s: write error", path);
-			free(path);
-			return -1;
-		}
-		free(path);
-	}
-	return 0;
 }

@@ -19,27 +19,6 @@
 
 #include "read/read.h"
 
-struct an_run *an_run_add(struct an_analysis *a, size_t in, const char *path)
-{
-	struct an_run *r = CM_PUSH(a->runs, a->n_runs, a->cap_runs);
-	r->path = cm_strdup(path);
-	r->key = an_output_key(path);
-	r->input = in;
-	r->campaign = SIZE_MAX;
-	r->timestamp_ms = -1;
-	r->time_based = -1;
-	r->bonnie_test = -1;
-	return r;
-}
-
-void an_run_add_log(struct an_run *r, const char *path, const struct an_log_name *ln)
-{
-	struct an_log *l = CM_PUSH(r->logs, r->n_logs, r->cap_logs);
-	l->path = cm_strdup(path);
-	l->type = ln ? ln->type : FC_LOG_UNKNOWN;
-	l->index = ln ? ln->index : 0;
-}
-
 /* An output file outside a manifest: what its path says of it.  `maybe`:
  * a name that is not fio's own (.txt, .log, none ...), read if its content
  * is fio's, else skipped. */

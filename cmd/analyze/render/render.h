@@ -50,6 +50,16 @@ size_t an_text_width(const char *s, size_t n);
  * a word longer than a line is broken. */
 void an_wrap(FILE *f, const char *first, size_t indent, const char *text, int width);
 
+/* Terminal text: the display width of s; s right- or left-aligned in w
+ * columns (cut with '~' when longer); a line written without its trailing
+ * blanks, and emptied. */
+size_t an_str_width(const char *s);
+void an_put_right(struct cm_buf *b, const char *s, size_t w);
+void an_put_left(struct cm_buf *b, const char *s, size_t w);
+void an_end_line(FILE *f, struct cm_buf *line);
+/* Text in a Markdown cell or heading: no line break; |, * and backslash escaped. */
+void an_md_cell(FILE *f, const char *s);
+
 /* ---- names and results (labels.c) ------------------------------------------------- */
 
 /* "state", "variant" or "variant / state", as the analysis needs; caller frees. */

@@ -519,8 +519,8 @@ void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdo
 
 /* ---- the tables for other writers (html.c) ------------------------------------ */
 
-static void visit_grid(const struct an_analysis *a, const struct an_report_opts *o, an_tab_fn fn,
-		       void *ctx)
+void an_grid_visit(const struct an_analysis *a, const struct an_report_opts *o, an_tab_fn fn,
+		   void *ctx)
 {
 	struct an_grid g;
 	memset(&g, 0, sizeof(g));
@@ -551,13 +551,4 @@ static void visit_grid(const struct an_analysis *a, const struct an_report_opts 
 		free(t.cells);
 	}
 	an_grid_free(&g);
-}
-
-void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool compare,
-	       an_tab_fn fn, void *ctx)
-{
-	if (compare)
-		an_compare_visit(a, fn, ctx);
-	else
-		visit_grid(a, o, fn, ctx);
 }

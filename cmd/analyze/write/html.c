@@ -439,8 +439,8 @@ void an_write_html(FILE *f, const struct an_analysis *a, const struct an_report_
 	contents(&h);
 	facts(&h);
 	if (a->n_variants > 1)
-		an_tables(a, o, true, compare_block, &h);
-	an_tables(a, o, false, grid_block, &h);
+		an_compare_visit(a, compare_block, &h);
+	an_grid_visit(a, o, grid_block, &h);
 	close_section(&h);
 	footer(&h);
 	cm_buf_puts(b, "</body>\n</html>\n");

@@ -8,20 +8,6 @@
 
 #include "write/write.h"
 
-/* Text in a cell or heading: a line break would end the table row. */
-void an_md_cell(FILE *f, const char *s)
-{
-	for (const char *p = s; *p; p++) {
-		if (*p == '\n' || *p == '\r') {
-			fputc(' ', f);
-			continue;
-		}
-		if (*p == '|' || *p == '*' || *p == '\\')
-			fputc('\\', f);
-		fputc(*p, f);
-	}
-}
-
 void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_report_opts *o)
 {
 	struct an_grid g;

@@ -9,50 +9,6 @@
 
 #include "write/write.h"
 
-size_t an_str_width(const char *s)
-{
-	return an_text_width(s, strlen(s));
-}
-
-/* Right-aligns `s` in `w` columns (UTF-8 aware). */
-void an_put_right(struct cm_buf *b, const char *s, size_t w)
-{
-	size_t sw = an_str_width(s);
-	for (size_t i = sw; i < w; i++)
-		cm_buf_putc(b, ' ');
-	cm_buf_puts(b, s);
-}
-
-/* Left-aligns, cut to `w` columns with '~' when longer. */
-void an_put_left(struct cm_buf *b, const char *s, size_t w)
-{
-	size_t sw = an_str_width(s);
-	if (sw <= w) {
-		cm_buf_puts(b, s);
-		for (size_t i = sw; i < w; i++)
-			cm_buf_putc(b, ' ');
-		return;
-	}
-	size_t cw = 0;
-	const char *p = s;
-	while (*p && cw + 1 < w) {
-		p++;
-		while (((unsigned char)*p & 0xc0) == 0x80)
-			p++;
-		cw++;
-	}
-	cm_buf_putn(b, s, (size_t)(p - s));
-	cm_buf_putc(b, '~');
-}
-
-void an_end_line(FILE *f, struct cm_buf *line)
-{
-	while (line->len && line->s[line->len - 1] == ' ')
-		line->len--;
-	fprintf(f, "%.*s\n", (int)line->len, line->s);
-	line->len = 0;
-}
-
 /* Piece `line` of `n_lines` of a header text broken into `w`-wide pieces,
  * bottom-aligned (the last piece on the last line). */
 static void header_piece(const char *h, size_t w, size_t line, size_t n_lines, char *out,

@@ -107,16 +107,16 @@ struct an_tab {
 	char ***cells;	     /* nrows x ncols */
 };
 typedef void (*an_tab_fn)(void *ctx, const struct an_tab *t);
-/* The blocks of --table (compare false) or the rows of --compare, in order. */
-void an_tables(const struct an_analysis *a, const struct an_report_opts *o, bool compare,
-	       an_tab_fn fn, void *ctx);
+/* Each block of --table in order, as a table (grid.c). */
+void an_grid_visit(const struct an_analysis *a, const struct an_report_opts *o, an_tab_fn fn,
+		   void *ctx);
 /* The legends under the table (grid) or the comparison, one paragraph each
  * (static); returns how many, at most 4. */
 size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, const char **paras);
 /* The paragraph under the comparison: what a cell holds. */
 void an_compare_legend(struct cm_buf *b, const struct an_analysis *a);
 
-/* The comparison as one table, for an_tables (comparison.c). */
+/* The comparison as one table (comparison.c). */
 void an_compare_visit(const struct an_analysis *a, an_tab_fn fn, void *ctx);
 
 /* The actions table's columns and one row's cells (malloc'd), the line
@@ -130,17 +130,6 @@ bool an_trans_sum_shown(const struct an_trans_sum *s);
 /* The terminal and Markdown tables of the actions (transitions.c). */
 void an_write_actions_table(FILE *f, const struct an_analysis *a, int width);
 void an_write_actions_markdown(FILE *f, const struct an_analysis *a);
-
-/* Terminal text (table.c): the display width of s; s right- or
- * left-aligned in w columns (cut with '~' when longer); a line written
- * without its trailing blanks, and emptied. */
-size_t an_str_width(const char *s);
-void an_put_right(struct cm_buf *b, const char *s, size_t w);
-void an_put_left(struct cm_buf *b, const char *s, size_t w);
-void an_end_line(FILE *f, struct cm_buf *line);
-/* Text in a Markdown cell or heading: no line break, | * \ escaped
- * (markdown.c). */
-void an_md_cell(FILE *f, const char *s);
 
 /* Accepted runs by column, test and round (csv.c, for CSV and JSON). */
 struct an_run_order {
