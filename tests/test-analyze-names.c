@@ -146,8 +146,8 @@ static void check_pattern(const char *pat, const char *key, const char *state, i
 			  const char *test)
 {
 	struct an_pattern *p;
-	char why[512];
-	CHECK_INT(an_pattern_compile(pat, &p, why, sizeof(why)), 0);
+	struct an_error err;
+	CHECK_INT(an_pattern_compile(pat, &p, &err), 0);
 	struct an_ident id;
 	int rc = an_pattern_match(p, key, &id);
 	if (state) {
@@ -190,8 +190,8 @@ static void test_pattern(void)
 	check_pattern("*a*a*a*a*a*a*a*a{state}-{test}", longname, NULL, 0, NULL);
 	longname[2000] = '-';
 	struct an_pattern *lp;
-	char lwhy[512];
-	CHECK_INT(an_pattern_compile("*a*a*a*a*a*a*a*a{state}-{test}", &lp, lwhy, sizeof(lwhy)), 0);
+	struct an_error lerr;
+	CHECK_INT(an_pattern_compile("*a*a*a*a*a*a*a*a{state}-{test}", &lp, &lerr), 0);
 	struct an_ident lid;
 	CHECK_INT(an_pattern_match(lp, longname, &lid), 0);
 	CHECK_INT(strlen(lid.state), 2000 - 8); /* the stars take nothing */
@@ -200,16 +200,15 @@ static void test_pattern(void)
 	an_pattern_free(lp);
 
 	struct an_pattern *p;
-	char why[512];
-	CHECK_INT(an_pattern_compile("{state}-{tset}", &p, why, sizeof(why)), -1);
-	CHECK(strstr(why, "unknown placeholder {tset}") != NULL);
-	CHECK_INT(an_pattern_compile("results/*.json", &p, why, sizeof(why)), -1);
-	CHECK(strstr(why, "needs at least one of {variant}, {state}, {round}, {test}") != NULL);
+	struct an_error err;
+	CHECK_INT(an_pattern_compile("{state}-{tset}", &p, &err), -1);
+	CHECK(strstr(err.msg, "unknown placeholder {tset}") != NULL);
+	CHECK_INT(an_pattern_compile("results/*.json", &p, &err), -1);
+	CHECK(strstr(err.msg, "needs at least one of {variant}, {state}, {round}, {test}") != NULL);
 	/* No {test}: the test is fio's job name, later. */
 	check_pattern("{state}-{round}.json", "x/before-3", "before", 3, NULL);
 	/* {variant} */
-	CHECK_INT(an_pattern_compile("{variant}/{state}{round}-{test}.json", &p, why, sizeof(why)),
-		  0);
+	CHECK_INT(an_pattern_compile("{variant}/{state}{round}-{test}.json", &p, &err), 0);
 	struct an_ident vid;
 	CHECK_INT(an_pattern_match(p, "top/zvol/basis2-rw4k", &vid), 0);
 	CHECK_STR(vid.variant, "zvol");
@@ -218,9 +217,9 @@ static void test_pattern(void)
 	CHECK_INT(an_pattern_dirs(p), 1);
 	an_ident_free(&vid);
 	an_pattern_free(p);
-	CHECK_INT(an_pattern_compile("{state}-{test", &p, why, sizeof(why)), -1);
-	CHECK_INT(an_pattern_compile("{state}-{test}-{state}", &p, why, sizeof(why)), -1);
-	CHECK(strstr(why, "appears twice") != NULL);
+	CHECK_INT(an_pattern_compile("{state}-{test", &p, &err), -1);
+	CHECK_INT(an_pattern_compile("{state}-{test}-{state}", &p, &err), -1);
+	CHECK(strstr(err.msg, "appears twice") != NULL);
 }
 
 static void test_log_names(void)

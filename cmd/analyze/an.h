@@ -36,6 +36,9 @@
 #include "common/campaign.h"
 #include "common/common.h"
 
+/* The program's name, in front of what it says on standard error. */
+#define AN_PROGRAM "fiocamp-analyze"
+
 enum an_status {
 	AN_OK = 0,
 	AN_E_USAGE = -1, /* the command line: an unknown option, a bad value, a name

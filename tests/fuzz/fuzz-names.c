@@ -58,8 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (nl)
 		*nl = '\0';
 	struct an_pattern *p = NULL;
-	char why[512];
-	if (an_pattern_compile(line, &p, why, sizeof(why)) < 0)
+	struct an_error err;
+	if (an_pattern_compile(line, &p, &err) < 0)
 		p = NULL;
 	while (nl) {
 		line = nl + 1;

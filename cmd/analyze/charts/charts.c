@@ -63,34 +63,33 @@ void an_charts_make(struct an_charts *out, const struct an_analysis *a,
 	}
 }
 
-int an_charts_write_dir(const struct an_charts *c, const char *dir, char *why, size_t why_len)
+int an_charts_write_dir(const struct an_charts *c, const char *dir, struct an_error *err)
 {
 	struct stat st;
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		snprintf(why, why_len, "%s: cannot make the directory: %s", dir, strerror(errno));
-		return -1;
+		return an_fail(err, AN_E_WRITE, "%s: cannot make the directory: %s", dir,
+			       strerror(errno));
 	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(why, why_len, "%s: not a directory", dir);
-		return -1;
+		return an_fail(err, AN_E_WRITE, "%s: not a directory", dir);
 	}
 	static const char head[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
 	for (size_t i = 0; i < c->n; i++) {
 		char *path = cm_asprintf("%s/%s", dir, c->v[i].file);
 		FILE *f = fopen(path, "w");
 		if (!f) {
-			snprintf(why, why_len, "%s: %s", path, strerror(errno));
+			an_fail(err, AN_E_WRITE, "%s: %s", path, strerror(errno));
 			free(path);
-			return -1;
+			return AN_E_WRITE;
 		}
 		fputs(head, f);
 		fwrite(c->v[i].svg, 1, c->v[i].svg_len, f);
 		int bad = ferror(f);
 		bad |= fclose(f) != 0;
 		if (bad) {
-			snprintf(why, why_len, "%s: write error", path);
+			an_fail(err, AN_E_WRITE, "%s: write error", path);
 			free(path);
-			return -1;
+			return AN_E_WRITE;
 		}
 		free(path);
 	}

@@ -47,7 +47,7 @@ void an_charts_make(struct an_charts *out, const struct an_analysis *a,
 		    const struct an_report_opts *o);
 void an_charts_release(struct an_charts *c);
 /* Writes each chart as DIR/FILE, a standalone SVG file; DIR is made when
- * missing.  0, or -1 with why (naming the file) filled. */
-int an_charts_write_dir(const struct an_charts *c, const char *dir, char *why, size_t why_len);
+ * missing.  0, or AN_E_WRITE with err naming the file. */
+int an_charts_write_dir(const struct an_charts *c, const char *dir, struct an_error *err);
 
 #endif

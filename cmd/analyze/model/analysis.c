@@ -94,6 +94,12 @@ static void notes_free(struct an_notes *n)
 	free(n->items);
 }
 
+void an_analysis_init(struct an_analysis *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->short_fraction = 0.8;
+}
+
 void an_analysis_free(struct an_analysis *a)
 {
 	for (size_t i = 0; i < a->n_inputs; i++) {

@@ -425,6 +425,8 @@ void an_note(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
 void an_warn(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);
 void an_reject(struct an_analysis *a, const char *path, const char *fmt, ...) CM_PRINTF(3, 4);
 void an_skip(struct an_analysis *a, const char *path, const char *reason);
+/* An empty analysis: runs below 0.8 of their test's median runtime are short. */
+void an_analysis_init(struct an_analysis *a);
 void an_analysis_free(struct an_analysis *a);
 /* Frees what hangs off a run (not the run itself). */
 void an_run_free(struct an_run *r);

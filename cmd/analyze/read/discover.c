@@ -111,6 +111,7 @@ struct walk_ctx {
 	size_t in;
 	const struct an_pattern *pattern;
 	bool no_manifest;
+	struct an_errors *errs; /* a campaign directory whose manifest cannot be read */
 };
 
 static int walk(struct walk_ctx *w, const char *dir, int depth);
@@ -179,8 +180,8 @@ static int walk_entry(struct walk_ctx *w, const char *dir, const struct entry *e
 	return rc;
 }
 
-/* 0, or -1 when a campaign directory in the tree has a manifest that
- * cannot be read (printed). */
+/* 0, or AN_E_INPUT when a campaign directory in the tree has a manifest
+ * that cannot be read (in w->errs; the walk goes on). */
 static int walk(struct walk_ctx *w, const char *dir, int depth)
 {
 	struct an_analysis *a = w->a;
@@ -226,7 +227,10 @@ static int walk(struct walk_ctx *w, const char *dir, int depth)
 	bool by_manifest = campaign && !w->no_manifest;
 	if (by_manifest) {
 		char *manifest = an_path_join(dir, CM_CAMPAIGN_MANIFEST);
-		status = an_read_manifest(a, w->in, dir, manifest);
+		struct an_error err;
+		status = an_read_manifest(a, w->in, dir, manifest, &err);
+		if (status < 0)
+			an_errors_add(w->errs, &err);
 		free(manifest);
 	}
 	/* Sorted, so that the order of runs does not depend on the file system. */
@@ -234,7 +238,7 @@ static int walk(struct walk_ctx *w, const char *dir, int depth)
 		qsort(names, n, sizeof(*names), cmp_entry);
 	for (size_t i = 0; i < n; i++) {
 		if (!by_manifest && walk_entry(w, dir, &names[i], campaign, depth) < 0)
-			status = -1;
+			status = AN_E_INPUT;
 		free(names[i].name);
 	}
 	free(names);
@@ -328,40 +332,50 @@ static void detect_bench_fio(struct an_analysis *a, size_t in, enum an_layout la
 
 /* ---- arguments --------------------------------------------------------------- */
 
-static int add_path(struct an_analysis *a, size_t in, const char *path,
-		    const struct an_pattern *pattern, bool no_manifest, bool explicit_file)
+/* A path given (or a glob's): 0, or AN_E_INPUT with the problem added to
+ * w->errs. */
+static int add_path(struct walk_ctx *w, const char *path, bool explicit_file)
 {
+	struct an_analysis *a = w->a;
+	size_t in = w->in;
+	const struct an_pattern *pattern = w->pattern;
+	struct an_error err;
 	struct stat st;
 	if (stat(path, &st) != 0) {
-		fprintf(stderr, "fiocamp-analyze: %s: %s\n", path, strerror(errno));
-		return -1;
+		an_fail(&err, AN_E_INPUT, "%s: %s", path, strerror(errno));
+		an_errors_add(w->errs, &err);
+		return AN_E_INPUT;
 	}
+	int rc = 0;
 	if (S_ISDIR(st.st_mode)) {
 		char *manifest = an_path_join(path, CM_CAMPAIGN_MANIFEST);
 		struct stat ms;
-		int rc;
-		if (!no_manifest && stat(manifest, &ms) == 0) {
-			rc = an_read_manifest(a, in, path, manifest);
+		if (!w->no_manifest && stat(manifest, &ms) == 0) {
+			rc = an_read_manifest(a, in, path, manifest, &err);
+			if (rc < 0)
+				an_errors_add(w->errs, &err);
 		} else {
-			struct walk_ctx w = {a, in, pattern, no_manifest};
-			rc = walk(&w, path, 0);
+			rc = walk(w, path, 0);
 		}
 		free(manifest);
 		return rc;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "fiocamp-analyze: %s: not a regular file or directory\n", path);
-		return -1;
+		an_fail(&err, AN_E_INPUT, "%s: not a regular file or directory", path);
+		an_errors_add(w->errs, &err);
+		return AN_E_INPUT;
 	}
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
-	if (!no_manifest && strcmp(base, CM_CAMPAIGN_MANIFEST) == 0) {
+	if (!w->no_manifest && strcmp(base, CM_CAMPAIGN_MANIFEST) == 0) {
 		char *dir = cm_strndup(path, (size_t)(base - path));
 		if (!dir[0]) {
 			free(dir);
 			dir = cm_strdup(".");
 		}
-		int rc = an_read_manifest(a, in, dir, path);
+		rc = an_read_manifest(a, in, dir, path, &err);
+		if (rc < 0)
+			an_errors_add(w->errs, &err);
 		free(dir);
 		return rc;
 	}
@@ -383,27 +397,28 @@ static int add_path(struct an_analysis *a, size_t in, const char *path,
 }
 
 int an_discover(struct an_analysis *a, size_t in, const struct an_pattern *pattern,
-		const struct an_read_opts *opt)
+		const struct an_read_opts *opt, struct an_errors *errs)
 {
 	const char *arg = a->inputs[in].arg;
+	struct walk_ctx w = {a, in, pattern, opt->no_manifest, errs};
+	struct an_error err;
 	struct stat st;
 	int status = 0;
 	if (stat(arg, &st) == 0 || !strpbrk(arg, "*?[")) {
-		status = add_path(a, in, arg, pattern, opt->no_manifest, true);
+		status = add_path(&w, arg, true);
 	} else {
 		glob_t g;
 		int rc = glob(arg, 0, NULL, &g);
-		if (rc == GLOB_NOMATCH) {
-			fprintf(stderr, "fiocamp-analyze: %s: no file matches\n", arg);
-			return -1;
-		}
 		if (rc != 0) {
-			fprintf(stderr, "fiocamp-analyze: %s: cannot expand the pattern\n", arg);
-			return -1;
+			an_fail(&err, AN_E_INPUT, "%s: %s", arg,
+				rc == GLOB_NOMATCH ? "no file matches"
+						   : "cannot expand the pattern");
+			an_errors_add(errs, &err);
+			return AN_E_INPUT;
 		}
 		for (size_t i = 0; i < g.gl_pathc; i++) {
-			if (add_path(a, in, g.gl_pathv[i], pattern, opt->no_manifest, false) < 0)
-				status = -1;
+			if (add_path(&w, g.gl_pathv[i], false) < 0)
+				status = AN_E_INPUT;
 		}
 		globfree(&g);
 	}

@@ -165,3 +165,42 @@ void an_run_add_log(struct an_run *r, const char *path, const struct an_log_name
 	l->type = ln ? ln->type : FC_LOG_UNKNOWN;
 	l->index = ln ? ln->index : 0;
 }
+
+/* An input that held nothing fio wrote is a bad input. */
+static void reject_empty_inputs(struct an_analysis *a)
+{
+	for (size_t in = 0; in < a->n_inputs; in++) {
+		bool any = false;
+		for (size_t i = 0; i < a->n_runs && !any; i++)
+			any = a->runs[i].input == in && !a->runs[i].skip;
+		for (size_t i = 0; i < a->n_plogs && !any; i++)
+			any = a->plogs[i].input == in;
+		for (size_t i = 0; i < a->n_campaigns && !any; i++)
+			any = a->campaigns[i].input == in;
+		if (!any)
+			an_reject(a, a->inputs[in].arg, "no fio output found");
+	}
+}
+
+static int cmp_rejected(const void *x, const void *y)
+{
+	const struct an_rejected *a = x, *b = y;
+	return strcmp(a->path, b->path);
+}
+
+static int cmp_skipped(const void *x, const void *y)
+{
+	const struct an_skipped *a = x, *b = y;
+	int c = strcmp(a->reason, b->reason);
+	return c ? c : strcmp(a->path, b->path);
+}
+
+void an_read_finish(struct an_analysis *a)
+{
+	an_list_rejects(a);
+	reject_empty_inputs(a);
+	if (a->n_rejected)
+		qsort(a->rejected, a->n_rejected, sizeof(*a->rejected), cmp_rejected);
+	if (a->n_skipped)
+		qsort(a->skipped, a->n_skipped, sizeof(*a->skipped), cmp_skipped);
+}

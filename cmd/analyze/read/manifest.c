@@ -45,12 +45,6 @@ static bool safe_rel_path(const char *p)
 	return true;
 }
 
-static int manifest_fail(const char *path, const char *what)
-{
-	fprintf(stderr, "fiocamp-analyze: %s: %s\n", path, what);
-	return -1;
-}
-
 /* Data back computed from the actions when the manifest has no
  * data_back_s: the downtime plus the actions from the wait-ssh up to the
  * verify-hash that matched.  NaN without them. */
@@ -331,7 +325,7 @@ static int manifest_rounds(struct manifest_ctx *m, const char *path, const char 
 
 /* From a file, or from buf when it is not NULL (path then labels it). */
 static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir, const char *path,
-			      const char *buf, size_t len)
+			      const char *buf, size_t len, struct an_error *err)
 {
 	json_error_t je;
 	json_t *root;
@@ -340,22 +334,21 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	} else {
 		FILE *f = fopen(path, "r");
 		if (!f) {
-			fprintf(stderr, "fiocamp-analyze: %s: %s\n", path, strerror(errno));
-			return -1;
+			return an_fail(err, AN_E_INPUT, "%s: %s", path, strerror(errno));
 		}
 		root = json_loadf(f, 0, &je);
 		fclose(f);
 	}
 	if (!root) {
-		fprintf(stderr, "fiocamp-analyze: %s:%d:%d: %s\n", path, je.line, je.column,
-			je.text);
-		return -1;
+		return an_fail(err, AN_E_INPUT, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	}
 	int rc = 0;
 	const char *format = json_string_value(json_object_get(root, "format"));
 	if (!json_is_object(root) || !format || strcmp(format, CM_MANIFEST_FORMAT) != 0) {
-		rc = manifest_fail(path, "not a fiocamp manifest (\"format\" is not "
-					 "\"" CM_MANIFEST_FORMAT "\")");
+		rc = an_fail(err, AN_E_INPUT,
+			     "%s: not a fiocamp manifest (\"format\" is not \"" CM_MANIFEST_FORMAT
+			     "\")",
+			     path);
 		goto out;
 	}
 	const json_t *version = json_object_get(root, "version");
@@ -364,7 +357,7 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 			CM_MANIFEST_VERSION, CM_MANIFEST_VERSION);
 	const json_t *states = json_object_get(root, "states");
 	if (!json_is_array(states)) {
-		rc = manifest_fail(path, "\"states\" is missing or not an array");
+		rc = an_fail(err, AN_E_INPUT, "%s: \"states\" is missing or not an array", path);
 		goto out;
 	}
 	struct an_campaign *c = CM_PUSH(a->campaigns, a->n_campaigns, a->cap_campaigns);
@@ -467,15 +460,16 @@ out:
 	return rc;
 }
 
-int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path)
+int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path,
+		     struct an_error *err)
 {
-	return read_manifest_from(a, in, dir, path, NULL, 0);
+	return read_manifest_from(a, in, dir, path, NULL, 0, err);
 }
 
 int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
-			    const char *buf, size_t len)
+			    const char *buf, size_t len, struct an_error *err)
 {
 	if (a->n_inputs == 0)
 		an_add_input(a, dir, NULL);
-	return read_manifest_from(a, 0, dir, label, buf, len);
+	return read_manifest_from(a, 0, dir, label, buf, len, err);
 }

@@ -54,7 +54,7 @@ static void add_lit(struct an_pattern *p, const char *s, size_t len)
 	t->len = len;
 }
 
-int an_pattern_compile(const char *text, struct an_pattern **out, char *why, size_t why_len)
+int an_pattern_compile(const char *text, struct an_pattern **out, struct an_error *err)
 {
 	*out = NULL;
 	struct an_pattern *p = cm_calloc(1, sizeof(*p));
@@ -77,9 +77,9 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 		}
 		const char *close = strchr(s, '}');
 		if (!close) {
-			snprintf(why, why_len, "pattern \"%s\": '{' without '}'", text);
+			an_fail(err, AN_E_USAGE, "pattern \"%s\": '{' without '}'", text);
 			an_pattern_free(p);
-			return -1;
+			return AN_E_USAGE;
 		}
 		size_t nlen = (size_t)(close - s - 1);
 		int kind = -1;
@@ -92,19 +92,19 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 		else if (nlen == 4 && strncmp(s + 1, "test", 4) == 0)
 			kind = TOK_TEST;
 		if (kind < 0) {
-			snprintf(
-			    why, why_len,
+			an_fail(
+			    err, AN_E_USAGE,
 			    "pattern \"%s\": unknown placeholder {%.*s} (use {variant}, {state}, "
 			    "{round}, {test})",
 			    text, (int)nlen, s + 1);
 			an_pattern_free(p);
-			return -1;
+			return AN_E_USAGE;
 		}
 		if (seen[kind]) {
-			snprintf(why, why_len, "pattern \"%s\": {%.*s} appears twice", text,
-				 (int)nlen, s + 1);
+			an_fail(err, AN_E_USAGE, "pattern \"%s\": {%.*s} appears twice", text,
+				(int)nlen, s + 1);
 			an_pattern_free(p);
-			return -1;
+			return AN_E_USAGE;
 		}
 		seen[kind] = true;
 		add_lit(p, lit, (size_t)(s - lit));
@@ -124,12 +124,12 @@ int an_pattern_compile(const char *text, struct an_pattern **out, char *why, siz
 		add_lit(p, tail, strlen(tail));
 
 	if (!seen[TOK_VARIANT] && !seen[TOK_STATE] && !seen[TOK_ROUND] && !seen[TOK_TEST]) {
-		snprintf(why, why_len,
-			 "pattern \"%s\": needs at least one of {variant}, {state}, {round}, "
-			 "{test}",
-			 text);
+		an_fail(err, AN_E_USAGE,
+			"pattern \"%s\": needs at least one of {variant}, {state}, {round}, "
+			"{test}",
+			text);
 		an_pattern_free(p);
-		return -1;
+		return AN_E_USAGE;
 	}
 	p->components = 1;
 	for (const char *c = text; *c; c++)

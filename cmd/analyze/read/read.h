@@ -134,7 +134,8 @@ char *an_bench_fio_log_key(const char *key);
 
 /* A --pattern with {variant}, {state}, {round}, {test} and '*'. */
 struct an_pattern;
-int an_pattern_compile(const char *text, struct an_pattern **out, char *why, size_t why_len);
+/* 0, or AN_E_USAGE with err saying what is wrong with it. */
+int an_pattern_compile(const char *text, struct an_pattern **out, struct an_error *err);
 /* Matches the last components of `key_path`: 0 and *id filled (fields
  * the pattern lacks stay NULL), or -1. */
 int an_pattern_match(const struct an_pattern *p, const char *key_path, struct an_ident *id);
@@ -183,15 +184,16 @@ void an_add_input(struct an_analysis *a, const char *arg, const char *label);
 /* Names the inputs as variants: labels, else basenames made unique. */
 void an_name_inputs(struct an_analysis *a);
 
-/* Finds the runs and logs of input `in`.  Returns 0, or -1 after printing
- * why (usage-level problems: missing path, bad manifest). */
+/* Finds the runs and logs of input `in`.  Returns 0, or AN_E_INPUT with
+ * one error in errs for each path that does not exist and each manifest
+ * that cannot be read (the search goes on, to name every one). */
 int an_discover(struct an_analysis *a, size_t in, const struct an_pattern *pattern,
-		const struct an_read_opts *opt);
+		const struct an_read_opts *opt, struct an_errors *errs);
 
 /* Reads a manifest held in memory, as if it were `label` in `dir` (for the
- * fuzzer).  0, or -1 after printing why. */
+ * fuzzer).  0, or AN_E_INPUT with err filled. */
 int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
-			    const char *buf, size_t len);
+			    const char *buf, size_t len, struct an_error *err);
 
 /* ---- identity (identify.c) -------------------------------------------------- */
 
@@ -215,6 +217,11 @@ void an_load_logs(struct an_analysis *a, int threads);
 /* Lists the rejected runs (after an_identify and an_compute have added
  * theirs). */
 void an_list_rejects(struct an_analysis *a);
+/* After the statistics (inputs.c): every run left out listed as rejected
+ * or skipped (an_list_rejects), an input that held nothing fio wrote
+ * rejected, both lists sorted (rejected by path, skipped by reason and
+ * path) as every writer shows them. */
+void an_read_finish(struct an_analysis *a);
 
 /* ---- bonnie++ rows (bonnie.c) ----------------------------------------------- */
 
@@ -262,7 +269,8 @@ struct an_run *an_run_add(struct an_analysis *a, size_t in, const char *path);
 void an_run_add_log(struct an_run *r, const char *path, const struct an_log_name *ln);
 
 /* Reads the campaign directory `dir` of input `in` through its manifest
- * at `path` (manifest.c).  0, or -1 after printing why. */
-int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path);
+ * at `path` (manifest.c).  0, or AN_E_INPUT with err filled. */
+int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path,
+		     struct an_error *err);
 
 #endif

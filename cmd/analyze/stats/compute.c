@@ -296,7 +296,8 @@ static bool transition_shown(const struct an_transition *t)
 	return cm_status_failed(t->status) || t->n_actions > 0;
 }
 
-static int order_states(struct an_analysis *a, const struct an_stats_opts *opt)
+static int order_states(struct an_analysis *a, const struct an_stats_opts *opt,
+			struct an_error *err)
 {
 	size_t *time_order = cm_calloc(a->n_states ? a->n_states : 1, sizeof(*time_order));
 	size_t n = 0;
@@ -332,14 +333,13 @@ static int order_states(struct an_analysis *a, const struct an_stats_opts *opt)
 					break;
 			}
 			if (k == n) {
-				fprintf(stderr,
-					"fiocamp-analyze: --state-order: no usable runs of a state "
-					"called \"%s\"\n",
+				an_fail(err, AN_E_USAGE,
+					"--state-order: no usable runs of a state called \"%s\"",
 					tok);
 				free(list);
 				free(time_order);
 				free(placed);
-				return -1;
+				return AN_E_USAGE;
 			}
 			if (!placed[time_order[k]])
 				a->order[a->n_order++] = time_order[k];
@@ -359,12 +359,10 @@ static int order_states(struct an_analysis *a, const struct an_stats_opts *opt)
 		while (k < a->n_states && strcmp(a->states[k].name, opt->baseline) != 0)
 			k++;
 		if (k == a->n_states || !a->states[k].n_runs) {
-			fprintf(stderr,
-				"fiocamp-analyze: --baseline: no usable runs of a state called "
-				"\"%s\"\n",
-				opt->baseline);
 			free(time_order);
-			return -1;
+			return an_fail(err, AN_E_USAGE,
+				       "--baseline: no usable runs of a state called \"%s\"",
+				       opt->baseline);
 		}
 		a->baseline = k;
 	} else {
@@ -385,7 +383,8 @@ static int order_states(struct an_analysis *a, const struct an_stats_opts *opt)
 }
 
 /* Variants keep the order of the inputs; the first is the baseline. */
-static int order_columns(struct an_analysis *a, const struct an_stats_opts *opt)
+static int order_columns(struct an_analysis *a, const struct an_stats_opts *opt,
+			 struct an_error *err)
 {
 	a->baseline_variant = 0;
 	if (opt->baseline_variant) {
@@ -393,11 +392,10 @@ static int order_columns(struct an_analysis *a, const struct an_stats_opts *opt)
 		while (k < a->n_variants && strcmp(a->variants[k].name, opt->baseline_variant) != 0)
 			k++;
 		if (k == a->n_variants || !a->variants[k].n_runs) {
-			fprintf(stderr,
-				"fiocamp-analyze: --baseline-variant: no usable runs of a variant "
-				"called \"%s\"\n",
-				opt->baseline_variant);
-			return -1;
+			return an_fail(
+			    err, AN_E_USAGE,
+			    "--baseline-variant: no usable runs of a variant called \"%s\"",
+			    opt->baseline_variant);
 		}
 		a->baseline_variant = k;
 	} else {
@@ -428,7 +426,20 @@ static int order_columns(struct an_analysis *a, const struct an_stats_opts *opt)
 	return 0;
 }
 
-int an_compute(struct an_analysis *a, const struct an_stats_opts *opt)
+/* Medians of single runs are no medians. */
+static void warn_single_runs(struct an_analysis *a)
+{
+	bool single = true;
+	for (size_t i = 0; i < a->n_series && single; i++) {
+		for (size_t k = 0; k < a->n_cols && single; k++)
+			single = a->series[i].cells[k].n <= 1;
+	}
+	if (single && a->n_series)
+		an_warn(a, "every test has a single run in each state and variant (n = 1): the "
+			   "medians are single values, and min..max and p need repeated runs");
+}
+
+int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an_error *err)
 {
 	reject_short_runs(a);
 	number_rounds(a);
@@ -477,12 +488,15 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt)
 	}
 	/* a campaign of transitions only (rounds = 0) is analyzed for them */
 	if (!any && !an_has_actions(a))
-		return -2;
+		return an_fail(err, AN_E_EMPTY,
+			       "nothing to analyze: no usable fio run among the inputs");
 	if (a->n_variants && a->variants[0].fio_version)
 		a->fio_version = cm_strdup(a->variants[0].fio_version);
 	order_tests(a);
-	if (order_states(a, opt) < 0 || order_columns(a, opt) < 0)
-		return -1;
+	int rc = order_states(a, opt, err);
+	if (rc < 0 || (rc = order_columns(a, opt, err)) < 0)
+		return rc;
 	an_series_build(a);
+	warn_single_runs(a);
 	return 0;
 }

@@ -31,11 +31,12 @@ struct an_stats_opts {
 
 /*
  * Numbers rounds, leaves out short runs and repeated ones, orders states
- * and variants, picks the baselines, computes every series.  Returns 0;
- * -1 with a message printed (unknown --baseline, --baseline-variant or
- * --state-order name); -2 when no run is usable.
+ * and variants, picks the baselines, computes every series; warns when
+ * every cell holds a single run.  Returns 0; AN_E_USAGE (a --baseline,
+ * --baseline-variant or --state-order name with no usable runs) or
+ * AN_E_EMPTY (no usable run, and no transition to show) with err filled.
  */
-int an_compute(struct an_analysis *a, const struct an_stats_opts *opt);
+int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an_error *err);
 
 /* Per-second statistics of one series against a band.  recovery: seconds
  * from the log's start until the first interval at or above band->low;

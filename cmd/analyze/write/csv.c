@@ -591,6 +591,18 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 	free(order);
 }
 
+static const char *const kind_names[] = {
+    [AN_CSV_SUMMARY] = "summary", [AN_CSV_ROUNDS] = "rounds",
+    [AN_CSV_PROFILE] = "profile", [AN_CSV_TRANSITIONS] = "transitions",
+    [AN_CSV_ACTIONS] = "actions", [AN_CSV_WIDE] = "wide",
+    [AN_CSV_COMPARE] = "compare",
+};
+
+const char *an_csv_kind_name(enum an_csv_kind k)
+{
+	return (unsigned)k < CM_ARRAY_SIZE(kind_names) ? kind_names[k] : NULL;
+}
+
 void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		  const struct an_report_opts *opts)
 {

@@ -24,7 +24,15 @@
 #include "render/render.h"
 #include "stats/stats.h"
 
-/* ---- the writers ------------------------------------------------------------------ */
+/* ---- what is written, and where ------------------------------------------------- */
+
+enum an_format {
+	AN_FORMAT_DEFAULT, /* not chosen: the table on a terminal, else --csv summary */
+	AN_FORMAT_TABLE,
+	AN_FORMAT_CSV,
+	AN_FORMAT_JSON,
+	AN_FORMAT_MARKDOWN,
+};
 
 enum an_csv_kind {
 	AN_CSV_SUMMARY,
@@ -35,6 +43,34 @@ enum an_csv_kind {
 	AN_CSV_WIDE,
 	AN_CSV_COMPARE,
 };
+
+/* The name of a CSV kind ("summary", ...) as --csv takes it (csv.c); NULL
+ * past the last.  Static. */
+const char *an_csv_kind_name(enum an_csv_kind k);
+
+/* What the command line asked to be written. */
+struct an_output {
+	enum an_format format;
+	bool compare;	       /* --compare: the comparison, on the terminal or as Markdown */
+	enum an_csv_kind csv;  /* with AN_FORMAT_CSV */
+	const char *file;      /* -o FILE; NULL: standard output */
+	const char *html;      /* --html FILE, "-" for standard output; NULL */
+	const char *svg_dir;   /* --svg DIR; NULL */
+	bool pictures_only;    /* --html or --svg alone: nothing else is written */
+	const char *generator; /* the program and its version, in the HTML report */
+};
+
+/* Writes what out asks (output.c): 0, or AN_E_WRITE with err naming the
+ * file that could not be written. */
+int an_write_report(const struct an_analysis *a, const struct an_report_opts *o,
+		    const struct an_output *out, struct an_error *err);
+
+/* What became of the files, one line each on f (messages.c): with runs,
+ * every run read and how; the files skipped (each with verbose, else a
+ * line per reason when there are more than 3), the files rejected. */
+void an_write_files(FILE *f, const struct an_analysis *a, bool verbose, bool runs);
+/* The warnings and the notes, one line each. */
+void an_write_notes(FILE *f, const struct an_analysis *a, bool warnings, bool notes);
 
 /* The grid (table.c). */
 void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report_opts *o);
