@@ -9,6 +9,105 @@
 
 #include "charts/chart.h"
 
+/* Column k's row of a panel at y: its name, its median as a bar, min..max
+ * as a whisker, every round as a dot, the value and its change. */
+static void cmp_row(struct cm_buf *b, const struct an_analysis *a, const struct an_series *s,
+		    size_t k, const struct an_axis *ax, double px0, double px1, double y,
+		    const char *unit)
+{
+	const struct an_cell *c = &s->cells[k];
+	char *name = an_col_name(a, &a->cols[k]);
+	struct cm_buf nt = {NULL, 0, 0};
+	bool cut = an_svg_clip(&nt, name, 28);
+	an_svg_put(b, "<text x=\"12\" y=\"%v\"%s>", y + 14,
+		   a->cols[k].variant == a->baseline_variant ? " font-weight=\"bold\"" : "");
+	if (cut)
+		an_svg_put(b, "<title>%e</title>", name);
+	an_svg_put(b, "%e</text>\n", nt.s);
+	cm_buf_release(&nt);
+	if ((!c->sum.n || !isfinite(c->sum.median)) && c->too_fast) {
+		/* every round too fast for bonnie++ to time: only a bound */
+		double x = px0 + 4;
+		char above[32] = "";
+		if (isfinite(c->too_fast_above)) {
+			double xb = an_axis_map(ax, c->too_fast_above, px0, px1);
+			an_svg_put(b,
+				   "<rect x=\"%v\" y=\"%v\" width=\"%v\" height=\"14\" "
+				   "fill=\"#888\" fill-opacity=\"0.12\" stroke=\"#888\" "
+				   "stroke-dasharray=\"3 2\"/>\n",
+				   px0, y + 3, xb - px0);
+			an_fmt_short(above, sizeof(above), c->too_fast_above);
+			x = xb + 4;
+		}
+		an_svg_put(b,
+			   "<text x=\"%v\" y=\"%v\" fill=\"#444\">%s%s%s(%z too "
+			   "fast)</text>\n",
+			   x, y + 14, above[0] ? "&gt;" : "", above[0] ? above : "",
+			   above[0] ? " " : "", c->too_fast);
+		free(name);
+		return;
+	}
+	if (!c->sum.n || !isfinite(c->sum.median)) {
+		an_svg_put(b, "<text x=\"%v\" y=\"%v\" fill=\"#666\">no runs</text>\n", px0 + 4,
+			   y + 14);
+		free(name);
+		return;
+	}
+	const char *colour = an_svg_colour(an_chart_style(a, k));
+	double xm = an_axis_map(ax, c->sum.median, px0, px1);
+	char med[32], lo[32], hi[32], pct[32];
+	an_fmt_short(med, sizeof(med), c->sum.median);
+	an_fmt_short(lo, sizeof(lo), c->sum.min);
+	an_fmt_short(hi, sizeof(hi), c->sum.max);
+	pct[0] = '\0';
+	if (a->cols[k].variant != a->baseline_variant)
+		an_fmt_pct(pct, sizeof(pct), c->v_change_pct);
+	struct cm_buf tip = {NULL, 0, 0};
+	cm_buf_printf(&tip, "%s: median %s %s", name, med, unit);
+	if (pct[0])
+		cm_buf_printf(&tip, ", %s against %s%s", pct, a->variants[a->baseline_variant].name,
+			      c->v_outside ? " (outside its min..max)" : "");
+	cm_buf_printf(&tip, "; min..max %s..%s over %zu rounds", lo, hi, c->sum.n);
+	an_svg_put(b,
+		   "<g><title>%e</title><rect x=\"%v\" y=\"%v\" width=\"%v\" "
+		   "height=\"14\" fill=\"%s\" fill-opacity=\"0.25\"/>\n<line x1=\"%v\" "
+		   "y1=\"%v\" x2=\"%v\" y2=\"%v\" stroke=\"%s\" stroke-width=\"2.5\"/>"
+		   "</g>\n",
+		   tip.s, px0, y + 3, xm - px0, colour, xm, y + 3, xm, y + 17, colour);
+	cm_buf_release(&tip);
+	double xa = an_axis_map(ax, c->sum.min, px0, px1),
+	       xb = an_axis_map(ax, c->sum.max, px0, px1);
+	if (c->sum.n > 1)
+		an_svg_put(b,
+			   "<path d=\"M%v %vV%vM%v %vH%vM%v %vV%v\" stroke=\"#000\" "
+			   "fill=\"none\"/>\n",
+			   xa, y + 6, y + 14, xa, y + 10, xb, xb, y + 6, y + 14);
+	an_svg_put(b, "<g fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.8\">\n", colour);
+	for (size_t i = 0; i < c->n; i++) {
+		double v = c->values[i];
+		if (!isfinite(v))
+			continue;
+		char num[32];
+		an_fmt_short(num, sizeof(num), v);
+		char *tp = cm_asprintf("%s, round %d: %s %s", name, c->rounds[i], num, unit);
+		double yy = y + 10 + (c->n > 1 ? ((double)i / (double)(c->n - 1) - 0.5) * 6 : 0);
+		if (c->first[i])
+			an_svg_marker(b, AN_SHAPE_DIAMOND, an_axis_map(ax, v, px0, px1), yy, 3.6,
+				      AN_ROUND1_ATTRS, tp);
+		else
+			an_svg_marker(b, AN_SHAPE_CIRCLE, an_axis_map(ax, v, px0, px1), yy, 3, "",
+				      tp);
+		free(tp);
+	}
+	cm_buf_puts(b, "</g>\n");
+	char *vt =
+	    cm_asprintf("%s%s%s%s", med, pct[0] ? " " : "", pct, pct[0] && c->v_outside ? "*" : "");
+	double xt = (xb > xm ? xb : xm) + 6;
+	an_svg_put(b, "<text x=\"%v\" y=\"%v\">%e</text>\n", xt, y + 14, vt);
+	free(vt);
+	free(name);
+}
+
 void an_chart_compare(struct an_charts *out, const struct an_analysis *a)
 {
 	const struct an_series **series;
@@ -92,113 +191,8 @@ void an_chart_compare(struct an_charts *out, const struct an_analysis *a)
 		cm_buf_release(&t);
 		an_x_axis(&b, &ax, px0, px1, py0, py1, NULL, 1);
 		const char *unit = an_value_unit(s->metric, s->log_type);
-		for (size_t r = 0; r < nr; r++) {
-			size_t k = rows[r];
-			const struct an_cell *c = &s->cells[k];
-			double y = py0 + row_h * (double)r;
-			char *name = an_col_name(a, &a->cols[k]);
-			struct cm_buf nt = {NULL, 0, 0};
-			bool cut = an_svg_clip(&nt, name, 28);
-			an_svg_put(&b, "<text x=\"12\" y=\"%v\"%s>", y + 14,
-				   a->cols[k].variant == a->baseline_variant
-				       ? " font-weight=\"bold\""
-				       : "");
-			if (cut)
-				an_svg_put(&b, "<title>%e</title>", name);
-			an_svg_put(&b, "%e</text>\n", nt.s);
-			cm_buf_release(&nt);
-			if ((!c->sum.n || !isfinite(c->sum.median)) && c->too_fast) {
-				/* every round too fast for bonnie++ to time: only a bound */
-				double x = px0 + 4;
-				char above[32] = "";
-				if (isfinite(c->too_fast_above)) {
-					double xb = an_axis_map(&ax, c->too_fast_above, px0, px1);
-					an_svg_put(
-					    &b,
-					    "<rect x=\"%v\" y=\"%v\" width=\"%v\" height=\"14\" "
-					    "fill=\"#888\" fill-opacity=\"0.12\" stroke=\"#888\" "
-					    "stroke-dasharray=\"3 2\"/>\n",
-					    px0, y + 3, xb - px0);
-					an_fmt_short(above, sizeof(above), c->too_fast_above);
-					x = xb + 4;
-				}
-				an_svg_put(&b,
-					   "<text x=\"%v\" y=\"%v\" fill=\"#444\">%s%s%s(%z too "
-					   "fast)</text>\n",
-					   x, y + 14, above[0] ? "&gt;" : "", above[0] ? above : "",
-					   above[0] ? " " : "", c->too_fast);
-				free(name);
-				continue;
-			}
-			if (!c->sum.n || !isfinite(c->sum.median)) {
-				an_svg_put(&b,
-					   "<text x=\"%v\" y=\"%v\" fill=\"#666\">no runs</text>\n",
-					   px0 + 4, y + 14);
-				free(name);
-				continue;
-			}
-			const char *colour = an_svg_colour(an_chart_style(a, k));
-			double xm = an_axis_map(&ax, c->sum.median, px0, px1);
-			char med[32], lo[32], hi[32], pct[32];
-			an_fmt_short(med, sizeof(med), c->sum.median);
-			an_fmt_short(lo, sizeof(lo), c->sum.min);
-			an_fmt_short(hi, sizeof(hi), c->sum.max);
-			pct[0] = '\0';
-			if (a->cols[k].variant != a->baseline_variant)
-				an_fmt_pct(pct, sizeof(pct), c->v_change_pct);
-			struct cm_buf tip = {NULL, 0, 0};
-			cm_buf_printf(&tip, "%s: median %s %s", name, med, unit);
-			if (pct[0])
-				cm_buf_printf(&tip, ", %s against %s%s", pct,
-					      a->variants[a->baseline_variant].name,
-					      c->v_outside ? " (outside its min..max)" : "");
-			cm_buf_printf(&tip, "; min..max %s..%s over %zu rounds", lo, hi, c->sum.n);
-			an_svg_put(
-			    &b,
-			    "<g><title>%e</title><rect x=\"%v\" y=\"%v\" width=\"%v\" "
-			    "height=\"14\" fill=\"%s\" fill-opacity=\"0.25\"/>\n<line x1=\"%v\" "
-			    "y1=\"%v\" x2=\"%v\" y2=\"%v\" stroke=\"%s\" stroke-width=\"2.5\"/>"
-			    "</g>\n",
-			    tip.s, px0, y + 3, xm - px0, colour, xm, y + 3, xm, y + 17, colour);
-			cm_buf_release(&tip);
-			double xa = an_axis_map(&ax, c->sum.min, px0, px1),
-			       xb = an_axis_map(&ax, c->sum.max, px0, px1);
-			if (c->sum.n > 1)
-				an_svg_put(
-				    &b,
-				    "<path d=\"M%v %vV%vM%v %vH%vM%v %vV%v\" stroke=\"#000\" "
-				    "fill=\"none\"/>\n",
-				    xa, y + 6, y + 14, xa, y + 10, xb, xb, y + 6, y + 14);
-			an_svg_put(&b, "<g fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.8\">\n",
-				   colour);
-			for (size_t i = 0; i < c->n; i++) {
-				double v = c->values[i];
-				if (!isfinite(v))
-					continue;
-				char num[32];
-				an_fmt_short(num, sizeof(num), v);
-				char *tp = cm_asprintf("%s, round %d: %s %s", name, c->rounds[i],
-						       num, unit);
-				double yy =
-				    y + 10 +
-				    (c->n > 1 ? ((double)i / (double)(c->n - 1) - 0.5) * 6 : 0);
-				if (c->first[i])
-					an_svg_marker(&b, AN_SHAPE_DIAMOND,
-						      an_axis_map(&ax, v, px0, px1), yy, 3.6,
-						      AN_ROUND1_ATTRS, tp);
-				else
-					an_svg_marker(&b, AN_SHAPE_CIRCLE,
-						      an_axis_map(&ax, v, px0, px1), yy, 3, "", tp);
-				free(tp);
-			}
-			cm_buf_puts(&b, "</g>\n");
-			char *vt = cm_asprintf("%s%s%s%s", med, pct[0] ? " " : "", pct,
-					       pct[0] && c->v_outside ? "*" : "");
-			double xt = (xb > xm ? xb : xm) + 6;
-			an_svg_put(&b, "<text x=\"%v\" y=\"%v\">%e</text>\n", xt, y + 14, vt);
-			free(vt);
-			free(name);
-		}
+		for (size_t r = 0; r < nr; r++)
+			cmp_row(&b, a, s, rows[r], &ax, px0, px1, py0 + row_h * (double)r, unit);
 	}
 	an_legend_draw(&b, &leg, 12, top + panel_h * (double)ns + 8, w - 24);
 	cm_buf_puts(&b, "</svg>\n");

@@ -72,19 +72,37 @@ static double time_scale(double span_s, const char **unit)
 	return 1;
 }
 
-void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
-		      const struct an_series *first, const struct an_series *rec, size_t variant)
+/* One chart being drawn: a variant's round 1 of a test, job and direction. */
+struct profile {
+	const struct an_analysis *a;
+	const struct an_series *first;
+	size_t variant;
+	struct line *lines;
+	size_t nl;
+	const struct an_band *band; /* NULL: none to reach */
+	const char *unit;
+	char *band_name;
+	double tscale;
+	struct an_axis ay, ax;
+	double px0, px1, py0, py1;
+	struct cm_buf b;
+};
+
+/* The first round after the transition (of the first repetition when the
+ * state repeats) of each column of the variant; the longest time and the
+ * largest value. */
+static void profile_lines(struct profile *p, const struct an_series *rec, double *tmax,
+			  double *vmax)
 {
-	struct line *lines = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*lines));
-	size_t nl = 0;
-	double tmax = 0, vmax = 0;
+	const struct an_analysis *a = p->a;
+	const struct an_series *first = p->first;
+	p->lines = cm_calloc(a->n_cols ? a->n_cols : 1, sizeof(*p->lines));
+	*tmax = *vmax = 0;
 	for (size_t k = 0; k < a->n_cols; k++) {
-		if (a->cols[k].variant != variant)
+		if (a->cols[k].variant != p->variant)
 			continue;
 		const struct an_cell *c = &first->cells[k];
 		for (size_t i = 0; i < c->n; i++) {
-			/* the first round after the transition (of the first
-			 * repetition when the state repeats) */
 			if (!c->first[i])
 				continue;
 			const struct an_run *r = &a->runs[c->runs[i]];
@@ -94,7 +112,7 @@ void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 			    &r->jobs[first->job_index].dir[first->dir].sec;
 			if (!sec->n)
 				break;
-			struct line *l = &lines[nl++];
+			struct line *l = &p->lines[p->nl++];
 			l->col = k;
 			l->sec = sec;
 			l->recovery = NAN;
@@ -106,223 +124,264 @@ void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 				}
 			}
 			double end = (double)(sec->start_ms + sec->n * sec->interval_ms) / 1000.0;
-			tmax = end > tmax ? end : tmax;
-			for (size_t p = 0; p < sec->n; p++) {
-				if (isfinite(sec->values[p]) && sec->values[p] > vmax)
-					vmax = sec->values[p];
+			*tmax = end > *tmax ? end : *tmax;
+			for (size_t q = 0; q < sec->n; q++) {
+				if (isfinite(sec->values[q]) && sec->values[q] > *vmax)
+					*vmax = sec->values[q];
 			}
 			break;
 		}
 	}
-	if (!nl) {
-		free(lines);
-		return;
-	}
-	const struct an_band *band =
-	    an_find_band(a, variant, first->test, first->job_index, first->dir, first->log_type);
-	if (band && !band->n)
-		band = NULL;
-	for (size_t i = 0; i < nl && !band; i++)
-		lines[i].never = false; /* nothing to reach */
-	if (band && band->high > vmax)
-		vmax = band->high;
-	const char *unit = an_value_unit(AN_M_SEC_FIRST, first->log_type);
-	size_t bcol = an_col_find(a, a->baseline, variant);
-	char *band_name =
-	    bcol == SIZE_MAX ? cm_strdup(a->states[a->baseline].name) : line_name(a, bcol);
-	const char *tunit;
-	double tscale = time_scale(tmax, &tunit);
-	struct an_axis ay, ax;
-	an_axis_make(&ay, 0, vmax > 0 ? vmax : 1, 5);
-	time_axis(&ax, tmax > 0 ? tmax / tscale : 1, tscale);
-	for (size_t i = 0; i < ax.n; i++)
-		ax.t[i] *= tscale;
-	ax.lo *= tscale;
-	ax.hi *= tscale;
-	ax.step *= tscale;
+}
 
-	/* the legend: a line per state, the band, the ring */
-	bool vary = a->n_variants > 1;
-	struct an_legend leg = {NULL, 0, 0};
-	for (size_t i = 0; i < nl; i++) {
-		const struct line *l = &lines[i];
-		size_t st = an_chart_style(a, l->col);
+/* The legend: a line per state, the band, the ring. */
+static void profile_legend(const struct profile *p, struct an_legend *leg)
+{
+	for (size_t i = 0; i < p->nl; i++) {
+		const struct line *l = &p->lines[i];
+		size_t st = an_chart_style(p->a, l->col);
 		struct cm_buf t = {NULL, 0, 0};
-		char *name = line_name(a, l->col);
+		char *name = line_name(p->a, l->col);
 		cm_buf_puts(&t, name);
 		free(name);
 		if (isfinite(l->recovery))
 			cm_buf_printf(&t, ": back in the band at %.0f s", l->recovery);
 		else if (l->never)
 			cm_buf_puts(&t, ": never back in the band");
-		struct an_leg *it = an_leg_add(&leg, AN_LEG_LINE, an_svg_colour(st), t.s);
+		struct an_leg *it = an_leg_add(leg, AN_LEG_LINE, an_svg_colour(st), t.s);
 		cm_buf_release(&t);
 		it->shape = an_svg_shape(st);
 		it->dash = an_svg_dash(st);
 		snprintf(it->attrs, sizeof(it->attrs),
 			 "fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.8\"", an_svg_colour(st));
 	}
-	if (band) {
-		char *t = cm_asprintf("%s p10..p90 per second", band_name);
-		an_leg_add(&leg, AN_LEG_BAND, "#000", t);
+	if (p->band) {
+		char *t = cm_asprintf("%s p10..p90 per second", p->band_name);
+		an_leg_add(leg, AN_LEG_BAND, "#000", t);
 		free(t);
-		struct an_leg *it = an_leg_add(&leg, AN_LEG_MARKER, "#000", "back in the band");
+		struct an_leg *it = an_leg_add(leg, AN_LEG_MARKER, "#000", "back in the band");
 		snprintf(it->attrs, sizeof(it->attrs),
 			 "fill=\"none\" stroke=\"#000\" stroke-width=\"1.8\"");
 	}
-	double w = AN_CHART_WIDTH, left = 30 + an_axis_label_px(&ay) + 8, right = 16;
-	double py0 = 50, py1 = py0 + 220, px0 = left, px1 = w - right;
-	size_t lrows = an_legend_rows(&leg, w - 24);
-	double h = ceil(py1 + 38 + (double)lrows * AN_LEG_ROW + 6);
+}
 
-	struct cm_buf title = {NULL, 0, 0};
-	an_block_title(&title, a, first);
-	cm_buf_printf(&title, " %s per second, round 1",
+/* The band behind the lines. */
+static void profile_band(struct profile *p)
+{
+	const struct an_band *band = p->band;
+	double ya = an_axis_map(&p->ay, band->high, p->py1, p->py0),
+	       yb = an_axis_map(&p->ay, band->low, p->py1, p->py0);
+	char lo[32], hi[32];
+	an_fmt_short(lo, sizeof(lo), band->low);
+	an_fmt_short(hi, sizeof(hi), band->high);
+	an_svg_put(&p->b,
+		   "<g><title>band: p10..p90 of the per-second values of %e, %e..%e %s</title>"
+		   "<rect x=\"%v\" y=\"%v\" width=\"%v\" height=\"%v\" %s/>\n"
+		   "<line x1=\"%v\" y1=\"%v\" x2=\"%v\" y2=\"%v\" %s/>\n"
+		   "<line x1=\"%v\" y1=\"%v\" x2=\"%v\" y2=\"%v\" %s/></g>\n",
+		   p->band_name, lo, hi, p->unit, p->px0, ya, p->px1 - p->px0,
+		   yb - ya > 1 ? yb - ya : 1, AN_BAND_ATTRS, p->px0, ya, p->px1, ya, AN_BAND_EDGE,
+		   p->px0, yb, p->px1, yb, AN_BAND_EDGE);
+}
+
+/* A line's path: each interval's rate held over it, or the minimum and
+ * maximum of each pixel column of a long log; idx has room for them. */
+static void profile_path(struct profile *p, const struct line *l, const char *name, size_t *idx,
+			 size_t columns)
+{
+	const struct an_sec_series *sec = l->sec;
+	size_t st = an_chart_style(p->a, l->col);
+	const char *colour = an_svg_colour(st);
+	const char *dash = an_svg_dash(st);
+	double first_v, min_v, max_v, last_v, recovery;
+	an_series_stats(sec, p->band, &first_v, &min_v, &max_v, &last_v, &recovery);
+	char f1[32], f2[32], f3[32], f4[32];
+	an_fmt_short(f1, sizeof(f1), first_v);
+	an_fmt_short(f2, sizeof(f2), min_v);
+	an_fmt_short(f3, sizeof(f3), max_v);
+	an_fmt_short(f4, sizeof(f4), last_v);
+	struct cm_buf tip = {NULL, 0, 0};
+	cm_buf_printf(&tip, "%s, round 1: 1st second %s, slowest %s, fastest %s, last %s %s", name,
+		      f1, f2, f3, f4, p->unit);
+	if (isfinite(l->recovery))
+		cm_buf_printf(&tip, "; back in the band at %.0f s", l->recovery);
+	else if (l->never)
+		cm_buf_puts(&tip, "; never back in the band");
+	an_svg_put(&p->b,
+		   "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+		   "stroke-linejoin=\"round\"%s%s%s d=\"",
+		   colour, *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
+	size_t n = an_decimate_minmax(sec->values, sec->n, columns, idx);
+	bool stepped = sec->n <= 2 * columns, pen = false;
+	for (size_t q = 0; q < n; q++) {
+		if (idx[q] == SIZE_MAX) {
+			pen = false;
+			continue;
+		}
+		double t0 = (double)(sec->start_ms + idx[q] * sec->interval_ms) / 1000.0;
+		double t1 = t0 + (double)sec->interval_ms / 1000.0;
+		double y = an_axis_map(&p->ay, sec->values[idx[q]], p->py1, p->py0);
+		if (stepped) {
+			/* each interval's rate held over its interval */
+			if (pen)
+				an_svg_put(&p->b, "V%vH%v", y,
+					   an_axis_map(&p->ax, t1, p->px0, p->px1));
+			else
+				an_svg_put(&p->b, "M%v %vH%v",
+					   an_axis_map(&p->ax, t0, p->px0, p->px1), y,
+					   an_axis_map(&p->ax, t1, p->px0, p->px1));
+		} else {
+			an_svg_put(&p->b, "%s%v %v", pen ? "L" : "M",
+				   an_axis_map(&p->ax, (t0 + t1) / 2, p->px0, p->px1), y);
+		}
+		pen = true;
+	}
+	an_svg_put(&p->b, "\"><title>%e</title></path>\n", tip.s);
+	cm_buf_release(&tip);
+}
+
+/* Markers with each second's value: all of a short log, some of a long
+ * one; then the second it was back in the band, ringed. */
+static void profile_markers(struct profile *p, const struct line *l, const char *name)
+{
+	const struct an_sec_series *sec = l->sec;
+	size_t st = an_chart_style(p->a, l->col);
+	size_t every = sec->n <= 40 ? 1 : (sec->n + 11) / 12;
+	an_svg_put(&p->b, "<g fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.6\">\n",
+		   an_svg_colour(st));
+	for (size_t q = every / 2; q < sec->n; q += every) {
+		double v = sec->values[q];
+		if (!isfinite(v))
+			continue;
+		double t0 = (double)(sec->start_ms + q * sec->interval_ms) / 1000.0;
+		double t1 = t0 + (double)sec->interval_ms / 1000.0;
+		char num[32];
+		an_fmt_short(num, sizeof(num), v);
+		char *t = cm_asprintf("%s, %.0f..%.0f s: %s %s", name, t0, t1, num, p->unit);
+		an_svg_marker(&p->b, an_svg_shape(st),
+			      an_axis_map(&p->ax, (t0 + t1) / 2, p->px0, p->px1),
+			      an_axis_map(&p->ay, v, p->py1, p->py0), 2.8, "", t);
+		free(t);
+	}
+	cm_buf_puts(&p->b, "</g>\n");
+	if (!isfinite(l->recovery) || !sec->interval_ms)
+		return;
+	double pos = (l->recovery * 1000.0 - (double)sec->start_ms) / (double)sec->interval_ms;
+	size_t q = pos <= 0 ? 0 : (size_t)llround(pos);
+	if (q < sec->n && isfinite(sec->values[q])) {
+		double t0 = l->recovery, t1 = t0 + (double)sec->interval_ms / 1000.0;
+		char *t = cm_asprintf("%s: back in the band at %.0f s", name, l->recovery);
+		an_svg_marker(&p->b, AN_SHAPE_CIRCLE,
+			      an_axis_map(&p->ax, (t0 + t1) / 2, p->px0, p->px1),
+			      an_axis_map(&p->ay, sec->values[q], p->py1, p->py0), 6.5,
+			      "fill=\"none\" stroke=\"#000\" stroke-width=\"1.8\"", t);
+		free(t);
+	}
+}
+
+/* The band, the value axis and the time axis, once the lines are known. */
+static void profile_axes(struct profile *p, double tmax, double vmax, const char **tunit)
+{
+	const struct an_analysis *a = p->a;
+	const struct an_series *first = p->first;
+	p->band =
+	    an_find_band(a, p->variant, first->test, first->job_index, first->dir, first->log_type);
+	if (p->band && !p->band->n)
+		p->band = NULL;
+	for (size_t i = 0; i < p->nl && !p->band; i++)
+		p->lines[i].never = false; /* nothing to reach */
+	if (p->band && p->band->high > vmax)
+		vmax = p->band->high;
+	p->unit = an_value_unit(AN_M_SEC_FIRST, first->log_type);
+	size_t bcol = an_col_find(a, a->baseline, p->variant);
+	p->band_name =
+	    bcol == SIZE_MAX ? cm_strdup(a->states[a->baseline].name) : line_name(a, bcol);
+	p->tscale = time_scale(tmax, tunit);
+	an_axis_make(&p->ay, 0, vmax > 0 ? vmax : 1, 5);
+	time_axis(&p->ax, tmax > 0 ? tmax / p->tscale : 1, p->tscale);
+	for (size_t i = 0; i < p->ax.n; i++)
+		p->ax.t[i] *= p->tscale;
+	p->ax.lo *= p->tscale;
+	p->ax.hi *= p->tscale;
+	p->ax.step *= p->tscale;
+}
+
+/* The chart's title and the line under it. */
+static void profile_open(struct profile *p, struct cm_buf *title, double w, double h)
+{
+	const struct an_analysis *a = p->a;
+	const struct an_series *first = p->first;
+	an_block_title(title, a, first);
+	cm_buf_printf(title, " %s per second, round 1",
 		      first->log_type == FC_LOG_BW ? "MiB/s" : "IOPS");
-	if (vary)
-		cm_buf_printf(&title, ", %s", a->variants[variant].name);
+	if (a->n_variants > 1)
+		cm_buf_printf(title, ", %s", a->variants[p->variant].name);
 	struct cm_buf sub = {NULL, 0, 0};
-	if (band) {
+	if (p->band) {
 		char lo[32], hi[32];
-		an_fmt_short(lo, sizeof(lo), band->low);
-		an_fmt_short(hi, sizeof(hi), band->high);
+		an_fmt_short(lo, sizeof(lo), p->band->low);
+		an_fmt_short(hi, sizeof(hi), p->band->high);
 		cm_buf_printf(
 		    &sub, "band: p10..p90 of the per-second values of %s, %s..%s %s (%zu values)",
-		    band_name, lo, hi, unit, band->n);
+		    p->band_name, lo, hi, p->unit, p->band->n);
 	}
-	struct cm_buf b = {NULL, 0, 0};
-	an_chart_open(&b, w, h, title.s, sub.s);
+	an_chart_open(&p->b, w, h, title->s, sub.s);
 	cm_buf_release(&sub);
+}
+
+void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
+		      const struct an_series *first, const struct an_series *rec, size_t variant)
+{
+	struct profile p = {.a = a, .first = first, .variant = variant};
+	double tmax, vmax;
+	profile_lines(&p, rec, &tmax, &vmax);
+	if (!p.nl) {
+		free(p.lines);
+		return;
+	}
+	const char *tunit;
+	profile_axes(&p, tmax, vmax, &tunit);
+	struct an_legend leg = {NULL, 0, 0};
+	profile_legend(&p, &leg);
+	double w = AN_CHART_WIDTH, left = 30 + an_axis_label_px(&p.ay) + 8, right = 16;
+	p.py0 = 50, p.py1 = p.py0 + 220, p.px0 = left, p.px1 = w - right;
+	size_t lrows = an_legend_rows(&leg, w - 24);
+	double h = ceil(p.py1 + 38 + (double)lrows * AN_LEG_ROW + 6);
+
+	struct cm_buf title = {NULL, 0, 0};
+	profile_open(&p, &title, w, h);
 	char *ylabel =
 	    cm_asprintf("%s per second", first->log_type == FC_LOG_BW ? "MiB/s" : "IOPS");
-	an_y_axis(&b, &ay, px0, px1, py0, py1, ylabel);
+	an_y_axis(&p.b, &p.ay, p.px0, p.px1, p.py0, p.py1, ylabel);
 	free(ylabel);
 	char *xlabel = cm_asprintf("%s since the start of the run", tunit);
-	an_x_axis(&b, &ax, px0, px1, py0, py1, xlabel, tscale);
+	an_x_axis(&p.b, &p.ax, p.px0, p.px1, p.py0, p.py1, xlabel, p.tscale);
 	free(xlabel);
-	if (band) {
-		double ya = an_axis_map(&ay, band->high, py1, py0),
-		       yb = an_axis_map(&ay, band->low, py1, py0);
-		char lo[32], hi[32];
-		an_fmt_short(lo, sizeof(lo), band->low);
-		an_fmt_short(hi, sizeof(hi), band->high);
-		an_svg_put(
-		    &b,
-		    "<g><title>band: p10..p90 of the per-second values of %e, %e..%e %s</title>"
-		    "<rect x=\"%v\" y=\"%v\" width=\"%v\" height=\"%v\" %s/>\n"
-		    "<line x1=\"%v\" y1=\"%v\" x2=\"%v\" y2=\"%v\" %s/>\n"
-		    "<line x1=\"%v\" y1=\"%v\" x2=\"%v\" y2=\"%v\" %s/></g>\n",
-		    band_name, lo, hi, unit, px0, ya, px1 - px0, yb - ya > 1 ? yb - ya : 1,
-		    AN_BAND_ATTRS, px0, ya, px1, ya, AN_BAND_EDGE, px0, yb, px1, yb, AN_BAND_EDGE);
-	}
-
-	size_t columns = (size_t)(px1 - px0);
+	if (p.band)
+		profile_band(&p);
+	size_t columns = (size_t)(p.px1 - p.px0);
 	size_t *idx = cm_calloc(2 * columns + 2, sizeof(*idx));
-	for (size_t i = 0; i < nl; i++) {
-		const struct line *l = &lines[i];
-		const struct an_sec_series *sec = l->sec;
-		size_t st = an_chart_style(a, l->col);
-		const char *colour = an_svg_colour(st);
-		const char *dash = an_svg_dash(st);
-		char *name = line_name(a, l->col);
-		double first_v, min_v, max_v, last_v, recovery;
-		an_series_stats(sec, band, &first_v, &min_v, &max_v, &last_v, &recovery);
-		char f1[32], f2[32], f3[32], f4[32];
-		an_fmt_short(f1, sizeof(f1), first_v);
-		an_fmt_short(f2, sizeof(f2), min_v);
-		an_fmt_short(f3, sizeof(f3), max_v);
-		an_fmt_short(f4, sizeof(f4), last_v);
-		struct cm_buf tip = {NULL, 0, 0};
-		cm_buf_printf(&tip,
-			      "%s, round 1: 1st second %s, slowest %s, fastest %s, last %s %s",
-			      name, f1, f2, f3, f4, unit);
-		if (isfinite(l->recovery))
-			cm_buf_printf(&tip, "; back in the band at %.0f s", l->recovery);
-		else if (l->never)
-			cm_buf_puts(&tip, "; never back in the band");
-		an_svg_put(&b,
-			   "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
-			   "stroke-linejoin=\"round\"%s%s%s d=\"",
-			   colour, *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
-		size_t n = an_decimate_minmax(sec->values, sec->n, columns, idx);
-		bool stepped = sec->n <= 2 * columns, pen = false;
-		for (size_t q = 0; q < n; q++) {
-			if (idx[q] == SIZE_MAX) {
-				pen = false;
-				continue;
-			}
-			double t0 = (double)(sec->start_ms + idx[q] * sec->interval_ms) / 1000.0;
-			double t1 = t0 + (double)sec->interval_ms / 1000.0;
-			double y = an_axis_map(&ay, sec->values[idx[q]], py1, py0);
-			if (stepped) {
-				/* each interval's rate held over its interval */
-				if (pen)
-					an_svg_put(&b, "V%vH%v", y, an_axis_map(&ax, t1, px0, px1));
-				else
-					an_svg_put(&b, "M%v %vH%v", an_axis_map(&ax, t0, px0, px1),
-						   y, an_axis_map(&ax, t1, px0, px1));
-			} else {
-				an_svg_put(&b, "%s%v %v", pen ? "L" : "M",
-					   an_axis_map(&ax, (t0 + t1) / 2, px0, px1), y);
-			}
-			pen = true;
-		}
-		an_svg_put(&b, "\"><title>%e</title></path>\n", tip.s);
-		cm_buf_release(&tip);
-
-		/* markers with each second's value: all of a short log, some of a long one */
-		size_t every = sec->n <= 40 ? 1 : (sec->n + 11) / 12;
-		an_svg_put(&b, "<g fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.6\">\n", colour);
-		for (size_t p = every / 2; p < sec->n; p += every) {
-			double v = sec->values[p];
-			if (!isfinite(v))
-				continue;
-			double t0 = (double)(sec->start_ms + p * sec->interval_ms) / 1000.0;
-			double t1 = t0 + (double)sec->interval_ms / 1000.0;
-			char num[32];
-			an_fmt_short(num, sizeof(num), v);
-			char *t = cm_asprintf("%s, %.0f..%.0f s: %s %s", name, t0, t1, num, unit);
-			an_svg_marker(&b, an_svg_shape(st),
-				      an_axis_map(&ax, (t0 + t1) / 2, px0, px1),
-				      an_axis_map(&ay, v, py1, py0), 2.8, "", t);
-			free(t);
-		}
-		cm_buf_puts(&b, "</g>\n");
-
-		/* the second it was back in the band, ringed */
-		if (isfinite(l->recovery) && sec->interval_ms) {
-			double pos = (l->recovery * 1000.0 - (double)sec->start_ms) /
-				     (double)sec->interval_ms;
-			size_t p = pos <= 0 ? 0 : (size_t)llround(pos);
-			if (p < sec->n && isfinite(sec->values[p])) {
-				double t0 = l->recovery,
-				       t1 = t0 + (double)sec->interval_ms / 1000.0;
-				char *t = cm_asprintf("%s: back in the band at %.0f s", name,
-						      l->recovery);
-				an_svg_marker(
-				    &b, AN_SHAPE_CIRCLE, an_axis_map(&ax, (t0 + t1) / 2, px0, px1),
-				    an_axis_map(&ay, sec->values[p], py1, py0), 6.5,
-				    "fill=\"none\" stroke=\"#000\" stroke-width=\"1.8\"", t);
-				free(t);
-			}
-		}
+	for (size_t i = 0; i < p.nl; i++) {
+		char *name = line_name(a, p.lines[i].col);
+		profile_path(&p, &p.lines[i], name, idx, columns);
+		profile_markers(&p, &p.lines[i], name);
 		free(name);
 	}
 	free(idx);
-	free(band_name);
-	an_legend_draw(&b, &leg, 12, py1 + 38 + 12, w - 24);
-	cm_buf_puts(&b, "</svg>\n");
+	free(p.band_name);
+	an_legend_draw(&p.b, &leg, 12, p.py1 + 38 + 12, w - 24);
+	cm_buf_puts(&p.b, "</svg>\n");
 
 	struct cm_buf file = {NULL, 0, 0};
 	an_block_file(&file, "profile", a, first);
-	if (vary) {
+	if (a->n_variants > 1) {
 		cm_buf_putc(&file, '-');
 		an_chart_slug(&file, a->variants[variant].name);
 	}
-	struct an_chart *ch = an_chart_add(out, AN_CHART_PROFILE, &file, cm_buf_take(&title), &b);
+	struct an_chart *ch = an_chart_add(out, AN_CHART_PROFILE, &file, cm_buf_take(&title), &p.b);
 	ch->test = first->test;
 	ch->job_index = first->job_index;
 	ch->dir = first->dir;
 	an_legend_release(&leg);
-	free(lines);
+	free(p.lines);
 }

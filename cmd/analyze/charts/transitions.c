@@ -154,10 +154,10 @@ static void tr_value_text(struct cm_buf *val, const struct tr_row *r)
 		cm_buf_printf(val, "%s%s", val->len ? "; " : "", r->note);
 }
 
-void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, size_t campaign)
+/* The rows of a campaign's states: in the order of the states, then those
+ * without runs. */
+static void tr_collect(struct tr_rows *rs, const struct an_analysis *a, size_t campaign)
 {
-	struct tr_rows rs = {NULL, 0, 0};
-	/* in the order of the states, then those without runs */
 	bool *seen = cm_calloc(a->n_trans ? a->n_trans : 1, sizeof(*seen));
 	for (size_t pass = 0; pass < 2; pass++) {
 		for (size_t o = 0; o < (pass ? a->n_trans : a->n_order); o++) {
@@ -169,11 +169,75 @@ void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, si
 				seen[i] = true;
 				if (t->n_actions || isfinite(t->downtime_s) ||
 				    cm_status_failed(t->status))
-					tr_rows_of(&rs, a, t);
+					tr_rows_of(rs, a, t);
 			}
 		}
 	}
 	free(seen);
+}
+
+/* One row at y: its label, its bars, the text right of them. */
+static void tr_draw_row(struct cm_buf *b, const struct tr_row *r, const struct an_axis *ax,
+			double px0, double px1, double w, double y)
+{
+	struct cm_buf t = {NULL, 0, 0};
+	bool cut = an_svg_clip(&t, r->label, TR_LABEL);
+	an_svg_put(b, "<text x=\"%v\" y=\"%v\"%s>", r->header ? 12.0 : 22.0, y + 12,
+		   r->header ? " font-weight=\"bold\"" : "");
+	if (cut)
+		an_svg_put(b, "<title>%e</title>", r->label);
+	an_svg_put(b, "%e</text>\n", t.s);
+	cm_buf_release(&t);
+	if (r->n_own) {
+		struct cm_buf tip = {NULL, 0, 0};
+		cm_buf_printf(&tip, "%s, %s: ", r->state, r->label);
+		secs_text(&tip, r->own, r->n_own);
+		tr_bar(b, ax, px0, px1, y + 1, r->n_task ? 9 : 14, r->own, r->n_own, r->colour,
+		       tip.s);
+		cm_buf_release(&tip);
+	}
+	if (r->n_task) {
+		struct cm_buf tip = {NULL, 0, 0};
+		cm_buf_printf(&tip, "%s, %s, provider task: ", r->state, r->label);
+		secs_text(&tip, r->task, r->n_task);
+		tr_bar(b, ax, px0, px1, y + 10, 5, r->task, r->n_task, C_TASK, tip.s);
+		cm_buf_release(&tip);
+	}
+	struct cm_buf val = {NULL, 0, 0};
+	tr_value_text(&val, r);
+	if (val.len) {
+		/* right of the longest bar, inside the picture */
+		double end = px0;
+		for (size_t k = 0; k < r->n_own; k++)
+			end = an_axis_map(ax, r->own[k], px0, px1) > end
+				  ? an_axis_map(ax, r->own[k], px0, px1)
+				  : end;
+		for (size_t k = 0; k < r->n_task; k++)
+			end = an_axis_map(ax, r->task[k], px0, px1) > end
+				  ? an_axis_map(ax, r->task[k], px0, px1)
+				  : end;
+		double room = w - 8 - (end + 6);
+		struct cm_buf vt = {NULL, 0, 0};
+		bool vcut = false;
+		if (an_svg_text_px(val.s, AN_FONT_PX) <= room)
+			cm_buf_puts(&vt, val.s);
+		else
+			vcut = an_svg_clip(&vt, val.s,
+					   room > 0 ? (size_t)(room / (AN_FONT_PX * 0.62)) : 2);
+		an_svg_put(b, "<text x=\"%v\" y=\"%v\" fill=\"%s\">", end + 6, y + 12,
+			   r->bad ? "#b03000" : "#222");
+		if (vcut)
+			an_svg_put(b, "<title>%e</title>", val.s);
+		an_svg_put(b, "%e</text>\n", vt.s);
+		cm_buf_release(&vt);
+	}
+	cm_buf_release(&val);
+}
+
+void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, size_t campaign)
+{
+	struct tr_rows rs = {NULL, 0, 0};
+	tr_collect(&rs, a, campaign);
 	if (!rs.n)
 		return;
 	double vmax = 0;
@@ -240,63 +304,8 @@ void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, si
 	an_chart_open(&b, w, h, title,
 		      "each action's seconds; downtime from the action that took the machine away");
 	an_x_axis(&b, &ax, px0, px1, py0, py1, "seconds", 1);
-	for (size_t i = 0; i < rs.n; i++) {
-		const struct tr_row *r = &rs.v[i];
-		double y = py0 + row_h * (double)i + 2;
-		struct cm_buf t = {NULL, 0, 0};
-		bool cut = an_svg_clip(&t, r->label, TR_LABEL);
-		an_svg_put(&b, "<text x=\"%v\" y=\"%v\"%s>", r->header ? 12.0 : 22.0, y + 12,
-			   r->header ? " font-weight=\"bold\"" : "");
-		if (cut)
-			an_svg_put(&b, "<title>%e</title>", r->label);
-		an_svg_put(&b, "%e</text>\n", t.s);
-		cm_buf_release(&t);
-		if (r->n_own) {
-			struct cm_buf tip = {NULL, 0, 0};
-			cm_buf_printf(&tip, "%s, %s: ", r->state, r->label);
-			secs_text(&tip, r->own, r->n_own);
-			tr_bar(&b, &ax, px0, px1, y + 1, r->n_task ? 9 : 14, r->own, r->n_own,
-			       r->colour, tip.s);
-			cm_buf_release(&tip);
-		}
-		if (r->n_task) {
-			struct cm_buf tip = {NULL, 0, 0};
-			cm_buf_printf(&tip, "%s, %s, provider task: ", r->state, r->label);
-			secs_text(&tip, r->task, r->n_task);
-			tr_bar(&b, &ax, px0, px1, y + 10, 5, r->task, r->n_task, C_TASK, tip.s);
-			cm_buf_release(&tip);
-		}
-		struct cm_buf val = {NULL, 0, 0};
-		tr_value_text(&val, r);
-		if (val.len) {
-			/* right of the longest bar, inside the picture */
-			double end = px0;
-			for (size_t k = 0; k < r->n_own; k++)
-				end = an_axis_map(&ax, r->own[k], px0, px1) > end
-					  ? an_axis_map(&ax, r->own[k], px0, px1)
-					  : end;
-			for (size_t k = 0; k < r->n_task; k++)
-				end = an_axis_map(&ax, r->task[k], px0, px1) > end
-					  ? an_axis_map(&ax, r->task[k], px0, px1)
-					  : end;
-			double room = w - 8 - (end + 6);
-			struct cm_buf vt = {NULL, 0, 0};
-			bool vcut = false;
-			if (an_svg_text_px(val.s, AN_FONT_PX) <= room)
-				cm_buf_puts(&vt, val.s);
-			else
-				vcut = an_svg_clip(&vt, val.s,
-						   room > 0 ? (size_t)(room / (AN_FONT_PX * 0.62))
-							    : 2);
-			an_svg_put(&b, "<text x=\"%v\" y=\"%v\" fill=\"%s\">", end + 6, y + 12,
-				   r->bad ? "#b03000" : "#222");
-			if (vcut)
-				an_svg_put(&b, "<title>%e</title>", val.s);
-			an_svg_put(&b, "%e</text>\n", vt.s);
-			cm_buf_release(&vt);
-		}
-		cm_buf_release(&val);
-	}
+	for (size_t i = 0; i < rs.n; i++)
+		tr_draw_row(&b, &rs.v[i], &ax, px0, px1, w, py0 + row_h * (double)i + 2);
 	an_legend_draw(&b, &leg, 12, py1 + 38 + 12, w - 24);
 	cm_buf_puts(&b, "</svg>\n");
 

@@ -222,6 +222,151 @@ static void cmp_table_free(struct cmp_table *t)
 	free(t->titles);
 }
 
+/* The comparison as Markdown: a table, the legend's paragraphs, the footer. */
+static void compare_markdown(FILE *f, const struct an_analysis *a, const struct cmp_table *t,
+			     const char *head, const char *leg, const char *corner)
+{
+	size_t nc = t->nc, nr = t->nr;
+	char **titles = t->titles, **labels = t->labels, ***cells = t->cells;
+	char *nl = strchr(head, '\n');
+	fwrite(head, 1, (size_t)(nl - head), f);
+	fprintf(f, "  %s\n\n| %s |", nl, corner);
+	for (size_t c = 0; c < nc; c++) {
+		fputc(' ', f);
+		an_md_cell(f, titles[c]);
+		fputs(" |", f);
+	}
+	fputs("\n|---|", f);
+	for (size_t c = 0; c < nc; c++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t r = 0; r < nr; r++) {
+		fputs("| ", f);
+		an_md_cell(f, labels[r]);
+		fputs(" |", f);
+		for (size_t c = 0; c < nc; c++) {
+			fputc(' ', f);
+			an_md_cell(f, cells[r][c]);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	/* a paragraph each */
+	fputc('\n', f);
+	for (const char *p = leg; *p; p++) {
+		if (*p == '\n')
+			fputc('\n', f);
+		fputc(*p, f);
+	}
+	fputc('\n', f);
+	an_footer_text(f, a, 0, true, false, t->marked);
+}
+
+/* The comparison on the terminal: the columns within the width, as many
+ * groups of them as it takes, the titles wrapped in their columns. */
+static void compare_terminal(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
+			     const struct cmp_table *t, const char *head, const char *leg,
+			     const char *corner)
+{
+	size_t nc = t->nc, nr = t->nr;
+	char **titles = t->titles, **labels = t->labels, ***cells = t->cells;
+	int width = o->width > 0 ? o->width : 100;
+	size_t W = (size_t)width;
+	an_wrap(f, "", 0, head, width);
+	fputc('\n', f);
+	size_t lw = an_str_width(corner);
+	for (size_t r = 0; r < nr; r++) {
+		size_t l = an_str_width(labels[r]);
+		lw = l > lw ? l : lw;
+	}
+	if (lw > W / 2)
+		lw = W / 2;
+	/* each column as wide as its cells and its title's longest word */
+	size_t *cw = cm_calloc(nc ? nc : 1, sizeof(*cw));
+	for (size_t c = 0; c < nc; c++) {
+		size_t w = 8;
+		for (size_t r = 0; r < nr; r++) {
+			size_t l = an_str_width(cells[r][c]);
+			w = l > w ? l : w;
+		}
+		const char *p = titles[c];
+		while (*p) {
+			size_t n = strcspn(p, " ");
+			w = n > w ? n : w;
+			p += n;
+			while (*p == ' ')
+				p++;
+		}
+		if (w + 2 + lw > W)
+			w = W > lw + 2 ? W - lw - 2 : 1;
+		cw[c] = w + 2;
+	}
+	struct cm_buf line = {NULL, 0, 0};
+	for (size_t c0 = 0; c0 < nc;) {
+		size_t used = lw, c1 = c0;
+		while (c1 < nc && (c1 == c0 || used + cw[c1] <= W))
+			used += cw[c1++];
+		if (c0)
+			fputc('\n', f);
+		/* titles word-wrapped within their columns, bottom-aligned */
+		char ***tl = cm_calloc(c1 - c0, sizeof(*tl));
+		size_t *tn = cm_calloc(c1 - c0, sizeof(*tn));
+		size_t hl = 1;
+		for (size_t c = c0; c < c1; c++) {
+			size_t cap = 0;
+			const char *p = titles[c];
+			struct cm_buf cur = {NULL, 0, 0};
+			while (*p) {
+				size_t n = strcspn(p, " ");
+				if (cur.len && cur.len + 1 + n > cw[c] - 2) {
+					char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
+					*slot = cm_strdup(cur.s);
+					cur.len = 0;
+				}
+				if (cur.len)
+					cm_buf_putc(&cur, ' ');
+				cm_buf_putn(&cur, p, n);
+				p += n;
+				while (*p == ' ')
+					p++;
+			}
+			if (cur.len) {
+				char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
+				*slot = cm_strdup(cur.s);
+			}
+			cm_buf_release(&cur);
+			hl = tn[c - c0] > hl ? tn[c - c0] : hl;
+		}
+		for (size_t h = 0; h < hl; h++) {
+			an_put_left(&line, h + 1 == hl ? corner : "", lw);
+			for (size_t c = c0; c < c1; c++) {
+				size_t off = hl - tn[c - c0];
+				an_put_right(&line, h >= off ? tl[c - c0][h - off] : "", cw[c]);
+			}
+			an_end_line(f, &line);
+		}
+		for (size_t r = 0; r < nr; r++) {
+			an_put_left(&line, labels[r], lw);
+			for (size_t c = c0; c < c1; c++)
+				an_put_right(&line, cells[r][c], cw[c]);
+			an_end_line(f, &line);
+		}
+		for (size_t c = c0; c < c1; c++) {
+			for (size_t k = 0; k < tn[c - c0]; k++)
+				free(tl[c - c0][k]);
+			free(tl[c - c0]);
+		}
+		free(tl);
+		free(tn);
+		c0 = c1;
+	}
+	cm_buf_release(&line);
+	free(cw);
+	fputc('\n', f);
+	an_wrap(f, "", 0, leg, width);
+	an_footer_text(f, a, width, false, false, t->marked);
+}
+
 void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_report_opts *o,
 		      bool markdown)
 {
@@ -229,145 +374,15 @@ void an_write_compare(FILE *f, const struct an_analysis *a, const struct an_repo
 	an_cmp_build(a, &m);
 	struct cmp_table tab;
 	cmp_table_build(a, &m, &tab);
-	size_t nc = tab.nc, nr = tab.nr;
-	char **titles = tab.titles, **labels = tab.labels, ***cells = tab.cells;
-	bool marked = tab.marked;
 	struct cm_buf head = {NULL, 0, 0};
 	an_header_text(&head, a);
 	struct cm_buf leg = {NULL, 0, 0};
 	compare_legend(&leg, a, &m);
 	const char *corner = a->n_variants > 1 ? "variant" : "state";
-	if (markdown) {
-		char *nl = strchr(head.s, '\n');
-		fwrite(head.s, 1, (size_t)(nl - head.s), f);
-		fprintf(f, "  %s\n\n| %s |", nl, corner);
-		for (size_t c = 0; c < nc; c++) {
-			fputc(' ', f);
-			an_md_cell(f, titles[c]);
-			fputs(" |", f);
-		}
-		fputs("\n|---|", f);
-		for (size_t c = 0; c < nc; c++)
-			fputs("---:|", f);
-		fputc('\n', f);
-		for (size_t r = 0; r < nr; r++) {
-			fputs("| ", f);
-			an_md_cell(f, labels[r]);
-			fputs(" |", f);
-			for (size_t c = 0; c < nc; c++) {
-				fputc(' ', f);
-				an_md_cell(f, cells[r][c]);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-		}
-		/* a paragraph each */
-		fputc('\n', f);
-		for (const char *p = leg.s; *p; p++) {
-			if (*p == '\n')
-				fputc('\n', f);
-			fputc(*p, f);
-		}
-		fputc('\n', f);
-		an_footer_text(f, a, 0, true, false, marked);
-	} else {
-		int width = o->width > 0 ? o->width : 100;
-		size_t W = (size_t)width;
-		an_wrap(f, "", 0, head.s, width);
-		fputc('\n', f);
-		size_t lw = an_str_width(corner);
-		for (size_t r = 0; r < nr; r++) {
-			size_t l = an_str_width(labels[r]);
-			lw = l > lw ? l : lw;
-		}
-		if (lw > W / 2)
-			lw = W / 2;
-		/* each column as wide as its cells and its title's longest word */
-		size_t *cw = cm_calloc(nc ? nc : 1, sizeof(*cw));
-		for (size_t c = 0; c < nc; c++) {
-			size_t w = 8;
-			for (size_t r = 0; r < nr; r++) {
-				size_t l = an_str_width(cells[r][c]);
-				w = l > w ? l : w;
-			}
-			const char *p = titles[c];
-			while (*p) {
-				size_t n = strcspn(p, " ");
-				w = n > w ? n : w;
-				p += n;
-				while (*p == ' ')
-					p++;
-			}
-			if (w + 2 + lw > W)
-				w = W > lw + 2 ? W - lw - 2 : 1;
-			cw[c] = w + 2;
-		}
-		struct cm_buf line = {NULL, 0, 0};
-		for (size_t c0 = 0; c0 < nc;) {
-			size_t used = lw, c1 = c0;
-			while (c1 < nc && (c1 == c0 || used + cw[c1] <= W))
-				used += cw[c1++];
-			if (c0)
-				fputc('\n', f);
-			/* titles word-wrapped within their columns, bottom-aligned */
-			char ***tl = cm_calloc(c1 - c0, sizeof(*tl));
-			size_t *tn = cm_calloc(c1 - c0, sizeof(*tn));
-			size_t hl = 1;
-			for (size_t c = c0; c < c1; c++) {
-				size_t cap = 0;
-				const char *p = titles[c];
-				struct cm_buf cur = {NULL, 0, 0};
-				while (*p) {
-					size_t n = strcspn(p, " ");
-					if (cur.len && cur.len + 1 + n > cw[c] - 2) {
-						char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
-						*slot = cm_strdup(cur.s);
-						cur.len = 0;
-					}
-					if (cur.len)
-						cm_buf_putc(&cur, ' ');
-					cm_buf_putn(&cur, p, n);
-					p += n;
-					while (*p == ' ')
-						p++;
-				}
-				if (cur.len) {
-					char **slot = CM_PUSH(tl[c - c0], tn[c - c0], cap);
-					*slot = cm_strdup(cur.s);
-				}
-				cm_buf_release(&cur);
-				hl = tn[c - c0] > hl ? tn[c - c0] : hl;
-			}
-			for (size_t h = 0; h < hl; h++) {
-				an_put_left(&line, h + 1 == hl ? corner : "", lw);
-				for (size_t c = c0; c < c1; c++) {
-					size_t off = hl - tn[c - c0];
-					an_put_right(&line, h >= off ? tl[c - c0][h - off] : "",
-						     cw[c]);
-				}
-				an_end_line(f, &line);
-			}
-			for (size_t r = 0; r < nr; r++) {
-				an_put_left(&line, labels[r], lw);
-				for (size_t c = c0; c < c1; c++)
-					an_put_right(&line, cells[r][c], cw[c]);
-				an_end_line(f, &line);
-			}
-			for (size_t c = c0; c < c1; c++) {
-				for (size_t k = 0; k < tn[c - c0]; k++)
-					free(tl[c - c0][k]);
-				free(tl[c - c0]);
-			}
-			free(tl);
-			free(tn);
-			c0 = c1;
-		}
-		cm_buf_release(&line);
-		free(cw);
-		fputc('\n', f);
-		an_wrap(f, "", 0, leg.s, width);
-		an_footer_text(f, a, width, false, false, marked);
-	}
+	if (markdown)
+		compare_markdown(f, a, &tab, head.s, leg.s, corner);
+	else
+		compare_terminal(f, a, o, &tab, head.s, leg.s, corner);
 	cm_buf_release(&head);
 	cm_buf_release(&leg);
 	cmp_table_free(&tab);

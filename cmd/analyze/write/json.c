@@ -432,22 +432,9 @@ static void json_notes(struct json_out *j, const char *key, const struct an_note
 	j_end_array(j);
 }
 
-int an_write_json(FILE *f, const struct an_analysis *a)
+/* The variants: each with its input, campaign and fio version. */
+static void json_variants(struct json_out *j, const struct an_analysis *a)
 {
-	struct json_out jo = {f, false, 0};
-	struct json_out *j = &jo;
-	fputc('{', f);
-	j_member(j, "format", json_string("fiocamp-analysis"));
-	j_member(j, "version", json_integer(2));
-	const struct an_campaign *c0 = a->n_variants && a->variants[0].campaign != SIZE_MAX
-					   ? &a->campaigns[a->variants[0].campaign]
-					   : NULL;
-	j_member(j, "campaign", jstr(c0 ? c0->name : NULL));
-	j_member(j, "manifest", jstr(c0 ? c0->manifest : NULL));
-	j_member(j, "fio_version", jstr(a->fio_version));
-	j_member(j, "baseline", jstr(a->states[a->baseline].name));
-	j_member(j, "baseline_variant", jstr(a->variants[a->baseline_variant].name));
-
 	j_begin_array(j, "variants");
 	for (size_t v = 0; v < a->n_variants; v++) {
 		const struct an_variant *var = &a->variants[v];
@@ -464,7 +451,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		j_element(j, o);
 	}
 	j_end_array(j);
+}
 
+/* The states in the order shown. */
+static void json_states(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "states");
 	for (size_t k = 0; k < a->n_order; k++) {
 		const struct an_state *s = &a->states[a->order[k]];
@@ -475,14 +466,22 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		j_element(j, o);
 	}
 	j_end_array(j);
+}
 
+/* Each column's transition, with its actions and repetitions. */
+static void json_transitions(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "transitions");
 	for (size_t k = 0; k < a->n_cols; k++) {
 		if (an_transition_of(a, a->cols[k].state, a->cols[k].variant))
 			j_element(j, json_transition(a, &a->cols[k]));
 	}
 	j_end_array(j);
+}
 
+/* The tests with their workloads. */
+static void json_tests(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "tests");
 	for (size_t t = 0; t < a->n_tests; t++) {
 		const struct an_test *ts = &a->tests[t];
@@ -499,7 +498,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		j_element(j, o);
 	}
 	j_end_array(j);
+}
 
+/* The runs used, by column, test and round. */
+static void json_runs(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "runs");
 	struct an_run_order *runs;
 	size_t n_runs = an_runs_in_order(a, &runs);
@@ -535,7 +538,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	}
 	free(runs);
 	j_end_array(j);
+}
 
+/* Every series with one object per column. */
+static void json_series(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "series");
 	for (size_t i = 0; i < a->n_series; i++) {
 		const struct an_series *s = &a->series[i];
@@ -557,7 +564,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		j_element(j, o);
 	}
 	j_end_array(j);
+}
 
+/* The baseline bands of the per-second logs. */
+static void json_bands(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "bands");
 	for (size_t i = 0; i < a->n_bands; i++) {
 		const struct an_band *b = &a->bands[i];
@@ -574,7 +585,11 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 		j_element(j, o);
 	}
 	j_end_array(j);
+}
 
+/* Every per-second profile with its values. */
+static void json_profiles(struct json_out *j, const struct an_analysis *a)
+{
 	j_begin_array(j, "profiles");
 	struct an_run_order *ro;
 	size_t n = an_runs_in_order(a, &ro);
@@ -614,6 +629,32 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	}
 	free(ro);
 	j_end_array(j);
+}
+
+int an_write_json(FILE *f, const struct an_analysis *a)
+{
+	struct json_out jo = {f, false, 0};
+	struct json_out *j = &jo;
+	fputc('{', f);
+	j_member(j, "format", json_string("fiocamp-analysis"));
+	j_member(j, "version", json_integer(2));
+	const struct an_campaign *c0 = a->n_variants && a->variants[0].campaign != SIZE_MAX
+					   ? &a->campaigns[a->variants[0].campaign]
+					   : NULL;
+	j_member(j, "campaign", jstr(c0 ? c0->name : NULL));
+	j_member(j, "manifest", jstr(c0 ? c0->manifest : NULL));
+	j_member(j, "fio_version", jstr(a->fio_version));
+	j_member(j, "baseline", jstr(a->states[a->baseline].name));
+	j_member(j, "baseline_variant", jstr(a->variants[a->baseline_variant].name));
+
+	json_variants(j, a);
+	json_states(j, a);
+	json_transitions(j, a);
+	json_tests(j, a);
+	json_runs(j, a);
+	json_series(j, a);
+	json_bands(j, a);
+	json_profiles(j, a);
 
 	j_member(j, "comparison", json_comparison(a));
 
