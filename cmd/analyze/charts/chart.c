@@ -21,37 +21,6 @@
 
 #include "charts/chart.h"
 
-static const struct {
-	const char *file, *text;
-} kinds[AN_CHART_KINDS] = {
-    [AN_CHART_ROUNDS] = {"rounds-TEST[-jobN]-DIRECTION-METRIC.svg",
-			 "every round of a test as a dot per state and variant (round 1 a "
-			 "hollow diamond), the median as a bar, the baseline's min..max as a "
-			 "shaded band; one chart per metric of the table (--metrics)"},
-    [AN_CHART_PROFILE] = {"profile-TEST[-jobN]-DIRECTION[-VARIANT].svg",
-			  "the per-second log of each state's round 1 over the baseline's "
-			  "per-second p10..p90 band, the second it got back into the band "
-			  "ringed; long logs drawn as the minimum and maximum of each pixel "
-			  "column"},
-    [AN_CHART_TRANSITIONS] = {"transitions[-CAMPAIGN].svg",
-			      "per state: each action's seconds by fiocamp's stopwatch and "
-			      "by the provider's task, the downtime and the data back time"},
-    [AN_CHART_COMPARE] = {"compare.svg",
-			  "with several variants: each test's headline metric (IOPS, or "
-			  "MiB/s for blocks of 64 KiB and more) per variant and state, the "
-			  "median as a bar, min..max as a whisker, every round as a dot"},
-};
-
-const char *an_chart_kind_file(enum an_chart_kind k)
-{
-	return (unsigned)k < AN_CHART_KINDS ? kinds[k].file : "?";
-}
-
-const char *an_chart_kind_text(enum an_chart_kind k)
-{
-	return (unsigned)k < AN_CHART_KINDS ? kinds[k].text : "?";
-}
-
 /* ---- shared layout ------------------------------------------------------------- */
 
 void an_axis_make(struct an_axis *ax, double lo, double hi, size_t want)
