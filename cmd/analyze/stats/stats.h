@@ -2,8 +2,10 @@
 /*
  * The statistics, the second stage: from the runs that were read (read/)
  * to the grid of the model (model/model.h), and what the writers show of
- * the transitions and the variants.  Nothing here writes or formats for a
- * reader: the writers (write/) do, from what these compute.
+ * the transitions and the variants.  Nothing here writes (the writers in
+ * write/ do, from what these compute) or calls a writer; the texts made
+ * here are the analysis's own: notes, the reasons a run is left out, the
+ * comparison's column titles, an action's problems.
  *
  *   compute.c    short and repeated runs left out, rounds numbered, tests,
  *                states and variants in order, baselines, the columns
