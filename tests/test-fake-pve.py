@@ -1269,6 +1269,30 @@ def test_faults(fake, c):
     check(any(e.get("outcome") == "dropped-after" and e.get("upid") for e in log),
           "the request log tells dropped answers from others")
 
+    # task-hold: the task stops at its main phase until released, holding its
+    # flock; "after" arms a task fault only once N tasks of a type were forked
+    fake.reset()
+    fake.control("/_fake/fault", {"kind": "task-hold", "task": "qmstop",
+                                  "after": {"type": "qmshutdown", "count": 1}})
+    upid, t = c.run("POST", Q() + "/status/shutdown")
+    check_eq(t["exitstatus"], "OK", "after: a shutdown first, not held")
+    c.run("POST", Q() + "/status/start")
+    r = c.post(Q() + "/status/stop")
+    held = r.data
+    check(wait_for(lambda: [x for x in fake.state()["tasks"] if x["upid"] == held and
+                            x["held"]]), "task-hold: the stop after one shutdown is held")
+    st = c.get("/nodes/%s/tasks/%s/status" % (NODE, urllib.parse.quote(held, safe=""))).data
+    check_eq(st["status"], "running", "task-hold: it runs, as the API says")
+    r2 = c.post(Q() + "/status/start")
+    t2 = c.wait(r2.data)
+    check(t2["exitstatus"].startswith("can't lock file") or "running" in t2["exitstatus"],
+          "task-hold: a start meanwhile waits for the held stop's flock: %r" % t2["exitstatus"])
+    rel = fake.control("/_fake/release", {"task": "qmstop"})
+    check_eq(rel["released"], [held], "release: the held task named")
+    t = c.wait(held)
+    check_eq(t["exitstatus"], "OK", "release: it goes on and ends")
+    check_eq(c.get(Q() + "/status/current").data["status"], "stopped", "... having stopped it")
+
 
 def probe(port, timeout=0.5):
     s = socket.socket()

@@ -57,6 +57,8 @@ out), so that the API port sees only the client's connections:
                       qm unlock), name, ha, acpi, data, template: an
                       operator's changes, no task
   POST /_fake/fault   one fault (see Faults)
+  POST /_fake/release {"upid" or "task": a type, or neither: all}: tasks
+                      stopped by a task-hold fault go on
   GET  /_fake/state   guests, snapshots, tasks, backups, locks, clocks
   GET  /_fake/requests?since=N   the API request log from sequence N
   GET  /_fake/connections        every API connection: TLS, requests, and
@@ -314,6 +316,12 @@ class Sleep:
         self.secs = secs
 
 
+class Hold:
+    """A worker stops here until the test releases it (the task-hold fault,
+    POST /_fake/release): a task that runs as long as a test needs it to,
+    whatever the load of the machine."""
+
+
 class Flock:
     """A worker takes the guest's config flock (lock_config), waiting up to
     timeout node seconds (pve-common Tools.pm lock_file_full)."""
@@ -404,6 +412,7 @@ class Task:
         self.exitstatus = None
         self.holds = set()
         self.waiting = None
+        self.held = False  # stopped at a Hold until released
         self.wake = 0  # a resume scheduled before an interrupt is stale
         self.faults = st.faults.take_task_faults(self.type, vmid)
         self.gen = body(self)
@@ -450,6 +459,7 @@ class Task:
             return
         self.t = t
         self.waiting = None
+        self.held = False
         if got_lock is not None and got_lock is not STATE.global_lock:
             self.log(" OK")  # lock_file_full prints " OK" once it has the lock
         while True:
@@ -474,6 +484,10 @@ class Task:
                 self.finish(t, "fake bug: %s: %s" % (type(e).__name__, e))
                 return
             exc = None
+            if isinstance(cmd, Hold):
+                self.held = True
+                self.wake += 1  # nothing resumes it but a release or an interrupt
+                return
             if isinstance(cmd, Sleep):
                 self.resume_at(t + cmd.secs * STATE.scale)
                 return
@@ -509,6 +523,14 @@ class Task:
             return
         w[1] = False
         self.step(t, exc=TaskError(msg) if msg else LockWaitTimeout())
+
+    def release(self, t):
+        """POST /_fake/release: a held worker goes on."""
+        if self.held and self.t_end is None:
+            self.held = False
+            self.resume_at(t)
+            return True
+        return False
 
     def interrupt(self, t):
         """DELETE /tasks/{upid}: the worker's process group gets SIGTERM."""
@@ -778,7 +800,9 @@ class Faults:
       {"kind": "stall", "seconds": S, "when": "before"|"after",
           "then": "answer"|"drop"}  S real seconds of silence
 
-    Task faults match "task" (a type such as "vzdump") and optionally "vmid":
+    Task faults match "task" (a type such as "vzdump"), optionally "vmid", and
+    with "after": {"type": T, "count": N} only once the node has forked N
+    tasks of type T (the start that follows the second restore):
       {"kind": "task-error", "message": "...", "at": 0.5}  the worker dies
           after that fraction of its main phase (vzdump: that guest's backup
           fails and the job ends with "job errors")
@@ -786,10 +810,16 @@ class Faults:
           TASK WARNINGS: n
       {"kind": "task-lock-timeout"}  the worker's first flock waits 10 s and
           fails: can't lock file ... - got timeout (bpg#935)
+      {"kind": "task-hold"}  the worker stops at the start of its main phase
+          (a restore once the old disks are gone, a backup before its data)
+          and stays there, holding what it holds (the config flock of a
+          start or a stop), until POST /_fake/release; DELETE of the task
+          still ends it.  The fake's choice, for tests: a task that runs as
+          long as the test needs, on a loaded machine too
     """
 
     REQUEST_KINDS = ("error", "lock-timeout", "daemon", "raw", "drop", "stall")
-    TASK_KINDS = ("task-error", "task-warnings", "task-lock-timeout")
+    TASK_KINDS = ("task-error", "task-warnings", "task-lock-timeout", "task-hold")
 
     def __init__(self):
         self.list = []
@@ -832,6 +862,10 @@ class Faults:
             if f.get("task") and f["task"] != type_:
                 continue
             if f.get("vmid") and vmid is not None and int(f["vmid"]) != vmid:
+                continue
+            after = f.get("after")
+            if after and sum(1 for t in STATE.tasks if t.type == after["type"]) < int(
+                    after.get("count", 1)):
                 continue
             if f["pass"] > 0:
                 f["pass"] -= 1
@@ -1012,7 +1046,8 @@ class State:
                 dict((k, v) for k, v in vol.items() if k != "conf") for vol in s.volumes])
                 for s in self.storages.values()],
             "tasks": [dict(t.status_json(), endtime=t.endtime, log=t.lines,
-                           real_start=t.t_fork, real_end=t.t_end) for t in self.tasks],
+                           real_start=t.t_fork, real_end=t.t_end, held=t.held)
+                      for t in self.tasks],
             "locks": {str(v): (lk.holder.upid if lk.holder else None)
                       for v, lk in self.flocks.items()},
             "vzdump_lock": self.global_lock.holder.upid if self.global_lock.holder else None,
@@ -1152,9 +1187,17 @@ def fork(ctx, type_, vmid, body, id_=None):
     return task.upid
 
 
+def hold_point(task):
+    """A programmed task-hold stops the worker here, at the start of its
+    main phase, until the test releases it."""
+    if task.faults.pop("task-hold", None):
+        yield Hold()
+
+
 def main_phase(task, secs):
     """Sleeps through a worker's main phase; a programmed task-error fires
     at its fraction of it, warnings are written at its end."""
+    yield from hold_point(task)
     f = task.faults.get("task-error")
     if f:
         at = float(f.get("at", 0.5))
@@ -1981,6 +2024,7 @@ def w_vzdump_guest(task, vmid, st, p):
         elif running:
             task.log("INFO: resuming VM again")
         data_secs = total * 0.9
+        yield from hold_point(task)
         f = task.faults.get("task-error")
         steps = 5
         for i in range(1, steps + 1):
@@ -2263,6 +2307,7 @@ def h_create(ctx, p):
                 task.log('  Logical volume "%s" created.' % g.lvname())
                 task.log("new volume ID is '%s'" % g.volid())
                 task.log("map 'drive-scsi0' to '/dev/pve/%s' (write zeros = 0)" % g.lvname())
+                yield from hold_point(task)
                 f = task.faults.get("task-error")
                 for pct in range(1, 101):
                     if f and pct / 100 > float(f.get("at", 0.5)):
@@ -3062,6 +3107,12 @@ class ControlHandler(BaseHTTPRequestHandler):
                 else:
                     g.conf.pop("template", None)
             return g.json(now)
+        if path == "/_fake/release":
+            released = [t.upid for t in STATE.tasks
+                        if (not data.get("upid") or t.upid == data["upid"]) and
+                        (not data.get("task") or t.type == data["task"]) and t.release(now)]
+            STATE.advance()
+            return {"released": released}
         if path == "/_fake/state":
             return STATE.json(now)
         if path == "/_fake/requests":
