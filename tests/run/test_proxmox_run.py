@@ -939,6 +939,72 @@ def test_dryrun(tmp, fake):
     print('dry run: %d distinct calls of the run, all listed' % len(made))
 
 
+
+def test_http(tmp, fake):
+    """501 Not Implemented is no passing trouble: a read answered 501 fails
+    at once, and a write answered 501 was refused (not an unknown outcome)."""
+    tok = token_file(tmp)
+    fake.reset()
+    fake.fault(kind='error', status=501, message="Method 'GET /nodes' not implemented\n",
+               method='GET', path='/nodes', count=10)
+    ini = campaign(tmp, fake, 'h501', [('s', 'power-on')], tok=tok)
+    d = os.path.join(tmp, 'camp-h501')
+    t0 = time.time()
+    rc, out, err = run(['-o', d, ini], tmp)
+    capture_dir(d)
+    check_eq(rc, 1, '501 read: exit status (%s)' % err[-1500:])
+    check('HTTP 501' in err, '501 read: said: %s' % err[-1000:])
+    check_eq(len([r for r in fake.requests() if r['path'] == '/api2/json/nodes']), 1,
+             '501 read: asked once')
+    check(not any(e['event'] == 'api-retry' for e in load_journal(d)), '501 read: no retry')
+    print('501 on GET /nodes: failed after %.2f s' % (time.time() - t0))
+    # a write: refused, sent once, no unknown outcome
+    fake.reset(guest={'status': 'stopped'})
+    start_path = '/nodes/%s/qemu/%d/status/start' % (NODE, VMID)
+    fake.fault(kind='error', status=501, message='Unexpected content for method\n',
+               method='POST', path=start_path, count=10)
+    ini = campaign(tmp, fake, 'w501', [('s', 'power-on')], tok=tok)
+    d = os.path.join(tmp, 'camp-w501')
+    rc, out, err = run(['-o', d, ini], tmp)
+    capture_dir(d)
+    check_eq(rc, 1, '501 write: exit status (%s)' % err[-1500:])
+    check_eq(len(posts(fake.requests(), start_path)), 1, '501 write: sent once')
+    a = action(load_manifest(d), 's', 'power-on')
+    check('HTTP 501' in a.get('error', ''), '501 write: said: %r' % a.get('error'))
+    check('unknown_write' not in (a.get('result') or {}), '501 write: not unknown')
+    outs = [e['outcome'] for e in load_journal(d) if e['event'] == 'write-outcome']
+    check_eq(outs, ['refused'], '501 write: the outcome journaled')
+
+
+def test_tokens(tmp, fake):
+    """A FIFO as the token file, and a NUL byte in it: refused at once, with
+    a message, before anything is sent."""
+    fake.reset()
+    fifo = os.path.join(tmp, 'fifo.token')
+    os.mkfifo(fifo, 0o600)
+    nul = os.path.join(tmp, 'nul.token')
+    with open(nul, 'wb') as f:
+        f.write((TOKEN[:20] + '\0' + TOKEN[20:] + '\n').encode())
+    os.chmod(nul, 0o600)
+    for what, path, want in (('fifo', fifo, 'is not a regular file'),
+                             ('nul', nul, 'NUL byte')):
+        ini = campaign(tmp, fake, 'tok-' + what, [('s', 'power-on')], tok=path)
+        d = os.path.join(tmp, 'camp-tok-' + what)
+        t0 = time.time()
+        p, w = start(['-o', d, ini], tmp)
+        try:
+            rc, out, err = finish(p, w, timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc, out, err = finish(p, w)
+            check(False, '%s: fiocamp-run still waited after 20 s' % what)
+        check_eq(rc, 2, '%s: a usage error (%s)' % (what, err[-800:]))
+        check(want in err and path in err, '%s: said: %s' % (what, err[-800:]))
+        check(not os.path.exists(d), '%s: nothing created' % what)
+        check_eq(len(fake.requests()), 0, '%s: nothing sent' % what)
+        print('%s token file: refused after %.2f s' % (what, time.time() - t0))
+
+
 AREAS = {
     'e2e': test_e2e,
     'tls': test_tls,
@@ -947,6 +1013,8 @@ AREAS = {
     'resume': test_resume,
     'preflight': test_preflight,
     'dryrun': test_dryrun,
+    'http': test_http,
+    'tokens': test_tokens,
 }
 
 

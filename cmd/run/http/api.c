@@ -261,6 +261,19 @@ static int tls_failed(struct fcr_error *err, const char *method, const char *bas
 
 /* ---- the retry policy -------------------------------------------------------------- */
 
+bool fcr_api_status_permanent(long status)
+{
+	/* RFC 9110: the server does not support what was asked (501) or the HTTP
+	 * version (505), it is misconfigured for it (506, 510), it loops (508) */
+	return status == 501 || status == 505 || status == 506 || status == 508 || status == 510;
+}
+
+/* A status after which a request is asked again (after a check, a write). */
+static bool status_passing(long status)
+{
+	return status >= 500 && status != 503 && !fcr_api_status_permanent(status);
+}
+
 static unsigned unavailable_wait(const struct fcr_api_config *cfg, unsigned tries)
 {
 	unsigned shift = tries < 3 ? tries : 3; /* doubles up to 8x */
@@ -292,7 +305,7 @@ int fcr_api_request(struct fcr_api *api, const struct fcr_api_call *c, struct fc
 		} else if (r->transport == FCR_T_TLS) {
 			return fcr_fail_as(err, FCR_E_TLS, "%s %s: %s", c->method, c->path,
 					   r->error);
-		} else if (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503)) {
+		} else if (r->transport != FCR_T_OK || status_passing(r->status)) {
 			if (r->transport == FCR_T_TOO_BIG)
 				return fcr_fail_as(err, FCR_E_PROTOCOL, "%s %s: %s", c->method,
 						   c->path, r->error);
@@ -364,8 +377,8 @@ int fcr_api_post_secret(struct fcr_api *api, const char *path, const char *form,
 		emit_call(api, "POST", path, &h, attempt);
 		if (err)
 			err->http_status = (int)h.status;
-		bool retry =
-		    (h.transport != FCR_T_OK && h.transport != FCR_T_TLS) || h.status >= 500;
+		bool retry = (h.transport != FCR_T_OK && h.transport != FCR_T_TLS) ||
+			     (h.status >= 500 && !fcr_api_status_permanent(h.status));
 		if (!retry || attempt > cfg->transport_retries) {
 			if (h.transport == FCR_T_TLS)
 				rc = tls_failed(err, "POST", api->base, path, h.error);
@@ -466,8 +479,7 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 		 * have gone through.
 		 */
 		const char *busy_reason = busy(api, r);
-		bool lost = !busy_reason &&
-			    (r->transport != FCR_T_OK || (r->status >= 500 && r->status != 503));
+		bool lost = !busy_reason && (r->transport != FCR_T_OK || status_passing(r->status));
 		bool unknown = lost && r->transport != FCR_T_NOT_SENT && r->transport != FCR_T_TLS;
 		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", false);
 		if (r->transport == FCR_T_TLS) {

@@ -11,12 +11,15 @@
  * The policy:
  *  - Idempotent requests (fcr_api_request, fcr_api_get) are sent again after
  *    a busy refusal (busy_retries times, busy_wait_ms apart; asked first,
- *    since Proxmox says "busy" with a 500), a transport error or a 5xx
- *    (transport_retries times, transport_wait_ms apart), and after a 503
+ *    since Proxmox says "busy" with a 500), a transport error or a passing
+ *    5xx (transport_retries times, transport_wait_ms apart), and after a 503
  *    (unavailable_retries times, unavailable_wait_ms doubling up to 8x).  A
  *    certificate refused in the TLS handshake is never retried (FCR_E_TLS):
  *    it cannot succeed, and nothing was sent.  A 401 gets new credentials
- *    once (authorize with renew) and one more try.
+ *    once (authorize with renew) and one more try.  A permanent 5xx
+ *    (fcr_api_status_permanent: 501 Not Implemented and its kin) is an
+ *    answer like a 4xx: never asked again, and a write answered so was
+ *    refused.
  *  - Writes (fcr_api_write) go out on a fresh connection that is closed
  *    afterwards (libcurl would otherwise resend a request whose reused
  *    connection died), and before any repetition the provider's check says
@@ -86,6 +89,11 @@ struct fcr_api_config {
 	bool (*should_stop)(void *opaque);
 	void *opaque;
 };
+
+/* Whether an HTTP status is a 5xx that asking again cannot change: 501 Not
+ * Implemented (Proxmox's answer to an unknown path or method, and to a body
+ * on GET or DELETE), 505, 506, 508, 510. */
+bool fcr_api_status_permanent(long status);
 
 struct fcr_api {
 	struct fcr_http *http; /* borrowed: APIs of one provider may share a connection */

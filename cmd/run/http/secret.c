@@ -62,7 +62,9 @@ int fcr_secret_read_file(const char *path, const char *what, const char *hint, c
 {
 	*out = NULL;
 	fcr_secret_guard_process();
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO (or a device) opens at once instead of waiting for a
+	 * writer, and is refused below as no regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return fcr_fail_as(err, FCR_E_TOKEN, "cannot open token file %s: %s%s%s%s", path,
 				   strerror(errno), errno == ENOENT ? " (" : "",
@@ -118,6 +120,18 @@ int fcr_secret_read_file(const char *path, const char *what, const char *hint, c
 		len += (size_t)n;
 	}
 	close(fd);
+	const char *nul = memchr(buf, '\0', len);
+	if (nul) {
+		size_t at = (size_t)(nul - buf);
+		explicit_bzero(buf, len);
+		free(buf);
+		/* the text would end there: a truncated secret sent, refused as wrong */
+		return fcr_fail_as(
+		    err, FCR_E_TOKEN,
+		    "token file %s holds a NUL byte (at byte %zu); it must hold only the "
+		    "%s, as text",
+		    path, at + 1, what);
+	}
 	char *word = trimmed(buf, len);
 	explicit_bzero(buf, len);
 	free(buf);

@@ -15,9 +15,10 @@
 /*
  * Reads the one word a token file holds (surrounding white space dropped):
  * a regular file of ours with mode 0600 or stricter, at most
- * FCR_SECRET_FILE_MAX_BYTES.  `what` names the secret in messages ("refresh
- * token"); `hint` is added to the message when the file is missing or
- * empty.  *out is freed with fcr_secret_free().
+ * FCR_SECRET_FILE_MAX_BYTES, without a NUL byte; anything else (a FIFO, a
+ * device, a directory) is refused without waiting on it.  `what` names the
+ * secret in messages ("refresh token"); `hint` is added to the message when
+ * the file is missing or empty.  *out is freed with fcr_secret_free().
  */
 int fcr_secret_read_file(const char *path, const char *what, const char *hint, char **out,
 			 struct fcr_error *err);

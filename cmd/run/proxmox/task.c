@@ -565,7 +565,9 @@ void fcr_pve_written_release(struct fcr_pve_written *w)
 static bool outcome_unknown(int rc, const struct fcr_error *err)
 {
 	return rc == FCR_E_TRANSPORT || rc == FCR_E_STOPPED || rc == FCR_E_PROTOCOL ||
-	       rc == FCR_E_TIMEOUT || (rc == FCR_E_API && err && err->http_status >= 500);
+	       rc == FCR_E_TIMEOUT ||
+	       (rc == FCR_E_API && err && err->http_status >= 500 &&
+		!fcr_api_status_permanent(err->http_status));
 }
 
 /* One attempt: the UPIDs before, the write, the task it started. */
