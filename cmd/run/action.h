@@ -65,7 +65,8 @@ struct fcr_action_ctx {
 	volatile int *hard_stop;      /* the second */
 	/* the step at hand */
 	const struct fcr_state *state;
-	const char *label; /* "STATE: TEXT", for messages */
+	unsigned repetition; /* of a repeated state; 0: it does not repeat */
+	const char *label;   /* "STATE: TEXT", for messages */
 	/* when this state's first take-down action began (NaN: none, or not
 	 * known), for what measures from there */
 	double down_wall;

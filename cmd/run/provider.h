@@ -74,6 +74,15 @@
  *    write events of earlier sessions) and reconciles them against the API
  *    before anything runs: what exists now, and what this campaign made.
  *
+ *  - Timings cut by an interrupt.  A transition an interrupt (or a failure)
+ *    cut short and a resume finished has no sample of its own: the engine
+ *    marks what it measured through it ("cut" on the action, "downtime_cut"
+ *    and "data_back_cut" on the repetition, in the manifest and the end
+ *    events of the journal), and fiocamp-analyze keeps such timings out of
+ *    its statistics.  A provider's task seconds (its own clock, from the
+ *    task's start to its end) stay samples: an interrupt does not change
+ *    them.
+ *
  *  - Provably created.  A thing (a snapshot) counts as made by this
  *    campaign, so that a resumed action adopts it instead of refusing and
  *    a cleanup ("delete-snapshot all-created") removes it, only when an
@@ -129,6 +138,7 @@ struct fcr_provider_step {
 	char *const *argv;
 	const char *file;
 	unsigned line;
+	unsigned repetition; /* its repetition in a repeated state; 0: the state does not repeat */
 	/* Its status in the manifest: "pending" on a fresh run; a resumed
 	 * campaign also passes "done", "running", "interrupted", "failed". */
 	const char *status;

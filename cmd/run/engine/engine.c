@@ -27,6 +27,15 @@ json_t *fcr_session_at(const struct fcr_session *S, json_t *event)
 	return event;
 }
 
+void fcr_session_cut_marks(json_t *obj, json_t *event)
+{
+	static const char *const marks[] = {"downtime_cut", "data_back_cut"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(marks); i++) {
+		if (json_is_true(json_object_get(obj, marks[i])))
+			json_object_set_new(event, marks[i], json_true());
+	}
+}
+
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg)
 {
 	fcr_record_event(&S->rec, "error",
@@ -47,6 +56,7 @@ void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
 	    .stop = S->stop,
 	    .hard_stop = S->hard_stop,
 	    .state = &S->c->states[si],
+	    .repetition = S->rep,
 	    .label = label,
 	    .down_wall = NAN,
 	    .back_wall = NAN,
@@ -59,19 +69,29 @@ static void record_downtime(struct fcr_session *S, const struct fcr_state *st, s
 			    json_t *rep_obj, json_t *obj, double back_wall)
 {
 	const char *note;
-	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note);
+	bool cut;
+	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note, &cut);
+	bool first = !json_is_number(json_object_get(rep_obj, "downtime_s")) &&
+		     !json_is_true(json_object_get(rep_obj, "downtime_cut"));
 	if (note) {
 		json_object_set_new(obj, "downtime_note", json_string(note));
 		if (!json_object_get(rep_obj, "downtime_note"))
 			json_object_set_new(rep_obj, "downtime_note", json_string(note));
 		fcr_progress_line("%s: %s", st->name, note);
 	}
+	/* an interrupt came between: never a sample (provider.h) */
+	if (cut) {
+		json_object_set_new(obj, "downtime_cut", json_true());
+		if (first)
+			json_object_set_new(rep_obj, "downtime_cut", json_true());
+	}
 	if (isfinite(since) && isfinite(back_wall)) {
 		double down = back_wall - since;
 		json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
-		if (!json_is_number(json_object_get(rep_obj, "downtime_s")))
+		if (first)
 			json_object_set_new(rep_obj, "downtime_s", fcr_jseconds(down));
-		fcr_progress_line("%s: SSH is back after %.2fs of downtime", st->name, down);
+		fcr_progress_line("%s: SSH is back after %.2fs of downtime%s", st->name, down,
+				  cut ? " (across an interruption: not a sample)" : "");
 	}
 }
 
@@ -84,15 +104,19 @@ static void record_downtime(struct fcr_session *S, const struct fcr_state *st, s
 static void record_data_back(struct fcr_session *S, const struct fcr_state *st, size_t ai,
 			     json_t *rep_obj, double end_wall)
 {
-	if (json_is_number(json_object_get(rep_obj, "data_back_s")))
+	if (json_is_number(json_object_get(rep_obj, "data_back_s")) ||
+	    json_is_true(json_object_get(rep_obj, "data_back_cut")))
 		return;
 	const char *note;
-	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note);
+	bool cut;
+	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note, &cut);
+	if (cut)
+		json_object_set_new(rep_obj, "data_back_cut", json_true());
 	if (!isfinite(since))
 		return;
 	json_object_set_new(rep_obj, "data_back_s", fcr_jseconds(end_wall - since));
-	fcr_progress_line("%s: the data is back %.2fs after the machine was taken away", st->name,
-			  end_wall - since);
+	fcr_progress_line("%s: the data is back %.2fs after the machine was taken away%s", st->name,
+			  end_wall - since, cut ? " (across an interruption: not a sample)" : "");
 }
 
 /*
@@ -118,13 +142,24 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	json_t *res = json_object();
 	struct fcr_error err = {0};
 
+	/*
+	 * Begun in an earlier session (cut short by an interrupt, or failed):
+	 * this attempt continues it.  Its timings are cut: its duration is this
+	 * attempt's part only, and a downtime through it counts from its first
+	 * start, across the interruption ("first_started").
+	 */
+	bool again = !fcr_has_status(obj, "pending") && fcr_jstr(obj, "started");
+	if (again && !json_object_get(obj, "first_started"))
+		json_object_set(obj, "first_started", json_object_get(obj, "started"));
 	json_object_set_new(obj, "status", json_string("running"));
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
-	static const char *const stale[] = {"error",	     "result", "downtime_s",
-					    "downtime_note", "task",   "tasks"};
+	static const char *const stale[] = {"error", "result", "downtime_s",  "downtime_note",
+					    "task",  "tasks",  "downtime_cut"};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(stale); i++)
 		json_object_del(obj, stale[i]);
+	if (again)
+		json_object_set_new(obj, "cut", json_true());
 	if (a->takes_down)
 		S->maybe_down = true;
 	fcr_record_save(&S->rec);
@@ -139,9 +174,10 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	struct fcr_action_ctx ctx;
 	fcr_session_ctx(S, si, label, &ctx);
 	const char *note_ignored;
+	bool cut_ignored;
 	/* a variant's actions come after all of the state's */
-	ctx.down_wall =
-	    fcr_resume_down_since(S, rep_obj, variant ? st->n_actions : ai, st, &note_ignored);
+	ctx.down_wall = fcr_resume_down_since(S, rep_obj, variant ? st->n_actions : ai, st,
+					      &note_ignored, &cut_ignored);
 	S->ai = variant ? -1 : (int)ai;
 	/* from now on the ETA counts what is left of its wait (fcr_status_wait) */
 	if (a->def->duration_ms)
@@ -182,7 +218,8 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	json_t *ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name,
 						 "index", (int)ai, "action", a->text, "status",
 						 status, "duration_s", fcr_jseconds(t1 - t0)));
-	static const char *const echoed[] = {"downtime_s", "result", "task", "tasks"};
+	static const char *const echoed[] = {"downtime_s", "downtime_cut", "cut",
+					     "result",	   "task",	   "tasks"};
 	for (size_t i = 0; i < CM_ARRAY_SIZE(echoed); i++) {
 		if (json_object_get(obj, echoed[i]))
 			json_object_set(ev, echoed[i], json_object_get(obj, echoed[i]));
@@ -781,12 +818,12 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		const char *status = fcr_outcome_status(result);
 		json_object_set_new(rep_obj, "status", json_string(status));
 		json_object_set_new(rep_obj, "finished", fcr_jutc(cm_wall_s()));
-		fcr_record_commit(&S->rec, "repetition-end",
-				  json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name,
-					    "repetition", (int)S->rep, "status", status,
-					    "downtime_s", json_object_get(rep_obj, "downtime_s"),
-					    "data_back_s",
-					    json_object_get(rep_obj, "data_back_s")));
+		json_t *ev = json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name, "repetition",
+				       (int)S->rep, "status", status, "downtime_s",
+				       json_object_get(rep_obj, "downtime_s"), "data_back_s",
+				       json_object_get(rep_obj, "data_back_s"));
+		fcr_session_cut_marks(rep_obj, ev);
+		fcr_record_commit(&S->rec, "repetition-end", ev);
 	}
 	if (S->rec.failed)
 		return FCR_FATAL;
@@ -848,6 +885,7 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 	if (st->repeat == 1) {
 		json_object_set(ev, "downtime_s", json_object_get(state_obj, "downtime_s"));
 		json_object_set(ev, "data_back_s", json_object_get(state_obj, "data_back_s"));
+		fcr_session_cut_marks(state_obj, ev);
 	}
 	fcr_record_commit(&S->rec, "state-end", ev);
 	if (S->rec.failed)

@@ -16,23 +16,38 @@
 
 /*
  * A transition cut short in an earlier session (kill, Ctrl-C, failure) has
- * no meaningful downtime of its own: it counts from the power-off repeated
- * on resume if there was one; otherwise it is unknown.
+ * no downtime of its own: what is measured through it is marked cut, never a
+ * sample.  When its take-down itself was cut short and is continued now, it
+ * counts from that action's first start (in the earlier session); when the
+ * take-down had ended before, from the power-off repeated on resume if there
+ * was one; otherwise it is unknown.
  */
 double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, size_t upto,
-			     const struct fcr_state *s, const char **note)
+			     const struct fcr_state *s, const char **note, bool *cut)
 {
 	json_t *before = json_object_get(state_obj, "before");
 	*note = NULL;
+	*cut = false;
 	for (size_t j = 0; j < upto && j < s->n_actions; j++) {
 		if (!s->actions[j].takes_down)
 			continue;
-		double t = cm_parse_rfc3339(fcr_jstr(json_array_get(before, j), "started"));
+		json_t *a = json_array_get(before, j);
+		double t = cm_parse_rfc3339(fcr_jstr(a, "started"));
 		if (!isfinite(t))
 			continue;
+		double first = cm_parse_rfc3339(fcr_jstr(a, "first_started"));
+		if (isfinite(first)) {
+			*cut = true;
+			*note =
+			    "the transition was cut short and resumed: its downtime counts from "
+			    "the take-down's first start, across the interruption, and is no "
+			    "sample";
+			return first;
+		}
 		/* format_utc keeps milliseconds */
 		if (t >= S->session_wall - 0.001)
 			return t;
+		*cut = true;
 		if (isfinite(S->restored_down_wall)) {
 			*note =
 			    "the transition was cut short and resumed: downtime counts from the "

@@ -222,6 +222,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 				    .argv = a->words.v + 1,
 				    .file = c->source,
 				    .line = a->line,
+				    .repetition = st->repeat > 1 ? (unsigned)k : 0,
 				    .status = status ? status : "pending",
 				    .result = json_object_get(obj, "result"),
 				    .recorded = obj,

@@ -55,6 +55,9 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si);
 /* Adds "repetition": k to an event about a step of a repeated state (the
  * one at hand, S->rep); returns it. */
 json_t *fcr_session_at(const struct fcr_session *S, json_t *event);
+/* Copies a repetition's (or a state's) marks of timings cut by an
+ * interrupt ("downtime_cut", "data_back_cut") into its end event. */
+void fcr_session_cut_marks(json_t *obj, json_t *event);
 /* Records an "error" event for a step that failed. */
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
 
@@ -74,11 +77,14 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 /*
  * The start of the first action of this repetition (state_obj: its object,
  * the state's when it does not repeat) before action `upto` that
- * took the machine away, or NaN; *note says why a cut-short transition's
- * downtime counts from the power-off repeated on resume, or is unknown.
+ * took the machine away, or NaN.  *cut: the transition spans sessions (an
+ * interrupt, or a failure, came between): what is measured from there is
+ * no sample, and *note says from where it counts (the take-down's first
+ * start in an earlier session, the power-off repeated on resume) or that it
+ * is unknown.
  */
 double fcr_resume_down_since(const struct fcr_session *S, json_t *state_obj, size_t upto,
-			     const struct fcr_state *st, const char **note);
+			     const struct fcr_state *st, const char **note, bool *cut);
 
 /*
  * The provider's write events (write-intent, write-outcome) that earlier
