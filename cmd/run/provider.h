@@ -37,14 +37,20 @@
  *  - Tasks in flight.  ensure_powered_on() first waits until no task of the
  *    provider's API is in flight on the machine: one an action started and
  *    stopped waiting for (Ctrl-C, a task that outlived the task timeout),
- *    one an earlier session or someone else started.  Each is waited for up
- *    to the provider's task timeout again: a timed-out take-down is still a
+ *    one an earlier session or someone else started.  Each is waited for
+ *    however long task-timeout was, up to a bound the provider documents
+ *    that is at least its own longest task (netcup: 15 minutes; Proxmox:
+ *    three hours, vzdump's own lockwait): a timed-out take-down is still a
  *    take-down.  Only then it reads the state the API reports, powers the
  *    machine on when it is not running, and waits until the API says it
  *    runs.  It returns 0 only then; a task still in flight after its wait is
  *    a failure that names the task.  Its result: "waited_for" (the tasks it
- *    waited for: name, id, state), "already" (nothing was sent),
- *    "server_state" (as the API reported it last).
+ *    waited for: name, id, state), "in_flight" (those it stopped waiting
+ *    for, still running: name, id), "already" (nothing was sent),
+ *    "server_state" (as the API reported it last).  Only a second Ctrl-C
+ *    cuts the wait short, and then the safety layer says what is true: the
+ *    state the machine is in now, the tasks that may still change it, and
+ *    that a --resume waits for them.
  *
  *  - Journal before sending.  Before a write (a request that changes the
  *    machine or what the provider keeps for it) leaves for the first time,
@@ -52,12 +58,16 @@
  *    (what it is for: "snapshot NAME", "power-off"), "method", "path", and
  *    "before", what it saw just before: the ids of the machine's tasks it
  *    can list ("tasks") and the effect as it was ("exists": false for a
- *    snapshot to be made).  The journal is on disk when the call returns, so
- *    a session killed while the request is on its way leaves the intent
- *    behind.  After the write a "write-outcome" event says "accepted" (the
- *    API took it; "task": its id), "refused" (the API said no: nothing
- *    happened) or "unknown" (a timeout, a dropped connection, a 5xx: it may
- *    have happened).  Events journaled during an action carry "at":
+ *    snapshot to be made); and what the write is to start: "task_type" (the
+ *    kind of task) and, for an action of several writes, "role" (the
+ *    sub-step: a Proxmox restore's "stop", "main", "start").  The journal
+ *    is on disk when the call returns, so a session killed while the
+ *    request is on its way leaves the intent behind.  After the write a
+ *    "write-outcome" event says "accepted" (the API took it; "task": its
+ *    id), "refused" (the API said no: nothing happened; a 4xx, or a 501 Not
+ *    Implemented, at once and never sent again) or "unknown" (a timeout, a
+ *    dropped connection, a passing 5xx: it may have happened).  Events
+ *    journaled during an action carry "at":
  *    {"state", "index"}; the engine adds it.  http/api.h does all of this for an
  *    HTTP provider (struct fcr_api_write: baseline, check).
  *
@@ -73,6 +83,20 @@
  *    preflight() gets every step with its status, result and `journal` (its
  *    write events of earlier sessions) and reconciles them against the API
  *    before anything runs: what exists now, and what this campaign made.
+ *
+ *  - Adopted only by its own task.  A resumed step whose earlier attempt
+ *    started tasks takes a task over instead of sending its write again only
+ *    when the task's type and role match the sub-step it is about to do,
+ *    and the task is identified by its id: the one the write-outcome
+ *    journaled, else a task of that type by us that was not among the ids
+ *    journaled in the write's write-intent.  A task of another role (a
+ *    restore's stop, a revert's start) completes its own sub-step and
+ *    nothing more; never a task found by its name and a time window.  A
+ *    task of ours that still runs when the resume comes is waited for
+ *    (preflight(), up to the same bound as the safety power-on) and then
+ *    adopted, never sent again; one still running after that bound stops
+ *    the preflight, and nothing is sent.  Every earlier task of the step is
+ *    kept in its record.
  *
  *  - Timings cut by an interrupt.  A transition an interrupt (or a failure)
  *    cut short and a resume finished has no sample of its own: the engine

@@ -301,6 +301,16 @@ def wait_for(pred, proc, timeout=60):
     return None
 
 
+def wait_until(pred, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = pred()
+        if v:
+            return v
+        time.sleep(0.01)
+    return None
+
+
 def state_of(m, name):
     return [s for s in m['states'] if s['name'] == name][0]
 
@@ -939,6 +949,277 @@ def test_dryrun(tmp, fake):
     print('dry run: %d distinct calls of the run, all listed' % len(made))
 
 
+# ---- interrupts at each sub-step, and what a resume makes of them ---------------
+
+def held(fake, type_):
+    return [t for t in fake.tasks(type_) if t.get('held')]
+
+
+def release(fake, type_=None):
+    return fake.control('/_fake/release', {'task': type_} if type_ else {})['released']
+
+
+def polled(d, type_, **match):
+    """Whether the journal has a status poll of a task of type_ with the
+    given fields (session, during)."""
+    def pred(e):
+        if e['event'] != 'api-call' or '/tasks/' not in e.get('path', ''):
+            return False
+        if ':%s:' % type_ not in urllib.parse.unquote(e['path']):
+            return False
+        return all(e.get(k) == v for k, v in match.items())
+    return journal_has(d, pred)
+
+
+def poll_span(d, type_, **match):
+    """Seconds between the first and the last such poll (the journal's mono)."""
+    try:
+        ev = load_journal(d)
+    except (OSError, ValueError):
+        return 0.0
+    m = [e['mono'] for e in ev if e['event'] == 'api-call' and '/tasks/' in e.get('path', '')
+         and ':%s:' % type_ in urllib.parse.unquote(e['path']) and
+         all(e.get(k) == v for k, v in match.items())]
+    return m[-1] - m[0] if len(m) > 1 else 0.0
+
+
+def ours_on_node(fake):
+    return {t['upid']: t for t in fake.tasks() if TOKENID in t['upid']}
+
+
+def check_recorded(fake, d, what):
+    """Every task of the campaign's token the node ran is in the manifest
+    (or in a safety power-on), and every task the manifest names ran, with
+    the exit status the node gives it."""
+    text = open(os.path.join(d, 'manifest.json')).read()
+    m = json.loads(text)
+    node = ours_on_node(fake)
+    rec = {}
+
+    def walk(x):
+        if isinstance(x, dict):
+            if isinstance(x.get('upid'), str) and 'starttime' in x:
+                rec[x['upid']] = x
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(m)
+    safety = set()
+    for e in load_journal(d):
+        if e['event'] == 'ensure-powered-on':
+            safety |= set(re.findall(r'UPID:[^"]+:', json.dumps(e)))
+    check_eq(sorted(set(node) - set(rec) - safety), [],
+             '%s: tasks of ours the record leaves out' % what)
+    for u, t in rec.items():
+        n = node.get(u)
+        if check(n is not None, '%s: the recorded task %s ran' % (what, u)) and t.get('state'):
+            check_eq(t['state'], n.get('exitstatus'), '%s: the state of %s' % (what, u))
+    return m
+
+
+SIGNALS = {'SIGINT': signal.SIGINT, 'SIGTERM': signal.SIGTERM, 'SIGKILL': signal.SIGKILL}
+
+
+def interrupt_and_resume(tmp, fake, d, ini, type_, sig, what):
+    """Runs the campaign until a task of type_ is held on the node, sends
+    sig, lets the task go once the controller waits for it (the safety
+    power-on; after kill -9 the resume), and resumes until the campaign is
+    done.  Returns the resume's stderr."""
+    fake.fault(kind='task-hold', task=type_)
+    p, w = start(['-o', d, ini], tmp)
+    got = wait_for(lambda: held(fake, type_) and journal_has(
+        d, lambda e: e['event'] == 'pve-task' and e.get('type') == type_), p)
+    check(got, '%s: the %s task runs, held' % (what, type_))
+    if sig == signal.SIGKILL:
+        os.kill(p.pid, sig)
+        finish(p, w)
+        # the resume comes while the earlier task still runs: it waits for it
+        q, w2 = start(['--resume', d], tmp)
+        check(wait_for(lambda: polled(d, type_, session=2), q),
+              '%s: the resume waits for the earlier %s' % (what, type_))
+        release(fake, type_)
+        rc, out, err = finish(q, w2)
+        capture_dir(d)
+        check_eq(rc, 0, '%s: the resume (%s)' % (what, err[-2500:]))
+        return err
+    p.send_signal(sig)
+    check(wait_for(lambda: polled(d, type_, during='ensure-powered-on'), p),
+          '%s: the safety power-on waits for the %s' % (what, type_))
+    release(fake, type_)
+    rc, out, err = finish(p, w)
+    capture_dir(d)
+    check_eq(rc, 130, '%s: interrupted (%s)' % (what, err[-1500:]))
+    check_running_at_end(fake, d, what)
+    rc, out, err = run(['--resume', d], tmp)
+    capture_dir(d)
+    check_eq(rc, 0, '%s: the resume (%s)' % (what, err[-2500:]))
+    return err
+
+
+def test_interrupts(tmp, fake):
+    """SIGINT, SIGTERM and kill -9 at each sub-step of a restore (its stop,
+    the qmrestore, its start) and of a revert (the rollback, and without RAM
+    state its start), then --resume: each transition happened once, its
+    task is the one the step is about, and its downtime is marked as cut."""
+    tok = token_file(tmp)
+    cases = []
+    for sub in ('qmstop', 'qmrestore', 'qmstart'):
+        cases.append(('restore', sub))
+    for sub in ('qmrollback', 'qmstart'):
+        cases.append(('revert', sub))
+    cases.append(('revert-ram', 'qmrollback'))
+    n = 0
+    for kind, sub in cases:
+        for sname, sig in SIGNALS.items():
+            n += 1
+            what = '%s at its %s, %s' % (kind, sub, sname)
+            fake.reset(guest={'data': 'data-0'})
+            if kind == 'restore':
+                states = [('prep', 'backup; snapshot held'), ('r', 'restore last-backup; WAIT')]
+            else:
+                ram = ' vmstate' if kind == 'revert-ram' else ''
+                states = [('prep', 'snapshot s1%s' % ram), ('r', 'revert s1; WAIT')]
+            ini = campaign(tmp, fake, 'int%d' % n, states, tok=tok)
+            d = os.path.join(tmp, 'camp-int%d' % n)
+            interrupt_and_resume(tmp, fake, d, ini, sub, sig, what)
+            m = check_recorded(fake, d, what)
+            check_eq(m['status'], 'done', '%s: done after the resume' % what)
+            a = action(m, 'r', states[1][1].split(';')[0])
+            main = 'qmrestore' if kind == 'restore' else 'qmrollback'
+            check_eq(len(fake.tasks(main)), 1, '%s: one %s on the node' % (what, main))
+            check_eq((a.get('task') or {}).get('name'), main,
+                     '%s: the step\'s task is its %s' % (what, main))
+            check_eq((a.get('task') or {}).get('role'), 'main', '%s: in the role main' % what)
+            names = [t['name'] for t in a.get('tasks') or [a.get('task') or {}]]
+            check_eq(names.count(main), 1, '%s: its tasks %r' % (what, names))
+            g = fake.guest()
+            if kind == 'restore':
+                check_eq(g['snapshots'], [], '%s: the restore removed the snapshot' % what)
+                check_eq(a['result'].get('snapshots_after'), [], '%s: none after it' % what)
+            else:
+                ram = kind == 'revert-ram'
+                check_eq(a['result'].get('vmstate'), ram, '%s: vmstate' % what)
+                check(a['result'].get('started_by') in (('rollback',) if ram else
+                                                        ('start', 'earlier')),
+                      '%s: started by %r' % (what, a['result'].get('started_by')))
+            s = state_of(m, 'r')
+            check_eq(s.get('downtime_cut'), True, '%s: the downtime marked as cut' % what)
+            check_eq(a.get('cut'), True, '%s: the action marked as cut' % what)
+            ev = [e for e in load_journal(d) if e['event'] == 'state-end' and
+                  e.get('state') == 'r']
+            check(ev and ev[-1].get('downtime_cut') is True,
+                  '%s: the journal says the downtime was cut: %r' % (what, ev[-1:]))
+            check_running_at_end(fake, d, what, safety=False)
+
+
+def test_outlive(tmp, fake):
+    """A shutdown, a rollback and a restore that outlive task-timeout: the
+    action fails, and the safety power-on waits for the task however long it
+    runs (released here only once the wait has lasted three task-timeouts),
+    then starts the guest.  A second Ctrl-C in that wait says in which state
+    the guest is and what to do."""
+    tok = token_file(tmp)
+    for what, type_, states in (
+            ('shutdown', 'qmshutdown', [('s', 'power-off; power-on; WAIT')]),
+            ('rollback', 'qmrollback', [('p', 'snapshot s1'), ('s', 'revert s1; WAIT')]),
+            ('restore', 'qmrestore', [('p', 'backup'), ('s', 'restore last-backup; WAIT')])):
+        fake.reset()
+        text = open(campaign(tmp, fake, 'out-' + what, states, tok=tok)).read()
+        ini = os.path.join(tmp, 'out-%s.ini' % what)
+        write(ini, text.replace('task-timeout = 60s', 'task-timeout = 1s'))
+        d = os.path.join(tmp, 'camp-out-' + what)
+        fake.fault(kind='task-hold', task=type_)
+        p, w = start(['-o', d, ini], tmp)
+        check(wait_for(lambda: held(fake, type_), p), '%s: held' % what)
+        # three times task-timeout of waiting in the safety power-on
+        long_enough = wait_for(
+            lambda: poll_span(d, type_, during='ensure-powered-on') > 3.0, p, timeout=60)
+        check(long_enough, '%s: the safety power-on still waits after 3 s' % what)
+        release(fake, type_)
+        rc, out, err = finish(p, w)
+        capture_dir(d)
+        check_eq(rc, 1, '%s: the action failed (%s)' % (what, err[-1500:]))
+        check('is still running after 1 s' in err, '%s: said: %s' % (what, err[-1500:]))
+        check_running_at_end(fake, d, what)
+        t = fake.tasks(type_)[0]
+        starts = [x for x in fake.tasks('qmstart') if x['starttime'] >= t['starttime']]
+        check(starts and all(x['starttime'] >= t['endtime'] for x in starts),
+              '%s: the start began after the %s ended' % (what, type_))
+
+    # a second Ctrl-C while the safety power-on waits for the shutdown
+    fake.reset()
+    ini = campaign(tmp, fake, 'twice', [('s', 'power-off; power-on; WAIT')], tok=tok)
+    d = os.path.join(tmp, 'camp-twice')
+    fake.fault(kind='task-hold', task='qmshutdown')
+    p, w = start(['-o', d, ini], tmp)
+    check(wait_for(lambda: held(fake, 'qmshutdown'), p), 'twice: held')
+    p.send_signal(signal.SIGINT)
+    check(wait_for(lambda: polled(d, 'qmshutdown', during='ensure-powered-on'), p),
+          'twice: the safety power-on waits')
+    p.send_signal(signal.SIGINT)
+    rc, out, err = finish(p, w)
+    capture_dir(d)
+    check_eq(rc, 130, 'twice: exit status (%s)' % err[-1500:])
+    upid = fake.tasks('qmshutdown')[0]['upid']
+    check_eq(fake.guest()['status'], 'running', 'twice: the guest still runs')
+    check('is running' in err and upid in err and 'still runs' in err and
+          'fiocamp-run --resume %s' % d in err,
+          'twice: says the guest runs, the task still runs, and what to do: %s' % err[-1500:])
+    check('could not power the machine on' not in err and 'again and answers' not in err,
+          'twice: no wrong word: %s' % err[-1500:])
+    ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
+    check(ev and [x.get('id') for x in ev[-1]['result'].get('in_flight', [])] == [upid],
+          'twice: the journal names the task still in flight: %r' % ev[-1:])
+    release(fake, 'qmshutdown')
+    check(wait_until(lambda: fake.guest()['status'] == 'stopped'),
+          'twice: the shutdown took the guest down, as said')
+    rc, out, err = run(['--resume', d], tmp)
+    capture_dir(d)
+    check_eq(rc, 0, 'twice: the resume (%s)' % err[-2000:])
+    check_running_at_end(fake, d, 'twice', safety=False)
+    check_eq(len(fake.tasks('qmshutdown')), 1, 'twice: one shutdown, none sent again')
+
+
+def test_running(tmp, fake):
+    """kill -9 while a restore (and, apart, a rollback) runs; the resume
+    comes while it still runs and waits for it longer than task-timeout:
+    the write is never sent again, the task is taken over."""
+    tok = token_file(tmp)
+    for what, type_, states, path in (
+            ('restore', 'qmrestore', [('p', 'backup'), ('s', 'restore last-backup; WAIT')],
+             '/nodes/%s/qemu' % NODE),
+            ('rollback', 'qmrollback', [('p', 'snapshot s1'), ('s', 'revert s1; WAIT')],
+             '/nodes/%s/qemu/%d/snapshot/s1/rollback' % (NODE, VMID))):
+        fake.reset()
+        text = open(campaign(tmp, fake, 'run-' + what, states, tok=tok)).read()
+        ini = os.path.join(tmp, 'run-%s.ini' % what)
+        write(ini, text.replace('task-timeout = 60s', 'task-timeout = 1s'))
+        d = os.path.join(tmp, 'camp-run-' + what)
+        fake.fault(kind='task-hold', task=type_)
+        p, w = start(['-o', d, ini], tmp)
+        check(wait_for(lambda: held(fake, type_) and journal_has(
+            d, lambda e: e['event'] == 'pve-task' and e.get('type') == type_), p),
+            '%s: held' % what)
+        os.kill(p.pid, signal.SIGKILL)
+        finish(p, w)
+        q, w2 = start(['--resume', d], tmp)
+        long_enough = wait_for(lambda: poll_span(d, type_, session=2) > 3.0, q, timeout=60)
+        check(long_enough, '%s: the resume still waits after 3 s' % what)
+        release(fake, type_)
+        rc, out, err = finish(q, w2)
+        capture_dir(d)
+        check_eq(rc, 0, '%s: the resume (%s)' % (what, err[-2500:]))
+        check_eq(len(posts(fake.requests(), path)), 1, '%s: the write sent once' % what)
+        check_eq(len(fake.tasks(type_)), 1, '%s: one %s on the node' % (what, type_))
+        m = check_recorded(fake, d, what)
+        a = state_of(m, 's')['before'][0]
+        check_eq((a['status'], (a.get('task') or {}).get('name'),
+                  (a.get('task') or {}).get('adopted')),
+                 ('done', type_, True), '%s: the task taken over' % what)
+        check_running_at_end(fake, d, what, safety=False)
+
 
 def test_http(tmp, fake):
     """501 Not Implemented is no passing trouble: a read answered 501 fails
@@ -1013,6 +1294,9 @@ AREAS = {
     'resume': test_resume,
     'preflight': test_preflight,
     'dryrun': test_dryrun,
+    'interrupts': test_interrupts,
+    'outlive': test_outlive,
+    'running': test_running,
     'http': test_http,
     'tokens': test_tokens,
 }

@@ -504,11 +504,15 @@ def test_sigint(tmp, fake):
     check_eq(m['status'], 'done', 'sigint: done after the resume')
     check_eq([r['status'] for r in reps(m, 'restore')], ['done'] * 4, 'sigint: four restores')
     # the resumed repetition took the interrupted restore's task over, and its
-    # record keeps the stop that came before it
-    tasks = act(reps(m, 'restore')[1], 'restore').get('tasks') or []
+    # record keeps the stop that came before it; the guest was started by the
+    # safety power-on, so the restore sends no start of its own
+    a = act(reps(m, 'restore')[1], 'restore')
+    tasks = a.get('tasks') or []
     check_eq([(x['name'], x.get('adopted', False)) for x in tasks],
-             [('qmstop', False), ('qmrestore', True), ('qmstart', False)],
+             [('qmstop', False), ('qmrestore', True)],
              'sigint: the resumed restore\'s tasks')
+    check_eq((a.get('task') or {}).get('name'), 'qmrestore', 'sigint: its task is the qmrestore')
+    check_eq(a.get('result', {}).get('guest_state'), 'running', 'sigint: the guest runs after it')
     check_eq(len(fake.tasks('qmrestore')), 4, 'sigint: four restores on the node, none again')
     check_guest_running(fake, d, 'sigint resume')
 
@@ -570,8 +574,102 @@ def test_analyze(tmp, fake):
     print('\n'.join(rows[:8]))
 
 
+def test_interrupts(tmp, fake):
+    """The shipped campaign interrupted in each of its four restores and
+    resumed each time: SIGINT, SIGTERM and kill -9, at the restore's stop,
+    at its qmrestore and at its start (one campaign per sub-step, the
+    signals in turn).  Each interrupted task is held on the node until the
+    controller waits for it (the safety power-on; after kill -9 the
+    resume).  Every campaign ends with four real restores on the node, each
+    hash matched, and the interrupted transitions' timings marked as cut."""
+    plan = {'qmstop': ['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGINT'],
+            'qmrestore': ['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGTERM'],
+            'qmstart': ['SIGKILL', 'SIGINT', 'SIGTERM', 'SIGKILL']}
+    tok = R.token_file(tmp)
+    for sub, sigs in plan.items():
+        reset(fake)
+        # restore k's stop and its qmrestore come after k-1 qmrestores, its
+        # start after k (the rollbacks' starts and the safety's come earlier)
+        for k in range(1, 5):
+            fake.fault(kind='task-hold', task=sub,
+                       after={'type': 'qmrestore', 'count': k if sub == 'qmstart' else k - 1})
+        ini, payload = fill(tmp, fake, tok, name='int-' + sub)
+        d = os.path.join(tmp, 'camp-int-' + sub)
+        session = 1
+        p, w = R.start(['-o', d, ini], tmp)
+        for k, sname in enumerate(sigs, 1):
+            what = '%s of restore %d, %s' % (sub, k, sname)
+
+            def held_one():
+                h = R.held(fake, sub)
+                return h and R.journal_has(d, lambda e: e['event'] == 'pve-task' and
+                                           e.get('upid') == h[0]['upid']) and h[0]['upid']
+            upid = R.wait_for(held_one, p, timeout=240)
+            check(upid, '%s: held' % what)
+            if not upid:
+                break
+
+            def polled(**match):
+                return R.journal_has(d, lambda e: e['event'] == 'api-call' and
+                                     upid in R.urllib.parse.unquote(e.get('path', '')) and
+                                     all(e.get(x) == v for x, v in match.items()))
+            if sname == 'SIGKILL':
+                os.kill(p.pid, signal.SIGKILL)
+                R.finish(p, w)
+                session += 1
+                p, w = R.start(['--resume', d], tmp)
+                check(R.wait_for(lambda: polled(session=session), p),
+                      '%s: the resume waits for it' % what)
+                R.release(fake, sub)
+                continue
+            p.send_signal(R.SIGNALS[sname])
+            check(R.wait_for(lambda: polled(during='ensure-powered-on'), p),
+                  '%s: the safety power-on waits for it' % what)
+            R.release(fake, sub)
+            rc, out, err = R.finish(p, w, timeout=300)
+            check_eq(rc, 130, '%s: interrupted (%s)' % (what, err[-1500:]))
+            check('the server is running again and answers SSH' in err,
+                  '%s: says so: %s' % (what, err[-800:]))
+            session += 1
+            p, w = R.start(['--resume', d], tmp)
+        rc, out, err = R.finish(p, w, timeout=600)
+        R.capture_dir(d)
+        check_eq(rc, 0, '%s: the last session ends the campaign (%s)' % (sub, err[-2500:]))
+        m, ev = check_honest(fake, d, sub)
+        check_eq(m['status'], 'done', '%s: campaign done' % sub)
+        check_eq(len(fake.tasks('qmrestore')), 4, '%s: four real restores on the node' % sub)
+        rr = reps(m, 'restore')
+        secs = [main_seconds(act(r, 'restore')) for r in rr]
+        if sub == 'qmrestore':
+            # held on the node while the signal came: longer by the hold
+            check(len(secs) == 4 and all(isinstance(x, int) and x >= w
+                                         for x, w in zip(secs, QMRESTORE_S)),
+                  '%s: each restore\'s own task, by the node\'s clock: %r' % (sub, secs))
+        else:
+            check_eq(secs, QMRESTORE_S, '%s: each restore\'s own task, by the node\'s clock'
+                     % sub)
+        check_eq([(act(r, 'restore').get('task') or {}).get('name') for r in rr],
+                 ['qmrestore'] * 4, '%s: each step\'s task is its qmrestore' % sub)
+        check_eq([r.get('downtime_cut') for r in rr], [True] * 4,
+                 '%s: the interrupted downtimes are marked cut' % sub)
+        check_eq([r.get('data_back_cut') for r in rr], [True] * 4,
+                 '%s: and so are their data back times' % sub)
+        check_eq([act(r, 'verify-hash').get('result', {}).get('match') for r in rr],
+                 [True] * 4, '%s: every hash matched' % sub)
+        check_eq(fake.guest()['snapshots'], [], '%s: the restores removed the snapshot' % sub)
+        check_guest_running(fake, d, sub, safety=False)
+        if ANALYZE:
+            r = subprocess.run([ANALYZE, '--table', d], capture_output=True, text=True)
+            check_eq(r.returncode, 0, '%s: fiocamp-analyze (%s)' % (sub, r.stderr[-1500:]))
+            R.CAPTURED.append(('fiocamp-analyze ' + sub, r.stdout + r.stderr))
+            check(re.search(r'matched \(4 of 4\)|\b4 of 4 matched', r.stdout),
+                  '%s: 4 of 4 matched:\n%s' % (sub, r.stdout[-3000:]))
+        print('%s: %d sessions, %d qmrestore tasks on the node' %
+              (sub, session, len(fake.tasks('qmrestore'))))
+
+
 AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test_sigint,
-         'dryrun': test_dryrun, 'analyze': test_analyze}
+         'dryrun': test_dryrun, 'analyze': test_analyze, 'interrupts': test_interrupts}
 
 
 def main():

@@ -159,7 +159,19 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 		fcr_jset_text(ev, "error", pe.msg);
 	const char *host = NULL;
 	unsigned port = 0;
-	bool ssh_ok = false;
+	bool ssh_ok = false, ssh_stopped = false;
+	/* tasks it stopped waiting for (a second Ctrl-C, its bound): they may
+	 * still change the machine after we looked */
+	json_t *flight = json_incref(json_object_get(res, "in_flight"));
+	char flight_text[700] = "";
+	size_t n_flight = rc < 0 ? json_array_size(flight) : 0;
+	for (size_t i = 0; i < n_flight && i < 3; i++) {
+		json_t *f = json_array_get(flight, i);
+		size_t used = strlen(flight_text);
+		snprintf(flight_text + used, sizeof(flight_text) - used, "%s%s (%s)", i ? ", " : "",
+			 fcr_jstr(f, "name") ? fcr_jstr(f, "name") : "?",
+			 fcr_jstr(f, "id") ? fcr_jstr(f, "id") : "?");
+	}
 	if (rc == 0 && probe_target(S, &host, &port)) {
 		struct fcr_probe_result pr;
 		struct fcr_error perr;
@@ -172,6 +184,7 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 			json_object_set_new(ssh, "answered", fcr_jutc(pr.ready_wall));
 			json_object_set_new(ssh, "banner", json_string(pr.banner));
 		} else {
+			ssh_stopped = prc > 0;
 			json_object_set_new(ssh, "error",
 					    json_string(prc > 0 ? "stopped (Ctrl-C)" : perr.msg));
 		}
@@ -181,7 +194,20 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 	}
 	fcr_record_event(&S->rec, "ensure-powered-on", ev);
 	json_decref(res);
+	json_decref(flight);
 	fcr_progress_clear();
+	if (rc < 0 && n_flight) {
+		/* what it says is what is: the state now, and what may still come */
+		fprintf(stderr,
+			"fiocamp-run: stopped waiting: %s\n"
+			"fiocamp-run: the machine is %s now, but %s still run%s on it and may "
+			"still take it down or change it; once %s ended, fiocamp-run --resume %s "
+			"waits for what still runs and powers the machine on (or power it on "
+			"in the provider's panel)\n",
+			pe.msg, state ? state : "in an unknown state", flight_text,
+			n_flight == 1 ? "s" : "", n_flight == 1 ? "it has" : "they have", S->cdir);
+		return -1;
+	}
 	if (rc < 0 && pe.code == FCR_E_INVAL) {
 		/* left off on purpose: the message says what to do instead */
 		fprintf(stderr,
@@ -196,6 +222,13 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 		    "fiocamp-run: could not power the machine on: %s\n"
 		    "fiocamp-run: the server was left %s: power it on in the provider's panel\n",
 		    pe.msg, state ? state : "in an unknown state");
+		return -1;
+	}
+	if (ssh_stopped) {
+		fprintf(stderr,
+			"fiocamp-run: the machine is %s; stopped waiting for its SSH server on "
+			"%s:%u (a second Ctrl-C): it may still be booting\n",
+			state ? state : "on", host, port);
 		return -1;
 	}
 	if (!ssh_ok) {

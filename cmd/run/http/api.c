@@ -412,18 +412,22 @@ static void emit_intent(const struct fcr_api *api, const struct fcr_api_write *w
 {
 	json_t *f = json_pack("{s:s, s:s, s:s}", "write", w->what ? w->what : w->call.path,
 			      "method", w->call.method, "path", w->call.path);
+	if (f && w->intent)
+		json_object_update(f, w->intent);
 	if (f)
 		json_object_set(f, "before", before ? before : json_null());
 	fcr_api_emit(api, "write-intent", f);
 }
 
 static void emit_outcome(const struct fcr_api *api, const struct fcr_api_write *w, unsigned attempt,
-			 long status, const char *outcome, bool recovered)
+			 long status, const char *outcome, const char *task, bool recovered)
 {
 	json_t *f =
 	    json_pack("{s:s, s:s, s:s, s:i, s:i, s:s}", "write", w->what ? w->what : w->call.path,
 		      "method", w->call.method, "path", w->call.path, "attempt", (int)attempt,
 		      "status", (int)status, "outcome", outcome);
+	if (f && task && task[0])
+		json_object_set_new(f, "task", json_string(task));
 	if (f && recovered)
 		json_object_set_new(f, "recovered", json_true());
 	fcr_api_emit(api, "write-outcome", f);
@@ -456,7 +460,9 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 				else
 					out->already = true;
 				if (maybe_sent)
-					emit_outcome(api, w, attempt - 1, 0, "accepted", true);
+					emit_outcome(
+					    api, w, attempt - 1, 0, "accepted",
+					    out->how == FCR_WRITTEN_TASK ? out->task : NULL, true);
 				return 0;
 			}
 		}
@@ -470,7 +476,10 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 		unsigned wait_ms;
 		if (r->status >= 200 && r->status <= 299) {
 			out->how = FCR_WRITTEN_REPLY;
-			emit_outcome(api, w, attempt, r->status, "accepted", false);
+			char task[256] = "";
+			if (cfg->reply_task && !cfg->reply_task(r, task, sizeof(task)))
+				task[0] = '\0';
+			emit_outcome(api, w, attempt, r->status, "accepted", task, false);
 			return 0;
 		}
 		/*
@@ -481,7 +490,8 @@ static int write_attempts(struct fcr_api *api, const struct fcr_api_write *w, js
 		const char *busy_reason = busy(api, r);
 		bool lost = !busy_reason && (r->transport != FCR_T_OK || status_passing(r->status));
 		bool unknown = lost && r->transport != FCR_T_NOT_SENT && r->transport != FCR_T_TLS;
-		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", false);
+		emit_outcome(api, w, attempt, r->status, unknown ? "unknown" : "refused", NULL,
+			     false);
 		if (r->transport == FCR_T_TLS) {
 			out->maybe_sent = maybe_sent;
 			return tls_failed(err, c->method, api->base, c->path, r->error);

@@ -28,8 +28,9 @@
  *    (write, method, path, before: what the provider's baseline saw) is
  *    emitted, which the controller has on disk before the request leaves;
  *    after each attempt a "write-outcome" (write, method, path, attempt,
- *    status, outcome: "accepted", "refused" or "unknown"; recovered: true
- *    when a check found that a lost one had gone through).  See provider.h,
+ *    status, outcome: "accepted", "refused" or "unknown"; task: the id of
+ *    the task an accepted one started, when known; recovered: true when a
+ *    check found that a lost one had gone through).  See provider.h,
  *    "the safety contract".
  *  - Every exchange is an "api-call" event (api, method, path, status,
  *    duration_s, attempt, error); every answer that is JSON an
@@ -88,6 +89,10 @@ struct fcr_api_config {
 	void (*event)(void *opaque, const char *type, json_t *fields); /* borrowed fields */
 	bool (*should_stop)(void *opaque);
 	void *opaque;
+	/* The id of the task a write's 2xx answer started (a Proxmox UPID, a
+	 * netcup task uuid) into id, for the write-outcome event; false when the
+	 * answer names none.  May be NULL. */
+	bool (*reply_task)(const struct fcr_reply *r, char *id, size_t len);
 };
 
 /* Whether an HTTP status is a 5xx that asking again cannot change: 501 Not
@@ -159,6 +164,10 @@ struct fcr_written {
 struct fcr_api_write {
 	struct fcr_api_call call;
 	const char *what; /* what the write is for ("snapshot fc-1"): the events' "write" */
+	/* Members added to the write-intent event: what the write is to start
+	 * (a Proxmox task's "task_type" and "role"), so that a resumed session
+	 * knows which sub-step of its action it was (borrowed; may be NULL). */
+	json_t *intent;
 	/*
 	 * What is seen just before the first attempt: the ids of the tasks that
 	 * exist already, the effect as it is.  *before gets a new object (it is

@@ -20,6 +20,11 @@ struct fcr_pxp_op {
 	char *key; /* of the step in p->adopt */
 	unsigned retries, lock_retries;
 	bool recovered;
+	/* an earlier session began the step: its tasks lead `tasks`, each
+	 * "earlier": true, and a sub-step takes one over ("adopted": true) only
+	 * when it is of its role and type and ended well */
+	bool resumed;
+	bool adopted; /* one was taken over */
 };
 
 /* Begins and ends an action (ctx and step NULL: the safety layer's

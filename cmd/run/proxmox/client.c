@@ -208,6 +208,16 @@ static char *copy_or_null(const char *s)
 	return s ? cm_strdup(s) : NULL;
 }
 
+/* A write's answer: {"data": "UPID:..."}. */
+static bool reply_task(const struct fcr_reply *r, char *id, size_t len)
+{
+	const char *upid = json_string_value(json_object_get(r->json, "data"));
+	if (!upid || strncmp(upid, "UPID:", 5) != 0 || strlen(upid) >= len)
+		return false;
+	snprintf(id, len, "%s", upid);
+	return true;
+}
+
 int fcr_pve_new(const struct fcr_pve_config *cfg, struct fcr_pve **out, struct fcr_error *err)
 {
 	char why[600];
@@ -244,6 +254,7 @@ int fcr_pve_new(const struct fcr_pve_config *cfg, struct fcr_pve **out, struct f
 		return fcr_fail_as(err, FCR_E_INVAL, "%s", why);
 	}
 	struct fcr_api_config ac = {
+	    .reply_task = reply_task,
 	    .name = "pve",
 	    .panel = "the node's task list (Datacenter, Tasks)",
 	    .transport_wait_ms = cfg->transport_wait_ms,

@@ -20,6 +20,7 @@ struct fcr_pve {
 	struct fcr_http http;
 	struct fcr_api api;	  /* below https://HOST:8006/api2/json */
 	struct cm_strv in_flight; /* UPIDs not seen stopped */
+	bool long_wait;		  /* fcr_pve_set_long_wait() */
 };
 
 /* An event for the journal (steals fields). */

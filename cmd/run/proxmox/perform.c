@@ -9,6 +9,14 @@
  * snapshots a restore removed ...).  A write whose outcome stayed unknown is
  * kept as "outcome": "unknown" with "unknown_write" (its UPID, or the UPIDs
  * seen before it) for a resumed session to decide.
+ *
+ * A step an earlier session began comes with that session's tasks, each in
+ * its role (preflight.c waited for every one until it ended).  Each sub-step
+ * of the action (a restore's stop, its qmrestore, its start; a revert's
+ * rollback and start) takes over the task of its own role and type when it
+ * ended well, and sends its write only when there is none: a task of another
+ * role completes its own sub-step and nothing more.  A power sub-step whose
+ * effect is there already (the guest stopped for a restore) sends nothing.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +42,17 @@ void fcr_pxp_op_begin(struct fcr_pxp_op *o, struct fcr_pxp *p, struct fcr_action
 	o->result = result;
 	o->tasks = json_array();
 	o->e = e;
-	o->key = ctx && step ? fcr_pxp_step_key(ctx->state->name, step->line) : NULL;
+	o->key =
+	    ctx && step ? fcr_pxp_step_key(ctx->state->name, ctx->repetition, step->line) : NULL;
+	json_t *earlier =
+	    o->key ? json_object_get(json_object_get(p->adopt, o->key), "tasks") : NULL;
+	size_t i;
+	json_t *t;
+	json_array_foreach(earlier, i, t) {
+		/* they ran first: every task of the step is in its record */
+		json_array_append_new(o->tasks, json_copy(t));
+		o->resumed = true;
+	}
 }
 
 /* The task the action is about: the last "main" one, else the last. */
@@ -66,6 +84,10 @@ void fcr_pxp_op_end(struct fcr_pxp_op *o)
 		json_object_set_new(o->result, "lock_retries", json_integer(o->lock_retries));
 	if (o->recovered)
 		json_object_set_new(o->result, "recovered", json_true());
+	if (o->adopted)
+		json_object_set_new(o->result, "adopted", json_true());
+	if (o->key)
+		json_object_del(o->p->adopt, o->key);
 	json_decref(o->tasks);
 	free(o->key);
 }
@@ -101,37 +123,50 @@ static int do_write(struct fcr_pxp_op *o, const struct fcr_pve_write *w_in, stru
 }
 
 /*
- * A step an earlier session began whose task is known to have ended well
- * (preflight.c decided it by its UPID): that task is taken as this
- * attempt's instead of sending the write again.  1 when adopted.
+ * The task an earlier session ran for this sub-step (its role and type) and
+ * that ended well, taken over instead of sending the write again: read once
+ * more (its end, and with read_log its log) into *t, and marked "adopted" in
+ * the record.  1 when taken over, 0 when there is none.
  */
-static int adopt(struct fcr_pxp_op *o, const char *role, bool read_log, struct fcr_pve_task *t)
+static int adopt(struct fcr_pxp_op *o, const char *role, const char *type, bool read_log,
+		 struct fcr_pve_task *t)
 {
-	json_t *entry = o->key ? json_object_get(o->p->adopt, o->key) : NULL;
-	const char *upid = fcr_jstr(entry, "upid");
-	if (!upid)
-		return 0;
-	/* what the interrupted attempt ran before it, as it recorded them */
-	json_array_extend(o->tasks, json_object_get(entry, "earlier_tasks"));
 	memset(t, 0, sizeof(*t));
-	snprintf(t->upid, sizeof(t->upid), "%s", upid);
+	t->endtime = -1;
+	t->stopwatch_s = NAN;
+	if (!o->resumed)
+		return 0;
+	size_t at = SIZE_MAX, i;
+	json_t *tj;
+	json_array_foreach(o->tasks, i, tj) {
+		const char *r = fcr_jstr(tj, "role"), *n = fcr_jstr(tj, "name");
+		const char *state = fcr_jstr(tj, "state");
+		if (json_is_true(json_object_get(tj, "earlier")) &&
+		    !json_is_true(json_object_get(tj, "adopted")) && r && n && state &&
+		    !strcmp(r, role) && !strcmp(n, type) && fcr_pve_exit_ok(state, NULL))
+			at = i;
+	}
+	if (at == SIZE_MAX)
+		return 0;
+	const char *upid = fcr_jstr(json_array_get(o->tasks, at), "upid");
+	snprintf(t->upid, sizeof(t->upid), "%s", upid ? upid : "");
 	snprintf(t->role, sizeof(t->role), "%s", role);
-	if (fcr_pve_upid_parse(upid, &t->u) < 0)
+	if (fcr_pve_upid_parse(t->upid, &t->u) < 0)
 		return 0;
 	t->t0_mono = cm_mono_s();
 	int rc = fcr_pve_task_wait(o->p->pve, t, read_log, o->e);
 	t->stopwatch_s = NAN; /* it began in another session */
-	json_t *tj = fcr_pve_task_json(t);
-	json_object_set_new(tj, "adopted", json_true());
-	json_array_append_new(o->tasks, tj);
-	json_object_del(o->p->adopt, o->key);
 	if (rc < 0) {
 		fcr_pve_task_release(t);
-		return rc == FCR_E_TASK ? 0 : rc;
+		return rc;
 	}
-	json_object_set_new(o->result, "adopted", json_true());
-	fcr_pxp_note(o->p, "info", "%s: the task %s of an earlier session did it; taken as done",
-		     o->step ? o->step->text : t->u.type, t->upid);
+	tj = fcr_pve_task_json(t);
+	json_object_set_new(tj, "earlier", json_true());
+	json_object_set_new(tj, "adopted", json_true());
+	json_array_set_new(o->tasks, at, tj);
+	o->adopted = true;
+	fcr_pxp_note(o->p, "info", "%s: the %s task %s of an earlier session did it; taken as done",
+		     o->step ? o->step->text : type, role, t->upid);
 	return 1;
 }
 
@@ -172,7 +207,27 @@ static int power_write(struct fcr_pxp_op *o, const char *what, const char *type,
 	    .arg = want,
 	};
 	struct fcr_pve_task t;
-	int rc = do_write(o, &w, &t);
+	int rc;
+	if (o->resumed) {
+		/* an earlier session's sub-step (or the safety power-on after it)
+		 * may have done it: the guest's state decides */
+		struct fcr_pve_guest g;
+		rc = fcr_pve_guest_status(o->p->pve, &g, o->e);
+		if (rc == 0 && !strcmp(g.status, want)) {
+			free(path);
+			rc = adopt(o, role, type, false, &t);
+			fcr_pve_task_release(&t);
+			if (rc < 0)
+				return rc;
+			json_object_set_new(o->result, "guest_state", json_string(g.status));
+			return 0;
+		}
+		if (rc < 0) {
+			free(path);
+			return rc;
+		}
+	}
+	rc = do_write(o, &w, &t);
 	free(path);
 	/* a start that found the guest running (qmeventd was quicker) is fine */
 	if (rc == FCR_E_TASK && strstr(t.exitstatus, "already running") && !strcmp(want, "running"))
@@ -205,7 +260,12 @@ int fcr_pxp_power_off(struct fcr_pxp_op *o, bool hard)
 		return rc;
 	json_object_set_new(o->result, "hard", json_boolean(hard));
 	if (!strcmp(g.status, "stopped")) {
-		json_object_set_new(o->result, "already", json_true());
+		struct fcr_pve_task t;
+		rc = adopt(o, "main", hard ? "qmstop" : "qmshutdown", false, &t);
+		fcr_pve_task_release(&t);
+		if (rc < 0)
+			return rc;
+		json_object_set_new(o->result, "already", json_boolean(rc == 0));
 		json_object_set_new(o->result, "guest_state", json_string("stopped"));
 		return 0;
 	}
@@ -221,11 +281,17 @@ int fcr_pxp_power_on(struct fcr_pxp_op *o)
 	if (rc < 0)
 		return rc;
 	bool running = !strcmp(g.status, "running");
-	json_object_set_new(o->result, "already", json_boolean(running));
 	if (running) {
+		struct fcr_pve_task t;
+		rc = adopt(o, "main", "qmstart", false, &t);
+		fcr_pve_task_release(&t);
+		if (rc < 0)
+			return rc;
+		json_object_set_new(o->result, "already", json_boolean(rc == 0));
 		json_object_set_new(o->result, "guest_state", json_string("running"));
 		return 0;
 	}
+	json_object_set_new(o->result, "already", json_false());
 	return fcr_pxp_start(o, "main");
 }
 
@@ -276,7 +342,9 @@ int fcr_pxp_reboot(struct fcr_pxp_op *o)
 	    .method = "POST", .path = path, .form = "", .task_type = "qmreboot", .role = "main"};
 	struct fcr_pve_task t;
 	double t0 = cm_mono_s();
-	rc = do_write(o, &w, &t);
+	rc = adopt(o, "main", "qmreboot", false, &t);
+	if (rc == 0)
+		rc = do_write(o, &w, &t);
 	fcr_pve_task_release(&t);
 	free(path);
 	return rc < 0 ? rc : wait_restarted(o, t0);
@@ -303,7 +371,9 @@ int fcr_pxp_snapshot(struct fcr_pxp_op *o, const char *name, bool vmstate)
 	}
 	struct fcr_pve_task t;
 	memset(&t, 0, sizeof(t));
-	rc = json_is_true(json_object_get(o->result, "adopted")) ? 1 : adopt(o, "main", false, &t);
+	rc = json_is_true(json_object_get(o->result, "adopted"))
+		 ? 1
+		 : adopt(o, "main", "qmsnapshot", false, &t);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
@@ -449,7 +519,7 @@ int fcr_pxp_revert(struct fcr_pxp_op *o, const char *name)
 	json_object_set_new(o->result, "vmstate", json_boolean(vmstate));
 	json_object_set_new(o->result, "guest_state_before", json_string(g.status));
 	struct fcr_pve_task t;
-	rc = adopt(o, "main", false, &t);
+	rc = adopt(o, "main", "qmrollback", false, &t);
 	if (rc == 0) {
 		char *esc = fcr_url_escape(name);
 		char *suffix = cm_asprintf("/snapshot/%s/rollback", esc);
@@ -471,16 +541,31 @@ int fcr_pxp_revert(struct fcr_pxp_op *o, const char *name)
 	rc = fcr_pve_guest_status(p->pve, &g, o->e);
 	if (rc < 0)
 		return rc;
-	if (!strcmp(g.status, "running")) {
+	bool running = !strcmp(g.status, "running");
+	if (vmstate && running) {
 		/* __snapshot_rollback_vm_start: RAM state resumes inside the rollback task */
 		json_object_set_new(o->result, "started_by", json_string("rollback"));
 		json_object_set_new(o->result, "guest_state", json_string("running"));
 		return 0;
 	}
-	fcr_pxp_note(p, "info",
-		     "snapshot %s has no RAM state, so Proxmox leaves guest %ld stopped after the "
-		     "rollback: starting it in a task of its own, timed apart from the rollback",
-		     name, p->cfg.vmid);
+	if (running) {
+		/* no RAM state, and yet it runs: an earlier session's start of this
+		 * step did it, or the safety power-on after it was interrupted */
+		rc = adopt(o, "start", "qmstart", false, &t);
+		fcr_pve_task_release(&t);
+		if (rc < 0)
+			return rc;
+		json_object_set_new(o->result, "started_by", json_string(rc ? "start" : "earlier"));
+		json_object_set_new(o->result, "guest_state", json_string("running"));
+		return 0;
+	}
+	if (!vmstate)
+		fcr_pxp_note(
+		    p, "info",
+		    "snapshot %s has no RAM state, so Proxmox leaves guest %ld stopped after "
+		    "the rollback: starting it in a task of its own, timed apart from the "
+		    "rollback",
+		    name, p->cfg.vmid);
 	json_object_set_new(o->result, "started_by", json_string("start"));
 	return fcr_pxp_start(o, "start");
 }
@@ -564,7 +649,7 @@ int fcr_pxp_backup(struct fcr_pxp_op *o, const struct fcr_pxp_backup *b)
 	if (rc < 0)
 		return rc;
 	struct fcr_pve_task t;
-	rc = adopt(o, "main", true, &t);
+	rc = adopt(o, "main", "vzdump", true, &t);
 	if (rc == 0) {
 		char *st = fcr_url_escape(b->storage);
 		/* remove=0: never prune a backup the campaign did not make */
@@ -647,9 +732,11 @@ int fcr_pxp_restore(struct fcr_pxp_op *o, const struct fcr_pxp_restore *r)
 	if (rc < 0)
 		return rc;
 	struct fcr_pve_task t;
-	rc = adopt(o, "main", false, &t);
+	rc = adopt(o, "main", "qmrestore", false, &t);
 	if (rc < 0)
 		return rc;
+	if (rc > 0)
+		p->restore_failed = false;
 	if (rc == 0) {
 		struct fcr_pve_snapshots s;
 		rc = fcr_pve_snapshots(p->pve, &s, o->e);
@@ -658,8 +745,9 @@ int fcr_pxp_restore(struct fcr_pxp_op *o, const struct fcr_pxp_restore *r)
 		json_object_set_new(o->result, "snapshots_before", names_of(&s));
 		fcr_pve_snapshots_release(&s);
 		/* "unable to restore VM - vm is running": a hard stop, the disks are
-		 * replaced anyway */
-		if (strcmp(g.status, "stopped")) {
+		 * replaced anyway.  On resume, an earlier stop of this step that left
+		 * it stopped is taken over (power_write) */
+		if (strcmp(g.status, "stopped") || o->resumed) {
 			rc = power_write(o, "/status/stop", "qmstop", "stop", "stopped");
 			if (rc < 0)
 				return rc;
@@ -717,10 +805,21 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	struct fcr_error e = {0};
 	p->safety = true;
 	p->current = "ensure-powered-on";
-	/* a shutdown, rollback or restore still under way would undo a start */
+	/* every task waited for however long task-timeout was: a shutdown,
+	 * rollback or restore still under way would undo a start */
+	fcr_pve_set_long_wait(p->pve, true);
 	json_t *waited = NULL;
 	int rc = fcr_pve_wait_in_flight(p->pve, &waited, &e);
-	json_object_set_new(result, "waited_for", waited ? waited : json_array());
+	if (!waited)
+		waited = json_array();
+	json_object_set_new(result, "waited_for", waited);
+	if (rc == FCR_E_STOPPED) {
+		char msg[sizeof(e.msg)];
+		snprintf(msg, sizeof(msg), "%s", e.msg);
+		fcr_fail_as(&e, rc,
+			    "stopped (a second Ctrl-C) while waiting for the guest's tasks: %s",
+			    msg);
+	}
 	struct fcr_pve_guest g;
 	if (rc == 0)
 		rc = fcr_pve_check_guest(p->pve, "start", &g, &e);
@@ -754,6 +853,26 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 		fcr_pxp_op_end(&o);
 	}
 	json_object_set_new(result, "already", json_boolean(already));
+	fcr_pve_set_long_wait(p->pve, false);
+	/* the tasks it left running: not seen stopped, and ours not seen stopped
+	 * (a start cut short), for the message that says what may still happen */
+	json_t *flight = fcr_pve_in_flight_json(p->pve);
+	size_t i;
+	json_t *w;
+	json_array_foreach(waited, i, w) {
+		const char *id = fcr_jstr(w, "id");
+		bool listed = false;
+		size_t k;
+		json_t *f;
+		json_array_foreach(flight, k, f) {
+			listed |= id && !strcmp(id, fcr_jstr(f, "id"));
+		}
+		if (id && !listed && json_is_null(json_object_get(w, "state")))
+			json_array_append_new(
+			    flight,
+			    json_pack("{s:O, s:s}", "name", json_object_get(w, "name"), "id", id));
+	}
+	json_object_set_new(result, "in_flight", flight);
 	/* what the node says now, whatever happened */
 	struct fcr_error e2 = {0};
 	if (fcr_pve_guest_status(p->pve, &g, &e2) == 0)

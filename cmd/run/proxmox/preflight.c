@@ -6,6 +6,7 @@
  * resumed campaign left: the snapshots and the archive they made, and their
  * writes whose outcome was unknown, decided by task identity.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,125 +37,239 @@ static void finding(struct findings *f, const char *level, const char *fmt, ...)
 /* ---- what earlier sessions did ------------------------------------------------------ */
 
 /*
- * The last write of a step of an earlier session whose outcome it did not
- * learn: from its result ("unknown_write"), else from its write events in the
- * journal (a session killed before it could record a result).  *upid: its
- * task when it was accepted; else *type and *before (the UPIDs seen before
- * it).  false when there is no such write.
+ * The role a write-intent was for: its "role" (the sub-step: "main", a
+ * restore's "stop", a revert's "start"), else, in journals of older versions,
+ * the end of its "write" ("restore last-backup: stop"), else "main".
  */
-static bool unknown_write(const struct fcr_provider_step *st, const char **upid, const char **type,
-			  json_t **before)
+static void intent_role(json_t *intent, const struct fcr_provider_step *st, char *buf, size_t len)
 {
-	json_t *uw = json_object_get(st->result, "unknown_write");
-	*upid = *type = NULL;
-	*before = NULL;
-	if (uw) {
-		*upid = fcr_jstr(uw, "upid");
-		*type = fcr_jstr(uw, "task_type");
-		*before = json_object_get(json_object_get(uw, "before"), "tasks");
-		return true;
+	const char *role = fcr_jstr(intent, "role");
+	const char *write = fcr_jstr(intent, "write");
+	const char *colon = write ? strrchr(write, ':') : NULL;
+	if (!role && colon && colon[1] == ' ' &&
+	    strncmp(write, st->action, strlen(st->action)) == 0)
+		role = colon + 2;
+	snprintf(buf, len, "%s", role ? role : "main");
+}
+
+static bool claimed(json_t *subs, const char *upid)
+{
+	size_t i;
+	json_t *s;
+	json_array_foreach(subs, i, s) {
+		const char *u = fcr_jstr(s, "upid");
+		if (u && !strcmp(u, upid))
+			return true;
 	}
-	json_t *intent = NULL;
-	const char *accepted = NULL, *outcome = NULL;
+	return false;
+}
+
+/* The task an earlier attempt recorded for a write of this role and type
+ * that no other write claims yet (a result written before the outcome
+ * events named their task), or NULL. */
+static const char *recorded_upid(const struct fcr_provider_step *st, json_t *subs, const char *role,
+				 const char *type)
+{
+	json_t *tasks = json_object_get(st->recorded, "tasks");
+	json_t *one = json_object_get(st->recorded, "task");
+	json_t *uw = json_object_get(st->result, "unknown_write");
+	json_t *list = json_array();
+	if (json_is_array(tasks))
+		json_array_extend(list, tasks);
+	else if (one)
+		json_array_append(list, one);
+	if (fcr_jstr(uw, "upid"))
+		json_array_append_new(list, json_pack("{s:O, s:O?, s:O?}", "upid",
+						      json_object_get(uw, "upid"), "role",
+						      json_object_get(uw, "role"), "name",
+						      json_object_get(uw, "task_type")));
+	const char *found = NULL;
+	size_t i;
+	json_t *t;
+	json_array_foreach(list, i, t) {
+		const char *u = fcr_jstr(t, "upid"), *r = fcr_jstr(t, "role");
+		const char *n = fcr_jstr(t, "name");
+		if (u && !claimed(subs, u) && (!r || !strcmp(r, role)) && n && type &&
+		    !strcmp(n, type)) {
+			/* borrowed from st: the list holds references, st holds them too */
+			found = u;
+			break;
+		}
+	}
+	json_decref(list);
+	return found;
+}
+
+/*
+ * The writes an earlier session's attempts of a step sent, in order: one
+ * entry per write-intent, {role, type, before, outcome, upid}.  The task's
+ * UPID is the one its write-outcome journaled ("task"), else the one the
+ * attempt recorded for that sub-step, else (an answer lost, a session
+ * killed before it came) a task of the write's type by our token that is
+ * not among the UPIDs journaled before the write was sent, nor another
+ * write's.  A write every attempt of which was refused has no task.
+ */
+static int earlier_writes(struct fcr_pxp *p, const struct fcr_provider_step *st, json_t **out,
+			  struct fcr_error *err)
+{
+	json_t *subs = json_array();
+	json_t *cur = NULL;
 	size_t i;
 	json_t *e;
 	json_array_foreach(st->journal, i, e) {
 		const char *ev = fcr_jstr(e, "event");
 		if (ev && !strcmp(ev, "write-intent")) {
-			intent = e;
-			accepted = outcome = NULL;
-		} else if (ev && !strcmp(ev, "write-outcome") && intent) {
-			outcome = fcr_jstr(e, "outcome");
-		} else if (ev && !strcmp(ev, "pve-task") && intent) {
-			accepted = fcr_jstr(e, "upid");
+			char role[32];
+			intent_role(e, st, role, sizeof(role));
+			json_t *before = json_object_get(e, "before");
+			const char *type = fcr_jstr(e, "task_type");
+			if (!type)
+				type = fcr_jstr(before, "task_type");
+			cur = json_pack("{s:s, s:s?, s:O?, s:n}", "role", role, "type", type,
+					"before", json_object_get(before, "tasks"), "outcome");
+			json_array_append_new(subs, cur);
+		} else if (ev && !strcmp(ev, "write-outcome") && cur) {
+			json_object_set(cur, "outcome", json_object_get(e, "outcome"));
+			if (fcr_jstr(e, "task"))
+				json_object_set(cur, "upid", json_object_get(e, "task"));
 		}
 	}
-	if (!intent || (outcome && !strcmp(outcome, "refused") && !accepted))
-		return false;
-	/* accepted: its task ran, and how it ended is to be seen */
-	*upid = accepted;
-	*type = fcr_jstr(json_object_get(intent, "before"), "task_type");
-	*before = json_object_get(json_object_get(intent, "before"), "tasks");
-	return true;
-}
-
-/*
- * The tasks the interrupted attempt of a step ran before the one that is
- * adopted (a restore's stop, a revert's rollback before its start), from
- * what it recorded: the adopted attempt's record keeps them, so that every
- * task that ran is in the manifest.
- */
-static json_t *earlier_tasks(const struct fcr_provider_step *st, const char *adopted)
-{
-	json_t *out = json_array();
-	json_t *tasks = json_object_get(st->recorded, "tasks");
-	json_t *one = json_object_get(st->recorded, "task");
-	if (!json_is_array(tasks)) {
-		/* one task: the one adopted, or one before a write of unknown outcome */
-		const char *u = fcr_jstr(one, "upid");
-		if (u && strcmp(u, adopted) != 0)
-			json_array_append(out, one);
-		return out;
-	}
-	size_t i;
-	json_t *tk;
-	json_array_foreach(tasks, i, tk) {
-		const char *u = fcr_jstr(tk, "upid");
-		if (!u || !strcmp(u, adopted))
-			break;
-		json_array_append(out, tk);
-	}
-	return out;
-}
-
-/*
- * Such a write's task is the UPID it recorded, or a task of the write's type
- * started by our token that is not among the UPIDs seen before it was sent.
- * Waits for that task; when it ended well, the step is adopted (perform takes
- * the task as its own instead of sending again).
- */
-static void reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st)
-{
-	const char *upid, *type;
-	json_t *before;
-	if (!unknown_write(st, &upid, &type, &before))
-		return;
-	char found_upid[256];
-	struct fcr_error e = {0};
-	if (!upid && type && before) {
+	json_array_foreach(subs, i, cur) {
+		const char *outcome = fcr_jstr(cur, "outcome");
+		const char *type = fcr_jstr(cur, "type");
+		if (fcr_jstr(cur, "upid") || (outcome && !strcmp(outcome, "refused")))
+			continue;
+		const char *u = recorded_upid(st, subs, fcr_jstr(cur, "role"), type);
+		if (u) {
+			json_object_set_new(cur, "upid", json_string(u));
+			continue;
+		}
+		json_t *before = json_object_get(cur, "before");
+		if (!type || !json_is_array(before))
+			continue;
+		/* the UPIDs of the other writes are theirs, not this one's */
+		json_t *known = json_copy(before);
+		size_t k;
+		json_t *o;
+		json_array_foreach(subs, k, o) {
+			if (fcr_jstr(o, "upid"))
+				json_array_append(known, json_object_get(o, "upid"));
+		}
 		bool found = false;
-		if (fcr_pve_find_new_task(p->pve, type, before, &found, found_upid,
-					  sizeof(found_upid), &e) == 0 &&
-		    found)
-			upid = found_upid;
+		char upid[256];
+		int rc =
+		    fcr_pve_find_new_task(p->pve, type, known, &found, upid, sizeof(upid), err);
+		json_decref(known);
+		if (rc < 0) {
+			json_decref(subs);
+			return rc;
+		}
+		if (found)
+			json_object_set_new(cur, "upid", json_string(upid));
 	}
-	if (!upid) {
+	*out = subs;
+	return 0;
+}
+
+/*
+ * A step an earlier session began (running, interrupted or failed in the
+ * manifest): the tasks its writes started, each waited for until it ended,
+ * however long task-timeout was (fcr_pve_wait_limit_ms with the long wait):
+ * a task of ours that still runs is never sent again.  They are kept in
+ * p->adopt under the step's key, each with its role: perform() takes a task
+ * over for the sub-step of the same role and type only when it ended well,
+ * and records the others.  < 0 when a task cannot be decided (it still runs
+ * after the wait, a Ctrl-C, the node cannot be asked): then nothing may be
+ * sent, and err says why.
+ */
+static int reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, struct fcr_error *err)
+{
+	json_t *subs = NULL;
+	int rc = earlier_writes(p, st, &subs, err);
+	if (rc < 0)
+		return fcr_fail_as(err, rc,
+				   "%s:%u: '%s' of an earlier session: its tasks cannot be "
+				   "read: %s",
+				   st->file, st->line, st->action, err->msg);
+	json_t *tasks = json_array();
+	size_t i;
+	json_t *sub;
+	json_array_foreach(subs, i, sub) {
+		const char *upid = fcr_jstr(sub, "upid");
+		const char *role = fcr_jstr(sub, "role");
+		if (!upid) {
+			fcr_pxp_note(
+			    p, "info",
+			    "%s:%u: '%s' of an earlier session: its %s write (%s) did not "
+			    "reach the node (no task of ours that was not there before it)",
+			    st->file, st->line, st->action, role,
+			    fcr_jstr(sub, "type") ? fcr_jstr(sub, "type") : "?");
+			continue;
+		}
+		struct fcr_pve_task t = {.t0_mono = cm_mono_s()};
+		snprintf(t.upid, sizeof(t.upid), "%s", upid);
+		snprintf(t.role, sizeof(t.role), "%s", role);
+		if (fcr_pve_upid_parse(upid, &t.u) < 0)
+			continue;
+		fcr_pve_set_long_wait(p->pve, true);
+		rc = fcr_pve_task_wait(p->pve, &t, false, err);
+		fcr_pve_set_long_wait(p->pve, false);
+		if (rc < 0 && rc != FCR_E_TASK) {
+			char why[sizeof(err->msg)];
+			snprintf(why, sizeof(why), "%s", err->msg);
+			fcr_pve_task_release(&t);
+			json_decref(tasks);
+			json_decref(subs);
+			if (rc == FCR_E_STOPPED)
+				return fcr_fail_as(
+				    err, rc,
+				    "%s:%u: stopped (Ctrl-C) while waiting for task %s "
+				    "of an earlier session; nothing was sent",
+				    st->file, st->line, upid);
+			return fcr_fail_as(
+			    err, rc,
+			    "%s:%u: '%s' of an earlier session: %s.  Nothing is sent "
+			    "while its task may run; resume again once it has ended",
+			    st->file, st->line, st->action, why);
+		}
+		t.stopwatch_s = NAN; /* it began in another session */
+		json_t *tj = fcr_pve_task_json(&t);
+		json_object_set_new(tj, "earlier", json_true());
+		json_array_append_new(tasks, tj);
 		fcr_pxp_note(p, "info",
-			     "%s:%u: '%s' of an earlier session did not reach the node (no task "
-			     "of ours that was not there before it): it is done again",
-			     st->file, st->line, st->action);
-		return;
+			     "%s:%u: '%s' of an earlier session: its %s task %s ended %s", st->file,
+			     st->line, st->action, role, t.upid, t.exitstatus);
+		fcr_pve_task_release(&t);
 	}
-	struct fcr_pve_task t = {.t0_mono = cm_mono_s()};
-	snprintf(t.upid, sizeof(t.upid), "%s", upid);
-	snprintf(t.role, sizeof(t.role), "earlier");
-	if (fcr_pve_upid_parse(upid, &t.u) < 0)
-		return;
-	fcr_pxp_note(p, "info", "%s:%u: '%s' of an earlier session started task %s; waiting for it",
-		     st->file, st->line, st->action, upid);
-	int rc = fcr_pve_task_wait(p->pve, &t, false, &e);
-	if (rc == 0) {
-		char *key = fcr_pxp_step_key(st->state, st->line);
-		json_object_set_new(p->adopt, key,
-				    json_pack("{s:s, s:o}", "upid", t.upid, "earlier_tasks",
-					      earlier_tasks(st, t.upid)));
+	json_decref(subs);
+	if (json_array_size(tasks)) {
+		char *key = fcr_pxp_step_key(st->state, st->repetition, st->line);
+		json_t *entry = json_object_get(p->adopt, key);
+		if (!entry) {
+			entry = json_object();
+			json_object_set_new(p->adopt, key, entry);
+		}
+		json_object_set_new(entry, "tasks", tasks);
 		free(key);
-		fcr_pxp_note(p, "info", "task %s ended %s: its effect is this campaign's", t.upid,
-			     t.exitstatus);
 	} else {
-		fcr_pxp_note(p, "info", "task %s: %s; the step is done again", t.upid, e.msg);
+		json_decref(tasks);
 	}
-	fcr_pve_task_release(&t);
+	return 0;
+}
+
+json_t *fcr_pxp_earlier_ok(struct fcr_pxp *p, const char *key, const char *role, const char *type)
+{
+	json_t *found = NULL;
+	size_t i;
+	json_t *t;
+	json_array_foreach(json_object_get(json_object_get(p->adopt, key), "tasks"), i, t) {
+		const char *r = fcr_jstr(t, "role"), *n = fcr_jstr(t, "name");
+		const char *state = fcr_jstr(t, "state");
+		if (r && n && state && !strcmp(r, role) && !strcmp(n, type) &&
+		    fcr_pve_exit_ok(state, NULL))
+			found = t;
+	}
+	return found;
 }
 
 /* ---- the plan ------------------------------------------------------------------------ */
@@ -185,6 +300,7 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 {
 	struct cm_strv ours = {0}; /* the campaign's snapshots as the plan goes */
 	bool backup_made = p->last_backup != NULL;
+	char *key = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
 		bool done = fcr_provider_step_is(st, "done");
@@ -192,9 +308,10 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 			       !fcr_provider_step_is(st, "skipped");
 		const char *a = st->action;
 		const char *name = st->argc ? st->argv[0] : NULL;
-		char *key = fcr_pxp_step_key(st->state, st->line);
-		bool adopted = json_object_get(p->adopt, key) != NULL;
 		free(key);
+		key = fcr_pxp_step_key(st->state, st->repetition, st->line);
+		/* its snapshot task of an earlier session ended well */
+		bool adopted = fcr_pxp_earlier_ok(p, key, "main", "qmsnapshot") != NULL;
 		if (!strcmp(a, "power-off") || !strcmp(a, "power-on") || !strcmp(a, "reboot")) {
 			nd->power |= !done;
 		} else if (!strcmp(a, "snapshot")) {
@@ -204,10 +321,12 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 				cm_strv_add_once(&p->created, name);
 				cm_strv_add_once(&ours, name);
 				if (!done && json_is_true(created)) {
-					char *k = fcr_pxp_step_key(st->state, st->line);
-					json_object_set_new(p->adopt, k,
-							    json_pack("{s:b}", "made", 1));
-					free(k);
+					json_t *entry = json_object_get(p->adopt, key);
+					if (!entry) {
+						entry = json_object();
+						json_object_set_new(p->adopt, key, entry);
+					}
+					json_object_set_new(entry, "made", json_true());
 				}
 				if (!done && !cm_strv_has(names, name))
 					cm_strv_add(names, name);
@@ -312,6 +431,7 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 			cm_strv_release(&ours);
 		}
 	}
+	free(key);
 	cm_strv_release(&ours);
 }
 
@@ -631,9 +751,18 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	 * the guest's lock, and would undo what the campaign does next */
 	for (size_t i = 0; i < n_steps; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		if (st->status && strcmp(st->status, "done") && strcmp(st->status, "pending") &&
-		    strcmp(st->status, "skipped"))
-			reconcile(p, st);
+		if (!st->status || !strcmp(st->status, "done") || !strcmp(st->status, "pending") ||
+		    !strcmp(st->status, "skipped"))
+			continue;
+		struct fcr_error e = {0};
+		int rc = reconcile(p, st, &e);
+		if (rc < 0) {
+			p->current = NULL;
+			fcr_pxp_note(p, "problem", "%s", e.msg);
+			return fcr_fail_as(err, rc == FCR_E_STOPPED ? rc : FCR_E_PREFLIGHT,
+					   "the Proxmox preflight stopped at a task of an earlier "
+					   "session (said above); nothing was changed");
+		}
 	}
 	if (check_node_and_guest(p, &f)) {
 		struct fcr_error e = {0};

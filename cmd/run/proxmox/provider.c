@@ -36,9 +36,9 @@ void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...)
 	va_end(ap);
 }
 
-char *fcr_pxp_step_key(const char *state, unsigned line)
+char *fcr_pxp_step_key(const char *state, unsigned repetition, unsigned line)
 {
-	return cm_asprintf("%s\n%u", state, line);
+	return cm_asprintf("%s\n%u\n%u", state, repetition, line);
 }
 
 /* ---- configuration -------------------------------------------------------------- */

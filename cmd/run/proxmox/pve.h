@@ -208,13 +208,31 @@ json_t *fcr_pve_task_json(const struct fcr_pve_task *t);
 int fcr_pve_task_wait(struct fcr_pve *pve, struct fcr_pve_task *t, bool read_log,
 		      struct fcr_error *err);
 
+/*
+ * How long a task is waited for when it matters more than the campaign's
+ * pace: by the safety layer's power-on before it starts the guest, and by a
+ * resumed session for a task an earlier one left running, which is never
+ * sent again.  At least task-timeout, and at least this: three hours, the
+ * longest bound Proxmox itself puts on a task fiocamp starts (vzdump's
+ * lockwait, 180 minutes, waiting for another backup of the node).
+ */
+#define FCR_PVE_SAFETY_WAIT_MS (3u * 3600 * 1000)
+/* The long wait on or off: every task wait lasts at most
+ * fcr_pve_wait_limit_ms() (task-timeout, or with the long wait at least
+ * FCR_PVE_SAFETY_WAIT_MS). */
+void fcr_pve_set_long_wait(struct fcr_pve *pve, bool on);
+unsigned fcr_pve_wait_limit_ms(const struct fcr_pve *pve);
+
 /* Waits until no task of ours, and none listed as active on the guest, runs
- * (each at most task-timeout).  *waited (may be NULL) gets the tasks waited
+ * (each at most fcr_pve_wait_limit_ms()).  *waited (may be NULL) gets the tasks waited
  * for, as the safety contract has them: {name, id (the UPID), state}, the
  * state null when it was not seen stopped (new reference). */
 int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_error *err);
 /* Whether a task of ours has not been seen stopped. */
 bool fcr_pve_any_in_flight(const struct fcr_pve *pve);
+/* Those tasks, as the safety contract names them: [{name, id}] (new
+ * reference). */
+json_t *fcr_pve_in_flight_json(const struct fcr_pve *pve);
 
 /* ---- writes ------------------------------------------------------------------ */
 

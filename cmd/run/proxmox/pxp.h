@@ -45,7 +45,9 @@ struct fcr_pxp {
 	char *last_backup;	/* the volid of the latest backup this campaign made */
 	bool restore_failed;	/* a restore of this session failed: the guest may be
 				 * left with Proxmox's placeholder configuration */
-	/* steps of earlier sessions whose effect is ours ("STATE\nLINE" -> UPID) */
+	/* steps of earlier sessions, by their key ("STATE\nREPETITION\nLINE"): {"tasks": the
+	 * tasks their writes started, each with its role and how it ended;
+	 * "made": true for a snapshot an earlier attempt recorded as made} */
 	json_t *adopt;
 	/* --dry-run: what the plan will have made by then */
 	struct cm_strv dry;
@@ -55,7 +57,7 @@ struct fcr_pxp {
 /* A line for the user (ctx->note), when there is a context. */
 void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
 /* The key of a step in p->adopt. */
-char *fcr_pxp_step_key(const char *state, unsigned line);
+char *fcr_pxp_step_key(const char *state, unsigned repetition, unsigned line);
 
 /* The arguments of the rows (actions.c), shared with the preflight. */
 struct fcr_pxp_backup {
@@ -77,6 +79,9 @@ extern const struct fcr_action fcr_pxp_actions[];
 int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err);
 
 /* ---- preflight.c ---- */
+/* The last task of an earlier session of step `key` in that role and of
+ * that type that ended well (borrowed from p->adopt), or NULL. */
+json_t *fcr_pxp_earlier_ok(struct fcr_pxp *p, const char *key, const char *role, const char *type);
 int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t n_steps,
 		      struct fcr_error *err);
 void fcr_pxp_describe_preflight(void *state, struct cm_buf *out);

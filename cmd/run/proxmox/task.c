@@ -107,6 +107,19 @@ bool fcr_pve_any_in_flight(const struct fcr_pve *pve)
 	return pve->in_flight.n > 0;
 }
 
+json_t *fcr_pve_in_flight_json(const struct fcr_pve *pve)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < pve->in_flight.n; i++) {
+		struct fcr_pve_upid u;
+		const char *upid = pve->in_flight.v[i];
+		json_array_append_new(a, json_pack("{s:s, s:s}", "name",
+						   fcr_pve_upid_parse(upid, &u) == 0 ? u.type : "?",
+						   "id", upid));
+	}
+	return a;
+}
+
 static char *task_path(const struct fcr_pve_task *t, const char *what)
 {
 	char *esc = fcr_url_escape(t->upid);
@@ -256,11 +269,25 @@ static int task_failed(struct fcr_pve_task *t, struct fcr_error *err)
 	return rc;
 }
 
+void fcr_pve_set_long_wait(struct fcr_pve *pve, bool on)
+{
+	pve->long_wait = on;
+}
+
+unsigned fcr_pve_wait_limit_ms(const struct fcr_pve *pve)
+{
+	unsigned ms = pve->cfg.task_timeout_ms;
+	if (pve->long_wait && ms < FCR_PVE_SAFETY_WAIT_MS)
+		ms = FCR_PVE_SAFETY_WAIT_MS;
+	return ms;
+}
+
 int fcr_pve_task_wait(struct fcr_pve *pve, struct fcr_pve_task *t, bool read_log,
 		      struct fcr_error *err)
 {
 	const struct fcr_pve_config *cfg = &pve->cfg;
-	double deadline = cm_mono_s() + cfg->task_timeout_ms / 1000.0;
+	unsigned limit_ms = fcr_pve_wait_limit_ms(pve);
+	double deadline = cm_mono_s() + limit_ms / 1000.0;
 	char *path = task_path(t, "status");
 	int rc = 0;
 	t->endtime = -1;
@@ -271,7 +298,7 @@ int fcr_pve_task_wait(struct fcr_pve *pve, struct fcr_pve_task *t, bool read_log
 			rc = fcr_fail_as(err, FCR_E_TIMEOUT,
 					 "task %s (%s) is still running after %.0f s; it may still "
 					 "finish",
-					 t->u.type, t->upid, cfg->task_timeout_ms / 1000.0);
+					 t->u.type, t->upid, limit_ms / 1000.0);
 			break;
 		}
 		rc = fcr_api_sleep_ms(
@@ -366,7 +393,7 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 	/* and whatever else runs on the guest (another session, the GUI) */
 	char *path = cm_asprintf("/nodes/%s/tasks?vmid=%ld&source=active&limit=%d", pve->node,
 				 pve->cfg.vmid, TASK_LIST_LIMIT);
-	double deadline = cm_mono_s() + pve->cfg.task_timeout_ms / 1000.0;
+	double deadline = cm_mono_s() + fcr_pve_wait_limit_ms(pve) / 1000.0;
 	while (rc == 0) {
 		json_t *d;
 		rc = fcr_pve_get(pve, path, &d, NULL, err);
@@ -375,18 +402,26 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 		size_t n = json_array_size(d), i;
 		char first[256];
 		fcr_jcopy_str(first, sizeof(first), json_array_get(d, 0), "upid");
-		json_t *row;
+		json_t *row, *w;
+		size_t k;
+		json_array_foreach(list, k, w) {
+			if (json_object_get(w, "_active"))
+				json_object_set_new(w, "_active", json_false());
+		}
 		json_array_foreach(d, i, row) {
 			const char *u = fcr_jstr(row, "upid");
-			bool known = false;
-			size_t k;
-			json_t *w;
+			json_t *known = NULL;
 			json_array_foreach(list, k, w) {
 				if (u && !strcmp(fcr_jstr(w, "id"), u))
-					known = true;
+					known = w;
 			}
-			if (u && !known)
-				json_array_append_new(list, waited_json(u));
+			if (u && !known) {
+				known = waited_json(u);
+				json_array_append_new(list, known);
+			}
+			/* listed as running now: "_active" true */
+			if (known && json_is_null(json_object_get(known, "state")))
+				json_object_set_new(known, "_active", json_true());
 		}
 		json_decref(d);
 		if (!n)
@@ -396,12 +431,32 @@ int fcr_pve_wait_in_flight(struct fcr_pve *pve, json_t **waited, struct fcr_erro
 			    err, FCR_E_TIMEOUT,
 			    "task %s (and %zu more) of guest %ld still runs after %.0f s",
 			    first[0] ? first : "?", n - 1, pve->cfg.vmid,
-			    pve->cfg.task_timeout_ms / 1000.0);
+			    fcr_pve_wait_limit_ms(pve) / 1000.0);
 			break;
 		}
 		rc = fcr_api_sleep_ms(&pve->api, pve->cfg.poll_interval_ms, err);
 	}
 	free(path);
+	/* the tasks of the list that are gone from it ended: how, once asked */
+	size_t k;
+	json_t *w;
+	json_array_foreach(list, k, w) {
+		json_t *active = json_object_get(w, "_active");
+		if (active && !json_is_true(active)) {
+			struct fcr_pve_task t = {0};
+			snprintf(t.upid, sizeof(t.upid), "%s", fcr_jstr(w, "id"));
+			json_t *d = NULL;
+			struct fcr_error e;
+			char *sp =
+			    fcr_pve_upid_parse(t.upid, &t.u) == 0 ? task_path(&t, "status") : NULL;
+			if (sp && fcr_pve_get(pve, sp, &d, NULL, &e) == 0 &&
+			    fcr_jstr(d, "exitstatus"))
+				json_object_set(w, "state", json_object_get(d, "exitstatus"));
+			json_decref(d);
+			free(sp);
+		}
+		json_object_del(w, "_active");
+	}
 	if (waited)
 		*waited = list;
 	else
@@ -577,7 +632,11 @@ static int write_once(struct fcr_pve *pve, const struct fcr_pve_write *w, struct
 	*have_task = false;
 	const char *what = w->what ? w->what : w->path;
 	struct check_arg ca = {pve, w, out, NULL};
+	/* which sub-step of its action this write is: what a resume adopts by */
+	json_t *intent =
+	    json_pack("{s:s, s:s}", "task_type", w->task_type, "role", w->role ? w->role : "main");
 	struct fcr_api_write aw = {
+	    .intent = intent,
 	    .call = {.method = w->method,
 		     .path = w->path,
 		     .content_type = w->form ? "application/x-www-form-urlencoded" : NULL,
@@ -591,6 +650,7 @@ static int write_once(struct fcr_pve *pve, const struct fcr_pve_write *w, struct
 	struct fcr_written wr;
 	t->t0_mono = cm_mono_s();
 	int rc = fcr_api_write(&pve->api, &aw, &wr, err);
+	json_decref(intent);
 	out->retries += wr.retries;
 	out->recovered |= wr.recovered;
 	if (rc < 0) {
