@@ -549,12 +549,104 @@ def test_tls(tmp, fake):
     check(took < 5, 'tls: at once (%.1f s)' % took)
 
 
+# ---- the rules every provider keeps (provider.h), for netcup ---------------------
+
+def test_rules(tmp, fake):
+    """netcup keeps the rules of provider.h's contract too: a revert whose
+    task an earlier session started (killed with kill -9 while it ran) is
+    taken over by that task's uuid on --resume, never sent again; a second
+    Ctrl-C while the safety power-on waits for a shutdown says that the
+    server still runs, which task may still take it down, and what to do;
+    a FIFO and a NUL byte as the token file are refused at once."""
+    tok = N.token_file(tmp)
+    revert_path = SERVER_PATH + '/snapshots/fc-r/revert'
+    # 1. kill -9 while the revert runs, --resume at once: one revert in all
+    fake.reset(time_scale=0.3)
+    ini = campaign(tmp, fake, tok, 'revert9',
+                   '[state s]\nbefore = snapshot fc-r; revert fc-r; wait-ssh 127.0.0.1:%d\n'
+                   '[state c]\nbefore = delete-snapshot all-created\n' % fake.ssh, rounds=0)
+    d = os.path.join(tmp, 'revert9')
+    p, w = N.start(['-o', d, ini], tmp)
+    hit = N.wait_for(lambda: N.journal_has(d, lambda e: e['event'] == 'task-state' and
+                                           e.get('name') == 'ServerSnapshotRevertTask'), p)
+    check(hit, 'revert kill -9: the revert task runs')
+    os.kill(p.pid, signal.SIGKILL)
+    N.finish(p, w)
+    rc, out, err = N.run(['--resume', d], tmp)
+    N.capture_dir(d)
+    check_eq(rc, 0, 'revert kill -9: the resume (%s)' % err[-2000:])
+    posts = [r for r in fake.requests() if r['method'] == 'POST' and r['path'] == revert_path]
+    check_eq([r['status'] for r in posts], [202], 'revert kill -9: the revert sent once')
+    m = N.load_manifest(d)
+    a = N.state_of(m, 's')['before'][1]
+    check_eq((a['status'], a.get('result', {}).get('adopted')), ('done', True),
+             'revert kill -9: the earlier task taken over')
+    earlier = a.get('result', {}).get('earlier_tasks') or []
+    check_eq([(t['name'], t.get('adopted')) for t in earlier],
+             [('ServerSnapshotRevertTask', True)], 'revert kill -9: its task, by its uuid')
+    check_eq(N.state_of(m, 's').get('downtime_cut'), True, 'revert kill -9: downtime cut')
+    check(tasks_over(fake), 'revert kill -9: the fake\'s tasks end')
+    check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'revert kill -9: RUNNING')
+
+    # 2. a second Ctrl-C while the safety power-on waits for the shutdown
+    fake.reset(time_scale=1.0)
+    ini = power_campaign(tmp, fake, tok, 'twice')
+    d = os.path.join(tmp, 'twice2')
+    p, w = N.start(['-o', d, ini], tmp)
+    hit = N.wait_for(lambda: [r for r in fake.requests() if r['method'] == 'PATCH' and
+                              r['status'] == 202], p)
+    check(hit, 'twice: the power-off was sent')
+    os.kill(p.pid, signal.SIGINT)
+    N.wait_for(lambda: N.journal_has(d, lambda e: e['event'] == 'api-call' and
+                                     e.get('during') == 'ensure-powered-on' and
+                                     '/tasks/' in e.get('path', '')), p)
+    os.kill(p.pid, signal.SIGINT)
+    rc, out, err = N.finish(p, w)
+    N.capture_dir(d)
+    check_eq(rc, 130, 'twice: exit status (%s)' % err[-1500:])
+    ev = events(d, 'ensure-powered-on')
+    flight = ev[-1]['result'].get('in_flight', []) if ev else []
+    check(len(flight) == 1 and flight[0].get('name') == 'ServerStateChangeTask',
+          'twice: the journal names the task in flight: %r' % ev[-1:])
+    check(flight and 'is RUNNING now' in err and flight[0]['id'] in err and
+          'still runs' in err and 'fiocamp-run --resume %s' % d in err,
+          'twice: says the state, the task and what to do: %s' % err[-1500:])
+    check('could not power the machine on' not in err, 'twice: no wrong word')
+    check(tasks_over(fake), 'twice: the shutdown ends')
+    check_eq(fake.server()['serverLiveInfo']['state'], 'SHUTOFF', 'twice: off, as it said')
+    rc, out, err = N.run(['--resume', d], tmp)
+    N.capture_dir(d)
+    check_eq(rc, 0, 'twice: the resume (%s)' % err[-1500:])
+    check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'twice: RUNNING after it')
+
+    # 3. a FIFO, and a NUL byte, as the token file: refused at once
+    fifo = os.path.join(tmp, 'fifo.token')
+    os.mkfifo(fifo, 0o600)
+    nul = os.path.join(tmp, 'nul.token')
+    with open(nul, 'wb') as f:
+        f.write((N.TOKEN[:8] + '\0' + N.TOKEN[8:] + '\n').encode())
+    os.chmod(nul, 0o600)
+    for what, path, want in (('fifo', fifo, 'is not a regular file'),
+                             ('nul', nul, 'NUL byte')):
+        ini = campaign(tmp, fake, path, 'tok-' + what, '[state basis]\n')
+        p, w = N.start(['-o', os.path.join(tmp, 'camp-tok-' + what), ini], tmp)
+        try:
+            rc, out, err = N.finish(p, w, timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            rc, out, err = N.finish(p, w)
+            check(False, '%s token: fiocamp-run still waited after 20 s' % what)
+        check_eq(rc, 2, '%s token: a usage error (%s)' % (what, err[-800:]))
+        check(want in err and path in err, '%s token: said: %s' % (what, err[-800:]))
+
+
 AREAS = {
     'power': test_power,
     'writes': test_writes,
     'session': test_session,
     'ssh': test_ssh,
     'tls': test_tls,
+    'rules': test_rules,
 }
 
 

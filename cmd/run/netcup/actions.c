@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "campaign/campaign.h"
 #include "netcup/ncp.h"
 
 #define MAX_SNAPSHOT_NAME 255
@@ -102,7 +103,7 @@ static json_t *utc_or_raw(double s, const char *raw)
 	return raw[0] ? json_string(raw) : json_null();
 }
 
-static json_t *task_json(const struct fcr_netcup_task *t)
+json_t *fcr_ncp_task_json(const struct fcr_netcup_task *t)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(t->name[0] ? t->name : "?"));
@@ -152,7 +153,7 @@ static void tasks_put(json_t *result, struct tasks *t)
 	if (t->recovered)
 		json_object_set_new(result, "recovered", json_true());
 	if (t->n == 1) {
-		json_object_set_new(result, "task", task_json(&t->v[0]));
+		json_object_set_new(result, "task", fcr_ncp_task_json(&t->v[0]));
 	} else if (t->n > 1) {
 		struct cm_buf names = {0};
 		double sum = 0;
@@ -164,7 +165,7 @@ static void tasks_put(json_t *result, struct tasks *t)
 				sum += t->v[i].duration_s;
 			else
 				all = false;
-			json_array_append_new(list, task_json(&t->v[i]));
+			json_array_append_new(list, fcr_ncp_task_json(&t->v[i]));
 		}
 		const struct fcr_netcup_task *first = &t->v[0], *last = &t->v[t->n - 1];
 		json_t *o = json_object();
@@ -297,8 +298,19 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	int rc = fcr_netcup_wait_in_flight(p->nc, flight, CM_ARRAY_SIZE(flight), &n_flight, &e);
 	json_t *waited = json_array();
 	for (size_t i = 0; i < n_flight && i < CM_ARRAY_SIZE(flight); i++)
-		json_array_append_new(waited, task_json(&flight[i]));
+		json_array_append_new(waited, fcr_ncp_task_json(&flight[i]));
 	json_object_set_new(result, "waited_for", waited);
+	/* the tasks it stopped waiting for (a second Ctrl-C, its bound): they may
+	 * still change the server */
+	json_t *flight_left = json_array();
+	for (size_t i = 0; rc < 0 && i < n_flight && i < CM_ARRAY_SIZE(flight); i++) {
+		if (!fcr_netcup_task_over(flight[i].state))
+			json_array_append_new(flight_left,
+					      json_pack("{s:s, s:s}", "name",
+							flight[i].name[0] ? flight[i].name : "?",
+							"id", flight[i].uuid));
+	}
+	json_object_set_new(result, "in_flight", flight_left);
 	if (rc == FCR_E_TIMEOUT) {
 		char msg[sizeof(e.msg)];
 		snprintf(msg, sizeof(msg), "%s", e.msg);
@@ -381,7 +393,26 @@ static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, j
 	struct tasks tasks = {0};
 	char *text = action_text(step->words.v[0], (int)step->words.n - 1, step->words.v + 1);
 	p->current = text;
+	/* what an earlier session of this step started (preflight waited for it) */
+	char *key = fcr_ncp_step_key(ctx->state->name, ctx->repetition, step->line);
+	json_t *earlier = json_incref(json_object_get(p->earlier, key));
+	json_object_del(p->earlier, key);
+	free(key);
+	fcr_netcup_set_earlier(p->nc, earlier);
 	int rc = op(p, step, result, &tasks, &e);
+	fcr_netcup_set_earlier(p->nc, NULL);
+	if (earlier) {
+		/* every task of the step is in its record; the ones taken over say so */
+		bool adopted = false;
+		size_t i;
+		json_t *t;
+		json_array_foreach(earlier, i, t) {
+			adopted |= json_is_true(json_object_get(t, "adopted"));
+		}
+		json_object_set_new(result, "earlier_tasks", earlier);
+		if (adopted)
+			json_object_set_new(result, "adopted", json_true());
+	}
 	/* what a failed action did is unknown once a write of it was taken or
 	 * may have been (provider.h) */
 	if (rc < 0 && tasks.unknown)

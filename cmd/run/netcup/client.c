@@ -66,6 +66,16 @@ static bool api_should_stop(void *opaque)
 	return cfg->should_stop && cfg->should_stop(cfg->ctx);
 }
 
+/* A write's 202 answer: a task object with its uuid. */
+static bool reply_task(const struct fcr_reply *r, char *id, size_t len)
+{
+	const char *uuid = json_string_value(json_object_get(r->json, "uuid"));
+	if (!uuid || !uuid[0] || strlen(uuid) >= len)
+		return false;
+	snprintf(id, len, "%s", uuid);
+	return true;
+}
+
 void fcr_netcup_api_config(const struct fcr_netcup_config *cfg, bool auth,
 			   struct fcr_api_config *out)
 {
@@ -85,6 +95,7 @@ void fcr_netcup_api_config(const struct fcr_netcup_config *cfg, bool auth,
 	    .event = api_event,
 	    .should_stop = api_should_stop,
 	    .opaque = (void *)cfg,
+	    .reply_task = auth ? NULL : reply_task,
 	};
 }
 
@@ -570,17 +581,167 @@ static int write_check(void *arg, const struct fcr_api_write *aw, json_t *before
 	return 0;
 }
 
+void fcr_netcup_set_earlier(struct fcr_netcup *nc, json_t *tasks)
+{
+	nc->earlier = tasks;
+}
+
+const char *fcr_netcup_write_task_name(const char *write)
+{
+	static const struct {
+		const char *prefix, *task;
+	} kinds[] = {
+	    {"power ", "ServerStateChangeTask"},
+	    {"snapshot ", "ServerSnapshotCreateTask"},
+	    {"delete-snapshot ", "ServerSnapshotDeleteTask"},
+	    {"revert ", "ServerSnapshotRevertTask"},
+	};
+	for (size_t i = 0; write && i < CM_ARRAY_SIZE(kinds); i++) {
+		if (!strncmp(write, kinds[i].prefix, strlen(kinds[i].prefix)))
+			return kinds[i].task;
+	}
+	return NULL;
+}
+
+static bool uuid_claimed(json_t *writes, const char *uuid)
+{
+	size_t i;
+	json_t *w;
+	json_array_foreach(writes, i, w) {
+		const char *u = fcr_jstr(w, "uuid");
+		if (u && !strcmp(u, uuid))
+			return true;
+	}
+	return false;
+}
+
+static json_t *utc_or_null(double s)
+{
+	return isfinite(s) ? fcr_jutc(s) : json_null();
+}
+
+int fcr_netcup_earlier_tasks(struct fcr_netcup *nc, json_t *journal, json_t **out,
+			     struct fcr_error *err)
+{
+	json_t *writes = json_array(), *cur = NULL;
+	size_t i;
+	json_t *e;
+	json_array_foreach(journal, i, e) {
+		const char *ev = fcr_jstr(e, "event"), *write = fcr_jstr(e, "write");
+		if (ev && write && !strcmp(ev, "write-intent")) {
+			const char *name = fcr_jstr(e, "task_type");
+			if (!name)
+				name = fcr_netcup_write_task_name(write);
+			cur = json_pack(
+			    "{s:s, s:s?, s:O?, s:n}", "write", write, "name", name, "before",
+			    json_object_get(json_object_get(e, "before"), "tasks"), "outcome");
+			json_array_append_new(writes, cur);
+		} else if (ev && !strcmp(ev, "write-outcome") && cur) {
+			json_object_set(cur, "outcome", json_object_get(e, "outcome"));
+			if (fcr_jstr(e, "task"))
+				json_object_set(cur, "uuid", json_object_get(e, "task"));
+		}
+	}
+	int rc = 0;
+	json_t *tasks = json_array();
+	bool was = nc->safety;
+	nc->safety = true; /* the long wait: a task of ours still running is never sent again */
+	json_array_foreach(writes, i, cur) {
+		const char *outcome = fcr_jstr(cur, "outcome"), *name = fcr_jstr(cur, "name");
+		json_t *before = json_object_get(cur, "before");
+		/* without the ids seen before, no task can be told to be the write's */
+		if (!fcr_jstr(cur, "uuid") && name && json_is_array(before) &&
+		    (!outcome || strcmp(outcome, "refused"))) {
+			json_t *known = json_copy(before);
+			size_t k;
+			json_t *o;
+			json_array_foreach(writes, k, o) {
+				if (fcr_jstr(o, "uuid"))
+					json_array_append(known, json_object_get(o, "uuid"));
+			}
+			bool found = false;
+			char uuid[64], state[24];
+			rc = fcr_netcup_task_find(nc, name, known, &found, uuid, sizeof(uuid),
+						  state, sizeof(state), err);
+			json_decref(known);
+			if (rc < 0)
+				break;
+			if (found && !uuid_claimed(writes, uuid))
+				json_object_set_new(cur, "uuid", json_string(uuid));
+		}
+		const char *uuid = fcr_jstr(cur, "uuid");
+		if (!uuid)
+			continue;
+		struct fcr_netcup_task t;
+		rc = fcr_netcup_task_wait(nc, uuid, NULL, &t, err);
+		if (rc < 0 && rc != FCR_E_TASK)
+			break;
+		rc = 0;
+		json_t *tj = json_pack(
+		    "{s:O, s:s, s:s, s:s}", "write", json_object_get(cur, "write"), "name",
+		    t.name[0] ? t.name : (name ? name : "?"), "uuid", t.uuid, "state", t.state);
+		json_object_set_new(tj, "started", utc_or_null(t.started_s));
+		json_object_set_new(tj, "finished", utc_or_null(t.finished_s));
+		json_object_set_new(tj, "duration_s",
+				    isfinite(t.duration_s) ? fcr_jseconds(t.duration_s)
+							   : json_null());
+		json_object_set_new(tj, "polls", json_integer(t.polls));
+		json_object_set_new(tj, "earlier", json_true());
+		json_array_append_new(tasks, tj);
+	}
+	nc->safety = was;
+	json_decref(writes);
+	if (rc < 0) {
+		json_decref(tasks);
+		return rc;
+	}
+	*out = tasks;
+	return 0;
+}
+
+int fcr_netcup_adopt_earlier(struct fcr_netcup *nc, const char *what, const char *task_name,
+			     struct fcr_netcup_result *res, struct fcr_error *err)
+{
+	json_t *found = NULL;
+	size_t i;
+	json_t *t;
+	json_array_foreach(nc->earlier, i, t) {
+		const char *w = fcr_jstr(t, "write"), *n = fcr_jstr(t, "name");
+		const char *state = fcr_jstr(t, "state");
+		if (w && n && state && !strcmp(w, what) && !strcmp(n, task_name) &&
+		    !strcmp(state, "FINISHED") && !json_is_true(json_object_get(t, "adopted")))
+			found = t;
+	}
+	const char *uuid = fcr_jstr(found, "uuid");
+	if (!uuid)
+		return 0;
+	/* it ended: one GET for what the record keeps of it */
+	int rc = fcr_netcup_task_wait(nc, uuid, NULL, fcr_netcup_result_task(res), err);
+	if (rc < 0)
+		return rc;
+	json_object_set_new(found, "adopted", json_true());
+	res->adopted = res->accepted = true;
+	return 1;
+}
+
 int fcr_netcup_write(struct fcr_netcup *nc, const struct fcr_netcup_write *w,
 		     struct fcr_netcup_result *res, struct fcr_error *err)
 {
+	/* a resumed action: its own earlier task did it, the write is not sent again */
+	int rc = w->task_name ? fcr_netcup_adopt_earlier(nc, w->what, w->task_name, res, err) : 0;
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	struct check_arg ca = {nc, w};
+	json_t *intent = w->task_name ? json_pack("{s:s}", "task_type", w->task_name) : NULL;
 	struct fcr_api_write aw = {.call = w->call,
 				   .what = w->what,
+				   .intent = intent,
 				   .baseline = write_baseline,
 				   .check = write_check,
 				   .arg = &ca};
 	struct fcr_written out;
-	int rc = fcr_api_write(&nc->scp, &aw, &out, err);
+	rc = fcr_api_write(&nc->scp, &aw, &out, err);
+	json_decref(intent);
 	res->retries += out.retries;
 	res->recovered |= out.recovered;
 	res->already |= out.already;

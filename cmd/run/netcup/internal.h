@@ -25,8 +25,14 @@ struct fcr_netcup {
 	struct fcr_api auth;	   /* the Keycloak realm: tokens */
 	char seen[FCR_NETCUP_SEEN_TASKS][64];
 	unsigned n_seen;
-	bool safety; /* fcr_netcup_set_safety() */
+	bool safety;	 /* fcr_netcup_set_safety() */
+	json_t *earlier; /* fcr_netcup_set_earlier(); borrowed */
 };
+
+/* An earlier session's task of this write (fcr_netcup_set_earlier) that
+ * FINISHED, taken over: 1 (its task in res), 0 when there is none. */
+int fcr_netcup_adopt_earlier(struct fcr_netcup *nc, const char *what, const char *task_name,
+			     struct fcr_netcup_result *res, struct fcr_error *err);
 
 /* How long a task or a state is waited for: task-timeout, and in the safety
  * mode at least FCR_NETCUP_SAFETY_WAIT_MS. */
@@ -39,8 +45,6 @@ void fcr_netcup_api_config(const struct fcr_netcup_config *cfg, bool auth,
 
 /* ---- client.c: tasks and writes ---- */
 
-/* Whether a task state is one it ends in. */
-bool fcr_netcup_task_over(const char *state);
 /*
  * Polls GET /tasks/{uuid} every poll interval until the task ends (FINISHED:
  * 0; ERROR, CANCELED, ROLLBACK: FCR_E_TASK).  `first` is the TaskInfo a

@@ -36,7 +36,15 @@ struct fcr_ncp {
 	struct cm_strv maybe;	/* started, outcome unknown: adopted or deleted if there */
 	struct cm_strv adopt;	/* started by an earlier session: an existing one is ours */
 	struct cm_strv dry;	/* --dry-run: what the plan will have created */
+	/* the tasks of steps earlier sessions began, by step key
+	 * (fcr_ncp_step_key): [{write, name, uuid, state ...}], each ended */
+	json_t *earlier;
 };
+
+/* The key of a step in p->earlier. */
+char *fcr_ncp_step_key(const char *state, unsigned repetition, unsigned line);
+/* A task as the manifest records it. */
+json_t *fcr_ncp_task_json(const struct fcr_netcup_task *t);
 
 /* A line for the user (ctx->note), when there is a context. */
 void fcr_ncp_note(struct fcr_ncp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);

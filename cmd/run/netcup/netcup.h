@@ -189,8 +189,39 @@ struct fcr_netcup_result {
 	bool recovered;	 /* a write whose answer was lost was found to have gone through */
 	bool accepted;	 /* the API took a write (so a later failure leaves its effect unknown) */
 	bool maybe_sent; /* a write failed, and whether it went through is unknown */
+	bool adopted;	 /* nothing was sent: an earlier session's task of the write did it */
 	unsigned retries;
 };
+
+/*
+ * The tasks an earlier session started for the action about to be
+ * performed, as the resumed session found them ended (the provider's
+ * preflight waited for each): an array of {"write", "name", "uuid",
+ * "state"} (borrowed until it is set again; NULL: none).  A write whose
+ * "write" and task name match a task that FINISHED is not sent again: that
+ * task is taken over (result.adopted; "adopted": true in the array).  A task
+ * of another write is nothing to it: a write is adopted only by its own.
+ */
+void fcr_netcup_set_earlier(struct fcr_netcup *nc, json_t *tasks);
+/*
+ * The tasks an earlier session's writes of one action started, from its
+ * write events in the journal (write-intent, write-outcome, in order): each
+ * write's task is the one its write-outcome named ("task"), else (an answer
+ * lost, a session killed before it came) a task of the write's kind that
+ * was not among the ids journaled before it, nor another write's; a write
+ * refused every time started none.  Each is waited for until it ended, at
+ * least FCR_NETCUP_SAFETY_WAIT_MS however short task-timeout is.  *out
+ * gets [{write, name, uuid, state, started, finished, duration_s, polls,
+ * earlier: true}] in the shape of fcr_netcup_set_earlier (new reference).
+ * FCR_E_TIMEOUT / FCR_E_STOPPED while one still runs.
+ */
+int fcr_netcup_earlier_tasks(struct fcr_netcup *nc, json_t *journal, json_t **out,
+			     struct fcr_error *err);
+/* The task name a write of an action starts ("power OFF":
+ * ServerStateChangeTask, "snapshot X": ServerSnapshotCreateTask ...), for
+ * write-intent events of older versions that did not journal it; NULL when
+ * the write is no known one. */
+const char *fcr_netcup_write_task_name(const char *write);
 
 /*
  * Power.  Each first reads the server's state; when it already is what the
@@ -222,12 +253,16 @@ struct fcr_netcup_snapshot_opts {
 	const char *disk;	 /* NULL: not sent (the whole server) */
 	const char *description; /* NULL: not sent */
 	/*
-	 * A snapshot of that name exists already: take it as ours (wait for a
-	 * create task still running) instead of letting the API refuse.  For
-	 * resuming an action that was cut short.
+	 * A snapshot of that name exists already: take it as ours instead of
+	 * letting the API refuse, with the task of an earlier session's write
+	 * of it when one is known (fcr_netcup_set_earlier): never a task found
+	 * by its name alone.  For resuming an action that was cut short.
 	 */
 	bool adopt_existing;
 };
+
+/* Whether a task state is one it ends in (FINISHED, ERROR, CANCELED, ROLLBACK). */
+bool fcr_netcup_task_over(const char *state);
 
 /* The default task-timeout, and the least that the safety layer waits for a
  * task in flight (fcr_netcup_wait_in_flight). */

@@ -72,6 +72,7 @@ static void ncp_free(void *state)
 	cm_strv_release(&p->maybe);
 	cm_strv_release(&p->adopt);
 	cm_strv_release(&p->dry);
+	json_decref(p->earlier);
 	free(p);
 }
 
@@ -135,6 +136,7 @@ static int ncp_configure(const struct fcr_provider_section *sec, const struct fc
 			 void **state, struct cm_strv *problems)
 {
 	struct fcr_ncp *p = cm_calloc(1, sizeof(*p));
+	p->earlier = json_object();
 	size_t n_before = problems->n;
 	bool have_id = false;
 	*state = NULL;
@@ -207,6 +209,52 @@ static int ncp_connect(void *state, struct fcr_error *err)
 				   ", so the default: %s",
 				   p->file, p->line, e.msg);
 	return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->line, e.msg);
+}
+
+/* ---- what earlier sessions left running ----------------------------------------- */
+
+char *fcr_ncp_step_key(const char *state, unsigned repetition, unsigned line)
+{
+	return cm_asprintf("%s\n%u\n%u", state, repetition, line);
+}
+
+/*
+ * A step an earlier session began (provider.h, "the safety contract"): the
+ * tasks its writes started, each waited for until it ended, however long
+ * task-timeout was (fcr_netcup_earlier_tasks): a task of ours still running
+ * is never sent again.  Kept in p->earlier for perform(), which takes a task
+ * over only for the same write.  < 0 when a task cannot be decided (still
+ * running after the wait, a Ctrl-C): then nothing is sent.
+ */
+static int reconcile(struct fcr_ncp *p, const struct fcr_provider_step *st, struct fcr_error *err)
+{
+	json_t *tasks = NULL;
+	int rc = fcr_netcup_earlier_tasks(p->nc, st->journal, &tasks, err);
+	if (rc < 0) {
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return fcr_fail_as(err, rc,
+				   "%s:%u: '%s' of an earlier session: %s.  Nothing is sent while "
+				   "its task may run; resume again once it has ended",
+				   st->file, st->line, st->action, why);
+	}
+	size_t i;
+	json_t *t;
+	json_array_foreach(tasks, i, t) {
+		fcr_ncp_note(p, "info",
+			     "%s:%u: '%s' of an earlier session: task %s (%s) of its %s "
+			     "ended %s",
+			     st->file, st->line, st->action, fcr_jstr(t, "name"),
+			     fcr_jstr(t, "uuid"), fcr_jstr(t, "write"), fcr_jstr(t, "state"));
+	}
+	if (json_array_size(tasks)) {
+		char *key = fcr_ncp_step_key(st->state, st->repetition, st->line);
+		json_object_set_new(p->earlier, key, tasks);
+		free(key);
+	} else {
+		json_decref(tasks);
+	}
+	return 0;
 }
 
 /* ---- preflight --------------------------------------------------------------- */
@@ -346,6 +394,25 @@ static int ncp_preflight(void *state, const struct fcr_provider_step *steps, siz
 	if (!p->nc) {
 		return fcr_fail(err, "netcup: not connected");
 	}
+	/* before anything else: a task of an earlier session still running
+	 * would be sent again, or undo what the campaign does next */
+	p->current = "preflight";
+	for (size_t i = 0; i < n_steps; i++) {
+		const struct fcr_provider_step *st = &steps[i];
+		if (!st->status || fcr_provider_step_is(st, "done") ||
+		    fcr_provider_step_is(st, "pending") || fcr_provider_step_is(st, "skipped"))
+			continue;
+		struct fcr_error e = {0};
+		int rc = reconcile(p, st, &e);
+		if (rc < 0) {
+			p->current = NULL;
+			fcr_ncp_note(p, "problem", "%s", e.msg);
+			return fcr_fail_as(err, rc == FCR_E_STOPPED ? rc : FCR_E_PREFLIGHT,
+					   "the netcup preflight stopped at a task of an earlier "
+					   "session (said above); nothing was changed");
+		}
+	}
+	p->current = NULL;
 	struct fcr_netcup_plan_step *ps = NULL;
 	size_t nps = 0;
 	struct cm_strv store = {0};

@@ -71,15 +71,15 @@ static int snapshot_create(struct fcr_netcup *nc, const struct fcr_netcup_snapsh
 		if (rc < 0)
 			return rc;
 		if (exists) {
-			bool found;
-			char uuid[64], state[24];
+			/* its task is the one an earlier session's write of it started,
+			 * by its uuid (the preflight waited for it), never one found by
+			 * its name */
 			res->already = true;
-			rc = fcr_netcup_task_find(nc, "ServerSnapshotCreateTask", NULL, &found,
-						  uuid, sizeof(uuid), state, sizeof(state), err);
-			if (rc < 0 || !found || fcr_netcup_task_over(state))
-				return rc;
-			return fcr_netcup_task_wait(nc, uuid, NULL, fcr_netcup_result_task(res),
-						    err);
+			char *what = cm_asprintf("snapshot %s", o->name);
+			rc = fcr_netcup_adopt_earlier(nc, what, "ServerSnapshotCreateTask", res,
+						      err);
+			free(what);
+			return rc < 0 ? rc : 0;
 		}
 	}
 	json_t *body = json_pack("{s:s, s:b}", "name", o->name, "onlineSnapshot", o->online);
