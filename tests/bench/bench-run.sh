@@ -18,15 +18,118 @@
 # first of the next, with no action in between).
 #
 # usage: tests/bench/bench-run.sh [BUILD_DIR]
+#        tests/bench/bench-run.sh --long N [BUILD_DIR]
+#        tests/bench/bench-run.sh --parse N [BUILD_DIR]
 #   BUILD_DIR defaults to build-rel, configured with --buildtype=release if
-#   missing.  Needs perf (Debian: linux-perf) with the right to trace (root,
+#   missing.
+#
+#   --long N: the controller's cost per run as the campaign grows: N rounds
+#   of one test (in states of at most 10000 rounds), run by a stub fio (a script that copies a
+#   recorded report, so that nothing but the controller costs time); from
+#   the journal's stamps, the time from one run's end to the next one's
+#   start, at the start and after N runs (the median of 200 each), and the
+#   manifest's size at the end.  Needs no perf.
+#   --parse N: how long --dry-run takes for a campaign of N states (of one
+#   round each, the campaign file within its 1 MiB), its plan to /dev/null:
+#   the campaign file's parser and the plan, without a run.
+#
+#   The default (the gaps between two fio runs, seen by the kernel):  Needs perf (Debian: linux-perf) with the right to trace (root,
 #   or kernel.perf_event_paranoid = -1) and python3.  Targets: within a
 #   round <= 5 ms, at a state change <= 50 ms.  FIOCAMP_BENCH_VERBOSE=1
 #   prints every gap.  The figures depend on the machine, its disk and its
 #   load (the fsyncs above all); the load average is printed with them.
 set -euo pipefail
 src=$(cd "$(dirname "$0")/../.." && pwd)
+mode=gaps
+count=0
+case ${1:-} in
+--long | --parse)
+	mode=${1#--}
+	count=${2:?"bench-run: $1 needs a number"}
+	shift 2
+	;;
+esac
 build=${1:-$src/build-rel}
+if [ "$mode" != gaps ]; then
+	command -v python3 >/dev/null || { echo "bench-run: python3 is missing" >&2; exit 2; }
+	[ -d "$build" ] || meson setup "$build" "$src" --buildtype=release >/dev/null
+	ninja -C "$build" >/dev/null
+	bin=$build/cmd/run/fiocamp-run
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/fiocamp-bench.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+fi
+if [ "$mode" = parse ]; then
+	python3 - "$tmp/parse.ini" "$count" <<'PY'
+import sys
+path, n = sys.argv[1], int(sys.argv[2])
+with open(path, 'w') as f:
+    f.write('[campaign]\nname = parse\nsuite = rw4k\nrounds = 1\ntarget = local\n'
+            'directory = /tmp\nsize = 8M\nruntime = 1s\n\n')
+    for i in range(n):
+        f.write('[state s%d]\n' % i)
+PY
+	t0=$(date +%s.%N)
+	"$bin" --dry-run "$tmp/parse.ini" >/dev/null
+	t1=$(date +%s.%N)
+	python3 -c "import sys; print('--dry-run of %s states: %.2f s' % (sys.argv[3], float(sys.argv[2]) - float(sys.argv[1])))" "$t0" "$t1" "$count"
+	exit 0
+fi
+if [ "$mode" = long ]; then
+	mkdir -p "$tmp/bin"
+	cp "$src/tests/fixtures/fio-3.33/json_idle_prof.json" "$tmp/report.json"
+	# a stub fio: its version, and a run that writes a recorded report
+	cat >"$tmp/bin/fio" <<SH
+#!/bin/sh
+out=
+for a; do
+	case \$a in
+	--version) echo fio-3.33; exit 0 ;;
+	--output=*) out=\${a#--output=} ;;
+	esac
+done
+exec cp "$tmp/report.json" "\$out"
+SH
+	chmod +x "$tmp/bin/fio"
+	# at most 10000 rounds a state: as many states as that takes
+	states=$(((count + 9999) / 10000))
+	cat >"$tmp/long.ini" <<INI
+[campaign]
+name      = long
+suite     = rw4k
+rounds    = $(((count + states - 1) / states))
+pause     = 0s
+target    = local
+directory = $tmp/target
+size      = 8M
+runtime   = 1s
+prefill   = no
+INI
+	for i in $(seq 1 "$states"); do printf '\n[state s%d]\n' "$i" >>"$tmp/long.ini"; done
+	t0=$(date +%s)
+	PATH="$tmp/bin:$PATH" FIOCAMP_ANALYZE=builtin "$bin" -q -o "$tmp/camp" "$tmp/long.ini"
+	t1=$(date +%s)
+	python3 - "$tmp/camp" "$count" $((t1 - t0)) <<'PY'
+import json, os, statistics, sys
+camp, n, wall = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+starts, ends = [], []
+for line in open(os.path.join(camp, 'journal.jsonl')):
+    if '"fio-start"' in line or '"fio-end"' in line:
+        e = json.loads(line)
+        (starts if e['event'] == 'fio-start' else ends).append(e['mono'])
+gaps = [(starts[i + 1] - ends[i]) * 1000 for i in range(len(starts) - 1)]
+k = min(200, len(gaps) // 2)
+size = os.path.getsize(os.path.join(camp, 'manifest.json'))
+jsize = os.path.getsize(os.path.join(camp, 'journal.jsonl'))
+print('%d runs of a stub fio in %d s; from one run\'s end to the next one\'s start: '
+      'median %.2f ms over runs 1-%d, %.2f ms over runs %d-%d'
+      % (len(starts), wall, statistics.median(gaps[:k]), k,
+         statistics.median(gaps[-k:]), len(gaps) - k + 1, len(gaps)))
+print('manifest.json %.1f MB, journal.jsonl %.1f MB at the end' % (size / 1e6, jsize / 1e6))
+print('load average when it ended (1, 5, 15 min): %s (on %d CPUs)'
+      % (' '.join(open('/proc/loadavg').read().split()[:3]), os.cpu_count()))
+PY
+	exit 0
+fi
 for tool in perf python3; do
 	command -v "$tool" >/dev/null || { echo "bench-run: $tool is missing" >&2; exit 2; }
 done
