@@ -469,15 +469,17 @@ static void parse_section(struct parser *p, char *inner)
 			fcr_cp_error(p, p->line, "'prefill' is reserved for the prefill run");
 		} else {
 			check_name_length(p, "state", sn);
-			for (size_t i = 0; i < c->n_states; i++) {
-				if (!strcmp(c->states[i].name, sn))
-					fcr_cp_error(p, p->line,
-						     "state '%s' was already defined on line %u",
-						     sn, c->states[i].line);
-			}
+			if (!p->state_lines)
+				p->state_lines = json_object();
+			json_t *seen = json_object_get(p->state_lines, sn);
+			if (seen)
+				fcr_cp_error(p, p->line,
+					     "state '%s' was already defined on line %u", sn,
+					     (unsigned)json_integer_value(seen));
+			else
+				json_object_set_new(p->state_lines, sn, json_integer(p->line));
 		}
-		c->states = cm_realloc(c->states, c->n_states + 1, sizeof(*c->states));
-		struct fcr_state *s = &c->states[c->n_states++];
+		struct fcr_state *s = CM_PUSH(c->states, c->n_states, p->cap_states);
 		memset(s, 0, sizeof(*s));
 		s->name = cm_strdup(sn);
 		s->line = p->line;
@@ -902,6 +904,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 		fcr_cp_variant_release(&p.vsecs[i].v);
 	free(p.vsecs);
 	cm_strv_release(&p.variant_names);
+	json_decref(p.state_lines);
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
 		cm_strv_addf(errors, "%s: %d more errors", source,
 			     p.n_errors - CAMPAIGN_MAX_ERRORS);

@@ -7,6 +7,8 @@
 #ifndef FCR_CAMPAIGN_PARSER_H
 #define FCR_CAMPAIGN_PARSER_H
 
+#include <jansson.h>
+
 #include "campaign/campaign.h"
 
 /* The [campaign] keys: p->seen[] holds the line each was set on. */
@@ -56,6 +58,10 @@ struct parser {
 	size_t n_vsecs;
 	struct variant_section *vsec; /* the section at hand */
 	struct cm_strv variant_names; /* from `variants =` */
+	/* the states so far: name -> its line, and c->states' capacity, so that
+	 * a campaign of many states is read in linear time */
+	json_t *state_lines;
+	size_t cap_states;
 };
 
 /* "file:line: message" into the errors (at most CAMPAIGN_MAX_ERRORS). */
