@@ -640,6 +640,84 @@ def test_rules(tmp, fake):
         check(want in err and path in err, '%s token: said: %s' % (what, err[-800:]))
 
 
+# ---- the manifest of a big campaign, saved in parts --------------------------------
+
+def test_record(tmp, fake):
+    """A campaign whose manifest is bigger than the size up to which it is
+    rewritten at every save (64 KiB): its steps are saved as manifest events
+    of the journal, the file rewritten now and then.  kill -9 in a
+    repetition's action and in a fio round, --resume each time: every step
+    done is known to the resumed session (nothing done again but the one cut
+    short), and the last session leaves manifest.json exact.  Then the same
+    campaign with FIOCAMP_CHECK_MANIFEST=1, which checks at every save that
+    manifest.json with its events is the manifest in memory."""
+    reps = 400
+    for what, env, kills in (('kills', None, True),
+                             ('check', {'FIOCAMP_CHECK_MANIFEST': '1'}, False)):
+        counter = os.path.join(tmp, 'counter-' + what)
+        # rep 200's action waits for the kill (only once: on resume the count is past it)
+        action = ('run sh -c "echo r >> %s; [ $(wc -l < %s) -eq 200 ] && sleep 60; true"'
+                  % (counter, counter))
+        ini = plain_campaign(tmp, 'record-' + what, (
+            '[state many]\nrounds = 0\nrepeat = %d\nbefore = %s\n\n'
+            '[state fio]\nrounds = 3\n' % (reps, action)), runtime='2s',
+            extra='suite = rw4k\npause = 0s\n')
+        d = os.path.join(tmp, 'record-' + what)
+        if not kills:
+            rc, out, err = R.run(['-q', '-o', d, ini], tmp, env)
+            check_eq(rc, 0, '%s: the campaign (%s)' % (what, err[-1500:]))
+        else:
+            p = start_plain(['-o', d, ini], tmp, env)
+            e = wait_event(d, lambda e: e['event'] == 'action-start' and
+                           e.get('repetition') == 200, p)
+            check(e is not None, '%s: repetition 200 began' % what)
+            N.wait_for(lambda: os.path.exists(counter) and
+                       len(open(counter).readlines()) == 200, p)
+            os.kill(p.pid, signal.SIGKILL)
+            p.communicate()
+            m = R.load_manifest(d)
+            ev = R.load_journal(d)
+            seqs = [x['seq'] for x in ev if x['event'] == 'manifest']
+            check(seqs and m.get('patch_seq', 0) < seqs[-1],
+                  '%s: manifest.json lags its events in the journal (%r < %r)'
+                  % (what, m.get('patch_seq'), seqs[-1:]))
+            check(os.path.getsize(os.path.join(d, 'manifest.json')) > 64 << 10,
+                  '%s: a manifest of more than 64 KiB' % what)
+            # the second kill: in the fio state's second round
+            p = start_plain(['--resume', d], tmp, env)
+            e = wait_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'fio'
+                           and e.get('round') == 2, p)
+            check(e is not None, '%s: the resume reached round 2 of fio' % what)
+            kids = R.fio_children(p.pid)
+            os.kill(p.pid, signal.SIGKILL)
+            p.communicate()
+            R.wait_gone(kids)
+            rc, out, err = R.run(['--resume', d], tmp, env)
+            check_eq(rc, 0, '%s: the last resume (%s)' % (what, err[-1500:]))
+        m = R.load_manifest(d)
+        ev = R.load_journal(d)
+        check_eq(m['status'], 'done', '%s: done' % what)
+        many = m['states'][0]['repetitions']
+        check_eq([r['status'] for r in many], ['done'] * reps, '%s: every repetition done' % what)
+        starts = {}
+        for x in ev:
+            if x['event'] == 'action-start' and x.get('state') == 'many':
+                starts[x['repetition']] = starts.get(x['repetition'], 0) + 1
+        again = sorted(k for k, n in starts.items() if n > 1)
+        check_eq(again, [200] if kills else [], '%s: the actions run twice' % what)
+        check_eq(len(open(counter).readlines()), reps + (1 if kills else 0),
+                 '%s: the actions that ran' % what)
+        rounds = m['states'][1]['rounds']
+        check_eq([r['status'] for r in rounds], ['done'] * 3, '%s: the fio rounds' % what)
+        if kills:
+            check_eq(rounds[1].get('moved_aside'), ['fio/r2.interrupted-1'],
+                     '%s: the round cut short kept aside' % what)
+            check('moved_aside' not in rounds[0], '%s: round 1 not run again' % what)
+        seqs = [x['seq'] for x in ev if x['event'] == 'manifest']
+        check(seqs and m.get('patch_seq') == seqs[-1] and seqs == sorted(set(seqs)),
+              '%s: the last rewrite holds every event, numbered in order' % what)
+
+
 AREAS = {
     'power': test_power,
     'writes': test_writes,
@@ -647,6 +725,7 @@ AREAS = {
     'ssh': test_ssh,
     'tls': test_tls,
     'rules': test_rules,
+    'record': test_record,
 }
 
 

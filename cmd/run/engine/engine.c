@@ -162,6 +162,7 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		json_object_set_new(obj, "cut", json_true());
 	if (a->takes_down)
 		S->maybe_down = true;
+	fcr_record_touch(&S->rec, obj);
 	fcr_record_save(&S->rec);
 	json_t *start_ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
 						       "index", (int)ai, "action", a->text));
@@ -228,6 +229,8 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		fcr_jset_text(ev, "error", err.msg);
 	if (variant)
 		json_object_set_new(ev, "variant", json_string(variant->name));
+	fcr_record_touch(&S->rec, obj);
+	fcr_record_touch(&S->rec, rep_obj); /* its downtime, its data back */
 	fcr_record_commit(&S->rec, "action-end", ev);
 	if (s == FCR_FAILED)
 		fcr_progress_problem("%s: FAILED: %s", label, err.msg);
@@ -411,6 +414,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	if (only != SIZE_MAX && c->by_size)
 		json_object_set_new(start_ev, "size", json_string(c->units[only].size->text));
 	fcr_record_event_lazy(&S->rec, "round-start", start_ev);
+	fcr_record_touch(&S->rec, round_obj);
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -467,6 +471,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	/* the manifest first: the journal never says more than it */
 	json_t *end_ev = json_deep_copy(where);
 	json_object_set_new(end_ev, "status", json_string(status));
+	fcr_record_touch(&S->rec, round_obj);
 	fcr_record_commit(&S->rec, "round-end", end_ev);
 	if (S->rec.failed)
 		result = FCR_FATAL;
@@ -506,6 +511,7 @@ static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t
 	enum fcr_outcome result = FCR_DONE;
 	if (!fcr_has_status(vobj, "done")) {
 		json_object_set_new(vobj, "status", json_string("running"));
+		fcr_record_touch(&S->rec, vobj);
 		json_t *before = json_object_get(vobj, "before");
 		for (size_t ai = 0; result == FCR_DONE && ai < v->n_actions; ai++) {
 			json_t *a = json_array_get(before, ai);
@@ -513,6 +519,7 @@ static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t
 				result = perform_action(S, si, ai, v, rep_obj, a);
 		}
 		json_object_set_new(vobj, "status", json_string(fcr_outcome_status(result)));
+		fcr_record_touch(&S->rec, vobj);
 		fcr_record_save(&S->rec);
 		if (S->rec.failed)
 			return FCR_FATAL;
@@ -534,6 +541,7 @@ static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t
 	result = fcr_fio_prefill(&S->fio, name, prefill, label);
 	use_unit(S, NULL);
 	free(name);
+	fcr_record_touch(&S->rec, json_array_get(json_object_get(S->rec.m, "variants"), vi));
 	fcr_record_save(&S->rec);
 	return S->rec.failed ? FCR_FATAL : result;
 }
@@ -577,6 +585,7 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 				for (size_t ti = 0; ti < st->n_tests; ti++)
 					json_object_set_new(json_array_get(tests, first + ti),
 							    "status", json_string("skipped"));
+				fcr_record_touch(&S->rec, round_obj);
 			}
 			goto out;
 		}
@@ -605,6 +614,7 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 	json_object_del(e, "finished");
 	json_object_del(e, "error");
 	fcr_record_event(&S->rec, "variant-start", json_deep_copy(where));
+	fcr_record_touch(&S->rec, round_obj);
 	fcr_record_save(&S->rec);
 	if (S->rec.failed) {
 		result = FCR_FATAL;
@@ -628,6 +638,7 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 	json_object_set_new(e, "finished", fcr_jutc(cm_wall_s()));
 	json_t *end_ev = json_deep_copy(where);
 	json_object_set_new(end_ev, "status", json_string(fcr_outcome_status(result)));
+	fcr_record_touch(&S->rec, round_obj);
 	fcr_record_commit(&S->rec, "variant-end", end_ev);
 	if (S->rec.failed)
 		result = FCR_FATAL;
@@ -748,6 +759,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		fcr_record_event(
 		    &S->rec, "repetition-start",
 		    json_pack("{s:s, s:i}", "state", st->name, "repetition", (int)S->rep));
+		fcr_record_touch(&S->rec, rep_obj);
 		fcr_record_save(&S->rec);
 		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
 		fcr_status_at(
@@ -814,6 +826,9 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	}
 	if (result == FCR_FAILED)
 		mark_rest_skipped(rep_obj);
+	/* rounds, tests and actions of it that changed on the way out */
+	if (result != FCR_DONE)
+		fcr_record_touch_all(&S->rec, rep_obj);
 	if (S->rep) {
 		const char *status = fcr_outcome_status(result);
 		json_object_set_new(rep_obj, "status", json_string(status));
@@ -823,6 +838,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 				       json_object_get(rep_obj, "downtime_s"), "data_back_s",
 				       json_object_get(rep_obj, "data_back_s"));
 		fcr_session_cut_marks(rep_obj, ev);
+		fcr_record_touch(&S->rec, rep_obj);
 		fcr_record_commit(&S->rec, "repetition-end", ev);
 	}
 	if (S->rec.failed)
@@ -846,6 +862,7 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 	json_object_set_new(state_obj, "status", json_string("running"));
 	fcr_record_event_lazy(&S->rec, "state-start",
 			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
+	fcr_record_touch(&S->rec, state_obj);
 	fcr_record_save(&S->rec);
 	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
 	enum fcr_outcome result = FCR_DONE;
@@ -877,6 +894,7 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 	if (result == FCR_FAILED) {
 		for (size_t k = 1; k <= st->repeat; k++)
 			mark_rest_skipped(fcr_manifest_rep(state_obj, k));
+		fcr_record_touch_all(&S->rec, state_obj);
 	}
 	S->rep = 0;
 	const char *status = fcr_outcome_status(result);
@@ -887,6 +905,7 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 		json_object_set(ev, "data_back_s", json_object_get(state_obj, "data_back_s"));
 		fcr_session_cut_marks(state_obj, ev);
 	}
+	fcr_record_touch(&S->rec, state_obj);
 	fcr_record_commit(&S->rec, "state-end", ev);
 	if (S->rec.failed)
 		return FCR_FATAL;

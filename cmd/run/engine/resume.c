@@ -170,6 +170,15 @@ int fcr_resume_load(struct fcr_session *S, struct fcr_error *err)
 		return -1;
 	}
 	struct fcr_error why;
+	/* a manifest saved in parts: the steps the journal has since its rewrite */
+	long long seq;
+	if (fcr_record_replay(S->cdir, m, &seq, &why) < 0) {
+		fcr_fail(err, "%s/journal.jsonl: %s", S->cdir, why.msg);
+		free(path);
+		json_decref(m);
+		return -1;
+	}
+	S->rec.patch_seq = seq;
 	if (fcr_manifest_check(m, S->c, S->fio.jobs, &why) < 0) {
 		fcr_fail(err, "%s: %s", path, why.msg);
 		free(path);

@@ -362,6 +362,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 		return FCR_EXIT_OK;
 	}
 	json_object_set_new(S->rec.m, "status", json_string("running"));
+	fcr_record_touch(&S->rec, S->rec.m);
 	if (fcr_record_save(&S->rec) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
 		fcr_session_release(S);
@@ -426,12 +427,14 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 		goto end;
 	}
+	fcr_record_touch(&S->rec, S->rec.m); /* fio's version, the host */
 	fcr_record_save(&S->rec);
 	count_work(S);
 
 	json_t *prefill = json_object_get(S->rec.m, "prefill");
 	if (c->prefill && !c->n_variants && !fcr_has_status(prefill, "done")) {
 		result = fcr_fio_prefill(&S->fio, "prefill", prefill, "prefill");
+		fcr_record_touch(&S->rec, S->rec.m);
 		fcr_record_save(&S->rec);
 	}
 	bool any_failed = result == FCR_FAILED;
@@ -485,9 +488,11 @@ end:
 			json_t *rep = fcr_manifest_rep(s, k);
 			if (fcr_has_status(rep, "running"))
 				json_object_set_new(rep, "status", json_string(final));
+			fcr_record_touch(&S->rec, rep);
 		}
 		if (fcr_has_status(s, "running"))
 			json_object_set_new(s, "status", json_string(final));
+		fcr_record_touch(&S->rec, s);
 	}
 	if (S->maybe_down && S->prov_ready && result != FCR_DONE) {
 		fcr_record_save(&S->rec);
@@ -496,10 +501,16 @@ end:
 	char *file_note = test_file_end(S, result);
 	fcr_target_cleanup(&S->tgt);
 	json_object_set_new(S->rec.m, "status", json_string(final));
+	fcr_record_touch(&S->rec, S->rec.m);
 	fcr_record_event(&S->rec, "campaign-end",
 			 json_pack("{s:s, s:o}", "status", final, "elapsed_s",
 				   fcr_jseconds(fcr_status_elapsed_s())));
-	fcr_record_save(&S->rec);
+	/* whole: the session leaves manifest.json exact */
+	if (fcr_record_save_whole(&S->rec) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
+		if (exit_code == FCR_EXIT_OK)
+			exit_code = FCR_EXIT_FAILED;
+	}
 	char el[32];
 	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
 	if (exit_code == FCR_EXIT_INTERRUPTED) {

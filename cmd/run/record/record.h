@@ -3,6 +3,21 @@
  * The campaign directory's two records (docs/campaign-directory.md):
  * journal.jsonl, appended and fsync'd one event at a time, and
  * manifest.json, kept in memory and rewritten atomically.
+ *
+ * What a save costs does not grow with the campaign.  A manifest of up to
+ * FCR_RECORD_WHOLE_BYTES is rewritten whole at every save.  A bigger one is
+ * saved in parts: the steps that changed since the last save (each caller
+ * names them with fcr_record_touch) go into one "manifest" event of the
+ * journal (fsync'd like every event); the whole file is rewritten only when
+ * those events add up to its size (so that the rewrites cost at most as
+ * much again as the events), at least every FCR_RECORD_WHOLE_EVERY_S
+ * seconds, and when the session ends.  manifest.json says the last event
+ * it holds ("patch_seq"); a resume applies the journal's later ones
+ * (fcr_record_replay), so that a session killed at any point leaves nothing
+ * done that the next one does not know.  FIOCAMP_CHECK_MANIFEST=1 in the
+ * environment saves every manifest in parts and checks, at each save, that
+ * the file with its events is the manifest in memory (a test's check: a
+ * step changed and not named stops the campaign).
  */
 #ifndef FCR_RECORD_H
 #define FCR_RECORD_H
@@ -26,7 +41,24 @@ struct fcr_record {
 	bool failed;   /* a write failed: the campaign must stop */
 	bool unsynced; /* events were written since the journal's last fdatasync */
 	struct fcr_error err;
+	/* the manifest in parts (patch.c) */
+	json_t *index;	       /* its steps: "%p" -> {path, keep}, of `indexed` */
+	const json_t *indexed; /* the manifest the index is of */
+	const json_t **dirty;  /* touched since the last save */
+	size_t n_dirty, cap_dirty;
+	bool need_whole;     /* the next save rewrites it whole */
+	size_t whole_bytes;  /* manifest.json's size at its last rewrite */
+	size_t part_bytes;   /* of the manifest events since */
+	long long patch_seq; /* the number of the last manifest event */
+	double whole_mono;   /* when it was last rewritten */
+	bool check;	     /* FIOCAMP_CHECK_MANIFEST */
+	json_t *shadow;	     /* with check: manifest.json as it is, with its events */
 };
+
+/* Up to this size manifest.json is rewritten at every save. */
+#define FCR_RECORD_WHOLE_BYTES (64u << 10)
+/* A bigger one at least this often (and when its events add up to it). */
+#define FCR_RECORD_WHOLE_EVERY_S 60.0
 
 /* Locks the campaign directory (flock on it) and opens (creating
  * if needed) the journal of `dir`.  Another session holding the lock is an
@@ -47,10 +79,38 @@ void fcr_record_event(struct fcr_record *r, const char *event, json_t *fields);
  * the gap between them.  Never for a provider's events.
  */
 void fcr_record_event_lazy(struct fcr_record *r, const char *event, json_t *fields);
-/* Rewrites manifest.json (sets "updated"); the journal's lines that wait
- * for their fdatasync get it together with the new manifest's fsync, before
- * the rename.  A failure sets r->failed. */
+/* Saves the manifest: rewritten whole (sets "updated"; the journal's lines
+ * that wait for their fdatasync get it together with the new manifest's
+ * fsync, before the rename), or in parts (see above).  A failure sets
+ * r->failed. */
 int fcr_record_save(struct fcr_record *r);
+/* The same, always whole: the session's last save, so that it leaves
+ * manifest.json exact. */
+int fcr_record_save_whole(struct fcr_record *r);
+/* The manifest object obj (a step: the manifest, a state, a repetition, an
+ * action, a round, a variant) changed: the next save writes it.  Borrowed;
+ * an object that is no step makes the next save whole. */
+void fcr_record_touch(struct fcr_record *r, const json_t *obj);
+/* obj and every step below it. */
+void fcr_record_touch_all(struct fcr_record *r, const json_t *obj);
+/*
+ * Applies the journal's manifest events after the one m holds ("patch_seq")
+ * to m, in order; *seq gets the last one's number.  For --resume, before m
+ * is checked against the campaign file.
+ */
+int fcr_record_replay(const char *dir, json_t *m, long long *seq, struct fcr_error *err);
+
+/* ---- patch.c ---- */
+/* The steps of manifest m (a new object: "%p" -> {path, keep}). */
+json_t *fcr_record_index(json_t *m);
+/* The entry of obj in an index (borrowed), or NULL. */
+json_t *fcr_record_index_get(json_t *index, const json_t *obj);
+/* The op that writes obj's own members: {at, keep, members} (new reference). */
+json_t *fcr_record_op(json_t *entry, const json_t *obj);
+/* Applies one op to m. */
+int fcr_record_apply_op(json_t *m, json_t *op, struct fcr_error *err);
+/* Whether two manifests are the same but for the rewrite's stamps. */
+bool fcr_record_same(json_t *a, json_t *b);
 /* fcr_record_save(), then the event only when the manifest was written: the
  * journal never says more than the manifest (a step done that the manifest
  * still has running).  Steals `fields`. */
