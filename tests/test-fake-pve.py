@@ -1310,7 +1310,9 @@ def probe(port, timeout=0.5):
 
 def test_ssh(fake, c):
     fake.reset(boot_delay=200)
-    check(probe(fake.ssh).startswith("SSH-2.0-"), "a running guest's SSH port sends a banner")
+    # the listener follows the guest within the fake's ticker (5 ms)
+    check(wait_for(lambda: probe(fake.ssh).startswith("SSH-2.0-"), timeout=5),
+          "a running guest's SSH port sends a banner")
     c.run("POST", Q() + "/status/stop")
     check_eq(probe(fake.ssh), "refused", "off: refused")
     t0 = time.time()
