@@ -218,5 +218,53 @@ check("state odd is listed twice; its first transition is used" in out,
 check("odd: done" in out and "odd: 1 repetition" not in out,
       "bad manifest: the first listing's one repetition")
 
+# ---- timings cut by an interrupt: shown apart, never samples --------------------
+# the second restore cut by an interrupt and resumed (as fiocamp-run marks it:
+# the action "cut", its repetition "downtime_cut" and "data_back_cut")
+CUT = os.path.join(work, "pve-cut")
+shutil.copytree(ART, CUT)
+with open(os.path.join(CUT, "manifest.json")) as f:
+    m = json.load(f)
+rs = [x for x in m["states"] if x["name"] == "restore"][0]["repetitions"]
+rs[1].update(downtime_s=812.3, data_back_s=815.0, downtime_cut=True, data_back_cut=True)
+rs[1]["before"][0].update(cut=True, duration_s=0.4)
+with open(os.path.join(CUT, "manifest.json"), "w") as f:
+    json.dump(m, f)
+rc, out, err = run(["-t", "-w", "300", CUT])
+check(rc == 0, f"cut: exit 0, got {rc}: {err}")
+check("cut by an interrupt, not in the samples: repetition 2: downtime 812.3 s, data back "
+      "815.0 s" in out, f"cut: the table says which timings are cut:\n{out}")
+check("downtime 120.9 s (77.9, 120.9, 125.0)" in out and
+      "data back 122.9 s (79.9, 122.9, 127.5)" in out,
+      f"cut: the medians leave the cut repetition out:\n{out}")
+check(re.search(r"53, 57, 69, 100 \(the node's clock\) +63 ", out),
+      f"cut: the node's task seconds stay samples:\n{out}")
+check(re.search(r"63 +69\.5 s \(53\.8\.\.100\.7\)", out),
+      f"cut: the resumed attempt's stopwatch (0.4 s) is no sample:\n{out}")
+rc, out, err = run(["--json", CUT])
+doc = json.loads(out)
+t = trans(doc, "restore")
+check(t is not None and t.get("cut_repetitions", "").startswith("repetition 2:")
+      and t["downtime"]["n"] == 3 and t["data_back"]["n"] == 3,
+      f"cut: JSON keeps them out and names them: {t and (t.get('cut_repetitions'), t['downtime'])}")
+check(t is not None and [r["downtime_cut"] for r in t["repetitions"]] ==
+      [False, True, False, False], "cut: JSON marks the repetition")
+rc, out, err = run(["--csv", "actions", CUT])
+rows = rows_of(out, state="restore", repetition="2")
+check(rows and all(r["repetition_cut"] == "yes" for r in rows) and
+      rows_of(out, state="restore", repetition="2", action_index="1")[0]["action_cut"] == "yes",
+      "cut: CSV marks the repetition and the action")
+rc, md, err = run(["-m", CUT])
+check("| restore (4 repetitions) (cut by an interrupt, not in the samples: repetition 2: "
+      "downtime 812.3 s, data back 815.0 s) |" in md and "| 122.9 s (79.9, 122.9, 127.5) |" in md,
+      f"cut: the Markdown path names them, its data back leaves them out:\n{md}")
+html = os.path.join(work, "cut.html")
+rc, _, err = run(["--html", html, CUT])
+text = open(html, encoding="utf-8").read() if os.path.exists(html) else ""
+check("cut by an interrupt, not drawn: repetition 2: downtime 812.3 s" in text and
+      "restore, downtime: 120.9 s (77.9..125.0, n = 3)" in text and
+      "restore, data back: 122.9 s (79.9..127.5, n = 3)" in text,
+      "cut: the transitions chart says so and draws the other three")
+
 shutil.rmtree(work, ignore_errors=True)
 sys.exit(summary())

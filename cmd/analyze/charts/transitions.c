@@ -75,6 +75,13 @@ static void tr_rows_of(struct tr_rows *rs, const struct an_analysis *a,
 		h->note = an_integrity_text(t);
 		h->bad = t->hash_matched < t->hash_checks;
 	}
+	if (sum.cut) {
+		/* shown in words, not drawn: measured across an interrupt */
+		char *n = cm_asprintf("%s%scut by an interrupt, not drawn: %s",
+				      h->note ? h->note : "", h->note ? "; " : "", sum.cut);
+		free(h->note);
+		h->note = n;
+	}
 	for (size_t i = 0; i < sum.n_rows; i++) {
 		const struct an_action_row *ar = &sum.rows[i];
 		const struct an_action *ac = ar->act;

@@ -201,6 +201,8 @@ struct an_action {
 	char *clock;		/* task.clock ("node"); NULL: the provider's */
 	size_t rep;		/* index into its transition's reps */
 	size_t index;		/* 1-based place in its repetition's list */
+	bool cut;		/* begun in an earlier session: duration_s is the last
+				 * attempt's part only, no sample */
 };
 
 /* One repetition of a state's transition; a state without `repeat` has
@@ -213,6 +215,9 @@ struct an_rep {
 	bool data_back_recorded;	/* the manifest had data_back_s (else computed) */
 	size_t first_action, n_actions; /* its actions in the transition's */
 	size_t hash_checks, hash_matched;
+	/* measured across an interrupt that cut the transition short (the
+	 * manifest's downtime_cut, data_back_cut): shown, no sample */
+	bool downtime_cut, data_back_cut;
 };
 
 /* A state is a name shared by every variant. */

@@ -75,6 +75,8 @@ static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps
 	rep->repetition = repetition;
 	rep->status = str_or_null(json_object_get(obj, "status"));
 	rep->downtime_s = num_or_nan(json_object_get(obj, "downtime_s"));
+	rep->downtime_cut = json_is_true(json_object_get(obj, "downtime_cut"));
+	rep->data_back_cut = json_is_true(json_object_get(obj, "data_back_cut"));
 	rep->first_action = tr->n_actions;
 	const json_t *before = json_object_get(obj, "before");
 	size_t i;
@@ -91,6 +93,7 @@ static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps
 		ac->error = str_or_null(json_object_get(act, "error"));
 		ac->duration_s = num_or_nan(json_object_get(act, "duration_s"));
 		ac->downtime_s = num_or_nan(json_object_get(act, "downtime_s"));
+		ac->cut = json_is_true(json_object_get(act, "cut"));
 		ac->task_duration_s = NAN;
 		ac->hash_match = -1;
 		/* verify-hash: the data's checksum against the one taken before */
@@ -445,7 +448,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 		double *down = cm_calloc(tr->n_reps + 1, sizeof(*down));
 		size_t n_down = 0;
 		for (size_t k = 0; k < tr->n_reps; k++) {
-			if (isfinite(tr->reps[k].downtime_s))
+			/* one cut by an interrupt is no sample */
+			if (isfinite(tr->reps[k].downtime_s) && !tr->reps[k].downtime_cut)
 				down[n_down++] = tr->reps[k].downtime_s;
 		}
 		tr->downtime_s = an_median(down, n_down);

@@ -35,6 +35,28 @@ static void add_problem(char **list, char *one)
 	*list = all;
 }
 
+/* "repetition 2: downtime 812.3 s, data back 815.0 s" of a repetition
+ * whose timings an interrupt cut; caller frees. */
+static char *cut_text(const struct an_transition *t, const struct an_rep *rep)
+{
+	struct cm_buf b = {NULL, 0, 0};
+	if (t->repeat > 1 || t->n_reps > 1)
+		cm_buf_printf(&b, "repetition %d: ", rep->repetition);
+	cm_buf_puts(&b, "downtime ");
+	if (isfinite(rep->downtime_s))
+		cm_buf_printf(&b, "%.1f s", rep->downtime_s);
+	else
+		cm_buf_puts(&b, "unknown");
+	if (rep->data_back_cut || isfinite(rep->data_back_s)) {
+		cm_buf_puts(&b, ", data back ");
+		if (isfinite(rep->data_back_s))
+			cm_buf_printf(&b, "%.1f s", rep->data_back_s);
+		else
+			cm_buf_puts(&b, "unknown");
+	}
+	return b.s;
+}
+
 void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -65,10 +87,13 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 					? cm_asprintf("repetition %d %s", rep->repetition, st)
 					: cm_strdup(st));
 		}
-		if (isfinite(rep->downtime_s))
+		/* timings an interrupt cut short are shown apart, never samples */
+		if (isfinite(rep->downtime_s) && !rep->downtime_cut)
 			out->down_s[out->n_down++] = rep->downtime_s;
-		if (isfinite(rep->data_back_s))
+		if (isfinite(rep->data_back_s) && !rep->data_back_cut)
 			out->back_s[out->n_back++] = rep->data_back_s;
+		if (rep->downtime_cut || rep->data_back_cut)
+			add_problem(&out->cut, cut_text(t, rep));
 		for (size_t i = 0; i < rep->n_actions; i++) {
 			const struct an_action *ac = &t->actions[rep->first_action + i];
 			struct an_action_row *r = &out->rows[i];
@@ -82,7 +107,8 @@ void an_trans_sum(const struct an_transition *t, struct an_trans_sum *out)
 			bool failed = cm_status_failed(ac->status) || ac->error;
 			if (isfinite(ac->task_duration_s) && !failed)
 				r->task_s[r->n_task++] = ac->task_duration_s;
-			if (isfinite(ac->duration_s) && !failed)
+			/* resumed: its stopwatch holds only the last attempt's part */
+			if (isfinite(ac->duration_s) && !failed && !ac->cut)
 				r->watch_s[r->n_watch++] = ac->duration_s;
 			if (ac->hash_match >= 0) {
 				r->hash_checks++;
@@ -124,6 +150,7 @@ void an_trans_sum_free(struct an_trans_sum *s)
 	free(s->down_s);
 	free(s->back_s);
 	free(s->failed);
+	free(s->cut);
 	memset(s, 0, sizeof(*s));
 }
 

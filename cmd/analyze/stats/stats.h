@@ -76,9 +76,12 @@ struct an_trans_sum {
 	struct an_action_row *rows;
 	size_t n_rows;
 	size_t n_reps, n_done;
-	double *down_s, *back_s; /* per repetition that had one */
+	double *down_s, *back_s; /* per repetition that had one, not cut */
 	size_t n_down, n_back;
 	char *failed; /* "repetition 2 failed: ERROR; ..."; NULL */
+	/* "repetition 2: downtime 812.3 s, data back 815.0 s": the timings cut
+	 * by an interrupt, left out of the samples; NULL */
+	char *cut;
 };
 
 /* actions.c: each action of a state over its repetitions. */

@@ -85,8 +85,9 @@ static void c_end(struct csv_out *o)
 }
 
 /* Column names; those ending in "_pct" lose it and say "change" as a
- * fraction with --pct fraction. */
-static void c_header(struct csv_out *o, const char *const *names)
+ * fraction with --pct fraction.  c_names leaves the row open, c_header
+ * ends it. */
+static void c_names(struct csv_out *o, const char *const *names)
 {
 	for (size_t i = 0; names[i]; i++) {
 		size_t n = strlen(names[i]);
@@ -98,6 +99,11 @@ static void c_header(struct csv_out *o, const char *const *names)
 			c_str(o, names[i]);
 		}
 	}
+}
+
+static void c_header(struct csv_out *o, const char *const *names)
+{
+	c_names(o, names);
 	c_end(o);
 }
 
@@ -543,7 +549,10 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 					   "status",	   "task",	   "task_s",
 					   "task_clock",   "stopwatch_s",  "action_downtime_s",
 					   "hash",	   "error",	   NULL};
-	c_header(o, head);
+	/* last: the marks of timings an interrupt cut, shown but no samples */
+	static const char *const cut_head[] = {"repetition_cut", "action_cut", NULL};
+	c_names(o, head);
+	c_header(o, cut_head);
 	const struct an_transition **order;
 	size_t n = an_trans_order(a, &order);
 	for (size_t i = 0; i < n; i++) {
@@ -564,9 +573,13 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 				c_str(o, !isfinite(rep->data_back_s) ? ""
 					 : rep->data_back_recorded   ? "manifest"
 								     : "computed");
+				const char *rep_cut =
+				    rep->downtime_cut || rep->data_back_cut ? "yes" : "";
 				if (!rep->n_actions) {
 					for (int e = 0; e < 11; e++)
 						c_str(o, "");
+					c_str(o, rep_cut);
+					c_str(o, "");
 					c_end(o);
 					continue;
 				}
@@ -584,6 +597,8 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 				c_num(o, ac->downtime_s, DEC_VALUE);
 				c_str(o, an_hash_text(ac->hash_match));
 				c_str(o, ac->error);
+				c_str(o, rep_cut);
+				c_str(o, ac->cut ? "yes" : "");
 				c_end(o);
 			}
 		}

@@ -338,6 +338,8 @@ static void json_trans_sum(const struct an_analysis *a, const struct an_transiti
 		jset(x, "status", jstr(rep->status ? rep->status : t->status));
 		jset(x, "downtime_s", jnum(rep->downtime_s));
 		jset(x, "data_back_s", jnum(rep->data_back_s));
+		jset(x, "downtime_cut", json_boolean(rep->downtime_cut));
+		jset(x, "data_back_cut", json_boolean(rep->data_back_cut));
 		jset(x, "data_back_from",
 		     jstr(!isfinite(rep->data_back_s) ? NULL
 			  : rep->data_back_recorded   ? "manifest"
@@ -349,6 +351,8 @@ static void json_trans_sum(const struct an_analysis *a, const struct an_transiti
 	jset(o, "repetitions", reps);
 	jset(o, "done", json_integer((json_int_t)sum.n_done));
 	jset(o, "failed_repetitions", jstr(sum.failed));
+	/* left out of "downtime" and "data_back": measured across an interrupt */
+	jset(o, "cut_repetitions", jstr(sum.cut));
 	jset(o, "downtime", j_samples(sum.down_s, sum.n_down));
 	jset(o, "data_back", j_samples(sum.back_s, sum.n_back));
 	json_t *rows = json_array();

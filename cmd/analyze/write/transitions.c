@@ -76,6 +76,8 @@ char *an_action_state_line(const struct an_analysis *a, const struct an_trans_su
 		cm_buf_printf(&b, " (repeat = %d)", t->repeat);
 	if (s->failed)
 		cm_buf_printf(&b, "; FAILED: %s", s->failed);
+	if (s->cut)
+		cm_buf_printf(&b, "; cut by an interrupt, not in the samples: %s", s->cut);
 	/* nothing took the machine away: neither is there to show */
 	if (s->n_down || s->n_back) {
 		char *d = samples_text(s->down_s, s->n_down, true);
@@ -116,7 +118,7 @@ void an_action_cells(const struct an_analysis *a, const struct an_transition *t,
 
 bool an_trans_sum_shown(const struct an_trans_sum *s)
 {
-	return s->n_rows || s->n_down || s->failed;
+	return s->n_rows || s->n_down || s->failed || s->cut;
 }
 
 void an_write_actions_table(FILE *f, const struct an_analysis *a, int width)
@@ -237,6 +239,9 @@ void an_write_actions_markdown(FILE *f, const struct an_analysis *a)
 				cm_buf_printf(&path, " (%zu repetitions)", s.n_reps);
 			if (first && s.failed)
 				cm_buf_printf(&path, " FAILED: %s", s.failed);
+			if (first && s.cut)
+				cm_buf_printf(
+				    &path, " (cut by an interrupt, not in the samples: %s)", s.cut);
 			if (ar) {
 				cm_buf_puts(&what, row_name(ar));
 				if (ar->act->task_name)
