@@ -506,6 +506,22 @@ def test_failure(tmp):
                                         'job full (fio ended with exit status 1)'),
           'error from the JSON: %r' % t.get('error'))
 
+    # a program that cannot be started (the exec in the child fails): the
+    # action fails at once, naming the program and why
+    noexec = os.path.join(tmp, 'noexec.sh')
+    write(noexec, '#!/bin/sh\necho hi\n')
+    os.chmod(noexec, 0o644)
+    for i, (prog, why) in enumerate((('/no/such/program', 'No such file or directory'),
+                                     ('no-such-program-in-path', 'No such file or directory'),
+                                     (noexec, 'Permission denied'))):
+        ini = campaign(tmp, 'exec.ini', '[state basis]\nrounds = 0\nbefore = run %s arg\n'
+                       % prog)
+        rc, out, err = run(['-o', 'exec%d' % i, ini], tmp)
+        check_eq(rc, 1, 'exit status of a run of %s' % prog)
+        a = load_manifest(os.path.join(tmp, 'exec%d' % i))['states'][0]['before'][0]
+        check_eq((a['status'], a.get('error')), ('failed', 'cannot run %s: %s' % (prog, why)),
+                 'a program that cannot be started')
+
     # a mismatching hash fails its state
     f = os.path.join(tmp, 'data.bin')
     write(f, 'one\n')

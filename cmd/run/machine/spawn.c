@@ -85,9 +85,12 @@ struct child_setup {
 /*
  * Starts the child: vfork, so that it borrows our memory until it execs
  * instead of a copy of our page tables, which costs more the more the
- * manifest holds (a campaign of 20,000 runs).  The child only makes system
- * calls up to exec and writes nothing of ours but its own locals; it never
- * returns from here.  Our caller's signals stay blocked meanwhile.
+ * manifest holds (a campaign of 20,000 runs).  Up to exec the child makes
+ * only async-signal-safe calls (glibc's execvp builds the paths it tries on
+ * the stack: no allocation, no lock), writes nothing of ours but its own
+ * locals (and errno, which we do not read after a vfork that worked), and
+ * never returns from here; a failed exec is told through report_w.  Our
+ * caller's signals stay blocked meanwhile.
  */
 static pid_t __attribute__((noinline)) start_child(const struct child_setup *s)
 {
@@ -160,8 +163,9 @@ int fcr_spawn(const struct fcr_spawn_opts *o, struct fcr_child *c, struct fcr_er
 	char **env = o->env_add ? build_env(o->env_add) : NULL;
 	/*
 	 * Until it has set their default actions, the child must not run our
-	 * handlers for the signals we catch (an interrupt would be counted in
-	 * its copy of the counter and lost): they stay blocked across fork.
+	 * handlers for the signals we catch (a Ctrl-C to the process group
+	 * would be counted twice in the counter it shares with us until exec,
+	 * and a first one taken for a second): they stay blocked across vfork.
 	 */
 	sigset_t caught, old;
 	sigemptyset(&caught);
