@@ -1169,6 +1169,9 @@ def test_outlive(tmp, fake):
           'twice: says the guest runs, the task still runs, and what to do: %s' % err[-1500:])
     check('could not power the machine on' not in err and 'again and answers' not in err,
           'twice: no wrong word: %s' % err[-1500:])
+    check("stopped waiting for the machine's tasks (a second Ctrl-C)\n" in err and
+          'stopped while waiting' not in err,
+          'twice: says why it stopped waiting, once: %s' % err[-1500:])
     ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
     check(ev and [x.get('id') for x in ev[-1]['result'].get('in_flight', [])] == [upid],
           'twice: the journal names the task still in flight: %r' % ev[-1:])

@@ -612,6 +612,9 @@ def test_rules(tmp, fake):
           'still runs' in err and 'fiocamp-run --resume %s' % d in err,
           'twice: says the state, the task and what to do: %s' % err[-1500:])
     check('could not power the machine on' not in err, 'twice: no wrong word')
+    check("stopped waiting for the machine's tasks (a second Ctrl-C)\n" in err and
+          'stopped while waiting' not in err,
+          'twice: says why it stopped waiting, once: %s' % err[-1500:])
     check(tasks_over(fake), 'twice: the shutdown ends')
     check_eq(fake.server()['serverLiveInfo']['state'], 'SHUTOFF', 'twice: off, as it said')
     rc, out, err = N.run(['--resume', d], tmp)

@@ -197,14 +197,20 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 	json_decref(flight);
 	fcr_progress_clear();
 	if (rc < 0 && n_flight) {
-		/* what it says is what is: the state now, and what may still come */
+		/* what it says is what is: why it stopped waiting (a second Ctrl-C
+		 * says so, not the provider's words for it), the state now, and what
+		 * may still come */
+		if (pe.code == FCR_E_STOPPED)
+			fprintf(stderr, "fiocamp-run: stopped waiting for the machine's tasks (a "
+					"second Ctrl-C)\n");
+		else
+			fprintf(stderr, "fiocamp-run: stopped waiting: %s\n", pe.msg);
 		fprintf(stderr,
-			"fiocamp-run: stopped waiting: %s\n"
 			"fiocamp-run: the machine is %s now, but %s still run%s on it and may "
 			"still take it down or change it; once %s ended, fiocamp-run --resume %s "
 			"waits for what still runs and powers the machine on (or power it on "
 			"in the provider's panel)\n",
-			pe.msg, state ? state : "in an unknown state", flight_text,
+			state ? state : "in an unknown state", flight_text,
 			n_flight == 1 ? "s" : "", n_flight == 1 ? "it has" : "they have", S->cdir);
 		return -1;
 	}

@@ -813,13 +813,9 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	if (!waited)
 		waited = json_array();
 	json_object_set_new(result, "waited_for", waited);
-	if (rc == FCR_E_STOPPED) {
-		char msg[sizeof(e.msg)];
-		snprintf(msg, sizeof(msg), "%s", e.msg);
+	if (rc == FCR_E_STOPPED)
 		fcr_fail_as(&e, rc,
-			    "stopped (a second Ctrl-C) while waiting for the guest's tasks: %s",
-			    msg);
-	}
+			    "stopped (a second Ctrl-C) while waiting for the guest's tasks");
 	struct fcr_pve_guest g;
 	if (rc == 0)
 		rc = fcr_pve_check_guest(p->pve, "start", &g, &e);
