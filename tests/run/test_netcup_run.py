@@ -39,11 +39,15 @@ CAPTURED = []  # (what, text) searched for the token at the end
 SNAPSHOTS = '/scp-core/api/v1/servers/%d/snapshots' % SERVER
 
 
+CHECK_LOCK = threading.Lock()  # checks may come from several threads
+
+
 def check(cond, what):
-    CHECKS[0] += 1
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL:', what, file=sys.stderr)
+    with CHECK_LOCK:
+        CHECKS[0] += 1
+        if not cond:
+            FAILURES.append(what)
+            print('FAIL:', what, file=sys.stderr)
 
 
 def check_eq(a, b, what):

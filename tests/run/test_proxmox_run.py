@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import urllib.parse
 import urllib.request
 import uuid
@@ -51,11 +52,15 @@ CAPTURED = []  # (what, text) searched for the secret at the end
 ALL = ['*']
 
 
+CHECK_LOCK = threading.Lock()  # cases may run on several threads (in_parallel)
+
+
 def check(cond, what):
-    CHECKS[0] += 1
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL:', what, file=sys.stderr)
+    with CHECK_LOCK:
+        CHECKS[0] += 1
+        if not cond:
+            FAILURES.append(what)
+            print('FAIL:', what, file=sys.stderr)
     return bool(cond)
 
 
@@ -140,6 +145,38 @@ class Fake:
                 CAPTURED.append(('fake request log', f.read()))
         except OSError:
             pass
+
+
+def in_parallel(tmp, fake, cases, one, workers=3):
+    """Runs one(wtmp, wfake, case) for every case, on `workers` threads:
+    each with a fake node and a directory of its own (the first thread
+    with `fake` and `tmp`), so that the cases, which wait for the node
+    more than they work, overlap.  A case that raises is a failure."""
+    todo = list(cases)
+    lock = threading.Lock()
+
+    def worker(k):
+        wtmp = tmp if k == 0 else os.path.join(tmp, 'worker%d' % k)
+        os.makedirs(wtmp, exist_ok=True)
+        wfake = fake if k == 0 else Fake(wtmp)
+        try:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    case = todo.pop(0)
+                try:
+                    one(wtmp, wfake, case)
+                except Exception:
+                    check(False, 'case %r raised:\n%s' % (case, traceback.format_exc()))
+        finally:
+            if wfake is not fake:
+                wfake.stop()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 # ---- campaigns ----------------------------------------------------------------
@@ -1062,56 +1099,58 @@ def test_interrupts(tmp, fake):
     """SIGINT, SIGTERM and kill -9 at each sub-step of a restore (its stop,
     the qmrestore, its start) and of a revert (the rollback, and without RAM
     state its start), then --resume: each transition happened once, its
-    task is the one the step is about, and its downtime is marked as cut."""
-    tok = token_file(tmp)
+    task is the one the step is about, and its downtime is marked as cut.
+    The 18 cases run on three fake nodes at once."""
+    subs = [('restore', 'qmstop'), ('restore', 'qmrestore'), ('restore', 'qmstart'),
+            ('revert', 'qmrollback'), ('revert', 'qmstart'), ('revert-ram', 'qmrollback')]
     cases = []
-    for sub in ('qmstop', 'qmrestore', 'qmstart'):
-        cases.append(('restore', sub))
-    for sub in ('qmrollback', 'qmstart'):
-        cases.append(('revert', sub))
-    cases.append(('revert-ram', 'qmrollback'))
-    n = 0
-    for kind, sub in cases:
+    for kind, sub in subs:
         for sname, sig in SIGNALS.items():
-            n += 1
-            what = '%s at its %s, %s' % (kind, sub, sname)
-            fake.reset(guest={'data': 'data-0'})
-            if kind == 'restore':
-                states = [('prep', 'backup; snapshot held'), ('r', 'restore last-backup; WAIT')]
-            else:
-                ram = ' vmstate' if kind == 'revert-ram' else ''
-                states = [('prep', 'snapshot s1%s' % ram), ('r', 'revert s1; WAIT')]
-            ini = campaign(tmp, fake, 'int%d' % n, states, tok=tok)
-            d = os.path.join(tmp, 'camp-int%d' % n)
-            interrupt_and_resume(tmp, fake, d, ini, sub, sig, what)
-            m = check_recorded(fake, d, what)
-            check_eq(m['status'], 'done', '%s: done after the resume' % what)
-            a = action(m, 'r', states[1][1].split(';')[0])
-            main = 'qmrestore' if kind == 'restore' else 'qmrollback'
-            check_eq(len(fake.tasks(main)), 1, '%s: one %s on the node' % (what, main))
-            check_eq((a.get('task') or {}).get('name'), main,
-                     '%s: the step\'s task is its %s' % (what, main))
-            check_eq((a.get('task') or {}).get('role'), 'main', '%s: in the role main' % what)
-            names = [t['name'] for t in a.get('tasks') or [a.get('task') or {}]]
-            check_eq(names.count(main), 1, '%s: its tasks %r' % (what, names))
-            g = fake.guest()
-            if kind == 'restore':
-                check_eq(g['snapshots'], [], '%s: the restore removed the snapshot' % what)
-                check_eq(a['result'].get('snapshots_after'), [], '%s: none after it' % what)
-            else:
-                ram = kind == 'revert-ram'
-                check_eq(a['result'].get('vmstate'), ram, '%s: vmstate' % what)
-                check(a['result'].get('started_by') in (('rollback',) if ram else
-                                                        ('start', 'earlier')),
-                      '%s: started by %r' % (what, a['result'].get('started_by')))
-            s = state_of(m, 'r')
-            check_eq(s.get('downtime_cut'), True, '%s: the downtime marked as cut' % what)
-            check_eq(a.get('cut'), True, '%s: the action marked as cut' % what)
-            ev = [e for e in load_journal(d) if e['event'] == 'state-end' and
-                  e.get('state') == 'r']
-            check(ev and ev[-1].get('downtime_cut') is True,
-                  '%s: the journal says the downtime was cut: %r' % (what, ev[-1:]))
-            check_running_at_end(fake, d, what, safety=False)
+            cases.append((len(cases) + 1, kind, sub, sname, sig))
+
+    def one(tmp, fake, case):
+        n, kind, sub, sname, sig = case
+        tok = token_file(tmp)
+        what = '%s at its %s, %s' % (kind, sub, sname)
+        fake.reset(guest={'data': 'data-0'})
+        if kind == 'restore':
+            states = [('prep', 'backup; snapshot held'), ('r', 'restore last-backup; WAIT')]
+        else:
+            ram = ' vmstate' if kind == 'revert-ram' else ''
+            states = [('prep', 'snapshot s1%s' % ram), ('r', 'revert s1; WAIT')]
+        ini = campaign(tmp, fake, 'int%d' % n, states, tok=tok)
+        d = os.path.join(tmp, 'camp-int%d' % n)
+        interrupt_and_resume(tmp, fake, d, ini, sub, sig, what)
+        m = check_recorded(fake, d, what)
+        check_eq(m['status'], 'done', '%s: done after the resume' % what)
+        a = action(m, 'r', states[1][1].split(';')[0])
+        main = 'qmrestore' if kind == 'restore' else 'qmrollback'
+        check_eq(len(fake.tasks(main)), 1, '%s: one %s on the node' % (what, main))
+        check_eq((a.get('task') or {}).get('name'), main,
+                 '%s: the step\'s task is its %s' % (what, main))
+        check_eq((a.get('task') or {}).get('role'), 'main', '%s: in the role main' % what)
+        names = [t['name'] for t in a.get('tasks') or [a.get('task') or {}]]
+        check_eq(names.count(main), 1, '%s: its tasks %r' % (what, names))
+        g = fake.guest()
+        if kind == 'restore':
+            check_eq(g['snapshots'], [], '%s: the restore removed the snapshot' % what)
+            check_eq(a['result'].get('snapshots_after'), [], '%s: none after it' % what)
+        else:
+            ram = kind == 'revert-ram'
+            check_eq(a['result'].get('vmstate'), ram, '%s: vmstate' % what)
+            check(a['result'].get('started_by') in (('rollback',) if ram else
+                                                    ('start', 'earlier')),
+                  '%s: started by %r' % (what, a['result'].get('started_by')))
+        s = state_of(m, 'r')
+        check_eq(s.get('downtime_cut'), True, '%s: the downtime marked as cut' % what)
+        check_eq(a.get('cut'), True, '%s: the action marked as cut' % what)
+        ev = [e for e in load_journal(d) if e['event'] == 'state-end' and
+              e.get('state') == 'r']
+        check(ev and ev[-1].get('downtime_cut') is True,
+              '%s: the journal says the downtime was cut: %r' % (what, ev[-1:]))
+        check_running_at_end(fake, d, what, safety=False)
+
+    in_parallel(tmp, fake, cases, one)
 
 
 def test_outlive(tmp, fake):

@@ -581,12 +581,15 @@ def test_interrupts(tmp, fake):
     signals in turn).  Each interrupted task is held on the node until the
     controller waits for it (the safety power-on; after kill -9 the
     resume).  Every campaign ends with four real restores on the node, each
-    hash matched, and the interrupted transitions' timings marked as cut."""
+    hash matched, and the interrupted transitions' timings marked as cut.
+    The three campaigns run on three fake nodes at once."""
     plan = {'qmstop': ['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGINT'],
             'qmrestore': ['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGTERM'],
             'qmstart': ['SIGKILL', 'SIGINT', 'SIGTERM', 'SIGKILL']}
-    tok = R.token_file(tmp)
-    for sub, sigs in plan.items():
+
+    def one(tmp, fake, case):
+        sub, sigs = case
+        tok = R.token_file(tmp)
         reset(fake)
         # restore k's stop and its qmrestore come after k-1 qmrestores, its
         # start after k (the rollbacks' starts and the safety's come earlier)
@@ -666,6 +669,8 @@ def test_interrupts(tmp, fake):
                   '%s: 4 of 4 matched:\n%s' % (sub, r.stdout[-3000:]))
         print('%s: %d sessions, %d qmrestore tasks on the node' %
               (sub, session, len(fake.tasks('qmrestore'))))
+
+    R.in_parallel(tmp, fake, list(plan.items()), one)
 
 
 AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test_sigint,

@@ -18,7 +18,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -653,14 +655,19 @@ def test_record(tmp, fake):
     done is known to the resumed session (nothing done again but the one cut
     short), and the last session leaves manifest.json exact.  Then the same
     campaign with FIOCAMP_CHECK_MANIFEST=1, which checks at every save that
-    manifest.json with its events is the manifest in memory."""
+    manifest.json with its events is the manifest in memory.  The two
+    campaigns run at once, each in a directory of its own."""
     reps = 400
-    for what, env, kills in (('kills', None, True),
-                             ('check', {'FIOCAMP_CHECK_MANIFEST': '1'}, False)):
+    top = tmp
+
+    def one(what, env, kills):
+        tmp = os.path.join(top, what)
+        os.makedirs(tmp)
         counter = os.path.join(tmp, 'counter-' + what)
-        # rep 200's action waits for the kill (only once: on resume the count is past it)
-        action = ('run sh -c "echo r >> %s; [ $(wc -l < %s) -eq 200 ] && sleep 60; true"'
-                  % (counter, counter))
+        # with kills, rep 200's action waits for the kill (only once: on
+        # resume the count is past it); without, nothing waits
+        wait = '[ $(wc -l < %s) -eq 200 ] && sleep 60; ' % counter if kills else ''
+        action = 'run sh -c "echo r >> %s; %strue"' % (counter, wait)
         ini = plain_campaign(tmp, 'record-' + what, (
             '[state many]\nrounds = 0\nrepeat = %d\nbefore = %s\n\n'
             '[state fio]\nrounds = 3\n' % (reps, action)), runtime='2s',
@@ -719,6 +726,18 @@ def test_record(tmp, fake):
         seqs = [x['seq'] for x in ev if x['event'] == 'manifest']
         check(seqs and m.get('patch_seq') == seqs[-1] and seqs == sorted(set(seqs)),
               '%s: the last rewrite holds every event, numbered in order' % what)
+
+    def guarded(*case):
+        try:
+            one(*case)
+        except Exception:
+            check(False, 'record %s raised:\n%s' % (case[0], traceback.format_exc()))
+    threads = [threading.Thread(target=guarded, args=case) for case in (
+        ('kills', None, True), ('check', {'FIOCAMP_CHECK_MANIFEST': '1'}, False))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 AREAS = {
