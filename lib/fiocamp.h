@@ -936,6 +936,43 @@ struct fc_mann_whitney {
 FC_PUBLIC int fc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			      struct fc_mann_whitney *out);
 
+/*
+ * Steady state, by the rule of SNIA's Solid State Storage Performance Test
+ * Specification (PTS): a window of consecutive rounds of one metric is
+ * steady when its range (max - min) is within `range_limit` of the
+ * window's average, and the least-squares line through it rises or falls
+ * across the window (|slope| x (n - 1) rounds) by at most `slope_limit` of
+ * the average.  The PTS's own values are a window of 5 rounds, 20 % and
+ * 10 % (FC_STEADY_*).  A window holding a non-finite value, or whose
+ * average is not positive, is not steady; its figures are NaN.
+ */
+#define FC_STEADY_WINDOW 5
+#define FC_STEADY_RANGE	 0.20
+#define FC_STEADY_SLOPE	 0.10
+
+struct fc_steady {
+	bool reached;
+	size_t first, last; /* 0-based indexes of the window (inclusive) */
+	double average;	    /* of the window */
+	double range;	    /* (max - min) / average */
+	double slope;	    /* |least-squares slope| x (n - 1) / average */
+};
+
+/* Tests the window values[0..n-1], n >= 2.  FC_E_INVAL when n < 2 or a
+ * limit is not a positive finite number. */
+FC_PUBLIC int fc_steady_window(const double *values, size_t n, double range_limit,
+			       double slope_limit, struct fc_steady *out);
+
+/*
+ * The first steady window of `window` (>= 2) consecutive values among
+ * values[0..n-1], in order: out->reached with its first and last index.
+ * When no window is steady, out->reached is false and out describes the
+ * last window (the one a run adding rounds would test next), or has NaN
+ * figures when n < window.  FC_E_INVAL as for fc_steady_window().
+ */
+FC_PUBLIC int fc_steady_first(const double *values, size_t n, size_t window, double range_limit,
+			      double slope_limit, struct fc_steady *out);
+
 #ifdef __cplusplus
 }
 #endif

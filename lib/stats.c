@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Statistics helpers: order statistics of a sample and the two-sided
+ * Statistics helpers: order statistics of a sample, the two-sided
  * Mann-Whitney U test, exact for the small samples fio campaigns produce
- * (a handful of rounds per state).
+ * (a handful of rounds per state), and the steady-state rule of SNIA's
+ * PTS over a window of rounds.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -250,5 +251,76 @@ int fc_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 	out->p = erfc(fabs(z) / sqrt(2.0));
 	if (out->p > 1)
 		out->p = 1;
+	return FC_OK;
+}
+
+static bool steady_limit_ok(double limit)
+{
+	return isfinite(limit) && limit > 0;
+}
+
+static void steady_unknown(struct fc_steady *out, size_t first, size_t last)
+{
+	*out = (struct fc_steady){.reached = false,
+				  .first = first,
+				  .last = last,
+				  .average = NAN,
+				  .range = NAN,
+				  .slope = NAN};
+}
+
+int fc_steady_window(const double *values, size_t n, double range_limit, double slope_limit,
+		     struct fc_steady *out)
+{
+	steady_unknown(out, 0, n ? n - 1 : 0);
+	if (n < 2 || !steady_limit_ok(range_limit) || !steady_limit_ok(slope_limit))
+		return FC_E_INVAL;
+
+	double sum = 0, min = INFINITY, max = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(values[i]))
+			return FC_OK;
+		sum += values[i];
+		min = fmin(min, values[i]);
+		max = fmax(max, values[i]);
+	}
+	double dn = (double)n;
+	double avg = sum / dn;
+	if (!(avg > 0) || !isfinite(avg))
+		return FC_OK;
+
+	/* Rounds at x = 0..n-1: sum (x - mean x)^2 is n (n^2 - 1) / 12. */
+	double xmean = (dn - 1) / 2;
+	double sxy = 0;
+	for (size_t i = 0; i < n; i++)
+		sxy += ((double)i - xmean) * (values[i] - avg);
+	double slope = sxy / (dn * (dn * dn - 1) / 12);
+
+	out->average = avg;
+	out->range = (max - min) / avg;
+	out->slope = fabs(slope) * (dn - 1) / avg;
+	out->reached = out->range <= range_limit && out->slope <= slope_limit;
+	return FC_OK;
+}
+
+int fc_steady_first(const double *values, size_t n, size_t window, double range_limit,
+		    double slope_limit, struct fc_steady *out)
+{
+	steady_unknown(out, 0, 0);
+	if (window < 2 || !steady_limit_ok(range_limit) || !steady_limit_ok(slope_limit))
+		return FC_E_INVAL;
+	if (n < window) {
+		steady_unknown(out, 0, n ? n - 1 : 0);
+		return FC_OK;
+	}
+	for (size_t first = 0; first + window <= n; first++) {
+		int rc = fc_steady_window(values + first, window, range_limit, slope_limit, out);
+		if (rc < 0)
+			return rc;
+		out->first = first;
+		out->last = first + window - 1;
+		if (out->reached)
+			return FC_OK;
+	}
 	return FC_OK;
 }

@@ -231,6 +231,85 @@ static void test_mw_brute(void)
 	CHECK_INT(mismatches, 0);
 }
 
+static void check_window(const double *v, size_t n, bool reached, double range, double slope)
+{
+	struct fc_steady st;
+	CHECK_INT(fc_steady_window(v, n, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(st.reached == reached);
+	CHECK_DBL(st.range, range, 1e-12);
+	CHECK_DBL(st.slope, slope, 1e-12);
+}
+
+/*
+ * The PTS rule by hand: for rounds at x = 0..4 the least-squares slope is
+ * sum (x - 2)(y - mean) / 10, and the excursion across the window is
+ * |slope| x 4 over the average.
+ */
+static void test_steady_window(void)
+{
+	const double flat[] = {100, 100, 100, 100, 100};
+	check_window(flat, 5, true, 0, 0);
+	/* range exactly 20 %: within; sxy = -15, slope -1.5, 6 % */
+	const double wobble[] = {100, 110, 90, 105, 95};
+	check_window(wobble, 5, true, 0.20, 0.06);
+	/* a steady rise: range 8 %, excursion 8 % */
+	const double rise[] = {96, 98, 100, 102, 104};
+	check_window(rise, 5, true, 0.08, 0.08);
+	/* range 12 % is within, the excursion 12 % is not */
+	const double steeper[] = {94, 97, 100, 103, 106};
+	check_window(steeper, 5, false, 0.12, 0.12);
+	/* a ramp: 40 % range, 40 % across the window */
+	const double ramp[] = {80, 90, 100, 110, 120};
+	check_window(ramp, 5, false, 0.40, 0.40);
+
+	struct fc_steady st;
+	const double hole[] = {100, NAN, 100, 100, 100};
+	CHECK_INT(fc_steady_window(hole, 5, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(!st.reached);
+	CHECK(isnan(st.range) && isnan(st.slope) && isnan(st.average));
+	const double zero[] = {0, 0, 0, 0, 0};
+	CHECK_INT(fc_steady_window(zero, 5, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(!st.reached);
+	CHECK_INT(fc_steady_window(flat, 1, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_E_INVAL);
+	CHECK_INT(fc_steady_window(flat, 5, 0, FC_STEADY_SLOPE, &st), FC_E_INVAL);
+	CHECK_INT(fc_steady_window(flat, 5, FC_STEADY_RANGE, NAN, &st), FC_E_INVAL);
+}
+
+static void test_steady_first(void)
+{
+	/* windows [0..4] (range 52/86) and [1..5] (22/96.2) are not steady;
+	 * [2..6] is: range 4 %, sxy = -3, excursion 1.2 % */
+	const double warmup[] = {50, 80, 100, 102, 98, 101, 99, 100};
+	struct fc_steady st;
+	CHECK_INT(fc_steady_first(warmup, 8, 5, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(st.reached);
+	CHECK_INT(st.first, 2);
+	CHECK_INT(st.last, 6);
+	CHECK_DBL(st.average, 100, 1e-12);
+	CHECK_DBL(st.range, 0.04, 1e-12);
+	CHECK_DBL(st.slope, 0.012, 1e-12);
+
+	/* never steady: the last window is described */
+	const double ramp[] = {80, 90, 100, 110, 120, 130};
+	CHECK_INT(fc_steady_first(ramp, 6, 5, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(!st.reached);
+	CHECK_INT(st.first, 1);
+	CHECK_INT(st.last, 5);
+	CHECK_DBL(st.average, 110, 1e-12);
+
+	/* fewer rounds than the window: not reached, nothing to say */
+	CHECK_INT(fc_steady_first(ramp, 3, 5, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(!st.reached);
+	CHECK(isnan(st.range));
+	CHECK_INT(fc_steady_first(ramp, 6, 1, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_E_INVAL);
+
+	/* a window of 3 finds the first steady triple */
+	const double w3[] = {10, 50, 100, 101, 99};
+	CHECK_INT(fc_steady_first(w3, 5, 3, FC_STEADY_RANGE, FC_STEADY_SLOPE, &st), FC_OK);
+	CHECK(st.reached);
+	CHECK_INT(st.first, 2);
+}
+
 int main(void)
 {
 	test_quantile();
@@ -238,5 +317,7 @@ int main(void)
 	test_summarize_huge();
 	test_mw_known();
 	test_mw_brute();
+	test_steady_window();
+	test_steady_first();
 	return check_exit();
 }
