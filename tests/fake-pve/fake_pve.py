@@ -64,6 +64,12 @@ out), so that the API port sees only the client's connections:
   GET  /_fake/connections        every API connection: TLS, requests, and
                                  whether an Authorization header arrived
 
+With FAKE_API_RECORD=FILE in its environment the fake appends every API
+request to FILE as one JSON line: the request log's entry (method, path,
+query, body, content type, whether an Authorization header came) with
+"api": "pve" and "reply" (status, reason, content type, body), for
+tests/api/check-requests.py.
+
 The request log never holds a token secret: an Authorization header is
 written as "PVEAPIToken=<tokenid>=<secret>" and the check's outcome beside it.
 """
@@ -1060,6 +1066,7 @@ class State:
 STATE = None
 ARGS = None
 LOG_LOCK = threading.Lock()
+RECORD = os.environ.get("FAKE_API_RECORD") or None
 
 
 # ---- authentication and privileges ------------------------------------------------
@@ -2711,13 +2718,23 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(reply.delay)
         entry["status"] = reply.status
         entry["reason"] = reply.reason
-        self.record(entry)
+        self.record(entry, reply)
         self.send(reply)
 
-    def record(self, entry):
+    def record(self, entry, reply=None):
         if ARGS.log:
             with LOG_LOCK, open(ARGS.log, "a") as f:
                 f.write(json.dumps(entry) + "\n")
+        if RECORD:
+            # the request and what it got, for tests/api/check-requests.py
+            rec = dict(entry, api="pve")
+            if reply is not None:
+                rec["reply"] = {"status": reply.status, "reason": reply.reason,
+                                "content_type": reply.ctype,
+                                "body": reply.body[:65536].decode("utf-8", "replace")
+                                if isinstance(reply.body, bytes) else None}
+            with LOG_LOCK, open(RECORD, "a") as f:
+                f.write(json.dumps(rec) + "\n")
 
     def logged_headers(self):
         h = {}

@@ -45,6 +45,12 @@ Control endpoints (never logged, JSON in and out):
                                  (--log FILE keeps every request across resets)
   GET  /_fake/state          servers, snapshots, tasks as the fake sees them
 
+With FAKE_API_RECORD=FILE in its environment the fake appends every API
+request to FILE as one JSON line: the request log's entry (method, path,
+query, body, content type, the Authorization header redacted) with "api":
+"netcup" and "reply" (status, content type, body with tokens redacted),
+for tests/api/check-requests.py.
+
 The request log never holds a token: Authorization is written as
 "Bearer <access-N>" (the N-th token issued) and token values in form bodies
 as <refresh>, <refresh-old>, <refresh-invalid>, <device-code>.
@@ -366,6 +372,7 @@ class State:
 STATE = None
 ARGS = None
 LOG_LOCK = threading.Lock()
+RECORD = os.environ.get("FAKE_API_RECORD") or None
 
 
 class Reply(Exception):
@@ -374,6 +381,24 @@ class Reply(Exception):
         self.status = status
         self.body = body
         self.headers = headers or {}
+
+
+def reply_content_type(reply):
+    if isinstance(reply.body, (dict, list)):
+        return "application/json"
+    if isinstance(reply.body, str):
+        return reply.headers.get("Content-Type", "text/plain")
+    return None
+
+
+def redacted(body):
+    """An answer as FAKE_API_RECORD keeps it: tokens and codes replaced."""
+    if isinstance(body, dict):
+        return {k: "<redacted>" if k in ("access_token", "refresh_token", "device_code")
+                else v for k, v in body.items()}
+    if isinstance(body, str) and len(body) > 65536:
+        return body[:65536]
+    return body
 
 
 def err(status, code, message):
@@ -404,6 +429,7 @@ class Handler(BaseHTTPRequestHandler):
             self.control(raw_path, query, body)
             return
         entry = {}
+        self.last_reply = None
         try:
             self.handle_api(raw_path, query, body, entry)
         finally:
@@ -461,6 +487,15 @@ class Handler(BaseHTTPRequestHandler):
         if ARGS.log:
             with LOG_LOCK, open(ARGS.log, "a") as f:
                 f.write(json.dumps(entry) + "\n")
+        if RECORD and entry:
+            # the request and what it got, for tests/api/check-requests.py
+            rec = dict(entry, api="netcup")
+            reply = getattr(self, "last_reply", None)
+            if reply is not None:
+                rec["reply"] = {"status": reply.status, "body": redacted(reply.body),
+                                "content_type": reply_content_type(reply)}
+            with LOG_LOCK, open(RECORD, "a") as f:
+                f.write(json.dumps(rec) + "\n")
 
     def drop(self):
         self.close_connection = True
@@ -471,6 +506,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def send(self, reply, entry):
         entry["status"] = reply.status
+        self.last_reply = reply
         if isinstance(reply.body, (dict, list)):
             data = json.dumps(reply.body).encode()
             ctype = "application/json"
