@@ -1251,7 +1251,9 @@ def h_node_status(ctx, p):
             "kversion": STATE.kversion, "uptime": int(STATE.node_time(now) - STATE.boot_epoch),
             "cpu": 0.02, "wait": 0.0, "loadavg": ["0.10", "0.12", "0.09"],
             "cpuinfo": {"cpus": 8, "sockets": 1, "cores": 8, "model": "fake CPU", "mhz": "3000"},
-            "memory": {"total": 32 * GIB, "used": 6 * GIB, "free": 26 * GIB},
+            # pve-docs apidata.js: available beside free (not optional)
+            "memory": {"total": 32 * GIB, "used": 6 * GIB, "free": 26 * GIB,
+                       "available": 25 * GIB},
             "rootfs": {"total": 100 * GIB, "used": 10 * GIB, "avail": 90 * GIB,
                        "free": 90 * GIB},
             "current-kernel": {"sysname": "Linux", "release": "6.5.11-8-pve",
