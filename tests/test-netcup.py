@@ -34,13 +34,16 @@ def main():
     token = "fiocamp-test-refresh-" + secrets.token_hex(16)
     base = os.environ.get("FC_BUILDDIR") or None
     tmp = tempfile.mkdtemp(prefix="netcup-test-", dir=base)
+    record_path = os.path.join(tmp, "api-record.jsonl")
     env = dict(os.environ, FAKE_SCP_REFRESH_TOKEN=token)
     env.pop("FIOCAMP_NETCUP_REFRESH_TOKEN", None)
     fake_log = open(os.path.join(tmp, "fake.stderr"), "w+")
     request_log_path = os.path.join(tmp, "requests.jsonl")
+    # every request the fake gets, held against netcup's OpenAPI document below
     fake = subprocess.Popen([sys.executable, fake_py, "--time-scale", "0.02",
                              "--log", request_log_path],
-                            stdout=subprocess.PIPE, stderr=fake_log, env=env, text=True)
+                            stdout=subprocess.PIPE, stderr=fake_log,
+                            env=dict(env, FAKE_API_RECORD=record_path), text=True)
     status = 1
     try:
         ports = json.loads(fake.stdout.readline())
@@ -68,6 +71,7 @@ def main():
             "events": events,
             "fake stderr": fake_log.read(),
             "fake request log": request_log,
+            "API record": read(record_path),
         }
         secrets_re = re.compile(re.escape(token) + r"|fiocamp-test-refresh-rotated-|"
                                 r"fake-access-|fake-device-")
@@ -89,6 +93,16 @@ def main():
         if n_requests < 200 or "Bearer <access-" not in request_log:
             print("too few requests logged (%d)" % n_requests, file=sys.stderr)
             status = 1
+        checker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api",
+                               "check-requests.py")
+        chk = subprocess.run([sys.executable, checker, record_path], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        lines = chk.stdout.strip().split("\n")
+        if chk.returncode != 0:
+            print("the requests do not hold against netcup's schema:\n" +
+                  "\n".join(lines[:40]), file=sys.stderr)
+            status = 1
+        print(lines[-1])
         print("token scan: %d events, %d requests, stdout, stderr: no token found"
               % (n_events, n_requests) if status == 0 else "token scan done")
     finally:

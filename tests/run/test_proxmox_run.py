@@ -74,7 +74,9 @@ class Fake:
     def __init__(self, tmp):
         self.log_path = os.path.join(tmp, 'fake-requests.jsonl')
         self.err = open(os.path.join(tmp, 'fake.stderr'), 'w+')
-        env = dict(os.environ, FAKE_PVE_TOKEN=TOKEN)
+        # every request the fake gets, held against the vendor's schema at stop()
+        self.record_path = os.path.join(tmp, 'api-record.jsonl')
+        env = dict(os.environ, FAKE_PVE_TOKEN=TOKEN, FAKE_API_RECORD=self.record_path)
         self.proc = subprocess.Popen(
             [sys.executable, FAKE, '--time-scale', str(SCALE), '--https', '--tls-dir',
              os.path.join(tmp, 'tls'), '--log', self.log_path],
@@ -145,6 +147,27 @@ class Fake:
                 CAPTURED.append(('fake request log', f.read()))
         except OSError:
             pass
+        check_api_record(self.record_path)
+
+
+API_CHECKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'api',
+                           'check-requests.py')
+
+
+def check_api_record(path):
+    """tests/api/check-requests.py over a fake's FAKE_API_RECORD: every
+    request fiocamp-run (or the test) sent is as the Proxmox VE API's published
+    schema has it, every answer as the reference documents it."""
+    if not os.path.exists(path):
+        return  # the fake got no API request
+    with open(path) as f:
+        CAPTURED.append(('API record', f.read()))
+    r = subprocess.run([sys.executable, API_CHECKER, path], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    lines = r.stdout.strip().split('\n')
+    print(lines[-1])
+    check(r.returncode == 0, 'the API requests hold against the schema:\n' +
+          '\n'.join(lines[:40]))
 
 
 def in_parallel(tmp, fake, cases, one, workers=3):
