@@ -4,7 +4,7 @@
 the vendor's published schema, and every answer the fake gave against the
 answers that schema and the references document.
 
-usage: check-requests.py RECORD...
+usage: check-requests.py [--operations] RECORD...
        check-requests.py --self-test
 
 A record is JSON lines as tests/fake-pve and tests/fake-scp write them
@@ -25,8 +25,9 @@ shapes (Proxmox: {"data": ...} and {"data": null, "message": ...,
 netcup: the documented response schema, ResponseError for the codes the
 spec leaves out, OAuth's {"error": ...}).
 
-Prints one line per finding (RECORD:LINE: METHOD PATH: what) and a count
-per API; exits 1 if there is a finding, 2 if a record holds no request.
+Prints one line per finding (RECORD:LINE: METHOD PATH: what), with
+--operations the number of requests per method and path template, and a
+count per API; exits 1 if there is a finding, 2 if a record holds no request.
 """
 
 import json
@@ -559,7 +560,7 @@ def check_netcup_request(schema, rec, where, out):
     errs = []
     openapi_errors(doc, rb["content"][ctype], "", True, errs)
     for e in errs:
-        out.add(where, rec, "body: " + e)
+        out.add(where, rec, e)
     if op.get("description") == "Only one attribute at a time." and \
             isinstance(doc, dict) and len(doc) != 1:
         out.add(where, rec, "body: %d attributes, the operation takes one at a time" % len(doc))
@@ -586,7 +587,9 @@ def check_netcup_reply(schema, op, rec, where, out):
     status, body = r.get("status"), r.get("body")
     path = rec.get("path")
     if path in schema["oauth"]:
-        if status >= 400:
+        # RFC 6749 section 5.2: the error answers are 400 and 401 (a 5xx is
+        # whatever stands in front of Keycloak)
+        if status in (400, 401):
             errs = []
             openapi_errors(body, schema["oauth"][path]["post"]["error"], "", False, errs)
             for e in errs:
@@ -613,6 +616,14 @@ def check_netcup_reply(schema, op, rec, where, out):
         if body not in (None, ""):
             out.add(where, rec, "answer %s: a body, the spec gives it none" % status)
         return
+    if status == 400 and isinstance(body, dict) and body.get("code") == \
+            "error.content.type.invalid":
+        # refused before the operation: netcup-scp-api.md section 2, not in the spec
+        errs = []
+        openapi_errors(body, RESPONSE_ERROR, "", True, errs)
+        for e in errs:
+            out.add(where, rec, "answer 400: %s" % e)
+        return
     if status >= 400 and isinstance(body, dict):
         # an error object: code and message (ValidationError adds errors), nothing else
         errs = []
@@ -637,20 +648,44 @@ def load_schema(name):
         return json.load(f)
 
 
-def check_records(records, pve=None, netcup=None):
-    """[(where, record)] -> (Findings, {api: count})."""
+def operation_of(rec, pve, netcup):
+    """The path template a record's request is for, or its path."""
+    path = urllib.parse.unquote(rec.get("path", ""))
+    if rec.get("api") == "pve":
+        rel = "/" + "/".join(x for x in path[len(PVE_API):].split("/") if x)
+        t, _ = match_template((pve or load_schema("proxmox-schema.json"))["paths"], rel)
+        return t or path
+    schema = netcup or load_schema("netcup-schema.json")
+    rel = rec.get("path", "")[len(netcup_base(schema)):]
+    for t in schema["paths"]:
+        if template_rx(t).match(rel):
+            return t
+    return rec.get("path", "")
+
+
+def check_records(records, pve=None, netcup=None, operations=None):
+    """[(where, record)] -> (Findings, {api: count}); operations, a dict,
+    gets the number of requests per API, method and path template."""
     out = Findings()
-    counts = {"pve": 0, "netcup": 0}
+    counts = {"pve": 0, "netcup": 0, "probe": 0}
     for where, rec in records:
         api = rec.get("api")
+        if operations is not None and api in ("pve", "netcup") and not rec.get("probe"):
+            key = "%s %s %s" % (api, rec.get("method"), operation_of(rec, pve, netcup))
+            operations[key] = operations.get(key, 0) + 1
         if api == "pve":
             pve = pve or load_schema("proxmox-schema.json")
             op = check_pve_request(pve, rec, where, out)
             check_pve_reply(op, rec, where, out)
         elif api == "netcup":
             netcup = netcup or load_schema("netcup-schema.json")
-            op, _ = check_netcup_request(netcup, rec, where, out)
+            # a probe (a test's request, wrong on purpose): only its answer counts
+            op, _ = check_netcup_request(netcup, rec, where,
+                                         Findings() if rec.get("probe") else out)
             check_netcup_reply(netcup, op, rec, where, out)
+            if rec.get("probe"):
+                counts["probe"] += 1
+                continue
         else:
             out.items.append("%s: no \"api\" in the record" % where)
             continue
@@ -810,18 +845,23 @@ def self_test():
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return self_test()
-    paths = argv[1:]
+    ops = {} if "--operations" in argv else None
+    paths = [a for a in argv[1:] if a != "--operations"]
     if not paths:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     records = []
     for p in paths:
         records += read_records(p)
-    out, counts = check_records(records)
+    out, counts = check_records(records, operations=ops)
     for line in out.items:
         print(line)
-    print("checked %d Proxmox VE and %d netcup requests: %d findings" % (
-        counts["pve"], counts["netcup"], len(out.items)))
+    for k in sorted(ops or {}):
+        print("%6d %s" % (ops[k], k))
+    print("checked %d Proxmox VE and %d netcup requests%s: %d findings" % (
+        counts["pve"], counts["netcup"],
+        " (and the answers to %d probes)" % counts["probe"] if counts["probe"] else "",
+        len(out.items)))
     if not records:
         return 2
     return 1 if out.items else 0

@@ -49,7 +49,9 @@ With FAKE_API_RECORD=FILE in its environment the fake appends every API
 request to FILE as one JSON line: the request log's entry (method, path,
 query, body, content type, the Authorization header redacted) with "api":
 "netcup" and "reply" (status, content type, body with tokens redacted),
-for tests/api/check-requests.py.
+for tests/api/check-requests.py.  A request with an X-Fake-Probe header
+(a test's own, wrong on purpose) is marked "probe": its answer is checked,
+not the request.
 
 The request log never holds a token: Authorization is written as
 "Bearer <access-N>" (the N-th token issued) and token values in form bodies
@@ -448,6 +450,9 @@ class Handler(BaseHTTPRequestHandler):
                 "status": None,
                 "outcome": "response",
             })
+            if self.headers.get("X-Fake-Probe"):
+                # a test's own request, wrong on purpose, to see the fake refuse it
+                entry["probe"] = True
             STATE.log.append(entry)
             fault = STATE.take_fault(self.command, raw_path, ("status", "drop", "delay", "big"))
         if fault and fault["kind"] == "drop" and fault.get("when", "before") == "before":
