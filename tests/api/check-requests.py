@@ -137,9 +137,10 @@ def pve_value(name, v, spec, is_json):
         return "value must be at least %d characters long" % spec["minLength"]
     if t in ("integer", "number"):
         n = float(v)
-        if "minimum" in spec and n < spec["minimum"]:
+        # apidata.js has some limits as strings ("minimum": "0")
+        if "minimum" in spec and n < float(spec["minimum"]):
             return "value must have a minimum value of %s" % spec["minimum"]
-        if "maximum" in spec and n > spec["maximum"]:
+        if "maximum" in spec and n > float(spec["maximum"]):
             return "value must have a maximum value of %s" % spec["maximum"]
     if "enum" in spec and v not in [str(x) for x in spec["enum"]]:
         return "value %s does not have a value in the enumeration '%s'" % (
@@ -748,7 +749,8 @@ def self_test():
         p("DELETE", q + "/snapshot/grenzlast-1"),
         p("POST", q + "/snapshot/grenzlast-1/rollback", body="start=0"),
         p("POST", q + "/status/stop", body=""),
-        p("GET", PVE_API + "/nodes/pve1/tasks", "vmid=100&typefilter=qmrollback&source=all&limit=50"),
+        p("GET", PVE_API + "/nodes/pve1/tasks",
+          "vmid=100&typefilter=qmrollback&source=all&limit=50"),
         p("GET", PVE_API + "/nodes/pve1/tasks/" + urllib.parse.quote(upid, safe="") + "/log",
           "start=0&limit=500"),
         p("POST", PVE_API + "/nodes/pve1/vzdump",

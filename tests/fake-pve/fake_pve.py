@@ -2542,12 +2542,14 @@ route("POST", "/nodes/{node}/qemu", h_create,
        "start": BOOL, "ha-managed": BOOL}, protected=True)
 route("GET", Q + "/status/current", h_status, {"vmid": VMID},
       perm=("/vms/{vmid}", ["VM.Audit"], False), protected=True)
-route("GET", Q + "/config", h_config, {"vmid": VMID, "current": BOOL, "snapshot": SNAPNAME},
+route("GET", Q + "/config", h_config,
+      {"vmid": VMID, "current": BOOL, "snapshot": dict(SNAPNAME, optional=True)},
       perm=("/vms/{vmid}", ["VM.Audit"], False))
 POWER = ("/vms/{vmid}", ["VM.PowerMgmt"], False)
 route("POST", Q + "/status/start", h_start,
       {"vmid": VMID, "skiplock": BOOL, "timeout": TIMEOUT, "machine": S(),
-       "stateuri": S(), "migratedfrom": S(format=fmt_node)}, perm=POWER, protected=True)
+       "stateuri": S(maxLength=128), "migratedfrom": S(format=fmt_node)}, perm=POWER,
+      protected=True)
 route("POST", Q + "/status/stop", h_stop,
       {"vmid": VMID, "skiplock": BOOL, "timeout": TIMEOUT, "keepActive": BOOL,
        "overrule-shutdown": BOOL, "migratedfrom": S(format=fmt_node)}, perm=POWER,
@@ -2584,12 +2586,12 @@ route("POST", "/nodes/{node}/vzdump", h_vzdump, {
     "storage": STORAGE, "compress": S(enum=["0", "1", "gzip", "lzo", "zstd"]),
     "remove": BOOL, "prune-backups": S(), "notes-template": S(maxLength=1024),
     "protected": BOOL, "bwlimit": S("integer", minimum=0), "lockwait": S("integer", minimum=0),
-    "stopwait": S("integer", minimum=0), "zstd": S("integer", minimum=0),
+    "stopwait": S("integer", minimum=0), "zstd": S("integer"),
     "pigz": S("integer"), "ionice": S("integer", minimum=0, maximum=8), "quiet": BOOL,
     "mailto": S(), "mailnotification": S(enum=["always", "failure"]),
     "notification-mode": S(enum=["auto", "legacy-sendmail", "notification-system"]),
     "exclude": S(format=fmt_vmid_list), "pool": S(), "dumpdir": S(), "tmpdir": S(),
-    "script": S(), "stdexcludes": BOOL, "stop": BOOL, "stdout": BOOL, "job-id": S(),
+    "script": S(), "stdexcludes": BOOL, "stop": BOOL, "stdout": BOOL, "job-id": S(maxLength=50),
     "fleecing": S(), "performance": S()}, protected=True)
 route("GET", "/nodes/{node}/storage", h_storage_list,
       {"content": S(), "storage": STORAGE, "enabled": BOOL, "format": BOOL, "target": S()},
