@@ -20,6 +20,7 @@ it.  Stdlib only.
 """
 
 import base64
+import glob
 import gzip
 import hashlib
 import http.client
@@ -91,7 +92,9 @@ class Fake:
                 "--port-file", self.port_file]
         if https:
             args += ["--https", "--tls-dir", os.path.join(tmp, name + "-tls")]
-        env = dict(os.environ, FAKE_PVE_TOKEN=TOKEN, TZ=TZ)
+        # its answers, held against pve-docs' schema at the end (main)
+        env = dict(os.environ, FAKE_PVE_TOKEN=TOKEN, TZ=TZ,
+                   FAKE_API_RECORD=os.path.join(tmp, name + "-api-record.jsonl"))
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.err, env=env,
                                      text=True)
         self.hello = json.loads(self.proc.stdout.readline())
@@ -205,7 +208,9 @@ class Client:
 
     def req(self, method, path, params=None, query=None, body=None, headers=None,
             json_body=None, auth=True):
-        h = {"Accept": "application/json"}
+        # wrong on purpose as often as not: tests/api/check-requests.py
+        # holds only the fake's answers to these
+        h = {"Accept": "application/json", "X-Fake-Probe": "1"}
         if auth and self.token is not None:
             h["Authorization"] = "PVEAPIToken=" + self.token
         h.update(headers or {})
@@ -1438,6 +1443,18 @@ def main():
         check(SECRET not in log, "no secret in the fake's request log")
         check(log.count("\n") > 300, "the request log kept every request across resets")
         check(all(SECRET not in x for x in OUTPUT), "no secret in this test's output")
+        records = sorted(glob.glob(os.path.join(tmp, "*-api-record.jsonl")))
+        checker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api",
+                               "check-requests.py")
+        r = subprocess.run([sys.executable, checker] + records, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        lines = r.stdout.strip().split("\n")
+        say(lines[-1])
+        check(r.returncode == 0, "the fake's answers hold against the schema and "
+              "proxmox-api.md §4:\n" + "\n".join(lines[:40]))
+        for rec in records:
+            with open(rec) as f:
+                check(SECRET not in f.read(), "no secret in " + os.path.basename(rec))
         if not FAILURES:
             shutil.rmtree(tmp, ignore_errors=True)
         else:

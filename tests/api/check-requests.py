@@ -676,8 +676,12 @@ def check_records(records, pve=None, netcup=None, operations=None):
             operations[key] = operations.get(key, 0) + 1
         if api == "pve":
             pve = pve or load_schema("proxmox-schema.json")
-            op = check_pve_request(pve, rec, where, out)
+            # a probe (a test's request, wrong on purpose): only its answer counts
+            op = check_pve_request(pve, rec, where, Findings() if rec.get("probe") else out)
             check_pve_reply(op, rec, where, out)
+            if rec.get("probe"):
+                counts["probe"] += 1
+                continue
         elif api == "netcup":
             netcup = netcup or load_schema("netcup-schema.json")
             # a probe (a test's request, wrong on purpose): only its answer counts
@@ -776,6 +780,14 @@ def self_test():
         n("POST", "/realms/scp/protocol/openid-connect/token", "",
           "client_id=scp&refresh_token=<refresh>&grant_type=refresh_token",
           {"content-type": "application/x-www-form-urlencoded"}),
+        # a probe: wrong on purpose, refused as Proxmox refuses it
+        dict(p("POST", q + "/snapshot", body="snapname=s1&ram=1", reply={
+            "status": 400, "reason": "Parameter verification failed.",
+            "content_type": "application/json;charset=UTF-8",
+            "body": json.dumps({"data": None, "message": "Parameter verification failed.\n",
+                                "errors": {"ram": "property is not defined in schema and "
+                                           "the schema does not allow additional "
+                                           "properties"}})}), probe=True),
     ]
     bad = [
         ("an undocumented parameter", p("POST", q + "/snapshot", body="snapname=s1&ram=1")),
@@ -822,6 +834,12 @@ def self_test():
         ("netcup: a wrong task state filter", n("GET", "/scp-core/api/v1/tasks", "state=DONE")),
         ("netcup: the login as JSON", n("POST", "/realms/scp/protocol/openid-connect/token", "",
                                         '{"grant_type":"refresh_token"}', js)),
+        ("a probe answered with an error of the wrong shape", dict(p(
+            "POST", q + "/snapshot", body="snapname=s1&ram=1", reply={
+                "status": 400, "reason": "Parameter verification failed.",
+                "content_type": "application/json", "body": json.dumps(
+                    {"data": None, "message": "Parameter verification failed.\n"})}),
+            probe=True)),
         ("netcup: an error body of the wrong shape", n("GET", srv, reply={
             "status": 404, "content_type": "application/json", "body": {"error": "nope"}})),
         ("netcup: a task answer of the wrong shape", n("PATCH", srv, "", '{"state":"ON"}', mp,

@@ -68,7 +68,9 @@ With FAKE_API_RECORD=FILE in its environment the fake appends every API
 request to FILE as one JSON line: the request log's entry (method, path,
 query, body, content type, whether an Authorization header came) with
 "api": "pve" and "reply" (status, reason, content type, body), for
-tests/api/check-requests.py.
+tests/api/check-requests.py.  A request with an X-Fake-Probe header (a
+test's own, wrong on purpose) is marked "probe": its answer is checked,
+not the request.
 
 The request log never holds a token secret: an Authorization header is
 written as "PVEAPIToken=<tokenid>=<secret>" and the check's outcome beside it.
@@ -2708,6 +2710,9 @@ class Handler(BaseHTTPRequestHandler):
                      "headers": self.logged_headers(), "body": body.decode("utf-8", "replace"),
                      "status": None, "reason": None, "outcome": "response", "t": t0,
                      "node_time": STATE.node_time(t0)}
+            if self.headers.get("X-Fake-Probe"):
+                # a test's own request, wrong on purpose, to see the fake refuse it
+                entry["probe"] = True
             STATE.log.append(entry)
         try:
             reply = self.api(upath, query, body, length, entry)
