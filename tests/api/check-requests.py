@@ -101,7 +101,7 @@ def perl_pattern(p):
     return re.compile("^(?:" + p.replace("(?^:", "(?:") + ")$")
 
 
-def pve_value(name, v, spec, is_json):
+def pve_value(v, spec, is_json):
     """JSONSchema.pm check_type and check_prop for one parameter: an error or None."""
     t = spec.get("type", "string")
     if isinstance(v, (list, dict)):
@@ -268,7 +268,7 @@ def check_pve_request(schema, rec, where, out):
             continue
         if v is None:
             continue  # undef: as if absent
-        e = pve_value(k, v, s, is_json and k not in uri)
+        e = pve_value(v, s, is_json and k not in uri)
         if e:
             out.add(where, rec, "%s=%s: %s" % (k, short(v), e))
     for k, s in spec.items():
