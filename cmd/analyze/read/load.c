@@ -378,10 +378,12 @@ static void load_logs(struct an_run *r)
 		bool any = false;
 		for (int d = 0; d < 3; d++)
 			any |= r->jobs[job].dir[d].present && prof->dir[d].n > 0;
-		if (!any && r->log_avg_ms > 0 && r->runtime_ms < r->log_avg_ms) {
-			/* fio writes an averaged value at the end of each window: a
-			 * run shorter than one leaves its log empty, and the run
-			 * simply has no per-second profile */
+		if (!any && r->log_avg_ms > 0 && r->runtime_ms < 2 * r->log_avg_ms) {
+			/* fio writes an averaged value at the end of each window, and
+			 * not always the last one, cut by the end of the run: a run
+			 * no longer than two windows (a 1 s run lasts 1001 ms) may
+			 * leave its log empty, and the run simply has no per-second
+			 * profile */
 			fc_profile_free(prof);
 			continue;
 		}

