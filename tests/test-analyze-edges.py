@@ -54,6 +54,52 @@ def one_second_logs(tmp, data):
     check("Inputs rejected" not in page, "one-second: no \"Inputs rejected\" in the HTML")
 
 
+def fio_versions(tmp, data):
+    """Runs of fio 3.28 in one state and 3.33 in the other (the reports of
+    fio 3.33 runs, their version changed): both versions are named where they
+    ran, in the header, the HTML and the JSON, with a warning."""
+    d = os.path.join(tmp, "versions")
+    for st in ("before", "after"):
+        for r in (1, 2):
+            fio(f"{d}/{st}-{r}.json", data)
+    for r in (1, 2):
+        path = f"{d}/before-{r}.json"
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        check('"fio version" : "fio-3.33"' in text, f"versions: fio 3.33 ran: {path}")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace('"fio version" : "fio-3.33"', '"fio version" : "fio-3.28"'))
+    said = "fio-3.28 (state before), fio-3.33 (state after)"
+    rc, out, err = run(["--table", "--width", "200", d])
+    head = out.splitlines()[0] if out else ""
+    check(rc == 0 and f"fio versions {said}" in head, f"versions: the header: {head!r} {err}")
+    check(f"warning: the runs compared ran on 2 fio versions: {said}" in err,
+          f"versions: the warning: {err}")
+    html = os.path.join(tmp, "versions.html")
+    rc, out, err = run(["--json", "--html", html, d])
+    doc = json.loads(out)
+    got = [(e["state"], e["fio_version"], e["runs"]) for e in doc["fio_versions"]]
+    check(got == [("before", "fio-3.28", 2), ("after", "fio-3.33", 2)],
+          f"versions: --json fio_versions: {got}")
+    check(doc["fio_version"] is None, f"versions: no one fio_version: {doc['fio_version']}")
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    check(f"fio versions</th><td>{said}</td>" in page, "versions: the HTML's facts")
+    # two hosts, one version each: the variants are named
+    for host, st in (("host-a", "before"), ("host-b", "after")):
+        os.makedirs(os.path.join(tmp, host))
+        for r in (1, 2):
+            shutil.copy(f"{d}/{st}-{r}.json", os.path.join(tmp, host, f"base-{r}.json"))
+    rc, out, err = run(["--table", "--width", "200"] +
+                       [os.path.join(tmp, h) for h in ("host-a", "host-b")])
+    check("fio versions fio-3.28 (host-a), fio-3.33 (host-b)" in out.splitlines()[0],
+          f"versions: by variant: {out.splitlines()[:1]} {err}")
+    # one version: said once, no warning
+    rc, out, err = run(["--table", "--width", "200", os.path.join(tmp, "host-b")])
+    check(", fio-3.33" in out.splitlines()[0] and "fio versions" not in err,
+          f"versions: one version: {out.splitlines()[:1]} {err}")
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -65,6 +111,7 @@ def main():
         with open(data, "wb") as f:  # written in full, so fio does not lay it out
             f.write(os.urandom(4 << 20))
         one_second_logs(tmp, data)
+        fio_versions(tmp, data)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

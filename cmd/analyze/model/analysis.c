@@ -110,6 +110,10 @@ void an_analysis_free(struct an_analysis *a)
 	}
 	free(a->inputs);
 	free(a->fio_version);
+	for (size_t i = 0; i < a->n_fio_versions; i++)
+		free(a->fio_versions[i].version);
+	free(a->fio_versions);
+	free(a->fio_versions_said);
 	for (size_t i = 0; i < a->n_runs; i++)
 		an_run_free(&a->runs[i]);
 	free(a->runs);

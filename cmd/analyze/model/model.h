@@ -267,6 +267,14 @@ struct an_variant {
 	size_t n_results, n_rejected;
 };
 
+/* The runs of one fio version in one column (stats/versions.c). */
+struct an_fio_version {
+	size_t variant, state;
+	size_t col;    /* index into an_analysis.cols */
+	char *version; /* as fio names itself: "fio-3.33" */
+	size_t n_runs; /* accepted */
+};
+
 /* A test: one workload, named. */
 struct an_test {
 	char *name;
@@ -400,7 +408,12 @@ struct an_analysis {
 	size_t manifest_unfinished; /* runs the manifest lists as pending/running/skipped */
 	struct an_campaign *campaigns;
 	size_t n_campaigns, cap_campaigns;
-	char *fio_version; /* the first variant's */
+	char *fio_version; /* the one version of every run; NULL when several or none */
+	/* each column's versions, in the order of the columns */
+	struct an_fio_version *fio_versions;
+	size_t n_fio_versions, cap_fio_versions;
+	char *fio_versions_said; /* "fio-3.28 (state before), fio-3.33 (state after)"
+				    when several; NULL */
 
 	/* Groups. */
 	struct an_state *states;

@@ -490,12 +490,11 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an
 	if (!any && !an_has_actions(a))
 		return an_fail(err, AN_E_EMPTY,
 			       "nothing to analyze: no usable fio run among the inputs");
-	if (a->n_variants && a->variants[0].fio_version)
-		a->fio_version = cm_strdup(a->variants[0].fio_version);
 	order_tests(a);
 	int rc = order_states(a, opt, err);
 	if (rc < 0 || (rc = order_columns(a, opt, err)) < 0)
 		return rc;
+	an_fio_versions(a);
 	an_series_build(a);
 	warn_single_runs(a);
 	return 0;

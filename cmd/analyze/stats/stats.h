@@ -12,6 +12,7 @@
  *   series.c     the per-second bands, the series and their cells
  *   compare.c    the comparison of variants (--compare)
  *   actions.c    each state's actions over its repetitions
+ *   versions.c   the fio versions of each state and variant
  */
 #ifndef AN_STATS_H
 #define AN_STATS_H
@@ -49,6 +50,11 @@ void an_series_stats(const struct an_sec_series *s, const struct an_band *band, 
 /* The bands, each round's per-second statistics and the series of every
  * test, once the columns are known (series.c). */
 void an_series_build(struct an_analysis *a);
+
+/* Each column's fio versions (an_analysis.fio_versions), each variant's,
+ * the one version of all, or what they are and where, with a warning,
+ * when there are several (versions.c; once the columns are known). */
+void an_fio_versions(struct an_analysis *a);
 
 /* ---- the actions over the repetitions (actions.c) ------------------------------- */
 

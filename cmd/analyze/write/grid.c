@@ -436,6 +436,8 @@ void an_header_text(struct cm_buf *b, const struct an_analysis *a)
 	}
 	if (a->fio_version)
 		cm_buf_printf(b, ", %s", a->fio_version);
+	else if (a->fio_versions_said)
+		cm_buf_printf(b, "; fio versions %s", a->fio_versions_said);
 	cm_buf_putc(b, '\n');
 	if (a->n_variants > 1)
 		cm_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);

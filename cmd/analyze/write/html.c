@@ -265,24 +265,11 @@ static void facts(struct html *h)
 		if (c->host)
 			fact(b, "host", c->host);
 	}
-	/* fio versions: one line when all agree */
-	bool same = true;
-	for (size_t v = 1; v < a->n_variants; v++) {
-		const char *x = a->variants[v].fio_version, *y = a->variants[0].fio_version;
-		same &= (x && y && strcmp(x, y) == 0) || (!x && !y);
-	}
-	if (same) {
-		fact(b, "fio",
-		     a->n_variants && a->variants[0].fio_version ? a->variants[0].fio_version
-								 : "unknown");
-	} else {
-		for (size_t v = 0; v < a->n_variants; v++) {
-			char *n = cm_asprintf("fio of %s", a->variants[v].name);
-			fact(b, n,
-			     a->variants[v].fio_version ? a->variants[v].fio_version : "unknown");
-			free(n);
-		}
-	}
+	/* fio versions: one, or each where it ran */
+	fact(b, a->fio_versions_said ? "fio versions" : "fio",
+	     a->fio_versions_said ? a->fio_versions_said
+	     : a->fio_version	  ? a->fio_version
+				  : "unknown");
 	struct cm_buf t = {NULL, 0, 0};
 	for (size_t i = 0; i < a->n_order; i++)
 		cm_buf_printf(&t, "%s%s", i ? ", " : "", a->states[a->order[i]].name);

@@ -457,6 +457,22 @@ static void json_variants(struct json_out *j, const struct an_analysis *a)
 	j_end_array(j);
 }
 
+/* The fio versions of each state and variant, in the order of the columns. */
+static void json_fio_versions(struct json_out *j, const struct an_analysis *a)
+{
+	j_begin_array(j, "fio_versions");
+	for (size_t i = 0; i < a->n_fio_versions; i++) {
+		const struct an_fio_version *e = &a->fio_versions[i];
+		json_t *o = json_object();
+		jset(o, "variant", jstr(a->variants[e->variant].name));
+		jset(o, "state", jstr(a->states[e->state].name));
+		jset(o, "fio_version", jstr(e->version));
+		jset(o, "runs", json_integer((json_int_t)e->n_runs));
+		j_element(j, o);
+	}
+	j_end_array(j);
+}
+
 /* The states in the order shown. */
 static void json_states(struct json_out *j, const struct an_analysis *a)
 {
@@ -651,6 +667,7 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	j_member(j, "baseline", jstr(a->states[a->baseline].name));
 	j_member(j, "baseline_variant", jstr(a->variants[a->baseline_variant].name));
 
+	json_fio_versions(j, a);
 	json_variants(j, a);
 	json_states(j, a);
 	json_transitions(j, a);
