@@ -100,6 +100,43 @@ def fio_versions(tmp, data):
           f"versions: one version: {out.splitlines()[:1]} {err}")
 
 
+def merged_group(tmp, data):
+    """A group_reporting entry of a reader at iodepth 16 and a writer at
+    iodepth 4: fio's JSON lists the writer's options under the reader's name,
+    its normal output the reader's banner.  The workload is described as
+    merged, never as one job's, with a warning; numjobs clones of one job in
+    one group are no merge."""
+    d = os.path.join(tmp, "merged")
+    os.makedirs(d)
+    job = os.path.join(tmp, "merged.fio")
+    with open(job, "w", encoding="utf-8") as f:
+        f.write(f"[global]\nfilename={data}\nsize=4M\nruntime=1\ntime_based\n"
+                "group_reporting\nioengine=libaio\ndirect=1\nbs=4k\n"
+                "[reader]\nrw=randread\niodepth=16\n[writer]\nrw=randwrite\niodepth=4\n")
+    for fmt, ext in (("json", "json"), ("normal", "txt")):
+        subprocess.run([FIO, job, f"--output-format={fmt}", f"--output={d}/base-1.{ext}"],
+                       check=True, capture_output=True)
+        rc, out, err = run(["--json", f"{d}/base-1.{ext}"])
+        doc = json.loads(out) if out else {"tests": []}
+        names = [t["name"] for t in doc["tests"]]
+        check(names == ["reader (group_reporting: 2 jobs of different rw merged)"],
+              f"merged {fmt}: the test is named as merged: {names}")
+        wl = doc["tests"][0]["workload"] if doc["tests"] else ""
+        check("randwrite" not in wl and "randread" not in wl and "iodepth" not in wl,
+              f"merged {fmt}: no job's rw or iodepth as the entry's: {wl}")
+        check("a group_reporting entry sums jobs of different options" in err,
+              f"merged {fmt}: the warning: {err}")
+    # numjobs=2 of one job in one group: one workload, no warning
+    subprocess.run([FIO, "--name=clones", f"--filename={data}", "--size=4M", "--rw=randread",
+                    "--numjobs=2", "--group_reporting", "--runtime=1", "--time_based",
+                    "--output-format=json", f"--output={tmp}/clones-1.json"],
+                   check=True, capture_output=True)
+    rc, out, err = run(["--json", f"{tmp}/clones-1.json"])
+    doc = json.loads(out)
+    check([t["name"] for t in doc["tests"]] == ["clones"] and "group_reporting" not in err,
+          f"merged: numjobs clones are no merge: {[t['name'] for t in doc['tests']]} {err}")
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -112,6 +149,7 @@ def main():
             f.write(os.urandom(4 << 20))
         one_second_logs(tmp, data)
         fio_versions(tmp, data)
+        merged_group(tmp, data)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

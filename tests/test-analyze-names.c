@@ -357,7 +357,7 @@ static struct fc_output *report(const char *job_options, const char *global_opti
 	snprintf(doc, sizeof(doc),
 		 "{\"fio version\" : \"fio-3.33\", %s%s%s \"jobs\" : [{\"jobname\" : "
 		 "\"j1\", \"groupid\" : 0, \"error\" : 0, \"job options\" : {%s}, "
-		 "\"read\" : {\"io_bytes\" : 4096, \"iops\" : 1.0}}]}",
+		 "\"read\" : {\"io_bytes\" : 0, \"iops\" : 0.0}}]}",
 		 global_options ? "\"global options\" : {" : "",
 		 global_options ? global_options : "", global_options ? "}," : "", job_options);
 	struct fc_output *out = NULL;
@@ -381,6 +381,33 @@ static void check_workload(const char *opts, const char *global, const char *wan
 			*p = '|';
 	}
 	CHECK_STR(key, want);
+	free(key);
+	fc_output_free(out);
+}
+
+/* A group_reporting entry of a reader and a writer as fio 3.33 writes it:
+ * the writer's options, the reads and writes of both, job_runtime their
+ * sum.  Its key is the global options and what is merged. */
+static void test_workload_merged(void)
+{
+	static const char doc[] =
+	    "{\"fio version\" : \"fio-3.33\", \"global options\" : {\"bs\" : \"4k\", "
+	    "\"ioengine\" : \"libaio\"}, \"jobs\" : [{\"jobname\" : \"reader\", "
+	    "\"groupid\" : 0, \"error\" : 0, \"job_runtime\" : 2000, \"job options\" : "
+	    "{\"rw\" : \"randwrite\", \"iodepth\" : \"4\"}, \"read\" : {\"io_bytes\" : "
+	    "4096, \"runtime\" : 1001}, \"write\" : {\"io_bytes\" : 4096, \"runtime\" : "
+	    "1001}}]}";
+	struct fc_output *out = NULL;
+	struct fc_error err;
+	CHECK(fc_output_read_buffer(doc, strlen(doc), "test", &out, &err) == 0);
+	if (!out)
+		return;
+	char *key = an_workload_key(out->final);
+	for (char *p = key; *p; p++) {
+		if (*p == '\x1f')
+			*p = '|';
+	}
+	CHECK_STR(key, "name=reader|merged=2 jobs of different rw|bs=4k|ioengine=libaio");
 	free(key);
 	fc_output_free(out);
 }
@@ -465,6 +492,7 @@ static void test_workload(void)
 	struct fc_output *out = report("\"rw\" : \"randread\", \"bs\" : \"64k\"", NULL);
 	char *key = an_workload_key(out->final);
 	CHECK(an_wl_large_blocks(key));
+	CHECK(!an_wl_get(key, 0, AN_WL_MERGED, &(const char *){NULL}, &(size_t){0}));
 	CHECK(an_wl_options_listed(key));
 	struct cm_buf d = {NULL, 0, 0};
 	an_wl_describe(&d, key, (1u << AN_WL_RW) | (1u << AN_WL_BS) | (1u << AN_WL_IODEPTH), true);
@@ -509,6 +537,7 @@ int main(void)
 	test_default_inference();
 	test_bench_fio();
 	test_workload();
+	test_workload_merged();
 	test_utf8();
 	test_wrap();
 	test_pattern();

@@ -163,8 +163,9 @@ struct an_run {
 	int time_based;	      /* the first job's: 1, 0, -1 not listed */
 	uint64_t log_avg_ms;  /* the first job's log_avg_msec; 0 unknown */
 	char *fio_version;
-	char *workload;	 /* an_workload_key() */
-	char *job_label; /* the job names, different ones joined by '+' */
+	char *workload;	  /* an_workload_key() */
+	char *job_label;  /* the job names, different ones joined by '+' */
+	bool merged_jobs; /* an entry sums jobs of different options (AN_WL_MERGED) */
 	struct an_job *jobs;
 	size_t n_jobs;
 

@@ -169,6 +169,14 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 				cm_buf_puts(&label, aj->name);
 			}
 		}
+		const char *merged;
+		size_t merged_len;
+		if (an_wl_get(r->workload, j, AN_WL_MERGED, &merged, &merged_len)) {
+			/* its options are one job's: the name says it is not one */
+			cm_buf_printf(&label, " (group_reporting: %.*s merged)", (int)merged_len,
+				      merged);
+			r->merged_jobs = true;
+		}
 		if (j == 0) {
 			const char *tb = fc_job_option(run, job, "time_based");
 			if (tb)

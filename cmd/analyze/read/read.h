@@ -37,6 +37,7 @@
  * reports (see docs/fiocamp-analyze.1, WORKLOADS). */
 enum an_wl_field {
 	AN_WL_NAME = 0,
+	AN_WL_MERGED, /* a group_reporting entry of different jobs: "2 jobs of different rw" */
 	AN_WL_RW,
 	AN_WL_RWMIXREAD, /* mixed modes only */
 	AN_WL_BS,	 /* the directions the job does */

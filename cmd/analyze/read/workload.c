@@ -25,23 +25,15 @@
 #define JOB_SEP	  '\x1e'
 
 const char *const an_wl_fields[AN_WL_COUNT] = {
-    [AN_WL_NAME] = "name",
-    [AN_WL_RW] = "rw",
-    [AN_WL_RWMIXREAD] = "rwmixread",
-    [AN_WL_BS] = "bs",
-    [AN_WL_BSRANGE] = "bsrange",
-    [AN_WL_BSSPLIT] = "bssplit",
-    [AN_WL_IODEPTH] = "iodepth",
-    [AN_WL_NUMJOBS] = "numjobs",
-    [AN_WL_IOENGINE] = "ioengine",
-    [AN_WL_DIRECT] = "direct",
-    [AN_WL_SIZE] = "size",
-    [AN_WL_RUNTIME] = "runtime",
-    [AN_WL_CONCURRENCY] = "concurrency",
-    [AN_WL_SEEKS] = "seeks",
-    [AN_WL_SEEKERS] = "seekers",
-    [AN_WL_FILES] = "files",
-    [AN_WL_FILE_SIZE] = "file_size",
+    [AN_WL_NAME] = "name",	 [AN_WL_MERGED] = "merged",
+    [AN_WL_RW] = "rw",		 [AN_WL_RWMIXREAD] = "rwmixread",
+    [AN_WL_BS] = "bs",		 [AN_WL_BSRANGE] = "bsrange",
+    [AN_WL_BSSPLIT] = "bssplit", [AN_WL_IODEPTH] = "iodepth",
+    [AN_WL_NUMJOBS] = "numjobs", [AN_WL_IOENGINE] = "ioengine",
+    [AN_WL_DIRECT] = "direct",	 [AN_WL_SIZE] = "size",
+    [AN_WL_RUNTIME] = "runtime", [AN_WL_CONCURRENCY] = "concurrency",
+    [AN_WL_SEEKS] = "seeks",	 [AN_WL_SEEKERS] = "seekers",
+    [AN_WL_FILES] = "files",	 [AN_WL_FILE_SIZE] = "file_size",
     [AN_WL_DIRS] = "dirs",
 };
 
@@ -277,9 +269,14 @@ static void field(struct cm_buf *b, enum an_wl_field f)
 	cm_buf_putc(b, '=');
 }
 
+/* No default: an option the report does not give is left out (unknown). */
+#define NO_DEFAULT UINT64_MAX
+
 /* An integer option (iodepth, numjobs) with fio's default. */
 static void int_field(struct cm_buf *b, enum an_wl_field f, const char *v, uint64_t def)
 {
+	if (!v && def == NO_DEFAULT)
+		return;
 	field(b, f);
 	uint64_t n = def;
 	if (v && !an_parse_size(v, false, &n)) {
@@ -355,76 +352,17 @@ static void bs_field(struct cm_buf *b, const char *v, unsigned dirs, bool kb1000
 	}
 }
 
-static void job_key(struct cm_buf *b, const struct fc_run *run, const struct fc_job *job)
+/* direct, size and runtime; given_only: none of fio's defaults. */
+static void tail_fields(struct cm_buf *b, const struct fc_run *run, const struct fc_job *job,
+			bool kb1000, bool given_only)
 {
-	field(b, AN_WL_NAME);
-	put_verbatim(b, job->name ? job->name : "");
-	if (job->n_options == 0 && run->n_global_options == 0)
-		return; /* terse output: no options at all */
-	/* Normal output's banner shows rw, bs, ioengine and iodepth only: what
-	 * it does not show is unknown, not fio's default. */
-	bool banner = run->format == FC_FORMAT_NORMAL;
-
-	const char *kb = opt(run, job, "kb_base", NULL);
-	bool kb1000 = kb && strtol(kb, NULL, 10) == 1000;
-
-	/* rw, with fio's "rw=randread:8" postfix kept */
-	const char *rw = opt(run, job, "rw", "readwrite");
-	unsigned dirs = DIR_R | DIR_W | DIR_T;
-	bool mixed = false;
-	field(b, AN_WL_RW);
-	if (!rw) {
-		cm_buf_puts(b, "read"); /* fio's default */
-		dirs = DIR_R;
-	} else {
-		const char *m = skip_space(rw);
-		size_t len = strcspn(m, ": \t");
-		int i = rw_lookup(m, len);
-		if (i >= 0) {
-			cm_buf_puts(b, rw_values[i].canonical);
-			dirs = rw_values[i].dirs;
-			mixed = rw_values[i].mixed;
-			if (m[len] == ':')
-				put_verbatim(b, m + len);
-		} else {
-			put_verbatim(b, rw);
-		}
-	}
-	if (mixed && !banner) {
-		bool verbatim;
-		const char *text = NULL;
-		int pct = rwmixread_of(run, job, &verbatim, &text);
-		field(b, AN_WL_RWMIXREAD);
-		if (verbatim)
-			put_verbatim(b, text);
-		else
-			cm_buf_printf(b, "%d", pct);
-	}
-	bs_field(b, opt(run, job, "bs", "blocksize"), dirs, kb1000);
-	const char *v = opt(run, job, "bsrange", "blocksize_range");
-	if (v) {
-		field(b, AN_WL_BSRANGE);
-		put_verbatim(b, v);
-	}
-	v = opt(run, job, "bssplit", NULL);
-	if (v) {
-		field(b, AN_WL_BSSPLIT);
-		put_verbatim(b, v);
-	}
-	int_field(b, AN_WL_IODEPTH, opt(run, job, "iodepth", NULL), 1);
-	if (!banner)
-		int_field(b, AN_WL_NUMJOBS, opt(run, job, "numjobs", NULL), 1);
-	field(b, AN_WL_IOENGINE);
-	v = opt(run, job, "ioengine", NULL);
-	put_verbatim(b, v ? v : "psync"); /* fio's default on Linux (os/os.h) */
-	if (banner)
-		return;
-
+	const char *v;
 	/* direct=1 and buffered=0 say the same */
-	field(b, AN_WL_DIRECT);
 	const char *direct = opt(run, job, "direct", NULL);
 	const char *buffered = opt(run, job, "buffered", NULL);
 	char *end;
+	if (direct || buffered || !given_only)
+		field(b, AN_WL_DIRECT);
 	if (direct) {
 		long d = strtol(direct, &end, 10);
 		if (end == direct || *skip_space(end))
@@ -437,7 +375,7 @@ static void job_key(struct cm_buf *b, const struct fc_run *run, const struct fc_
 			put_verbatim(b, buffered);
 		else
 			cm_buf_putc(b, d ? '0' : '1');
-	} else {
+	} else if (!given_only) {
 		cm_buf_putc(b, '0');
 	}
 
@@ -466,6 +404,149 @@ static void job_key(struct cm_buf *b, const struct fc_run *run, const struct fc_
 			cm_buf_puts(b, s);
 		}
 	}
+}
+
+/* The directions a value of rw does; 0 unknown. */
+static unsigned rw_dirs(const char *rw)
+{
+	if (!rw)
+		return DIR_R; /* fio's default */
+	const char *m = skip_space(rw);
+	int i = rw_lookup(m, strcspn(m, ": \t"));
+	return i >= 0 ? rw_values[i].dirs : 0;
+}
+
+/*
+ * A group_reporting entry that sums jobs of different options: fio's report
+ * lists one job's options for it (fio 3.33's JSON: the last job's, under the
+ * first job's name; normal output: the first job's banner).  Found when the
+ * entry did I/O its rw does not do, or when its processes' runtimes
+ * (job_runtime, their sum) add up to more processes than its numjobs.
+ * False, or true with what is known of them in `what` ("2 jobs of
+ * different rw").
+ */
+static bool merged_jobs(const struct fc_run *run, const struct fc_job *job, char *what, size_t len)
+{
+	unsigned dirs = rw_dirs(opt(run, job, "rw", "readwrite"));
+	static const unsigned bit[3] = {DIR_R, DIR_W, DIR_T};
+	bool rw_differs = false;
+	uint64_t longest_ms = 0;
+	for (int d = 0; d < 3; d++) {
+		const struct fc_dir *x = &job->dir[d];
+		rw_differs |= dirs && x->present && x->io_bytes > 0 && !(dirs & bit[d]);
+		if (x->present && x->runtime_ms > longest_ms)
+			longest_ms = x->runtime_ms;
+	}
+	uint64_t numjobs = 1, procs = 0;
+	const char *nj = opt(run, job, "numjobs", NULL);
+	if (nj && !an_parse_size(nj, false, &numjobs))
+		numjobs = 0; /* not a number: not compared */
+	if (job->members > 0)
+		procs = job->members;
+	else if (job->job_runtime_ms > 0 && longest_ms > 0)
+		procs = ((uint64_t)job->job_runtime_ms + longest_ms / 2) / longest_ms;
+	/* a job that stopped early adds less than its share: 5 % of room */
+	bool more = numjobs && procs > numjobs && run->format != FC_FORMAT_NORMAL &&
+		    (double)job->job_runtime_ms > 1.05 * (double)numjobs * (double)longest_ms;
+	if (!rw_differs && !more)
+		return false;
+	if (procs > 1)
+		snprintf(what, len, "%" PRIu64 " jobs%s", procs,
+			 rw_differs ? " of different rw" : "");
+	else
+		snprintf(what, len, "jobs of different rw");
+	return true;
+}
+
+static void job_key(struct cm_buf *b, const struct fc_run *run, const struct fc_job *job)
+{
+	field(b, AN_WL_NAME);
+	put_verbatim(b, job->name ? job->name : "");
+	if (job->n_options == 0 && run->n_global_options == 0)
+		return; /* terse output: no options at all */
+	/* Normal output's banner shows rw, bs, ioengine and iodepth only: what
+	 * it does not show is unknown, not fio's default. */
+	bool banner = run->format == FC_FORMAT_NORMAL;
+	char what[64];
+	bool given_only = merged_jobs(run, job, what, sizeof(what));
+	struct fc_job shared;
+	if (given_only) {
+		/* one job's options are no workload of the entry: only what the
+		 * jobs share, the global options, is known */
+		field(b, AN_WL_MERGED);
+		cm_buf_puts(b, what);
+		if (banner)
+			return;
+		shared = *job;
+		shared.n_options = 0;
+		shared.options = NULL;
+		job = &shared;
+	}
+	uint64_t one = given_only ? NO_DEFAULT : 1;
+
+	const char *kb = opt(run, job, "kb_base", NULL);
+	bool kb1000 = kb && strtol(kb, NULL, 10) == 1000;
+
+	/* rw, with fio's "rw=randread:8" postfix kept */
+	const char *rw = opt(run, job, "rw", "readwrite");
+	unsigned dirs = DIR_R | DIR_W | DIR_T;
+	bool mixed = false;
+	if (!rw && given_only) {
+		/* unknown */
+	} else if (!rw) {
+		field(b, AN_WL_RW);
+		cm_buf_puts(b, "read"); /* fio's default */
+		dirs = DIR_R;
+	} else {
+		field(b, AN_WL_RW);
+		const char *m = skip_space(rw);
+		size_t len = strcspn(m, ": \t");
+		int i = rw_lookup(m, len);
+		if (i >= 0) {
+			cm_buf_puts(b, rw_values[i].canonical);
+			dirs = rw_values[i].dirs;
+			mixed = rw_values[i].mixed;
+			if (m[len] == ':')
+				put_verbatim(b, m + len);
+		} else {
+			put_verbatim(b, rw);
+		}
+	}
+	if (mixed && !banner) {
+		bool verbatim;
+		const char *text = NULL;
+		int pct = rwmixread_of(run, job, &verbatim, &text);
+		field(b, AN_WL_RWMIXREAD);
+		if (verbatim)
+			put_verbatim(b, text);
+		else
+			cm_buf_printf(b, "%d", pct);
+	}
+	const char *v = opt(run, job, "bs", "blocksize");
+	if (v || !given_only)
+		bs_field(b, v, dirs, kb1000);
+	v = opt(run, job, "bsrange", "blocksize_range");
+	if (v) {
+		field(b, AN_WL_BSRANGE);
+		put_verbatim(b, v);
+	}
+	v = opt(run, job, "bssplit", NULL);
+	if (v) {
+		field(b, AN_WL_BSSPLIT);
+		put_verbatim(b, v);
+	}
+	int_field(b, AN_WL_IODEPTH, opt(run, job, "iodepth", NULL), one);
+	if (!banner)
+		int_field(b, AN_WL_NUMJOBS, opt(run, job, "numjobs", NULL), one);
+	v = opt(run, job, "ioengine", NULL);
+	if (v || !given_only) {
+		field(b, AN_WL_IOENGINE);
+		put_verbatim(b, v ? v : "psync"); /* fio's default on Linux (os/os.h) */
+	}
+	if (banner)
+		return;
+
+	tail_fields(b, run, job, kb1000, given_only);
 }
 
 void an_wl_put(struct cm_buf *b, enum an_wl_field f, const char *value)
@@ -557,6 +638,12 @@ void an_wl_describe(struct cm_buf *b, const char *key, unsigned fields_mask, boo
 			if (!first)
 				cm_buf_putc(b, ' ');
 			first = false;
+			if (f == AN_WL_MERGED) {
+				cm_buf_puts(b, "(group_reporting: ");
+				cm_buf_putn(b, v, len);
+				cm_buf_puts(b, " merged)");
+				continue;
+			}
 			if (!(lead_rw && f == AN_WL_RW))
 				cm_buf_printf(b, "%s=", an_wl_fields[f]);
 			cm_buf_putn(b, v, len);

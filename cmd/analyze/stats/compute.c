@@ -426,6 +426,27 @@ static int order_columns(struct an_analysis *a, const struct an_stats_opts *opt,
 	return 0;
 }
 
+/* A group_reporting entry of different jobs is described by what they
+ * share; the user should know why (read/workload.c). */
+static void warn_merged_jobs(struct an_analysis *a)
+{
+	size_t n = 0, first = 0;
+	for (size_t i = 0; i < a->n_runs; i++) {
+		if (a->runs[i].accepted && a->runs[i].merged_jobs && !n++)
+			first = i;
+	}
+	if (!n)
+		return;
+	const struct an_run *r = &a->runs[first];
+	an_warn(a,
+		"%s%s%.0zu%s: a group_reporting entry sums jobs of different options (test "
+		"\"%s\"); fio's report lists one job's options for it, so its workload is what "
+		"the jobs share (the global options) and its figures are their sum; run such "
+		"jobs in groups of their own (new_group, or without group_reporting) to tell "
+		"them apart",
+		r->path, n > 1 ? " and " : "", n - 1, n > 1 ? " other run(s)" : "", r->id.test);
+}
+
 /* Medians of single runs are no medians. */
 static void warn_single_runs(struct an_analysis *a)
 {
@@ -496,6 +517,7 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an
 		return rc;
 	an_fio_versions(a);
 	an_series_build(a);
+	warn_merged_jobs(a);
 	warn_single_runs(a);
 	return 0;
 }
