@@ -2,25 +2,29 @@
 # SPDX-License-Identifier: MIT
 """fiocamp-analyze on what real fio reports hold at the edges.
 
-Usage: test-analyze-edges.py PATH/TO/fiocamp-analyze
+Usage: test-analyze-edges.py PATH/TO/fiocamp-analyze PATH/TO/fiocamp-run
 
 Every pile is made here from real fio 3.33 runs (1 s, 4 MiB files, in a
 temporary directory below the build directory): 1 s runs whose logs are
 empty, runs of two fio versions, a group_reporting entry of two different
-jobs, the workload as spreadsheet columns, and the baseline options' errors.
+jobs, the workload as spreadsheet columns, and the baseline options' errors;
+and a campaign of fiocamp-run interrupted and resumed.
 """
 
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, parse_csv, rejects, run, setup, summary  # noqa: E402
 
 setup(sys.argv[1])
+FIOCAMP_RUN = os.path.abspath(sys.argv[2])
 FIO = shutil.which("fio")
 
 
@@ -137,6 +141,75 @@ def merged_group(tmp, data):
           f"merged: numjobs clones are no merge: {[t['name'] for t in doc['tests']]} {err}")
 
 
+def journal(d):
+    """The events of a campaign's journal; a line being written is left out."""
+    events = []
+    try:
+        with open(os.path.join(d, "journal.jsonl"), encoding="utf-8") as f:
+            for line in f:
+                try:
+                    events.append(json.loads(line))
+                except ValueError:
+                    pass
+    except OSError:
+        pass
+    return events
+
+
+def wait_for_event(d, pred, proc, timeout=120):
+    """The first event of the journal that pred takes, once it is written."""
+    end = time.time() + timeout
+    while time.time() < end and proc.poll() is None:
+        for e in journal(d):
+            if pred(e):
+                return e
+        time.sleep(0.05)
+    return None
+
+
+def resumed_first_round(tmp):
+    """Ctrl-C in round 1 after a transition, then --resume: fiocamp-run runs
+    round 1 again in session 2 without the transition.  That round is marked,
+    kept out of the round-1 statistics (round1_n 0) with a note naming it,
+    and counts with the later rounds."""
+    ini = os.path.join(tmp, "resume.ini")
+    with open(ini, "w", encoding="utf-8") as f:
+        f.write(f"[campaign]\ndirectory = {tmp}/target\nsize = 4M\nruntime = 2s\n"
+                "suite = rw4k\nrounds = 2\npause = 0s\n[state basis]\n"
+                "[state after]\nbefore = run true\n")
+    d = os.path.join(tmp, "camp")
+    env = dict(os.environ, FIOCAMP_ANALYZE="builtin")
+    p = subprocess.Popen([FIOCAMP_RUN, "-q", "-o", d, ini], cwd=tmp, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    e = wait_for_event(d, lambda e: e["event"] == "fio-start" and e.get("state") == "after"
+                       and e.get("round") == 1, p)
+    check(e is not None, "resume: fio started in round 1 of after")
+    p.send_signal(signal.SIGINT)
+    p.communicate(timeout=120)
+    check(p.returncode == 130, f"resume: Ctrl-C ends the session: {p.returncode}")
+    r = subprocess.run([FIOCAMP_RUN, "-q", "--resume", d], cwd=tmp, env=env,
+                       capture_output=True, text=True, timeout=300)
+    check(r.returncode == 0, f"resume: the campaign ends: {r.returncode} {r.stderr}")
+    ev = journal(d)
+    starts = [e["session"] for e in ev if e["event"] == "round-start" and
+              e.get("state") == "after" and e.get("round") == 1]
+    actions = [e["session"] for e in ev if e["event"] == "action-end" and
+               e.get("state") == "after"]
+    check(starts == [1, 2] and actions == [1],
+          f"resume: round 1 again in session 2, the transition in session 1 only: "
+          f"{starts} {actions}")
+    rc, out, err = run(["--csv", "summary", d])
+    rows, num = parse_csv(out)
+    after = [r for r in rows if r["state"] == "after" and r["metric"] == "iops"]
+    check(rc == 0 and len(after) == 1 and after[0]["n"] == "2" and
+          after[0]["round1_n"] == "0" and after[0]["round1"] == "" and
+          after[0]["rest_n"] == "2", f"resume: round 1 of after is no round 1: {after}")
+    basis = [r for r in rows if r["state"] == "basis" and r["metric"] == "iops"]
+    check(basis and basis[0]["round1_n"] == "1", f"resume: basis keeps its round 1: {basis}")
+    check(f"note: {d}/after/r1/rw4k.json: state after round 1 ran in session 2 (after "
+          "--resume), its transition in session 1" in err, f"resume: the note: {err}")
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -150,6 +223,7 @@ def main():
         one_second_logs(tmp, data)
         fio_versions(tmp, data)
         merged_group(tmp, data)
+        resumed_first_round(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

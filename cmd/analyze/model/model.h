@@ -163,9 +163,11 @@ struct an_run {
 	int time_based;	      /* the first job's: 1, 0, -1 not listed */
 	uint64_t log_avg_ms;  /* the first job's log_avg_msec; 0 unknown */
 	char *fio_version;
-	char *workload;	  /* an_workload_key() */
-	char *job_label;  /* the job names, different ones joined by '+' */
-	bool merged_jobs; /* an entry sums jobs of different options (AN_WL_MERGED) */
+	char *workload;	    /* an_workload_key() */
+	char *job_label;    /* the job names, different ones joined by '+' */
+	bool merged_jobs;   /* an entry sums jobs of different options (AN_WL_MERGED) */
+	bool resumed_first; /* a first round run in a later session than its transition
+			       (read/manifest.c): taken as a later round */
 	struct an_job *jobs;
 	size_t n_jobs;
 
@@ -184,9 +186,11 @@ struct an_run {
 };
 
 /* The first round after its state's transition: round 1, or round 1 of a
- * repetition. */
+ * repetition; not one that ran in a later session than the transition. */
 static inline bool an_run_first(const struct an_run *r)
 {
+	if (r->resumed_first)
+		return false;
 	return r->rep_round ? r->rep_round == 1 : r->id.round == 1;
 }
 

@@ -160,13 +160,110 @@ static char *manifest_host(const json_t *root)
 	return clean;
 }
 
+/* What the journal says of one step: the last session in which a state's
+ * transition ended an action, or in which a round started. */
+struct journal_step {
+	char *state;
+	int repetition; /* 0 in a state that does not repeat */
+	int round;	/* 0: the transition */
+	int session;
+};
+
 struct manifest_ctx {
 	struct an_analysis *a;
 	size_t in;
 	size_t campaign;
 	const char *dir;
 	const char *group;
+	int rep; /* the repetition read (0: none) */
+	struct journal_step *steps;
+	size_t n_steps, cap_steps;
 };
+
+/* The journal is a record for people and programs; one that is too large
+ * to read is left unread (its sessions are then not known). */
+#define JOURNAL_MAX_BYTES (256u << 20)
+
+static struct journal_step *journal_find(struct manifest_ctx *m, const char *state, int rep,
+					 int round)
+{
+	for (size_t i = 0; i < m->n_steps; i++) {
+		struct journal_step *j = &m->steps[i];
+		if (j->repetition == rep && j->round == round && strcmp(j->state, state) == 0)
+			return j;
+	}
+	return NULL;
+}
+
+/*
+ * The sessions of the campaign's transitions and rounds, from its journal
+ * (docs/campaign-directory.md): the last action-end of each state's
+ * transition, the last round-start of each round.  A campaign without a
+ * journal, or a line that is no JSON (a session's cut last line), says
+ * nothing.
+ */
+static void read_journal(struct manifest_ctx *m)
+{
+	char *path = an_path_join(m->dir, CM_CAMPAIGN_JOURNAL);
+	char *buf = NULL, why[256];
+	size_t len = 0;
+	int rc = cm_read_file(path, JOURNAL_MAX_BYTES, &buf, &len, why, sizeof(why));
+	free(path);
+	if (rc < 0)
+		return;
+	for (char *line = buf; line < buf + len;) {
+		char *end = memchr(line, '\n', (size_t)(buf + len - line));
+		size_t n = end ? (size_t)(end - line) : (size_t)(buf + len - line);
+		bool action = memmem(line, n, "\"action-end\"", 12) != NULL;
+		bool round = !action && memmem(line, n, "\"round-start\"", 13) != NULL;
+		json_t *e = action || round ? json_loadb(line, n, 0, NULL) : NULL;
+		line += n + (end != NULL);
+		const char *ev = json_string_value(json_object_get(e, "event"));
+		const char *state = json_string_value(json_object_get(e, "state"));
+		json_int_t session = json_integer_value(json_object_get(e, "session"));
+		json_int_t rep = json_integer_value(json_object_get(e, "repetition"));
+		json_int_t rn = round ? json_integer_value(json_object_get(e, "round")) : 0;
+		bool ok = ev && state && session > 0 && session < INT32_MAX && rep >= 0 &&
+			  rep <= CM_CAMPAIGN_REPEAT_MAX && rn >= 0 && rn <= 1000000 &&
+			  strcmp(ev, action ? "action-end" : "round-start") == 0 && (action || rn);
+		if (ok) {
+			struct journal_step *j = journal_find(m, state, (int)rep, (int)rn);
+			if (!j) {
+				j = CM_PUSH(m->steps, m->n_steps, m->cap_steps);
+				*j = (struct journal_step){cm_strdup(state), (int)rep, (int)rn, 0};
+			}
+			if (session > j->session)
+				j->session = (int)session;
+		}
+		json_decref(e);
+	}
+	free(buf);
+}
+
+/*
+ * A first round that ran in a later session than its transition (the
+ * round cut by an interrupt, then run again by --resume without the
+ * transition) is no first round after the transition: it is marked, and
+ * the statistics take it as a later round.
+ */
+static void mark_resumed_first(struct manifest_ctx *m, struct an_run *r, const char *state,
+			       int round, int rep_round)
+{
+	if ((rep_round ? rep_round : round) != 1)
+		return;
+	const struct journal_step *t = journal_find(m, state, m->rep, 0);
+	const struct journal_step *s = journal_find(m, state, m->rep, 1);
+	if (!t || !s || s->session <= t->session)
+		return;
+	r->resumed_first = true;
+	char *rep = m->rep ? cm_asprintf(" repetition %d", m->rep) : cm_strdup("");
+	an_note(m->a,
+		"%s: state %s%s round 1 ran in session %d (after --resume), its transition in "
+		"session %d: it is no first round after the transition and counts with the "
+		"later rounds",
+		r->path, state, rep, s->session, t->session);
+	free(rep);
+}
 
 /* A run of the manifest's, at `path`, known by its identity: a rejected one
  * has a reason (and is listed, and counts against its variant's stability). */
@@ -262,6 +359,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	char *path = an_path_join(dir, json);
 	struct an_run *r = manifest_run(m, path, state, round, rep_round, test, variant);
 	free(path);
+	mark_resumed_first(m, r, state, round, rep_round);
 
 	size_t i;
 	const json_t *lg;
@@ -375,7 +473,9 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	if (json_is_object(prov))
 		prov = json_object_get(prov, "type");
 	c->provider = str_or_null(prov);
-	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group};
+	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group, 0, NULL, 0, 0};
+	if (!buf)
+		read_journal(&m);
 
 	size_t unfinished = a->manifest_unfinished;
 	size_t i;
@@ -441,8 +541,10 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 				int rk = (int)json_integer_value(kn);
 				if (!dup)
 					manifest_rep(tr, &cap, &cap_reps, jp, rk);
+				m.rep = rk;
 				offset = manifest_rounds(&m, path, name, &rk, offset,
 							 json_object_get(jp, "rounds"));
+				m.rep = 0;
 			}
 		}
 		double *down = cm_calloc(tr->n_reps + 1, sizeof(*down));
@@ -459,6 +561,9 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	if (unfinished)
 		an_note(a, "%s: %zu run(s) pending, running or skipped, not analyzed", path,
 			unfinished);
+	for (size_t k = 0; k < m.n_steps; k++)
+		free(m.steps[k].state);
+	free(m.steps);
 out:
 	json_decref(root);
 	return rc;
