@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
+import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, parse_csv, rejects, run, setup, summary  # noqa: E402
@@ -210,6 +212,83 @@ def resumed_first_round(tmp):
           "--resume), its transition in session 1" in err, f"resume: the note: {err}")
 
 
+WL_COLUMNS = ["rw", "rwmixread", "bs", "iodepth", "numjobs", "ioengine", "direct", "size",
+              "runtime"]
+
+
+def ods_first_rows(path):
+    """The header and first row of an .ods file's first sheet: (type, text)
+    of each cell, type "float" for a number."""
+    t = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+    o = "urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+    root = ET.fromstring(zipfile.ZipFile(path).read("content.xml"))
+    rows = []
+    for r in root.iter(f"{{{t}}}table-row"):
+        cells = []
+        for c in r.findall(f"{{{t}}}table-cell"):
+            n = min(int(c.get(f"{{{t}}}number-columns-repeated", "1")), 100)
+            cells += [(c.get(f"{{{o}}}value-type"), "".join(c.itertext()))] * n
+        rows.append(cells)
+        if len(rows) == 2:
+            break
+    return rows
+
+
+def workload_columns(tmp, data):
+    """A sweep over iodepth 1 and 8: --csv summary, wide and rounds and the
+    JSON's series carry the workload as columns (empty or null when
+    unknown), --csv rounds the repetition and the round within it; and
+    LibreOffice reads the CSV's numbers as numbers."""
+    d = os.path.join(tmp, "sweep")
+    for qd in (1, 8):
+        for r in (1, 2):
+            fio(f"{d}/qd{qd}_{r}.json", data, extra=[f"--iodepth={qd}"])
+    pile = ["--pattern", "{test}_{round}.json", d]
+    want = {"qd1": {"rw": "randread", "rwmixread": "", "bs": "4k", "iodepth": "1",
+                    "numjobs": "1", "ioengine": "libaio", "direct": "1", "size": "4m",
+                    "runtime": "1s"}}
+    want["qd8"] = dict(want["qd1"], iodepth="8")
+    for kind in ("summary", "wide", "rounds"):
+        rc, out, err = run(["--csv", kind] + pile)
+        rows, num = parse_csv(out)
+        head = list(rows[0].keys()) if rows else []
+        check(rc == 0 and all(c in head for c in WL_COLUMNS),
+              f"columns: --csv {kind} has the workload columns: {head} {err}")
+        got = {r["test"]: {c: r.get(c) for c in WL_COLUMNS} for r in rows}
+        check(got == want, f"columns: --csv {kind} workload: {got}")
+        if kind == "rounds":
+            reps = sorted({(r["test"], r["round"], r["repetition"], r["repetition_round"])
+                           for r in rows})
+            check(reps == [("qd1", "1", "1", "1"), ("qd1", "2", "1", "2"),
+                           ("qd8", "1", "1", "1"), ("qd8", "2", "1", "2")],
+                  f"columns: --csv rounds repetition and its round: {reps}")
+    rc, out, err = run(["--json"] + pile)
+    doc = json.loads(out)
+    s8 = [s for s in doc["series"] if s["test"] == "qd8"]
+    check(s8 and s8[0]["iodepth"] == 8 and s8[0]["rwmixread"] is None and
+          s8[0]["bs"] == "4k", f"columns: --json series carry the workload: {s8[:1]}")
+    check(all(r["repetition"] == 1 and r["repetition_round"] == r["round"]
+              for r in doc["runs"]), "columns: --json runs' repetition and its round")
+    soffice = shutil.which("soffice")
+    if not soffice:
+        print("soffice not found: the spreadsheet check is skipped", file=sys.stderr)
+        return
+    rc, out, err = run(["--csv", "summary"] + pile)
+    csv_path = os.path.join(tmp, "summary.csv")
+    with open(csv_path, "w", encoding="utf-8", newline="") as f:
+        f.write(out)
+    profile = os.path.join(tmp, "lo-profile")
+    subprocess.run([soffice, f"-env:UserInstallation=file://{profile}", "--headless",
+                    "--convert-to", "ods", "--outdir", tmp, csv_path],
+                   check=True, capture_output=True, timeout=180)
+    head, first = ods_first_rows(os.path.join(tmp, "summary.ods"))
+    cells = dict(zip([h[1] for h in head], first))
+    check(all(cells.get(c, (None,))[0] == "float"
+              for c in ("iodepth", "numjobs", "direct", "n", "median")) and
+          cells.get("bs", (None,))[0] == "string",
+          f"columns: LibreOffice reads the numbers as numbers: {cells}")
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -224,6 +303,7 @@ def main():
         fio_versions(tmp, data)
         merged_group(tmp, data)
         resumed_first_round(tmp)
+        workload_columns(tmp, data)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

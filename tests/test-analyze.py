@@ -182,7 +182,8 @@ def body(tmp):
                 got[(row["state"], row["metric"])] = {k: num(row[k]) if k not in (
                     "variant", "state", "baseline", "test", "job", "direction", "metric", "unit",
                     "baseline_variant", "outside_variant_range",
-                    "outside_baseline_range", "mw_exact") else row[k] for k in row}
+                    "outside_baseline_range", "mw_exact", "rw", "bs", "ioengine", "size",
+                    "runtime") else row[k] for k in row}
         results[(sep, dec)] = got
         b = got.get(("basis", "iops"))
         s = got.get(("snap1", "iops"))

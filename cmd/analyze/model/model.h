@@ -139,6 +139,7 @@ struct an_run {
 	/* Its round within its repetition of a repeated state (the manifest's;
 	 * id.round numbers on over the repetitions); 0: not repeated. */
 	int rep_round;
+	int repetition; /* which repetition, from 1; 0: not repeated */
 	size_t state;	/* index into an_analysis.states, once known */
 	size_t variant; /* index into an_analysis.variants */
 	size_t test;	/* index into an_analysis.tests */

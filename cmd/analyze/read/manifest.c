@@ -277,6 +277,7 @@ static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, con
 	r->id.state = cm_strdup(state);
 	r->id.round = round;
 	r->rep_round = rep_round;
+	r->repetition = rep_round ? m->rep : 0;
 	r->id.test = cm_strdup(test);
 	if (variant)
 		r->id.variant = cm_strdup(variant);

@@ -61,6 +61,12 @@ enum an_wl_field {
 #define AN_WL_ALL ((1u << AN_WL_COUNT) - 1)
 extern const char *const an_wl_fields[AN_WL_COUNT];
 
+/* The fields the spreadsheets and the JSON's series carry as columns, so
+ * that a sweep pivots by one: rw, rwmixread, bs, iodepth, numjobs,
+ * ioengine, direct, size, runtime. */
+#define AN_WL_N_COLUMNS 9
+extern const enum an_wl_field an_wl_columns[AN_WL_N_COLUMNS];
+
 /* fio's sizes and times as fio reads them; false when not that shape. */
 bool an_parse_size(const char *text, bool kb_base_1000, uint64_t *bytes);
 bool an_parse_time_ms(const char *text, uint64_t *ms);

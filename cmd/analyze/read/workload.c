@@ -37,6 +37,11 @@ const char *const an_wl_fields[AN_WL_COUNT] = {
     [AN_WL_DIRS] = "dirs",
 };
 
+const enum an_wl_field an_wl_columns[AN_WL_N_COLUMNS] = {
+    AN_WL_RW,	    AN_WL_RWMIXREAD, AN_WL_BS,	 AN_WL_IODEPTH, AN_WL_NUMJOBS,
+    AN_WL_IOENGINE, AN_WL_DIRECT,    AN_WL_SIZE, AN_WL_RUNTIME,
+};
+
 /* ---- values --------------------------------------------------------------- */
 
 static const char *skip_space(const char *s)

@@ -107,6 +107,23 @@ static void c_header(struct csv_out *o, const char *const *names)
 	c_end(o);
 }
 
+/* The workload's columns of one job of a test (an_wl_columns), empty when
+ * unknown: what a spreadsheet pivots a sweep by. */
+static void c_workload(struct csv_out *o, const char *key, size_t job)
+{
+	for (size_t i = 0; i < AN_WL_N_COLUMNS; i++) {
+		const char *v;
+		size_t len;
+		if (an_wl_get(key, job, an_wl_columns[i], &v, &len)) {
+			char *s = cm_strndup(v, len);
+			c_str(o, s);
+			free(s);
+		} else {
+			c_str(o, "");
+		}
+	}
+}
+
 static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 {
 	static const char *const head[] = {"variant",
@@ -115,6 +132,15 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 					   "test",
 					   "job",
 					   "job_index",
+					   "rw",
+					   "rwmixread",
+					   "bs",
+					   "iodepth",
+					   "numjobs",
+					   "ioengine",
+					   "direct",
+					   "size",
+					   "runtime",
 					   "direction",
 					   "metric",
 					   "unit",
@@ -170,6 +196,7 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 				c_str(o, a->tests[t].name);
 				c_str(o, s->job_name);
 				c_int(o, (long long)s->job_index + 1);
+				c_workload(o, a->tests[t].workload, s->job_index);
 				c_str(o, fc_ddir_name(s->dir));
 				c_str(o, an_metric_name(s->metric));
 				c_str(o, an_metric_unit(s->metric, s->log_type));
@@ -240,11 +267,22 @@ static char *too_fast_note(const struct csv_out *o, const struct an_run *r,
 	return note;
 }
 
+/* A run's repetition and its round within it: 1 and the round in a state
+ * that does not repeat. */
+static void c_repetition(struct csv_out *o, const struct an_run *r, int round)
+{
+	c_int(o, r->repetition ? r->repetition : 1);
+	c_int(o, r->rep_round ? r->rep_round : round);
+}
+
 static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {"variant",	 "state",     "test",	"round", "job",
-					   "job_index",	 "direction", "metric", "unit",	 "value",
-					   "change_pct", "note",      "file",	"line",	 NULL};
+	static const char *const head[] = {
+	    "variant", "state",	    "test",   "round",	    "repetition", "repetition_round",
+	    "job",     "job_index", "rw",     "rwmixread",  "bs",	  "iodepth",
+	    "numjobs", "ioengine",  "direct", "size",	    "runtime",	  "direction",
+	    "metric",  "unit",	    "value",  "change_pct", "note",	  "file",
+	    "line",    NULL};
 	c_header(o, head);
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_col *cl = &a->cols[k];
@@ -261,12 +299,15 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 					: NULL;
 				for (size_t v = 0; v < c->n; v++) {
 					double val = c->values[v];
+					const struct an_run *run = &a->runs[c->runs[v]];
 					c_str(o, a->variants[cl->variant].name);
 					c_str(o, a->states[cl->state].name);
 					c_str(o, a->tests[t].name);
 					c_int(o, c->rounds[v]);
+					c_repetition(o, run, c->rounds[v]);
 					c_str(o, s->job_name);
 					c_int(o, (long long)s->job_index + 1);
+					c_workload(o, a->tests[t].workload, s->job_index);
 					c_str(o, fc_ddir_name(s->dir));
 					c_str(o, an_metric_name(s->metric));
 					c_str(o, an_metric_unit(s->metric, s->log_type));
@@ -278,7 +319,6 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 					else
 						c_str(o, "");
 					/* Per-second values come from the log. */
-					const struct an_run *run = &a->runs[c->runs[v]];
 					const char *file = run->path;
 					if (s->metric >= AN_M_FIRST_LOG &&
 					    s->job_index < run->n_jobs) {
@@ -298,8 +338,10 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 					c_str(o, a->states[cl->state].name);
 					c_str(o, a->tests[t].name);
 					c_int(o, c->too_fast_rounds[v]);
+					c_repetition(o, run, c->too_fast_rounds[v]);
 					c_str(o, s->job_name);
 					c_int(o, (long long)s->job_index + 1);
+					c_workload(o, a->tests[t].workload, s->job_index);
 					c_str(o, fc_ddir_name(s->dir));
 					c_str(o, an_metric_name(s->metric));
 					c_str(o, an_metric_unit(s->metric, s->log_type));
@@ -447,8 +489,10 @@ static void csv_transitions(struct csv_out *o, const struct an_analysis *a)
  * state and variant: what a spreadsheet charts as it is. */
 static void csv_wide(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {"test",   "job",  "job_index", "direction",
-					   "metric", "unit", NULL};
+	static const char *const head[] = {"test",	"job",	  "job_index", "rw",
+					   "rwmixread", "bs",	  "iodepth",   "numjobs",
+					   "ioengine",	"direct", "size",      "runtime",
+					   "direction", "metric", "unit",      NULL};
 	for (size_t i = 0; head[i]; i++)
 		c_str(o, head[i]);
 	for (size_t k = 0; k < a->n_cols; k++) {
@@ -463,6 +507,7 @@ static void csv_wide(struct csv_out *o, const struct an_analysis *a)
 			c_str(o, a->tests[t].name);
 			c_str(o, s->job_name);
 			c_int(o, (long long)s->job_index + 1);
+			c_workload(o, a->tests[t].workload, s->job_index);
 			c_str(o, fc_ddir_name(s->dir));
 			c_str(o, an_metric_name(s->metric));
 			c_str(o, an_metric_unit(s->metric, s->log_type));

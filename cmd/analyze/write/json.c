@@ -181,6 +181,27 @@ static json_t *json_workload(const char *key)
 	return jobs;
 }
 
+/* The workload's columns of one job (an_wl_columns) as members of o: an
+ * integer as a number, null when unknown. */
+static void json_workload_columns(json_t *o, const char *key, size_t job)
+{
+	for (size_t i = 0; i < AN_WL_N_COLUMNS; i++) {
+		enum an_wl_field f = an_wl_columns[i];
+		const char *v;
+		size_t len;
+		if (!an_wl_get(key, job, f, &v, &len)) {
+			jset(o, an_wl_fields[f], json_null());
+			continue;
+		}
+		char *s = cm_strndup(v, len), *end;
+		long long n = strtoll(s, &end, 10);
+		bool integer = len > 0 && len < 19 && *end == '\0' && s[0] != '-' && s[0] != '+' &&
+			       !(s[0] == '0' && len > 1);
+		jset(o, an_wl_fields[f], integer ? json_integer((json_int_t)n) : jstr(s));
+		free(s);
+	}
+}
+
 static const char *format_name(enum fc_format f)
 {
 	switch (f) {
@@ -532,6 +553,9 @@ static void json_runs(struct json_out *j, const struct an_analysis *a)
 		jset(o, "variant", jstr(a->variants[r->variant].name));
 		jset(o, "state", jstr(a->states[r->state].name));
 		jset(o, "round", json_integer(r->id.round));
+		jset(o, "repetition", json_integer(r->repetition ? r->repetition : 1));
+		jset(o, "repetition_round",
+		     json_integer(r->rep_round ? r->rep_round : r->id.round));
 		jset(o, "test", jstr(a->tests[r->test].name));
 		jset(o, "file", jstr(r->path));
 		if (r->bonnie_test >= 0) {
@@ -570,6 +594,7 @@ static void json_series(struct json_out *j, const struct an_analysis *a)
 		jset(o, "test", jstr(a->tests[s->test].name));
 		jset(o, "job", jstr(s->job_name));
 		jset(o, "job_index", json_integer((json_int_t)s->job_index + 1));
+		json_workload_columns(o, a->tests[s->test].workload, s->job_index);
 		jset(o, "direction", json_string(fc_ddir_name(s->dir)));
 		jset(o, "metric", json_string(an_metric_name(s->metric)));
 		jset(o, "unit", json_string(an_metric_unit(s->metric, s->log_type)));
