@@ -21,7 +21,8 @@
  *  - Values carry the precision fio printed: JSON's %f, terse's whole
  *    microseconds and KiB, and normal output's rounding for people (4
  *    significant digits, "IOPS=25.6k", see "fio's normal output" below).
- *    Where fio prints one value twice, the more precise one is kept.
+ *    Where fio prints one value twice, the more precise one is kept (of
+ *    two that disagree, the one that agrees with the amount and runtime).
  *  - A latency or sample statistic without samples is not present (NaN,
  *    no percentiles), whichever format it came from, though fio prints
  *    zeros for it: a direction that did no I/O has no latency, and a sync

@@ -10,7 +10,8 @@
  *
  *   jobs     one block per reported thread_stat, from a header line
  *            "NAME: (groupid=G, jobs=M): err=E: pid=P: DATE" to the next
- *            line that is not indented
+ *            line that is not indented (and has not the shape of a job's
+ *            line: a report pasted where leading blanks were lost)
  *   groups   "Run status group G (all jobs):" and one line per direction,
  *            for every group 0..max
  *   disks    "Disk stats (read/write):" and one line per disk (optional)
@@ -42,7 +43,8 @@
  * characters (6 for latency min/max and fio < 2.17), "%5.02f" keeps two
  * decimals of the unit shown, percentiles are whole units rounded up.  Where
  * fio prints one value twice the more precise one is taken (BW in MiB/s and
- * MB/s, and a group's io for its only job); IOPS are worked out from the
+ * MB/s, unless they disagree: then the one that agrees with the line's
+ * amount and runtime; and a group's io for its only job); IOPS are worked out from the
  * issued total and the runtime, fio's own formula, when both are printed.
  */
 #define _GNU_SOURCE
@@ -350,6 +352,22 @@ static bool scaled(struct cur *c, bool pow2, struct num *out, const char *what)
 static struct num finer(struct num a, struct num b)
 {
 	return b.ulp < a.ulp ? b : a;
+}
+
+/*
+ * The bandwidth of "BW=27.6MiB/s (28.0MB/s)(2336MiB/84578msec)": the finer
+ * of the two figures when they agree within what each keeps; when they do
+ * not (fio's num2str lost a carry: 2336 MiB in 84.578 s is 27.6 MiB/s, not
+ * 28.0 MB/s), the one nearer the amount over the runtime on the same line.
+ */
+static struct num line_bw(struct num iec, struct num si, struct num io, uint64_t runtime_ms)
+{
+	/* num2str keeps each within one unit of its last digit */
+	bool agree = fabs(iec.v - si.v) <= (iec.ulp + si.ulp) * (1 + 1e-9);
+	if (agree || runtime_ms == 0 || !(io.v > 0))
+		return finer(iec, si);
+	double rate = io.v / ((double)runtime_ms / 1000);
+	return fabs(iec.v - rate) <= fabs(si.v - rate) ? iec : si;
 }
 
 static uint64_t to_u64(double v)
@@ -661,7 +679,7 @@ static bool dir_line(struct cur *c, int ddir)
 		    !scaled(c, false, &io, "the I/O size") || !expect(c, "/") ||
 		    !u64(c, &runtime, "the runtime in msec") || !expect(c, "msec"))
 			return false;
-		bw = finer(bw, bw2);
+		bw = line_bw(bw, bw2, io, runtime);
 		const char *hit = find(c, "; Cachehit=");
 		if (hit) {
 			c->p = hit + strlen("; Cachehit=");
@@ -1043,10 +1061,10 @@ static bool group_line(struct cur *c)
 		    !u64(c, &tmin, "the shortest runtime") || !expect(c, "-") ||
 		    !u64(c, &tmax, "the longest runtime") || !expect(c, "msec"))
 			return false;
-		agg = finer(agg, agg2);
+		io = finer(io, io2);
+		agg = line_bw(agg, agg2, io, tmax); /* the group's bytes / its longest runtime */
 		min = finer(min, min2);
 		max = finer(max, max2);
-		io = finer(io, io2);
 	} else if (!expect(c, "io=") || !scaled(c, true, &io, "the group's I/O size") ||
 		   !expect(c, ", aggrb=") || !scaled(c, true, &agg, "the group's bandwidth") ||
 		   !expect(c, ", minb=") || !scaled(c, true, &min, "the lowest bandwidth") ||
@@ -1551,6 +1569,43 @@ static bool version_line(const char *p, size_t len)
 	return true;
 }
 
+/*
+ * Whether a line that is not indented has the shape of a line of the block
+ * it is in: a report pasted where leading blanks are lost (a blog, a forum)
+ * is read as the indented one.  A job's header, "Run status group" and
+ * "Disk stats" still end the block.
+ */
+static bool block_shape(struct nscan *s, const char *p, size_t len)
+{
+	static const char *const job_starts[] = {
+	    "slat",   "clat",	   "lat (",  "lat percentiles",	 "bw (",      "iops",
+	    "cpu",    "IO depths", "submit", "complete",	 "issued",    "latency",
+	    "|",      "fsync/",	   "sync (", "Description  : [", "high prio", "low prio",
+	    "errors", "lat prio",
+	};
+	static const char *const group_starts[] = {"READ: ", "WRITE: ", "TRIM: ", "MIXED: "};
+	struct cur c = {s, p, p, p + len, 0};
+	if (find(&c, ": (groupid=") || starts(p, len, "Run status group ") ||
+	    starts(p, len, "Disk stats ("))
+		return false;
+	switch (s->block) {
+	case B_JOB:
+		for (size_t i = 0; i < FC_ARRAY_SIZE(job_starts); i++)
+			if (starts(p, len, job_starts[i]))
+				return true;
+		return dir_label(&c) >= 0;
+	case B_GROUP:
+		for (size_t i = 0; i < FC_ARRAY_SIZE(group_starts); i++)
+			if (starts(p, len, group_starts[i]))
+				return true;
+		return false;
+	case B_DISK:
+		return find(&c, ": ios=") != NULL;
+	default:
+		return false;
+	}
+}
+
 /* A line that is not indented: a header, or text outside the blocks. */
 static void outer_line(struct nscan *s, const char *p, size_t len, unsigned long no,
 		       unsigned long long offset)
@@ -1652,7 +1707,7 @@ int fc_normal_scan(struct fc_arena *a, const char *buf, size_t len, const char *
 		while (t < le && (*t == ' ' || *t == '\t'))
 			t++;
 		if (t < le) {
-			if (t == p) {
+			if (t == p && !block_shape(&s, p, (size_t)(le - p))) {
 				outer_line(&s, p, (size_t)(le - p), no,
 					   (unsigned long long)(p - buf));
 			} else if (s.block != B_NONE) {

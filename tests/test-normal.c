@@ -28,6 +28,15 @@ static char ctx[512]; /* what is being compared, for failure messages */
 		}                                                                                  \
 	} while (0)
 #define SAME(a, b) NEAR(a, b, 0)
+/* the same, or both NaN (not reported) */
+#define SAME_OR_NAN(a, b)                                                                          \
+	do {                                                                                       \
+		double same_a_ = (double)(a), same_b_ = (double)(b);                               \
+		if (isnan(same_a_) && isnan(same_b_))                                              \
+			check_count++;                                                             \
+		else                                                                               \
+			SAME(same_a_, same_b_);                                                    \
+	} while (0)
 
 /* ---- what the text keeps ------------------------------------------------- */
 
@@ -975,6 +984,118 @@ static void test_no_samples_agree(void)
 	free(sp.normal);
 }
 
+/* The line of text that starts with `start`, replaced by `repl` (caller
+ * frees); NULL when there is none. */
+static char *replace_line(const char *text, size_t len, const char *start, const char *repl,
+			  size_t *out_len)
+{
+	const char *p = text;
+	unsigned long no = 1;
+	while (p < text + len && strncmp(p, start, strlen(start)) != 0) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		if (!nl)
+			return NULL;
+		p = nl + 1;
+		no++;
+	}
+	return p < text + len ? with_line(text, len, no, repl, out_len) : NULL;
+}
+
+/*
+ * A line whose two bandwidths disagree beyond what each keeps, as fio
+ * printed it once: "BW=27.6MiB/s (28.0MB/s)(2336MiB/84578msec)", where
+ * 2336 MiB in 84.578 s is 27.6 MiB/s (the decimal figure lost a carry).
+ * The one that agrees with the amount and the runtime is taken, in the job
+ * and in the group line; two that agree give the finer, as before.
+ */
+static void test_bw_disagree(void)
+{
+	size_t len, n1, n2;
+	char *text = normal_part("all_percentiles", &len);
+	if (!text)
+		return;
+	char *a = replace_line(
+	    text, len,
+	    "  read: IOPS=", "  read: IOPS=7072, BW=27.6MiB/s (28.0MB/s)(2336MiB/84578msec)", &n1);
+	char *b = a ? replace_line(a, n1, "   READ: bw=",
+				   "   READ: bw=27.6MiB/s (28.0MB/s), 27.6MiB/s-27.6MiB/s "
+				   "(28.0MB/s-28.0MB/s), io=2336MiB (2449MB), run=84578-84578msec",
+				   &n2)
+		    : NULL;
+	CHECK(b != NULL);
+	struct fc_output *o = b ? read_part(b, n2, "BW lost a carry", FC_OK) : NULL;
+	if (o) {
+		snprintf(ctx, sizeof(ctx), "BW=27.6MiB/s (28.0MB/s)");
+		const struct fc_dir *d = &o->final->jobs[0].dir[FC_DDIR_READ];
+		NEAR(d->bw_bytes, 27.6 * 1024 * 1024, 1);
+		CHECK(o->final->n_groups == 1);
+		if (o->final->n_groups == 1)
+			NEAR(o->final->groups[0].dir[FC_DDIR_READ].bw_bytes, 27.6 * 1024 * 1024, 1);
+	}
+	fc_output_free(o);
+	/* figures that agree: the finer, 85.0 MB/s of 81.1 MiB/s */
+	o = read_part(text, len, "all_percentiles", FC_OK);
+	if (o)
+		NEAR(o->final->jobs[0].dir[FC_DDIR_READ].bw_bytes, 85.0e6, 1);
+	fc_output_free(o);
+	free(a);
+	free(b);
+	free(text);
+}
+
+/*
+ * A report whose lines lost their indentation (pasted into a blog or a
+ * forum that strips leading blanks) is read as the indented one: the lines
+ * of a job, group or disk block are known by their shape.
+ */
+static void test_unindented(void)
+{
+	static const char *const names[] = {"randrw_mix70", "two_groups", "all_percentiles",
+					    "numjobs2_group_reporting"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len;
+		char *text = normal_part(names[i], &len);
+		if (!text)
+			continue;
+		char *flat = malloc(len + 1);
+		size_t n = 0;
+		bool bol = true;
+		for (size_t k = 0; k < len; k++) {
+			if (bol && (text[k] == ' ' || text[k] == '\t'))
+				continue;
+			bol = text[k] == '\n';
+			flat[n++] = text[k];
+		}
+		flat[n] = '\0';
+		struct fc_output *want = read_part(text, len, names[i], FC_OK);
+		struct fc_output *got = read_part(flat, n, "unindented", FC_OK);
+		snprintf(ctx, sizeof(ctx), "%s without indentation", names[i]);
+		if (want && got) {
+			const struct fc_run *w = want->final, *g = got->final;
+			SAME(g->n_jobs, w->n_jobs);
+			SAME(g->n_groups, w->n_groups);
+			SAME(g->n_disks, w->n_disks);
+			for (size_t j = 0; j < w->n_jobs && j < g->n_jobs; j++) {
+				for (int d = 0; d < FC_DDIR_COUNT; d++) {
+					const struct fc_dir *x = &w->jobs[j].dir[d],
+							    *y = &g->jobs[j].dir[d];
+					SAME(y->present, x->present);
+					SAME(y->io_bytes, x->io_bytes);
+					SAME_OR_NAN(y->bw_bytes, x->bw_bytes);
+					SAME(y->clat.n_percentiles, x->clat.n_percentiles);
+					SAME_OR_NAN(y->clat.mean_ns, x->clat.mean_ns);
+				}
+				SAME_OR_NAN(g->jobs[j].usr_cpu_pct, w->jobs[j].usr_cpu_pct);
+				SAME(g->jobs[j].iodepth.n, w->jobs[j].iodepth.n);
+			}
+		}
+		fc_output_free(want);
+		fc_output_free(got);
+		free(flat);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	test_twins();
@@ -985,5 +1106,7 @@ int main(void)
 	test_status_interval_and_signals();
 	test_no_version_line();
 	test_bad_input();
+	test_bw_disagree();
+	test_unindented();
 	return check_exit();
 }
