@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, parse_csv, rejects, run, setup, summary  # noqa: E402
 
 setup(sys.argv[1])
+SRC = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
 FIOCAMP_RUN = os.path.abspath(sys.argv[2])
 FIO = shutil.which("fio")
 
@@ -289,6 +290,26 @@ def workload_columns(tmp, data):
           f"columns: LibreOffice reads the numbers as numbers: {cells}")
 
 
+def baselines_said():
+    """--baseline, --baseline-variant and --state-order name the states or
+    variants there are; the per-second round 1 rows say what their change
+    is against, the base column's too (tests/fixtures/sample-campaign)."""
+    camp = os.path.join(SRC, "tests", "fixtures", "sample-campaign")
+    for opt, what in (("--baseline", "states"), ("--baseline-variant", "variants"),
+                      ("--state-order", "states")):
+        rc, out, err = run([opt, "nope", "--csv", "summary", camp])
+        names = ('"warm", "evicted", "control"' if what == "states" else '"sample-campaign"')
+        check(rc == 2 and f'called "nope" (the {what} with runs: {names})' in err,
+              f"baselines: {opt} names the {what}: {rc} {err}")
+    rc, out, err = run(["--table", "--width", "200", camp])
+    row = [l for l in out.splitlines() if l.startswith("  round 1, 1st second")]
+    check(row and row[0].split()[5].endswith("%"),
+          f"baselines: the base column's 1st second has its change: {row}")
+    check("round 1, 1st second, slowest and last second: round 1's, each against the "
+          "baseline's median of that second over all its rounds" in " ".join(out.split()),
+          "baselines: the legend says what the per-second round 1 rows compare with")
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -304,6 +325,7 @@ def main():
         merged_group(tmp, data)
         resumed_first_round(tmp)
         workload_columns(tmp, data)
+        baselines_said()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

@@ -296,6 +296,29 @@ static bool transition_shown(const struct an_transition *t)
 	return cm_status_failed(t->status) || t->n_actions > 0;
 }
 
+/* The names of the states with usable runs, in time order: "basis, snap1"
+ * (caller frees). */
+static char *state_names(const struct an_analysis *a, const size_t *order, size_t n)
+{
+	struct cm_buf b = {NULL, 0, 0};
+	for (size_t k = 0; k < n; k++) {
+		if (a->states[order[k]].n_runs)
+			cm_buf_printf(&b, "%s\"%s\"", b.len ? ", " : "", a->states[order[k]].name);
+	}
+	return cm_buf_take(&b);
+}
+
+/* The names of the variants with usable runs (caller frees). */
+static char *variant_names(const struct an_analysis *a)
+{
+	struct cm_buf b = {NULL, 0, 0};
+	for (size_t v = 0; v < a->n_variants; v++) {
+		if (a->variants[v].n_runs)
+			cm_buf_printf(&b, "%s\"%s\"", b.len ? ", " : "", a->variants[v].name);
+	}
+	return cm_buf_take(&b);
+}
+
 static int order_states(struct an_analysis *a, const struct an_stats_opts *opt,
 			struct an_error *err)
 {
@@ -333,9 +356,12 @@ static int order_states(struct an_analysis *a, const struct an_stats_opts *opt,
 					break;
 			}
 			if (k == n) {
+				char *names = state_names(a, time_order, n);
 				an_fail(err, AN_E_USAGE,
-					"--state-order: no usable runs of a state called \"%s\"",
-					tok);
+					"--state-order: no usable runs of a state called \"%s\" "
+					"(the states with runs: %s)",
+					tok, names);
+				free(names);
 				free(list);
 				free(time_order);
 				free(placed);
@@ -359,10 +385,14 @@ static int order_states(struct an_analysis *a, const struct an_stats_opts *opt,
 		while (k < a->n_states && strcmp(a->states[k].name, opt->baseline) != 0)
 			k++;
 		if (k == a->n_states || !a->states[k].n_runs) {
+			char *names = state_names(a, time_order, n);
+			an_fail(err, AN_E_USAGE,
+				"--baseline: no usable runs of a state called \"%s\" (the states "
+				"with runs: %s)",
+				opt->baseline, names);
+			free(names);
 			free(time_order);
-			return an_fail(err, AN_E_USAGE,
-				       "--baseline: no usable runs of a state called \"%s\"",
-				       opt->baseline);
+			return AN_E_USAGE;
 		}
 		a->baseline = k;
 	} else {
@@ -392,10 +422,13 @@ static int order_columns(struct an_analysis *a, const struct an_stats_opts *opt,
 		while (k < a->n_variants && strcmp(a->variants[k].name, opt->baseline_variant) != 0)
 			k++;
 		if (k == a->n_variants || !a->variants[k].n_runs) {
-			return an_fail(
-			    err, AN_E_USAGE,
-			    "--baseline-variant: no usable runs of a variant called \"%s\"",
-			    opt->baseline_variant);
+			char *names = variant_names(a);
+			an_fail(err, AN_E_USAGE,
+				"--baseline-variant: no usable runs of a variant called \"%s\" "
+				"(the variants with runs: %s)",
+				opt->baseline_variant, names);
+			free(names);
+			return AN_E_USAGE;
 		}
 		a->baseline_variant = k;
 	} else {

@@ -197,14 +197,16 @@ static void per_second_rows(struct an_grid_block *b, const struct an_analysis *a
 		rb[k] = cl->state == a->baseline && band && band->n
 			    ? range_text(band->low, band->high)
 			    : cm_strdup("");
-		/* Round 1's seconds against the reference's median of the same second. */
+		/* Round 1's seconds against the reference's median of the same
+		 * second over its rounds, as the round 1 rows above; the base
+		 * column's against its own (legend_sec) */
 		const struct an_series *ss[3] = {first, min, last};
 		char **rows[3] = {rf, rm, rl};
 		for (int i = 0; i < 3; i++) {
 			const struct an_cell *c = &ss[i]->cells[col];
 			struct shown sh = shown_cmp(a, ss[i], col);
-			rows[i][k] =
-			    value_pct(c->round1, an_pct_change(c->round1, sh.ref_median), false);
+			double ref = sh.is_base ? c->sum.median : sh.ref_median;
+			rows[i][k] = value_pct(c->round1, an_pct_change(c->round1, ref), false);
 		}
 
 		const struct an_cell *cr = &rec->cells[col];
@@ -460,8 +462,10 @@ static const char legend_variants[] =
     "variants: the columns of the baseline state compare with the baseline variant, the "
     "other states with the baseline state of their own variant.";
 static const char legend_sec[] =
-    "per second: band = the baseline's per-second p10..p90; recovery = seconds from the "
-    "start of the run until the rate first reaches the band's lower edge.";
+    "per second: band = the baseline's per-second p10..p90; round 1, 1st second, slowest "
+    "and last second: round 1's, each against the baseline's median of that second over "
+    "all its rounds; recovery = seconds from the start of the run until the rate first "
+    "reaches the band's lower edge.";
 static const char legend_failed[] =
     "(failed), (interrupted), (data differs): what the campaign recorded of the state's "
     "transition; see state transitions.";
