@@ -175,6 +175,14 @@ struct fc_option {
 	const char *value; /* "" for valueless options (fio >= 3.39) */
 };
 
+/* Another job of a group_reporting entry, as its banner shows it (normal
+ * output). */
+struct fc_merged_job {
+	const char *name;
+	size_t n_options; /* rw, bs, ioengine, iodepth, as fc_job's */
+	const struct fc_option *options;
+};
+
 struct fc_job {
 	size_t index;	  /* position in jobs[] / client_stats[] / terse lines */
 	unsigned clone;	  /* n-th entry with the same name, group and host */
@@ -199,6 +207,11 @@ struct fc_job {
 	const struct fc_option *options;
 	unsigned members; /* threads summed into this entry: "jobs=N" of
 			     normal output; 0 where fio does not say */
+	/* Normal output, an entry of several jobs (group_reporting): the
+	 * other jobs of its group whose banners name them, in fio's order;
+	 * its options are its own banner's.  0 and NULL otherwise. */
+	size_t n_merged;
+	const struct fc_merged_job *merged;
 };
 
 struct fc_disk {

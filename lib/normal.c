@@ -1259,6 +1259,39 @@ static const struct banner *banner_of(const struct nscan *s, const struct fc_job
 	return NULL;
 }
 
+/*
+ * The other jobs of a group_reporting entry: fio prints a banner for each
+ * job of its group ("writer: (g=0): rw=randwrite, ...") but one entry for
+ * their sum, under the first job's name.  The latest banner of each other
+ * name in the group, in the order of the banners.
+ */
+static bool merged_banners(struct nscan *s, struct fc_job *j)
+{
+	const struct banner *b = s->banners.data;
+	size_t n = 0;
+	for (size_t i = 0; i < s->banners.n; i++)
+		n += b[i].groupid == j->groupid && strcmp(b[i].name, j->name) != 0;
+	if (!n)
+		return true;
+	struct fc_merged_job *m = fc_arena_alloc(s->a, n * sizeof(*m));
+	if (!m)
+		return nomem(s);
+	size_t k = 0;
+	for (size_t i = 0; i < s->banners.n; i++) {
+		if (b[i].groupid != j->groupid || strcmp(b[i].name, j->name) == 0)
+			continue;
+		size_t e = 0;
+		while (e < k && strcmp(m[e].name, b[i].name) != 0)
+			e++;
+		m[e] = (struct fc_merged_job){b[i].name, b[i].n_opts, b[i].opts};
+		if (e == k)
+			k++;
+	}
+	j->merged = m;
+	j->n_merged = k;
+	return true;
+}
+
 /* ---- reports --------------------------------------------------------------- */
 
 /* Line `no` belongs to the report. */
@@ -1410,6 +1443,8 @@ static bool finish_job(struct nscan *s, struct fc_job *j, struct job_extra *x, b
 		j->options = b->opts;
 		j->n_options = b->n_opts;
 	}
+	if (j->members > 1 && !merged_banners(s, j))
+		return false;
 	j->all_clients = s->client && strcmp(j->name, "All clients") == 0;
 	return true;
 }

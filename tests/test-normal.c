@@ -1096,6 +1096,45 @@ static void test_unindented(void)
 	}
 }
 
+/* A group_reporting entry of two jobs: the other job's banner is kept with
+ * the entry (fc_job.merged); numjobs clones of one job are no other job. */
+static void test_merged_banners(void)
+{
+	size_t len, n;
+	char *text = normal_part("numjobs2_group_reporting", &len);
+	if (!text)
+		return;
+	struct fc_output *o = read_part(text, len, "numjobs2_group_reporting", FC_OK);
+	if (o) {
+		CHECK_INT(o->final->jobs[0].members, 2);
+		CHECK_U64(o->final->jobs[0].n_merged, 0);
+	}
+	fc_output_free(o);
+	char *two =
+	    with_line(text, len, 1,
+		      "nj: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) "
+		      "4096B-4096B, ioengine=psync, iodepth=1\n"
+		      "other: (g=0): rw=randwrite, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) "
+		      "4096B-4096B, ioengine=psync, iodepth=4",
+		      &n);
+	o = read_part(two, n, "two banners, one entry", FC_OK);
+	if (o) {
+		const struct fc_job *j = &o->final->jobs[0];
+		CHECK_U64(j->n_merged, 1);
+		if (j->n_merged == 1) {
+			CHECK_STR(j->merged[0].name, "other");
+			const struct fc_job peer = {.options = j->merged[0].options,
+						    .n_options = j->merged[0].n_options};
+			CHECK_STR(fc_job_option(NULL, &peer, "rw"), "randwrite");
+			CHECK_STR(fc_job_option(NULL, &peer, "iodepth"), "4");
+		}
+		CHECK_STR(fc_job_option(NULL, j, "rw"), "randread");
+	}
+	fc_output_free(o);
+	free(two);
+	free(text);
+}
+
 int main(void)
 {
 	test_twins();
@@ -1108,5 +1147,6 @@ int main(void)
 	test_bad_input();
 	test_bw_disagree();
 	test_unindented();
+	test_merged_banners();
 	return check_exit();
 }

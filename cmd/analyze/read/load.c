@@ -172,7 +172,13 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 		const char *merged;
 		size_t merged_len;
 		if (an_wl_get(r->workload, j, AN_WL_MERGED, &merged, &merged_len)) {
-			/* its options are one job's: the name says it is not one */
+			/* its options are one job's: the name says it is not one,
+			 * with the other jobs' names where the report has them */
+			for (size_t k = 0; k < job->n_merged; k++) {
+				char *other = cm_utf8_dup(job->merged[k].name);
+				cm_buf_printf(&label, "+%s", other);
+				free(other);
+			}
 			cm_buf_printf(&label, " (group_reporting: %.*s merged)", (int)merged_len,
 				      merged);
 			r->merged_jobs = true;

@@ -453,13 +453,30 @@ static bool merged_jobs(const struct fc_run *run, const struct fc_job *job, char
 	/* a job that stopped early adds less than its share: 5 % of room */
 	bool more = numjobs && procs > numjobs && run->format != FC_FORMAT_NORMAL &&
 		    (double)job->job_runtime_ms > 1.05 * (double)numjobs * (double)longest_ms;
-	if (!rw_differs && !more)
+	/* normal output has every job's banner: the options that differ */
+	static const char *const shown[] = {"rw", "bs", "ioengine", "iodepth"};
+	char differ[48] = "";
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		const char *mine = fc_job_option(NULL, job, shown[i]);
+		bool other = false;
+		for (size_t k = 0; k < job->n_merged && !other; k++) {
+			const struct fc_job peer = {.options = job->merged[k].options,
+						    .n_options = job->merged[k].n_options};
+			const char *theirs = fc_job_option(NULL, &peer, shown[i]);
+			other = (mine == NULL) != (theirs == NULL) ||
+				(mine && theirs && strcmp(mine, theirs) != 0);
+		}
+		if (other || (rw_differs && i == 0))
+			snprintf(differ + strlen(differ), sizeof(differ) - strlen(differ), "%s%s",
+				 differ[0] ? ", " : "", shown[i]);
+	}
+	if (!differ[0] && !more)
 		return false;
 	if (procs > 1)
-		snprintf(what, len, "%" PRIu64 " jobs%s", procs,
-			 rw_differs ? " of different rw" : "");
+		snprintf(what, len, "%" PRIu64 " jobs%s%s", procs,
+			 differ[0] ? " of different " : "", differ);
 	else
-		snprintf(what, len, "jobs of different rw");
+		snprintf(what, len, "jobs of different %s", differ);
 	return true;
 }
 
