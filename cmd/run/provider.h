@@ -223,7 +223,7 @@ struct fcr_provider {
 	void (*free)(void *state);
 };
 
-/* ---- helpers for implementations (providers.c) ---- */
+/* ---- helpers for implementations (provider.c) ---- */
 
 /*
  * A client's event into the journal: a shallow copy of the borrowed fields

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* What every provider calls: journal events, stop flags, notes and the
+ * checks of its [provider] keys (provider.h). */
+#include "provider.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fcr_provider_event(const struct fcr_provider_ctx *ctx, const char *provider,
+			const char *during, const char *type, json_t *fields)
+{
+	if (!ctx || !ctx->journal)
+		return;
+	/* fields are borrowed: a shallow copy shares (and keeps) the values */
+	json_t *e = json_copy(fields);
+	if (!e)
+		return;
+	json_object_set_new(e, "event", json_string(type));
+	json_object_set_new(e, "provider", json_string(provider));
+	/* "action" is taken (netcup's token events); "during" names what we were doing */
+	if (during)
+		json_object_set_new(e, "during", json_string(during));
+	ctx->journal(ctx->opaque, e);
+}
+
+bool fcr_provider_should_stop(const struct fcr_provider_ctx *ctx, bool safety)
+{
+	if (!ctx)
+		return false;
+	volatile int *flag = safety ? ctx->hard_stop : ctx->stop;
+	return flag && *flag;
+}
+
+void fcr_provider_vnote(const struct fcr_provider_ctx *ctx, const char *level, const char *fmt,
+			va_list ap)
+{
+	if (!ctx || !ctx->note)
+		return;
+	char msg[1400];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ctx->note(ctx->opaque, level, msg);
+}
+
+bool fcr_provider_step_is(const struct fcr_provider_step *st, const char *want)
+{
+	return st->status && !strcmp(st->status, want);
+}
+
+void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,
+			    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_strv_addf(problems, "%s:%u: %s", k->file, k->line, msg);
+	free(msg);
+}
+
+bool fcr_provider_key_duration(const struct fcr_provider_key *k, unsigned *ms,
+			       struct cm_strv *problems)
+{
+	uint64_t v;
+	char why[256];
+	if (cm_parse_duration_ms(k->value, &v, why, sizeof(why)) < 0) {
+		fcr_provider_key_error(problems, k, "%s: %s", k->key, why);
+		return false;
+	}
+	if (v == 0 || v > 24ull * 3600 * 1000) {
+		fcr_provider_key_error(problems, k, "%s: '%s' must be more than 0 and at most 1d",
+				       k->key, k->value);
+		return false;
+	}
+	*ms = (unsigned)v;
+	return true;
+}
