@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The engine's loop: a state's repetitions, in each its actions, then its
- * rounds, in each round every variant (and size) of the suite; the manifest
- * and journal written at every step.  What is done is never done again: a
- * resumed session skips it.  The session around it (the campaign
- * directory, the provider, the end) is session.c's.
+ * A campaign's session from end to end: the campaign directory created (or
+ * reopened on --resume), the provider opened and its preflight, the target's
+ * preflight and prefill, then the states one after the other
+ * (fcr_session_run_state, state.c), and at the end the test files, the
+ * manifest's last word and the closing report.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,894 +20,493 @@
 #include "machine/probe.h"
 #include "machine/spawn.h"
 
-json_t *fcr_session_at(const struct fcr_session *S, json_t *event)
+static void count_work(struct fcr_session *S)
 {
-	if (S->rep)
-		json_object_set_new(event, "repetition", json_integer(S->rep));
-	return event;
-}
-
-void fcr_session_cut_marks(json_t *obj, json_t *event)
-{
-	static const char *const marks[] = {"downtime_cut", "data_back_cut"};
-	for (size_t i = 0; i < CM_ARRAY_SIZE(marks); i++) {
-		if (json_is_true(json_object_get(obj, marks[i])))
-			json_object_set_new(event, marks[i], json_true());
+	const struct fcr_campaign *c = S->c;
+	json_t *states = json_object_get(S->rec.m, "states");
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
+		json_t *s = json_array_get(states, si);
+		if (fcr_has_status(s, "done"))
+			continue;
+		for (size_t k = 1; k <= st->repeat; k++) {
+			json_t *rep = fcr_manifest_rep(s, k);
+			unsigned left = 0;
+			for (unsigned r = 0; r < st->rounds; r++) {
+				if (!fcr_has_status(
+					json_array_get(json_object_get(rep, "rounds"), r), "done"))
+					left++;
+			}
+			unsigned per_round = (unsigned)fcr_manifest_round_tests(c, st);
+			fcr_status_add_work(left * per_round, left ? left - 1 : 0, 0);
+			for (size_t ai = 0; ai < st->n_actions; ai++) {
+				const struct fcr_step *a = &st->actions[ai];
+				if (a->def->duration_ms &&
+				    !fcr_has_status(
+					json_array_get(json_object_get(rep, "before"), ai), "done"))
+					fcr_status_add_work(0, 0, a->def->duration_ms(a));
+			}
+			/* each variant's own before, at its first use in a state with rounds */
+			json_t *vs = json_object_get(rep, "variants");
+			for (size_t vi = 0; st->rounds && vi < c->n_variants; vi++) {
+				const struct fcr_variant *v = &c->variants[vi];
+				json_t *vb = json_object_get(json_array_get(vs, vi), "before");
+				for (size_t ai = 0; ai < v->n_actions; ai++) {
+					const struct fcr_step *a = &v->actions[ai];
+					if (a->def->duration_ms &&
+					    !fcr_has_status(json_array_get(vb, ai), "done"))
+						fcr_status_add_work(0, 0, a->def->duration_ms(a));
+				}
+			}
+		}
 	}
 }
 
-void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg)
+static char *default_dir_name(const struct fcr_campaign *c)
 {
-	fcr_record_event(&S->rec, "error",
-			 json_pack("{s:s, s:o}", "step", what, "message", fcr_jtext(msg)));
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return cm_asprintf("%s-%s", c->name, stamp);
 }
 
-/* ---- actions ------------------------------------------------------------- */
-
-void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
-		     struct fcr_action_ctx *ctx)
+static int create_campaign_dir(struct fcr_session *S, struct fcr_error *err)
 {
-	*ctx = (struct fcr_action_ctx){
-	    .c = S->c,
-	    .target = &S->tgt,
-	    .rec = S->journal_ready ? &S->rec : NULL,
-	    .fio = &S->fio,
-	    .provider = S->prov,
+	const struct fcr_campaign *c = S->c;
+	S->cdir = S->o->out_dir ? cm_strdup(S->o->out_dir) : default_dir_name(c);
+	size_t n = strlen(S->cdir);
+	while (n > 1 && S->cdir[n - 1] == '/')
+		S->cdir[--n] = '\0';
+	char *parent = fcr_path_dirname(S->cdir);
+	int rc = fcr_mkdir_p(parent, 0755, err);
+	free(parent);
+	if (rc < 0)
+		return -1;
+	if (mkdir(S->cdir, 0755) < 0) {
+		if (errno == EEXIST)
+			return fcr_fail(err,
+					"%s already exists: a campaign directory is never "
+					"overwritten (continue it with --resume %s, or choose "
+					"another with -o)",
+					S->cdir, S->cdir);
+		return fcr_fail_errno(err, errno, "%s: cannot create", S->cdir);
+	}
+	char *ini = cm_asprintf("%s/campaign.ini", S->cdir);
+	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
+	free(ini);
+	if (rc < 0)
+		return -1;
+	return fcr_fsync_dir(S->cdir, err);
+}
+
+static void provider_journal(void *opaque, json_t *event)
+{
+	struct fcr_session *S = opaque;
+	if (!S->journal_ready) {
+		/* before the campaign directory exists nothing is worth keeping */
+		json_decref(event);
+		return;
+	}
+	const char *name = fcr_jstr(event, "event");
+	char *copy = cm_strdup(name ? name : "provider");
+	json_object_del(event, "event");
+	/* which action it belongs to, for a resume to find its writes */
+	if (S->ai >= 0)
+		json_object_set_new(
+		    event, "at",
+		    fcr_session_at(S, json_pack("{s:s, s:i}", "state", S->c->states[S->si].name,
+						"index", S->ai)));
+	fcr_record_event(&S->rec, copy, event);
+	free(copy);
+}
+
+static void provider_note(void *opaque, const char *level, const char *text)
+{
+	struct fcr_session *S = opaque;
+	if (!strcmp(level, "problem")) {
+		/* refusals are shown even with --quiet */
+		fcr_progress_clear();
+		fprintf(stderr, "%s: PROBLEM: %s\n", S->c->provider_type, text);
+	} else if (!strcmp(level, "warning")) {
+		fcr_progress_line("%s: warning: %s", S->c->provider_type, text);
+	} else {
+		fcr_progress_line("%s: %s", S->c->provider_type, text);
+	}
+	if (S->journal_ready)
+		fcr_record_event(&S->rec, "provider-note",
+				 json_pack("{s:s, s:s, s:s}", "provider", S->c->provider_type,
+					   "level", level, "text", text));
+}
+
+/* The provider's configuration and credentials: before anything is created. */
+static int open_provider(struct fcr_session *S, struct fcr_error *err)
+{
+	const struct fcr_campaign *c = S->c;
+	S->pctx = (struct fcr_provider_ctx){
+	    .journal = provider_journal,
+	    .note = provider_note,
+	    .opaque = S,
 	    .stop = S->stop,
 	    .hard_stop = S->hard_stop,
-	    .state = &S->c->states[si],
-	    .repetition = S->rep,
-	    .label = label,
-	    .down_wall = NAN,
-	    .back_wall = NAN,
 	};
+	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
+	struct cm_strv problems = {0};
+	if (c->provider->configure(&sec, &S->pctx, &S->prov, &problems) < 0) {
+		/* the campaign file was checked already: the first problem says it */
+		fcr_fail(err, "%s", problems.n ? problems.v[0] : "the provider refused its keys");
+		cm_strv_release(&problems);
+		return -1;
+	}
+	cm_strv_release(&problems);
+	S->prov_ready = true;
+	return c->provider->connect(S->prov, err);
 }
 
-/* The downtime that an action which saw the machine back ends; rep_obj is
- * the repetition's object (the state's when it does not repeat). */
-static void record_downtime(struct fcr_session *S, const struct fcr_state *st, size_t ai,
-			    json_t *rep_obj, json_t *obj, double back_wall)
+/* The provider's preflight, with every provider action and what earlier
+ * sessions made of it. */
+static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 {
-	const char *note;
-	bool cut;
-	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note, &cut);
-	bool first = !json_is_number(json_object_get(rep_obj, "downtime_s")) &&
-		     !json_is_true(json_object_get(rep_obj, "downtime_cut"));
-	if (note) {
-		json_object_set_new(obj, "downtime_note", json_string(note));
-		if (!json_object_get(rep_obj, "downtime_note"))
-			json_object_set_new(rep_obj, "downtime_note", json_string(note));
-		fcr_progress_line("%s: %s", st->name, note);
+	const struct fcr_campaign *c = S->c;
+	struct fcr_provider_step *steps = NULL;
+	size_t n = 0;
+	json_t *states = json_object_get(S->rec.m, "states");
+	json_t *writes = fcr_resume_writes(S);
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
+		for (size_t k = 1; k <= st->repeat; k++) {
+			json_t *before = json_object_get(
+			    fcr_manifest_rep(json_array_get(states, si), k), "before");
+			for (size_t ai = 0; ai < st->n_actions; ai++) {
+				const struct fcr_step *a = &st->actions[ai];
+				if (!a->from_provider)
+					continue;
+				json_t *obj = json_array_get(before, ai);
+				const char *status = fcr_jstr(obj, "status");
+				steps = cm_realloc(steps, n + 1, sizeof(*steps));
+				steps[n++] = (struct fcr_provider_step){
+				    .state = st->name,
+				    .action = a->words.v[0],
+				    .argc = (int)a->words.n - 1,
+				    .argv = a->words.v + 1,
+				    .file = c->source,
+				    .line = a->line,
+				    .repetition = st->repeat > 1 ? (unsigned)k : 0,
+				    .status = status ? status : "pending",
+				    .result = json_object_get(obj, "result"),
+				    .recorded = obj,
+				    .journal = fcr_resume_step_writes(writes, st->name,
+								      st->repeat > 1 ? k : 0, ai),
+				};
+			}
+		}
 	}
-	/* an interrupt came between: never a sample (provider.h) */
-	if (cut) {
-		json_object_set_new(obj, "downtime_cut", json_true());
-		if (first)
-			json_object_set_new(rep_obj, "downtime_cut", json_true());
-	}
-	if (isfinite(since) && isfinite(back_wall)) {
-		double down = back_wall - since;
-		json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
-		if (first)
-			json_object_set_new(rep_obj, "downtime_s", fcr_jseconds(down));
-		fcr_progress_line("%s: SSH is back after %.2fs of downtime%s", st->name, down,
-				  cut ? " (across an interruption: not a sample)" : "");
-	}
-}
-
-/*
- * Data back: from the start of the repetition's first take-down action to
- * the end of the first check of the data after it that matched (a
- * verify-hash).  Only the first counts; a cut-short transition counts from
- * where its downtime does (fcr_resume_down_since).
- */
-static void record_data_back(struct fcr_session *S, const struct fcr_state *st, size_t ai,
-			     json_t *rep_obj, double end_wall)
-{
-	if (json_is_number(json_object_get(rep_obj, "data_back_s")) ||
-	    json_is_true(json_object_get(rep_obj, "data_back_cut")))
-		return;
-	const char *note;
-	bool cut;
-	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note, &cut);
-	if (cut)
-		json_object_set_new(rep_obj, "data_back_cut", json_true());
-	if (!isfinite(since))
-		return;
-	json_object_set_new(rep_obj, "data_back_s", fcr_jseconds(end_wall - since));
-	fcr_progress_line("%s: the data is back %.2fs after the machine was taken away%s", st->name,
-			  end_wall - since, cut ? " (across an interruption: not a sample)" : "");
-}
-
-/*
- * Action ai of state si in the repetition at hand (rep_obj: its manifest
- * object, the state's when it does not repeat), with its manifest object
- * obj: the bookkeeping around its row's perform().
- */
-static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai,
-				       const struct fcr_variant *variant, json_t *rep_obj,
-				       json_t *obj)
-{
-	const struct fcr_state *st = &S->c->states[si];
-	const struct fcr_step *a = variant ? &variant->actions[ai] : &st->actions[ai];
-	char where[FCR_NAME_MAX_BYTES + 64], label[FCR_NAME_MAX_BYTES * 3 + 1024];
-	if (S->rep)
-		snprintf(where, sizeof(where), "%s rep %u/%u", st->name, S->rep, st->repeat);
-	else
-		snprintf(where, sizeof(where), "%s", st->name);
-	if (variant)
-		snprintf(label, sizeof(label), "%s: variant %s: %s", where, variant->name, a->text);
-	else
-		snprintf(label, sizeof(label), "%s: %s", where, a->text);
-	json_t *res = json_object();
-	struct fcr_error err = {0};
-
-	/*
-	 * Begun in an earlier session (cut short by an interrupt, or failed):
-	 * this attempt continues it.  Its timings are cut: its duration is this
-	 * attempt's part only, and a downtime through it counts from its first
-	 * start, across the interruption ("first_started").
-	 */
-	bool again = !fcr_has_status(obj, "pending") && fcr_jstr(obj, "started");
-	if (again && !json_object_get(obj, "first_started"))
-		json_object_set(obj, "first_started", json_object_get(obj, "started"));
-	json_object_set_new(obj, "status", json_string("running"));
-	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
-	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
-	static const char *const stale[] = {"error", "result", "downtime_s",  "downtime_note",
-					    "task",  "tasks",  "downtime_cut"};
-	for (size_t i = 0; i < CM_ARRAY_SIZE(stale); i++)
-		json_object_del(obj, stale[i]);
-	if (again)
-		json_object_set_new(obj, "cut", json_true());
-	if (a->takes_down)
-		S->maybe_down = true;
-	fcr_record_touch(&S->rec, obj);
-	fcr_record_save(&S->rec);
-	json_t *start_ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
-						       "index", (int)ai, "action", a->text));
-	if (variant)
-		json_object_set_new(start_ev, "variant", json_string(variant->name));
-	fcr_record_event(&S->rec, "action-start", start_ev);
-	fcr_progress_line("%s", label);
-	fcr_status_show(a->text, true);
-
-	struct fcr_action_ctx ctx;
-	fcr_session_ctx(S, si, label, &ctx);
-	const char *note_ignored;
-	bool cut_ignored;
-	/* a variant's actions come after all of the state's */
-	ctx.down_wall = fcr_resume_down_since(S, rep_obj, variant ? st->n_actions : ai, st,
-					      &note_ignored, &cut_ignored);
-	S->ai = variant ? -1 : (int)ai;
-	/* from now on the ETA counts what is left of its wait (fcr_status_wait) */
-	if (a->def->duration_ms)
-		fcr_status_waited(a->def->duration_ms(a));
-	int rc = a->def->perform(&ctx, a, res, &err);
-	S->ai = -1;
-	enum fcr_outcome s = FCR_DONE;
+	struct fcr_error pe = {0};
+	int rc = c->provider->preflight(S->prov, steps, n, &pe);
+	free(steps);
+	json_decref(writes);
 	if (rc < 0)
-		s = rc == FCR_E_STOPPED || *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-	if (rc == 0 && a->def->ends_downtime) {
-		S->maybe_down = false;
-		record_downtime(S, st, ai, rep_obj, obj, ctx.back_wall);
-	}
-	/* the contract wants a provider's tasks beside our timing */
-	static const char *const lifted[] = {"task", "tasks"};
-	for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
-		json_t *v = json_object_get(res, lifted[i]);
-		if (!v)
+		return fcr_fail(err, "provider %s: %s", c->provider_type, pe.msg);
+	return 0;
+}
+
+/*
+ * The test file at the end: a campaign done removes it (a file of
+ * gigabytes must not stay behind on a rented server) unless keep-file =
+ * yes; one that failed or was interrupted keeps it for --resume.  Journaled;
+ * returns the line that says which (caller frees), or NULL without a test
+ * file.
+ */
+static char *one_test_file_end(struct fcr_session *S, const char *path, enum fcr_outcome result);
+
+static char *test_file_end(struct fcr_session *S, enum fcr_outcome result)
+{
+	const struct fcr_campaign *c = S->c;
+	if (!c->n_variants)
+		return c->uses_test_file ? one_test_file_end(S, S->tgt.test_file, result) : NULL;
+	/* each directory variant's test file; a device is left as it is */
+	struct cm_buf lines = {0};
+	for (size_t i = 0; i < c->n_variants; i++) {
+		if (!c->variants[i].directory)
 			continue;
-		json_object_set(obj, lifted[i], v);
-		json_object_del(res, lifted[i]);
+		char *line = one_test_file_end(S, c->variants[i].test_file, result);
+		if (line)
+			cm_buf_printf(&lines, "%s%s", lines.len ? "; " : "", line);
+		free(line);
 	}
-	if (s == FCR_DONE && *S->stop)
-		s = FCR_INTERRUPTED;
-	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
-	json_object_set_new(obj, "finished", fcr_jutc(t1_wall));
-	if (s == FCR_DONE && a->def->checks_data)
-		record_data_back(S, st, ai, rep_obj, t1_wall);
-	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
-	if (json_object_size(res))
-		json_object_set_new(obj, "result", res);
-	else
-		json_decref(res);
-	const char *status = fcr_outcome_status(s);
-	json_object_set_new(obj, "status", json_string(status));
-	if (s == FCR_FAILED)
-		fcr_jset_text(obj, "error", err.msg);
-	json_t *ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name,
-						 "index", (int)ai, "action", a->text, "status",
-						 status, "duration_s", fcr_jseconds(t1 - t0)));
-	static const char *const echoed[] = {"downtime_s", "downtime_cut", "cut",
-					     "result",	   "task",	   "tasks"};
-	for (size_t i = 0; i < CM_ARRAY_SIZE(echoed); i++) {
-		if (json_object_get(obj, echoed[i]))
-			json_object_set(ev, echoed[i], json_object_get(obj, echoed[i]));
+	return lines.s;
+}
+
+static char *one_test_file_end(struct fcr_session *S, const char *path, enum fcr_outcome result)
+{
+	if (!path)
+		return NULL;
+	const char *what = "kept";
+	char *line;
+	struct fcr_error err = {0};
+	if (result != FCR_DONE) {
+		line = cm_asprintf("the test file %s is kept for --resume", path);
+	} else if (S->c->keep_file) {
+		line = cm_asprintf("the test file %s is kept (keep-file = yes)", path);
+	} else if (fcr_target_remove_file(&S->tgt, path, &err) < 0) {
+		what = "failed";
+		line = cm_asprintf("the test file %s could not be removed: %s", path, err.msg);
+	} else {
+		what = "removed";
+		line = cm_asprintf("the test file %s is removed (keep-file = yes keeps it)", path);
 	}
-	if (s == FCR_FAILED)
+	json_t *ev = json_pack("{s:s, s:s}", "path", path, "status", what);
+	if (err.msg[0])
 		fcr_jset_text(ev, "error", err.msg);
-	if (variant)
-		json_object_set_new(ev, "variant", json_string(variant->name));
-	fcr_record_touch(&S->rec, obj);
-	fcr_record_touch(&S->rec, rep_obj); /* its downtime, its data back */
-	fcr_record_commit(&S->rec, "action-end", ev);
-	if (s == FCR_FAILED)
-		fcr_progress_problem("%s: FAILED: %s", label, err.msg);
-	else if (s == FCR_INTERRUPTED)
-		fcr_progress_line("%s: interrupted", label);
-	return S->rec.failed ? FCR_FATAL : s;
+	fcr_record_event(&S->rec, "test-file", ev);
+	return line;
 }
 
-/* ---- rounds -------------------------------------------------------------- */
-
-/* The state's name in messages, with the repetition at hand when it repeats:
- * "after" or "after rep 2/3". */
-static void step_label(const struct fcr_session *S, const struct fcr_state *st, char *buf,
-		       size_t size)
+int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 {
-	if (st->repeat > 1 && S->rep)
-		snprintf(buf, size, "%s rep %u/%u", st->name, S->rep, st->repeat);
-	else
-		snprintf(buf, size, "%s", st->name);
-}
+	struct fcr_session S_ = {.c = c, .o = o, .ai = -1}, *S = &S_;
+	struct fcr_error err;
+	fcr_safety_init(S);
+	fcr_status_begin(c->n_states, c->runtime_ms, c->pause_ms);
+	fcr_progress_init(o->quiet		  ? FCR_PROGRESS_QUIET
+			  : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
+						  : FCR_PROGRESS_PLAIN);
+	int exit_code = FCR_EXIT_FAILED;
+	if (fcr_session_jobs(S, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	bool resume = o->resume_dir != NULL;
+	S->resumed = resume;
+	S->session_wall = cm_wall_s();
+	S->restored_down_wall = NAN;
+	if (resume) {
+		S->cdir = cm_strdup(o->resume_dir);
+		if (fcr_resume_check_dir(S->cdir, &err) < 0 ||
+		    fcr_record_open(&S->rec, S->cdir, &err) < 0 || fcr_resume_load(S, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
+			fcr_session_release(S);
+			return FCR_EXIT_USAGE;
+		}
+	}
+	bool complete = resume && fcr_has_status(S->rec.m, "done");
+	if (resume && !complete && fcr_resume_check_jobs(S, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	/* credentials before anything is created: a bad token file is a usage error */
+	if (!complete && open_provider(S, &err) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_USAGE;
+	}
+	if (!resume) {
+		if (create_campaign_dir(S, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			fcr_session_release(S);
+			return FCR_EXIT_USAGE;
+		}
+		if (fcr_record_open(&S->rec, S->cdir, &err) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+			fcr_session_release(S);
+			return FCR_EXIT_FAILED;
+		}
+		S->rec.session = 1;
+		S->rec.m = fcr_manifest_new(c, S->fio.jobs, o->campaign_path);
+	}
+	S->journal_ready = true;
+	S->fio.cdir = S->cdir;
+	fcr_safety_signals();
+	fcr_record_event(&S->rec, resume ? "resume" : "campaign-start",
+			 json_pack("{s:s, s:s, s:b}", "campaign", c->name, "directory", S->cdir,
+				   "keep_going", o->keep_going));
+	if (complete) {
+		fcr_progress_line("%s: the campaign is complete; nothing left to do", S->cdir);
+		fcr_record_event(&S->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
+		if (!o->quiet)
+			fcr_report_print(S);
+		fcr_session_release(S);
+		return FCR_EXIT_OK;
+	}
+	json_object_set_new(S->rec.m, "status", json_string("running"));
+	fcr_record_touch(&S->rec, S->rec.m);
+	if (fcr_record_save(&S->rec) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
+		fcr_session_release(S);
+		return FCR_EXIT_FAILED;
+	}
+	fcr_progress_line("campaign %s: %s%s", c->name, S->cdir, resume ? " (resumed)" : "");
 
-/*
- * Runs the suite in <cdir>/<rel>, test ti into tests[first + ti]; `where`
- * (borrowed) names the runs in the journal, `what` in messages ("basis
- * r1/4").  *any_failed is set when a test failed and --keep-going went on.
- */
-static enum fcr_outcome run_tests(struct fcr_session *S, const struct fcr_state *st,
-				  const char *rel, json_t *tests, size_t first, json_t *where,
-				  const char *what, bool *any_failed)
-{
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
-		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
-		json_t *t = json_array_get(tests, first + ti);
-		json_t *w = json_deep_copy(where);
-		json_object_set_new(w, "test", json_string(job->test));
-		char label[FCR_NAME_MAX_BYTES * 4 + 64];
-		snprintf(label, sizeof(label), "%s %s", what, job->test);
-		fcr_status_show(job->test, true);
-		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, w, label);
-		json_decref(w);
-		fcr_status_test_done();
-		/* the manifest is saved when the round (or the variant) ends: one cut
-		 * short runs again as a whole, so its single tests need no save */
-		if (S->rec.failed)
-			return FCR_FATAL;
-		if (s == FCR_INTERRUPTED)
-			return FCR_INTERRUPTED;
+	const char *final = "failed";
+	enum fcr_outcome result = FCR_DONE;
+	if (fcr_target_init(&S->tgt, c, S->stop, S->hard_stop, &err) < 0) {
+		fcr_progress_problem("%s", err.msg);
+		fcr_session_failure(S, "target", err.msg);
+		result = FCR_FAILED;
+		goto end;
+	}
+	if (resume) {
+		S->maybe_down = fcr_safety_maybe_down(S);
+		/* an ssh target can only be checked once the machine is back */
+		if (S->maybe_down && c->target == FCR_TARGET_SSH &&
+		    fcr_safety_power_on(S, "resuming a transition that was cut short") < 0) {
+			fcr_session_failure(S, "resume", "the machine could not be brought back");
+			result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			goto end;
+		}
+	}
+	/* one fio per target: none of a dead session's may run beside ours */
+	if (resume && fcr_resume_reap(S, &err) < 0) {
+		fcr_progress_problem("%s", err.msg);
+		fcr_session_failure(S, "leftover-fio", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
+	char *fio_version = NULL;
+	json_t *host = json_object();
+	fcr_progress_line("preflight: %s", c->target_text);
+	if (fcr_target_preflight(&S->tgt, host, &fio_version, &err) < 0) {
+		json_decref(host);
+		fcr_progress_problem("preflight failed: %s", err.msg);
+		fcr_session_failure(S, "preflight", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
+	if (fcr_target_check_variants(&S->tgt, &err) < 0) {
+		json_decref(host);
+		free(fio_version);
+		fcr_progress_problem("preflight failed: %s", err.msg);
+		fcr_session_failure(S, "preflight", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
+	json_object_set_new(S->rec.m, "fio_version", fcr_jtext(fio_version));
+	json_object_set_new(S->rec.m, "host", host);
+	fcr_record_event(&S->rec, "preflight",
+			 json_pack("{s:O, s:O, s:s*}", "fio_version",
+				   json_object_get(S->rec.m, "fio_version"), "host", host,
+				   "remote_dir", S->tgt.remote_tmp));
+	free(fio_version);
+	if (provider_preflight(S, &err) < 0) {
+		fcr_progress_clear();
+		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		fcr_session_failure(S, "provider", err.msg);
+		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+		goto end;
+	}
+	fcr_record_touch(&S->rec, S->rec.m); /* fio's version, the host */
+	fcr_record_save(&S->rec);
+	count_work(S);
+
+	json_t *prefill = json_object_get(S->rec.m, "prefill");
+	if (c->prefill && !c->n_variants && !fcr_has_status(prefill, "done")) {
+		result = fcr_fio_prefill(&S->fio, "prefill", prefill, "prefill");
+		fcr_record_touch(&S->rec, S->rec.m);
+		fcr_record_save(&S->rec);
+	}
+	bool any_failed = result == FCR_FAILED;
+	if (result == FCR_FAILED && !o->keep_going)
+		goto end;
+	result = FCR_DONE;
+	for (size_t si = 0; si < c->n_states; si++) {
+		enum fcr_outcome s = fcr_session_run_state(S, si);
 		if (s == FCR_FAILED) {
-			*any_failed = true;
-			if (!S->o->keep_going)
-				return FCR_FAILED;
+			any_failed = true;
+			/* the next states must not find the machine off */
+			if (o->keep_going && S->maybe_down && S->prov_ready &&
+			    fcr_safety_power_on(S, "a state failed; --keep-going goes on") < 0)
+				s = FCR_FATAL;
+			else if (o->keep_going)
+				continue;
+		}
+		if (s != FCR_DONE) {
+			result = s;
+			break;
 		}
 	}
-	return FCR_DONE;
-}
-
-/* Moves <cdir>/<rel> aside as <rel>.<tag>-<k>, listed in obj's
- * moved_aside; `where` (borrowed) goes into the moved-aside event. */
-static int move_aside(struct fcr_session *S, const char *rel, const char *tag, json_t *obj,
-		      json_t *where, const char *what)
-{
-	struct fcr_error err;
-	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
-	unsigned k;
-	char *aside = fcr_aside_name(abs, tag, &k);
-	int rc = rename(abs, aside);
-	if (rc < 0) {
-		fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
-		fcr_progress_problem("%s", err.msg);
-	} else {
-		const char *aside_rel = aside + strlen(S->cdir) + 1;
-		json_t *list = json_object_get(obj, "moved_aside");
-		if (!json_is_array(list)) {
-			list = json_array();
-			json_object_set_new(obj, "moved_aside", list);
-		}
-		json_array_append_new(list, json_string(aside_rel));
-		json_t *ev = json_deep_copy(where);
-		json_object_set_new(ev, "from", json_string(rel));
-		json_object_set_new(ev, "to", json_string(aside_rel));
-		fcr_record_event(&S->rec, "moved-aside", ev);
-		fcr_progress_line("%s: the unfinished earlier attempt is kept as %s", what,
-				  aside_rel);
-	}
-	free(aside);
-	free(abs);
-	return rc;
-}
-
-static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
-				  size_t only);
-
-/*
- * Runs round r.  `pause_ms` > 0: the pause between rounds, counted from the
- * end of the last fio run; the round's bookkeeping happens inside it.  With
- * variants (or sizes) the round runs each unit's suite (run_units); `only`
- * is the one unit to run now (order = sequential), SIZE_MAX all of them.
- */
-static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
-				  uint64_t pause_ms, size_t only)
-{
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_state *st = &c->states[si];
-	struct fcr_error err;
-	bool units = fcr_campaign_has_units(c);
-	/* a repeated state's rounds live in a directory per repetition */
-	char *parent_rel =
-	    st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep) : cm_strdup(st->name);
-	char *rel = cm_asprintf("%s/r%u", parent_rel, r);
-	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
-	char name[FCR_NAME_MAX_BYTES + 32];
-	step_label(S, st, name, sizeof(name));
-	enum fcr_outcome result = FCR_DONE;
-	json_t *where =
-	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
-
-	/* a round stopped in the pause before its first run left an empty directory */
-	if (fcr_path_exists(abs) && rmdir(abs) == 0)
-		fcr_progress_line("%s round %u: removed the empty directory of an earlier attempt",
-				  name, r);
-	/* a round cut short (or failed) earlier: keep it, run the round again;
-	 * with units each unit's directory is kept or moved aside by itself */
-	if (fcr_path_exists(abs) && !units) {
-		char what[FCR_NAME_MAX_BYTES + 64];
-		snprintf(what, sizeof(what), "%s round %u", name, r);
-		const char *tag = fcr_has_status(round_obj, "failed") ? "failed" : "interrupted";
-		if (move_aside(S, rel, tag, round_obj, where, what) < 0) {
-			result = FCR_FATAL;
-			goto out;
-		}
-	}
-	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
-		fcr_progress_problem("%s", err.msg);
-		result = FCR_FATAL;
-		goto out;
-	}
-	char *dir = cm_asprintf("%s/%s", S->cdir, parent_rel);
-	fcr_fsync_dir(dir, NULL);
-	free(dir);
-	if (st->repeat > 1) {
-		dir = cm_asprintf("%s/%s", S->cdir, st->name);
-		fcr_fsync_dir(dir, NULL);
-		free(dir);
-	}
-	bool first_start = !units || !json_is_array(json_object_get(round_obj, "order"));
-	json_object_set_new(round_obj, "status", json_string("running"));
-	if (first_start)
-		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
-	json_object_del(round_obj, "finished");
-	json_t *tests = json_object_get(round_obj, "tests");
-	if (!units) {
-		tests = json_array();
-		json_object_set_new(round_obj, "tests", tests);
-		for (size_t ti = 0; ti < st->n_tests; ti++)
-			json_array_append_new(
-			    tests, fcr_manifest_test(c, NULL, S->fio.jobs[st->tests[ti]].test));
-	} else if (first_start) {
-		/* the order this round runs its units in, and their tests in it */
-		json_t *order = json_array();
-		tests = json_array();
-		for (size_t k = 0; k < c->n_units; k++) {
-			const struct fcr_unit *u = &c->units[fcr_campaign_unit_at(c, r, k)];
-			json_t *e = json_object();
-			if (u->variant)
-				json_object_set_new(e, "variant", json_string(u->variant->name));
-			if (c->by_size)
-				json_object_set_new(e, "size", json_string(u->size->text));
-			json_object_set_new(e, "status", json_string("pending"));
-			json_array_append_new(order, e);
-			for (size_t ti = 0; ti < st->n_tests; ti++)
-				json_array_append_new(
-				    tests,
-				    fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
-		}
-		json_object_set_new(round_obj, "order", order);
-		json_object_set_new(round_obj, "tests", tests);
-	}
-	json_t *start_ev = json_deep_copy(where);
-	if (only != SIZE_MAX && c->units[only].variant)
-		json_object_set_new(start_ev, "variant", json_string(c->units[only].variant->name));
-	if (only != SIZE_MAX && c->by_size)
-		json_object_set_new(start_ev, "size", json_string(c->units[only].size->text));
-	fcr_record_event_lazy(&S->rec, "round-start", start_ev);
-	fcr_record_touch(&S->rec, round_obj);
-	fcr_record_save(&S->rec);
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	if (result == FCR_DONE)
+		final = "done";
+	/* as the campaign file wants it, but worth saying */
+	if (result == FCR_DONE && S->maybe_down && S->prov_ready)
+		provider_note(S, "warning",
+			      "the campaign ends with the machine taken away (no wait-ssh saw it "
+			      "back after the last power-off, reboot or revert)");
+end:
+	/* what follows starts on a line of its own */
+	fcr_progress_end();
 	if (S->rec.failed) {
+		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
 		result = FCR_FATAL;
-		goto out;
 	}
-	bool any_failed = false;
-	if (pause_ms) {
-		char label[64], d[32];
-		cm_format_duration(d, sizeof(d), pause_ms);
-		snprintf(label, sizeof(label), "pause %s", d);
-		double since = cm_mono_s() - S->fio.last_end_mono;
-		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
-		if (fcr_status_wait(done_ms < pause_ms ? pause_ms - done_ms : 0, label, S->stop))
-			result = FCR_INTERRUPTED;
-		if (first_start)
-			json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
-	}
-	if (result == FCR_DONE && units) {
-		result = run_units(S, si, r, round_obj, only);
-		if (result == FCR_FATAL)
-			goto out;
+	if (result == FCR_INTERRUPTED || (*S->stop && result != FCR_DONE)) {
+		final = "interrupted";
+		exit_code = FCR_EXIT_INTERRUPTED;
 	} else if (result == FCR_DONE) {
-		char what[FCR_NAME_MAX_BYTES + 64];
-		snprintf(what, sizeof(what), "%s r%u/%u", name, r, st->rounds);
-		result = run_tests(S, st, rel, tests, 0, where, what, &any_failed);
-		if (result == FCR_FATAL)
-			goto out;
+		exit_code = FCR_EXIT_OK;
 	}
-	if (result == FCR_DONE && any_failed)
-		result = FCR_FAILED;
-	const char *status = fcr_outcome_status(result);
-	if (units) {
-		/* done when every unit is; after one unit of a sequential campaign
-		 * the round waits for the others */
-		json_t *order = json_object_get(round_obj, "order");
-		bool all = true;
-		for (size_t k = 0; k < json_array_size(order); k++)
-			all &= fcr_has_status(json_array_get(order, k), "done");
-		if (result == FCR_DONE && !all)
-			status = "running";
-		else if (result == FCR_FAILED && S->o->keep_going && !all && only != SIZE_MAX)
-			status = "running";
+	/* mark whatever was left running */
+	json_t *states = json_object_get(S->rec.m, "states");
+	for (size_t si = 0; si < json_array_size(states); si++) {
+		json_t *s = json_array_get(states, si);
+		for (size_t k = 1;
+		     s && json_object_get(s, "repetitions") && k <= fcr_manifest_reps(s); k++) {
+			json_t *rep = fcr_manifest_rep(s, k);
+			if (fcr_has_status(rep, "running"))
+				json_object_set_new(rep, "status", json_string(final));
+			fcr_record_touch(&S->rec, rep);
+		}
+		if (fcr_has_status(s, "running"))
+			json_object_set_new(s, "status", json_string(final));
+		fcr_record_touch(&S->rec, s);
+	}
+	if (S->maybe_down && S->prov_ready && result != FCR_DONE) {
+		fcr_record_save(&S->rec);
+		fcr_safety_power_on(S, *S->stop ? "interrupted" : "the campaign failed");
+	}
+	char *file_note = test_file_end(S, result);
+	fcr_target_cleanup(&S->tgt);
+	json_object_set_new(S->rec.m, "status", json_string(final));
+	fcr_record_touch(&S->rec, S->rec.m);
+	fcr_record_event(&S->rec, "campaign-end",
+			 json_pack("{s:s, s:o}", "status", final, "elapsed_s",
+				   fcr_jseconds(fcr_status_elapsed_s())));
+	/* whole: the session leaves manifest.json exact */
+	if (fcr_record_save_whole(&S->rec) < 0) {
+		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
+		if (exit_code == FCR_EXIT_OK)
+			exit_code = FCR_EXIT_FAILED;
+	}
+	char el[32];
+	fcr_format_clock(el, sizeof(el), fcr_status_elapsed_s());
+	if (exit_code == FCR_EXIT_INTERRUPTED) {
+		fprintf(
+		    stderr,
+		    "fiocamp-run: interrupted after %s; continue with: fiocamp-run --resume %s\n",
+		    el, S->cdir);
+	} else if (exit_code != FCR_EXIT_OK) {
+		fprintf(stderr,
+			"fiocamp-run: the campaign failed after %s (details in %s/manifest.json); "
+			"after fixing the cause: fiocamp-run --resume %s\n",
+			el, S->cdir, S->cdir);
 	} else {
-		for (size_t ti = 0; ti < json_array_size(tests); ti++) {
-			json_t *t = json_array_get(tests, ti);
-			if (fcr_has_status(t, "pending"))
-				json_object_set_new(t, "status", json_string("skipped"));
-		}
-		fcr_fio_sync_outputs(abs);
+		fcr_progress_line("campaign %s done in %s: %s", c->name, el, S->cdir);
 	}
-	json_object_set_new(round_obj, "status", json_string(status));
-	if (strcmp(status, "running"))
-		json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
-	/* the manifest first: the journal never says more than it */
-	json_t *end_ev = json_deep_copy(where);
-	json_object_set_new(end_ev, "status", json_string(status));
-	fcr_record_touch(&S->rec, round_obj);
-	fcr_record_commit(&S->rec, "round-end", end_ev);
-	if (S->rec.failed)
-		result = FCR_FATAL;
-out:
-	json_decref(where);
-	free(parent_rel);
-	free(rel);
-	free(abs);
-	return result;
-}
-
-/* ---- variants ------------------------------------------------------------ */
-
-/* Points the fio unit at unit u's test file and size; NULL: back to the
- * campaign's, for what runs between the rounds (a state's prefill). */
-static void use_unit(struct fcr_session *S, const struct fcr_unit *u)
-{
-	S->fio.file = u && u->variant ? u->variant->test_file : NULL;
-	S->fio.size_bytes = u ? u->size->bytes : 0;
-	S->fio.size_text = u ? u->size->text : NULL;
-	S->fio.variant = u && u->variant ? u->variant->name : NULL;
-}
-
-/*
- * Variant vi's first use in state si: its `before` actions (once per
- * state), then its prefill (once per campaign, with prefill = yes: after
- * its actions, which may be what makes its place, such as a mount).
- */
-static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t vi)
-{
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_variant *v = &c->variants[vi];
-	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
-	/* in each repetition of a repeated state: its transition may undo a mount */
-	json_t *rep_obj = fcr_manifest_rep(state_obj, S->rep ? S->rep : 1);
-	json_t *vobj = json_array_get(json_object_get(rep_obj, "variants"), vi);
-	enum fcr_outcome result = FCR_DONE;
-	if (!fcr_has_status(vobj, "done")) {
-		json_object_set_new(vobj, "status", json_string("running"));
-		fcr_record_touch(&S->rec, vobj);
-		json_t *before = json_object_get(vobj, "before");
-		for (size_t ai = 0; result == FCR_DONE && ai < v->n_actions; ai++) {
-			json_t *a = json_array_get(before, ai);
-			if (!fcr_has_status(a, "done"))
-				result = perform_action(S, si, ai, v, rep_obj, a);
-		}
-		json_object_set_new(vobj, "status", json_string(fcr_outcome_status(result)));
-		fcr_record_touch(&S->rec, vobj);
-		fcr_record_save(&S->rec);
-		if (S->rec.failed)
-			return FCR_FATAL;
-		if (result != FCR_DONE)
-			return result;
+	if (file_note) {
+		/* a failure's lines go to stderr even with --quiet: so does this one */
+		if (exit_code == FCR_EXIT_OK)
+			fcr_progress_line("%s", file_note);
+		else
+			fprintf(stderr, "fiocamp-run: %s\n", file_note);
 	}
-	json_t *prefill =
-	    json_object_get(json_array_get(json_object_get(S->rec.m, "variants"), vi), "prefill");
-	if (!c->prefill || fcr_has_status(prefill, "done"))
-		return FCR_DONE;
-	char size[32], label[300];
-	cm_format_size(size, sizeof(size), v->file_bytes);
-	snprintf(label, sizeof(label), "prefill of variant %s", v->name);
-	char *name = cm_asprintf("variant-%s", v->name);
-	S->fio.file = v->test_file;
-	S->fio.size_bytes = v->file_bytes;
-	S->fio.size_text = size;
-	S->fio.variant = v->name;
-	result = fcr_fio_prefill(&S->fio, name, prefill, label);
-	use_unit(S, NULL);
-	free(name);
-	fcr_record_touch(&S->rec, json_array_get(json_object_get(S->rec.m, "variants"), vi));
-	fcr_record_save(&S->rec);
-	return S->rec.failed ? FCR_FATAL : result;
-}
-
-/*
- * Unit k of round r's order (its entry `e`): its directory <state>/r<N>/<dir>
- * (an earlier attempt moved aside first), the variant's preparation, the
- * suite, and the unit's status saved when it ends, so that a resumed
- * session continues with the next unit.
- */
-static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
-				    size_t k, const struct fcr_unit *u)
-{
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_state *st = &c->states[si];
-	json_t *e = json_array_get(json_object_get(round_obj, "order"), k);
-	json_t *tests = json_object_get(round_obj, "tests");
-	struct fcr_error err;
-	char *rel = st->repeat > 1 ? cm_asprintf("%s/rep%u/r%u/%s", st->name, S->rep, r, u->dir)
-				   : cm_asprintf("%s/r%u/%s", st->name, r, u->dir);
-	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
-	json_t *where =
-	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
-	if (u->variant)
-		json_object_set_new(where, "variant", json_string(u->variant->name));
-	if (c->by_size)
-		json_object_set_new(where, "size", json_string(u->size->text));
-	char name[FCR_NAME_MAX_BYTES + 32], what[FCR_NAME_MAX_BYTES * 3 + 64];
-	step_label(S, st, name, sizeof(name));
-	snprintf(what, sizeof(what), "%s r%u/%u %s", name, r, st->rounds, u->label);
-	enum fcr_outcome result = FCR_DONE;
-
-	if (u->variant) {
-		result = prepare_variant(S, si, u->variant_index);
-		if (result != FCR_DONE) {
-			if (result == FCR_FAILED) {
-				json_object_set_new(e, "status", json_string("failed"));
-				json_object_set_new(
-				    e, "error", json_string("the variant's preparation failed"));
-				size_t first = k * st->n_tests;
-				for (size_t ti = 0; ti < st->n_tests; ti++)
-					json_object_set_new(json_array_get(tests, first + ti),
-							    "status", json_string("skipped"));
-				fcr_record_touch(&S->rec, round_obj);
-			}
-			goto out;
-		}
-	}
-	if (fcr_path_exists(abs) && rmdir(abs) < 0) {
-		const char *tag = fcr_has_status(e, "failed") ? "failed" : "interrupted";
-		if (move_aside(S, rel, tag, e, where, what) < 0) {
-			result = FCR_FATAL;
-			goto out;
-		}
-	}
-	if (fcr_mkdir_p(abs, 0755, &err) < 0) {
-		fcr_progress_problem("%s", err.msg);
-		result = FCR_FATAL;
-		goto out;
-	}
-	char *parent = fcr_path_dirname(abs);
-	fcr_fsync_dir(parent, NULL);
-	free(parent);
-	size_t first = k * st->n_tests;
-	for (size_t ti = 0; ti < st->n_tests; ti++)
-		json_array_set_new(tests, first + ti,
-				   fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
-	json_object_set_new(e, "status", json_string("running"));
-	json_object_set_new(e, "started", fcr_jutc(cm_wall_s()));
-	json_object_del(e, "finished");
-	json_object_del(e, "error");
-	fcr_record_event(&S->rec, "variant-start", json_deep_copy(where));
-	fcr_record_touch(&S->rec, round_obj);
-	fcr_record_save(&S->rec);
-	if (S->rec.failed) {
-		result = FCR_FATAL;
-		goto out;
-	}
-	use_unit(S, u);
-	bool any_failed = false;
-	result = run_tests(S, st, rel, tests, first, where, what, &any_failed);
-	use_unit(S, NULL);
-	if (result == FCR_FATAL)
-		goto out;
-	if (result == FCR_DONE && any_failed)
-		result = FCR_FAILED;
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
-		json_t *t = json_array_get(tests, first + ti);
-		if (fcr_has_status(t, "pending"))
-			json_object_set_new(t, "status", json_string("skipped"));
-	}
-	fcr_fio_sync_outputs(abs);
-	json_object_set_new(e, "status", json_string(fcr_outcome_status(result)));
-	json_object_set_new(e, "finished", fcr_jutc(cm_wall_s()));
-	json_t *end_ev = json_deep_copy(where);
-	json_object_set_new(end_ev, "status", json_string(fcr_outcome_status(result)));
-	fcr_record_touch(&S->rec, round_obj);
-	fcr_record_commit(&S->rec, "variant-end", end_ev);
-	if (S->rec.failed)
-		result = FCR_FATAL;
-out:
-	json_decref(where);
-	free(rel);
-	free(abs);
-	return result;
-}
-
-/* The unit an entry of a round's order names. */
-static size_t unit_of_entry(const struct fcr_campaign *c, json_t *e)
-{
-	const char *v = fcr_jstr(e, "variant"), *size = fcr_jstr(e, "size");
-	for (size_t i = 0; i < c->n_units; i++) {
-		const struct fcr_unit *u = &c->units[i];
-		if ((u->variant ? v && !strcmp(v, u->variant->name) : !v) &&
-		    (!c->by_size || (size && !strcmp(size, u->size->text))))
-			return i;
-	}
-	return SIZE_MAX;
-}
-
-/* The units of round r in the order it recorded (`only`: that one alone),
- * each one not done yet. */
-static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
-				  size_t only)
-{
-	const struct fcr_campaign *c = S->c;
-	json_t *order = json_object_get(round_obj, "order");
-	enum fcr_outcome result = FCR_DONE;
-	bool any_failed = false;
-	for (size_t k = 0; k < json_array_size(order); k++) {
-		json_t *e = json_array_get(order, k);
-		size_t ui = unit_of_entry(c, e);
-		if (ui == SIZE_MAX) {
-			fcr_progress_problem("%s round %u: entry %zu of its order names no variant "
-					     "of campaign.ini",
-					     c->states[si].name, r, k + 1);
-			return FCR_FATAL;
-		}
-		if ((only != SIZE_MAX && ui != only) || fcr_has_status(e, "done"))
-			continue;
-		enum fcr_outcome s = run_variant(S, si, r, round_obj, k, &c->units[ui]);
-		if (s == FCR_FAILED && S->o->keep_going) {
-			any_failed = true;
-			continue;
-		}
-		if (s != FCR_DONE) {
-			result = s;
-			break;
-		}
-	}
-	if (result == FCR_DONE && any_failed)
-		result = FCR_FAILED;
-	return result;
-}
-
-/* ---- repetitions ---------------------------------------------------------- */
-
-/* Whether round_obj's order has unit ui done. */
-static bool unit_done_in(const struct fcr_campaign *c, json_t *round_obj, size_t ui)
-{
-	json_t *order = json_object_get(round_obj, "order");
-	for (size_t k = 0; k < json_array_size(order); k++) {
-		json_t *e = json_array_get(order, k);
-		if (unit_of_entry(c, e) == ui)
-			return fcr_has_status(e, "done");
-	}
-	return false;
-}
-
-/* What was still pending of a repetition that failed is skipped. */
-static void mark_rest_skipped(json_t *rep_obj)
-{
-	json_t *rounds = json_object_get(rep_obj, "rounds");
-	for (size_t i = 0; i < json_array_size(rounds); i++) {
-		json_t *r = json_array_get(rounds, i);
-		if (fcr_has_status(r, "pending"))
-			json_object_set_new(r, "status", json_string("skipped"));
-		/* in the round that failed too: the units and tests after it */
-		const char *parts[] = {"tests", "order"};
-		for (size_t p = 0; p < CM_ARRAY_SIZE(parts); p++) {
-			json_t *list = json_object_get(r, parts[p]);
-			for (size_t j = 0; j < json_array_size(list); j++) {
-				json_t *e = json_array_get(list, j);
-				if (fcr_has_status(e, "pending"))
-					json_object_set_new(e, "status", json_string("skipped"));
-			}
-		}
-	}
-	json_t *before = json_object_get(rep_obj, "before");
-	for (size_t i = 0; i < json_array_size(before); i++) {
-		json_t *a = json_array_get(before, i);
-		if (fcr_has_status(a, "pending"))
-			json_object_set_new(a, "status", json_string("skipped"));
-	}
-	if (fcr_has_status(rep_obj, "pending"))
-		json_object_set_new(rep_obj, "status", json_string("skipped"));
-}
-
-/*
- * One repetition of state si (S->rep; 0 for a state that does not repeat,
- * whose own object is rep_obj): its actions, then its rounds.  `cut_short`:
- * an earlier session began it.
- */
-static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t *rep_obj,
-				       bool cut_short)
-{
-	const struct fcr_state *st = &S->c->states[si];
-	if (fcr_has_status(rep_obj, "done"))
-		return FCR_DONE;
-	if (S->rep) {
-		json_object_set_new(rep_obj, "status", json_string("running"));
-		if (!json_object_get(rep_obj, "started"))
-			json_object_set_new(rep_obj, "started", fcr_jutc(cm_wall_s()));
-		json_object_del(rep_obj, "finished");
-		fcr_record_event(
-		    &S->rec, "repetition-start",
-		    json_pack("{s:s, s:i}", "state", st->name, "repetition", (int)S->rep));
-		fcr_record_touch(&S->rec, rep_obj);
-		fcr_record_save(&S->rec);
-		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
-		fcr_status_at(
-		    &(struct fcr_status_where){si, st->name, S->rep, st->repeat, 0, st->rounds});
-	}
-	enum fcr_outcome result = FCR_DONE;
-	if (cut_short)
-		result = fcr_resume_restore_power(S, si, rep_obj);
-	json_t *before = json_object_get(rep_obj, "before");
-	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
-		json_t *a = json_array_get(before, ai);
-		if (fcr_has_status(a, "done"))
-			continue;
-		enum fcr_outcome s = perform_action(S, si, ai, NULL, rep_obj, a);
-		if (s != FCR_DONE) {
-			result = s;
-			break;
-		}
-	}
-	bool ran_round = false;
-	bool any_failed = false;
-	json_t *rounds = json_object_get(rep_obj, "rounds");
-	const struct fcr_campaign *c = S->c;
-	/* order = sequential: all rounds of one unit, then the next */
-	bool seq = fcr_campaign_has_units(c) && c->order == FCR_ORDER_SEQUENTIAL;
-	for (size_t only = 0; only < (seq ? c->n_units : 1); only++) {
-		for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
-			json_t *round_obj = json_array_get(rounds, r - 1);
-			fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat,
-								 r, st->rounds});
-			if (fcr_has_status(round_obj, "done") ||
-			    (seq && unit_done_in(c, round_obj, only)))
-				continue;
-			uint64_t pause_ms = 0;
-			if (ran_round && c->pause_ms) {
-				pause_ms = c->pause_ms;
-				fcr_record_event_lazy(
-				    &S->rec, "pause",
-				    fcr_session_at(
-					S, json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
-						     (int)r, "duration_s",
-						     fcr_jseconds((double)pause_ms / 1000))));
-			}
-			if (r > 1)
-				fcr_status_pause_done();
-			enum fcr_outcome s =
-			    run_round(S, si, r, round_obj, pause_ms, seq ? only : SIZE_MAX);
-			ran_round = true;
-			if (s == FCR_FAILED && S->o->keep_going) {
-				any_failed = true;
-				continue;
-			}
-			if (s != FCR_DONE)
-				result = s;
-		}
-	}
-	if (result == FCR_DONE && any_failed)
-		result = FCR_FAILED;
-	/* rounds a sequential campaign left between units end with the repetition */
-	for (size_t i = 0; result != FCR_DONE && i < json_array_size(rounds); i++) {
-		json_t *ro = json_array_get(rounds, i);
-		if (fcr_has_status(ro, "running"))
-			json_object_set_new(ro, "status", json_string(fcr_outcome_status(result)));
-	}
-	if (result == FCR_FAILED)
-		mark_rest_skipped(rep_obj);
-	/* rounds, tests and actions of it that changed on the way out */
-	if (result != FCR_DONE)
-		fcr_record_touch_all(&S->rec, rep_obj);
-	if (S->rep) {
-		const char *status = fcr_outcome_status(result);
-		json_object_set_new(rep_obj, "status", json_string(status));
-		json_object_set_new(rep_obj, "finished", fcr_jutc(cm_wall_s()));
-		json_t *ev = json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name, "repetition",
-				       (int)S->rep, "status", status, "downtime_s",
-				       json_object_get(rep_obj, "downtime_s"), "data_back_s",
-				       json_object_get(rep_obj, "data_back_s"));
-		fcr_session_cut_marks(rep_obj, ev);
-		fcr_record_touch(&S->rec, rep_obj);
-		fcr_record_commit(&S->rec, "repetition-end", ev);
-	}
-	if (S->rec.failed)
-		return FCR_FATAL;
-	return result;
-}
-
-/* ---- states -------------------------------------------------------------- */
-
-enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
-{
-	const struct fcr_campaign *c = S->c;
-	const struct fcr_state *st = &c->states[si];
-	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
-	S->si = si;
-	S->rep = 0;
-	fcr_status_at(&(struct fcr_status_where){si, st->name, 0, st->repeat, 0, st->rounds});
-	if (fcr_has_status(state_obj, "done"))
-		return FCR_DONE;
-	bool began = !fcr_has_status(state_obj, "pending");
-	json_object_set_new(state_obj, "status", json_string("running"));
-	fcr_record_event_lazy(&S->rec, "state-start",
-			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
-	fcr_record_touch(&S->rec, state_obj);
-	fcr_record_save(&S->rec);
-	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
-	enum fcr_outcome result = FCR_DONE;
-	bool any_failed = false;
-	for (unsigned k = 1; k <= st->repeat; k++) {
-		S->rep = st->repeat > 1 ? k : 0;
-		json_t *rep_obj = fcr_manifest_rep(state_obj, k);
-		bool cut_short =
-		    S->resumed && (st->repeat > 1 ? !fcr_has_status(rep_obj, "pending") : began);
-		enum fcr_outcome s = run_repetition(S, si, rep_obj, cut_short);
-		if (s == FCR_FAILED && S->o->keep_going) {
-			any_failed = true;
-			/* the next repetition must not find the machine off */
-			if (k < st->repeat && S->maybe_down && S->prov_ready &&
-			    fcr_safety_power_on(S, "a repetition failed; --keep-going goes on") <
-				0) {
-				result = FCR_FATAL;
-				break;
-			}
-			continue;
-		}
-		if (s != FCR_DONE) {
-			result = s;
-			break;
-		}
-	}
-	if (result == FCR_DONE && any_failed)
-		result = FCR_FAILED;
-	if (result == FCR_FAILED) {
-		for (size_t k = 1; k <= st->repeat; k++)
-			mark_rest_skipped(fcr_manifest_rep(state_obj, k));
-		fcr_record_touch_all(&S->rec, state_obj);
-	}
-	S->rep = 0;
-	const char *status = fcr_outcome_status(result);
-	json_object_set_new(state_obj, "status", json_string(status));
-	json_t *ev = json_pack("{s:s, s:s}", "state", st->name, "status", status);
-	if (st->repeat == 1) {
-		json_object_set(ev, "downtime_s", json_object_get(state_obj, "downtime_s"));
-		json_object_set(ev, "data_back_s", json_object_get(state_obj, "data_back_s"));
-		fcr_session_cut_marks(state_obj, ev);
-	}
-	fcr_record_touch(&S->rec, state_obj);
-	fcr_record_commit(&S->rec, "state-end", ev);
-	if (S->rec.failed)
-		return FCR_FATAL;
-	return result;
+	free(file_note);
+	if (!o->quiet &&
+	    (exit_code == FCR_EXIT_OK || (o->keep_going && exit_code == FCR_EXIT_FAILED)))
+		fcr_report_print(S);
+	fcr_session_release(S);
+	return exit_code;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One session of a campaign (a run, or a resume of one) as the files of the
- * engine share it: engine.c runs the states, their actions and rounds;
+ * engine share it: engine.c runs it from end to end (fcr_engine_run);
+ * state.c runs each state, its actions and rounds;
  * resume.c reads an earlier session's record back; safety.c keeps the
  * machine from being left off; report.c prints the table at the end;
  * dryrun.c prints the plan instead.  Not seen outside engine/.
@@ -41,7 +42,7 @@ struct fcr_session {
 	double restored_down_wall; /* the power-off repeated on resume took the machine away */
 };
 
-/* ---- engine.c ---- */
+/* ---- session.c ---- */
 /* Finds the job files of the suite (and the prefill's, when one is planned). */
 int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err);
 /* The context an action of state si is performed with (label: "STATE: TEXT"). */
@@ -49,9 +50,6 @@ void fcr_session_ctx(struct fcr_session *S, size_t si, const char *label,
 		     struct fcr_action_ctx *ctx);
 /* Frees what the session holds; the provider's handle too. */
 void fcr_session_release(struct fcr_session *S);
-/* One state of the campaign: its repetitions, each its actions and rounds
- * (engine.c).  What is done already is skipped. */
-enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si);
 /* Adds "repetition": k to an event about a step of a repeated state (the
  * one at hand, S->rep); returns it. */
 json_t *fcr_session_at(const struct fcr_session *S, json_t *event);
@@ -60,6 +58,11 @@ json_t *fcr_session_at(const struct fcr_session *S, json_t *event);
 void fcr_session_cut_marks(json_t *obj, json_t *event);
 /* Records an "error" event for a step that failed. */
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
+
+/* ---- state.c ---- */
+/* One state of the campaign: its repetitions, each its actions and rounds.
+ * What is done already is skipped. */
+enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si);
 
 /* ---- resume.c ---- */
 /* Whether dir has a manifest.json at all (before anything is made in it). */

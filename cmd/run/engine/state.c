@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One state of a campaign: its repetitions, in each its actions, then its
+ * rounds, in each round every variant (and size) of the suite; the manifest
+ * and journal written at every step.  What is done is never done again: a
+ * resumed session skips it.  The campaign around it (the campaign
+ * directory, the provider, the end) is engine.c's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/session.h"
+#include "util/status.h"
+#include "machine/probe.h"
+#include "machine/spawn.h"
+
+/* The downtime that an action which saw the machine back ends; rep_obj is
+ * the repetition's object (the state's when it does not repeat). */
+static void record_downtime(struct fcr_session *S, const struct fcr_state *st, size_t ai,
+			    json_t *rep_obj, json_t *obj, double back_wall)
+{
+	const char *note;
+	bool cut;
+	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note, &cut);
+	bool first = !json_is_number(json_object_get(rep_obj, "downtime_s")) &&
+		     !json_is_true(json_object_get(rep_obj, "downtime_cut"));
+	if (note) {
+		json_object_set_new(obj, "downtime_note", json_string(note));
+		if (!json_object_get(rep_obj, "downtime_note"))
+			json_object_set_new(rep_obj, "downtime_note", json_string(note));
+		fcr_progress_line("%s: %s", st->name, note);
+	}
+	/* an interrupt came between: never a sample (provider.h) */
+	if (cut) {
+		json_object_set_new(obj, "downtime_cut", json_true());
+		if (first)
+			json_object_set_new(rep_obj, "downtime_cut", json_true());
+	}
+	if (isfinite(since) && isfinite(back_wall)) {
+		double down = back_wall - since;
+		json_object_set_new(obj, "downtime_s", fcr_jseconds(down));
+		if (first)
+			json_object_set_new(rep_obj, "downtime_s", fcr_jseconds(down));
+		fcr_progress_line("%s: SSH is back after %.2fs of downtime%s", st->name, down,
+				  cut ? " (across an interruption: not a sample)" : "");
+	}
+}
+
+/*
+ * Data back: from the start of the repetition's first take-down action to
+ * the end of the first check of the data after it that matched (a
+ * verify-hash).  Only the first counts; a cut-short transition counts from
+ * where its downtime does (fcr_resume_down_since).
+ */
+static void record_data_back(struct fcr_session *S, const struct fcr_state *st, size_t ai,
+			     json_t *rep_obj, double end_wall)
+{
+	if (json_is_number(json_object_get(rep_obj, "data_back_s")) ||
+	    json_is_true(json_object_get(rep_obj, "data_back_cut")))
+		return;
+	const char *note;
+	bool cut;
+	double since = fcr_resume_down_since(S, rep_obj, ai, st, &note, &cut);
+	if (cut)
+		json_object_set_new(rep_obj, "data_back_cut", json_true());
+	if (!isfinite(since))
+		return;
+	json_object_set_new(rep_obj, "data_back_s", fcr_jseconds(end_wall - since));
+	fcr_progress_line("%s: the data is back %.2fs after the machine was taken away%s", st->name,
+			  end_wall - since, cut ? " (across an interruption: not a sample)" : "");
+}
+
+/*
+ * Action ai of state si in the repetition at hand (rep_obj: its manifest
+ * object, the state's when it does not repeat), with its manifest object
+ * obj: the bookkeeping around its row's perform().
+ */
+static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t ai,
+				       const struct fcr_variant *variant, json_t *rep_obj,
+				       json_t *obj)
+{
+	const struct fcr_state *st = &S->c->states[si];
+	const struct fcr_step *a = variant ? &variant->actions[ai] : &st->actions[ai];
+	char where[FCR_NAME_MAX_BYTES + 64], label[FCR_NAME_MAX_BYTES * 3 + 1024];
+	if (S->rep)
+		snprintf(where, sizeof(where), "%s rep %u/%u", st->name, S->rep, st->repeat);
+	else
+		snprintf(where, sizeof(where), "%s", st->name);
+	if (variant)
+		snprintf(label, sizeof(label), "%s: variant %s: %s", where, variant->name, a->text);
+	else
+		snprintf(label, sizeof(label), "%s: %s", where, a->text);
+	json_t *res = json_object();
+	struct fcr_error err = {0};
+
+	/*
+	 * Begun in an earlier session (cut short by an interrupt, or failed):
+	 * this attempt continues it.  Its timings are cut: its duration is this
+	 * attempt's part only, and a downtime through it counts from its first
+	 * start, across the interruption ("first_started").
+	 */
+	bool again = !fcr_has_status(obj, "pending") && fcr_jstr(obj, "started");
+	if (again && !json_object_get(obj, "first_started"))
+		json_object_set(obj, "first_started", json_object_get(obj, "started"));
+	json_object_set_new(obj, "status", json_string("running"));
+	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
+	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
+	static const char *const stale[] = {"error", "result", "downtime_s",  "downtime_note",
+					    "task",  "tasks",  "downtime_cut"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(stale); i++)
+		json_object_del(obj, stale[i]);
+	if (again)
+		json_object_set_new(obj, "cut", json_true());
+	if (a->takes_down)
+		S->maybe_down = true;
+	fcr_record_touch(&S->rec, obj);
+	fcr_record_save(&S->rec);
+	json_t *start_ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
+						       "index", (int)ai, "action", a->text));
+	if (variant)
+		json_object_set_new(start_ev, "variant", json_string(variant->name));
+	fcr_record_event(&S->rec, "action-start", start_ev);
+	fcr_progress_line("%s", label);
+	fcr_status_show(a->text, true);
+
+	struct fcr_action_ctx ctx;
+	fcr_session_ctx(S, si, label, &ctx);
+	const char *note_ignored;
+	bool cut_ignored;
+	/* a variant's actions come after all of the state's */
+	ctx.down_wall = fcr_resume_down_since(S, rep_obj, variant ? st->n_actions : ai, st,
+					      &note_ignored, &cut_ignored);
+	S->ai = variant ? -1 : (int)ai;
+	/* from now on the ETA counts what is left of its wait (fcr_status_wait) */
+	if (a->def->duration_ms)
+		fcr_status_waited(a->def->duration_ms(a));
+	int rc = a->def->perform(&ctx, a, res, &err);
+	S->ai = -1;
+	enum fcr_outcome s = FCR_DONE;
+	if (rc < 0)
+		s = rc == FCR_E_STOPPED || *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+	if (rc == 0 && a->def->ends_downtime) {
+		S->maybe_down = false;
+		record_downtime(S, st, ai, rep_obj, obj, ctx.back_wall);
+	}
+	/* the contract wants a provider's tasks beside our timing */
+	static const char *const lifted[] = {"task", "tasks"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(lifted); i++) {
+		json_t *v = json_object_get(res, lifted[i]);
+		if (!v)
+			continue;
+		json_object_set(obj, lifted[i], v);
+		json_object_del(res, lifted[i]);
+	}
+	if (s == FCR_DONE && *S->stop)
+		s = FCR_INTERRUPTED;
+	double t1 = cm_mono_s(), t1_wall = cm_wall_s();
+	json_object_set_new(obj, "finished", fcr_jutc(t1_wall));
+	if (s == FCR_DONE && a->def->checks_data)
+		record_data_back(S, st, ai, rep_obj, t1_wall);
+	json_object_set_new(obj, "duration_s", fcr_jseconds(t1 - t0));
+	if (json_object_size(res))
+		json_object_set_new(obj, "result", res);
+	else
+		json_decref(res);
+	const char *status = fcr_outcome_status(s);
+	json_object_set_new(obj, "status", json_string(status));
+	if (s == FCR_FAILED)
+		fcr_jset_text(obj, "error", err.msg);
+	json_t *ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s, s:s, s:o}", "state", st->name,
+						 "index", (int)ai, "action", a->text, "status",
+						 status, "duration_s", fcr_jseconds(t1 - t0)));
+	static const char *const echoed[] = {"downtime_s", "downtime_cut", "cut",
+					     "result",	   "task",	   "tasks"};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(echoed); i++) {
+		if (json_object_get(obj, echoed[i]))
+			json_object_set(ev, echoed[i], json_object_get(obj, echoed[i]));
+	}
+	if (s == FCR_FAILED)
+		fcr_jset_text(ev, "error", err.msg);
+	if (variant)
+		json_object_set_new(ev, "variant", json_string(variant->name));
+	fcr_record_touch(&S->rec, obj);
+	fcr_record_touch(&S->rec, rep_obj); /* its downtime, its data back */
+	fcr_record_commit(&S->rec, "action-end", ev);
+	if (s == FCR_FAILED)
+		fcr_progress_problem("%s: FAILED: %s", label, err.msg);
+	else if (s == FCR_INTERRUPTED)
+		fcr_progress_line("%s: interrupted", label);
+	return S->rec.failed ? FCR_FATAL : s;
+}
+
+/* ---- rounds -------------------------------------------------------------- */
+
+/* The state's name in messages, with the repetition at hand when it repeats:
+ * "after" or "after rep 2/3". */
+static void step_label(const struct fcr_session *S, const struct fcr_state *st, char *buf,
+		       size_t size)
+{
+	if (st->repeat > 1 && S->rep)
+		snprintf(buf, size, "%s rep %u/%u", st->name, S->rep, st->repeat);
+	else
+		snprintf(buf, size, "%s", st->name);
+}
+
+/*
+ * Runs the suite in <cdir>/<rel>, test ti into tests[first + ti]; `where`
+ * (borrowed) names the runs in the journal, `what` in messages ("basis
+ * r1/4").  *any_failed is set when a test failed and --keep-going went on.
+ */
+static enum fcr_outcome run_tests(struct fcr_session *S, const struct fcr_state *st,
+				  const char *rel, json_t *tests, size_t first, json_t *where,
+				  const char *what, bool *any_failed)
+{
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
+		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
+		json_t *t = json_array_get(tests, first + ti);
+		json_t *w = json_deep_copy(where);
+		json_object_set_new(w, "test", json_string(job->test));
+		char label[FCR_NAME_MAX_BYTES * 4 + 64];
+		snprintf(label, sizeof(label), "%s %s", what, job->test);
+		fcr_status_show(job->test, true);
+		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, w, label);
+		json_decref(w);
+		fcr_status_test_done();
+		/* the manifest is saved when the round (or the variant) ends: one cut
+		 * short runs again as a whole, so its single tests need no save */
+		if (S->rec.failed)
+			return FCR_FATAL;
+		if (s == FCR_INTERRUPTED)
+			return FCR_INTERRUPTED;
+		if (s == FCR_FAILED) {
+			*any_failed = true;
+			if (!S->o->keep_going)
+				return FCR_FAILED;
+		}
+	}
+	return FCR_DONE;
+}
+
+/* Moves <cdir>/<rel> aside as <rel>.<tag>-<k>, listed in obj's
+ * moved_aside; `where` (borrowed) goes into the moved-aside event. */
+static int move_aside(struct fcr_session *S, const char *rel, const char *tag, json_t *obj,
+		      json_t *where, const char *what)
+{
+	struct fcr_error err;
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	unsigned k;
+	char *aside = fcr_aside_name(abs, tag, &k);
+	int rc = rename(abs, aside);
+	if (rc < 0) {
+		fcr_fail_errno(&err, errno, "cannot move %s aside", abs);
+		fcr_progress_problem("%s", err.msg);
+	} else {
+		const char *aside_rel = aside + strlen(S->cdir) + 1;
+		json_t *list = json_object_get(obj, "moved_aside");
+		if (!json_is_array(list)) {
+			list = json_array();
+			json_object_set_new(obj, "moved_aside", list);
+		}
+		json_array_append_new(list, json_string(aside_rel));
+		json_t *ev = json_deep_copy(where);
+		json_object_set_new(ev, "from", json_string(rel));
+		json_object_set_new(ev, "to", json_string(aside_rel));
+		fcr_record_event(&S->rec, "moved-aside", ev);
+		fcr_progress_line("%s: the unfinished earlier attempt is kept as %s", what,
+				  aside_rel);
+	}
+	free(aside);
+	free(abs);
+	return rc;
+}
+
+/*
+ * The directory <cdir>/<rel> of an attempt at a round, or at a unit of one
+ * (obj: its manifest object).  An empty one that an earlier attempt left
+ * (stopped before its first run) is removed; one with runs in it (cut short
+ * or failed) is kept, moved aside as the earlier attempt's, unless obj is
+ * NULL (a round of units: each unit's directory is kept by itself).  Then
+ * it is made anew, and the directories above it up to the campaign
+ * directory's are fsync'd.  `what` names the attempt in messages.
+ */
+static int attempt_dir(struct fcr_session *S, const char *rel, json_t *obj, json_t *where,
+		       const char *what)
+{
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	int rc = 0;
+	if (fcr_path_exists(abs) && rmdir(abs) == 0)
+		fcr_progress_line("%s: removed the empty directory of an earlier attempt", what);
+	if (obj && fcr_path_exists(abs)) {
+		const char *tag = fcr_has_status(obj, "failed") ? "failed" : "interrupted";
+		rc = move_aside(S, rel, tag, obj, where, what);
+	}
+	struct fcr_error err;
+	if (rc == 0 && fcr_mkdir_p(abs, 0755, &err) < 0) {
+		fcr_progress_problem("%s", err.msg);
+		rc = -1;
+	}
+	/* what mkdir_p made is durable once each directory holding it is synced */
+	size_t top = strlen(S->cdir);
+	for (char *slash = strrchr(abs, '/'); rc == 0 && slash && (size_t)(slash - abs) > top;
+	     slash = strrchr(abs, '/')) {
+		*slash = '\0';
+		fcr_fsync_dir(abs, NULL);
+	}
+	free(abs);
+	return rc;
+}
+
+static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				  size_t only);
+
+/*
+ * Runs round r.  `pause_ms` > 0: the pause between rounds, counted from the
+ * end of the last fio run; the round's bookkeeping happens inside it.  With
+ * variants (or sizes) the round runs each unit's suite (run_units); `only`
+ * is the one unit to run now (order = sequential), SIZE_MAX all of them.
+ */
+static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				  uint64_t pause_ms, size_t only)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	bool units = fcr_campaign_has_units(c);
+	/* a repeated state's rounds live in a directory per repetition */
+	char *parent_rel =
+	    st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep) : cm_strdup(st->name);
+	char *rel = cm_asprintf("%s/r%u", parent_rel, r);
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	char name[FCR_NAME_MAX_BYTES + 32];
+	step_label(S, st, name, sizeof(name));
+	enum fcr_outcome result = FCR_DONE;
+	json_t *where =
+	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+
+	char what_dir[FCR_NAME_MAX_BYTES + 64];
+	snprintf(what_dir, sizeof(what_dir), "%s round %u", name, r);
+	/* with units each unit's directory is kept or moved aside by itself */
+	if (attempt_dir(S, rel, units ? NULL : round_obj, where, what_dir) < 0) {
+		result = FCR_FATAL;
+		goto out;
+	}
+	bool first_start = !units || !json_is_array(json_object_get(round_obj, "order"));
+	json_object_set_new(round_obj, "status", json_string("running"));
+	if (first_start)
+		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
+	json_object_del(round_obj, "finished");
+	json_t *tests = json_object_get(round_obj, "tests");
+	if (!units) {
+		tests = json_array();
+		json_object_set_new(round_obj, "tests", tests);
+		for (size_t ti = 0; ti < st->n_tests; ti++)
+			json_array_append_new(
+			    tests, fcr_manifest_test(c, NULL, S->fio.jobs[st->tests[ti]].test));
+	} else if (first_start) {
+		/* the order this round runs its units in, and their tests in it */
+		json_t *order = json_array();
+		tests = json_array();
+		for (size_t k = 0; k < c->n_units; k++) {
+			const struct fcr_unit *u = &c->units[fcr_campaign_unit_at(c, r, k)];
+			json_t *e = json_object();
+			if (u->variant)
+				json_object_set_new(e, "variant", json_string(u->variant->name));
+			if (c->by_size)
+				json_object_set_new(e, "size", json_string(u->size->text));
+			json_object_set_new(e, "status", json_string("pending"));
+			json_array_append_new(order, e);
+			for (size_t ti = 0; ti < st->n_tests; ti++)
+				json_array_append_new(
+				    tests,
+				    fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
+		}
+		json_object_set_new(round_obj, "order", order);
+		json_object_set_new(round_obj, "tests", tests);
+	}
+	json_t *start_ev = json_deep_copy(where);
+	if (only != SIZE_MAX && c->units[only].variant)
+		json_object_set_new(start_ev, "variant", json_string(c->units[only].variant->name));
+	if (only != SIZE_MAX && c->by_size)
+		json_object_set_new(start_ev, "size", json_string(c->units[only].size->text));
+	fcr_record_event_lazy(&S->rec, "round-start", start_ev);
+	fcr_record_touch(&S->rec, round_obj);
+	fcr_record_save(&S->rec);
+	if (S->rec.failed) {
+		result = FCR_FATAL;
+		goto out;
+	}
+	bool any_failed = false;
+	if (pause_ms) {
+		char label[64], d[32];
+		cm_format_duration(d, sizeof(d), pause_ms);
+		snprintf(label, sizeof(label), "pause %s", d);
+		double since = cm_mono_s() - S->fio.last_end_mono;
+		uint64_t done_ms = since > 0 ? (uint64_t)(since * 1000.0) : 0;
+		if (fcr_status_wait(done_ms < pause_ms ? pause_ms - done_ms : 0, label, S->stop))
+			result = FCR_INTERRUPTED;
+		if (first_start)
+			json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
+	}
+	if (result == FCR_DONE && units) {
+		result = run_units(S, si, r, round_obj, only);
+		if (result == FCR_FATAL)
+			goto out;
+	} else if (result == FCR_DONE) {
+		char what[FCR_NAME_MAX_BYTES + 64];
+		snprintf(what, sizeof(what), "%s r%u/%u", name, r, st->rounds);
+		result = run_tests(S, st, rel, tests, 0, where, what, &any_failed);
+		if (result == FCR_FATAL)
+			goto out;
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	const char *status = fcr_outcome_status(result);
+	if (units) {
+		/* done when every unit is; after one unit of a sequential campaign
+		 * the round waits for the others */
+		json_t *order = json_object_get(round_obj, "order");
+		bool all = true;
+		for (size_t k = 0; k < json_array_size(order); k++)
+			all &= fcr_has_status(json_array_get(order, k), "done");
+		if (result == FCR_DONE && !all)
+			status = "running";
+		else if (result == FCR_FAILED && S->o->keep_going && !all && only != SIZE_MAX)
+			status = "running";
+	} else {
+		for (size_t ti = 0; ti < json_array_size(tests); ti++) {
+			json_t *t = json_array_get(tests, ti);
+			if (fcr_has_status(t, "pending"))
+				json_object_set_new(t, "status", json_string("skipped"));
+		}
+		fcr_fio_sync_outputs(abs);
+	}
+	json_object_set_new(round_obj, "status", json_string(status));
+	if (strcmp(status, "running"))
+		json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
+	/* the manifest first: the journal never says more than it */
+	json_t *end_ev = json_deep_copy(where);
+	json_object_set_new(end_ev, "status", json_string(status));
+	fcr_record_touch(&S->rec, round_obj);
+	fcr_record_commit(&S->rec, "round-end", end_ev);
+	if (S->rec.failed)
+		result = FCR_FATAL;
+out:
+	json_decref(where);
+	free(parent_rel);
+	free(rel);
+	free(abs);
+	return result;
+}
+
+/* ---- variants ------------------------------------------------------------ */
+
+/* Points the fio unit at unit u's test file and size; NULL: back to the
+ * campaign's, for what runs between the rounds (a state's prefill). */
+static void use_unit(struct fcr_session *S, const struct fcr_unit *u)
+{
+	S->fio.file = u && u->variant ? u->variant->test_file : NULL;
+	S->fio.size_bytes = u ? u->size->bytes : 0;
+	S->fio.size_text = u ? u->size->text : NULL;
+	S->fio.variant = u && u->variant ? u->variant->name : NULL;
+}
+
+/*
+ * Variant vi's first use in state si: its `before` actions (once per
+ * state), then its prefill (once per campaign, with prefill = yes: after
+ * its actions, which may be what makes its place, such as a mount).
+ */
+static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t vi)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_variant *v = &c->variants[vi];
+	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
+	/* in each repetition of a repeated state: its transition may undo a mount */
+	json_t *rep_obj = fcr_manifest_rep(state_obj, S->rep ? S->rep : 1);
+	json_t *vobj = json_array_get(json_object_get(rep_obj, "variants"), vi);
+	enum fcr_outcome result = FCR_DONE;
+	if (!fcr_has_status(vobj, "done")) {
+		json_object_set_new(vobj, "status", json_string("running"));
+		fcr_record_touch(&S->rec, vobj);
+		json_t *before = json_object_get(vobj, "before");
+		for (size_t ai = 0; result == FCR_DONE && ai < v->n_actions; ai++) {
+			json_t *a = json_array_get(before, ai);
+			if (!fcr_has_status(a, "done"))
+				result = perform_action(S, si, ai, v, rep_obj, a);
+		}
+		json_object_set_new(vobj, "status", json_string(fcr_outcome_status(result)));
+		fcr_record_touch(&S->rec, vobj);
+		fcr_record_save(&S->rec);
+		if (S->rec.failed)
+			return FCR_FATAL;
+		if (result != FCR_DONE)
+			return result;
+	}
+	json_t *prefill =
+	    json_object_get(json_array_get(json_object_get(S->rec.m, "variants"), vi), "prefill");
+	if (!c->prefill || fcr_has_status(prefill, "done"))
+		return FCR_DONE;
+	char size[32], label[300];
+	cm_format_size(size, sizeof(size), v->file_bytes);
+	snprintf(label, sizeof(label), "prefill of variant %s", v->name);
+	char *name = cm_asprintf("variant-%s", v->name);
+	S->fio.file = v->test_file;
+	S->fio.size_bytes = v->file_bytes;
+	S->fio.size_text = size;
+	S->fio.variant = v->name;
+	result = fcr_fio_prefill(&S->fio, name, prefill, label);
+	use_unit(S, NULL);
+	free(name);
+	fcr_record_touch(&S->rec, json_array_get(json_object_get(S->rec.m, "variants"), vi));
+	fcr_record_save(&S->rec);
+	return S->rec.failed ? FCR_FATAL : result;
+}
+
+/*
+ * Unit k of round r's order (its entry `e`): its directory <state>/r<N>/<dir>
+ * (an earlier attempt moved aside first), the variant's preparation, the
+ * suite, and the unit's status saved when it ends, so that a resumed
+ * session continues with the next unit.
+ */
+static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				    size_t k, const struct fcr_unit *u)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	json_t *e = json_array_get(json_object_get(round_obj, "order"), k);
+	json_t *tests = json_object_get(round_obj, "tests");
+	char *rel = st->repeat > 1 ? cm_asprintf("%s/rep%u/r%u/%s", st->name, S->rep, r, u->dir)
+				   : cm_asprintf("%s/r%u/%s", st->name, r, u->dir);
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	json_t *where =
+	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
+	if (u->variant)
+		json_object_set_new(where, "variant", json_string(u->variant->name));
+	if (c->by_size)
+		json_object_set_new(where, "size", json_string(u->size->text));
+	char name[FCR_NAME_MAX_BYTES + 32], what[FCR_NAME_MAX_BYTES * 3 + 64];
+	step_label(S, st, name, sizeof(name));
+	snprintf(what, sizeof(what), "%s r%u/%u %s", name, r, st->rounds, u->label);
+	enum fcr_outcome result = FCR_DONE;
+
+	if (u->variant) {
+		result = prepare_variant(S, si, u->variant_index);
+		if (result != FCR_DONE) {
+			if (result == FCR_FAILED) {
+				json_object_set_new(e, "status", json_string("failed"));
+				json_object_set_new(
+				    e, "error", json_string("the variant's preparation failed"));
+				size_t first = k * st->n_tests;
+				for (size_t ti = 0; ti < st->n_tests; ti++)
+					json_object_set_new(json_array_get(tests, first + ti),
+							    "status", json_string("skipped"));
+				fcr_record_touch(&S->rec, round_obj);
+			}
+			goto out;
+		}
+	}
+	if (attempt_dir(S, rel, e, where, what) < 0) {
+		result = FCR_FATAL;
+		goto out;
+	}
+	size_t first = k * st->n_tests;
+	for (size_t ti = 0; ti < st->n_tests; ti++)
+		json_array_set_new(tests, first + ti,
+				   fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
+	json_object_set_new(e, "status", json_string("running"));
+	json_object_set_new(e, "started", fcr_jutc(cm_wall_s()));
+	json_object_del(e, "finished");
+	json_object_del(e, "error");
+	fcr_record_event(&S->rec, "variant-start", json_deep_copy(where));
+	fcr_record_touch(&S->rec, round_obj);
+	fcr_record_save(&S->rec);
+	if (S->rec.failed) {
+		result = FCR_FATAL;
+		goto out;
+	}
+	use_unit(S, u);
+	bool any_failed = false;
+	result = run_tests(S, st, rel, tests, first, where, what, &any_failed);
+	use_unit(S, NULL);
+	if (result == FCR_FATAL)
+		goto out;
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	for (size_t ti = 0; ti < st->n_tests; ti++) {
+		json_t *t = json_array_get(tests, first + ti);
+		if (fcr_has_status(t, "pending"))
+			json_object_set_new(t, "status", json_string("skipped"));
+	}
+	fcr_fio_sync_outputs(abs);
+	json_object_set_new(e, "status", json_string(fcr_outcome_status(result)));
+	json_object_set_new(e, "finished", fcr_jutc(cm_wall_s()));
+	json_t *end_ev = json_deep_copy(where);
+	json_object_set_new(end_ev, "status", json_string(fcr_outcome_status(result)));
+	fcr_record_touch(&S->rec, round_obj);
+	fcr_record_commit(&S->rec, "variant-end", end_ev);
+	if (S->rec.failed)
+		result = FCR_FATAL;
+out:
+	json_decref(where);
+	free(rel);
+	free(abs);
+	return result;
+}
+
+/* The unit an entry of a round's order names. */
+static size_t unit_of_entry(const struct fcr_campaign *c, json_t *e)
+{
+	const char *v = fcr_jstr(e, "variant"), *size = fcr_jstr(e, "size");
+	for (size_t i = 0; i < c->n_units; i++) {
+		const struct fcr_unit *u = &c->units[i];
+		if ((u->variant ? v && !strcmp(v, u->variant->name) : !v) &&
+		    (!c->by_size || (size && !strcmp(size, u->size->text))))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* The units of round r in the order it recorded (`only`: that one alone),
+ * each one not done yet. */
+static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, json_t *round_obj,
+				  size_t only)
+{
+	const struct fcr_campaign *c = S->c;
+	json_t *order = json_object_get(round_obj, "order");
+	enum fcr_outcome result = FCR_DONE;
+	bool any_failed = false;
+	for (size_t k = 0; k < json_array_size(order); k++) {
+		json_t *e = json_array_get(order, k);
+		size_t ui = unit_of_entry(c, e);
+		if (ui == SIZE_MAX) {
+			fcr_progress_problem("%s round %u: entry %zu of its order names no variant "
+					     "of campaign.ini",
+					     c->states[si].name, r, k + 1);
+			return FCR_FATAL;
+		}
+		if ((only != SIZE_MAX && ui != only) || fcr_has_status(e, "done"))
+			continue;
+		enum fcr_outcome s = run_variant(S, si, r, round_obj, k, &c->units[ui]);
+		if (s == FCR_FAILED && S->o->keep_going) {
+			any_failed = true;
+			continue;
+		}
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	return result;
+}
+
+/* ---- repetitions ---------------------------------------------------------- */
+
+/* Whether round_obj's order has unit ui done. */
+static bool unit_done_in(const struct fcr_campaign *c, json_t *round_obj, size_t ui)
+{
+	json_t *order = json_object_get(round_obj, "order");
+	for (size_t k = 0; k < json_array_size(order); k++) {
+		json_t *e = json_array_get(order, k);
+		if (unit_of_entry(c, e) == ui)
+			return fcr_has_status(e, "done");
+	}
+	return false;
+}
+
+/* What was still pending of a repetition that failed is skipped. */
+static void mark_rest_skipped(json_t *rep_obj)
+{
+	json_t *rounds = json_object_get(rep_obj, "rounds");
+	for (size_t i = 0; i < json_array_size(rounds); i++) {
+		json_t *r = json_array_get(rounds, i);
+		if (fcr_has_status(r, "pending"))
+			json_object_set_new(r, "status", json_string("skipped"));
+		/* in the round that failed too: the units and tests after it */
+		const char *parts[] = {"tests", "order"};
+		for (size_t p = 0; p < CM_ARRAY_SIZE(parts); p++) {
+			json_t *list = json_object_get(r, parts[p]);
+			for (size_t j = 0; j < json_array_size(list); j++) {
+				json_t *e = json_array_get(list, j);
+				if (fcr_has_status(e, "pending"))
+					json_object_set_new(e, "status", json_string("skipped"));
+			}
+		}
+	}
+	json_t *before = json_object_get(rep_obj, "before");
+	for (size_t i = 0; i < json_array_size(before); i++) {
+		json_t *a = json_array_get(before, i);
+		if (fcr_has_status(a, "pending"))
+			json_object_set_new(a, "status", json_string("skipped"));
+	}
+	if (fcr_has_status(rep_obj, "pending"))
+		json_object_set_new(rep_obj, "status", json_string("skipped"));
+}
+
+/*
+ * One repetition of state si (S->rep; 0 for a state that does not repeat,
+ * whose own object is rep_obj): its actions, then its rounds.  `cut_short`:
+ * an earlier session began it.
+ */
+static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t *rep_obj,
+				       bool cut_short)
+{
+	const struct fcr_state *st = &S->c->states[si];
+	if (fcr_has_status(rep_obj, "done"))
+		return FCR_DONE;
+	if (S->rep) {
+		json_object_set_new(rep_obj, "status", json_string("running"));
+		if (!json_object_get(rep_obj, "started"))
+			json_object_set_new(rep_obj, "started", fcr_jutc(cm_wall_s()));
+		json_object_del(rep_obj, "finished");
+		fcr_record_event(
+		    &S->rec, "repetition-start",
+		    json_pack("{s:s, s:i}", "state", st->name, "repetition", (int)S->rep));
+		fcr_record_touch(&S->rec, rep_obj);
+		fcr_record_save(&S->rec);
+		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
+		fcr_status_at(
+		    &(struct fcr_status_where){si, st->name, S->rep, st->repeat, 0, st->rounds});
+	}
+	enum fcr_outcome result = FCR_DONE;
+	if (cut_short)
+		result = fcr_resume_restore_power(S, si, rep_obj);
+	json_t *before = json_object_get(rep_obj, "before");
+	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
+		json_t *a = json_array_get(before, ai);
+		if (fcr_has_status(a, "done"))
+			continue;
+		enum fcr_outcome s = perform_action(S, si, ai, NULL, rep_obj, a);
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	bool ran_round = false;
+	bool any_failed = false;
+	json_t *rounds = json_object_get(rep_obj, "rounds");
+	const struct fcr_campaign *c = S->c;
+	/* order = sequential: all rounds of one unit, then the next */
+	bool seq = fcr_campaign_has_units(c) && c->order == FCR_ORDER_SEQUENTIAL;
+	for (size_t only = 0; only < (seq ? c->n_units : 1); only++) {
+		for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
+			json_t *round_obj = json_array_get(rounds, r - 1);
+			fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat,
+								 r, st->rounds});
+			if (fcr_has_status(round_obj, "done") ||
+			    (seq && unit_done_in(c, round_obj, only)))
+				continue;
+			uint64_t pause_ms = 0;
+			if (ran_round && c->pause_ms) {
+				pause_ms = c->pause_ms;
+				fcr_record_event_lazy(
+				    &S->rec, "pause",
+				    fcr_session_at(
+					S, json_pack("{s:s, s:i, s:o}", "state", st->name, "round",
+						     (int)r, "duration_s",
+						     fcr_jseconds((double)pause_ms / 1000))));
+			}
+			if (r > 1)
+				fcr_status_pause_done();
+			enum fcr_outcome s =
+			    run_round(S, si, r, round_obj, pause_ms, seq ? only : SIZE_MAX);
+			ran_round = true;
+			if (s == FCR_FAILED && S->o->keep_going) {
+				any_failed = true;
+				continue;
+			}
+			if (s != FCR_DONE)
+				result = s;
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	/* rounds a sequential campaign left between units end with the repetition */
+	for (size_t i = 0; result != FCR_DONE && i < json_array_size(rounds); i++) {
+		json_t *ro = json_array_get(rounds, i);
+		if (fcr_has_status(ro, "running"))
+			json_object_set_new(ro, "status", json_string(fcr_outcome_status(result)));
+	}
+	if (result == FCR_FAILED)
+		mark_rest_skipped(rep_obj);
+	/* rounds, tests and actions of it that changed on the way out */
+	if (result != FCR_DONE)
+		fcr_record_touch_all(&S->rec, rep_obj);
+	if (S->rep) {
+		const char *status = fcr_outcome_status(result);
+		json_object_set_new(rep_obj, "status", json_string(status));
+		json_object_set_new(rep_obj, "finished", fcr_jutc(cm_wall_s()));
+		json_t *ev = json_pack("{s:s, s:i, s:s, s:O, s:O}", "state", st->name, "repetition",
+				       (int)S->rep, "status", status, "downtime_s",
+				       json_object_get(rep_obj, "downtime_s"), "data_back_s",
+				       json_object_get(rep_obj, "data_back_s"));
+		fcr_session_cut_marks(rep_obj, ev);
+		fcr_record_touch(&S->rec, rep_obj);
+		fcr_record_commit(&S->rec, "repetition-end", ev);
+	}
+	if (S->rec.failed)
+		return FCR_FATAL;
+	return result;
+}
+
+/* ---- states -------------------------------------------------------------- */
+
+enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
+	S->si = si;
+	S->rep = 0;
+	fcr_status_at(&(struct fcr_status_where){si, st->name, 0, st->repeat, 0, st->rounds});
+	if (fcr_has_status(state_obj, "done"))
+		return FCR_DONE;
+	bool began = !fcr_has_status(state_obj, "pending");
+	json_object_set_new(state_obj, "status", json_string("running"));
+	fcr_record_event_lazy(&S->rec, "state-start",
+			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
+	fcr_record_touch(&S->rec, state_obj);
+	fcr_record_save(&S->rec);
+	fcr_progress_line("state %zu/%zu: %s", si + 1, c->n_states, st->name);
+	enum fcr_outcome result = FCR_DONE;
+	bool any_failed = false;
+	for (unsigned k = 1; k <= st->repeat; k++) {
+		S->rep = st->repeat > 1 ? k : 0;
+		json_t *rep_obj = fcr_manifest_rep(state_obj, k);
+		bool cut_short =
+		    S->resumed && (st->repeat > 1 ? !fcr_has_status(rep_obj, "pending") : began);
+		enum fcr_outcome s = run_repetition(S, si, rep_obj, cut_short);
+		if (s == FCR_FAILED && S->o->keep_going) {
+			any_failed = true;
+			/* the next repetition must not find the machine off */
+			if (k < st->repeat && S->maybe_down && S->prov_ready &&
+			    fcr_safety_power_on(S, "a repetition failed; --keep-going goes on") <
+				0) {
+				result = FCR_FATAL;
+				break;
+			}
+			continue;
+		}
+		if (s != FCR_DONE) {
+			result = s;
+			break;
+		}
+	}
+	if (result == FCR_DONE && any_failed)
+		result = FCR_FAILED;
+	if (result == FCR_FAILED) {
+		for (size_t k = 1; k <= st->repeat; k++)
+			mark_rest_skipped(fcr_manifest_rep(state_obj, k));
+		fcr_record_touch_all(&S->rec, state_obj);
+	}
+	S->rep = 0;
+	const char *status = fcr_outcome_status(result);
+	json_object_set_new(state_obj, "status", json_string(status));
+	json_t *ev = json_pack("{s:s, s:s}", "state", st->name, "status", status);
+	if (st->repeat == 1) {
+		json_object_set(ev, "downtime_s", json_object_get(state_obj, "downtime_s"));
+		json_object_set(ev, "data_back_s", json_object_get(state_obj, "data_back_s"));
+		fcr_session_cut_marks(state_obj, ev);
+	}
+	fcr_record_touch(&S->rec, state_obj);
+	fcr_record_commit(&S->rec, "state-end", ev);
+	if (S->rec.failed)
+		return FCR_FATAL;
+	return result;
+}
