@@ -8,6 +8,7 @@
 #include "check.h"
 #include "machine/target.h"
 #include "fcr.h"
+#include "providers.h"
 
 static void test_durations(void)
 {
@@ -104,7 +105,7 @@ static void test_shell(void)
 static struct fcr_campaign *parse(const char *text, struct cm_strv *errors)
 {
 	struct fcr_campaign *c = NULL;
-	fcr_campaign_parse(text, strlen(text), "t.ini", &c, errors);
+	fcr_campaign_parse(text, strlen(text), "t.ini", fcr_catalog(), &c, errors);
 	return c;
 }
 
@@ -375,7 +376,7 @@ static void test_big_suite(void)
 	struct cm_strv errors = {0};
 	double t0 = cm_mono_s();
 	struct fcr_campaign *c = NULL;
-	fcr_campaign_parse(b.s, b.len, "big.ini", &c, &errors);
+	fcr_campaign_parse(b.s, b.len, "big.ini", fcr_catalog(), &c, &errors);
 	double took = cm_mono_s() - t0;
 	CHECK(c == NULL);
 	CHECK_INT(errors.n, 1);

@@ -120,17 +120,4 @@ struct fcr_action {
 /* A row's check failed: err's message gets the step in front ("'snapshot a
  * b': unexpected 'b'"); returns the failure, for `return` in a check. */
 int fcr_step_check_failed(const struct fcr_step *step, struct fcr_error *err);
-/* The row of `name`: a built-in one, else the provider's (p may be NULL);
- * *from_provider says which. */
-const struct fcr_action *fcr_action_find(const struct fcr_provider *p, const char *name,
-					 bool *from_provider);
-/* The i-th built-in action, NULL past the last. */
-const struct fcr_action *fcr_builtin_action(size_t i);
-/* The usages of a table's rows, comma separated (the built-in ones when
- * table is NULL); caller frees. */
-char *fcr_action_usages(const struct fcr_action *table);
-/* The rows of a table (the built-in ones when NULL) as man page entries
- * (.TP, the usage, the paragraph); caller frees. */
-char *fcr_action_man(const struct fcr_action *table);
-
 #endif

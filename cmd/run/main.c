@@ -58,10 +58,11 @@ static void print_list(FILE *f, const char *head, const struct fcr_action *table
 	size_t col = 0;
 	put_words(f, &col, head);
 	for (size_t i = 0;; i++) {
-		const struct fcr_action *a = table ? &table[i] : fcr_builtin_action(i);
+		const struct fcr_action *a =
+		    table ? &table[i] : fcr_catalog_builtin(fcr_catalog(), i);
 		if (!a || !a->name)
 			break;
-		bool last = table ? !table[i + 1].name : !fcr_builtin_action(i + 1);
+		bool last = table ? !table[i + 1].name : !fcr_catalog_builtin(fcr_catalog(), i + 1);
 		char *item = cm_asprintf("%s%s", a->usage, last ? "" : ",");
 		put_word(f, &col, item, strlen(item));
 		free(item);
@@ -92,7 +93,7 @@ static void usage(FILE *f)
 		   "      --version      the version\n"
 		   "\n");
 	print_list(f, "actions without a provider:", NULL);
-	for (const struct fcr_provider *const *p = fcr_provider_list(); *p; p++) {
+	for (const struct fcr_provider *const *p = fcr_catalog()->providers; *p; p++) {
 		if (!(*p)->actions[0].name)
 			continue;
 		char head[256];
@@ -289,7 +290,7 @@ int main(int argc, char **argv)
 	struct cm_strv errors = {0};
 	struct fcr_campaign *c = NULL;
 	int rc = FCR_EXIT_USAGE;
-	if (fcr_campaign_parse(text, len, source, &c, &errors) < 0) {
+	if (fcr_campaign_parse(text, len, source, fcr_catalog(), &c, &errors) < 0) {
 		for (size_t i = 0; i < errors.n; i++)
 			fprintf(stderr, "%s\n", errors.v[i]);
 	} else {

@@ -10,7 +10,7 @@
  * The controller:
  *
  *   1. finds the provider by the [provider] section's `type`
- *      (fcr_provider_find, providers.h),
+ *      (fcr_catalog_provider, catalog.h, in the catalog main.c gives),
  *   2. while parsing the campaign file, checks every `before` action against
  *      the rows (name, argument count, check()), and the [provider] keys with
  *      configure(ctx = NULL), so that mistakes are reported as file:line

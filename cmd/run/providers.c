@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The providers built into this binary (providers.h). */
+/* The tables built into this binary: its actions and providers (providers.h). */
 #include "providers.h"
 
-#include <stdio.h>
-#include <string.h>
-
+#include "actions/builtin.h"
 #include "netcup/public.h"
 #include "proxmox/public.h"
 
@@ -63,7 +61,11 @@ static const struct fcr_provider none_provider = {
     .free = none_free,
 };
 
-static const struct fcr_provider *const builtin[] = {
+static const struct fcr_action *const builtin_actions[] = {
+    fcr_wait_actions, fcr_command_actions, fcr_hash_actions, fcr_testfile_actions, NULL,
+};
+
+static const struct fcr_provider *const builtin_providers[] = {
     &none_provider,
     &fcr_netcup_provider,
     &fcr_proxmox_provider,
@@ -71,35 +73,15 @@ static const struct fcr_provider *const builtin[] = {
 };
 
 /* Types that have their own issue but are not in this binary yet. */
-static const char *const planned_types[] = {"command"};
+static const char *const planned_types[] = {"command", NULL};
 
-const struct fcr_provider *fcr_provider_find(const char *type, bool *planned)
-{
-	*planned = false;
-	for (size_t i = 0; builtin[i]; i++) {
-		if (!strcmp(builtin[i]->type, type))
-			return builtin[i];
-	}
-	for (size_t i = 0; i < CM_ARRAY_SIZE(planned_types); i++) {
-		if (!strcmp(planned_types[i], type))
-			*planned = true;
-	}
-	return NULL;
-}
+static const struct fcr_catalog catalog = {
+    .builtin = builtin_actions,
+    .providers = builtin_providers,
+    .planned = planned_types,
+};
 
-const char *fcr_provider_known_types(void)
+const struct fcr_catalog *fcr_catalog(void)
 {
-	static char types[256];
-	if (!types[0]) {
-		size_t used = 0;
-		for (size_t i = 0; builtin[i] && used < sizeof(types); i++)
-			used += (size_t)snprintf(types + used, sizeof(types) - used, "%s%s",
-						 i ? ", " : "", builtin[i]->type);
-	}
-	return types;
-}
-
-const struct fcr_provider *const *fcr_provider_list(void)
-{
-	return builtin;
+	return &catalog;
 }

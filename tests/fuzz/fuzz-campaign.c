@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "campaign/campaign.h"
+#include "providers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -11,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cm_strv errors = {0};
 	struct fcr_campaign *c = NULL;
-	fcr_campaign_parse((const char *)data, size, "fuzz.ini", &c, &errors);
+	fcr_campaign_parse((const char *)data, size, "fuzz.ini", fcr_catalog(), &c, &errors);
 	fcr_campaign_free(c);
 	cm_strv_release(&errors);
 	return 0;

@@ -1,65 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The action table as one: the built-in groups, then the provider's (action.h). */
+/* A table's rows as the man page's entries (builtin.h). */
 #include <ctype.h>
 #include <string.h>
 
 #include "actions/builtin.h"
-#include "provider.h"
-
-static const struct fcr_action *const builtin_groups[] = {
-    fcr_wait_actions,
-    fcr_command_actions,
-    fcr_hash_actions,
-    fcr_testfile_actions,
-};
-
-const struct fcr_action *fcr_builtin_action(size_t i)
-{
-	for (size_t g = 0; g < CM_ARRAY_SIZE(builtin_groups); g++) {
-		for (const struct fcr_action *a = builtin_groups[g]; a->name; a++) {
-			if (i-- == 0)
-				return a;
-		}
-	}
-	return NULL;
-}
-
-/* The i-th row of table, or of the built-in ones when table is NULL. */
-static const struct fcr_action *row(const struct fcr_action *table, size_t i)
-{
-	if (!table)
-		return fcr_builtin_action(i);
-	for (size_t k = 0; k < i; k++) {
-		if (!table[k].name)
-			return NULL;
-	}
-	return table[i].name ? &table[i] : NULL;
-}
-
-const struct fcr_action *fcr_action_find(const struct fcr_provider *p, const char *name,
-					 bool *from_provider)
-{
-	*from_provider = false;
-	for (size_t i = 0; fcr_builtin_action(i); i++) {
-		if (!strcmp(fcr_builtin_action(i)->name, name))
-			return fcr_builtin_action(i);
-	}
-	for (const struct fcr_action *a = p ? p->actions : NULL; a && a->name; a++) {
-		if (!strcmp(a->name, name)) {
-			*from_provider = true;
-			return a;
-		}
-	}
-	return NULL;
-}
-
-char *fcr_action_usages(const struct fcr_action *table)
-{
-	struct cm_buf b = {0};
-	for (size_t i = 0; row(table, i); i++)
-		cm_buf_printf(&b, "%s%s", i ? ", " : "", row(table, i)->usage);
-	return cm_buf_take(&b);
-}
 
 /* ---- the man page ----------------------------------------------------------------- */
 
@@ -124,8 +68,7 @@ static void roff_doc(struct cm_buf *b, const char *doc)
 char *fcr_action_man(const struct fcr_action *table)
 {
 	struct cm_buf b = {0};
-	for (size_t i = 0; row(table, i); i++) {
-		const struct fcr_action *a = row(table, i);
+	for (const struct fcr_action *a = table; a->name; a++) {
 		cm_buf_puts(&b, ".TP\n");
 		roff_usage(&b, a->usage);
 		cm_buf_putc(&b, '\n');
@@ -134,11 +77,4 @@ char *fcr_action_man(const struct fcr_action *table)
 			cm_buf_puts(&b, "Takes the machine away.\n");
 	}
 	return cm_buf_take(&b);
-}
-
-int fcr_step_check_failed(const struct fcr_step *step, struct fcr_error *err)
-{
-	char msg[sizeof(err->msg)];
-	snprintf(msg, sizeof(msg), "%s", err->msg);
-	return fcr_fail(err, "'%s': %s", step->text, msg);
 }

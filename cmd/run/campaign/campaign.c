@@ -8,7 +8,7 @@
 
 #include "action.h"
 #include "provider.h"
-#include "providers.h"
+#include "catalog.h"
 
 /* Campaign files are small; a bigger one is a mistake. */
 #define CAMPAIGN_MAX_BYTES  (1024 * 1024)
@@ -622,11 +622,12 @@ static void check_action(struct parser *p, struct fcr_state *s, size_t idx)
 		return;
 	const char *name = a->words.v[0];
 	int nargs = (int)a->words.n - 1;
-	const struct fcr_action *def = fcr_action_find(c->provider, name, &a->from_provider);
+	const struct fcr_action *def =
+	    fcr_catalog_action(p->cat, c->provider, name, &a->from_provider);
 	if (!def) {
 		if (!c->provider && c->provider_type && strcmp(c->provider_type, "none"))
 			return; /* the provider is missing; reported on its type line */
-		char *builtin = fcr_action_usages(NULL);
+		char *builtin = fcr_catalog_usages(p->cat);
 		fcr_cp_error(p, a->line, "unknown action '%s' (built in: %s; provider %s: %s)",
 			     name, builtin, c->provider_type ? c->provider_type : "none",
 			     c->provider && c->provider->actions[0].name ? "see fiocamp-run --help"
@@ -808,16 +809,18 @@ static void finish(struct parser *p)
 	if (!c->provider_type)
 		c->provider_type = cm_strdup("none");
 	bool planned = false;
-	c->provider = fcr_provider_find(c->provider_type, &planned);
+	c->provider = fcr_catalog_provider(p->cat, c->provider_type, &planned);
 	if (!c->provider) {
+		char *types = fcr_catalog_types(p->cat);
 		if (planned)
 			fcr_cp_error(p, c->provider_line,
 				     "provider type '%s' is not built in yet (built in: %s)",
-				     c->provider_type, fcr_provider_known_types());
+				     c->provider_type, types);
 		else
 			fcr_cp_error(p, c->provider_line ? c->provider_line : 1,
 				     "unknown provider type '%s' (built in: %s)", c->provider_type,
-				     fcr_provider_known_types());
+				     types);
+		free(types);
 	}
 	if (c->provider)
 		check_provider_keys(p);
@@ -843,7 +846,8 @@ static void finish(struct parser *p)
 		fcr_cp_error(p, p->line, "[campaign] needs 'size' (of the test file, e.g. 4G)");
 }
 
-int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
+int fcr_campaign_parse(const char *text, size_t len, const char *source,
+		       const struct fcr_catalog *cat, struct fcr_campaign **out,
 		       struct cm_strv *errors)
 {
 	*out = NULL;
@@ -865,7 +869,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source, struct 
 		c->name = cm_strdup("campaign");
 	}
 
-	struct parser p = {.c = c, .errors = errors, .source = source};
+	struct parser p = {.c = c, .cat = cat, .errors = errors, .source = source};
 	if (len > CAMPAIGN_MAX_BYTES) {
 		fcr_cp_error(&p, 1, "larger than %d bytes: not a campaign file",
 			     CAMPAIGN_MAX_BYTES);

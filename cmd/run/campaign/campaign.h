@@ -137,11 +137,15 @@ struct fcr_campaign {
 };
 
 /*
- * Parses `len` bytes of `text` (copied) named `source` in messages.  On
- * success returns 0 with *out set (free with fcr_campaign_free).  On failure
- * returns -1 and appends one "source:line: message" per problem to errors.
+ * Parses `len` bytes of `text` (copied) named `source` in messages, its
+ * actions and provider looked up in `cat` (borrowed; main.c passes
+ * fcr_catalog(), providers.h).  On success returns 0 with *out set (free
+ * with fcr_campaign_free).  On failure returns -1 and appends one
+ * "source:line: message" per problem to errors.
  */
-int fcr_campaign_parse(const char *text, size_t len, const char *source, struct fcr_campaign **out,
+struct fcr_catalog;
+int fcr_campaign_parse(const char *text, size_t len, const char *source,
+		       const struct fcr_catalog *cat, struct fcr_campaign **out,
 		       struct cm_strv *errors);
 void fcr_campaign_free(struct fcr_campaign *c);
 

@@ -44,6 +44,7 @@ struct variant_section {
 
 struct parser {
 	struct fcr_campaign *c;
+	const struct fcr_catalog *cat; /* what names are looked up in (borrowed) */
 	struct cm_strv *errors;
 	const char *source;
 	unsigned line;

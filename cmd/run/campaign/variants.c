@@ -9,6 +9,7 @@
 
 #include "action.h"
 #include "campaign/parser.h"
+#include "catalog.h"
 
 static const char *const variant_keys[VK_COUNT] = {
     [VK_DIRECTORY] = "directory", [VK_FILENAME] = "filename", [VK_DESTRUCTIVE] = "destructive",
@@ -192,7 +193,7 @@ void fcr_cp_variant_action(struct parser *p, struct fcr_variant *v, size_t idx)
 		return;
 	}
 	bool from_provider;
-	const struct fcr_action *def = fcr_action_find(NULL, name, &from_provider);
+	const struct fcr_action *def = fcr_catalog_action(p->cat, NULL, name, &from_provider);
 	a->def = def;
 	int nargs = (int)a->words.n - 1;
 	if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {

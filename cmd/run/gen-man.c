@@ -16,23 +16,25 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "action.h"
-#include "provider.h"
+#include "actions/builtin.h"
 #include "providers.h"
 
 #define BEGIN_MARK ".\\\" BEGIN ACTIONS "
 #define END_MARK   ".\\\" END ACTIONS"
 
-/* The table a marker names: "built-in" or a provider's type. */
-static int table_of(const char *name, size_t n, const struct fcr_action **table)
+/* The tables a marker names: the built-in ones or a provider's
+ * (NULL-terminated). */
+static int tables_of(const char *name, size_t n, const struct fcr_action *const **tables)
 {
+	static const struct fcr_action *one[2];
 	if (n == strlen("built-in") && !strncmp(name, "built-in", n)) {
-		*table = NULL;
+		*tables = fcr_catalog()->builtin;
 		return 0;
 	}
-	for (const struct fcr_provider *const *p = fcr_provider_list(); *p; p++) {
+	for (const struct fcr_provider *const *p = fcr_catalog()->providers; *p; p++) {
 		if (strlen((*p)->type) == n && !strncmp((*p)->type, name, n)) {
-			*table = (*p)->actions;
+			one[0] = (*p)->actions;
+			*tables = one;
 			return 0;
 		}
 	}
@@ -64,16 +66,18 @@ int main(int argc, char **argv)
 		size_t n = strcspn(name, "\n");
 		const char *body = name + n + (name[n] ? 1 : 0);
 		const char *end = strstr(body, END_MARK);
-		const struct fcr_action *table;
-		if (!end || table_of(name, n, &table) < 0) {
+		const struct fcr_action *const *tables;
+		if (!end || tables_of(name, n, &tables) < 0) {
 			fprintf(stderr, "%s: a list '%.*s' without its end, or of no table\n", page,
 				(int)n, name);
 			return 2;
 		}
 		cm_buf_putn(&out, p, (size_t)(body - p));
-		char *list = fcr_action_man(table);
-		cm_buf_puts(&out, list);
-		free(list);
+		for (; *tables; tables++) {
+			char *list = fcr_action_man(*tables);
+			cm_buf_puts(&out, list);
+			free(list);
+		}
 		p = end;
 		lists++;
 	}
