@@ -48,6 +48,11 @@ bool fcr_provider_step_is(const struct fcr_provider_step *st, const char *want)
 	return st->status && !strcmp(st->status, want);
 }
 
+char *fcr_provider_step_key(const char *state, unsigned repetition, unsigned line)
+{
+	return cm_asprintf("%s\n%u\n%u", state, repetition, line);
+}
+
 void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,
 			    const char *fmt, ...)
 {

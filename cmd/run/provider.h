@@ -240,6 +240,9 @@ void fcr_provider_vnote(const struct fcr_provider_ctx *ctx, const char *level, c
 			va_list ap) CM_PRINTF(3, 0);
 /* Whether a step's manifest status is `want`. */
 bool fcr_provider_step_is(const struct fcr_provider_step *st, const char *want);
+/* A step's key among a provider's records of earlier sessions: its state,
+ * repetition and line ("STATE\nREPETITION\nLINE"); caller frees. */
+char *fcr_provider_step_key(const char *state, unsigned repetition, unsigned line);
 
 /* Appends "file:line: message" about key k to problems. */
 void fcr_provider_key_error(struct cm_strv *problems, const struct fcr_provider_key *k,

@@ -394,7 +394,7 @@ static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, j
 	char *text = action_text(step->words.v[0], (int)step->words.n - 1, step->words.v + 1);
 	p->current = text;
 	/* what an earlier session of this step started (preflight waited for it) */
-	char *key = fcr_ncp_step_key(ctx->state->name, ctx->repetition, step->line);
+	char *key = fcr_provider_step_key(ctx->state->name, ctx->repetition, step->line);
 	json_t *earlier = json_incref(json_object_get(p->earlier, key));
 	json_object_del(p->earlier, key);
 	free(key);

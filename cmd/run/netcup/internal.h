@@ -2,7 +2,7 @@
 /*
  * What the files of the netcup SCP client share (client.c: the context,
  * reads, tasks and writes; power.c; snapshots.c; auth.c: tokens;
- * preflight.c).  Not part of the client's API (netcup.h).
+ * plan.c: the checks of a plan).  Not part of the client's API (netcup.h).
  */
 #ifndef FCR_NETCUP_INTERNAL_H
 #define FCR_NETCUP_INTERNAL_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The netcup provider's handle, shared by provider.c (its keys, credentials,
- * preflight) and actions.c (its action table).
+ * The netcup provider's handle, shared by provider.c (its keys, the
+ * credentials), preflight.c (the checks before anything changes, and what
+ * earlier sessions left) and actions.c (its action table).
  *
  * Which snapshots "this campaign created" is kept here: those made by a
  * finished `snapshot` action, less those deleted since.  A resumed campaign
@@ -37,12 +38,10 @@ struct fcr_ncp {
 	struct cm_strv adopt;	/* started by an earlier session: an existing one is ours */
 	struct cm_strv dry;	/* --dry-run: what the plan will have created */
 	/* the tasks of steps earlier sessions began, by step key
-	 * (fcr_ncp_step_key): [{write, name, uuid, state ...}], each ended */
+	 * (fcr_provider_step_key): [{write, name, uuid, state ...}], each ended */
 	json_t *earlier;
 };
 
-/* The key of a step in p->earlier. */
-char *fcr_ncp_step_key(const char *state, unsigned repetition, unsigned line);
 /* A task as the manifest records it. */
 json_t *fcr_ncp_task_json(const struct fcr_netcup_task *t);
 
@@ -62,5 +61,10 @@ int fcr_ncp_snapshot_args(int argc, char *const *argv, struct fcr_ncp_snapshot *
 extern const struct fcr_action fcr_ncp_actions[];
 /* The safety layer's power-on (struct fcr_provider). */
 int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err);
+
+/* ---- preflight.c ---- */
+int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t n_steps,
+		      struct fcr_error *err);
+void fcr_ncp_describe_preflight(void *state, struct cm_buf *out);
 
 #endif

@@ -1,233 +1,281 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Preflight: everything that can be checked before a campaign changes the
- * server, gathered as findings so the user sees all problems at once.
+ * The netcup provider's preflight (provider.h): what earlier sessions left
+ * running and what they made, the plan of what is left, and the SCP
+ * client's checks of it (plan.c); for --dry-run, what it will ask.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "netcup/internal.h"
+#include "netcup/ncp.h"
 
-#define UEFI_CODE "server.snapshot.create.error.online.uefi"
+/* ---- what earlier sessions left running ----------------------------------------- */
 
-static bool server_has_disk(const struct fcr_netcup_server *s, const char *disk)
+/*
+ * A step an earlier session began (provider.h, "the safety contract"): the
+ * tasks its writes started, each waited for until it ended, however long
+ * task-timeout was (fcr_netcup_earlier_tasks): a task of ours still running
+ * is never sent again.  Kept in p->earlier for perform(), which takes a task
+ * over only for the same write.  < 0 when a task cannot be decided (still
+ * running after the wait, a Ctrl-C): then nothing is sent.
+ */
+static int reconcile(struct fcr_ncp *p, const struct fcr_provider_step *st, struct fcr_error *err)
 {
-	for (size_t i = 0; i < s->n_disks; i++) {
-		if (strcmp(s->disks[i].dev, disk) == 0)
-			return true;
-	}
-	return false;
-}
-
-static void describe_server(const struct fcr_netcup_server *s, char *buf, size_t len)
-{
-	size_t used = (size_t)snprintf(buf, len, "server %ld (%s%s%s): ", s->id, s->name,
-				       s->hostname[0] ? ", " : "", s->hostname);
-	if (used >= len)
-		return;
-	if (!s->live_info) {
-		snprintf(buf + used, len - used, "%d snapshot(s), no live info", s->snapshot_count);
-		return;
-	}
-	used += (size_t)snprintf(buf + used, len - used, "%s, UEFI %s, %d snapshot(s), disks",
-				 s->state, s->uefi ? "on" : "off", s->snapshot_count);
-	for (size_t i = 0; i < s->n_disks && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s %s %lld MiB", i ? "," : "",
-					 s->disks[i].dev, s->disks[i].capacity_mib);
-	if (!s->n_disks && used < len)
-		snprintf(buf + used, len - used, " unknown");
-}
-
-/* The checks that need nothing but the server object and the plan. */
-static void check_plan(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
-		       const struct fcr_netcup_server *s, struct cm_strv *names,
-		       struct fcr_netcup_findings *f)
-{
-	long id = nc->cfg.server_id;
-	bool creates = false;
-	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct fcr_netcup_plan_step *st = &plan->steps[i];
-		const char *name = st->name ? st->name : "";
-		if (!name[0] || strlen(name) > 255) {
-			fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "name",
-					   "snapshot name \"%.40s\" must be 1 to 255 characters",
-					   name);
-			continue;
-		}
-		switch (st->kind) {
-		case FCR_NETCUP_PLAN_SNAPSHOT:
-			creates = true;
-			if (cm_strv_has(names, name) && st->resumed) {
-				fcr_netcup_finding(
-				    f, FCR_NETCUP_INFO, "name-adopted",
-				    "snapshot \"%s\" exists already; an earlier run of "
-				    "this campaign started it, so it is taken as made",
-				    name);
-			} else if (cm_strv_has(names, name)) {
-				fcr_netcup_finding(
-				    f, FCR_NETCUP_PROBLEM, "name-taken",
-				    "snapshot \"%s\" will exist already when the plan "
-				    "creates it (on the server now or made earlier in "
-				    "the plan): delete it in the SCP or choose another "
-				    "name",
-				    name);
-			} else {
-				cm_strv_add(names, name);
-			}
-			if (st->online && s->live_info && s->uefi)
-				fcr_netcup_finding(
-				    f, FCR_NETCUP_PROBLEM, UEFI_CODE,
-				    "server %ld boots with UEFI, so the online snapshot \"%s\" "
-				    "would be refused: the API answers 400 \"Online snapshot "
-				    "creation is not possible if UEFI is activated.\"  Take it "
-				    "offline instead: before = power-off; snapshot %s offline; "
-				    "power-on; wait-ssh",
-				    id, name, name);
-			if (st->online && st->disk)
-				fcr_netcup_finding(
-				    f, FCR_NETCUP_PROBLEM,
-				    "server.snapshot.create.error.online.diskselected",
-				    "snapshot \"%s\": an online snapshot covers all disks; "
-				    "drop \"disk %s\" or make it offline",
-				    name, st->disk);
-			if (st->disk && s->live_info && !server_has_disk(s, st->disk))
-				fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "disk",
-						   "snapshot \"%s\": server %ld has no disk \"%s\"",
-						   name, id, st->disk);
-			break;
-		case FCR_NETCUP_PLAN_DELETE:
-		case FCR_NETCUP_PLAN_REVERT:
-			if (!cm_strv_has(names, name) && st->resumed &&
-			    st->kind == FCR_NETCUP_PLAN_DELETE)
-				continue; /* deleted before the run was cut short */
-			if (!cm_strv_has(names, name))
-				fcr_netcup_finding(
-				    f, FCR_NETCUP_PROBLEM, "name-missing",
-				    "the plan %s snapshot \"%s\", which will not exist "
-				    "then (not on the server, not created earlier in the "
-				    "plan)",
-				    st->kind == FCR_NETCUP_PLAN_DELETE ? "deletes" : "reverts to",
-				    name);
-			else if (st->kind == FCR_NETCUP_PLAN_DELETE)
-				cm_strv_del(names, name);
-			break;
-		}
-	}
-	if (creates && !s->snapshot_allowed)
-		fcr_netcup_finding(
-		    f, FCR_NETCUP_PROBLEM, "snapshot-not-allowed",
-		    "server %ld does not allow snapshots (snapshotAllowed is false), "
-		    "but the plan creates some",
-		    id);
-}
-
-/* The API's dry-run, once per distinct (online, disk) the plan creates. */
-static void dry_runs(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
-		     const struct fcr_netcup_server *s, struct fcr_netcup_findings *f)
-{
-	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct fcr_netcup_plan_step *st = &plan->steps[i];
-		if (st->kind != FCR_NETCUP_PLAN_SNAPSHOT)
-			continue;
-		/* Known already, and said with the offline sequence above. */
-		if (st->online && s->live_info && s->uefi)
-			continue;
-		/* The spec: diskName "must be set if attribute onlineSnapshot is false". */
-		const char *disk = st->disk;
-		if (!st->online && !disk && s->n_disks)
-			disk = s->disks[0].dev;
-		bool asked = false;
-		for (size_t k = 0; k < i; k++) {
-			const struct fcr_netcup_plan_step *o = &plan->steps[k];
-			const char *od = o->disk;
-			if (!o->online && !od && s->n_disks)
-				od = s->disks[0].dev;
-			if (o->kind == FCR_NETCUP_PLAN_SNAPSHOT && o->online == st->online &&
-			    !(o->online && s->live_info && s->uefi) &&
-			    ((!od && !disk) || (od && disk && strcmp(od, disk) == 0)))
-				asked = true;
-		}
-		if (asked)
-			continue;
-		bool possible;
-		struct fcr_error e = {0};
-		int rc = fcr_netcup_snapshot_dryrun(nc, st->online, disk, &possible, f, &e);
-		if (rc < 0)
-			fcr_netcup_finding(f, FCR_NETCUP_WARNING, "dry-run",
-					   "the snapshot dry-run could not be asked: %s", e.msg);
-		else if (possible)
-			fcr_netcup_finding(f, FCR_NETCUP_INFO, "dry-run",
-					   "the API's dry-run accepts an %s snapshot%s%s",
-					   st->online ? "online" : "offline",
-					   disk ? " of disk " : "", disk ? disk : "");
-	}
-}
-
-int fcr_netcup_preflight(struct fcr_netcup *nc, const struct fcr_netcup_plan *plan,
-			 struct fcr_netcup_findings *f, struct fcr_netcup_server *server,
-			 struct fcr_error *err)
-{
-	struct fcr_error e = {0};
-	struct fcr_netcup_server s;
-	char desc[768];
-	long id = nc->cfg.server_id;
-
-	if (fcr_netcup_access_token(nc, false, &e) < 0) {
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "token", "%s", e.msg);
-		goto done;
-	}
-	fcr_netcup_finding(f, FCR_NETCUP_INFO, "token", "the refresh token works");
-	int rc = fcr_netcup_get_server(nc, &s, &e);
-	if (rc == FCR_E_NOT_FOUND) {
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server",
-				   "server %ld is not found in this account (%s): check server-id, "
-				   "the number the SCP shows for the server",
-				   id, e.msg);
-		goto done;
-	}
+	json_t *tasks = NULL;
+	int rc = fcr_netcup_earlier_tasks(p->nc, st->journal, &tasks, err);
 	if (rc < 0) {
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server", "%s", e.msg);
-		goto done;
+		char why[sizeof(err->msg)];
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return fcr_fail_as(err, rc,
+				   "%s:%u: '%s' of an earlier session: %s.  Nothing is sent while "
+				   "its task may run; resume again once it has ended",
+				   st->file, st->line, st->action, why);
 	}
-	if (server)
-		*server = s;
-	describe_server(&s, desc, sizeof(desc));
-	fcr_netcup_finding(f, FCR_NETCUP_INFO, "server", "%s", desc);
-	if (s.disabled)
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "server-disabled",
-				   "server %ld is disabled", id);
-	if (!s.live_info)
-		fcr_netcup_finding(f, FCR_NETCUP_WARNING, "live-info",
-				   "the API gave no live info for server %ld: its state, UEFI and "
-				   "disks are unknown",
-				   id);
-	if (s.live_info && strcmp(s.state, "RUNNING") != 0)
-		fcr_netcup_finding(
-		    f, FCR_NETCUP_WARNING, "state",
-		    "server %ld is %s, not RUNNING: fio cannot run on it until it is "
-		    "powered on",
-		    id, s.state);
-	if (plan->n_steps == 0)
-		goto done;
-
-	struct fcr_netcup_snapshot_list list;
-	if (fcr_netcup_list_snapshots(nc, &list, &e) < 0) {
-		fcr_netcup_finding(f, FCR_NETCUP_PROBLEM, "snapshots", "%s", e.msg);
-		goto done;
+	size_t i;
+	json_t *t;
+	json_array_foreach(tasks, i, t) {
+		fcr_ncp_note(p, "info",
+			     "%s:%u: '%s' of an earlier session: task %s (%s) of its %s "
+			     "ended %s",
+			     st->file, st->line, st->action, fcr_jstr(t, "name"),
+			     fcr_jstr(t, "uuid"), fcr_jstr(t, "write"), fcr_jstr(t, "state"));
 	}
-	/* the snapshot names as the plan would leave them, step by step */
-	struct cm_strv names = {0};
-	for (size_t i = 0; i < list.n; i++)
-		cm_strv_add(&names, list.items[i].name);
-	check_plan(nc, plan, &s, &names, f);
-	if (!plan->skip_dry_run)
-		dry_runs(nc, plan, &s, f);
-	cm_strv_release(&names);
-	fcr_netcup_snapshot_list_free(&list);
-done:
-	if (f->n_problems)
-		return fcr_fail_as(err, FCR_E_PREFLIGHT, "the netcup preflight found %zu problem%s",
-				   f->n_problems, f->n_problems == 1 ? "" : "s");
+	if (json_array_size(tasks)) {
+		char *key = fcr_provider_step_key(st->state, st->repetition, st->line);
+		json_object_set_new(p->earlier, key, tasks);
+		free(key);
+	} else {
+		json_decref(tasks);
+	}
 	return 0;
+}
+
+/* ---- preflight --------------------------------------------------------------- */
+
+/*
+ * What an earlier session's write of a step may have done, by its journal
+ * events (provider.h, "provably created"): 1 when the API accepted it, 0
+ * when it may have (an intent with the effect absent before, and no answer,
+ * or an unknown one, after it), -1 when it did nothing (never sent, or every
+ * attempt refused).
+ */
+static int journal_says(json_t *journal, const char *write)
+{
+	int verdict = -1;
+	bool open = false;
+	size_t i;
+	json_t *e;
+	json_array_foreach(journal, i, e) {
+		const char *w = fcr_jstr(e, "write");
+		const char *ev = fcr_jstr(e, "event");
+		if (!w || !ev || strcmp(w, write))
+			continue;
+		if (!strcmp(ev, "write-intent")) {
+			/* the effect was there before: this write did not make it */
+			open =
+			    !json_is_true(json_object_get(json_object_get(e, "before"), "exists"));
+			continue;
+		}
+		const char *outcome = fcr_jstr(e, "outcome");
+		if (outcome && !strcmp(outcome, "accepted"))
+			return 1;
+		if (outcome && !strcmp(outcome, "unknown") && open)
+			verdict = 0;
+		open = false;
+	}
+	return open ? 0 : verdict;
+}
+
+/*
+ * What earlier sessions did (a resumed campaign), and the plan of what is
+ * left, in campaign order.  `sim` is the set of our snapshots as the plan
+ * goes, for expanding delete-snapshot all-created.
+ */
+static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps, size_t n,
+		       struct cm_strv *store, struct fcr_netcup_plan_step **out, size_t *n_out)
+{
+	struct cm_strv sim = {0};
+	struct fcr_netcup_plan_step *plan = NULL;
+	size_t np = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct fcr_provider_step *st = &steps[i];
+		bool done = fcr_provider_step_is(st, "done");
+		bool started = st->status && !done && !fcr_provider_step_is(st, "pending") &&
+			       !fcr_provider_step_is(st, "skipped");
+		const char *name = st->argc ? st->argv[0] : NULL;
+		if (!strcmp(st->action, "snapshot")) {
+			struct fcr_ncp_snapshot a;
+			if (fcr_ncp_snapshot_args(st->argc, st->argv, &a, NULL) < 0)
+				continue;
+			json_t *created = json_object_get(st->result, "created");
+			cm_strv_add_once(&sim, name);
+			if (done) {
+				cm_strv_add_once(&p->created, name);
+				cm_strv_del(&p->maybe, name);
+				continue;
+			}
+			/*
+			 * Cut short or failed: it runs again, and takes a snapshot of
+			 * that name as its own only when an earlier attempt provably
+			 * made it or may have: its result says so, or its journaled
+			 * write does.  A step that never ran (pending, skipped) made
+			 * nothing: such a snapshot is someone else's.
+			 */
+			char *write = cm_asprintf("snapshot %s", name);
+			int said = journal_says(st->journal, write);
+			free(write);
+			if (started && (json_is_true(created) || said > 0))
+				cm_strv_add_once(&p->created, name);
+			else if (started && ((created && json_is_null(created)) || said == 0))
+				cm_strv_add_once(&p->maybe, name);
+			if (cm_strv_has(&p->created, name) || cm_strv_has(&p->maybe, name))
+				cm_strv_add_once(&p->adopt, name);
+			plan = cm_realloc(plan, np + 1, sizeof(*plan));
+			plan[np++] = (struct fcr_netcup_plan_step){
+			    .kind = FCR_NETCUP_PLAN_SNAPSHOT,
+			    .name = name,
+			    .online = a.online,
+			    .disk = a.disk,
+			    .resumed = cm_strv_has(&p->adopt, name),
+			};
+		} else if (!strcmp(st->action, "delete-snapshot")) {
+			bool all = !strcmp(name, "all-created");
+			if (done) {
+				if (all) {
+					cm_strv_release(&p->created);
+					cm_strv_release(&p->maybe);
+					cm_strv_release(&sim);
+				} else {
+					cm_strv_del(&p->created, name);
+					cm_strv_del(&p->maybe, name);
+					cm_strv_del(&sim, name);
+				}
+				continue;
+			}
+			for (size_t k = 0; k < (all ? sim.n : 1); k++) {
+				const char *nm = all ? sim.v[k] : name;
+				/* a copy that lives as long as the plan (sim's do not) */
+				cm_strv_add(store, nm);
+				plan = cm_realloc(plan, np + 1, sizeof(*plan));
+				plan[np++] = (struct fcr_netcup_plan_step){
+				    .kind = FCR_NETCUP_PLAN_DELETE,
+				    .name = store->v[store->n - 1],
+				    /* ours, and gone already: counts as deleted */
+				    .resumed = started || cm_strv_has(&p->maybe, nm) ||
+					       cm_strv_has(&p->created, nm),
+				};
+			}
+			if (all)
+				cm_strv_release(&sim);
+			else
+				cm_strv_del(&sim, name);
+		} else if (!strcmp(st->action, "revert") && !done) {
+			plan = cm_realloc(plan, np + 1, sizeof(*plan));
+			plan[np++] = (struct fcr_netcup_plan_step){.kind = FCR_NETCUP_PLAN_REVERT,
+								   .name = name};
+		}
+	}
+	cm_strv_release(&sim);
+	*out = plan;
+	*n_out = np;
+}
+
+int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t n_steps,
+		      struct fcr_error *err)
+{
+	struct fcr_ncp *p = state;
+	if (!p->nc) {
+		return fcr_fail(err, "netcup: not connected");
+	}
+	/* before anything else: a task of an earlier session still running
+	 * would be sent again, or undo what the campaign does next */
+	p->current = "preflight";
+	for (size_t i = 0; i < n_steps; i++) {
+		const struct fcr_provider_step *st = &steps[i];
+		if (!st->status || fcr_provider_step_is(st, "done") ||
+		    fcr_provider_step_is(st, "pending") || fcr_provider_step_is(st, "skipped"))
+			continue;
+		struct fcr_error e = {0};
+		int rc = reconcile(p, st, &e);
+		if (rc < 0) {
+			p->current = NULL;
+			fcr_ncp_note(p, "problem", "%s", e.msg);
+			return fcr_fail_as(err, rc == FCR_E_STOPPED ? rc : FCR_E_PREFLIGHT,
+					   "the netcup preflight stopped at a task of an earlier "
+					   "session (said above); nothing was changed");
+		}
+	}
+	p->current = NULL;
+	struct fcr_netcup_plan_step *ps = NULL;
+	size_t nps = 0;
+	struct cm_strv store = {0};
+	build_plan(p, steps, n_steps, &store, &ps, &nps);
+	if (p->created.n || p->maybe.n) {
+		struct cm_buf b = {0};
+		for (size_t i = 0; i < p->created.n; i++)
+			cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->created.v[i]);
+		for (size_t i = 0; i < p->maybe.n; i++)
+			cm_buf_printf(&b, "%s%s (maybe)", b.len ? ", " : "", p->maybe.v[i]);
+		fcr_ncp_note(p, "info", "snapshots this campaign made in earlier runs: %s", b.s);
+		cm_buf_release(&b);
+	}
+	struct fcr_netcup_plan plan = {.steps = ps, .n_steps = nps};
+	struct fcr_netcup_findings f = {0};
+	struct fcr_error e = {0};
+	p->current = "preflight";
+	int rc = fcr_netcup_preflight(p->nc, &plan, &f, NULL, &e);
+	p->current = NULL;
+	for (size_t i = 0; i < f.n; i++) {
+		const struct fcr_netcup_finding *x = &f.items[i];
+		const char *level = x->level == FCR_NETCUP_PROBLEM   ? "problem"
+				    : x->level == FCR_NETCUP_WARNING ? "warning"
+								     : "info";
+		fcr_ncp_note(p, level, "%s", x->message);
+	}
+	if (rc == FCR_E_PREFLIGHT)
+		fcr_fail_as(err, rc,
+			    "the netcup preflight found %zu problem%s (listed above); nothing was "
+			    "changed",
+			    f.n_problems, f.n_problems == 1 ? "" : "s");
+	else if (rc < 0)
+		fcr_fail_as(err, rc, "the netcup preflight could not check: %s", e.msg);
+	fcr_netcup_findings_free(&f);
+	free(ps);
+	cm_strv_release(&store);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- --dry-run --------------------------------------------------------------- */
+
+void fcr_ncp_describe_preflight(void *state, struct cm_buf *b)
+{
+	struct fcr_ncp *p = state;
+	long id = p->cfg.server_id;
+	if (p->token_file)
+		cm_buf_printf(b, "refresh token from %s%s (refused unless mode 0600)\n",
+			      p->token_file, p->token_default ? " (the default)" : "");
+	else if (p->token_default)
+		cm_buf_printf(b, "refresh token: none (no token-file, no $" FCR_NETCUP_TOKEN_ENV
+				 ", no HOME)\n");
+	else
+		cm_buf_printf(b, "refresh token from $" FCR_NETCUP_TOKEN_ENV "\n");
+	cm_buf_printf(b,
+		      "POST %s/protocol/openid-connect/token (grant_type=refresh_token): an "
+		      "access token\n",
+		      p->auth_url ? p->auth_url : FCR_NETCUP_DEFAULT_AUTH_URL);
+	cm_buf_printf(b,
+		      "GET /api/v1/servers/%ld: it exists, its state, UEFI, snapshotAllowed, "
+		      "disks\n",
+		      id);
+	cm_buf_printf(b, "GET /api/v1/servers/%ld/snapshots: names taken, names to delete\n", id);
+	cm_buf_printf(b,
+		      "POST /api/v1/servers/%ld/snapshots:dryrun once per kind of snapshot "
+		      "planned\n",
+		      id);
+	cm_buf_printf(b,
+		      "(API base %s; a 409 server.lock.error on a write is retried every "
+		      "%.1fs)\n",
+		      p->api_url ? p->api_url : FCR_NETCUP_DEFAULT_API_URL,
+		      p->cfg.lock_wait_ms / 1000.0);
 }

@@ -42,8 +42,8 @@ void fcr_pxp_op_begin(struct fcr_pxp_op *o, struct fcr_pxp *p, struct fcr_action
 	o->result = result;
 	o->tasks = json_array();
 	o->e = e;
-	o->key =
-	    ctx && step ? fcr_pxp_step_key(ctx->state->name, ctx->repetition, step->line) : NULL;
+	o->key = ctx && step ? fcr_provider_step_key(ctx->state->name, ctx->repetition, step->line)
+			     : NULL;
 	json_t *earlier =
 	    o->key ? json_object_get(json_object_get(p->adopt, o->key), "tasks") : NULL;
 	size_t i;

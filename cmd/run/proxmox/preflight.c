@@ -243,7 +243,7 @@ static int reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, stru
 	}
 	json_decref(subs);
 	if (json_array_size(tasks)) {
-		char *key = fcr_pxp_step_key(st->state, st->repetition, st->line);
+		char *key = fcr_provider_step_key(st->state, st->repetition, st->line);
 		json_t *entry = json_object_get(p->adopt, key);
 		if (!entry) {
 			entry = json_object();
@@ -309,7 +309,7 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 		const char *a = st->action;
 		const char *name = st->argc ? st->argv[0] : NULL;
 		free(key);
-		key = fcr_pxp_step_key(st->state, st->repetition, st->line);
+		key = fcr_provider_step_key(st->state, st->repetition, st->line);
 		/* its snapshot task of an earlier session ended well */
 		bool adopted = fcr_pxp_earlier_ok(p, key, "main", "qmsnapshot") != NULL;
 		if (!strcmp(a, "power-off") || !strcmp(a, "power-on") || !strcmp(a, "reboot")) {

@@ -36,11 +36,6 @@ void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...)
 	va_end(ap);
 }
 
-char *fcr_pxp_step_key(const char *state, unsigned repetition, unsigned line)
-{
-	return cm_asprintf("%s\n%u\n%u", state, repetition, line);
-}
-
 /* ---- configuration -------------------------------------------------------------- */
 
 #define KNOWN_KEYS                                                                                 \

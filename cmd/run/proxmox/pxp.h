@@ -56,8 +56,6 @@ struct fcr_pxp {
 
 /* A line for the user (ctx->note), when there is a context. */
 void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
-/* The key of a step in p->adopt. */
-char *fcr_pxp_step_key(const char *state, unsigned repetition, unsigned line);
 
 /* The arguments of the rows (actions.c), shared with the preflight. */
 struct fcr_pxp_backup {
