@@ -81,3 +81,56 @@ bool fcr_provider_key_duration(const struct fcr_provider_key *k, unsigned *ms,
 	*ms = (unsigned)v;
 	return true;
 }
+
+void fcr_provider_base_init(struct fcr_provider_base *b, const char *type,
+			    const struct fcr_provider_section *sec,
+			    const struct fcr_provider_ctx *ctx)
+{
+	*b = (struct fcr_provider_base){
+	    .type = type,
+	    .file = cm_strdup(sec->file),
+	    .line = sec->line,
+	};
+	if (ctx) {
+		b->ctx = *ctx;
+		b->have_ctx = true;
+	}
+}
+
+void fcr_provider_base_release(struct fcr_provider_base *b)
+{
+	free(b->file);
+	b->file = NULL;
+}
+
+void fcr_provider_on_event(void *base, const char *type, json_t *fields)
+{
+	struct fcr_provider_base *b = base;
+	fcr_provider_event(b->have_ctx ? &b->ctx : NULL, b->type, b->current, type, fields);
+}
+
+bool fcr_provider_on_should_stop(void *base)
+{
+	struct fcr_provider_base *b = base;
+	return fcr_provider_should_stop(b->have_ctx ? &b->ctx : NULL, b->safety);
+}
+
+void fcr_provider_note(const struct fcr_provider_base *b, const char *level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fcr_provider_vnote(b->have_ctx ? &b->ctx : NULL, level, fmt, ap);
+	va_end(ap);
+}
+
+bool fcr_provider_read_duration(const struct fcr_provider_duration_key *table, size_t n, void *cfg,
+				const struct fcr_provider_key *k, struct cm_strv *problems)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(k->key, table[i].key))
+			continue;
+		fcr_provider_key_duration(k, (unsigned *)((char *)cfg + table[i].offset), problems);
+		return true;
+	}
+	return false;
+}

@@ -226,6 +226,49 @@ struct fcr_provider {
 /* ---- helpers for implementations (provider.c) ---- */
 
 /*
+ * What every provider's handle holds first: the context the controller
+ * gave (none while the file is only checked), where its section is, and
+ * what it is doing, for the events of its API client.  The client's hooks
+ * (fcr_provider_on_event, fcr_provider_on_should_stop) take it as their
+ * opaque pointer.
+ */
+struct fcr_provider_base {
+	const char *type; /* the provider's type: the events' "provider" */
+	struct fcr_provider_ctx ctx;
+	bool have_ctx;
+	char *file;	     /* the campaign file, for messages */
+	unsigned line;	     /* [provider]'s type line */
+	unsigned key_line;   /* token-file's line; 0 when not given */
+	bool safety;	     /* only a second Ctrl-C stops a wait */
+	const char *current; /* the action being performed, for events */
+};
+
+/* Fills b for configure() (ctx NULL: the file is only checked). */
+void fcr_provider_base_init(struct fcr_provider_base *b, const char *type,
+			    const struct fcr_provider_section *sec,
+			    const struct fcr_provider_ctx *ctx);
+void fcr_provider_base_release(struct fcr_provider_base *b);
+/* The API client's hooks, with the base as their opaque pointer: an event
+ * into the journal (fcr_provider_event), whether a wait is to end
+ * (fcr_provider_should_stop). */
+void fcr_provider_on_event(void *base, const char *type, json_t *fields);
+bool fcr_provider_on_should_stop(void *base);
+/* A line for the user (ctx->note), when there is a context. */
+void fcr_provider_note(const struct fcr_provider_base *b, const char *level, const char *fmt, ...)
+    CM_PRINTF(3, 4);
+
+/* A [provider] key that sets a duration field of the provider's
+ * configuration struct. */
+struct fcr_provider_duration_key {
+	const char *key;
+	size_t offset; /* of the unsigned field */
+};
+/* When k is one of the n keys of `table`: reads it into its field of cfg
+ * (fcr_provider_key_duration) and returns true. */
+bool fcr_provider_read_duration(const struct fcr_provider_duration_key *table, size_t n, void *cfg,
+				const struct fcr_provider_key *k, struct cm_strv *problems);
+
+/*
  * A client's event into the journal: a shallow copy of the borrowed fields
  * with "event" (type), "provider" and, when not NULL, "during" (what the
  * provider was doing then).  ctx NULL (the file is only checked): nothing.

@@ -245,7 +245,8 @@ static int delete_one(struct fcr_ncp *p, const char *name, json_t *deleted, json
 	tasks_add(tasks, &res);
 	if (rc == FCR_E_NOT_FOUND) {
 		json_array_append_new(gone, json_string(name));
-		fcr_ncp_note(p, "info", "snapshot %s was gone already: counted as deleted", name);
+		fcr_provider_note(&p->base, "info",
+				  "snapshot %s was gone already: counted as deleted", name);
 		rc = 0;
 	} else if (rc == 0) {
 		json_array_append_new(deleted, json_string(name));
@@ -289,8 +290,8 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	if (!p->nc) {
 		return fcr_fail(err, "netcup: not connected");
 	}
-	p->safety = true;
-	p->current = "ensure-powered-on";
+	p->base.safety = true;
+	p->base.current = "ensure-powered-on";
 	fcr_netcup_set_safety(p->nc, true);
 	/* a shutdown still under way would take the server down after we looked */
 	struct fcr_netcup_task flight[8];
@@ -317,7 +318,8 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 		fcr_fail_as(&e, rc, "%s (the server may go off when it ends)", msg);
 	} else if (rc < 0 && rc != FCR_E_STOPPED) {
 		/* the task list could not be read: powering on is still worth a try */
-		fcr_ncp_note(p, "warning", "the server's tasks could not be listed: %s", e.msg);
+		fcr_provider_note(&p->base, "warning", "the server's tasks could not be listed: %s",
+				  e.msg);
 		rc = 0;
 	}
 	if (rc == 0) {
@@ -336,8 +338,8 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	else
 		json_object_set_new(result, "server_state", json_null());
 	fcr_netcup_set_safety(p->nc, false);
-	p->current = NULL;
-	p->safety = false;
+	p->base.current = NULL;
+	p->base.safety = false;
 	return rc < 0 ? -1 : 0;
 }
 
@@ -392,7 +394,7 @@ static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, j
 	struct fcr_error e = {0};
 	struct tasks tasks = {0};
 	char *text = action_text(step->words.v[0], (int)step->words.n - 1, step->words.v + 1);
-	p->current = text;
+	p->base.current = text;
 	/* what an earlier session of this step started (preflight waited for it) */
 	char *key = fcr_provider_step_key(ctx->state->name, ctx->repetition, step->line);
 	json_t *earlier = json_incref(json_object_get(p->earlier, key));
@@ -418,7 +420,7 @@ static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, j
 	if (rc < 0 && tasks.unknown)
 		json_object_set_new(result, "outcome", json_string("unknown"));
 	tasks_put(result, &tasks);
-	p->current = NULL;
+	p->base.current = NULL;
 	free(text);
 	return rc < 0 ? action_failed(err, &e, rc) : 0;
 }

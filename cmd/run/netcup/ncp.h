@@ -20,18 +20,12 @@
 #include "netcup/netcup.h"
 
 struct fcr_ncp {
-	struct fcr_provider_ctx ctx;
-	bool have_ctx;
-	char *file;	    /* the campaign file, for messages */
-	unsigned line;	    /* [provider]'s type line */
-	unsigned key_line;  /* token-file's line; 0 when not given */
-	char *token_file;   /* expanded; NULL: the environment variable */
-	bool token_default; /* token_file is the default path */
+	struct fcr_provider_base base; /* first: the client's hooks get it */
+	char *token_file;	       /* expanded; NULL: the environment variable */
+	bool token_default;	       /* token_file is the default path */
 	char *api_url, *auth_url;
 	struct fcr_netcup_config cfg;
 	struct fcr_netcup *nc;
-	bool safety;	     /* only a second Ctrl-C stops a wait */
-	const char *current; /* the action being performed, for events */
 
 	struct cm_strv created; /* made by this campaign, not deleted since */
 	struct cm_strv maybe;	/* started, outcome unknown: adopted or deleted if there */
@@ -44,9 +38,6 @@ struct fcr_ncp {
 
 /* A task as the manifest records it. */
 json_t *fcr_ncp_task_json(const struct fcr_netcup_task *t);
-
-/* A line for the user (ctx->note), when there is a context. */
-void fcr_ncp_note(struct fcr_ncp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
 
 /* snapshot NAME [online|offline] [disk DISK] */
 struct fcr_ncp_snapshot {

@@ -35,11 +35,11 @@ static int reconcile(struct fcr_ncp *p, const struct fcr_provider_step *st, stru
 	size_t i;
 	json_t *t;
 	json_array_foreach(tasks, i, t) {
-		fcr_ncp_note(p, "info",
-			     "%s:%u: '%s' of an earlier session: task %s (%s) of its %s "
-			     "ended %s",
-			     st->file, st->line, st->action, fcr_jstr(t, "name"),
-			     fcr_jstr(t, "uuid"), fcr_jstr(t, "write"), fcr_jstr(t, "state"));
+		fcr_provider_note(&p->base, "info",
+				  "%s:%u: '%s' of an earlier session: task %s (%s) of its %s "
+				  "ended %s",
+				  st->file, st->line, st->action, fcr_jstr(t, "name"),
+				  fcr_jstr(t, "uuid"), fcr_jstr(t, "write"), fcr_jstr(t, "state"));
 	}
 	if (json_array_size(tasks)) {
 		char *key = fcr_provider_step_key(st->state, st->repetition, st->line);
@@ -190,7 +190,7 @@ int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	}
 	/* before anything else: a task of an earlier session still running
 	 * would be sent again, or undo what the campaign does next */
-	p->current = "preflight";
+	p->base.current = "preflight";
 	for (size_t i = 0; i < n_steps; i++) {
 		const struct fcr_provider_step *st = &steps[i];
 		if (!st->status || fcr_provider_step_is(st, "done") ||
@@ -199,14 +199,14 @@ int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 		struct fcr_error e = {0};
 		int rc = reconcile(p, st, &e);
 		if (rc < 0) {
-			p->current = NULL;
-			fcr_ncp_note(p, "problem", "%s", e.msg);
+			p->base.current = NULL;
+			fcr_provider_note(&p->base, "problem", "%s", e.msg);
 			return fcr_fail_as(err, rc == FCR_E_STOPPED ? rc : FCR_E_PREFLIGHT,
 					   "the netcup preflight stopped at a task of an earlier "
 					   "session (said above); nothing was changed");
 		}
 	}
-	p->current = NULL;
+	p->base.current = NULL;
 	struct fcr_netcup_plan_step *ps = NULL;
 	size_t nps = 0;
 	struct cm_strv store = {0};
@@ -217,21 +217,22 @@ int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 			cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->created.v[i]);
 		for (size_t i = 0; i < p->maybe.n; i++)
 			cm_buf_printf(&b, "%s%s (maybe)", b.len ? ", " : "", p->maybe.v[i]);
-		fcr_ncp_note(p, "info", "snapshots this campaign made in earlier runs: %s", b.s);
+		fcr_provider_note(&p->base, "info",
+				  "snapshots this campaign made in earlier runs: %s", b.s);
 		cm_buf_release(&b);
 	}
 	struct fcr_netcup_plan plan = {.steps = ps, .n_steps = nps};
 	struct fcr_netcup_findings f = {0};
 	struct fcr_error e = {0};
-	p->current = "preflight";
+	p->base.current = "preflight";
 	int rc = fcr_netcup_preflight(p->nc, &plan, &f, NULL, &e);
-	p->current = NULL;
+	p->base.current = NULL;
 	for (size_t i = 0; i < f.n; i++) {
 		const struct fcr_netcup_finding *x = &f.items[i];
 		const char *level = x->level == FCR_NETCUP_PROBLEM   ? "problem"
 				    : x->level == FCR_NETCUP_WARNING ? "warning"
 								     : "info";
-		fcr_ncp_note(p, level, "%s", x->message);
+		fcr_provider_note(&p->base, level, "%s", x->message);
 	}
 	if (rc == FCR_E_PREFLIGHT)
 		fcr_fail_as(err, rc,

@@ -15,36 +15,10 @@
 #include "http/http.h"
 #include "netcup/ncp.h"
 
-/* ---- callbacks of the SCP client ----------------------------------------- */
-
-static void on_event(void *opaque, const char *type, json_t *fields)
-{
-	struct fcr_ncp *p = opaque;
-	fcr_provider_event(p->have_ctx ? &p->ctx : NULL, "netcup", p->current, type, fields);
-}
-
-static bool on_should_stop(void *opaque)
-{
-	struct fcr_ncp *p = opaque;
-	return fcr_provider_should_stop(p->have_ctx ? &p->ctx : NULL, p->safety);
-}
-
-void fcr_ncp_note(struct fcr_ncp *p, const char *level, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fcr_provider_vnote(p->have_ctx ? &p->ctx : NULL, level, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- configuration -------------------------------------------------------- */
 
-struct duration_key {
-	const char *key;
-	size_t offset; /* of the unsigned field in struct fcr_netcup_config */
-};
-
-static const struct duration_key duration_keys[] = {
+/* the unsigned fields of struct fcr_netcup_config */
+static const struct fcr_provider_duration_key duration_keys[] = {
     {"task-timeout", offsetof(struct fcr_netcup_config, task_timeout_ms)},
     {"poll-interval", offsetof(struct fcr_netcup_config, poll_interval_ms)},
     {"http-timeout", offsetof(struct fcr_netcup_config, http_timeout_ms)},
@@ -63,7 +37,7 @@ static void ncp_free(void *state)
 	if (!p)
 		return;
 	fcr_netcup_free(p->nc);
-	free(p->file);
+	fcr_provider_base_release(&p->base);
 	free(p->token_file);
 	free(p->api_url);
 	free(p->auth_url);
@@ -107,7 +81,7 @@ static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct
 		}
 		free(p->token_file);
 		p->token_file = path;
-		p->key_line = k->line;
+		p->base.key_line = k->line;
 		return;
 	}
 	if (!strcmp(k->key, "api-url") || !strcmp(k->key, "auth-url")) {
@@ -120,13 +94,9 @@ static void read_key(struct fcr_ncp *p, const struct fcr_provider_key *k, struct
 		*dst = cm_strdup(k->value);
 		return;
 	}
-	for (size_t i = 0; i < CM_ARRAY_SIZE(duration_keys); i++) {
-		if (strcmp(k->key, duration_keys[i].key))
-			continue;
-		unsigned *field = (unsigned *)((char *)&p->cfg + duration_keys[i].offset);
-		fcr_provider_key_duration(k, field, errs);
+	if (fcr_provider_read_duration(duration_keys, CM_ARRAY_SIZE(duration_keys), &p->cfg, k,
+				       errs))
 		return;
-	}
 	fcr_provider_key_error(
 	    errs, k, "unknown key '%s' for provider netcup (known: " KNOWN_KEYS ")", k->key);
 }
@@ -140,8 +110,7 @@ static int ncp_configure(const struct fcr_provider_section *sec, const struct fc
 	bool have_id = false;
 	*state = NULL;
 	fcr_netcup_config_init(&p->cfg);
-	p->file = cm_strdup(sec->file);
-	p->line = sec->line;
+	fcr_provider_base_init(&p->base, "netcup", sec, ctx);
 	for (size_t i = 0; i < sec->n_keys; i++)
 		read_key(p, &sec->keys[i], problems, &have_id);
 	if (!have_id && problems->n == n_before)
@@ -162,16 +131,12 @@ static int ncp_configure(const struct fcr_provider_section *sec, const struct fc
 		p->token_file = fcr_path_expand_home(FCR_NETCUP_TOKEN_FILE_DEFAULT);
 		p->token_default = true;
 	}
-	if (ctx) {
-		p->ctx = *ctx;
-		p->have_ctx = true;
-	}
 	p->cfg.api_url = p->api_url;
 	p->cfg.auth_url = p->auth_url;
 	p->cfg.token_file = p->token_file;
-	p->cfg.event = on_event;
-	p->cfg.should_stop = on_should_stop;
-	p->cfg.ctx = p;
+	p->cfg.event = fcr_provider_on_event;
+	p->cfg.should_stop = fcr_provider_on_should_stop;
+	p->cfg.ctx = &p->base;
 	*state = p;
 	return 0;
 }
@@ -186,7 +151,7 @@ static int ncp_connect(void *state, struct fcr_error *err)
 		return fcr_fail(err,
 				"%s:%u: no token-file in [provider], no " FCR_NETCUP_TOKEN_ENV
 				", and no HOME for the default " FCR_NETCUP_TOKEN_FILE_DEFAULT,
-				p->file, p->line);
+				p->base.file, p->base.line);
 	int rc = fcr_netcup_new(&p->cfg, &p->nc, &e);
 	if (rc == 0) {
 		/*
@@ -200,14 +165,14 @@ static int ncp_connect(void *state, struct fcr_error *err)
 		unsetenv(FCR_NETCUP_TOKEN_ENV);
 		return 0;
 	}
-	if (rc == FCR_E_TOKEN && p->key_line)
-		return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->key_line, e.msg);
+	if (rc == FCR_E_TOKEN && p->base.key_line)
+		return fcr_fail_as(err, rc, "%s:%u: %s", p->base.file, p->base.key_line, e.msg);
 	if (rc == FCR_E_TOKEN && p->token_default)
 		return fcr_fail_as(err, rc,
 				   "%s:%u: no token-file in [provider] and no " FCR_NETCUP_TOKEN_ENV
 				   ", so the default: %s",
-				   p->file, p->line, e.msg);
-	return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->line, e.msg);
+				   p->base.file, p->base.line, e.msg);
+	return fcr_fail_as(err, rc, "%s:%u: %s", p->base.file, p->base.line, e.msg);
 }
 
 const struct fcr_provider fcr_netcup_provider = {

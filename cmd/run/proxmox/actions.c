@@ -189,10 +189,10 @@ static int perform_op(struct fcr_action_ctx *ctx, const struct fcr_step *step, j
 	struct fcr_error e = {0};
 	struct fcr_pxp_op o;
 	fcr_pxp_op_begin(&o, p, ctx, step, result, &e);
-	p->current = step->text;
+	p->base.current = step->text;
 	int rc = fn(&o, step);
 	fcr_pxp_op_end(&o);
-	p->current = NULL;
+	p->base.current = NULL;
 	if (rc == 0)
 		return 0;
 	if (rc == FCR_E_STOPPED)

@@ -165,8 +165,9 @@ static int adopt(struct fcr_pxp_op *o, const char *role, const char *type, bool 
 	json_object_set_new(tj, "adopted", json_true());
 	json_array_set_new(o->tasks, at, tj);
 	o->adopted = true;
-	fcr_pxp_note(o->p, "info", "%s: the %s task %s of an earlier session did it; taken as done",
-		     o->step ? o->step->text : type, role, t->upid);
+	fcr_provider_note(&o->p->base, "info",
+			  "%s: the %s task %s of an earlier session did it; taken as done",
+			  o->step ? o->step->text : type, role, t->upid);
 	return 1;
 }
 
@@ -312,8 +313,8 @@ static int wait_restarted(struct fcr_pxp_op *o, double t0)
 			return 0;
 		}
 		if (cm_mono_s() >= deadline) {
-			fcr_pxp_note(
-			    p, "warning",
+			fcr_provider_note(
+			    &p->base, "warning",
 			    "guest %ld is still stopped %.0f s after its reboot task ended "
 			    "(qmeventd starts it normally): starting it",
 			    p->cfg.vmid, RESTART_WAIT_S);
@@ -333,8 +334,9 @@ int fcr_pxp_reboot(struct fcr_pxp_op *o)
 		return rc;
 	if (strcmp(g.status, "running")) {
 		/* Proxmox refuses a reboot of a stopped guest ("VM 100 not running") */
-		fcr_pxp_note(o->p, "info", "guest %ld is %s: starting it instead of a reboot",
-			     o->p->cfg.vmid, g.status);
+		fcr_provider_note(&o->p->base, "info",
+				  "guest %ld is %s: starting it instead of a reboot",
+				  o->p->cfg.vmid, g.status);
 		return fcr_pxp_start(o, "main");
 	}
 	char *path = fcr_pve_guest_path(o->p->pve, "/status/reboot");
@@ -366,8 +368,8 @@ int fcr_pxp_snapshot(struct fcr_pxp_op *o, const char *name, bool vmstate)
 		/* an earlier session made it and recorded so; it was cut short after */
 		json_object_del(p->adopt, o->key);
 		json_object_set_new(o->result, "adopted", json_true());
-		fcr_pxp_note(p, "info", "snapshot %s: made by an earlier session of this campaign",
-			     name);
+		fcr_provider_note(&p->base, "info",
+				  "snapshot %s: made by an earlier session of this campaign", name);
 	}
 	struct fcr_pve_task t;
 	memset(&t, 0, sizeof(t));
@@ -378,10 +380,11 @@ int fcr_pxp_snapshot(struct fcr_pxp_op *o, const char *name, bool vmstate)
 		return rc;
 	if (rc == 0) {
 		if (vmstate && strcmp(g.status, "running"))
-			fcr_pxp_note(p, "warning",
-				     "snapshot %s: guest %ld is %s, so Proxmox saves no RAM state "
-				     "(vmstate needs a running guest)",
-				     name, p->cfg.vmid, g.status);
+			fcr_provider_note(
+			    &p->base, "warning",
+			    "snapshot %s: guest %ld is %s, so Proxmox saves no RAM state "
+			    "(vmstate needs a running guest)",
+			    name, p->cfg.vmid, g.status);
 		char *esc = fcr_url_escape(name);
 		char *form = cm_asprintf("snapname=%s&description=fiocamp%s", esc,
 					 vmstate ? "&vmstate=1" : "");
@@ -442,7 +445,8 @@ static int delete_one(struct fcr_pxp_op *o, const char *name, json_t *deleted, j
 		return rc;
 	if (absent) {
 		json_array_append_new(gone, json_string(name));
-		fcr_pxp_note(p, "info", "snapshot %s was gone already: counted as deleted", name);
+		fcr_provider_note(&p->base, "info",
+				  "snapshot %s was gone already: counted as deleted", name);
 	} else {
 		char *esc = fcr_url_escape(name);
 		char *suffix = cm_asprintf("/snapshot/%s", esc);
@@ -560,8 +564,8 @@ int fcr_pxp_revert(struct fcr_pxp_op *o, const char *name)
 		return 0;
 	}
 	if (!vmstate)
-		fcr_pxp_note(
-		    p, "info",
+		fcr_provider_note(
+		    &p->base, "info",
 		    "snapshot %s has no RAM state, so Proxmox leaves guest %ld stopped after "
 		    "the rollback: starting it in a task of its own, timed apart from the "
 		    "rollback",
@@ -676,10 +680,10 @@ int fcr_pxp_backup(struct fcr_pxp_op *o, const struct fcr_pxp_backup *b)
 		return rc;
 	}
 	if (l.waited_for_global_lock)
-		fcr_pxp_note(p, "info",
-			     "the backup waited for another backup on node %s (one vzdump per "
-			     "node): its task seconds include the wait",
-			     p->node);
+		fcr_provider_note(&p->base, "info",
+				  "the backup waited for another backup on node %s (one vzdump per "
+				  "node): its task seconds include the wait",
+				  p->node);
 	json_t *after = NULL;
 	rc = fcr_pve_backups(p->pve, b->storage, &after, o->e);
 	json_t *a = rc == 0 ? made_archive(before, after, l.archive_path) : NULL;
@@ -779,10 +783,10 @@ int fcr_pxp_restore(struct fcr_pxp_op *o, const struct fcr_pxp_restore *r)
 	for (size_t i = 0; i < p->maybe.n; i++)
 		json_array_append_new(forgotten, json_string(p->maybe.v[i]));
 	if (json_array_size(forgotten))
-		fcr_pxp_note(p, "info",
-			     "the restore removed every snapshot of guest %ld; the %zu this "
-			     "campaign made are no longer its to delete",
-			     p->cfg.vmid, json_array_size(forgotten));
+		fcr_provider_note(&p->base, "info",
+				  "the restore removed every snapshot of guest %ld; the %zu this "
+				  "campaign made are no longer its to delete",
+				  p->cfg.vmid, json_array_size(forgotten));
 	json_object_set_new(o->result, "campaign_snapshots_removed", forgotten);
 	cm_strv_release(&p->created);
 	cm_strv_release(&p->maybe);
@@ -803,8 +807,8 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	if (!p->pve)
 		return fcr_fail(err, "proxmox: not connected");
 	struct fcr_error e = {0};
-	p->safety = true;
-	p->current = "ensure-powered-on";
+	p->base.safety = true;
+	p->base.current = "ensure-powered-on";
 	/* every task waited for however long task-timeout was: a shutdown,
 	 * rollback or restore still under way would undo a start */
 	fcr_pve_set_long_wait(p->pve, true);
@@ -877,7 +881,7 @@ int fcr_pxp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 		json_object_set_new(result, "server_state", json_null());
 	if (rc < 0)
 		fcr_fail_as(err, rc, "%s", e.msg);
-	p->current = NULL;
-	p->safety = false;
+	p->base.current = NULL;
+	p->base.safety = false;
 	return rc < 0 ? -1 : 0;
 }

@@ -31,7 +31,7 @@ static void finding(struct findings *f, const char *level, const char *fmt, ...)
 		f->problems++;
 	else if (!strcmp(level, "warning"))
 		f->warnings++;
-	fcr_pxp_note(f->p, level, "%s", msg);
+	fcr_provider_note(&f->p->base, level, "%s", msg);
 }
 
 /* ---- what earlier sessions did ------------------------------------------------------ */
@@ -198,8 +198,8 @@ static int reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, stru
 		const char *upid = fcr_jstr(sub, "upid");
 		const char *role = fcr_jstr(sub, "role");
 		if (!upid) {
-			fcr_pxp_note(
-			    p, "info",
+			fcr_provider_note(
+			    &p->base, "info",
 			    "%s:%u: '%s' of an earlier session: its %s write (%s) did not "
 			    "reach the node (no task of ours that was not there before it)",
 			    st->file, st->line, st->action, role,
@@ -236,9 +236,9 @@ static int reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, stru
 		json_t *tj = fcr_pve_task_json(&t);
 		json_object_set_new(tj, "earlier", json_true());
 		json_array_append_new(tasks, tj);
-		fcr_pxp_note(p, "info",
-			     "%s:%u: '%s' of an earlier session: its %s task %s ended %s", st->file,
-			     st->line, st->action, role, t.upid, t.exitstatus);
+		fcr_provider_note(&p->base, "info",
+				  "%s:%u: '%s' of an earlier session: its %s task %s ended %s",
+				  st->file, st->line, st->action, role, t.upid, t.exitstatus);
 		fcr_pve_task_release(&t);
 	}
 	json_decref(subs);
@@ -746,7 +746,7 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	struct findings f = {.p = p};
 	struct needs nd = {0};
 	struct cm_strv names = {0};
-	p->current = "preflight";
+	p->base.current = "preflight";
 	/* before anything else: a task of an earlier session still running holds
 	 * the guest's lock, and would undo what the campaign does next */
 	for (size_t i = 0; i < n_steps; i++) {
@@ -757,8 +757,8 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 		struct fcr_error e = {0};
 		int rc = reconcile(p, st, &e);
 		if (rc < 0) {
-			p->current = NULL;
-			fcr_pxp_note(p, "problem", "%s", e.msg);
+			p->base.current = NULL;
+			fcr_provider_note(&p->base, "problem", "%s", e.msg);
 			return fcr_fail_as(err, rc == FCR_E_STOPPED ? rc : FCR_E_PREFLIGHT,
 					   "the Proxmox preflight stopped at a task of an earlier "
 					   "session (said above); nothing was changed");
@@ -788,7 +788,7 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 			cm_buf_release(&b);
 		}
 	}
-	p->current = NULL;
+	p->base.current = NULL;
 	cm_strv_release(&names);
 	needs_release(&nd);
 	if (f.problems)

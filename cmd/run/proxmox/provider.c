@@ -14,40 +14,14 @@
 #include "http/http.h"
 #include "proxmox/pxp.h"
 
-/* ---- callbacks of the client ------------------------------------------------ */
-
-static void on_event(void *opaque, const char *type, json_t *fields)
-{
-	struct fcr_pxp *p = opaque;
-	fcr_provider_event(p->have_ctx ? &p->ctx : NULL, "proxmox", p->current, type, fields);
-}
-
-static bool on_should_stop(void *opaque)
-{
-	struct fcr_pxp *p = opaque;
-	return fcr_provider_should_stop(p->have_ctx ? &p->ctx : NULL, p->safety);
-}
-
-void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fcr_provider_vnote(p->have_ctx ? &p->ctx : NULL, level, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- configuration -------------------------------------------------------------- */
 
 #define KNOWN_KEYS                                                                                 \
 	"api-url, node, vmid, vm-name, token-file, fingerprint, ca-file, allow-destroy, "          \
 	"poll-interval, task-timeout, http-timeout, lock-wait, lock-retries, retry-wait"
 
-struct duration_key {
-	const char *key;
-	size_t offset; /* of the unsigned field in struct fcr_pve_config */
-};
-
-static const struct duration_key duration_keys[] = {
+/* the unsigned fields of struct fcr_pve_config */
+static const struct fcr_provider_duration_key duration_keys[] = {
     {"poll-interval", offsetof(struct fcr_pve_config, poll_interval_ms)},
     {"task-timeout", offsetof(struct fcr_pve_config, task_timeout_ms)},
     {"http-timeout", offsetof(struct fcr_pve_config, http_timeout_ms)},
@@ -61,7 +35,7 @@ static void pxp_free(void *state)
 	if (!p)
 		return;
 	fcr_pve_free(p->pve);
-	free(p->file);
+	fcr_provider_base_release(&p->base);
 	free(p->api_url);
 	free(p->node);
 	free(p->vm_name);
@@ -158,7 +132,7 @@ static void read_key(struct fcr_pxp *p, const struct fcr_provider_key *k, struct
 		}
 		free(p->token_file);
 		p->token_file = path;
-		p->key_line = k->line;
+		p->base.key_line = k->line;
 	} else if (!strcmp(k->key, "fingerprint")) {
 		if (fcr_fingerprint_parse(v, p->cfg.fingerprint) < 0) {
 			fcr_provider_key_error(
@@ -189,13 +163,9 @@ static void read_key(struct fcr_pxp *p, const struct fcr_provider_key *k, struct
 		else
 			p->cfg.lock_retries = (unsigned)n;
 	} else {
-		for (size_t i = 0; i < CM_ARRAY_SIZE(duration_keys); i++) {
-			if (strcmp(k->key, duration_keys[i].key))
-				continue;
-			unsigned *field = (unsigned *)((char *)&p->cfg + duration_keys[i].offset);
-			fcr_provider_key_duration(k, field, errs);
+		if (fcr_provider_read_duration(duration_keys, CM_ARRAY_SIZE(duration_keys), &p->cfg,
+					       k, errs))
 			return;
-		}
 		fcr_provider_key_error(
 		    errs, k, "unknown key '%s' for provider proxmox (known: " KNOWN_KEYS ")",
 		    k->key);
@@ -209,8 +179,7 @@ static int pxp_configure(const struct fcr_provider_section *sec, const struct fc
 	size_t n_before = problems->n;
 	*state = NULL;
 	fcr_pve_config_init(&p->cfg);
-	p->file = cm_strdup(sec->file);
-	p->line = sec->line;
+	fcr_provider_base_init(&p->base, "proxmox", sec, ctx);
 	for (size_t i = 0; i < sec->n_keys; i++)
 		read_key(p, &sec->keys[i], problems);
 	if (problems->n == n_before) {
@@ -237,18 +206,14 @@ static int pxp_configure(const struct fcr_provider_section *sec, const struct fc
 	}
 	if (p->cfg.http_timeout_ms < p->cfg.connect_timeout_ms)
 		p->cfg.connect_timeout_ms = p->cfg.http_timeout_ms;
-	if (ctx) {
-		p->ctx = *ctx;
-		p->have_ctx = true;
-	}
 	p->cfg.api_url = p->api_url;
 	p->cfg.node = p->node;
 	p->cfg.vm_name = p->vm_name;
 	p->cfg.token_file = p->token_file;
 	p->cfg.ca_file = p->ca_file;
-	p->cfg.event = on_event;
-	p->cfg.should_stop = on_should_stop;
-	p->cfg.ctx = p;
+	p->cfg.event = fcr_provider_on_event;
+	p->cfg.should_stop = fcr_provider_on_should_stop;
+	p->cfg.ctx = &p->base;
 	p->adopt = json_object();
 	*state = p;
 	return 0;
@@ -273,8 +238,8 @@ static int pxp_connect(void *state, struct fcr_error *err)
 		unsetenv(FCR_PVE_TOKEN_ENV);
 		return 0;
 	}
-	return fcr_fail_as(err, rc, "%s:%u: %s", p->file, p->key_line ? p->key_line : p->line,
-			   e.msg);
+	return fcr_fail_as(err, rc, "%s:%u: %s", p->base.file,
+			   p->base.key_line ? p->base.key_line : p->base.line, e.msg);
 }
 
 const struct fcr_provider fcr_proxmox_provider = {

@@ -27,18 +27,12 @@
 #define FCR_PXP_SNAPSHOT_NAME_MAX 40
 
 struct fcr_pxp {
-	struct fcr_provider_ctx ctx;
-	bool have_ctx;
-	char *file;	   /* the campaign file, for messages */
-	unsigned line;	   /* [provider]'s type line */
-	unsigned key_line; /* token-file's line; 0 when not given */
+	struct fcr_provider_base base; /* first: the client's hooks get it */
 	char *api_url, *node, *vm_name, *token_file, *ca_file;
 	char fingerprint_text[FCR_FINGERPRINT_TEXT];
 	bool allow_destroy;
 	struct fcr_pve_config cfg;
 	struct fcr_pve *pve;
-	bool safety;	     /* only a second Ctrl-C stops a wait */
-	const char *current; /* the action being performed, for events */
 
 	struct cm_strv created; /* snapshots made by this campaign, not gone since */
 	struct cm_strv maybe;	/* started, outcome unknown: deleted by all-created if there */
@@ -53,9 +47,6 @@ struct fcr_pxp {
 	struct cm_strv dry;
 	bool dry_backup;
 };
-
-/* A line for the user (ctx->note), when there is a context. */
-void fcr_pxp_note(struct fcr_pxp *p, const char *level, const char *fmt, ...) CM_PRINTF(3, 4);
 
 /* The arguments of the rows (actions.c), shared with the preflight. */
 struct fcr_pxp_backup {
