@@ -134,3 +134,55 @@ bool fcr_provider_read_duration(const struct fcr_provider_duration_key *table, s
 	}
 	return false;
 }
+
+void fcr_provider_made_add(struct fcr_provider_made *m, const char *name)
+{
+	cm_strv_del(&m->maybe, name);
+	cm_strv_add_once(&m->created, name);
+}
+
+void fcr_provider_made_gone(struct fcr_provider_made *m, const char *name)
+{
+	cm_strv_del(&m->created, name);
+	cm_strv_del(&m->maybe, name);
+}
+
+void fcr_provider_made_clear(struct fcr_provider_made *m)
+{
+	cm_strv_release(&m->created);
+	cm_strv_release(&m->maybe);
+}
+
+void fcr_provider_made_release(struct fcr_provider_made *m)
+{
+	fcr_provider_made_clear(m);
+	cm_strv_release(&m->dry);
+}
+
+int fcr_provider_made_delete(struct fcr_provider_made *m, const char *what, json_t *result,
+			     int (*delete_one)(void *arg, const char *name, json_t *deleted,
+					       json_t *gone),
+			     void *arg)
+{
+	json_t *deleted = json_array(), *gone = json_array();
+	struct cm_strv names = {0};
+	if (strcmp(what, "all-created")) {
+		json_object_set_new(result, "snapshot", json_string(what));
+		cm_strv_add(&names, what);
+	} else {
+		for (size_t i = 0; i < m->created.n; i++)
+			cm_strv_add_once(&names, m->created.v[i]);
+		for (size_t i = 0; i < m->maybe.n; i++)
+			cm_strv_add_once(&names, m->maybe.v[i]);
+	}
+	int rc = 0;
+	for (size_t i = 0; i < names.n && rc == 0; i++) {
+		rc = delete_one(arg, names.v[i], deleted, gone);
+		if (rc == 0)
+			fcr_provider_made_gone(m, names.v[i]);
+	}
+	cm_strv_release(&names);
+	json_object_set_new(result, "deleted", deleted);
+	json_object_set_new(result, "already_gone", gone);
+	return rc;
+}

@@ -160,6 +160,9 @@ struct fcr_provider_step {
 	const char *action;
 	int argc;
 	char *const *argv;
+	/* what the row's check parsed (struct fcr_step's args), borrowed; NULL
+	 * for a row without a check */
+	const void *args;
 	const char *file;
 	unsigned line;
 	unsigned repetition; /* its repetition in a repeated state; 0: the state does not repeat */
@@ -256,6 +259,38 @@ bool fcr_provider_on_should_stop(void *base);
 /* A line for the user (ctx->note), when there is a context. */
 void fcr_provider_note(const struct fcr_provider_base *b, const char *level, const char *fmt, ...)
     CM_PRINTF(3, 4);
+
+/*
+ * What the campaign made at the provider (its snapshots), kept once for
+ * every provider, so that `delete-snapshot all-created` removes exactly
+ * that ("provably created" above): `created` what an action of ours made,
+ * `maybe` what a write that was taken (or may have been) may have made,
+ * deleted by all-created if it is there.  A resumed campaign rebuilds both
+ * in preflight() from the manifest and the journal.
+ */
+struct fcr_provider_made {
+	struct cm_strv created; /* made by this campaign, not gone since */
+	struct cm_strv maybe;	/* started, outcome unknown: deleted by all-created if there */
+	struct cm_strv dry;	/* --dry-run: what the plan will have made by then */
+};
+/* name was made: created, no longer maybe. */
+void fcr_provider_made_add(struct fcr_provider_made *m, const char *name);
+/* name is gone (deleted, or found gone). */
+void fcr_provider_made_gone(struct fcr_provider_made *m, const char *name);
+/* Nothing made is left (all of it deleted, or a restore took it). */
+void fcr_provider_made_clear(struct fcr_provider_made *m);
+void fcr_provider_made_release(struct fcr_provider_made *m);
+/*
+ * `delete-snapshot NAME|all-created`: NAME, or every name made (created,
+ * then maybe), one after the other through delete_one(), which appends the
+ * name to `deleted`, or to `gone` when it was gone already, and returns 0;
+ * the first failure stops.  A name deleted or gone is no longer made.
+ * result gets "snapshot" (NAME), "deleted" and "already_gone".
+ */
+int fcr_provider_made_delete(struct fcr_provider_made *m, const char *what, json_t *result,
+			     int (*delete_one)(void *arg, const char *name, json_t *deleted,
+					       json_t *gone),
+			     void *arg);
 
 /* A [provider] key that sets a duration field of the provider's
  * configuration struct. */

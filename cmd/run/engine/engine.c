@@ -190,6 +190,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 				    .action = a->words.v[0],
 				    .argc = (int)a->words.n - 1,
 				    .argv = a->words.v + 1,
+				    .args = a->args,
 				    .file = c->source,
 				    .line = a->line,
 				    .repetition = st->repeat > 1 ? (unsigned)k : 0,

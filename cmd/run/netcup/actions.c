@@ -44,8 +44,8 @@ static bool disk_name_ok(const char *disk)
 
 /* snapshot NAME [online|offline] [disk DISK], in any order after NAME.
  * Offline by default: it works with UEFI too (see docs/netcup.md). */
-int fcr_ncp_snapshot_args(int argc, char *const *argv, struct fcr_ncp_snapshot *out,
-			  struct fcr_error *err)
+static int fcr_ncp_snapshot_args(int argc, char *const *argv, struct fcr_ncp_snapshot *out,
+				 struct fcr_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->name = argv[0];
@@ -197,12 +197,10 @@ static int action_failed(struct fcr_error *err, const struct fcr_error *e, int r
 
 /* ---- actions --------------------------------------------------------------- */
 
-static int do_snapshot(struct fcr_ncp *p, int argc, char *const *argv, json_t *result,
+static int do_snapshot(struct fcr_ncp *p, const struct fcr_ncp_snapshot *args, json_t *result,
 		       struct tasks *tasks, struct fcr_error *e)
 {
-	struct fcr_ncp_snapshot a;
-	if (fcr_ncp_snapshot_args(argc, argv, &a, e) < 0)
-		return e->code = FCR_E_INVAL;
+	struct fcr_ncp_snapshot a = *args;
 	struct fcr_netcup_snapshot_opts o = {
 	    .name = a.name,
 	    .online = a.online,
@@ -218,8 +216,7 @@ static int do_snapshot(struct fcr_ncp *p, int argc, char *const *argv, json_t *r
 	tasks_add(tasks, &res);
 	if (rc == 0) {
 		cm_strv_del(&p->adopt, a.name);
-		cm_strv_del(&p->maybe, a.name);
-		cm_strv_add_once(&p->created, a.name);
+		fcr_provider_made_add(&p->made, a.name);
 		json_object_set_new(result, "created", json_true());
 		if (res.already)
 			json_object_set_new(result, "adopted", json_true());
@@ -228,7 +225,7 @@ static int do_snapshot(struct fcr_ncp *p, int argc, char *const *argv, json_t *r
 	/* the API took the POST, or may have: the snapshot may exist (a resume
 	 * looks), and all-created deletes it if it does */
 	if (res.accepted || res.maybe_sent) {
-		cm_strv_add_once(&p->maybe, a.name);
+		cm_strv_add_once(&p->made.maybe, a.name);
 		json_object_set_new(result, "created", json_null());
 	} else {
 		json_object_set_new(result, "created", json_false());
@@ -236,24 +233,27 @@ static int do_snapshot(struct fcr_ncp *p, int argc, char *const *argv, json_t *r
 	return rc;
 }
 
+/* What delete_one() needs besides the name. */
+struct delete_arg {
+	struct fcr_ncp *p;
+	struct tasks *tasks;
+	struct fcr_error *e;
+};
+
 /* Deletes one snapshot; one that is gone already counts as deleted. */
-static int delete_one(struct fcr_ncp *p, const char *name, json_t *deleted, json_t *gone,
-		      struct tasks *tasks, struct fcr_error *e)
+static int delete_one(void *arg, const char *name, json_t *deleted, json_t *gone)
 {
+	struct delete_arg *d = arg;
 	struct fcr_netcup_result res;
-	int rc = fcr_netcup_snapshot_delete(p->nc, name, &res, e);
-	tasks_add(tasks, &res);
+	int rc = fcr_netcup_snapshot_delete(d->p->nc, name, &res, d->e);
+	tasks_add(d->tasks, &res);
 	if (rc == FCR_E_NOT_FOUND) {
 		json_array_append_new(gone, json_string(name));
-		fcr_provider_note(&p->base, "info",
+		fcr_provider_note(&d->p->base, "info",
 				  "snapshot %s was gone already: counted as deleted", name);
 		rc = 0;
 	} else if (rc == 0) {
 		json_array_append_new(deleted, json_string(name));
-	}
-	if (rc == 0) {
-		cm_strv_del(&p->created, name);
-		cm_strv_del(&p->maybe, name);
 	}
 	return rc;
 }
@@ -261,24 +261,8 @@ static int delete_one(struct fcr_ncp *p, const char *name, json_t *deleted, json
 static int do_delete(struct fcr_ncp *p, const char *what, json_t *result, struct tasks *tasks,
 		     struct fcr_error *e)
 {
-	json_t *deleted = json_array(), *gone = json_array();
-	int rc = 0;
-	if (strcmp(what, "all-created")) {
-		json_object_set_new(result, "snapshot", json_string(what));
-		rc = delete_one(p, what, deleted, gone, tasks, e);
-	} else {
-		struct cm_strv names = {0};
-		for (size_t i = 0; i < p->created.n; i++)
-			cm_strv_add_once(&names, p->created.v[i]);
-		for (size_t i = 0; i < p->maybe.n; i++)
-			cm_strv_add_once(&names, p->maybe.v[i]);
-		for (size_t i = 0; i < names.n && rc == 0; i++)
-			rc = delete_one(p, names.v[i], deleted, gone, tasks, e);
-		cm_strv_release(&names);
-	}
-	json_object_set_new(result, "deleted", deleted);
-	json_object_set_new(result, "already_gone", gone);
-	return rc;
+	struct delete_arg d = {p, tasks, e};
+	return fcr_provider_made_delete(&p->made, what, result, delete_one, &d);
 }
 
 int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err)
@@ -527,9 +511,12 @@ static int snapshot_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 			  struct fcr_error *err)
 {
 	(void)cx;
-	struct fcr_ncp_snapshot a;
-	if (fcr_ncp_snapshot_args((int)step->words.n - 1, step->words.v + 1, &a, err) < 0)
+	struct fcr_ncp_snapshot *a = cm_calloc(1, sizeof(*a));
+	if (fcr_ncp_snapshot_args((int)step->words.n - 1, step->words.v + 1, a, err) < 0) {
+		free(a);
 		return fcr_step_check_failed(step, err);
+	}
+	step->args = a;
 	return 0;
 }
 
@@ -537,9 +524,7 @@ static void snapshot_describe(struct fcr_action_ctx *ctx, const struct fcr_step 
 			      struct cm_buf *out)
 {
 	struct fcr_ncp *p = ctx->provider;
-	struct fcr_ncp_snapshot a;
-	if (fcr_ncp_snapshot_args((int)step->words.n - 1, step->words.v + 1, &a, NULL) < 0)
-		return;
+	struct fcr_ncp_snapshot a = *(const struct fcr_ncp_snapshot *)step->args;
 	cm_buf_printf(out,
 		      "POST /api/v1/servers/%ld/snapshots "
 		      "{\"name\":\"%s\",\"onlineSnapshot\":%s%s%s%s"
@@ -549,13 +534,13 @@ static void snapshot_describe(struct fcr_action_ctx *ctx, const struct fcr_step 
 	describe_poll(p, out, NULL);
 	if (!a.online)
 		cm_buf_printf(out, "(offline: take it with the server powered off)\n");
-	cm_strv_add_once(&p->dry, a.name);
+	cm_strv_add_once(&p->made.dry, a.name);
 }
 
 static int snapshot(struct fcr_ncp *p, const struct fcr_step *step, json_t *result,
 		    struct tasks *tasks, struct fcr_error *e)
 {
-	return do_snapshot(p, (int)step->words.n - 1, step->words.v + 1, result, tasks, e);
+	return do_snapshot(p, step->args, result, tasks, e);
 }
 
 static int snapshot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
@@ -583,18 +568,18 @@ static void delete_describe(struct fcr_action_ctx *ctx, const struct fcr_step *s
 	const char *what = step->words.v[1];
 	struct cm_strv names = {0};
 	if (!strcmp(what, "all-created")) {
-		for (size_t i = 0; i < p->dry.n; i++)
-			cm_strv_add(&names, p->dry.v[i]);
+		for (size_t i = 0; i < p->made.dry.n; i++)
+			cm_strv_add(&names, p->made.dry.v[i]);
 		if (!names.n)
 			cm_buf_printf(out, "no snapshot is made before this: nothing to delete "
 					   "(besides any an earlier run made)\n");
 		else
 			cm_buf_printf(out, "the snapshots this campaign made (%zu in the plan)\n",
 				      names.n);
-		cm_strv_release(&p->dry);
+		cm_strv_release(&p->made.dry);
 	} else {
 		cm_strv_add(&names, what);
-		cm_strv_del(&p->dry, what);
+		cm_strv_del(&p->made.dry, what);
 	}
 	for (size_t i = 0; i < names.n; i++) {
 		cm_buf_printf(out,

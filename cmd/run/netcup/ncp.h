@@ -27,10 +27,8 @@ struct fcr_ncp {
 	struct fcr_netcup_config cfg;
 	struct fcr_netcup *nc;
 
-	struct cm_strv created; /* made by this campaign, not deleted since */
-	struct cm_strv maybe;	/* started, outcome unknown: adopted or deleted if there */
-	struct cm_strv adopt;	/* started by an earlier session: an existing one is ours */
-	struct cm_strv dry;	/* --dry-run: what the plan will have created */
+	struct fcr_provider_made made; /* what the campaign made */
+	struct cm_strv adopt;	       /* started by an earlier session: an existing one is ours */
 	/* the tasks of steps earlier sessions began, by step key
 	 * (fcr_provider_step_key): [{write, name, uuid, state ...}], each ended */
 	json_t *earlier;
@@ -39,14 +37,13 @@ struct fcr_ncp {
 /* A task as the manifest records it. */
 json_t *fcr_ncp_task_json(const struct fcr_netcup_task *t);
 
-/* snapshot NAME [online|offline] [disk DISK] */
+/* snapshot NAME [online|offline] [disk DISK], as its check parses it into
+ * step->args, which the preflight reads too. */
 struct fcr_ncp_snapshot {
 	const char *name;
 	bool online;
 	const char *disk; /* NULL: not given */
 };
-int fcr_ncp_snapshot_args(int argc, char *const *argv, struct fcr_ncp_snapshot *out,
-			  struct fcr_error *err);
 
 /* ---- actions.c ---- */
 extern const struct fcr_action fcr_ncp_actions[];

@@ -105,14 +105,14 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 			       !fcr_provider_step_is(st, "skipped");
 		const char *name = st->argc ? st->argv[0] : NULL;
 		if (!strcmp(st->action, "snapshot")) {
-			struct fcr_ncp_snapshot a;
-			if (fcr_ncp_snapshot_args(st->argc, st->argv, &a, NULL) < 0)
+			if (!st->args)
 				continue;
+			const struct fcr_ncp_snapshot a =
+			    *(const struct fcr_ncp_snapshot *)st->args;
 			json_t *created = json_object_get(st->result, "created");
 			cm_strv_add_once(&sim, name);
 			if (done) {
-				cm_strv_add_once(&p->created, name);
-				cm_strv_del(&p->maybe, name);
+				fcr_provider_made_add(&p->made, name);
 				continue;
 			}
 			/*
@@ -126,10 +126,11 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 			int said = journal_says(st->journal, write);
 			free(write);
 			if (started && (json_is_true(created) || said > 0))
-				cm_strv_add_once(&p->created, name);
+				cm_strv_add_once(&p->made.created, name);
 			else if (started && ((created && json_is_null(created)) || said == 0))
-				cm_strv_add_once(&p->maybe, name);
-			if (cm_strv_has(&p->created, name) || cm_strv_has(&p->maybe, name))
+				cm_strv_add_once(&p->made.maybe, name);
+			if (cm_strv_has(&p->made.created, name) ||
+			    cm_strv_has(&p->made.maybe, name))
 				cm_strv_add_once(&p->adopt, name);
 			plan = cm_realloc(plan, np + 1, sizeof(*plan));
 			plan[np++] = (struct fcr_netcup_plan_step){
@@ -143,12 +144,10 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 			bool all = !strcmp(name, "all-created");
 			if (done) {
 				if (all) {
-					cm_strv_release(&p->created);
-					cm_strv_release(&p->maybe);
+					fcr_provider_made_clear(&p->made);
 					cm_strv_release(&sim);
 				} else {
-					cm_strv_del(&p->created, name);
-					cm_strv_del(&p->maybe, name);
+					fcr_provider_made_gone(&p->made, name);
 					cm_strv_del(&sim, name);
 				}
 				continue;
@@ -162,8 +161,8 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 				    .kind = FCR_NETCUP_PLAN_DELETE,
 				    .name = store->v[store->n - 1],
 				    /* ours, and gone already: counts as deleted */
-				    .resumed = started || cm_strv_has(&p->maybe, nm) ||
-					       cm_strv_has(&p->created, nm),
+				    .resumed = started || cm_strv_has(&p->made.maybe, nm) ||
+					       cm_strv_has(&p->made.created, nm),
 				};
 			}
 			if (all)
@@ -211,12 +210,12 @@ int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	size_t nps = 0;
 	struct cm_strv store = {0};
 	build_plan(p, steps, n_steps, &store, &ps, &nps);
-	if (p->created.n || p->maybe.n) {
+	if (p->made.created.n || p->made.maybe.n) {
 		struct cm_buf b = {0};
-		for (size_t i = 0; i < p->created.n; i++)
-			cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->created.v[i]);
-		for (size_t i = 0; i < p->maybe.n; i++)
-			cm_buf_printf(&b, "%s%s (maybe)", b.len ? ", " : "", p->maybe.v[i]);
+		for (size_t i = 0; i < p->made.created.n; i++)
+			cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->made.created.v[i]);
+		for (size_t i = 0; i < p->made.maybe.n; i++)
+			cm_buf_printf(&b, "%s%s (maybe)", b.len ? ", " : "", p->made.maybe.v[i]);
 		fcr_provider_note(&p->base, "info",
 				  "snapshots this campaign made in earlier runs: %s", b.s);
 		cm_buf_release(&b);

@@ -41,10 +41,8 @@ static void ncp_free(void *state)
 	free(p->token_file);
 	free(p->api_url);
 	free(p->auth_url);
-	cm_strv_release(&p->created);
-	cm_strv_release(&p->maybe);
+	fcr_provider_made_release(&p->made);
 	cm_strv_release(&p->adopt);
-	cm_strv_release(&p->dry);
 	json_decref(p->earlier);
 	free(p);
 }

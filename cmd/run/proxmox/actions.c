@@ -61,8 +61,8 @@ static bool one_of(const char *v, const char *const *set)
 	return false;
 }
 
-int fcr_pxp_backup_args(int argc, char *const *argv, struct fcr_pxp_backup *out,
-			struct fcr_error *err)
+static int fcr_pxp_backup_args(int argc, char *const *argv, struct fcr_pxp_backup *out,
+			       struct fcr_error *err)
 {
 	static const char *const modes[] = {"snapshot", "suspend", "stop", NULL};
 	static const char *const compressors[] = {"zstd", "lzo", "gzip", "none", NULL};
@@ -100,8 +100,8 @@ int fcr_pxp_backup_args(int argc, char *const *argv, struct fcr_pxp_backup *out,
 	return 0;
 }
 
-int fcr_pxp_restore_args(int argc, char *const *argv, struct fcr_pxp_restore *out,
-			 struct fcr_error *err)
+static int fcr_pxp_restore_args(int argc, char *const *argv, struct fcr_pxp_restore *out,
+				struct fcr_error *err)
 {
 	*out = (struct fcr_pxp_restore){argv[0], NULL};
 	const char *colon = strchr(argv[0], ':');
@@ -317,7 +317,7 @@ static void snapshot_describe(struct fcr_action_ctx *ctx, const struct fcr_step 
 	cm_buf_printf(out, "GET %s: it is there, and whether it holds RAM state\n", path);
 	free(path);
 	free(form);
-	cm_strv_add_once(&p->dry, name);
+	cm_strv_add_once(&p->made.dry, name);
 }
 
 static int do_snapshot(struct fcr_pxp_op *o, const struct fcr_step *step)
@@ -350,16 +350,16 @@ static void delete_describe(struct fcr_action_ctx *ctx, const struct fcr_step *s
 	struct cm_strv names = {0};
 	describe_guest(p, out);
 	if (!strcmp(what, "all-created")) {
-		for (size_t i = 0; i < p->dry.n; i++)
-			cm_strv_add(&names, p->dry.v[i]);
+		for (size_t i = 0; i < p->made.dry.n; i++)
+			cm_strv_add(&names, p->made.dry.v[i]);
 		cm_buf_printf(out,
 			      "the snapshots this campaign made: %zu in the plan (and any an "
 			      "earlier session made)\n",
 			      names.n);
-		cm_strv_release(&p->dry);
+		cm_strv_release(&p->made.dry);
 	} else {
 		cm_strv_add(&names, what);
-		cm_strv_del(&p->dry, what);
+		cm_strv_del(&p->made.dry, what);
 	}
 	cm_buf_printf(out, "GET /nodes/%s/qemu/%ld/snapshot: one that is gone counts as deleted\n",
 		      p->node, p->cfg.vmid);
@@ -430,11 +430,14 @@ static int backup_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 			struct fcr_error *err)
 {
 	(void)cx;
-	struct fcr_pxp_backup b;
-	if (fcr_pxp_backup_args((int)step->words.n - 1, step->words.v + 1, &b, err) < 0)
+	struct fcr_pxp_backup *b = cm_calloc(1, sizeof(*b));
+	if (fcr_pxp_backup_args((int)step->words.n - 1, step->words.v + 1, b, err) < 0) {
+		free(b);
 		return fcr_step_check_failed(step, err);
+	}
+	step->args = b;
 	/* stop shuts the guest down, suspend pauses it; vzdump brings it back */
-	if (strcmp(b.mode, "snapshot")) {
+	if (strcmp(b->mode, "snapshot")) {
 		step->takes_down = true;
 		step->brings_up = true;
 	}
@@ -445,9 +448,7 @@ static void backup_describe(struct fcr_action_ctx *ctx, const struct fcr_step *s
 			    struct cm_buf *out)
 {
 	struct fcr_pxp *p = ctx->provider;
-	struct fcr_pxp_backup b;
-	if (fcr_pxp_backup_args((int)step->words.n - 1, step->words.v + 1, &b, NULL) < 0)
-		return;
+	struct fcr_pxp_backup b = *(const struct fcr_pxp_backup *)step->args;
 	describe_guest(p, out);
 	char *list = cm_asprintf("GET /nodes/%s/storage/%s/content?content=backup&vmid=%ld",
 				 p->node, b.storage, p->cfg.vmid);
@@ -468,10 +469,7 @@ static void backup_describe(struct fcr_action_ctx *ctx, const struct fcr_step *s
 
 static int do_backup(struct fcr_pxp_op *o, const struct fcr_step *step)
 {
-	struct fcr_pxp_backup b;
-	if (fcr_pxp_backup_args((int)step->words.n - 1, step->words.v + 1, &b, o->e) < 0)
-		return o->e->code = FCR_E_INVAL;
-	return fcr_pxp_backup(o, &b);
+	return fcr_pxp_backup(o, step->args);
 }
 
 static int backup_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
@@ -502,9 +500,13 @@ static bool backup_before(const struct fcr_check_ctx *cx)
 static int restore_check(const struct fcr_check_ctx *cx, struct fcr_step *step,
 			 struct fcr_error *err)
 {
-	struct fcr_pxp_restore r;
-	if (fcr_pxp_restore_args((int)step->words.n - 1, step->words.v + 1, &r, err) < 0)
+	struct fcr_pxp_restore *args = cm_calloc(1, sizeof(*args));
+	if (fcr_pxp_restore_args((int)step->words.n - 1, step->words.v + 1, args, err) < 0) {
+		free(args);
 		return fcr_step_check_failed(step, err);
+	}
+	step->args = args;
+	const struct fcr_pxp_restore r = *args;
 	bool allowed = false;
 	for (size_t i = 0; i < cx->c->n_provider_keys; i++) {
 		const struct fcr_provider_key *k = &cx->c->provider_keys[i];
@@ -527,9 +529,7 @@ static void restore_describe(struct fcr_action_ctx *ctx, const struct fcr_step *
 			     struct cm_buf *out)
 {
 	struct fcr_pxp *p = ctx->provider;
-	struct fcr_pxp_restore r;
-	if (fcr_pxp_restore_args((int)step->words.n - 1, step->words.v + 1, &r, NULL) < 0)
-		return;
+	struct fcr_pxp_restore r = *(const struct fcr_pxp_restore *)step->args;
 	const char *arc = strcmp(r.archive, "last-backup") ? r.archive
 			  : p->dry_backup		   ? "{the archive of the last backup}"
 							   : "{no backup yet: it fails}";
@@ -548,15 +548,12 @@ static void restore_describe(struct fcr_action_ctx *ctx, const struct fcr_step *
 		      "forgotten\n",
 		      p->node, p->cfg.vmid);
 	describe_power(p, out, "start", "qmstart", "the start, timed apart");
-	cm_strv_release(&p->dry);
+	cm_strv_release(&p->made.dry);
 }
 
 static int do_restore(struct fcr_pxp_op *o, const struct fcr_step *step)
 {
-	struct fcr_pxp_restore r;
-	if (fcr_pxp_restore_args((int)step->words.n - 1, step->words.v + 1, &r, o->e) < 0)
-		return o->e->code = FCR_E_INVAL;
-	return fcr_pxp_restore(o, &r);
+	return fcr_pxp_restore(o, step->args);
 }
 
 static int restore_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,

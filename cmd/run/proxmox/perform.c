@@ -411,7 +411,7 @@ int fcr_pxp_snapshot(struct fcr_pxp_op *o, const char *name, bool vmstate)
 		bool unknown = json_object_get(o->result, "unknown_write") != NULL;
 		json_object_set_new(o->result, "created", unknown ? json_null() : json_false());
 		if (unknown)
-			cm_strv_add_once(&p->maybe, name);
+			cm_strv_add_once(&p->made.maybe, name);
 		return rc;
 	}
 	struct fcr_pve_snapshots s;
@@ -429,14 +429,14 @@ int fcr_pxp_snapshot(struct fcr_pxp_op *o, const char *name, bool vmstate)
 	json_object_set_new(o->result, "vmstate", json_boolean(x->vmstate));
 	json_object_set_new(o->result, "created", json_true());
 	fcr_pve_snapshots_release(&s);
-	cm_strv_del(&p->maybe, name);
-	cm_strv_add_once(&p->created, name);
+	fcr_provider_made_add(&p->made, name);
 	return 0;
 }
 
 /* One snapshot; one that is gone already counts as deleted. */
-static int delete_one(struct fcr_pxp_op *o, const char *name, json_t *deleted, json_t *gone)
+static int delete_one(void *arg, const char *name, json_t *deleted, json_t *gone)
 {
+	struct fcr_pxp_op *o = arg;
 	struct fcr_pxp *p = o->p;
 	bool absent;
 	struct fcr_pxp_snap_want want = {name, false};
@@ -470,8 +470,6 @@ static int delete_one(struct fcr_pxp_op *o, const char *name, json_t *deleted, j
 			return rc;
 		json_array_append_new(deleted, json_string(name));
 	}
-	cm_strv_del(&p->created, name);
-	cm_strv_del(&p->maybe, name);
 	return 0;
 }
 
@@ -482,23 +480,7 @@ int fcr_pxp_delete_snapshot(struct fcr_pxp_op *o, const char *what)
 	int rc = fcr_pve_check_guest(p->pve, "delete snapshots of", &g, o->e);
 	if (rc < 0)
 		return rc;
-	json_t *deleted = json_array(), *gone = json_array();
-	if (strcmp(what, "all-created")) {
-		json_object_set_new(o->result, "snapshot", json_string(what));
-		rc = delete_one(o, what, deleted, gone);
-	} else {
-		struct cm_strv names = {0};
-		for (size_t i = 0; i < p->created.n; i++)
-			cm_strv_add_once(&names, p->created.v[i]);
-		for (size_t i = 0; i < p->maybe.n; i++)
-			cm_strv_add_once(&names, p->maybe.v[i]);
-		for (size_t i = 0; i < names.n && rc == 0; i++)
-			rc = delete_one(o, names.v[i], deleted, gone);
-		cm_strv_release(&names);
-	}
-	json_object_set_new(o->result, "deleted", deleted);
-	json_object_set_new(o->result, "already_gone", gone);
-	return rc;
+	return fcr_provider_made_delete(&p->made, what, o->result, delete_one, o);
 }
 
 int fcr_pxp_revert(struct fcr_pxp_op *o, const char *name)
@@ -778,18 +760,17 @@ int fcr_pxp_restore(struct fcr_pxp_op *o, const struct fcr_pxp_restore *r)
 		return rc;
 	/* restore_cleanup_oldconf: the restored guest has no snapshots */
 	json_t *forgotten = json_array();
-	for (size_t i = 0; i < p->created.n; i++)
-		json_array_append_new(forgotten, json_string(p->created.v[i]));
-	for (size_t i = 0; i < p->maybe.n; i++)
-		json_array_append_new(forgotten, json_string(p->maybe.v[i]));
+	for (size_t i = 0; i < p->made.created.n; i++)
+		json_array_append_new(forgotten, json_string(p->made.created.v[i]));
+	for (size_t i = 0; i < p->made.maybe.n; i++)
+		json_array_append_new(forgotten, json_string(p->made.maybe.v[i]));
 	if (json_array_size(forgotten))
 		fcr_provider_note(&p->base, "info",
 				  "the restore removed every snapshot of guest %ld; the %zu this "
 				  "campaign made are no longer its to delete",
 				  p->cfg.vmid, json_array_size(forgotten));
 	json_object_set_new(o->result, "campaign_snapshots_removed", forgotten);
-	cm_strv_release(&p->created);
-	cm_strv_release(&p->maybe);
+	fcr_provider_made_clear(&p->made);
 	struct fcr_pve_snapshots s;
 	rc = fcr_pve_snapshots(p->pve, &s, o->e);
 	if (rc < 0)

@@ -318,7 +318,7 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 			json_t *created = json_object_get(st->result, "created");
 			if (done || (started && (json_is_true(created) || adopted))) {
 				/* made by this campaign, provably */
-				cm_strv_add_once(&p->created, name);
+				cm_strv_add_once(&p->made.created, name);
 				cm_strv_add_once(&ours, name);
 				if (!done && json_is_true(created)) {
 					json_t *entry = json_object_get(p->adopt, key);
@@ -347,9 +347,9 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 			bool all = !strcmp(name, "all-created");
 			if (done) {
 				if (all)
-					cm_strv_release(&p->created);
+					cm_strv_release(&p->made.created);
 				else
-					cm_strv_del(&p->created, name);
+					cm_strv_del(&p->made.created, name);
 				continue;
 			}
 			nd->snapshot = true;
@@ -384,9 +384,9 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 				    "or removed by a restore)",
 				    st->file, st->line, name);
 		} else if (!strcmp(a, "backup")) {
-			struct fcr_pxp_backup b;
-			if (fcr_pxp_backup_args(st->argc, st->argv, &b, NULL) < 0)
+			if (!st->args)
 				continue;
+			const struct fcr_pxp_backup b = *(const struct fcr_pxp_backup *)st->args;
 			if (done) {
 				const char *v =
 				    fcr_jstr(json_object_get(st->result, "archive"), "volid");
@@ -403,12 +403,11 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 			cm_strv_add_once(&nd->backup_storages, b.storage);
 			backup_made = true;
 		} else if (!strcmp(a, "restore")) {
-			struct fcr_pxp_restore r;
-			if (fcr_pxp_restore_args(st->argc, st->argv, &r, NULL) < 0)
+			if (!st->args)
 				continue;
+			const struct fcr_pxp_restore r = *(const struct fcr_pxp_restore *)st->args;
 			if (done) {
-				cm_strv_release(&p->created);
-				cm_strv_release(&p->maybe);
+				fcr_provider_made_clear(&p->made);
 				continue;
 			}
 			nd->restore = nd->power = true;
@@ -778,10 +777,10 @@ int fcr_pxp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 		check_privileges(p, &nd, &f);
 		check_storages(p, &nd, &f);
 		check_tasks(p, &nd, &f);
-		if (p->created.n || p->last_backup) {
+		if (p->made.created.n || p->last_backup) {
 			struct cm_buf b = {0};
-			for (size_t i = 0; i < p->created.n; i++)
-				cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->created.v[i]);
+			for (size_t i = 0; i < p->made.created.n; i++)
+				cm_buf_printf(&b, "%s%s", b.len ? ", " : "", p->made.created.v[i]);
 			finding(&f, "info",
 				"made by this campaign before: snapshots %s; archive %s",
 				b.len ? b.s : "none", p->last_backup ? p->last_backup : "none");

@@ -43,9 +43,7 @@ static void pxp_free(void *state)
 	free(p->ca_file);
 	free(p->last_backup);
 	json_decref(p->adopt);
-	cm_strv_release(&p->created);
-	cm_strv_release(&p->maybe);
-	cm_strv_release(&p->dry);
+	fcr_provider_made_release(&p->made);
 	free(p);
 }
 

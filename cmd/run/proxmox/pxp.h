@@ -34,34 +34,28 @@ struct fcr_pxp {
 	struct fcr_pve_config cfg;
 	struct fcr_pve *pve;
 
-	struct cm_strv created; /* snapshots made by this campaign, not gone since */
-	struct cm_strv maybe;	/* started, outcome unknown: deleted by all-created if there */
-	char *last_backup;	/* the volid of the latest backup this campaign made */
-	bool restore_failed;	/* a restore of this session failed: the guest may be
-				 * left with Proxmox's placeholder configuration */
+	struct fcr_provider_made made; /* what the campaign made */
+	char *last_backup;	       /* the volid of the latest backup this campaign made */
+	bool restore_failed;	       /* a restore of this session failed: the guest may be
+					* left with Proxmox's placeholder configuration */
 	/* steps of earlier sessions, by their key ("STATE\nREPETITION\nLINE"): {"tasks": the
 	 * tasks their writes started, each with its role and how it ended;
 	 * "made": true for a snapshot an earlier attempt recorded as made} */
 	json_t *adopt;
-	/* --dry-run: what the plan will have made by then */
-	struct cm_strv dry;
-	bool dry_backup;
+	bool dry_backup; /* --dry-run: the plan will have made a backup by then */
 };
 
-/* The arguments of the rows (actions.c), shared with the preflight. */
+/* What the rows' checks parse (actions.c) into step->args, which the
+ * preflight reads too (struct fcr_provider_step's args). */
 struct fcr_pxp_backup {
 	const char *storage;  /* FCR_PXP_DEFAULT_BACKUP_STORAGE when not given */
 	const char *mode;     /* snapshot, suspend, stop */
 	const char *compress; /* zstd, lzo, gzip, none */
 };
-int fcr_pxp_backup_args(int argc, char *const *argv, struct fcr_pxp_backup *out,
-			struct fcr_error *err);
 struct fcr_pxp_restore {
 	const char *archive; /* a volid, or "last-backup" */
 	const char *storage; /* NULL: where the disks were */
 };
-int fcr_pxp_restore_args(int argc, char *const *argv, struct fcr_pxp_restore *out,
-			 struct fcr_error *err);
 
 /* ---- actions.c ---- */
 extern const struct fcr_action fcr_pxp_actions[];
