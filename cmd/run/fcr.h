@@ -30,6 +30,7 @@
 
 #include <jansson.h>
 
+#include "common/campaign.h"
 #include "common/common.h"
 
 /* ---- errors (util/error.c) ------------------------------------------------ */
@@ -61,7 +62,9 @@ struct fcr_error {
 };
 
 /* Fills err (if not NULL) with code FCR_E_FAILED; returns that code, so that
- * callers can `return fcr_fail(err, ...)`. */
+ * callers can `return fcr_fail(err, ...)`.  An argument may be err->msg
+ * itself: `return fcr_fail_as(err, rc, "variant %s: %s", name, err->msg)`
+ * says where a callee's failure happened. */
 int fcr_fail(struct fcr_error *err, const char *fmt, ...) CM_PRINTF(2, 3);
 /* The same with another code. */
 int fcr_fail_as(struct fcr_error *err, enum fcr_status code, const char *fmt, ...) CM_PRINTF(3, 4);
@@ -135,8 +138,8 @@ char *fcr_path_expand_home(const char *path);
 
 /* ---- names and text (util/text.c) ----------------------------------------- */
 
-/* Whether every character is one of [A-Za-z0-9._-] and the name is not "."/"..". */
-bool fcr_name_is_safe(const char *s);
+/* The name rule of states, variants, tests and the campaign is
+ * cm_campaign_name_ok() (common/campaign.h). */
 
 /* Edits (insert, delete, change, swap of neighbours) from a to b; SIZE_MAX
  * for words too long to compare. */

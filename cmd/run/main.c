@@ -115,7 +115,7 @@ static void usage(FILE *f)
  * beside the original. */
 static void recorded_campaign(const char *dir, char **name, char **file_dir)
 {
-	char *path = cm_asprintf("%s/manifest.json", dir);
+	char *path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, dir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	free(path);
@@ -125,7 +125,7 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir)
 	const char *file = json_string_value(json_object_get(m, "campaign_file"));
 	const char *n = json_string_value(json_object_get(m, "campaign"));
 	*file_dir = file ? fcr_path_dirname(file) : NULL;
-	*name = n && fcr_name_is_safe(n) ? cm_strdup(n) : NULL;
+	*name = n && cm_campaign_name_ok(n) ? cm_strdup(n) : NULL;
 	json_decref(m);
 }
 
@@ -263,7 +263,8 @@ int main(int argc, char **argv)
 		source = cm_strdup("demo.ini (built in)");
 	} else {
 		const char *file = nargs ? argv[optind] : NULL;
-		char *ini = file ? cm_strdup(file) : cm_asprintf("%s/campaign.ini", o.resume_dir);
+		char *ini =
+		    file ? cm_strdup(file) : cm_asprintf("%s/" CM_CAMPAIGN_FILE, o.resume_dir);
 		struct stat st;
 		/* a FIFO or a device would block or never end: a campaign file is a file */
 		if (stat(ini, &st) == 0 && !S_ISREG(st.st_mode)) {
@@ -271,8 +272,9 @@ int main(int argc, char **argv)
 			free(ini);
 			return FCR_EXIT_USAGE;
 		}
-		if (cm_read_file(ini, 1024 * 1024 + 1, &text, &len, err.msg, sizeof(err.msg)) < 0) {
-			fprintf(stderr, "fiocamp-run: %s\n", err.msg);
+		char why[512];
+		if (cm_read_file(ini, 1024 * 1024 + 1, &text, &len, why, sizeof(why)) < 0) {
+			fprintf(stderr, "fiocamp-run: %s\n", why);
 			free(ini);
 			return FCR_EXIT_USAGE;
 		}

@@ -26,8 +26,8 @@ static const char *recorded_hash(const struct fcr_record *rec, const char *path)
 				json_t *a = json_array_get(before, j);
 				json_t *res = json_object_get(a, "result");
 				const char *p = fcr_jstr(res, "path");
-				if (fcr_has_status(a, "done") && fcr_jstr(res, "sha256") && p &&
-				    !strcmp(p, path))
+				if (fcr_has_status(a, CM_STATUS_DONE) && fcr_jstr(res, "sha256") &&
+				    p && !strcmp(p, path))
 					found = fcr_jstr(res, "sha256");
 			}
 		}

@@ -200,7 +200,7 @@ static void parse_suite(struct parser *p, const char *v, struct cm_strv *out)
 	struct cm_strv stems = {0};
 	for (size_t i = 0; i < words.n; i++) {
 		char *stem = fcr_path_stem(words.v[i], ".fio");
-		if (!fcr_name_is_safe(stem))
+		if (!cm_campaign_name_ok(stem))
 			fcr_cp_error(p, p->line,
 				     "bad test name '%s' (letters, digits, '.', '_', '-')", stem);
 		else
@@ -252,10 +252,11 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		return;
 	}
 	struct fcr_error err;
+	char why[256];
 	unsigned long n;
 	switch ((enum ckey)k) {
 	case K_NAME:
-		if (!fcr_name_is_safe(v)) {
+		if (!cm_campaign_name_ok(v)) {
 			fcr_cp_error(p, p->line, "bad name '%s' (letters, digits, '.', '_', '-')",
 				     v);
 			return;
@@ -271,19 +272,19 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		parse_rounds(p, v, &c->rounds);
 		break;
 	case K_PAUSE:
-		if (cm_parse_duration_ms(v, &c->pause_ms, err.msg, sizeof(err.msg)) < 0)
-			fcr_cp_error(p, p->line, "pause: %s", err.msg);
+		if (cm_parse_duration_ms(v, &c->pause_ms, why, sizeof(why)) < 0)
+			fcr_cp_error(p, p->line, "pause: %s", why);
 		break;
 	case K_RUNTIME:
-		if (cm_parse_duration_ms(v, &c->runtime_ms, err.msg, sizeof(err.msg)) < 0)
-			fcr_cp_error(p, p->line, "runtime: %s", err.msg);
+		if (cm_parse_duration_ms(v, &c->runtime_ms, why, sizeof(why)) < 0)
+			fcr_cp_error(p, p->line, "runtime: %s", why);
 		else if (c->runtime_ms < 1000 || c->runtime_ms % 1000)
 			fcr_cp_error(p, p->line, "runtime '%s' must be whole seconds, at least 1s",
 				     v);
 		break;
 	case K_WAIT_TIMEOUT:
-		if (cm_parse_duration_ms(v, &c->wait_timeout_ms, err.msg, sizeof(err.msg)) < 0)
-			fcr_cp_error(p, p->line, "wait-timeout: %s", err.msg);
+		if (cm_parse_duration_ms(v, &c->wait_timeout_ms, why, sizeof(why)) < 0)
+			fcr_cp_error(p, p->line, "wait-timeout: %s", why);
 		break;
 	case K_TARGET:
 		parse_target(p, v);
@@ -342,7 +343,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			fcr_cp_error(p, p->line, "bad keep-file '%s' (expected yes or no)", v);
 		break;
 	case K_IOENGINE:
-		if (!fcr_name_is_safe(v))
+		if (!cm_campaign_name_ok(v))
 			fcr_cp_error(p, p->line, "bad ioengine '%s'", v);
 		free(c->ioengine);
 		c->ioengine = cm_strdup(v);
@@ -462,7 +463,7 @@ static void parse_section(struct parser *p, char *inner)
 	}
 	if (!strncmp(name, "state", 5) && (name[5] == ' ' || name[5] == '\t')) {
 		char *sn = trim(name + 5);
-		if (!fcr_name_is_safe(sn)) {
+		if (!cm_campaign_name_ok(sn)) {
 			fcr_cp_error(p, p->line,
 				     "bad state name '%s' (letters, digits, '.', '_', '-')", sn);
 		} else if (!strcmp(sn, "prefill")) {
@@ -864,7 +865,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 	c->target = FCR_TARGET_LOCAL;
 	c->target_text = cm_strdup("local");
 	c->name = fcr_path_stem(source, ".ini");
-	if (!fcr_name_is_safe(c->name) || strlen(c->name) > FCR_NAME_MAX_BYTES) {
+	if (!cm_campaign_name_ok(c->name) || strlen(c->name) > FCR_NAME_MAX_BYTES) {
 		free(c->name);
 		c->name = cm_strdup("campaign");
 	}

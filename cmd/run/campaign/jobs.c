@@ -29,9 +29,9 @@ static int try_path(const char *path, struct fcr_jobfile *out, struct fcr_error 
 {
 	if (!fcr_path_exists(path))
 		return 1;
-	if (cm_read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, err->msg,
-			 sizeof(err->msg)) < 0)
-		return -1;
+	char why[512];
+	if (cm_read_file(path, JOBFILE_MAX_BYTES, &out->text, &out->len, why, sizeof(why)) < 0)
+		return fcr_fail(err, "%s", why);
 	out->origin = cm_strdup(path);
 	return 0;
 }

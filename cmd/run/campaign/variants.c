@@ -38,8 +38,9 @@ void fcr_cp_sizes(struct parser *p, const char *v, struct fcr_size **out, size_t
 	for (size_t i = 0; i < words.n; i++) {
 		const char *w = words.v[i];
 		uint64_t b;
-		if (cm_parse_size_bytes(w, &b, err.msg, sizeof(err.msg)) < 0) {
-			fcr_cp_error(p, p->line, "size: %s", err.msg);
+		char why[256];
+		if (cm_parse_size_bytes(w, &b, why, sizeof(why)) < 0) {
+			fcr_cp_error(p, p->line, "size: %s", why);
 			bad = true;
 			continue;
 		}
@@ -53,7 +54,7 @@ void fcr_cp_sizes(struct parser *p, const char *v, struct fcr_size **out, size_t
 			bad = true;
 			continue;
 		}
-		if (words.n > 1 && !fcr_name_is_safe(w)) {
+		if (words.n > 1 && !cm_campaign_name_ok(w)) {
 			fcr_cp_error(p, p->line,
 				     "size '%s' names a directory when several are given: letters, "
 				     "digits, '.', '_', '-' (e.g. 16G)",
@@ -99,7 +100,7 @@ uint64_t fcr_cp_largest_size(const struct fcr_size *sizes, size_t n)
  * of it is moved aside as NAME.interrupted-K or NAME.failed-K. */
 void fcr_cp_variant_name(struct parser *p, const char *name)
 {
-	if (!fcr_name_is_safe(name)) {
+	if (!cm_campaign_name_ok(name)) {
 		fcr_cp_error(p, p->line, "bad variant name '%s' (letters, digits, '.', '_', '-')",
 			     name);
 		return;

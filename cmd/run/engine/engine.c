@@ -27,14 +27,15 @@ static void count_work(struct fcr_session *S)
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		json_t *s = json_array_get(states, si);
-		if (fcr_has_status(s, "done"))
+		if (fcr_has_status(s, CM_STATUS_DONE))
 			continue;
 		for (size_t k = 1; k <= st->repeat; k++) {
 			json_t *rep = fcr_manifest_rep(s, k);
 			unsigned left = 0;
 			for (unsigned r = 0; r < st->rounds; r++) {
 				if (!fcr_has_status(
-					json_array_get(json_object_get(rep, "rounds"), r), "done"))
+					json_array_get(json_object_get(rep, "rounds"), r),
+					CM_STATUS_DONE))
 					left++;
 			}
 			unsigned per_round = (unsigned)fcr_manifest_round_tests(c, st);
@@ -43,7 +44,8 @@ static void count_work(struct fcr_session *S)
 				const struct fcr_step *a = &st->actions[ai];
 				if (a->def->duration_ms &&
 				    !fcr_has_status(
-					json_array_get(json_object_get(rep, "before"), ai), "done"))
+					json_array_get(json_object_get(rep, "before"), ai),
+					CM_STATUS_DONE))
 					fcr_status_add_work(0, 0, a->def->duration_ms(a));
 			}
 			/* each variant's own before, at its first use in a state with rounds */
@@ -54,7 +56,7 @@ static void count_work(struct fcr_session *S)
 				for (size_t ai = 0; ai < v->n_actions; ai++) {
 					const struct fcr_step *a = &v->actions[ai];
 					if (a->def->duration_ms &&
-					    !fcr_has_status(json_array_get(vb, ai), "done"))
+					    !fcr_has_status(json_array_get(vb, ai), CM_STATUS_DONE))
 						fcr_status_add_work(0, 0, a->def->duration_ms(a));
 				}
 			}
@@ -93,7 +95,7 @@ static int create_campaign_dir(struct fcr_session *S, struct fcr_error *err)
 					S->cdir, S->cdir);
 		return fcr_fail_errno(err, errno, "%s: cannot create", S->cdir);
 	}
-	char *ini = cm_asprintf("%s/campaign.ini", S->cdir);
+	char *ini = cm_asprintf("%s/" CM_CAMPAIGN_FILE, S->cdir);
 	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
 	free(ini);
 	if (rc < 0)
@@ -194,7 +196,7 @@ static int provider_preflight(struct fcr_session *S, struct fcr_error *err)
 				    .file = c->source,
 				    .line = a->line,
 				    .repetition = st->repeat > 1 ? (unsigned)k : 0,
-				    .status = status ? status : "pending",
+				    .status = status ? status : CM_STATUS_PENDING,
 				    .result = json_object_get(obj, "result"),
 				    .recorded = obj,
 				    .journal = fcr_resume_step_writes(writes, st->name,
@@ -292,7 +294,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 			return FCR_EXIT_USAGE;
 		}
 	}
-	bool complete = resume && fcr_has_status(S->rec.m, "done");
+	bool complete = resume && fcr_has_status(S->rec.m, CM_STATUS_DONE);
 	if (resume && !complete && fcr_resume_check_jobs(S, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: cannot resume: %s\n", err.msg);
 		fcr_session_release(S);
@@ -326,13 +328,14 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 				   "keep_going", o->keep_going));
 	if (complete) {
 		fcr_progress_line("%s: the campaign is complete; nothing left to do", S->cdir);
-		fcr_record_event(&S->rec, "campaign-end", json_pack("{s:s}", "status", "done"));
+		fcr_record_event(&S->rec, "campaign-end",
+				 json_pack("{s:s}", "status", CM_STATUS_DONE));
 		if (!o->quiet)
 			fcr_report_print(S);
 		fcr_session_release(S);
 		return FCR_EXIT_OK;
 	}
-	json_object_set_new(S->rec.m, "status", json_string("running"));
+	json_object_set_new(S->rec.m, "status", json_string(CM_STATUS_RUNNING));
 	fcr_record_touch(&S->rec, S->rec.m);
 	if (fcr_record_save(&S->rec) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);
@@ -341,7 +344,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	}
 	fcr_progress_line("campaign %s: %s%s", c->name, S->cdir, resume ? " (resumed)" : "");
 
-	const char *final = "failed";
+	const char *final = CM_STATUS_FAILED;
 	enum fcr_outcome result = FCR_DONE;
 	if (fcr_target_init(&S->tgt, c, S->stop, S->hard_stop, &err) < 0) {
 		fcr_progress_problem("%s", err.msg);
@@ -403,7 +406,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	count_work(S);
 
 	json_t *prefill = json_object_get(S->rec.m, "prefill");
-	if (c->prefill && !c->n_variants && !fcr_has_status(prefill, "done")) {
+	if (c->prefill && !c->n_variants && !fcr_has_status(prefill, CM_STATUS_DONE)) {
 		result = fcr_fio_prefill(&S->fio, "prefill", prefill, "prefill");
 		fcr_record_touch(&S->rec, S->rec.m);
 		fcr_record_save(&S->rec);
@@ -431,7 +434,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
 	if (result == FCR_DONE)
-		final = "done";
+		final = CM_STATUS_DONE;
 	/* as the campaign file wants it, but worth saying */
 	if (result == FCR_DONE && S->maybe_down && S->prov_ready)
 		provider_note(S, "warning",
@@ -445,7 +448,7 @@ end:
 		result = FCR_FATAL;
 	}
 	if (result == FCR_INTERRUPTED || (*S->stop && result != FCR_DONE)) {
-		final = "interrupted";
+		final = CM_STATUS_INTERRUPTED;
 		exit_code = FCR_EXIT_INTERRUPTED;
 	} else if (result == FCR_DONE) {
 		exit_code = FCR_EXIT_OK;
@@ -457,11 +460,11 @@ end:
 		for (size_t k = 1;
 		     s && json_object_get(s, "repetitions") && k <= fcr_manifest_reps(s); k++) {
 			json_t *rep = fcr_manifest_rep(s, k);
-			if (fcr_has_status(rep, "running"))
+			if (fcr_has_status(rep, CM_STATUS_RUNNING))
 				json_object_set_new(rep, "status", json_string(final));
 			fcr_record_touch(&S->rec, rep);
 		}
-		if (fcr_has_status(s, "running"))
+		if (fcr_has_status(s, CM_STATUS_RUNNING))
 			json_object_set_new(s, "status", json_string(final));
 		fcr_record_touch(&S->rec, s);
 	}

@@ -56,7 +56,7 @@ static char *find_analyzer(void)
 /* The IOPS (read + write) of one done test of the manifest; -1 without. */
 static int run_iops(const struct fcr_session *S, json_t *t, double *iops)
 {
-	if (!fcr_has_status(t, "done") || !fcr_jstr(t, "json"))
+	if (!fcr_has_status(t, CM_STATUS_DONE) || !fcr_jstr(t, "json"))
 		return -1;
 	char *path = cm_asprintf("%s/%s", S->cdir, fcr_jstr(t, "json"));
 	struct fc_output *out = NULL;

@@ -75,7 +75,7 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	json_t *before = json_object_get(rep_obj, "before");
 	size_t next = st->n_actions;
 	for (size_t ai = 0; ai < st->n_actions; ai++) {
-		if (!fcr_has_status(json_array_get(before, ai), "done")) {
+		if (!fcr_has_status(json_array_get(before, ai), CM_STATUS_DONE)) {
 			next = ai;
 			break;
 		}
@@ -113,7 +113,7 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	if (rc == 0 && !json_is_true(json_object_get(res, "already")))
 		S->restored_down_wall = t0_wall;
 	json_t *ev = json_pack("{s:s, s:s, s:s, s:o, s:o}", "state", st->name, "action", last->text,
-			       "status", rc == 0 ? "done" : "failed", "duration_s",
+			       "status", rc == 0 ? CM_STATUS_DONE : CM_STATUS_FAILED, "duration_s",
 			       fcr_jseconds(cm_mono_s() - t0), "result", res);
 	if (rc < 0)
 		fcr_jset_text(ev, "error", pe.msg);
@@ -147,7 +147,7 @@ int fcr_resume_check_jobs(const struct fcr_session *S, struct fcr_error *err)
 
 int fcr_resume_check_dir(const char *dir, struct fcr_error *err)
 {
-	char *path = cm_asprintf("%s/manifest.json", dir);
+	char *path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, dir);
 	int rc = 0;
 	if (!fcr_path_exists(path))
 		rc =
@@ -161,7 +161,7 @@ int fcr_resume_check_dir(const char *dir, struct fcr_error *err)
 
 int fcr_resume_load(struct fcr_session *S, struct fcr_error *err)
 {
-	char *path = cm_asprintf("%s/manifest.json", S->cdir);
+	char *path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, S->cdir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	if (!m) {
@@ -173,7 +173,7 @@ int fcr_resume_load(struct fcr_session *S, struct fcr_error *err)
 	/* a manifest saved in parts: the steps the journal has since its rewrite */
 	long long seq;
 	if (fcr_record_replay(S->cdir, m, &seq, &why) < 0) {
-		fcr_fail(err, "%s/journal.jsonl: %s", S->cdir, why.msg);
+		fcr_fail(err, "%s/" CM_CAMPAIGN_JOURNAL ": %s", S->cdir, why.msg);
 		free(path);
 		json_decref(m);
 		return -1;
@@ -264,7 +264,7 @@ int fcr_resume_reap(struct fcr_session *S, struct fcr_error *err)
 	int rc = fcr_reap_leftovers(&S->tgt, procs, dirs, &stopped, err);
 	if (stopped || rc < 0) {
 		json_t *f = json_pack("{s:i, s:s}", "stopped", (int)stopped, "status",
-				      rc < 0 ? "failed" : "done");
+				      rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
 		if (rc < 0)
 			fcr_jset_text(f, "error", err->msg);
 		fcr_record_event(&S->rec, "leftover-fio", f);

@@ -107,10 +107,10 @@ bool fcr_safety_maybe_down(const struct fcr_session *S)
 			for (size_t ai = 0; ai < st->n_actions; ai++) {
 				const struct fcr_step *a = &st->actions[ai];
 				json_t *obj = json_array_get(before, ai);
-				if (a->takes_down && !fcr_has_status(obj, "pending") &&
-				    !fcr_has_status(obj, "skipped"))
+				if (a->takes_down && !fcr_has_status(obj, CM_STATUS_PENDING) &&
+				    !fcr_has_status(obj, CM_STATUS_SKIPPED))
 					down = true;
-				if (a->def->ends_downtime && fcr_has_status(obj, "done"))
+				if (a->def->ends_downtime && fcr_has_status(obj, CM_STATUS_DONE))
 					down = false;
 			}
 		}
@@ -152,8 +152,8 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 	snprintf(state_buf, sizeof(state_buf), "%s",
 		 fcr_jstr(res, "server_state") ? fcr_jstr(res, "server_state") : "");
 	const char *state = state_buf[0] ? state_buf : NULL;
-	json_t *ev = json_pack("{s:s, s:s, s:O}", "why", why, "status", rc < 0 ? "failed" : "done",
-			       "result", res);
+	json_t *ev = json_pack("{s:s, s:s, s:O}", "why", why, "status",
+			       rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE, "result", res);
 	json_object_set_new(ev, "server_state", state ? json_string(state) : json_null());
 	if (rc < 0)
 		fcr_jset_text(ev, "error", pe.msg);

@@ -105,10 +105,10 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 	 * attempt's part only, and a downtime through it counts from its first
 	 * start, across the interruption ("first_started").
 	 */
-	bool again = !fcr_has_status(obj, "pending") && fcr_jstr(obj, "started");
+	bool again = !fcr_has_status(obj, CM_STATUS_PENDING) && fcr_jstr(obj, "started");
 	if (again && !json_object_get(obj, "first_started"))
 		json_object_set(obj, "first_started", json_object_get(obj, "started"));
-	json_object_set_new(obj, "status", json_string("running"));
+	json_object_set_new(obj, "status", json_string(CM_STATUS_RUNNING));
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
 	static const char *const stale[] = {"error", "result", "downtime_s",  "downtime_note",
@@ -294,7 +294,8 @@ static int attempt_dir(struct fcr_session *S, const char *rel, json_t *obj, json
 	if (fcr_path_exists(abs) && rmdir(abs) == 0)
 		fcr_progress_line("%s: removed the empty directory of an earlier attempt", what);
 	if (obj && fcr_path_exists(abs)) {
-		const char *tag = fcr_has_status(obj, "failed") ? "failed" : "interrupted";
+		const char *tag =
+		    fcr_has_status(obj, CM_STATUS_FAILED) ? CM_ASIDE_FAILED : CM_ASIDE_INTERRUPTED;
 		rc = move_aside(S, rel, tag, obj, where, what);
 	}
 	struct fcr_error err;
@@ -329,9 +330,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	const struct fcr_state *st = &c->states[si];
 	bool units = fcr_campaign_has_units(c);
 	/* a repeated state's rounds live in a directory per repetition */
-	char *parent_rel =
-	    st->repeat > 1 ? cm_asprintf("%s/rep%u", st->name, S->rep) : cm_strdup(st->name);
-	char *rel = cm_asprintf("%s/r%u", parent_rel, r);
+	char *rel = cm_campaign_round_dir(st->name, st->repeat > 1 ? S->rep : 0, r, NULL);
 	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
 	char name[FCR_NAME_MAX_BYTES + 32];
 	step_label(S, st, name, sizeof(name));
@@ -347,7 +346,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		goto out;
 	}
 	bool first_start = !units || !json_is_array(json_object_get(round_obj, "order"));
-	json_object_set_new(round_obj, "status", json_string("running"));
+	json_object_set_new(round_obj, "status", json_string(CM_STATUS_RUNNING));
 	if (first_start)
 		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(round_obj, "finished");
@@ -369,7 +368,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 				json_object_set_new(e, "variant", json_string(u->variant->name));
 			if (c->by_size)
 				json_object_set_new(e, "size", json_string(u->size->text));
-			json_object_set_new(e, "status", json_string("pending"));
+			json_object_set_new(e, "status", json_string(CM_STATUS_PENDING));
 			json_array_append_new(order, e);
 			for (size_t ti = 0; ti < st->n_tests; ti++)
 				json_array_append_new(
@@ -423,21 +422,21 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		json_t *order = json_object_get(round_obj, "order");
 		bool all = true;
 		for (size_t k = 0; k < json_array_size(order); k++)
-			all &= fcr_has_status(json_array_get(order, k), "done");
+			all &= fcr_has_status(json_array_get(order, k), CM_STATUS_DONE);
 		if (result == FCR_DONE && !all)
-			status = "running";
+			status = CM_STATUS_RUNNING;
 		else if (result == FCR_FAILED && S->o->keep_going && !all && only != SIZE_MAX)
-			status = "running";
+			status = CM_STATUS_RUNNING;
 	} else {
 		for (size_t ti = 0; ti < json_array_size(tests); ti++) {
 			json_t *t = json_array_get(tests, ti);
-			if (fcr_has_status(t, "pending"))
-				json_object_set_new(t, "status", json_string("skipped"));
+			if (fcr_has_status(t, CM_STATUS_PENDING))
+				json_object_set_new(t, "status", json_string(CM_STATUS_SKIPPED));
 		}
 		fcr_fio_sync_outputs(abs);
 	}
 	json_object_set_new(round_obj, "status", json_string(status));
-	if (strcmp(status, "running"))
+	if (strcmp(status, CM_STATUS_RUNNING))
 		json_object_set_new(round_obj, "finished", fcr_jutc(cm_wall_s()));
 	/* the manifest first: the journal never says more than it */
 	json_t *end_ev = json_deep_copy(where);
@@ -448,7 +447,6 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		result = FCR_FATAL;
 out:
 	json_decref(where);
-	free(parent_rel);
 	free(rel);
 	free(abs);
 	return result;
@@ -480,13 +478,13 @@ static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t
 	json_t *rep_obj = fcr_manifest_rep(state_obj, S->rep ? S->rep : 1);
 	json_t *vobj = json_array_get(json_object_get(rep_obj, "variants"), vi);
 	enum fcr_outcome result = FCR_DONE;
-	if (!fcr_has_status(vobj, "done")) {
-		json_object_set_new(vobj, "status", json_string("running"));
+	if (!fcr_has_status(vobj, CM_STATUS_DONE)) {
+		json_object_set_new(vobj, "status", json_string(CM_STATUS_RUNNING));
 		fcr_record_touch(&S->rec, vobj);
 		json_t *before = json_object_get(vobj, "before");
 		for (size_t ai = 0; result == FCR_DONE && ai < v->n_actions; ai++) {
 			json_t *a = json_array_get(before, ai);
-			if (!fcr_has_status(a, "done"))
+			if (!fcr_has_status(a, CM_STATUS_DONE))
 				result = perform_action(S, si, ai, v, rep_obj, a);
 		}
 		json_object_set_new(vobj, "status", json_string(fcr_outcome_status(result)));
@@ -499,7 +497,7 @@ static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t
 	}
 	json_t *prefill =
 	    json_object_get(json_array_get(json_object_get(S->rec.m, "variants"), vi), "prefill");
-	if (!c->prefill || fcr_has_status(prefill, "done"))
+	if (!c->prefill || fcr_has_status(prefill, CM_STATUS_DONE))
 		return FCR_DONE;
 	char size[32], label[300];
 	cm_format_size(size, sizeof(size), v->file_bytes);
@@ -530,8 +528,7 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 	const struct fcr_state *st = &c->states[si];
 	json_t *e = json_array_get(json_object_get(round_obj, "order"), k);
 	json_t *tests = json_object_get(round_obj, "tests");
-	char *rel = st->repeat > 1 ? cm_asprintf("%s/rep%u/r%u/%s", st->name, S->rep, r, u->dir)
-				   : cm_asprintf("%s/r%u/%s", st->name, r, u->dir);
+	char *rel = cm_campaign_round_dir(st->name, st->repeat > 1 ? S->rep : 0, r, u->dir);
 	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
 	json_t *where =
 	    fcr_session_at(S, json_pack("{s:s, s:i}", "state", st->name, "round", (int)r));
@@ -548,13 +545,14 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 		result = prepare_variant(S, si, u->variant_index);
 		if (result != FCR_DONE) {
 			if (result == FCR_FAILED) {
-				json_object_set_new(e, "status", json_string("failed"));
+				json_object_set_new(e, "status", json_string(CM_STATUS_FAILED));
 				json_object_set_new(
 				    e, "error", json_string("the variant's preparation failed"));
 				size_t first = k * st->n_tests;
 				for (size_t ti = 0; ti < st->n_tests; ti++)
 					json_object_set_new(json_array_get(tests, first + ti),
-							    "status", json_string("skipped"));
+							    "status",
+							    json_string(CM_STATUS_SKIPPED));
 				fcr_record_touch(&S->rec, round_obj);
 			}
 			goto out;
@@ -568,7 +566,7 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 	for (size_t ti = 0; ti < st->n_tests; ti++)
 		json_array_set_new(tests, first + ti,
 				   fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
-	json_object_set_new(e, "status", json_string("running"));
+	json_object_set_new(e, "status", json_string(CM_STATUS_RUNNING));
 	json_object_set_new(e, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(e, "finished");
 	json_object_del(e, "error");
@@ -589,8 +587,8 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 		result = FCR_FAILED;
 	for (size_t ti = 0; ti < st->n_tests; ti++) {
 		json_t *t = json_array_get(tests, first + ti);
-		if (fcr_has_status(t, "pending"))
-			json_object_set_new(t, "status", json_string("skipped"));
+		if (fcr_has_status(t, CM_STATUS_PENDING))
+			json_object_set_new(t, "status", json_string(CM_STATUS_SKIPPED));
 	}
 	fcr_fio_sync_outputs(abs);
 	json_object_set_new(e, "status", json_string(fcr_outcome_status(result)));
@@ -639,7 +637,7 @@ static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, 
 					     c->states[si].name, r, k + 1);
 			return FCR_FATAL;
 		}
-		if ((only != SIZE_MAX && ui != only) || fcr_has_status(e, "done"))
+		if ((only != SIZE_MAX && ui != only) || fcr_has_status(e, CM_STATUS_DONE))
 			continue;
 		enum fcr_outcome s = run_variant(S, si, r, round_obj, k, &c->units[ui]);
 		if (s == FCR_FAILED && S->o->keep_going) {
@@ -665,7 +663,7 @@ static bool unit_done_in(const struct fcr_campaign *c, json_t *round_obj, size_t
 	for (size_t k = 0; k < json_array_size(order); k++) {
 		json_t *e = json_array_get(order, k);
 		if (unit_of_entry(c, e) == ui)
-			return fcr_has_status(e, "done");
+			return fcr_has_status(e, CM_STATUS_DONE);
 	}
 	return false;
 }
@@ -676,27 +674,28 @@ static void mark_rest_skipped(json_t *rep_obj)
 	json_t *rounds = json_object_get(rep_obj, "rounds");
 	for (size_t i = 0; i < json_array_size(rounds); i++) {
 		json_t *r = json_array_get(rounds, i);
-		if (fcr_has_status(r, "pending"))
-			json_object_set_new(r, "status", json_string("skipped"));
+		if (fcr_has_status(r, CM_STATUS_PENDING))
+			json_object_set_new(r, "status", json_string(CM_STATUS_SKIPPED));
 		/* in the round that failed too: the units and tests after it */
 		const char *parts[] = {"tests", "order"};
 		for (size_t p = 0; p < CM_ARRAY_SIZE(parts); p++) {
 			json_t *list = json_object_get(r, parts[p]);
 			for (size_t j = 0; j < json_array_size(list); j++) {
 				json_t *e = json_array_get(list, j);
-				if (fcr_has_status(e, "pending"))
-					json_object_set_new(e, "status", json_string("skipped"));
+				if (fcr_has_status(e, CM_STATUS_PENDING))
+					json_object_set_new(e, "status",
+							    json_string(CM_STATUS_SKIPPED));
 			}
 		}
 	}
 	json_t *before = json_object_get(rep_obj, "before");
 	for (size_t i = 0; i < json_array_size(before); i++) {
 		json_t *a = json_array_get(before, i);
-		if (fcr_has_status(a, "pending"))
-			json_object_set_new(a, "status", json_string("skipped"));
+		if (fcr_has_status(a, CM_STATUS_PENDING))
+			json_object_set_new(a, "status", json_string(CM_STATUS_SKIPPED));
 	}
-	if (fcr_has_status(rep_obj, "pending"))
-		json_object_set_new(rep_obj, "status", json_string("skipped"));
+	if (fcr_has_status(rep_obj, CM_STATUS_PENDING))
+		json_object_set_new(rep_obj, "status", json_string(CM_STATUS_SKIPPED));
 }
 
 /*
@@ -708,10 +707,10 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 				       bool cut_short)
 {
 	const struct fcr_state *st = &S->c->states[si];
-	if (fcr_has_status(rep_obj, "done"))
+	if (fcr_has_status(rep_obj, CM_STATUS_DONE))
 		return FCR_DONE;
 	if (S->rep) {
-		json_object_set_new(rep_obj, "status", json_string("running"));
+		json_object_set_new(rep_obj, "status", json_string(CM_STATUS_RUNNING));
 		if (!json_object_get(rep_obj, "started"))
 			json_object_set_new(rep_obj, "started", fcr_jutc(cm_wall_s()));
 		json_object_del(rep_obj, "finished");
@@ -730,7 +729,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	json_t *before = json_object_get(rep_obj, "before");
 	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
 		json_t *a = json_array_get(before, ai);
-		if (fcr_has_status(a, "done"))
+		if (fcr_has_status(a, CM_STATUS_DONE))
 			continue;
 		enum fcr_outcome s = perform_action(S, si, ai, NULL, rep_obj, a);
 		if (s != FCR_DONE) {
@@ -749,7 +748,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 			json_t *round_obj = json_array_get(rounds, r - 1);
 			fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat,
 								 r, st->rounds});
-			if (fcr_has_status(round_obj, "done") ||
+			if (fcr_has_status(round_obj, CM_STATUS_DONE) ||
 			    (seq && unit_done_in(c, round_obj, only)))
 				continue;
 			uint64_t pause_ms = 0;
@@ -780,7 +779,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	/* rounds a sequential campaign left between units end with the repetition */
 	for (size_t i = 0; result != FCR_DONE && i < json_array_size(rounds); i++) {
 		json_t *ro = json_array_get(rounds, i);
-		if (fcr_has_status(ro, "running"))
+		if (fcr_has_status(ro, CM_STATUS_RUNNING))
 			json_object_set_new(ro, "status", json_string(fcr_outcome_status(result)));
 	}
 	if (result == FCR_FAILED)
@@ -815,10 +814,10 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 	S->si = si;
 	S->rep = 0;
 	fcr_status_at(&(struct fcr_status_where){si, st->name, 0, st->repeat, 0, st->rounds});
-	if (fcr_has_status(state_obj, "done"))
+	if (fcr_has_status(state_obj, CM_STATUS_DONE))
 		return FCR_DONE;
-	bool began = !fcr_has_status(state_obj, "pending");
-	json_object_set_new(state_obj, "status", json_string("running"));
+	bool began = !fcr_has_status(state_obj, CM_STATUS_PENDING);
+	json_object_set_new(state_obj, "status", json_string(CM_STATUS_RUNNING));
 	fcr_record_event_lazy(&S->rec, "state-start",
 			      json_pack("{s:s, s:i}", "state", st->name, "index", (int)si));
 	fcr_record_touch(&S->rec, state_obj);
@@ -830,7 +829,8 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 		S->rep = st->repeat > 1 ? k : 0;
 		json_t *rep_obj = fcr_manifest_rep(state_obj, k);
 		bool cut_short =
-		    S->resumed && (st->repeat > 1 ? !fcr_has_status(rep_obj, "pending") : began);
+		    S->resumed &&
+		    (st->repeat > 1 ? !fcr_has_status(rep_obj, CM_STATUS_PENDING) : began);
 		enum fcr_outcome s = run_repetition(S, si, rep_obj, cut_short);
 		if (s == FCR_FAILED && S->o->keep_going) {
 			any_failed = true;

@@ -251,12 +251,12 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		cm_buf_puts(&envtext, env.v[i]);
 		cm_buf_puts(&envtext, "\n");
 	}
-	json_object_set_new(obj, "status", json_string("running"));
+	json_object_set_new(obj, "status", json_string(CM_STATUS_RUNNING));
 	/* made durable with the other outputs when the round ends (sync_outputs) */
 	if (fcr_write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
 	    fcr_write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
 		cm_buf_release(&envtext);
-		json_object_set_new(obj, "status", json_string("failed"));
+		json_object_set_new(obj, "status", json_string(CM_STATUS_FAILED));
 		fcr_jset_text(obj, "error", err.msg);
 		fcr_progress_problem("%s: %s", what, err.msg);
 		goto out;
@@ -336,15 +336,15 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 
 	if (interrupted) {
 		result = FCR_INTERRUPTED;
-		json_object_set_new(obj, "status", json_string("interrupted"));
+		json_object_set_new(obj, "status", json_string(CM_STATUS_INTERRUPTED));
 	} else if (ok) {
 		result = FCR_DONE;
-		json_object_set_new(obj, "status", json_string("done"));
+		json_object_set_new(obj, "status", json_string(CM_STATUS_DONE));
 		if (f->c->runtime_ms && strcmp(dir_rel, "prefill"))
 			extra_s = (t1 - t0) - (double)f->c->runtime_ms / 1000.0;
 	} else {
 		result = FCR_FAILED;
-		json_object_set_new(obj, "status", json_string("failed"));
+		json_object_set_new(obj, "status", json_string(CM_STATUS_FAILED));
 		fcr_jset_text(obj, "error", why);
 	}
 	fcr_status_fio_end(extra_s);
@@ -398,7 +398,8 @@ static int move_prefill_aside(struct fcr_fio *f, const char *name, struct fcr_er
 	struct cm_strv found = {0};
 	for (struct dirent *e = readdir(d); e; e = readdir(d)) {
 		if (!strncmp(e->d_name, name, nl) && e->d_name[nl] == '.' &&
-		    strncmp(e->d_name + nl, ".interrupted-", 13))
+		    strncmp(e->d_name + nl, "." CM_ASIDE_INTERRUPTED "-",
+			    strlen("." CM_ASIDE_INTERRUPTED "-")))
 			cm_strv_add(&found, e->d_name);
 	}
 	closedir(d);
@@ -406,7 +407,7 @@ static int move_prefill_aside(struct fcr_fio *f, const char *name, struct fcr_er
 	if (found.n) {
 		char *base = cm_asprintf("%s/%s", dir, name);
 		unsigned k;
-		char *aside = fcr_aside_name(base, "interrupted", &k);
+		char *aside = fcr_aside_name(base, CM_ASIDE_INTERRUPTED, &k);
 		free(base);
 		if (mkdir(aside, 0755) < 0)
 			rc = fcr_fail_errno(err, errno, "%s: cannot create", aside);
@@ -442,7 +443,7 @@ enum fcr_outcome fcr_fio_prefill(struct fcr_fio *f, const char *name, json_t *ob
 		free(dir);
 		fcr_progress_problem("%s: %s", label, err.msg);
 		fcr_jset_text(obj, "error", err.msg);
-		json_object_set_new(obj, "status", json_string("failed"));
+		json_object_set_new(obj, "status", json_string(CM_STATUS_FAILED));
 		return FCR_FAILED;
 	}
 	free(dir);

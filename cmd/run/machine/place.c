@@ -151,9 +151,7 @@ static int check_device(struct fcr_target *t, const struct fcr_variant *v, struc
 		rc = fcr_fail(err, "variant %s: more than %d bytes of device facts", v->name,
 			      FACTS_MAX_BYTES);
 	else if (fcr_place_judge(v->filename, cap.out, v->file_bytes, err) < 0) {
-		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		rc = fcr_fail(err, "variant %s: %s", v->name, msg);
+		rc = fcr_fail(err, "variant %s: %s", v->name, err->msg);
 	}
 	fcr_capture_release(&cap);
 	return rc;

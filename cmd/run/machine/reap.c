@@ -77,7 +77,7 @@ static int reap_local(json_t *proc, unsigned *stopped, struct fcr_error *err)
 /* What `mktemp -d /tmp/fiocamp.XXXXXX` made, and nothing else: it is removed. */
 static bool is_work_dir(const char *d)
 {
-	return d && !strncmp(d, "/tmp/fiocamp.", 13) && fcr_name_is_safe(d + 5);
+	return d && !strncmp(d, "/tmp/fiocamp.", 13) && cm_campaign_name_ok(d + 5);
 }
 
 static int reap_remote(struct fcr_target *t, json_t *dirs, unsigned *stopped, struct fcr_error *err)

@@ -46,10 +46,8 @@ int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile
 	if (env && *env) {
 		struct cm_strv words = {0};
 		if (fcr_shell_split(env, &words, err) < 0) {
-			char msg[sizeof(err->msg)];
-			snprintf(msg, sizeof(msg), "%s", err->msg);
 			cm_strv_release(&words);
-			return fcr_fail(err, "FIOCAMP_SSH_OPTS: %s", msg);
+			return fcr_fail(err, "FIOCAMP_SSH_OPTS: %s", err->msg);
 		}
 		for (size_t i = 0; i < words.n; i++)
 			cm_strv_add(&t->ssh_argv, words.v[i]);
@@ -174,7 +172,7 @@ static int local_preflight(struct fcr_target *t, json_t *host, char **fio_versio
 /* What `mktemp -d /tmp/fiocamp.XXXXXX` prints. */
 static bool is_work_dir(const char *line)
 {
-	return !strncmp(line, "/tmp/fiocamp.", 13) && fcr_name_is_safe(line + 5);
+	return !strncmp(line, "/tmp/fiocamp.", 13) && cm_campaign_name_ok(line + 5);
 }
 
 static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
@@ -441,9 +439,9 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 	}
 	char *job = NULL;
 	size_t job_len = 0;
-	if (remote &&
-	    cm_read_file(job_path, 64u << 20, &job, &job_len, err->msg, sizeof(err->msg)) < 0) {
-		err->code = FCR_E_FAILED;
+	char why[512];
+	if (remote && cm_read_file(job_path, 64u << 20, &job, &job_len, why, sizeof(why)) < 0) {
+		fcr_fail(err, "%s", why);
 		goto out;
 	}
 	struct cm_strv argv = {0};

@@ -21,7 +21,7 @@ static int check_snapshot_name(const char *name, struct fcr_error *err)
 	size_t n = strlen(name);
 	if (n == 0 || n > MAX_SNAPSHOT_NAME)
 		return fcr_fail(err, "a snapshot name has 1 to %d characters", MAX_SNAPSHOT_NAME);
-	if (!fcr_name_is_safe(name))
+	if (!cm_campaign_name_ok(name))
 		return fcr_fail(
 		    err, "snapshot name '%s': use letters, digits, '.', '_' and '-' only", name);
 	if (!strcmp(name, "all-created"))
@@ -297,9 +297,7 @@ int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err
 	}
 	json_object_set_new(result, "in_flight", flight_left);
 	if (rc == FCR_E_TIMEOUT) {
-		char msg[sizeof(e.msg)];
-		snprintf(msg, sizeof(msg), "%s", e.msg);
-		fcr_fail_as(&e, rc, "%s (the server may go off when it ends)", msg);
+		fcr_fail_as(&e, rc, "%s (the server may go off when it ends)", e.msg);
 	} else if (rc < 0 && rc != FCR_E_STOPPED) {
 		/* the task list could not be read: powering on is still worth a try */
 		fcr_provider_note(&p->base, "warning", "the server's tasks could not be listed: %s",

@@ -25,12 +25,10 @@ static int reconcile(struct fcr_ncp *p, const struct fcr_provider_step *st, stru
 	json_t *tasks = NULL;
 	int rc = fcr_netcup_earlier_tasks(p->nc, st->journal, &tasks, err);
 	if (rc < 0) {
-		char why[sizeof(err->msg)];
-		snprintf(why, sizeof(why), "%s", err->msg);
 		return fcr_fail_as(err, rc,
 				   "%s:%u: '%s' of an earlier session: %s.  Nothing is sent while "
 				   "its task may run; resume again once it has ended",
-				   st->file, st->line, st->action, why);
+				   st->file, st->line, st->action, err->msg);
 	}
 	size_t i;
 	json_t *t;
@@ -100,9 +98,10 @@ static void build_plan(struct fcr_ncp *p, const struct fcr_provider_step *steps,
 	size_t np = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		bool done = fcr_provider_step_is(st, "done");
-		bool started = st->status && !done && !fcr_provider_step_is(st, "pending") &&
-			       !fcr_provider_step_is(st, "skipped");
+		bool done = fcr_provider_step_is(st, CM_STATUS_DONE);
+		bool started = st->status && !done &&
+			       !fcr_provider_step_is(st, CM_STATUS_PENDING) &&
+			       !fcr_provider_step_is(st, CM_STATUS_SKIPPED);
 		const char *name = st->argc ? st->argv[0] : NULL;
 		if (!strcmp(st->action, "snapshot")) {
 			if (!st->args)
@@ -192,8 +191,9 @@ int fcr_ncp_preflight(void *state, const struct fcr_provider_step *steps, size_t
 	p->base.current = "preflight";
 	for (size_t i = 0; i < n_steps; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		if (!st->status || fcr_provider_step_is(st, "done") ||
-		    fcr_provider_step_is(st, "pending") || fcr_provider_step_is(st, "skipped"))
+		if (!st->status || fcr_provider_step_is(st, CM_STATUS_DONE) ||
+		    fcr_provider_step_is(st, CM_STATUS_PENDING) ||
+		    fcr_provider_step_is(st, CM_STATUS_SKIPPED))
 			continue;
 		struct fcr_error e = {0};
 		int rc = reconcile(p, st, &e);

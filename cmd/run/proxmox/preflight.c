@@ -215,8 +215,6 @@ static int reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, stru
 		rc = fcr_pve_task_wait(p->pve, &t, false, err);
 		fcr_pve_set_long_wait(p->pve, false);
 		if (rc < 0 && rc != FCR_E_TASK) {
-			char why[sizeof(err->msg)];
-			snprintf(why, sizeof(why), "%s", err->msg);
 			fcr_pve_task_release(&t);
 			json_decref(tasks);
 			json_decref(subs);
@@ -230,7 +228,7 @@ static int reconcile(struct fcr_pxp *p, const struct fcr_provider_step *st, stru
 			    err, rc,
 			    "%s:%u: '%s' of an earlier session: %s.  Nothing is sent "
 			    "while its task may run; resume again once it has ended",
-			    st->file, st->line, st->action, why);
+			    st->file, st->line, st->action, err->msg);
 		}
 		t.stopwatch_s = NAN; /* it began in another session */
 		json_t *tj = fcr_pve_task_json(&t);
@@ -303,9 +301,9 @@ static void walk_plan(struct fcr_pxp *p, const struct fcr_provider_step *steps, 
 	char *key = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct fcr_provider_step *st = &steps[i];
-		bool done = fcr_provider_step_is(st, "done");
-		bool started = !done && !fcr_provider_step_is(st, "pending") &&
-			       !fcr_provider_step_is(st, "skipped");
+		bool done = fcr_provider_step_is(st, CM_STATUS_DONE);
+		bool started = !done && !fcr_provider_step_is(st, CM_STATUS_PENDING) &&
+			       !fcr_provider_step_is(st, CM_STATUS_SKIPPED);
 		const char *a = st->action;
 		const char *name = st->argc ? st->argv[0] : NULL;
 		free(key);

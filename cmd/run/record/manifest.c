@@ -44,8 +44,9 @@ static json_t *variants_json(const struct fcr_campaign *c)
 				      v->directory, "filename", v->filename, "test_file",
 				      v->test_file, "sizes", sizes_json(v->sizes, v->n_sizes));
 		if (c->prefill)
-			json_object_set_new(o, "prefill",
-					    json_pack("{s:s, s:n}", "status", "pending", "json"));
+			json_object_set_new(
+			    o, "prefill",
+			    json_pack("{s:s, s:n}", "status", CM_STATUS_PENDING, "json"));
 		else
 			json_object_set_new(o, "prefill", json_null());
 		json_array_append_new(a, o);
@@ -57,15 +58,15 @@ static json_t *actions_json(const struct fcr_step *steps, size_t n)
 {
 	json_t *before = json_array();
 	for (size_t ai = 0; ai < n; ai++)
-		json_array_append_new(before,
-				      json_pack("{s:s, s:s, s:s}", "action", steps[ai].words.v[0],
-						"text", steps[ai].text, "status", "pending"));
+		json_array_append_new(
+		    before, json_pack("{s:s, s:s, s:s}", "action", steps[ai].words.v[0], "text",
+				      steps[ai].text, "status", CM_STATUS_PENDING));
 	return before;
 }
 
 json_t *fcr_manifest_test(const struct fcr_campaign *c, const struct fcr_unit *u, const char *test)
 {
-	json_t *t = json_pack("{s:s, s:s}", "test", test, "status", "pending");
+	json_t *t = json_pack("{s:s, s:s}", "test", test, "status", CM_STATUS_PENDING);
 	if (u && u->variant)
 		json_object_set_new(t, "variant", json_string(u->variant->name));
 	if (u && (c->by_size || c->n_variants)) {
@@ -100,7 +101,7 @@ static void steps_new(json_t *obj, const struct fcr_campaign *c, const struct fc
 		}
 		json_array_append_new(rounds,
 				      json_pack("{s:i, s:s, s:o}", "round", (int)r, "status",
-						"pending", "tests", tests_of_round));
+						CM_STATUS_PENDING, "tests", tests_of_round));
 	}
 	json_object_set_new(obj, "before", actions_json(st->actions, st->n_actions));
 	json_object_set_new(obj, "rounds", rounds);
@@ -111,7 +112,7 @@ static void steps_new(json_t *obj, const struct fcr_campaign *c, const struct fc
 			const struct fcr_variant *v = &c->variants[i];
 			json_array_append_new(vs,
 					      json_pack("{s:s, s:s, s:o}", "variant", v->name,
-							"status", "pending", "before",
+							"status", CM_STATUS_PENDING, "before",
 							actions_json(v->actions, v->n_actions)));
 		}
 		json_object_set_new(obj, "variants", vs);
@@ -139,7 +140,7 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 	json_object_set_new(m, "format", json_string("fiocamp-manifest"));
 	json_object_set_new(m, "version", json_integer(1));
 	json_object_set_new(m, "campaign", json_string(c->name));
-	json_object_set_new(m, "status", json_string("running"));
+	json_object_set_new(m, "status", json_string(CM_STATUS_RUNNING));
 	json_object_set_new(m, "created", fcr_jutc(cm_wall_s()));
 	json_object_set_new(m, "updated", fcr_jutc(cm_wall_s()));
 	json_object_set_new(m, "fio_version", json_null());
@@ -161,7 +162,7 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 	/* with variants each variant's test file has its own prefill */
 	if (c->prefill && !c->n_variants)
 		json_object_set_new(m, "prefill",
-				    json_pack("{s:s, s:n}", "status", "pending", "json"));
+				    json_pack("{s:s, s:n}", "status", CM_STATUS_PENDING, "json"));
 	else
 		json_object_set_new(m, "prefill", json_null());
 	if (c->n_variants)
@@ -170,16 +171,16 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		json_t *so = json_pack("{s:s, s:s, s:n, s:n}", "name", st->name, "status",
-				       "pending", "downtime_s", "data_back_s");
+				       CM_STATUS_PENDING, "downtime_s", "data_back_s");
 		if (st->repeat == 1) {
 			steps_new(so, c, st, jobs);
 		} else {
 			json_object_set_new(so, "repeat", json_integer(st->repeat));
 			json_t *reps = json_array();
 			for (unsigned k = 1; k <= st->repeat; k++) {
-				json_t *ro =
-				    json_pack("{s:i, s:s, s:n, s:n}", "repetition", (int)k,
-					      "status", "pending", "downtime_s", "data_back_s");
+				json_t *ro = json_pack("{s:i, s:s, s:n, s:n}", "repetition", (int)k,
+						       "status", CM_STATUS_PENDING, "downtime_s",
+						       "data_back_s");
 				steps_new(ro, c, st, jobs);
 				json_array_append_new(reps, ro);
 			}

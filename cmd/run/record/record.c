@@ -28,8 +28,8 @@ int fcr_record_open(struct fcr_record *r, const char *dir, struct fcr_error *err
 		return -1;
 	r->mono0 = cm_mono_s();
 	r->dir = cm_strdup(dir);
-	r->manifest_path = cm_asprintf("%s/manifest.json", dir);
-	char *path = cm_asprintf("%s/journal.jsonl", dir);
+	r->manifest_path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, dir);
+	char *path = cm_asprintf("%s/" CM_CAMPAIGN_JOURNAL, dir);
 	r->journal_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (r->journal_fd < 0) {
 		fcr_fail_errno(err, errno, "%s: cannot open", path);
@@ -104,7 +104,8 @@ static size_t write_event(struct fcr_record *r, const char *event, json_t *field
 			continue;
 		if (w < 0) {
 			r->failed = true;
-			fcr_fail_errno(&r->err, errno, "%s/journal.jsonl: cannot write", r->dir);
+			fcr_fail_errno(&r->err, errno, "%s/" CM_CAMPAIGN_JOURNAL ": cannot write",
+				       r->dir);
 			free(line);
 			return 0;
 		}
@@ -129,7 +130,7 @@ static void sync_journal(struct fcr_record *r)
 	r->unsynced = false;
 	if (fdatasync(r->journal_fd) < 0) {
 		r->failed = true;
-		fcr_fail_errno(&r->err, errno, "%s/journal.jsonl: cannot sync", r->dir);
+		fcr_fail_errno(&r->err, errno, "%s/" CM_CAMPAIGN_JOURNAL ": cannot sync", r->dir);
 	}
 }
 
@@ -281,7 +282,7 @@ static int save_whole(struct fcr_record *r)
 	text[n++] = '\n';
 	/* the journal first: the manifest never records a step the journal lacks */
 	bool journal = r->unsynced && r->journal_fd >= 0;
-	char *jpath = cm_asprintf("%s/journal.jsonl", r->dir);
+	char *jpath = cm_asprintf("%s/" CM_CAMPAIGN_JOURNAL, r->dir);
 	int rc = fcr_write_file_atomic(r->manifest_path, text, n, journal ? r->journal_fd : -1,
 				       jpath, &r->err);
 	free(jpath);
@@ -371,7 +372,7 @@ int fcr_record_commit(struct fcr_record *r, const char *event, json_t *fields)
 json_t *fcr_record_read_events(const char *dir, const char *const *kinds)
 {
 	json_t *out = json_array();
-	char *path = cm_asprintf("%s/journal.jsonl", dir);
+	char *path = cm_asprintf("%s/" CM_CAMPAIGN_JOURNAL, dir);
 	FILE *f = fopen(path, "re");
 	free(path);
 	if (!f)

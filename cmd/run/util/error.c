@@ -13,12 +13,16 @@ static int vfail(struct fcr_error *err, enum fcr_status code, int errnum, const 
 {
 	if (!err)
 		return code;
-	err->code = code;
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	/* formatted apart: an argument may be err->msg itself, the message of
+	 * the call that failed, which the caller says where it happened */
+	char msg[sizeof(err->msg)];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (errnum) {
-		size_t n = strlen(err->msg);
-		snprintf(err->msg + n, sizeof(err->msg) - n, ": %s", strerror(errnum));
+		size_t n = strlen(msg);
+		snprintf(msg + n, sizeof(msg) - n, ": %s", strerror(errnum));
 	}
+	err->code = code;
+	memcpy(err->msg, msg, sizeof(err->msg));
 	return code;
 }
 
@@ -86,5 +90,7 @@ const char *fcr_status_text(enum fcr_status status)
 
 const char *fcr_outcome_status(enum fcr_outcome o)
 {
-	return o == FCR_DONE ? "done" : o == FCR_INTERRUPTED ? "interrupted" : "failed";
+	return o == FCR_DONE	      ? CM_STATUS_DONE
+	       : o == FCR_INTERRUPTED ? CM_STATUS_INTERRUPTED
+				      : CM_STATUS_FAILED;
 }

@@ -160,7 +160,7 @@ char *fcr_path_dirname(const char *path)
 char *fcr_aside_name(const char *base, const char *tag, unsigned *k)
 {
 	for (*k = 1;; (*k)++) {
-		char *p = cm_asprintf("%s.%s-%u", base, tag, *k);
+		char *p = cm_campaign_aside(base, tag, *k);
 		if (!fcr_path_exists(p))
 			return p;
 		free(p);

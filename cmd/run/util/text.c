@@ -6,18 +6,6 @@
 
 #include "fcr.h"
 
-bool fcr_name_is_safe(const char *s)
-{
-	if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-		return false;
-	for (const char *p = s; *p; p++) {
-		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-'))
-			return false;
-	}
-	return true;
-}
-
 int fcr_parse_uint(const char *v, unsigned long max, unsigned long *out)
 {
 	if (!isdigit((unsigned char)*v))
