@@ -990,9 +990,12 @@ struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campa
 
 char *fcr_campaign_test_file(const struct fcr_campaign *c)
 {
-	if (!c->directory)
-		return NULL;
-	size_t n = strlen(c->directory);
-	return cm_asprintf("%s%sfiocamp.testfile", c->directory,
-			   n && c->directory[n - 1] == '/' ? "" : "/");
+	return c->directory ? fcr_campaign_test_file_in(c->directory) : NULL;
+}
+
+char *fcr_campaign_test_file_in(const char *directory)
+{
+	size_t n = strlen(directory);
+	return cm_asprintf("%s%sfiocamp.testfile", directory,
+			   n && directory[n - 1] == '/' ? "" : "/");
 }

@@ -156,6 +156,9 @@ struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campa
  * campaign has no directory: it needs no test file, or its variants have
  * their own). */
 char *fcr_campaign_test_file(const struct fcr_campaign *c);
+/* The test file in a directory, the campaign's or a variant's:
+ * <directory>/fiocamp.testfile.  Caller frees. */
+char *fcr_campaign_test_file_in(const char *directory);
 
 /* Whether rounds run on units (variants, or several sizes) rather than
  * as a campaign before variants existed. */

@@ -285,9 +285,7 @@ void fcr_cp_finish_variants(struct parser *p)
 		}
 		v->file_bytes = fcr_cp_largest_size(v->sizes, v->n_sizes);
 		if (v->directory) {
-			size_t n = strlen(v->directory);
-			v->test_file = cm_asprintf("%s%sfiocamp.testfile", v->directory,
-						   n && v->directory[n - 1] == '/' ? "" : "/");
+			v->test_file = fcr_campaign_test_file_in(v->directory);
 		} else if (v->filename) {
 			v->test_file = cm_strdup(v->filename);
 		}

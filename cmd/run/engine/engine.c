@@ -379,7 +379,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 		goto end;
 	}
-	if (fcr_target_check_variants(&S->tgt, &err) < 0) {
+	if (fcr_target_check_places(&S->tgt, &err) < 0) {
 		json_decref(host);
 		free(fio_version);
 		fcr_progress_problem("preflight failed: %s", err.msg);

@@ -157,40 +157,62 @@ static int check_device(struct fcr_target *t, const struct fcr_variant *v, struc
 	return rc;
 }
 
-/* mkdir -p, then the free space (plus what the test file holds already). */
-static int check_directory(struct fcr_target *t, const struct fcr_variant *v, struct fcr_error *err)
+/*
+ * A directory's place: mkdir -p, then the free space (plus what the test
+ * file holds already) against `bytes`.  `who` ("variant NAME: ", or "" for
+ * the campaign's directory) and `where` (how the directory is named) start
+ * the messages.
+ */
+static int check_directory(struct fcr_target *t, const char *who, const char *where,
+			   const char *directory, const char *test_file, uint64_t bytes,
+			   struct fcr_error *err)
 {
 	static const char script[] = "mkdir -p -- \"$1\" && df -Pk -- \"$1\" | awk 'NR==2 "
 				     "{print $4}' && (du -k -- \"$2\" 2>/dev/null | cut -f1 | "
 				     "grep . || echo 0)";
-	char *const argv[] = {"sh", "-c", (char *)script, "sh", v->directory, v->test_file, NULL};
+	char *const argv[] = {
+	    "sh", "-c", (char *)script, "sh", (char *)directory, (char *)test_file, NULL};
 	struct fcr_capture cap;
 	if (fcr_target_exec(t, argv, NULL, 0, &cap, err) < 0)
 		return -1;
 	int rc = 0;
 	unsigned long long avail_k = 0, have_k = 0;
 	if (!fcr_exited_ok(cap.status))
-		rc = fcr_fail(err, "variant %s: cannot create %s: %.200s", v->name, v->directory,
+		rc = fcr_fail(err, "%scannot create %s: %.200s", who, where,
 			      cap.err[0] ? cap.err : "(no message)");
 	else if (sscanf(cap.out, "%llu %llu", &avail_k, &have_k) != 2)
-		rc = fcr_fail(err, "variant %s: unexpected answer of df on %s", v->name,
-			      v->directory);
-	else if ((avail_k + have_k) * 1024 < v->file_bytes) {
+		rc = fcr_fail(err, "%sunexpected answer of df on %s", who, where);
+	else if ((avail_k + have_k) * 1024 < bytes) {
 		char need[32];
-		cm_format_size(need, sizeof(need), v->file_bytes);
-		rc = fcr_fail(err, "variant %s: %s: %llu MiB free, the test file needs %s", v->name,
-			      v->directory, avail_k >> 10, need);
+		cm_format_size(need, sizeof(need), bytes);
+		rc = fcr_fail(err, "%s%s: %llu MiB free, the test file needs %s", who, where,
+			      avail_k >> 10, need);
 	}
 	fcr_capture_release(&cap);
 	return rc;
 }
 
-int fcr_target_check_variants(struct fcr_target *t, struct fcr_error *err)
+int fcr_target_check_places(struct fcr_target *t, struct fcr_error *err)
 {
 	const struct fcr_campaign *c = t->c;
+	/* without variants the campaign's directory is the one place (a
+	 * campaign of transitions and hashes alone has none) */
+	if (!c->n_variants && c->uses_test_file) {
+		char *where = c->target == FCR_TARGET_SSH
+				  ? cm_asprintf("%s:%s", c->ssh_dest, c->directory)
+				  : cm_strdup(c->directory);
+		int rc =
+		    check_directory(t, "", where, c->directory, t->test_file, c->size_bytes, err);
+		free(where);
+		return rc;
+	}
 	for (size_t i = 0; i < c->n_variants; i++) {
 		const struct fcr_variant *v = &c->variants[i];
-		int rc = v->filename ? check_device(t, v, err) : check_directory(t, v, err);
+		char *who = cm_asprintf("variant %s: ", v->name);
+		int rc = v->filename ? check_device(t, v, err)
+				     : check_directory(t, who, v->directory, v->directory,
+						       v->test_file, v->file_bytes, err);
+		free(who);
 		if (rc < 0)
 			return -1;
 	}

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -121,7 +120,6 @@ int fcr_command_failed(struct fcr_capture *cap, struct fcr_error *err, const cha
 static int local_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 			   struct fcr_error *err)
 {
-	const struct fcr_campaign *c = t->c;
 	char *const argv[] = {"fio", "--version", NULL};
 	struct fcr_capture cap;
 	if (fcr_run_capture(argv, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err) < 0)
@@ -133,24 +131,6 @@ static int local_preflight(struct fcr_target *t, json_t *host, char **fio_versio
 	cap.out[strcspn(cap.out, "\r\n")] = '\0';
 	*fio_version = cm_strdup(cap.out);
 	fcr_capture_release(&cap);
-
-	/* a campaign of transitions and hashes alone has no test file */
-	if (c->uses_test_file && fcr_mkdir_p(c->directory, 0755, err) < 0)
-		return -1;
-	struct stat st;
-	uint64_t have = 0;
-	if (c->uses_test_file && stat(t->test_file, &st) == 0)
-		have = (uint64_t)st.st_blocks * 512;
-	struct statvfs vfs;
-	if (c->uses_test_file && statvfs(c->directory, &vfs) == 0) {
-		uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-		if (avail + have < c->size_bytes) {
-			char need[32];
-			cm_format_size(need, sizeof(need), c->size_bytes);
-			return fcr_fail(err, "%s: %llu MiB free, the test file needs %s",
-					c->directory, (unsigned long long)(avail >> 20), need);
-		}
-	}
 
 	struct utsname u;
 	if (uname(&u) == 0) {
@@ -182,32 +162,17 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "command -v fio >/dev/null 2>&1 || { echo 'fio is not installed' >&2; exit "
 			"127; }; ");
-	/* a campaign of transitions and hashes alone has no test file */
-	if (c->uses_test_file) {
-		cm_buf_puts(&s, "mkdir -p -- ");
-		fcr_shell_quote(&s, c->directory);
-		cm_buf_puts(&s, " && ");
-	}
 	cm_buf_puts(&s,
 		    "T=$(mktemp -d /tmp/fiocamp.XXXXXX) && echo \"$T\" && fio --version && "
 		    "uname -n && uname -r && (nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) && "
 		    "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
-		    "0) && ");
-	if (c->uses_test_file) {
-		cm_buf_puts(&s, "(df -Pk -- ");
-		fcr_shell_quote(&s, c->directory);
-		cm_buf_puts(&s, " | awk 'NR==2 {print $4}') && (du -k -- ");
-		fcr_shell_quote(&s, t->test_file);
-		cm_buf_puts(&s, " 2>/dev/null | cut -f1 | grep . || echo 0)");
-	} else {
-		cm_buf_puts(&s, "echo 0 && echo 0");
-	}
+		    "0)");
 	struct fcr_capture cap;
 	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || fcr_command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
 		return -1;
-	/* 8 lines expected; a few more are looked through for the work directory */
+	/* 6 lines expected; a few more are looked through for the work directory */
 	char *lines[16] = {0};
 	size_t n = 0;
 	char *save = NULL;
@@ -219,7 +184,7 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	size_t at = 0;
 	while (at < n && !is_work_dir(lines[at]))
 		at++;
-	if (at != 0 || n < 8) {
+	if (at != 0 || n < 6) {
 		fcr_fail(err,
 			 "ssh %s: unexpected preflight answer, starting '%.60s' instead of the "
 			 "work directory (does a shell startup file on the target print "
@@ -237,15 +202,7 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 	json_object_set_new(host, "kernel", fcr_jtext(lines[3]));
 	json_object_set_new(host, "cpus", json_integer(strtoll(lines[4], NULL, 10)));
 	json_object_set_new(host, "mem_kib", json_integer(strtoll(lines[5], NULL, 10)));
-	uint64_t avail = strtoull(lines[6], NULL, 10) * 1024,
-		 have = strtoull(lines[7], NULL, 10) * 1024;
 	fcr_capture_release(&cap);
-	if (c->uses_test_file && avail + have < c->size_bytes) {
-		char need[32];
-		cm_format_size(need, sizeof(need), c->size_bytes);
-		return fcr_fail(err, "%s:%s: %llu MiB free, the test file needs %s", c->ssh_dest,
-				c->directory, (unsigned long long)(avail >> 20), need);
-	}
 	return 0;
 }
 

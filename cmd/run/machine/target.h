@@ -53,11 +53,12 @@ void fcr_target_cleanup(struct fcr_target *t);
 int fcr_command_failed(struct fcr_capture *cap, struct fcr_error *err, const char *what_fmt, ...)
     CM_PRINTF(3, 4);
 
-/* The variants' places: each directory made, with room for its test file;
- * each block device one, large enough, not mounted (nor a partition of it),
- * not swap, not held by the device mapper or a RAID.  Checked on the
- * target (machine/place.c). */
-int fcr_target_check_variants(struct fcr_target *t, struct fcr_error *err);
+/* The places of the test files: the campaign's directory (the one place
+ * when there are no variants), else each variant's: a directory made, with
+ * room for its test file; a block device large enough, not mounted (nor a
+ * partition of it), not swap, not held by the device mapper or a RAID.
+ * Checked on the target, local or ssh alike (machine/place.c). */
+int fcr_target_check_places(struct fcr_target *t, struct fcr_error *err);
 /* The decision of that check for a device, from the facts its script
  * printed (facts is modified); exposed for the tests. */
 int fcr_place_judge(const char *device, char *facts, uint64_t need_bytes, struct fcr_error *err);
