@@ -65,6 +65,7 @@ void an_run_free(struct an_run *r)
 	free(r->path);
 	free(r->key);
 	free(r->group);
+	free(r->reading);
 	an_ident_free(&r->id);
 	for (size_t i = 0; i < r->n_logs; i++) {
 		free(r->logs[i].path);

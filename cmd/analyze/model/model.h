@@ -136,6 +136,7 @@ struct an_run {
 			    one input in several groups are variants */
 	enum an_id_source source;
 	struct an_ident id;
+	char *reading; /* read by its name: the --pattern that reads it so; NULL */
 	/* Its round within its repetition of a repeated state (the manifest's;
 	 * id.round numbers on over the repetitions); 0: not repeated. */
 	int rep_round;

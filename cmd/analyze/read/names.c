@@ -192,68 +192,148 @@ static size_t date_at(const char *s)
 	return word_end(s[i]) ? i : 0;
 }
 
+/* A number standing alone: 1 to 6 digits, not 0. */
+static int bare_round(const char *s, size_t n)
+{
+	if (n == 0 || n > AN_ROUND_MAX_DIGITS || !all_digits(s, n))
+		return 0;
+	int r = atoi(s);
+	return r > 0 ? r : 0;
+}
+
+/* The words of a name that are not dates, as indices into n->words. */
+static size_t free_words(const struct an_name *n, size_t *idx)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n->n_words; i++) {
+		if (n->words[i].role != AN_W_DATE)
+			idx[k++] = i;
+	}
+	return k;
+}
+
+/*
+ * The round of a name, its words marked: a round word with its number
+ * anywhere (rep2, run-1, the last one found), else a number standing
+ * alone as the last word (not after an option's name: qd-8) or the first.
+ * Digits inside a word (qd32, 4k, v2) are never one.
+ */
+static void find_round(struct an_name *n)
+{
+	size_t *idx = cm_calloc(n->n_words ? n->n_words : 1, sizeof(*idx));
+	size_t k = free_words(n, idx);
+	for (size_t j = k; j-- > 0;) {
+		struct an_word *w = &n->words[idx[j]];
+		const char *s = n->base + w->off;
+		bool edge = j == 0 || j + 1 == k;
+		int r = round_token(s, w->len, false);
+		if (r > 0 && (edge || w->len > 1 + strspn(s + 1, "0123456789"))) {
+			w->role = AN_W_ROUND_GLUED;
+			n->round = r;
+			break;
+		}
+		if (j + 1 < k && is_round_word(s, w->len)) {
+			struct an_word *d = &n->words[idx[j + 1]];
+			r = bare_round(n->base + d->off, d->len);
+			if (r > 0) {
+				w->role = AN_W_ROUND_WORD;
+				d->role = AN_W_ROUND;
+				n->round = r;
+				break;
+			}
+		}
+	}
+	if (!n->round && k > 0) {
+		struct an_word *w = &n->words[idx[k - 1]];
+		int r = bare_round(n->base + w->off, w->len);
+		if (r > 0 && k > 1) {
+			const struct an_word *p = &n->words[idx[k - 2]];
+			if (an_wl_option_word(n->base + p->off, p->len))
+				r = 0;
+		}
+		if (r > 0) {
+			w->role = AN_W_ROUND;
+			n->round = r;
+		}
+	}
+	if (!n->round && k > 1) {
+		struct an_word *w = &n->words[idx[0]];
+		const struct an_word *next = &n->words[idx[1]];
+		int r = bare_round(n->base + w->off, w->len);
+		if (r > 0 && !all_digits(n->base + next->off, next->len)) {
+			w->role = AN_W_ROUND;
+			n->round = r;
+		}
+	}
+	free(idx);
+}
+
 void an_name_parse(const char *base, struct an_name *out)
 {
 	memset(out, 0, sizeof(*out));
-	struct cm_buf b = {NULL, 0, 0};
-	cm_buf_puts(&b, "");
-	/* Dates out, wherever they stand as words. */
-	const char *p = base;
-	while (*p) {
-		bool start = p == base || an_name_sep(p[-1]);
-		size_t n = start ? date_at(p) : 0;
-		if (!n) {
-			cm_buf_putc(&b, *p++);
+	out->base = cm_strdup(base);
+	size_t cap = 0;
+	const char *s = out->base;
+	for (size_t i = 0; s[i];) {
+		if (an_name_sep(s[i])) {
+			i++;
 			continue;
 		}
+		size_t j = i;
+		while (s[j] && !an_name_sep(s[j]))
+			j++;
+		struct an_word *w = CM_PUSH(out->words, out->n_words, cap);
+		w->off = i;
+		w->len = j - i;
+		w->role = AN_W_STEM;
+		i = j;
+	}
+	/* Dates out, wherever they stand as words. */
+	for (size_t k = 0; k < out->n_words; k++) {
+		struct an_word *w = &out->words[k];
+		if (w->role != AN_W_STEM)
+			continue;
+		size_t n = date_at(s + w->off);
+		if (!n)
+			continue;
 		if (!out->date)
-			out->date = cm_strndup(p, n);
-		p += n;
-		/* one separator goes with the date */
-		if (*p && an_name_sep(*p))
-			p++;
-		else if (b.len && an_name_sep(b.s[b.len - 1]))
-			b.s[--b.len] = '\0';
+			out->date = cm_strndup(s + w->off, n);
+		size_t end = w->off + n;
+		for (size_t m = k; m < out->n_words && out->words[m].off < end; m++)
+			out->words[m].role = AN_W_DATE;
 	}
-	/* Separators at the ends are no part of a word. */
-	char *s = b.s;
-	size_t len = b.len;
-	while (len && an_name_sep(s[len - 1]))
-		len--;
-	size_t lead = 0;
-	while (lead < len && an_name_sep(s[lead]))
-		lead++;
-	/* A trailing round: "3", "run3", "r3", "round-3". */
-	size_t w = len;
-	while (w > lead && !an_name_sep(s[w - 1]))
-		w--;
-	int round = round_token(s + w, len - w, true);
-	bool bare = round > 0 && isdigit((unsigned char)s[w]);
-	if (round > 0 && bare && w > lead) {
-		/* a bare number needs a separator before it (rw4k-3), not a
-		 * glued one (basis1, handled with the label) */
-		size_t v = w - 1;
-		size_t u = v;
-		while (u > lead && !an_name_sep(s[u - 1]))
-			u--;
-		if (is_round_word(s + u, v - u))
-			w = u; /* "round-3": the word goes too */
+	find_round(out);
+	out->stem = an_name_join(out, AN_W_STEM);
+}
+
+char *an_name_join(const struct an_name *n, enum an_word_role role)
+{
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_puts(&b, "");
+	const struct an_word *prev = NULL;
+	for (size_t i = 0; i < n->n_words; i++) {
+		const struct an_word *w = &n->words[i];
+		if (w->role != role)
+			continue;
+		if (prev) {
+			/* the separator after the previous word of the role */
+			cm_buf_putc(&b, n->base[prev->off + prev->len]);
+		}
+		cm_buf_printf(&b, "%.*s", (int)w->len, n->base + w->off);
+		prev = w;
 	}
-	if (round > 0) {
-		out->round = round;
-		len = w;
-		while (len > lead && an_name_sep(s[len - 1]))
-			len--;
-	}
-	out->stem = cm_strndup(s + lead, len > lead ? len - lead : 0);
+	char *out = cm_strdup(b.s);
 	cm_buf_release(&b);
+	return out;
 }
 
 void an_name_free(struct an_name *n)
 {
 	free(n->stem);
 	free(n->date);
-	n->stem = n->date = NULL;
+	free(n->base);
+	free(n->words);
+	memset(n, 0, sizeof(*n));
 }
 
 bool an_name_affix(const char *stem, const char *word, const char **rest, size_t *rest_len)

@@ -13,8 +13,9 @@
  *   workload.c   a report's workload key
  *   load.c       the reports and logs, read on several threads
  *   bonnie.c     bonnie++'s CSV rows as runs
- *   identify.c   state, round and test from names; variants; tests split
- *                by workload; logs matched to their runs
+ *   words.c      the words of names that say the workload
+ *   infer.c      state, round and test from names, read with the reports
+ *   identify.c   variants; tests split by workload; logs matched to runs
  *
  * The order: an_add_input (each), an_name_inputs, an_discover (each input),
  * an_load_reports, an_identify, an_attach_logs, an_load_logs.  What these
@@ -107,18 +108,41 @@ bool an_split_label(const char *label, size_t len, struct an_ident *id);
 int an_infer_layout(const char *key_path, struct an_ident *id);
 
 /*
- * A file name (without directory and extension) taken apart for the
- * default inference: a date or date and time anywhere in it is removed
- * (2024-05-01, 20240501, 2024-05-01T12:00:00, 20240501-1200), and a
- * trailing round token (3, run3, r3, round-3, rep3, iter3, loop3, pass3).
+ * A file name (without directory and extension) taken apart into words
+ * (separated by - _ . or a space) for the default inference: a date or
+ * date and time anywhere in it is no part of the identity (2024-05-01,
+ * 20240501, 2024-05-01T12:00:00, 20240501-1200), and a round is a number
+ * standing alone as the last or the first word, or after a round word
+ * (rep2, run-1, round_3; see find_round in names.c).  Digits inside a
+ * word (qd32, 4k, v2) are never a round.
  */
+enum an_word_role {
+	AN_W_STEM = 0,	  /* not read yet: part of the stem */
+	AN_W_TEST,	  /* says the workload, or is the job name */
+	AN_W_STATE,	  /* the rest: the state */
+	AN_W_COMMON,	  /* at the start of every name of the input */
+	AN_W_DATE,	  /* (part of) a date */
+	AN_W_ROUND_WORD,  /* rep, run ... before the round's number */
+	AN_W_ROUND,	  /* the round's number */
+	AN_W_ROUND_GLUED, /* rep2, run1: the word and the number */
+};
+struct an_word {
+	size_t off, len; /* in base; the separator after it is base[off + len] */
+	enum an_word_role role;
+};
 struct an_name {
-	char *stem; /* what is left, without separators at its ends */
+	char *stem; /* the words of no date or round, with their separators */
 	char *date; /* the first date removed; NULL if none */
-	int round;  /* 0 if no trailing round token */
+	int round;  /* 0 if no round */
+	char *base; /* the name as given */
+	struct an_word *words;
+	size_t n_words;
 };
 void an_name_parse(const char *base, struct an_name *out);
 void an_name_free(struct an_name *n);
+/* The words of one role joined by the separators that follow them; caller
+ * frees ("" when none). */
+char *an_name_join(const struct an_name *n, enum an_word_role role);
 /* Separators between the words of a name. */
 bool an_name_sep(char c);
 /* The last component of a path; borrowed. */
@@ -136,6 +160,32 @@ bool an_bench_fio_path(const char *rel_key, char **device);
 /* A bench-fio log prefix MODE-iodepth-N-numjobs-M as the key of its
  * report, MODE-N-M; NULL if it is not one. */
 char *an_bench_fio_log_key(const char *key);
+
+/* ---- words of names that say the workload (words.c) ------------------------ */
+
+/* What a word of a name says of the workload. */
+enum an_wl_word {
+	AN_WW_NONE = 0,
+	AN_WW_RW,      /* randread, seqwrite, rw ... */
+	AN_WW_BS,      /* 4k, 128k, bs4k */
+	AN_WW_SIZE,    /* 1G (the size option) */
+	AN_WW_IODEPTH, /* qd8, iodepth32, iodepth-8 */
+	AN_WW_NUMJOBS, /* nj4, T4, jobs4, numjobs-2, 4jobs */
+};
+/*
+ * Whether the word [w, w + n) of a name (and the word after it, next, when
+ * the word is an option's name: iodepth-8) says an option of workload
+ * `key` with the value the report gives it, or of that shape when the
+ * report does not give it (terse and normal output).  Returns how many
+ * words it takes (0, 1 or 2) and the kind.
+ */
+size_t an_wl_word(const char *key, const char *w, size_t n, const char *next, size_t next_n,
+		  enum an_wl_word *kind);
+/* Whether a word is the name of an option a number follows (qd, iodepth,
+ * nj, numjobs, jobs, bs): that number is no round. */
+bool an_wl_option_word(const char *w, size_t n);
+/* The kind's option ("iodepth"); static. */
+const char *an_wl_word_option(enum an_wl_word kind);
 
 /* ---- --pattern (pattern.c) ------------------------------------------------------ */
 
@@ -201,6 +251,13 @@ int an_discover(struct an_analysis *a, size_t in, const struct an_pattern *patte
  * fuzzer).  0, or AN_E_INPUT with err filled. */
 int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
 			    const char *buf, size_t len, struct an_error *err);
+
+/* ---- the default inference (infer.c) ---------------------------------------- */
+
+/* State, round and test of the runs read by their names (source
+ * AN_ID_NAME), their groups without the directories that say the
+ * workload, each run's reading shape; a note per shape. */
+void an_infer_names(struct an_analysis *a);
 
 /* ---- identity (identify.c) -------------------------------------------------- */
 
