@@ -73,7 +73,7 @@ static void say(struct cm_buf *b, const char *w, size_t n, enum an_wl_word kind)
 }
 
 /* Whether all words of a directory's name say the workload. */
-static bool workload_dir(const char *key, const char *s, size_t n, struct cm_buf *said)
+static bool workload_dir(const char *key, const char *s, size_t n, struct cm_buf *said, bool *rw)
 {
 	struct an_name d;
 	char *name = cm_strndup(s, n);
@@ -91,6 +91,7 @@ static bool workload_dir(const char *key, const char *s, size_t n, struct cm_buf
 			break;
 		}
 		say(said, d.base + w->off, took == 2 ? nx->off + nx->len - w->off : w->len, kind);
+		*rw |= kind == AN_WW_RW;
 		i += took - 1;
 	}
 	an_name_free(&d);
@@ -110,7 +111,7 @@ static void read_dirs(struct guess *g, const char *rel, struct cm_buf *said)
 			break;
 		size_t n = (size_t)(slash - p);
 		struct cm_buf s = {NULL, 0, 0};
-		if (n && workload_dir(g->r->workload, p, n, &s)) {
+		if (n && workload_dir(g->r->workload, p, n, &s, &g->job_in_name)) {
 			cm_buf_printf(&test, "%s%.*s", test.len ? "/" : "", (int)n, p);
 			cm_buf_putc(&kinds, 't');
 			if (s.len)
@@ -161,7 +162,8 @@ static void mark_test(struct guess *g, struct cm_buf *said)
 {
 	const struct an_run *r = g->r;
 	struct an_name *nm = &g->nm;
-	g->job_in_name =
+	/* read_dirs may have found the rw mode already */
+	g->job_in_name |=
 	    mark_job_name(nm, r->job_label) || (r->n_jobs && mark_job_name(nm, r->jobs[0].name));
 	size_t *idx;
 	size_t k = words_of(nm, AN_W_STEM, &idx);

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fiocamp-analyze on sweeps: one job at several queue depths, job counts
+and block sizes, repeated, named the way people name them.
+
+Usage: test-analyze-sweeps.py PATH/TO/fiocamp-analyze
+
+A handful of real fio 3.33 runs (1 MiB each, no runtime) are made once and
+copied under many names.  The reports decide what a test is: the words of
+a name that say the workload (qd8 beside iodepth=8, nj4, 4k, randread,
+iodepth-8/) are the test's, never a state, a variant or a round; digits
+inside a word are never a round.  Every pile must come out right without
+--pattern, with a note naming the --pattern that reads it so, and that
+pattern must read it the same way.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze_util import check, parse_csv, run, setup, summary  # noqa: E402
+
+setup(sys.argv[1])
+FIO = shutil.which("fio")
+
+
+def fio(out, data, rw, qd, nj, bs="4k", fmt="json"):
+    cmd = [FIO, f"--name={rw}", f"--filename={data}", "--size=1M", f"--rw={rw}",
+           f"--bs={bs}", f"--iodepth={qd}", f"--numjobs={nj}", "--ioengine=libaio",
+           "--direct=1", f"--output-format={fmt}", f"--output={out}"]
+    subprocess.run(cmd, check=True, capture_output=True)
+
+
+def reading(args):
+    """{(variant, state, test): [rounds]} of the first job's IOPS, the exit
+    status and stderr."""
+    rc, out, err = run(["--csv", "rounds"] + args)
+    got = {}
+    if rc in (0, 1) and out:
+        rows, _ = parse_csv(out)
+        for r in rows:
+            if r["metric"] == "iops" and r["job_index"] in ("", "0", "1"):
+                got.setdefault((r["variant"], r["state"], r["test"]), []).append(
+                    int(r["round"]))
+    return rc, {k: sorted(v) for k, v in got.items()}, err
+
+
+def notes_with_pattern(err):
+    """The --pattern of each reading note."""
+    out = []
+    for line in err.splitlines():
+        if "read as --pattern '" in line:
+            out.append(line.split("read as --pattern '", 1)[1].split("'", 1)[0])
+    return out
+
+
+def copy(src, dst):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    shutil.copy(src, dst)
+
+
+def same_reading_by_pattern(name, pile, got):
+    """The note's --pattern reads the pile into the same states, variants
+    and rounds (the pattern's tests come from the job name, split by
+    workload, so only their number is compared)."""
+    rc, out, err = run(["--csv", "rounds", pile])
+    pats = notes_with_pattern(err)
+    check(len(pats) == 1, f"{name}: one reading note: {pats} {err}")
+    if len(pats) != 1:
+        return
+    rc, again, err2 = reading(["--pattern", pats[0], pile])
+    check(rc == 0, f"{name}: --pattern '{pats[0]}' reads the pile: {rc} {err2}")
+    shape = lambda d: sorted({(v, s) for v, s, _ in d})  # noqa: E731
+    check(shape(again) == shape(got) and len(again) == len(got) and
+          sorted(map(tuple, again.values())) == sorted(map(tuple, got.values())),
+          f"{name}: --pattern '{pats[0]}' reads it the same: {sorted(again.items())[:3]} "
+          f"against {sorted(got.items())[:3]}")
+
+
+def main():
+    if not FIO:
+        print("fio not found; skipping")
+        return 77
+    base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
+    tmp = tempfile.mkdtemp(prefix="test-analyze-sweeps-", dir=base)
+    try:
+        return sweeps(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def sweeps(tmp):
+    data = os.path.join(tmp, "test.dat")
+    with open(data, "wb") as f:
+        f.write(os.urandom(1 << 20))
+    real = os.path.join(tmp, "real")
+    os.makedirs(real)
+    R = {}
+    for rw in ("randread", "randwrite"):
+        for qd in (1, 8, 32):
+            for nj in (1, 4):
+                R[rw, qd, nj] = f"{real}/{rw}-{qd}-{nj}.json"
+                fio(R[rw, qd, nj], data, rw, qd, nj)
+    for qd in (1, 8):
+        R["128k", qd] = f"{real}/randread-128k-{qd}.json"
+        fio(R["128k", qd], data, "randread", qd, 1, bs="128k")
+
+    # host-a/randread_qd8_nj4_rep2.json: rw x iodepth x numjobs x 3 reps x 2
+    # hosts.  Before: the sweep words were 6 states, and the workloads split
+    # with "not pooled" warnings.
+    p = os.path.join(tmp, "hosts")
+    for h in ("host-a", "host-b"):
+        for (rw, qd, nj) in [k for k in R if len(k) == 3]:
+            for r in (1, 2, 3):
+                copy(R[rw, qd, nj], f"{p}/{h}/{rw}_qd{qd}_nj{nj}_rep{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and "not pooled" not in err, f"hosts: exit {rc}, nothing split: {err}")
+    check({s for _, s, _ in got} == {"all"}, f"hosts: one state: {sorted(got)[:4]}")
+    check({v for v, _, _ in got} == {"host-a", "host-b"}, f"hosts: two variants: {got}")
+    check(len({t for _, _, t in got}) == 12 and ("host-b", "all", "randread_qd8_nj4") in got,
+          f"hosts: 12 tests: {sorted({t for _, _, t in got})}")
+    check(all(v == [1, 2, 3] for v in got.values()), f"hosts: rounds 1..3: {got}")
+    check("72 names read as --pattern '{variant}/{test}_rep{round}.json', e.g. "
+          "host-a/randread_qd1_nj1_rep1.json: variant host-a, state all, round 1, "
+          "test randread_qd1_nj1; qd1 (iodepth), nj1 (numjobs) say the workload" in err,
+          f"hosts: the note: {err}")
+    same_reading_by_pattern("hosts", p, got)
+    rc, out, err = run(["--compare", "--width", "100", p])
+    check(rc == 0 and out.count(" -") < 10, f"hosts: --compare has no holes: {out[:800]}")
+
+    # run1_randread_qd32.json.  Before: state run1_randread_qd, round 32.
+    p = os.path.join(tmp, "run-first")
+    for r in (1, 2, 3):
+        for qd in (1, 8, 32):
+            copy(R["randread", qd, 1], f"{p}/run{r}_randread_qd{qd}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("run-first", "all", f"randread_qd{qd}"): [1, 2, 3]
+                              for qd in (1, 8, 32)}, f"run1_randread_qd32: {got} {err}")
+    check("read as --pattern 'run{round}_{test}.json'" in err, f"run1_: the note: {err}")
+    same_reading_by_pattern("run1_", p, got)
+
+    # 1_randread_iodepth32_jobs1.json.  Before: state 1_randread_iodepth,
+    # round 32, test jobs1.
+    p = os.path.join(tmp, "number-first")
+    for r in (1, 2, 3):
+        for qd in (1, 8, 32):
+            copy(R["randread", qd, 1], f"{p}/{r}_randread_iodepth{qd}_jobs1.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("number-first", "all", f"randread_iodepth{qd}_jobs1"): [1, 2, 3]
+                              for qd in (1, 8, 32)}, f"1_randread_iodepth32_jobs1: {got} {err}")
+    check("read as --pattern '{round}_{test}.json'" in err, f"1_...: the note: {err}")
+    same_reading_by_pattern("1_...", p, got)
+
+    # results/iodepth-8/numjobs-2/run-1.json.  Before: each workload
+    # directory was a variant.
+    p = os.path.join(tmp, "tree")
+    for qd in (1, 8):
+        for nj in (1, 4):
+            for r in (1, 2):
+                copy(R["randread", qd, nj], f"{p}/results/iodepth-{qd}/numjobs-{nj}/run-{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and {v for v, _, _ in got} == {"tree"} and {s for _, s, _ in got} == {"all"}
+          and len(got) == 4 and all(v == [1, 2] for v in got.values()) and
+          ("tree", "all", "randread iodepth-8/numjobs-4") in got,
+          f"results/iodepth-8/numjobs-2/run-1: one variant, 4 tests: {got} {err}")
+    check("read as --pattern '*/*/run-{round}.json'" in err and
+          "iodepth-1 (iodepth), numjobs-1 (numjobs) say the workload" in err,
+          f"tree: the note: {err}")
+    same_reading_by_pattern("tree", p, got)
+
+    # Nested workload directories under hosts: the hosts are the variants.
+    p = os.path.join(tmp, "nested")
+    for h in ("vm1", "vm2"):
+        for rw in ("randread", "randwrite"):
+            for qd in (1, 32):
+                for r in (1, 2):
+                    copy(R[rw, qd, 1], f"{p}/{h}/{rw}/4k/qd{qd}/{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and {v for v, _, _ in got} == {"vm1", "vm2"} and
+          {s for _, s, _ in got} == {"all"} and len({t for _, _, t in got}) == 4 and
+          ("vm2", "all", "randread/4k/qd32") in got and all(v == [1, 2] for v in got.values()),
+          f"nested: 2 variants, 4 tests: {got} {err}")
+    check("read as --pattern '{variant}/*/*/*/{round}.json'" in err, f"nested: the note: {err}")
+    same_reading_by_pattern("nested", p, got)
+
+    # fio-randread-4k-qd1-nj1-1.json: 4k and qd1 the test's, 1 the round.
+    # Before: states qd1, qd8, qd32, test nj1.
+    p = os.path.join(tmp, "dashes")
+    for r in (1, 2, 3):
+        for qd in (1, 8, 32):
+            copy(R["randread", qd, 1], f"{p}/fio-randread-4k-qd{qd}-nj1-{r}.json")
+        for qd in (1, 8):
+            copy(R["128k", qd], f"{p}/fio-randread-128k-qd{qd}-nj1-{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and {s for _, s, _ in got} == {"fio"} and len(got) == 5 and
+          ("dashes", "fio", "randread-128k-qd8-nj1") in got and
+          all(v == [1, 2, 3] for v in got.values()), f"fio-randread-4k-qd1-nj1-1: {got} {err}")
+    check("read as --pattern '{state}-{test}-{round}.json'" in err and
+          "128k (bs)" in err, f"dashes: the note: {err}")
+    same_reading_by_pattern("dashes", p, got)
+
+    # Dates: 2026-11-30_randread_qd1.json, a run a day.  Before: state qd,
+    # round 1 (and 8), the second day's runs rejected as the same round.
+    p = os.path.join(tmp, "dates")
+    for d in ("2026-11-28", "2026-11-29", "2026-11-30"):
+        for qd in (1, 8):
+            copy(R["randread", qd, 1], f"{p}/{d}_randread_qd{qd}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("dates", "all", f"randread_qd{qd}"): [1, 2, 3] for qd in (1, 8)},
+          f"dates: one state, rounds by time: {got} {err}")
+    check("read as --pattern '*_{test}.json'" in err and
+          "the date 2026-11-28 (and those of the others) is no part of it" in err,
+          f"dates: the note: {err}")
+    same_reading_by_pattern("dates", p, got)
+
+    # Hosts in the names: they vary apart from the workload, so they are
+    # the states.
+    p = os.path.join(tmp, "host-names")
+    for h in ("nvme0n1", "sda"):
+        for qd in (1, 32):
+            for r in (1, 2):
+                copy(R["randwrite", qd, 4], f"{p}/{h}_randwrite_T4_qd{qd}_{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and {s for _, s, _ in got} == {"nvme0n1", "sda"} and
+          {t for _, _, t in got} == {"randwrite_T4_qd1", "randwrite_T4_qd32"} and
+          all(v == [1, 2] for v in got.values()), f"host names: states: {got} {err}")
+    check("read as --pattern '{state}_{test}_{round}.json'" in err, f"host names: {err}")
+    same_reading_by_pattern("host names", p, got)
+
+    # A word that looks like a workload's but is not this run's stays the
+    # state's: qd8 beside iodepth=1.
+    p = os.path.join(tmp, "liar")
+    for st in ("qd8", "qd16"):
+        for r in (1, 2):
+            copy(R["randread", 1, 1], f"{p}/{st}-{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and {s for _, s, _ in got} == {"qd8", "qd16"},
+          f"a qd word the report contradicts is a state: {got} {err}")
+
+    # Digits inside a word are never a round: v1 and v2 are states.
+    p = os.path.join(tmp, "versions")
+    for st in ("v1", "v2"):
+        for r in (1, 2):
+            copy(R["randread", 8, 1], f"{p}/{st}_randread_qd8_{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("versions", s, "randread_qd8"): [1, 2] for s in ("v1", "v2")},
+          f"v1, v2: states, not rounds: {got} {err}")
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
