@@ -131,6 +131,30 @@ def sweeps(tmp):
     same_reading_by_pattern("hosts", p, got)
     rc, out, err = run(["--compare", "--width", "100", p])
     check(rc == 0 and out.count(" -") < 10, f"hosts: --compare has no holes: {out[:800]}")
+    # --explain: every run's reading, no statistics
+    rc, out, err = run(["--explain", p])
+    lines = [l for l in out.splitlines() if l.startswith("  ")]
+    check(rc == 0 and len(lines) == 72 and
+          "  host-b/randwrite_qd32_nj1_rep3.json: variant host-b, state all, round 3, test "
+          "randwrite_qd32_nj1; workload randwrite bs=4k iodepth=32 numjobs=1 ioengine=libaio "
+          "direct=1 size=1m; json fio-3.33; read by its name, as --pattern "
+          "'{variant}/{test}_rep{round}.json'" in lines and "read as --pattern" in err,
+          f"--explain: a line per run: {rc} {lines[:2]} {err}")
+    rc, out, err = run(["--explain", "--json", p])
+    doc = json.loads(out)
+    r = [x for x in doc["runs"] if x["file"].endswith("host-a/randread_qd8_nj1_rep2.json")]
+    check(rc == 0 and len(doc["runs"]) == 72 and len(r) == 1 and
+          {k: r[0][k] for k in ("variant", "state", "round", "test", "format", "fio_version",
+                                "read_by", "pattern")} ==
+          {"variant": "host-a", "state": "all", "round": 2, "test": "randread_qd8_nj1",
+           "format": "json", "fio_version": "fio-3.33", "read_by": "names",
+           "pattern": "{variant}/{test}_rep{round}.json"} and
+          r[0]["workload"][0]["iodepth"] == "8" and doc["rejected"] == [] and
+          any("read as --pattern" in n for n in doc["notes"]),
+          f"--explain --json: {rc} {r} {doc.get('notes')}")
+    rc, out, err = run(["--explain", "--csv", "summary", p])
+    check(rc == 2 and "--explain writes lines, or JSON with --json" in err,
+          f"--explain with another output: {rc} {err}")
 
     # run1_randread_qd32.json.  Before: state run1_randread_qd, round 32.
     p = os.path.join(tmp, "run-first")

@@ -68,6 +68,21 @@ static int compute(struct an_analysis *a, const struct an_cli *c)
 	return rc;
 }
 
+/* --explain: the reading, what became of the files, the notes; no
+ * statistics. */
+static int explain(struct an_analysis *a, const struct an_cli *c)
+{
+	an_read_finish(a);
+	an_write_files(stderr, a, c->verbose, false);
+	an_write_notes(stderr, a, true, true);
+	struct an_error err;
+	if (an_write_explain(a, c->out.format == AN_FORMAT_JSON, c->out.file, &err) < 0) {
+		print_error(&err, false);
+		return AN_EXIT_FAILED;
+	}
+	return a->n_rejected ? AN_EXIT_REJECTED : AN_EXIT_OK;
+}
+
 static int finish(struct an_cli *c, struct an_analysis *a, int status)
 {
 	an_cli_release(c);
@@ -93,6 +108,8 @@ int main(int argc, char **argv)
 	if (c.action != AN_CLI_RUN)
 		return finish(&c, &a, AN_EXIT_OK);
 	c.out.generator = AN_PROGRAM " " FIOCAMP_VERSION;
+	if (c.explain)
+		return finish(&c, &a, read_inputs(&a, &c) < 0 ? AN_EXIT_FAILED : explain(&a, &c));
 	if (read_inputs(&a, &c) < 0 || compute(&a, &c) < 0)
 		return finish(&c, &a, AN_EXIT_FAILED);
 

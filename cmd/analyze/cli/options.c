@@ -252,6 +252,13 @@ static int set_threads(struct an_cli *c, const char *arg, struct an_error *err)
 	return 0;
 }
 
+static int set_explain(struct an_cli *c, const char *arg, struct an_error *err)
+{
+	(void)arg, (void)err;
+	c->explain = true;
+	return 0;
+}
+
 static int set_verbose(struct an_cli *c, const char *arg, struct an_error *err)
 {
 	(void)arg, (void)err;
@@ -330,6 +337,10 @@ const struct an_option an_options[] = {
      NULL, set_baseline_variant},
     {"state-order", 0, "A,B", NULL, "show states in this order (default: manifest or time)", NULL,
      set_state_order},
+    {"explain", 0, NULL, NULL,
+     "say how each input was read (variant, state, round,\n"
+     "test, workload, format, fio version) and stop;\nwith --json as JSON",
+     NULL, set_explain},
     {"no-manifest", 0, NULL, NULL, "ignore " CM_CAMPAIGN_MANIFEST ", infer from names", NULL,
      set_no_manifest},
     {"table", 't', NULL,
@@ -449,6 +460,11 @@ static int check_combination(struct an_cli *c, struct an_error *err)
 		return an_fail(err, AN_E_USAGE,
 			       "--compare goes with the terminal or --markdown, not with --table, "
 			       "--csv or --json (--csv compare and --json hold the comparison)");
+	if (c->explain && ((out->format != AN_FORMAT_DEFAULT && out->format != AN_FORMAT_JSON) ||
+			   out->compare || out->html || out->svg_dir))
+		return an_fail(err, AN_E_USAGE,
+			       "--explain writes lines, or JSON with --json: no other output goes "
+			       "with it");
 	if (out->compare && out->format == AN_FORMAT_DEFAULT)
 		out->format = AN_FORMAT_TABLE;
 	/* --html or --svg alone write only the pictures */

@@ -35,7 +35,8 @@ struct an_cli {
 	struct an_report_opts report;
 	struct an_output out;
 	bool verbose;
-	int threads; /* --threads (1..256), else the online CPUs */
+	bool explain; /* --explain: the reading only, no statistics */
+	int threads;  /* --threads (1..256), else the online CPUs */
 };
 
 /* One row of the option table. */

@@ -69,6 +69,11 @@ int an_write_report(const struct an_analysis *a, const struct an_report_opts *o,
  * every run read and how; the files skipped (each with verbose, else a
  * line per reason when there are more than 3), the files rejected. */
 void an_write_files(FILE *f, const struct an_analysis *a, bool verbose, bool runs);
+/* --explain (explain.c): how every input was read, one line per run, or
+ * with json one JSON document, to `file` (NULL: standard output); 0, or
+ * AN_E_WRITE with err filled. */
+int an_write_explain(const struct an_analysis *a, bool json, const char *file,
+		     struct an_error *err);
 /* The warnings and the notes, one line each. */
 void an_write_notes(FILE *f, const struct an_analysis *a, bool warnings, bool notes);
 
