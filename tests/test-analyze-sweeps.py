@@ -28,7 +28,7 @@ setup(sys.argv[1])
 FIO = shutil.which("fio")
 
 
-def fio(out, data, rw, qd, nj, bs="4k", fmt="json"):
+def fio(out, data, rw, qd, nj=1, bs="4k", fmt="json"):
     cmd = [FIO, f"--name={rw}", f"--filename={data}", "--size=1M", f"--rw={rw}",
            f"--bs={bs}", f"--iodepth={qd}", f"--numjobs={nj}", "--ioengine=libaio",
            "--direct=1", f"--output-format={fmt}", f"--output={out}"]
@@ -273,7 +273,50 @@ def sweeps(tmp):
     rc, got, err = reading([p])
     check(rc == 0 and got == {("versions", s, "randread_qd8"): [1, 2] for s in ("v1", "v2")},
           f"v1, v2: states, not rounds: {got} {err}")
+    formats(tmp, data, R)
     return summary()
+
+
+def formats(tmp, data, R):
+    """The same job saved as JSON, normal and terse output.  Before: three
+    tests "randread rw=- bs=- iodepth=- ..." and alike, "not pooled", their
+    rounds 4..9."""
+    real = os.path.join(tmp, "real")
+    for fmt in ("normal", "terse"):
+        fio(f"{real}/qd8.{fmt}", data, "randread", 8, fmt=fmt)
+    p = os.path.join(tmp, "formats")
+    for r in (1, 2, 3):
+        copy(R["randread", 8, 1], f"{p}/randread-{r}.json")
+        copy(f"{real}/qd8.normal", f"{p}/randread-{r + 3}.txt")
+        copy(f"{real}/qd8.terse", f"{p}/randread-{r + 6}.terse")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("formats", "all", "randread"): list(range(1, 10))} and
+          "not pooled" not in err, f"formats: one test, rounds 1..9: {got} {err}")
+    check("test randread: 3 runs of terse output (options unknown) and 3 runs of normal "
+          "output (options partly unknown) joined the runs whose known options agree" in err,
+          f"formats: the note: {err}")
+    check(len(notes_with_pattern(err)) == 1 and
+          "9 names read as --pattern '{test}-{round}.json'" in err,
+          f"formats: one reading note for the three extensions: {err}")
+    rc, out, err = run(["--json", p])
+    doc = json.loads(out)
+    check(len(doc["tests"]) == 1 and doc["tests"][0]["workload"][0].get("numjobs") == "1",
+          f"formats: the test's workload is the JSON's: {doc['tests']}")
+    # Two workloads of that name: the terse runs agree with both, and keep a
+    # test of their own, named so, rounds 1..3; the normal ones join qd8.
+    fio(f"{real}/qd1.json", data, "randread", 1)
+    for r in (1, 2, 3):
+        copy(f"{real}/qd1.json", f"{p}/randread-{r + 9}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("formats", "all", "randread iodepth=8"): [1, 2, 3, 4, 5, 6],
+                              ("formats", "all", "randread iodepth=1"): [1, 2, 3],
+                              ("formats", "all", "randread (terse: options unknown)"): [1, 2, 3]},
+          f"formats: terse runs that agree with two workloads: {got} {err}")
+    check('"randread (terse: options unknown)" (3 runs)' in err and
+          "test randread (terse: options unknown): its rounds 7..9 (from the names) are its "
+          "rounds 1..3" in err and "rw=-" not in err, f"formats: said: {err}")
+    rc, out, err = run(["--table", "--width", "120", p])
+    check(rc == 0 and "randread (terse: options unknown)" in out, f"formats: table: {out[:400]}")
 
 
 if __name__ == "__main__":

@@ -196,107 +196,306 @@ static size_t add_test(struct an_analysis *a, const size_t *idx, size_t from, si
 	return a->n_tests - 1;
 }
 
+/* A run whose report lists some options only, or none: terse output
+ * (none), normal output (its banner's). */
+static bool options_partial(const struct an_run *r)
+{
+	return r->bonnie_test < 0 &&
+	       (r->format == FC_FORMAT_TERSE || r->format == FC_FORMAT_NORMAL);
+}
+
+/* Whether every option the partial key gives, `full` gives alike. */
+static bool known_agree(const char *part, const char *full)
+{
+	if (an_wl_jobs(part) != an_wl_jobs(full))
+		return false;
+	for (size_t j = 0; j < an_wl_jobs(part); j++) {
+		for (int f = 0; f < AN_WL_COUNT; f++) {
+			const char *v;
+			size_t len;
+			if (an_wl_get(part, j, (enum an_wl_field)f, &v, &len) &&
+			    !an_wl_same(part, full, j, (enum an_wl_field)f))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* The workloads of one test name: their first runs, which own the others,
+ * and the order their runs go in. */
+struct wl_groups {
+	size_t n_keys;
+	size_t *kstart; /* into idx: the first run of each key */
+	size_t *kend;
+	size_t *owner; /* the key whose test a key's runs join */
+	size_t n_groups;
+	size_t *order;	  /* run indices, a group after the other */
+	size_t *gstart;	  /* into order, n_groups + 1 */
+	size_t *gkey;	  /* the key naming each group */
+	size_t joined[2]; /* runs that joined: terse, normal */
+};
+
+static void group_keys(const struct an_analysis *a, const size_t *idx, size_t from, size_t to,
+		       struct wl_groups *w)
+{
+	size_t cap = 0;
+	const char *prev = NULL;
+	for (size_t k = from; k < to; k++) {
+		const char *key = a->runs[idx[k]].workload;
+		if (prev && strcmp(prev, key) == 0)
+			continue;
+		size_t *slot = CM_PUSH(w->kstart, w->n_keys, cap);
+		*slot = k;
+		prev = key;
+	}
+	w->kend = cm_calloc(w->n_keys, sizeof(*w->kend));
+	for (size_t i = 0; i < w->n_keys; i++)
+		w->kend[i] = i + 1 < w->n_keys ? w->kstart[i + 1] : to;
+	w->owner = cm_calloc(w->n_keys, sizeof(*w->owner));
+	/* a partial key joins the one complete key its known options agree with */
+	for (size_t i = 0; i < w->n_keys; i++) {
+		const struct an_run *r = &a->runs[idx[w->kstart[i]]];
+		w->owner[i] = i;
+		if (!options_partial(r))
+			continue;
+		size_t hit = SIZE_MAX, hits = 0;
+		for (size_t j = 0; j < w->n_keys; j++) {
+			const struct an_run *q = &a->runs[idx[w->kstart[j]]];
+			if (!options_partial(q) && known_agree(r->workload, q->workload)) {
+				hit = j;
+				hits++;
+			}
+		}
+		if (hits == 1) {
+			w->owner[i] = hit;
+			w->joined[r->format == FC_FORMAT_TERSE ? 0 : 1] +=
+			    w->kend[i] - w->kstart[i];
+		}
+	}
+	w->order = cm_calloc(to - from, sizeof(*w->order));
+	w->gstart = cm_calloc(w->n_keys + 1, sizeof(*w->gstart));
+	w->gkey = cm_calloc(w->n_keys, sizeof(*w->gkey));
+	size_t n = 0;
+	for (size_t i = 0; i < w->n_keys; i++) {
+		if (w->owner[i] != i)
+			continue;
+		w->gstart[w->n_groups] = n;
+		w->gkey[w->n_groups++] = i;
+		/* the key first: its run describes the test */
+		for (size_t k = w->kstart[i]; k < w->kend[i]; k++)
+			w->order[n++] = idx[k];
+		for (size_t j = 0; j < w->n_keys; j++) {
+			if (w->owner[j] != i || j == i)
+				continue;
+			for (size_t k = w->kstart[j]; k < w->kend[j]; k++)
+				w->order[n++] = idx[k];
+		}
+	}
+	w->gstart[w->n_groups] = n;
+}
+
+static void wl_groups_free(struct wl_groups *w)
+{
+	free(w->kstart);
+	free(w->kend);
+	free(w->owner);
+	free(w->order);
+	free(w->gstart);
+	free(w->gkey);
+}
+
+/* The name of a group: the fields in which the complete workloads differ
+ * ("randread bs=4k"); a partial one says its options are unknown. */
+static void group_name(const struct an_analysis *a, const size_t *idx, const struct wl_groups *w,
+		       size_t g, const char *name, struct cm_buf *b)
+{
+	const struct an_run *r0 = &a->runs[idx[w->kstart[w->gkey[g]]]];
+	cm_buf_puts(b, name);
+	if (options_partial(r0)) {
+		cm_buf_puts(b, r0->format == FC_FORMAT_TERSE
+				   ? " (terse: options unknown)"
+				   : " (normal output: options partly unknown)");
+		return;
+	}
+	/* the complete keys */
+	size_t jobs = 0, first = SIZE_MAX;
+	for (size_t i = 0; i < w->n_groups; i++) {
+		const struct an_run *r = &a->runs[idx[w->kstart[w->gkey[i]]]];
+		if (options_partial(r))
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		if (an_wl_jobs(r->workload) > jobs)
+			jobs = an_wl_jobs(r->workload);
+	}
+	const char *k0 = a->runs[idx[w->kstart[w->gkey[first]]]].workload;
+	const char *ki = r0->workload;
+	if (an_wl_jobs(ki) != an_wl_jobs(k0))
+		cm_buf_printf(b, " jobs=%zu", an_wl_jobs(ki));
+	for (size_t j = 0; j < jobs; j++) {
+		for (int f = 0; f < AN_WL_COUNT; f++) {
+			bool differs = false;
+			for (size_t m = 0; m < w->n_groups && !differs; m++) {
+				const struct an_run *r = &a->runs[idx[w->kstart[w->gkey[m]]]];
+				differs = !options_partial(r) &&
+					  !an_wl_same(r->workload, k0, j, (enum an_wl_field)f);
+			}
+			if (!differs || j >= an_wl_jobs(ki))
+				continue;
+			const char *v;
+			size_t len;
+			cm_buf_putc(b, ' ');
+			if (jobs > 1)
+				cm_buf_printf(b, "job%zu:", j + 1);
+			if (an_wl_get(ki, j, (enum an_wl_field)f, &v, &len))
+				cm_buf_printf(b, "%s=%.*s", an_wl_fields[f], (int)len, v);
+			else
+				cm_buf_printf(b, "%s=-", an_wl_fields[f]);
+		}
+	}
+}
+
+/* Data sets of several sizes are a dimension (a campaign's size = 16G
+ * 32G, bonnie++ -s): said, not warned of. */
+static bool sizes_only(const struct an_analysis *a, const size_t *idx, const struct wl_groups *w)
+{
+	const char *k0 = a->runs[idx[w->kstart[w->gkey[0]]]].workload;
+	for (size_t i = 1; i < w->n_groups; i++) {
+		const char *ki = a->runs[idx[w->kstart[w->gkey[i]]]].workload;
+		if (an_wl_jobs(ki) != an_wl_jobs(k0))
+			return false;
+		for (size_t j = 0; j < an_wl_jobs(k0); j++) {
+			for (int f = 0; f < AN_WL_COUNT; f++) {
+				if (f != AN_WL_SIZE && !an_wl_same(ki, k0, j, (enum an_wl_field)f))
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+static int cmp_place_round(const void *x, const void *y)
+{
+	const struct an_run *p = &sort_a->runs[*(const size_t *)x];
+	const struct an_run *q = &sort_a->runs[*(const size_t *)y];
+	if (p->variant != q->variant)
+		return p->variant < q->variant ? -1 : 1;
+	if (p->state != q->state)
+		return p->state < q->state ? -1 : 1;
+	if (p->id.round != q->id.round)
+		return p->id.round < q->id.round ? -1 : 1;
+	return (p > q) - (p < q);
+}
+
+/*
+ * A test split from others of its name whose rounds, read from names, do
+ * not start at 1 (randread-4 .. randread-6 of another workload than
+ * randread-1 .. 3): numbered 1..n within it, in their order, for each
+ * variant and state, so that its round 1 is its first; with a note.
+ */
+static void renumber_rounds(struct an_analysis *a, const size_t *order, size_t from, size_t to,
+			    const char *test)
+{
+	int low = 0, high = 0;
+	for (size_t k = from; k < to; k++) {
+		const struct an_run *r = &a->runs[order[k]];
+		if (r->source != AN_ID_NAME && r->source != AN_ID_PATTERN)
+			return;
+		if (r->id.round > 0 && (low == 0 || r->id.round < low))
+			low = r->id.round;
+		if (r->id.round > high)
+			high = r->id.round;
+	}
+	if (low <= 1)
+		return;
+	size_t n = 0;
+	size_t *idx = cm_calloc(to - from, sizeof(*idx));
+	for (size_t k = from; k < to; k++) {
+		if (a->runs[order[k]].id.round > 0)
+			idx[n++] = order[k];
+	}
+	sort_a = a;
+	qsort(idx, n, sizeof(*idx), cmp_place_round);
+	int top = 0, rank = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct an_run *r = &a->runs[idx[k]];
+		const struct an_run *p = k ? &a->runs[idx[k - 1]] : NULL;
+		rank = p && p->variant == r->variant && p->state == r->state ? rank + 1 : 1;
+		r->id.round = rank;
+		if (rank > top)
+			top = rank;
+	}
+	free(idx);
+	an_note(a, "test %s: its rounds %d..%d (from the names) are its rounds 1..%d", test, low,
+		high, top);
+}
+
 /*
  * Runs of one test name [from, to) of idx, sorted by workload.  One
- * workload: one test.  Several: a test for each, named by the fields in
- * which they differ ("randread bs=4k", "randread bs=64k"), and a warning.
+ * workload: one test.  A run whose report gives some options only, or
+ * none (normal, terse output), joins the one workload whose known options
+ * agree, with a note.  Several workloads: a test for each, named by the
+ * fields in which they differ ("randread bs=4k", "randread bs=64k") or as
+ * of unknown options, and a warning.
  */
 static void split_tests(struct an_analysis *a, const size_t *idx, size_t from, size_t to)
 {
 	const char *name = a->runs[idx[from]].id.test;
-	size_t n_keys = 0;
-	const char *prev = NULL;
-	size_t *kstart = NULL;
-	size_t kcap = 0;
-	for (size_t k = from; k < to; k++) {
-		const char *w = a->runs[idx[k]].workload;
-		if (prev && strcmp(prev, w) == 0)
-			continue;
-		size_t *slot = CM_PUSH(kstart, n_keys, kcap);
-		*slot = k;
-		prev = w;
+	struct wl_groups w;
+	memset(&w, 0, sizeof(w));
+	group_keys(a, idx, from, to, &w);
+	if (w.joined[0] || w.joined[1]) {
+		struct cm_buf b = {NULL, 0, 0};
+		cm_buf_printf(&b, "test %s: ", name);
+		if (w.joined[0])
+			cm_buf_printf(&b, "%zu run%s of terse output (options unknown)",
+				      w.joined[0], w.joined[0] == 1 ? "" : "s");
+		if (w.joined[1])
+			cm_buf_printf(&b, "%s%zu run%s of normal output (options partly unknown)",
+				      w.joined[0] ? " and " : "", w.joined[1],
+				      w.joined[1] == 1 ? "" : "s");
+		cm_buf_puts(&b, " joined the runs whose known options agree");
+		an_note(a, "%s", b.s);
+		cm_buf_release(&b);
 	}
-	if (n_keys == 1) {
-		add_test(a, idx, from, to, name);
-		free(kstart);
+	if (w.n_groups == 1) {
+		add_test(a, w.order, 0, w.gstart[1], name);
+		wl_groups_free(&w);
 		return;
 	}
-	/* the fields that differ between the workloads */
-	size_t jobs = 0;
-	for (size_t i = 0; i < n_keys; i++) {
-		size_t j = an_wl_jobs(a->runs[idx[kstart[i]]].workload);
-		if (j > jobs)
-			jobs = j;
-	}
-	const char *k0 = a->runs[idx[kstart[0]]].workload;
-	/* Data sets of several sizes are a dimension (a campaign's size = 16G
-	 * 32G, bonnie++ -s): said, not warned of. */
-	bool sizes_only = true;
-	for (size_t i = 1; i < n_keys && sizes_only; i++) {
-		const char *ki = a->runs[idx[kstart[i]]].workload;
-		sizes_only = an_wl_jobs(ki) == an_wl_jobs(k0);
-		for (size_t j = 0; j < an_wl_jobs(k0) && sizes_only; j++) {
-			for (int f = 0; f < AN_WL_COUNT && sizes_only; f++)
-				sizes_only =
-				    f == AN_WL_SIZE || an_wl_same(ki, k0, j, (enum an_wl_field)f);
-		}
-	}
+	bool sizes = sizes_only(a, idx, &w);
 	struct cm_buf warn = {NULL, 0, 0};
-	if (sizes_only)
+	if (sizes)
 		cm_buf_printf(&warn, "test %s: runs on data sets of %zu sizes, a test each:", name,
-			      n_keys);
+			      w.n_groups);
 	else
 		cm_buf_printf(&warn, "test %s: runs of %zu different workloads, not pooled:", name,
-			      n_keys);
-	for (size_t i = 0; i < n_keys; i++) {
-		size_t end = i + 1 < n_keys ? kstart[i + 1] : to;
-		const char *ki = a->runs[idx[kstart[i]]].workload;
+			      w.n_groups);
+	for (size_t g = 0; g < w.n_groups; g++) {
 		struct cm_buf b = {NULL, 0, 0};
-		cm_buf_puts(&b, name);
-		if (an_wl_jobs(ki) != an_wl_jobs(k0)) {
-			cm_buf_printf(&b, " jobs=%zu", an_wl_jobs(ki));
-		}
-		for (size_t j = 0; j < jobs; j++) {
-			for (int f = 0; f < AN_WL_COUNT; f++) {
-				bool differs = false;
-				for (size_t m = 1; m < n_keys && !differs; m++)
-					differs = !an_wl_same(a->runs[idx[kstart[m]]].workload, k0,
-							      j, (enum an_wl_field)f);
-				if (!differs)
-					continue;
-				const char *v;
-				size_t len;
-				if (j >= an_wl_jobs(ki))
-					continue;
-				cm_buf_putc(&b, ' ');
-				if (jobs > 1)
-					cm_buf_printf(&b, "job%zu:", j + 1);
-				if (an_wl_get(ki, j, (enum an_wl_field)f, &v, &len))
-					cm_buf_printf(&b, "%s=%.*s", an_wl_fields[f], (int)len, v);
-				else
-					cm_buf_printf(&b, "%s=-", an_wl_fields[f]);
-			}
-		}
+		group_name(a, idx, &w, g, name, &b);
 		/* two names alike (a difference in a field of no name): numbered */
 		for (size_t t = 0; t < a->n_tests; t++) {
 			if (strcmp(a->tests[t].name, b.s) == 0) {
-				cm_buf_printf(&b, " #%zu", i + 1);
+				cm_buf_printf(&b, " #%zu", g + 1);
 				break;
 			}
 		}
 		char *clean = cm_utf8_dup(b.s);
-		add_test(a, idx, kstart[i], end, clean);
-		cm_buf_printf(&warn, "%s \"%s\" (%zu run%s)", i ? "," : "", clean, end - kstart[i],
-			      end - kstart[i] == 1 ? "" : "s");
+		size_t n = w.gstart[g + 1] - w.gstart[g];
+		add_test(a, w.order, w.gstart[g], w.gstart[g + 1], clean);
+		renumber_rounds(a, w.order, w.gstart[g], w.gstart[g + 1], clean);
+		cm_buf_printf(&warn, "%s \"%s\" (%zu run%s)", g ? "," : "", clean, n,
+			      n == 1 ? "" : "s");
 		free(clean);
 		cm_buf_release(&b);
 	}
-	if (sizes_only)
+	if (sizes)
 		an_note(a, "%s", warn.s);
 	else
 		an_warn(a, "%s", warn.s);
 	cm_buf_release(&warn);
-	free(kstart);
+	wl_groups_free(&w);
 }
 
 /* bench-fio names a file by its workload; so do we. */

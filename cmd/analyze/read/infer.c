@@ -447,11 +447,15 @@ static void base_shape(struct cm_buf *b, const struct guess *g)
 			break;
 		}
 	}
-	/* a leading separator the words do not show (_rep1) */
-	const char *ext = strrchr(an_base_name(g->r->path), '.');
-	size_t keylen = strlen(an_base_name(g->r->key));
-	if (ext && strlen(an_base_name(g->r->path)) > keylen)
-		cm_buf_puts(b, ext);
+}
+
+/* The extension of the run's file ("" if none): no part of a pattern's
+ * match, so the same shape covers runs saved as .json, .txt or .terse. */
+static const char *extension(const struct an_run *r)
+{
+	const char *base = an_base_name(r->path);
+	const char *dot = strrchr(base, '.');
+	return dot && strlen(base) > strlen(an_base_name(r->key)) ? dot : "";
 }
 
 /* The pattern: the directories from the first that says something (the
@@ -494,8 +498,9 @@ static void note_shape(struct an_analysis *a, size_t in, struct guess *g, const 
 	}
 	struct cm_buf b = {NULL, 0, 0};
 	size_t n = to - from;
-	cm_buf_printf(&b, "%s: %zu name%s read as --pattern '%s', e.g. %s:", a->inputs[in].arg, n,
-		      n == 1 ? "" : "s", q->shape, an_path_below(a->inputs[in].root, r->path));
+	cm_buf_printf(&b, "%s: %zu name%s read as --pattern '%s%s', e.g. %s:", a->inputs[in].arg, n,
+		      n == 1 ? "" : "s", q->shape, extension(r),
+		      an_path_below(a->inputs[in].root, r->path));
 	if (variants)
 		cm_buf_printf(&b, " variant %s,", q->group[0] ? q->group : "(top)");
 	cm_buf_printf(&b, " state %s", r->id.state ? r->id.state : DEFAULT_STATE);
@@ -645,7 +650,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 		r->group = cm_strdup(q->group);
 		make_shape(q, variants);
 		free(r->reading);
-		r->reading = cm_strdup(q->shape);
+		r->reading = cm_asprintf("%s%s", q->shape, extension(r));
 	}
 	note_shapes(a, in, g, n, variants);
 	for (size_t i = 0; i < n; i++)
