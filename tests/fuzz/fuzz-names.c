@@ -25,6 +25,18 @@ static void one_path(const struct an_pattern *p, const char *path)
 	const char *rest;
 	size_t rest_len;
 	(void)an_name_affix(nm.stem, "rw4k", &rest, &rest_len);
+	/* the words that say a workload, of no report (terse) and of one */
+	static const char key[] = "name=x\x1frw=randread\x1f"
+				  "bs=4k\x1fiodepth=8\x1f"
+				  "numjobs=4";
+	for (size_t i = 0; i < nm.n_words; i++) {
+		const struct an_word *w = &nm.words[i], *nx = i + 1 < nm.n_words ? w + 1 : NULL;
+		enum an_wl_word kind;
+		for (int k = 0; k < 2; k++)
+			(void)an_wl_word(k ? key : "name=x", nm.base + w->off, w->len,
+					 nx ? nm.base + nx->off : NULL, nx ? nx->len : 0, &kind);
+	}
+	free(an_name_join(&nm, AN_W_STEM));
 	an_name_free(&nm);
 	char *dev;
 	if (an_bench_fio_path(path, &dev))
