@@ -24,6 +24,71 @@ static void check_name(const char *base, const char *stem, int round, const char
 	an_name_free(&n);
 }
 
+/* The words of a name that say the workload `key`: how many a word takes
+ * and the kind. */
+static void check_word(const char *key, const char *w, const char *next, size_t took,
+		       enum an_wl_word kind)
+{
+	enum an_wl_word k;
+	size_t got = an_wl_word(key, w, strlen(w), next, next ? strlen(next) : 0, &k);
+	CHECK_INT((int)got, (int)took);
+	if (took)
+		CHECK_INT((int)k, (int)kind);
+}
+
+static void test_sweep_names(void)
+{
+	/* A round stands alone, or after a round word; digits inside a word
+	 * are none. */
+	check_name("randread_qd8_nj4_rep2", "randread_qd8_nj4", 2, NULL);
+	check_name("run1_randread_qd32", "randread_qd32", 1, NULL);
+	check_name("1_randread_iodepth32_jobs1", "randread_iodepth32_jobs1", 1, NULL);
+	check_name("run-1", "", 1, NULL);
+	check_name("fio-randread-4k-qd1-nj1-1", "fio-randread-4k-qd1-nj1", 1, NULL);
+	check_name("randread.2", "randread", 2, NULL);
+	check_name("randread_qd32", "randread_qd32", 0, NULL);
+	check_name("randread-qd-8", "randread-qd-8", 0, NULL);
+	check_name("v2_randread", "v2_randread", 0, NULL);
+	check_name("randread_128k_1G", "randread_128k_1G", 0, NULL);
+	check_name("2026-11-30_randread_qd1", "randread_qd1", 0, "2026-11-30");
+	check_name("pass_3_seqwrite", "seqwrite", 3, NULL);
+
+	/* Words checked against the report: iodepth=8 numjobs=4 bs=4k size=1g. */
+	const char *key = "name=x\x1frw=randread\x1f"
+			  "bs=4k\x1fiodepth=8\x1fnumjobs=4\x1fioengine=libaio\x1f"
+			  "direct=1\x1fsize=1g";
+	check_word(key, "qd8", NULL, 1, AN_WW_IODEPTH);
+	check_word(key, "QD08", NULL, 1, AN_WW_IODEPTH);
+	check_word(key, "qd4", NULL, 0, AN_WW_NONE);
+	check_word(key, "iodepth8", NULL, 1, AN_WW_IODEPTH);
+	check_word(key, "iodepth", "8", 2, AN_WW_IODEPTH);
+	check_word(key, "iodepth", "x", 0, AN_WW_NONE);
+	check_word(key, "8qd", NULL, 1, AN_WW_IODEPTH);
+	check_word(key, "nj4", NULL, 1, AN_WW_NUMJOBS);
+	check_word(key, "T4", NULL, 1, AN_WW_NUMJOBS);
+	check_word(key, "jobs4", NULL, 1, AN_WW_NUMJOBS);
+	check_word(key, "numjobs", "4", 2, AN_WW_NUMJOBS);
+	check_word(key, "4jobs", NULL, 1, AN_WW_NUMJOBS);
+	check_word(key, "4k", NULL, 1, AN_WW_BS);
+	check_word(key, "4KiB", NULL, 1, AN_WW_BS);
+	check_word(key, "bs4k", NULL, 1, AN_WW_BS);
+	check_word(key, "128k", NULL, 0, AN_WW_NONE);
+	check_word(key, "1G", NULL, 1, AN_WW_SIZE);
+	check_word(key, "randread", NULL, 1, AN_WW_RW);
+	check_word(key, "RandRead", NULL, 1, AN_WW_RW);
+	check_word(key, "randwrite", NULL, 0, AN_WW_NONE);
+	check_word(key, "v2", NULL, 0, AN_WW_NONE);
+	check_word(key, "4096", NULL, 0, AN_WW_NONE);
+	check_word(key, "host", NULL, 0, AN_WW_NONE);
+	/* Terse output gives no option: the shape is enough. */
+	check_word("name=x", "qd4", NULL, 1, AN_WW_IODEPTH);
+	check_word("name=x", "randwrite", NULL, 1, AN_WW_RW);
+	check_word("name=x", "128k", NULL, 1, AN_WW_BS);
+	check_word("name=x", "ssd", NULL, 0, AN_WW_NONE);
+	CHECK(an_wl_option_word("qd", 2));
+	CHECK(!an_wl_option_word("rep", 3));
+}
+
 static void check_affix(const char *stem, const char *word, const char *rest)
 {
 	const char *r;
@@ -535,6 +600,7 @@ static void test_wrap(void)
 int main(void)
 {
 	test_default_inference();
+	test_sweep_names();
 	test_bench_fio();
 	test_workload();
 	test_workload_merged();
