@@ -131,6 +131,14 @@ def sweeps(tmp):
     same_reading_by_pattern("hosts", p, got)
     rc, out, err = run(["--compare", "--width", "100", p])
     check(rc == 0 and out.count(" -") < 10, f"hosts: --compare has no holes: {out[:800]}")
+    # A --pattern that leaves the test to the job name: the workloads apart,
+    # named by what differs.  Before, numjobs=4 (four jobs alike) was named
+    # by every field of the jobs 2..4 ("randread jobs=4 job1:iodepth=1
+    # job1:numjobs=4 job2:name=randread job2:rw=randread ...").
+    rc, got, err = reading(["--pattern", "{variant}/*_rep{round}.json", p])
+    check(rc == 0 and ("host-a", "all", "randread iodepth=8 numjobs=4") in got and
+          len(got) == 24 and "job2:" not in err,
+          f"hosts --pattern: tests named by what differs: {sorted(got)[:4]} {err}")
     # --explain: every run's reading, no statistics
     rc, out, err = run(["--explain", p])
     lines = [l for l in out.splitlines() if l.startswith("  ")]

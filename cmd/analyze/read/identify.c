@@ -304,6 +304,22 @@ static void wl_groups_free(struct wl_groups *w)
 	free(w->gkey);
 }
 
+/* Whether every job of a workload is its first job's like. */
+static bool jobs_alike(const char *key)
+{
+	for (size_t j = 1; j < an_wl_jobs(key); j++) {
+		for (int f = 0; f < AN_WL_COUNT; f++) {
+			const char *v0, *v;
+			size_t l0, l;
+			bool h0 = an_wl_get(key, 0, (enum an_wl_field)f, &v0, &l0);
+			bool h = an_wl_get(key, j, (enum an_wl_field)f, &v, &l);
+			if (h0 != h || (h && (l != l0 || memcmp(v, v0, l) != 0)))
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The name of a group: the fields in which the complete workloads differ
  * ("randread bs=4k"); a partial one says its options are unknown. */
 static void group_name(const struct an_analysis *a, const size_t *idx, const struct wl_groups *w,
@@ -317,8 +333,10 @@ static void group_name(const struct an_analysis *a, const size_t *idx, const str
 				   : " (normal output: options partly unknown)");
 		return;
 	}
-	/* the complete keys */
+	/* the complete keys; when each one's jobs are alike (numjobs=4 without
+	 * group_reporting), its first job says them all */
 	size_t jobs = 0, first = SIZE_MAX;
+	bool clones = true;
 	for (size_t i = 0; i < w->n_groups; i++) {
 		const struct an_run *r = &a->runs[idx[w->kstart[w->gkey[i]]]];
 		if (options_partial(r))
@@ -327,18 +345,30 @@ static void group_name(const struct an_analysis *a, const size_t *idx, const str
 			first = i;
 		if (an_wl_jobs(r->workload) > jobs)
 			jobs = an_wl_jobs(r->workload);
+		clones &= jobs_alike(r->workload);
 	}
 	const char *k0 = a->runs[idx[w->kstart[w->gkey[first]]]].workload;
 	const char *ki = r0->workload;
-	if (an_wl_jobs(ki) != an_wl_jobs(k0))
+	if (clones)
+		jobs = 1;
+	else if (an_wl_jobs(ki) != an_wl_jobs(k0))
 		cm_buf_printf(b, " jobs=%zu", an_wl_jobs(ki));
 	for (size_t j = 0; j < jobs; j++) {
+		/* job j compared between the workloads that have it: numjobs=4
+		 * beside numjobs=1 is said by the job count, not by each field of
+		 * the jobs 2..4 */
+		const char *kj = NULL;
+		for (size_t m = 0; m < w->n_groups && !kj; m++) {
+			const struct an_run *r = &a->runs[idx[w->kstart[w->gkey[m]]]];
+			if (!options_partial(r) && an_wl_jobs(r->workload) > j)
+				kj = r->workload;
+		}
 		for (int f = 0; f < AN_WL_COUNT; f++) {
 			bool differs = false;
 			for (size_t m = 0; m < w->n_groups && !differs; m++) {
 				const struct an_run *r = &a->runs[idx[w->kstart[w->gkey[m]]]];
-				differs = !options_partial(r) &&
-					  !an_wl_same(r->workload, k0, j, (enum an_wl_field)f);
+				differs = !options_partial(r) && an_wl_jobs(r->workload) > j &&
+					  !an_wl_same(r->workload, kj, j, (enum an_wl_field)f);
 			}
 			if (!differs || j >= an_wl_jobs(ki))
 				continue;
