@@ -53,8 +53,8 @@ def notes_with_pattern(err):
     """The --pattern of each reading note."""
     out = []
     for line in err.splitlines():
-        if "read as --pattern '" in line:
-            out.append(line.split("read as --pattern '", 1)[1].split("'", 1)[0])
+        if " read as " in line and "--pattern '" in line:
+            out.append(line.split("--pattern '", 1)[1].split("'", 1)[0])
     return out
 
 
@@ -281,6 +281,17 @@ def sweeps(tmp):
     rc, got, err = reading([p])
     check(rc == 0 and got == {("versions", s, "randread_qd8"): [1, 2] for s in ("v1", "v2")},
           f"v1, v2: states, not rounds: {got} {err}")
+    # The campaign layout read by names is said too, with its pattern.
+    p = os.path.join(tmp, "layout")
+    for st, r in (("basis", 1), ("basis", 2), ("snap", 1), ("snap", 2)):
+        copy(R["randread", 1, 1], f"{p}/{st}/r{r}/rr.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {("layout", s, "randread"): [1, 2] for s in ("basis", "snap")} or
+          got == {("layout", s, "rr"): [1, 2] for s in ("basis", "snap")},
+          f"layout: {got} {err}")
+    check("4 names read as the campaign layout, --pattern '{state}/r{round}/{test}.json', "
+          "e.g. basis/r1/rr.json: state basis, round 1, test rr" in err, f"layout: note: {err}")
+    same_reading_by_pattern("layout", p, got)
     formats(tmp, data, R)
     return summary()
 

@@ -659,8 +659,50 @@ static void infer_input(struct an_analysis *a, size_t in)
 	free(weak);
 }
 
+/* The runs read by the campaign layout STATE/rN/TEST: their reading,
+ * and a note per shape (r, run, round; .json, .txt). */
+static void layout_input(struct an_analysis *a, size_t in)
+{
+	enum { SHAPES = 4 };
+	const struct an_run *example[SHAPES] = {NULL};
+	size_t count[SHAPES] = {0}, shapes = 0;
+	for (size_t i = 0; i < a->n_runs; i++) {
+		struct an_run *r = &a->runs[i];
+		const char *three;
+		if (!r->accepted || r->input != in || r->source != AN_ID_LAYOUT ||
+		    !an_path_last(r->key, 3, &three))
+			continue;
+		const char *rd = strchr(three, '/') + 1;
+		size_t letters = 0;
+		while (isalpha((unsigned char)rd[letters]))
+			letters++;
+		free(r->reading);
+		r->reading =
+		    cm_asprintf("{state}/%.*s{round}/{test}%s", (int)letters, rd, extension(r));
+		size_t k = 0;
+		while (k < shapes && strcmp(example[k]->reading, r->reading) != 0)
+			k++;
+		if (k == shapes && shapes < SHAPES)
+			example[shapes++] = r;
+		if (k < shapes)
+			count[k]++;
+	}
+	for (size_t k = 0; k < shapes; k++) {
+		const struct an_run *r = example[k];
+		an_note(
+		    a,
+		    "%s: %zu name%s read as the campaign layout, --pattern '%s', e.g. %s: state "
+		    "%s, round %d, test %s",
+		    a->inputs[in].arg, count[k], count[k] == 1 ? "" : "s", r->reading,
+		    an_path_below(a->inputs[in].root, r->path), r->id.state, r->id.round,
+		    r->id.test);
+	}
+}
+
 void an_infer_names(struct an_analysis *a)
 {
-	for (size_t in = 0; in < a->n_inputs; in++)
+	for (size_t in = 0; in < a->n_inputs; in++) {
 		infer_input(a, in);
+		layout_input(a, in);
+	}
 }

@@ -56,6 +56,8 @@ static char *how_read(const struct an_run *r)
 {
 	if (r->source == AN_ID_NAME && r->reading)
 		return cm_asprintf("its name, as --pattern '%s'", r->reading);
+	if (r->source == AN_ID_LAYOUT && r->reading)
+		return cm_asprintf("the campaign layout, as --pattern '%s'", r->reading);
 	return cm_asprintf("the %s", source_word(r->source));
 }
 
@@ -148,8 +150,7 @@ static json_t *explain_json(const struct an_analysis *a)
 		json_object_set_new(o, "format", json_string(format_word(r)));
 		json_object_set_new(o, "fio_version", jstr(r->fio_version));
 		json_object_set_new(o, "read_by", json_string(source_word(r->source)));
-		json_object_set_new(o, "pattern",
-				    jstr(r->source == AN_ID_NAME ? r->reading : NULL));
+		json_object_set_new(o, "pattern", jstr(r->reading));
 		json_array_append_new(runs, o);
 	}
 	json_object_set_new(doc, "runs", runs);
