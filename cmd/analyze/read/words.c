@@ -21,12 +21,11 @@ static const struct {
 	const char *word;
 	enum an_wl_word kind;
 } option_words[] = {
-    {"qd", AN_WW_IODEPTH},	{"iodepth", AN_WW_IODEPTH}, {"depth", AN_WW_IODEPTH},
-    {"iod", AN_WW_IODEPTH},	{"q", AN_WW_IODEPTH},	    {"nj", AN_WW_NUMJOBS},
-    {"numjobs", AN_WW_NUMJOBS}, {"jobs", AN_WW_NUMJOBS},    {"job", AN_WW_NUMJOBS},
-    {"j", AN_WW_NUMJOBS},	{"t", AN_WW_NUMJOBS},	    {"threads", AN_WW_NUMJOBS},
-    {"thread", AN_WW_NUMJOBS},	{"p", AN_WW_NUMJOBS},	    {"bs", AN_WW_BS},
-    {"blocksize", AN_WW_BS},	{"size", AN_WW_SIZE},
+    {"qd", AN_WW_IODEPTH},   {"iodepth", AN_WW_IODEPTH}, {"depth", AN_WW_IODEPTH},
+    {"iod", AN_WW_IODEPTH},  {"nj", AN_WW_NUMJOBS},	 {"numjobs", AN_WW_NUMJOBS},
+    {"jobs", AN_WW_NUMJOBS}, {"job", AN_WW_NUMJOBS},	 {"j", AN_WW_NUMJOBS},
+    {"t", AN_WW_NUMJOBS},    {"threads", AN_WW_NUMJOBS}, {"thread", AN_WW_NUMJOBS},
+    {"bs", AN_WW_BS},	     {"blocksize", AN_WW_BS},	 {"size", AN_WW_SIZE},
 };
 #define N_OPTION_WORDS (sizeof(option_words) / sizeof(option_words[0]))
 
