@@ -204,6 +204,17 @@ def sweeps(tmp):
           f"tree: the note: {err}")
     same_reading_by_pattern("tree", p, got)
 
+    # A directory above the hosts common to all of them is no part of the
+    # variants' names: host-a, as {variant}/ reads it, not results/host-a.
+    p = os.path.join(tmp, "deep")
+    for h in ("host-a", "host-b"):
+        for r in (1, 2):
+            copy(R["randread", 8, 1], f"{p}/results/{h}/randread_qd8_{r}.json")
+    rc, got, err = reading([p])
+    check(rc == 0 and got == {(h, "all", "randread_qd8"): [1, 2] for h in ("host-a", "host-b")},
+          f"deep: variants host-a, host-b: {got} {err}")
+    same_reading_by_pattern("deep", p, got)
+
     # Nested workload directories under hosts: the hosts are the variants.
     p = os.path.join(tmp, "nested")
     for h in ("vm1", "vm2"):

@@ -588,6 +588,45 @@ static bool several_groups(struct guess *g, size_t n)
 	return several;
 }
 
+/*
+ * Leading directories common to every run's group (results/ of
+ * results/host-a, results/host-b) carry nothing: dropped, so that the
+ * variants are host-a and host-b, as {variant}/ reads them.  Only when
+ * every run of the input is read by its name (other sources keep their
+ * groups, which must stay comparable).
+ */
+static void drop_common_dirs(const struct an_analysis *a, size_t in, struct guess *g, size_t n)
+{
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (r->accepted && r->input == in &&
+		    (r->source != AN_ID_NAME || r->bonnie_test >= 0))
+			return;
+	}
+	size_t common = strlen(g[0].group);
+	for (size_t i = 1; i < n && common; i++) {
+		size_t k = 0;
+		while (k < common && g[i].group[k] == g[0].group[k])
+			k++;
+		common = k;
+	}
+	/* back to a whole directory that every group has beyond it */
+	for (;;) {
+		while (common > 0 && g[0].group[common] != '/')
+			common--;
+		if (common == 0)
+			return;
+		bool ok = true;
+		for (size_t i = 0; i < n && ok; i++)
+			ok = g[i].group[common] == '/';
+		if (ok)
+			break;
+		common--;
+	}
+	for (size_t i = 0; i < n; i++)
+		memmove(g[i].group, g[i].group + common + 1, strlen(g[i].group + common + 1) + 1);
+}
+
 /* The names of one input's runs that nothing else identified. */
 static void infer_input(struct an_analysis *a, size_t in)
 {
@@ -622,6 +661,7 @@ static void infer_input(struct an_analysis *a, size_t in)
 		q->said = cm_strdup(said.s);
 		cm_buf_release(&said);
 	}
+	drop_common_dirs(a, in, g, n);
 	if (weak_split_holds(weak, nw)) {
 		for (size_t i = 0; i < nw; i++)
 			take_weak(weak[i]);
