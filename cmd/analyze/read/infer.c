@@ -347,10 +347,7 @@ static void read_state(struct guess *g)
 		while (letters < w->len && isalpha((unsigned char)s[letters]))
 			letters++;
 		size_t d = w->len - letters;
-		if (k > 1 && all_digits(s, w->len) && w->len <= AN_ROUND_MAX_DIGITS) {
-			g->round = atoi(s);
-			w->role = AN_W_ROUND;
-		} else if (k == 1 && all_digits(s, w->len) && w->len <= AN_ROUND_MAX_DIGITS) {
+		if (all_digits(s, w->len) && w->len <= AN_ROUND_MAX_DIGITS) {
 			g->round = atoi(s);
 			w->role = AN_W_ROUND;
 		} else if (letters >= 2 && d > 0 && d <= AN_ROUND_MAX_DIGITS &&
@@ -407,12 +404,10 @@ static void base_shape(struct cm_buf *b, const struct guess *g)
 		enum an_word_role role = w->role;
 		bool joins = i > 0 && role == prev &&
 			     (role == AN_W_TEST || role == AN_W_STATE || role == AN_W_DATE);
-		if (i > 0) {
-			const struct an_word *p = &nm->words[i - 1];
-			char sep = nm->base[p->off + p->len];
-			if (!joins)
-				cm_buf_putc(b, sep);
-		}
+		/* the separators before the word, as they are (_rep1, a__b) */
+		size_t gap = i > 0 ? nm->words[i - 1].off + nm->words[i - 1].len : 0;
+		if (!joins)
+			cm_buf_printf(b, "%.*s", (int)(w->off - gap), nm->base + gap);
 		if (joins)
 			continue;
 		prev = role;
@@ -446,6 +441,12 @@ static void base_shape(struct cm_buf *b, const struct guess *g)
 			cm_buf_printf(b, "%.*s", (int)w->len, s);
 			break;
 		}
+	}
+	if (nm->n_words) {
+		const struct an_word *last = &nm->words[nm->n_words - 1];
+		cm_buf_puts(b, nm->base + last->off + last->len);
+	} else {
+		cm_buf_puts(b, nm->base);
 	}
 }
 
