@@ -160,6 +160,9 @@ def sweeps(tmp):
           r[0]["workload"][0]["iodepth"] == "8" and doc["rejected"] == [] and
           any("read as --pattern" in n for n in doc["notes"]),
           f"--explain --json: {rc} {r} {doc.get('notes')}")
+    rc, out, err = run(["--explain", "--pattern", "{variant}/{test}_rep{round}.json", p])
+    check(rc == 0 and out.count("read by --pattern '{variant}/{test}_rep{round}.json'") == 72,
+          f"--explain --pattern: {out[:300]}")
     rc, out, err = run(["--explain", "--csv", "summary", p])
     check(rc == 2 and "--explain writes lines, or JSON with --json" in err,
           f"--explain with another output: {rc} {err}")

@@ -136,7 +136,8 @@ struct an_run {
 			    one input in several groups are variants */
 	enum an_id_source source;
 	struct an_ident id;
-	char *reading; /* read by its name: the --pattern that reads it so; NULL */
+	char *reading; /* read by its name or --pattern: the --pattern that reads it
+			  so; NULL for other sources */
 	/* Its round within its repetition of a repeated state (the manifest's;
 	 * id.round numbers on over the repetitions); 0: not repeated. */
 	int rep_round;

@@ -212,6 +212,7 @@ static void row_run(struct an_run *r, const struct an_run *f, const struct fc_bo
 	r->input = f->input;
 	r->group = f->group ? cm_strdup(f->group) : NULL;
 	r->source = f->source;
+	r->reading = f->reading ? cm_strdup(f->reading) : NULL;
 	r->id.variant = f->id.variant ? cm_strdup(f->id.variant) : NULL;
 	r->id.state = f->id.state ? cm_strdup(f->id.state) : NULL;
 	r->id.round = f->id.round;

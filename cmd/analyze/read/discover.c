@@ -41,6 +41,7 @@ static struct an_run *add_named_output(struct an_analysis *a, size_t in, const c
 		}
 		struct an_run *r = an_run_add(a, in, path);
 		r->source = AN_ID_PATTERN;
+		r->reading = cm_strdup(an_pattern_text(pattern));
 		r->id = id;
 		r->group = an_path_group(rel, an_pattern_dirs(pattern));
 		r->maybe = maybe;

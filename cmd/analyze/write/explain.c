@@ -56,6 +56,8 @@ static char *how_read(const struct an_run *r)
 {
 	if (r->source == AN_ID_NAME && r->reading)
 		return cm_asprintf("its name, as --pattern '%s'", r->reading);
+	if (r->source == AN_ID_PATTERN && r->reading)
+		return cm_asprintf("--pattern '%s'", r->reading);
 	if (r->source == AN_ID_LAYOUT && r->reading)
 		return cm_asprintf("the campaign layout, as --pattern '%s'", r->reading);
 	return cm_asprintf("the %s", source_word(r->source));
