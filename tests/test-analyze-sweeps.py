@@ -306,6 +306,16 @@ def sweeps(tmp):
     check("4 names read as the campaign layout, --pattern '{state}/r{round}/{test}.json', "
           "e.g. basis/r1/rr.json: state basis, round 1, test rr" in err, f"layout: note: {err}")
     same_reading_by_pattern("layout", p, got)
+    # bonnie++ files: a note counts names (files), not their rows' runs.
+    src = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+    row = os.path.join(src, "tests", "fixtures", "bonnie", "bonnie-2.00a",
+                       "bonnie-2.00a_q_s0_n128.csv")
+    p = os.path.join(tmp, "bonnie")
+    for name in ("zvol-1", "zvol-2", "raw-1"):
+        copy(row, f"{p}/{name}.csv")
+    rc, out, err = run(["--csv", "summary", p])
+    check(rc == 0 and "3 names read as --pattern '{state}-{round}.csv', e.g. raw-1.csv: state "
+          "raw, round 1, the tests of its bonnie++ rows" in err, f"bonnie++ files: {err}")
     formats(tmp, data, R)
     return summary()
 

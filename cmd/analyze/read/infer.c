@@ -498,7 +498,10 @@ static void note_shape(struct an_analysis *a, size_t in, struct guess *g, const 
 			common += g[idx[k]].nm.words[i].role == AN_W_COMMON && k == from;
 	}
 	struct cm_buf b = {NULL, 0, 0};
-	size_t n = to - from;
+	/* names, not runs: a file of bonnie++ rows is one name */
+	size_t n = 0;
+	for (size_t k = from; k < to; k++)
+		n += k == from || strcmp(g[idx[k]].r->path, g[idx[k - 1]].r->path) != 0;
 	cm_buf_printf(&b, "%s: %zu name%s read as --pattern '%s%s', e.g. %s:", a->inputs[in].arg, n,
 		      n == 1 ? "" : "s", q->shape, extension(r),
 		      an_path_below(a->inputs[in].root, r->path));
