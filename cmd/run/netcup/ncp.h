@@ -47,6 +47,20 @@ struct fcr_ncp_snapshot {
 
 /* ---- actions.c ---- */
 extern const struct fcr_action fcr_ncp_actions[];
+
+/* ---- perform.c: what the rows do (struct fcr_action's perform) ---- */
+int fcr_ncp_power_off_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			      json_t *result, struct fcr_error *err);
+int fcr_ncp_power_on_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			     json_t *result, struct fcr_error *err);
+int fcr_ncp_reboot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			   struct fcr_error *err);
+int fcr_ncp_snapshot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+			     json_t *result, struct fcr_error *err);
+int fcr_ncp_delete_snapshot_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step,
+				    json_t *result, struct fcr_error *err);
+int fcr_ncp_revert_perform(struct fcr_action_ctx *ctx, const struct fcr_step *step, json_t *result,
+			   struct fcr_error *err);
 /* The safety layer's power-on (struct fcr_provider). */
 int fcr_ncp_ensure_powered_on(void *state, json_t *result, struct fcr_error *err);
 
