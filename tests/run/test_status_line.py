@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""fiocamp-run's status line on a terminal: a real campaign (real fio, 4 s
+"""fiocamp-run's status line on a terminal: a real campaign (real fio, 2 s
 runs so that fio reports its rate, an 8 MiB file) under a pseudo-terminal
-of 60 and of 120 columns.
+of 60 and of 120 columns, the two at the same time (each in a directory of
+its own).
 
 What is checked, from the bytes the terminal got:
 - no status line is left on the screen: each one is erased before any other
@@ -25,17 +26,23 @@ import subprocess
 import sys
 import tempfile
 import termios
+import threading
 import time
+import traceback
 
 STATE = 'snapshot-after-a-long-while'  # long, so that 60 columns must shorten it
 TEST = 'rr4k'
 FAILURES = []
 
 
+CHECK_LOCK = threading.Lock()  # the two terminals are checked on two threads
+
+
 def check(cond, what):
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL:', what, file=sys.stderr)
+    with CHECK_LOCK:
+        if not cond:
+            FAILURES.append(what)
+            print('FAIL:', what, file=sys.stderr)
 
 
 def run_in_pty(argv, cwd, cols, timeout=240):
@@ -120,7 +127,7 @@ pause     = 4s
 target    = local
 directory = %s
 size      = 8M
-runtime   = 4s
+runtime   = 2s
 
 [state basis]
 
@@ -199,11 +206,25 @@ def check_run(binary, tmp, cols):
               % (what, label, after))
 
 
+def check_run_caught(binary, tmp, cols):
+    try:
+        check_run(binary, tmp, cols)
+    except Exception:
+        check(False, '%d columns raised:\n%s' % (cols, traceback.format_exc()))
+
+
 def main():
     binary = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory(prefix='fc-tty-', dir=os.environ.get('FC_BUILDDIR')) as tmp:
+        runs = []
         for cols in (60, 120):
-            check_run(binary, tmp, cols)
+            own = os.path.join(tmp, str(cols))
+            os.mkdir(own)
+            runs.append(threading.Thread(target=check_run_caught, args=(binary, own, cols)))
+        for t in runs:
+            t.start()
+        for t in runs:
+            t.join()
     if FAILURES:
         print('%d failure(s)' % len(FAILURES), file=sys.stderr)
         sys.exit(1)
