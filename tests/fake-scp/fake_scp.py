@@ -997,7 +997,9 @@ class SshListener:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(("127.0.0.1", ARGS.ssh_port))
         self.port = s.getsockname()[1]
-        s.close()
+        # the port stays bound (never listening) while the listener is
+        # down, so that no other program on the machine is given it then
+        self.hold = s
         self.sock = None
 
     def tick(self, want):
