@@ -7,59 +7,24 @@ the test file's cleanup and the demo's own directory.
 usage: test_features.py AREA FIOCAMP_RUN
 
 Real fio, 1 s runtimes, 8 MiB files in a temporary directory; stdlib only.
-The helpers are test_run.py's.  Exit 77 = skipped.
+The helpers are tests/harness.py's.  Exit 77 = skipped.
 """
 import glob
 import hashlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
-import threading
 import time
 import zlib
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_run as T  # noqa: E402
-from test_run import check, check_eq, campaign, load_manifest, load_journal  # noqa: E402
+import harness as H
+from harness import campaign, check, check_eq, events, load_journal, load_manifest
 
 
 def analyzer():
-    return os.path.join(os.path.dirname(T.BIN), '..', 'analyze', 'fiocamp-analyze')
-
-
-class Banner:
-    """An SSH server as wait-ssh sees one: a banner on 127.0.0.1."""
-
-    def __init__(self):
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(('127.0.0.1', 0))
-        self.sock.listen(16)
-        self.port = self.sock.getsockname()[1]
-        threading.Thread(target=self.serve, daemon=True).start()
-
-    def serve(self):
-        while True:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            try:
-                c.sendall(b'SSH-2.0-OpenSSH_9.2 test\r\n')
-                c.close()
-            except OSError:
-                pass
-
-    def close(self):
-        self.sock.close()
-
-
-def events(d, kind):
-    return [e for e in load_journal(d) if e['event'] == kind]
+    return os.path.join(os.path.dirname(H.BIN), '..', 'analyze', 'fiocamp-analyze')
 
 
 # ---------------------------------------------------------------------------
@@ -82,7 +47,7 @@ BAD = [
 def test_repeat(tmp):
     for i, (body, line, msg) in enumerate(BAD):
         ini = campaign(tmp, 'bad%d.ini' % i, body, extra='suite = rw4k')
-        rc, out, err = T.run(['--dry-run', ini], tmp)
+        rc, out, err = H.run(['--dry-run', ini], tmp)
         check_eq(rc, 2, 'bad case %d exit status' % i)
         check(('%s:%d: %s' % (ini, line, msg)) in err, 'bad case %d: want %s:%d: %s in %s'
               % (i, ini, line, msg, err))
@@ -95,13 +60,13 @@ def test_repeat(tmp):
         'rounds = 1\n'
         'before = run sh -c "echo ran >> %s"; settle 100ms\n') % counter,
         extra='name = rep\nsuite = rw4k\nrounds = 2\n')
-    rc, out, err = T.run(['--dry-run', ini], tmp)
+    rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 0, 'dry-run exit status (%s)' % err)
     for k in (1, 2, 3):
         check('repetition %d/3 -> cycle/rep%d/' % (k, k) in out, 'dry-run rep %d:\n%s' % (k, out))
         check('round 1/1 -> cycle/rep%d/r1/' % k in out, 'dry-run rep %d round' % k)
     check('state 2/2: cycle (1 round x 1 test)' in out, 'dry-run state line:\n%s' % out)
-    rc, out, err = T.run(['-o', 'camp', ini], tmp)
+    rc, out, err = H.run(['-o', 'camp', ini], tmp)
     check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
     d = os.path.join(tmp, 'camp')
     m = load_manifest(d)
@@ -111,8 +76,8 @@ def test_repeat(tmp):
     check_eq(len(basis['rounds']), 2, 'basis: the campaign rounds')
     check('repetitions' not in basis and 'repeat' not in basis, 'basis has no repetitions')
     check('data_back_s' in basis and basis['data_back_s'] is None, 'basis data_back_s null')
-    T.check_round_files(d, 'basis', 1, ['rw4k'])
-    T.check_round_files(d, 'basis', 2, ['rw4k'])
+    H.check_round_files(d, 'basis', 1, ['rw4k'])
+    H.check_round_files(d, 'basis', 2, ['rw4k'])
     # repeat = 3
     check_eq(cyc['repeat'], 3, 'repeat')
     check_eq(cyc['status'], 'done', 'cycle status')
@@ -129,7 +94,7 @@ def test_repeat(tmp):
         check_eq(r['rounds'][0]['tests'][0]['json'],
                  'cycle/rep%d/r1/rr4k.json' % r['repetition'], 'run path')
         check('downtime_s' in r and 'data_back_s' in r, 'repetition timings present')
-        T.check_round_files(d, os.path.join('cycle', 'rep%d' % r['repetition']), 1, ['rr4k'])
+        H.check_round_files(d, os.path.join('cycle', 'rep%d' % r['repetition']), 1, ['rr4k'])
     check(not os.path.exists(os.path.join(d, 'cycle', 'r1')), 'no cycle/r1')
     with open(counter) as f:
         check_eq(f.read().count('ran'), 3, 'the action ran once per repetition')
@@ -156,27 +121,27 @@ def test_repeat(tmp):
 
 def test_rounds0(tmp):
     marker = os.path.join(tmp, 'marker.txt')
-    T.write(marker, 'data\n')
+    H.write(marker, 'data\n')
     text = ('[campaign]\nname = nofio\nrounds = 0\n'
             '[state before]\nbefore = hash %s\n'
             '[state after]\nbefore = run true; verify-hash %s\n'
             '[state measured]\nrounds = 1\nsuite = rw4k\n' % (marker, marker))
     # rounds = 1 in a state needs the test file: directory and size
     ini = os.path.join(tmp, 'nofile.ini')
-    T.write(ini, text)
-    rc, out, err = T.run(['--dry-run', ini], tmp)
+    H.write(ini, text)
+    rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 2, 'a state with rounds needs directory and size')
     check("needs 'directory'" in err and "needs 'size'" in err, 'the message: %s' % err)
     # only transitions and hashes: no suite, no directory, no size
     ini = os.path.join(tmp, 'nofio.ini')
-    T.write(ini, text.split('[state measured]')[0])
-    rc, out, err = T.run(['--dry-run', ini], tmp)
+    H.write(ini, text.split('[state measured]')[0])
+    rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 0, 'dry-run of a campaign without fio (%s)' % err)
     check('no test file' in out and '(no rounds: only its actions)' in out,
           'the plan says so:\n%s' % out)
     check('expected duration: not known beforehand: 3 steps whose duration' in out
           and '0ms' not in out, 'no "about 0ms" for a plan of actions only:\n%s' % out)
-    rc, out, err = T.run(['-o', 'camp', ini], tmp)
+    rc, out, err = H.run(['-o', 'camp', ini], tmp)
     check_eq(rc, 0, 'a campaign without fio runs (%s)' % err[-2000:])
     d = os.path.join(tmp, 'camp')
     m = load_manifest(d)
@@ -206,7 +171,7 @@ def test_rounds0(tmp):
         '[state basis]\n'
         '[state switch]\nrounds = 0\nbefore = settle 100ms\n'
         '[state after]\n'), extra='suite = rw4k\nrounds = 1\n')
-    rc, out, err = T.run(['-o', 'mixed', ini], tmp)
+    rc, out, err = H.run(['-o', 'mixed', ini], tmp)
     check_eq(rc, 0, 'mixed campaign (%s)' % err[-2000:])
     m = load_manifest(os.path.join(tmp, 'mixed'))
     check_eq([len(s['rounds']) for s in m['states']], [1, 0, 1], 'rounds per state')
@@ -215,7 +180,7 @@ def test_rounds0(tmp):
 
 def test_payload(tmp):
     path = os.path.join(tmp, 'payload.bin')
-    b = Banner()
+    b = H.Banner()
     try:
         ini = campaign(tmp, 'pay.ini', (
             '[state write]\nrounds = 0\nbefore = payload %s 4M\n'
@@ -225,12 +190,12 @@ def test_payload(tmp):
             'before = run --takes-down sh -c "echo x >> %s"; verify-hash %s\n'
             '[state never]\nrounds = 0\nbefore = settle 10ms\n')
             % (path, b.port, path, path, path), extra='suite = rw4k\n')
-        rc, out, err = T.run(['--dry-run', ini], tmp)
+        rc, out, err = H.run(['--dry-run', ini], tmp)
         check_eq(rc, 0, 'dry-run (%s)' % err)
         check('--refill_buffers' in out and '--randrepeat=0' in out and '--size=4194304' in out,
               'payload plan:\n%s' % out)
         check('(the machine goes away: downtime starts)' in out, 'takes-down in the plan')
-        rc, out, err = T.run(['-o', 'camp', ini], tmp)
+        rc, out, err = H.run(['-o', 'camp', ini], tmp)
         check_eq(rc, 1, 'the changed file fails the campaign (%s)' % err[-2000:])
         d = os.path.join(tmp, 'camp')
         m = load_manifest(d)
@@ -271,11 +236,11 @@ def test_payload(tmp):
         check('the machine may be off' in err, 'and said so: %s' % err[-1500:])
         # fio cannot write it (its directory would be below a file): the state
         # fails with fio's first line
-        T.write(os.path.join(tmp, 'a-file'), 'x\n')
+        H.write(os.path.join(tmp, 'a-file'), 'x\n')
         nodir = os.path.join(tmp, 'a-file', 'p.bin')
         ini = campaign(tmp, 'nodir.ini', '[state a]\nrounds = 0\nbefore = payload %s 4M\n'
                        % nodir, extra='suite = rw4k\n')
-        rc, out, err = T.run(['-o', 'nodir', ini], tmp)
+        rc, out, err = H.run(['-o', 'nodir', ini], tmp)
         check_eq(rc, 1, 'a payload fio cannot write fails')
         a = load_manifest(os.path.join(tmp, 'nodir'))['states'][0]['before'][0]
         check_eq(a['status'], 'failed', 'payload failed')
@@ -284,17 +249,17 @@ def test_payload(tmp):
         # a payload path must be absolute
         bad = campaign(tmp, 'bad.ini', '[state a]\nbefore = payload rel.bin 4M\n',
                        extra='suite = rw4k\n')
-        rc, out, err = T.run(['--dry-run', bad], tmp)
+        rc, out, err = H.run(['--dry-run', bad], tmp)
         check_eq(rc, 2, 'a relative payload path is refused')
         check('must be absolute' in err, 'message: %s' % err)
         bad = campaign(tmp, 'bad2.ini', '[state a]\nbefore = payload /x/y 5000\n',
                        extra='suite = rw4k\n')
-        rc, out, err = T.run(['--dry-run', bad], tmp)
+        rc, out, err = H.run(['--dry-run', bad], tmp)
         check_eq(rc, 2, 'a size not a multiple of 4k is refused')
         check('multiple of 4k' in err, 'message: %s' % err)
         bad = campaign(tmp, 'bad3.ini', '[state a]\nbefore = run --takes-down\n',
                        extra='suite = rw4k\n')
-        rc, out, err = T.run(['--dry-run', bad], tmp)
+        rc, out, err = H.run(['--dry-run', bad], tmp)
         check_eq(rc, 2, '--takes-down without a command is refused')
         check('needs a command' in err, 'message: %s' % err)
     finally:
@@ -302,14 +267,14 @@ def test_payload(tmp):
 
 
 def test_takes_down(tmp):
-    b = Banner()
+    b = H.Banner()
     try:
         ini = campaign(tmp, 'down.ini', (
             '[state basis]\n'
             '[state rollback]\n'
             'before = remote --takes-down sleep 0.5; wait-ssh 127.0.0.1:%d\n') % b.port,
             extra='suite = rw4k\n')
-        rc, out, err = T.run(['-o', 'camp', ini], tmp)
+        rc, out, err = H.run(['-o', 'camp', ini], tmp)
         check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
         d = os.path.join(tmp, 'camp')
         st = load_manifest(d)['states'][1]
@@ -323,7 +288,7 @@ def test_takes_down(tmp):
             '[state basis]\n'
             'before = run --takes-down true; run false; wait-ssh 127.0.0.1:%d\n') % b.port,
             extra='suite = rw4k\n')
-        rc, out, err = T.run(['-o', 'fail', ini], tmp)
+        rc, out, err = H.run(['-o', 'fail', ini], tmp)
         check_eq(rc, 1, 'failure exit status')
         ev = events(os.path.join(tmp, 'fail'), 'ensure-powered-on')
         check(len(ev) == 1 and ev[0]['status'] == 'done' and ev[0]['ssh']['port'] == b.port,
@@ -341,32 +306,32 @@ def test_resume_rep(tmp):
         'before = run sh -c "echo ran >> %s"\n') % counter,
         extra='suite = rw4k rr4k\nrounds = 2\npause = 0s\n')
     d = os.path.join(tmp, 'camp')
-    p = subprocess.Popen([T.BIN, '-q', '-o', d, ini], cwd=tmp, env=T.env_for_run(),
+    p = subprocess.Popen([H.BIN, '-q', '-o', d, ini], cwd=tmp, env=H.env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # repetition 2: its round 1 done, round 2's first test running: kill -9
     # at once (the round runs for two 1 s runs more: a loaded machine that
     # wakes this script late still kills inside it)
-    e = T.wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'cycle'
+    e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'cycle'
                          and e.get('repetition') == 2 and e.get('round') == 2, p)
     check(e is not None, 'reached cycle rep 2 round 2')
-    kids = T.fio_children(p.pid)
+    kids = H.children(p.pid)
     os.kill(p.pid, signal.SIGKILL)
     p.communicate()
-    T.wait_gone(kids)
+    H.wait_gone(kids)
     m = load_manifest(d)
     reps = m['states'][1]['repetitions']
     check_eq([r['status'] for r in reps], ['done', 'running', 'pending'], 'statuses at kill')
     check_eq([r['status'] for r in reps[1]['rounds']], ['done', 'running'], 'rep 2 rounds')
-    rep1 = {k: v for k, v in T.tree_sums(d).items() if k.startswith('cycle/rep1/')}
-    rep2r1 = {k: v for k, v in T.tree_sums(d).items() if k.startswith('cycle/rep2/r1/')}
+    rep1 = {k: v for k, v in H.tree_sums(d).items() if k.startswith('cycle/rep1/')}
+    rep2r1 = {k: v for k, v in H.tree_sums(d).items() if k.startswith('cycle/rep2/r1/')}
     check_eq(len(rep1), 20, 'files of rep 1: %r' % sorted(rep1))
-    rc, out, err = T.run(['--resume', d], tmp)
+    rc, out, err = H.run(['--resume', d], tmp)
     check_eq(rc, 0, 'resume exit status (%s)' % err[-2000:])
     m = load_manifest(d)
     check_eq(m['status'], 'done', 'done after resume')
     reps = m['states'][1]['repetitions']
     check_eq([r['status'] for r in reps], ['done', 'done', 'done'], 'every repetition done')
-    sums = T.tree_sums(d)
+    sums = H.tree_sums(d)
     check_eq({k: v for k, v in sums.items() if k.startswith('cycle/rep1/')}, rep1,
              'repetition 1 untouched')
     check_eq({k: v for k, v in sums.items() if k.startswith('cycle/rep2/r1/')}, rep2r1,
@@ -409,7 +374,7 @@ def test_cleanup(tmp):
     tf = os.path.join(tmp, 'target', 'fiocamp.testfile')
     body = '[state basis]\n'
     ini = campaign(tmp, 'clean.ini', body, extra='suite = rw4k\n')
-    rc, out, err = T.run(['-o', 'c1', ini], tmp)
+    rc, out, err = H.run(['-o', 'c1', ini], tmp)
     check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
     check(not os.path.exists(tf), 'the test file is removed at the end')
     lines = [l for l in err.splitlines() if 'the test file' in l]
@@ -419,7 +384,7 @@ def test_cleanup(tmp):
     ev = events(os.path.join(tmp, 'c1'), 'test-file')
     check_eq([(e['path'], e['status']) for e in ev], [(tf, 'removed')], 'test-file event')
     ini = campaign(tmp, 'keep.ini', body, extra='suite = rw4k\nkeep-file = yes\n')
-    rc, out, err = T.run(['-o', 'c2', ini], tmp)
+    rc, out, err = H.run(['-o', 'c2', ini], tmp)
     check_eq(rc, 0, 'keep-file exit status (%s)' % err[-2000:])
     check(os.path.isfile(tf), 'keep-file = yes keeps it')
     check('the test file %s is kept (keep-file = yes)' % tf in err, 'says so: %s' % err[-500:])
@@ -428,18 +393,18 @@ def test_cleanup(tmp):
     os.unlink(tf)
     ini = campaign(tmp, 'fail.ini', '[state basis]\n[state bad]\nbefore = run false\n',
                    extra='suite = rw4k\n')
-    rc, out, err = T.run(['-o', 'c3', ini], tmp)
+    rc, out, err = H.run(['-o', 'c3', ini], tmp)
     check_eq(rc, 1, 'failed campaign')
     check(os.path.isfile(tf), 'a failed campaign keeps the test file')
     check('the test file %s is kept for --resume' % tf in err, 'says so: %s' % err[-500:])
     # the resume that finishes it removes it
-    T.write(os.path.join(tmp, 'c3', 'campaign.ini'),
+    H.write(os.path.join(tmp, 'c3', 'campaign.ini'),
             open(ini).read().replace('run false', 'run true'))
-    rc, out, err = T.run(['--resume', 'c3'], tmp)
+    rc, out, err = H.run(['--resume', 'c3'], tmp)
     check_eq(rc, 0, 'resume (%s)' % err[-2000:])
     check(not os.path.exists(tf), 'removed when the resumed campaign is done')
     # an ssh target
-    started = T.start_sshd(tmp)
+    started = H.start_sshd(tmp)
     if started is None:
         print('sshd or ssh missing: the ssh part skipped')
         return
@@ -449,8 +414,8 @@ def test_cleanup(tmp):
         remote = os.path.join(tmp, 'remote')
         ini = campaign(tmp, 'ssh.ini', body, extra='suite = rw4k\ntarget = ssh %s@127.0.0.1:%d\n'
                        % (user, port))
-        T.write(ini, open(ini).read().replace(os.path.join(tmp, 'target'), remote))
-        rc, out, err = T.run(['-o', 'c4', ini], tmp, {'FIOCAMP_SSH_OPTS': opts})
+        H.write(ini, open(ini).read().replace(os.path.join(tmp, 'target'), remote))
+        rc, out, err = H.run(['-o', 'c4', ini], tmp, {'FIOCAMP_SSH_OPTS': opts})
         check_eq(rc, 0, 'ssh exit status (%s)' % err[-2000:])
         check(os.path.isdir(remote), 'the remote directory was made')
         check(not os.path.exists(os.path.join(remote, 'fiocamp.testfile')),
@@ -466,14 +431,14 @@ def test_demo(tmp):
     cwd = os.path.join(tmp, 'cwd')
     os.mkdir(tmpdir)
     os.mkdir(cwd)
-    env = T.env_for_run({'TMPDIR': tmpdir})
-    p = subprocess.run([T.BIN, '--demo', '--dry-run'], cwd=cwd, env=env, capture_output=True,
+    env = H.env_for_run({'TMPDIR': tmpdir})
+    p = subprocess.run([H.BIN, '--demo', '--dry-run'], cwd=cwd, env=env, capture_output=True,
                        text=True)
     check_eq(p.returncode, 0, 'demo dry-run (%s)' % p.stderr)
     check('%s/fiocamp-demo.XXXXXX/files/fiocamp.testfile' % tmpdir in p.stdout,
           'the plan names the demo\'s own directory:\n%s' % p.stdout[:500])
     check_eq(os.listdir(tmpdir), [], 'a dry run creates nothing')
-    proc = subprocess.Popen([T.BIN, '--demo'], cwd=cwd, env=env, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([H.BIN, '--demo'], cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     end = time.time() + 60
     dirs = []
@@ -488,7 +453,7 @@ def test_demo(tmp):
     d = os.path.dirname(dirs[0])
     top = os.path.dirname(d)
     check_eq(oct(os.stat(top).st_mode & 0o777), oct(0o700), 'made by mkdtemp')
-    e = T.wait_for_event(d, lambda e: e['event'] == 'fio-end', proc, timeout=120)
+    e = H.wait_for_event(d, lambda e: e['event'] == 'fio-end', proc, timeout=120)
     check(e is not None, 'the demo ran fio')
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
@@ -501,7 +466,7 @@ def test_demo(tmp):
     with open(os.path.join(d, 'campaign.ini')) as f:
         check('directory = %s/files' % top in f.read(), 'the copy names the demo\'s directory')
     # a second demo gets a directory of its own
-    p2 = subprocess.run([T.BIN, '--demo', '--dry-run'], cwd=cwd, env=env, capture_output=True,
+    p2 = subprocess.run([H.BIN, '--demo', '--dry-run'], cwd=cwd, env=env, capture_output=True,
                         text=True)
     check_eq(p2.returncode, 0, 'second dry-run')
     shutil.rmtree(top, ignore_errors=True)
@@ -519,20 +484,11 @@ AREAS = {
 
 
 def main():
-    area, T.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
-    base = os.environ.get('FC_BUILDDIR')
-    tmp = tempfile.mkdtemp(prefix='fiocamp-feat-%s.' % area, dir=base)
-    try:
-        rc = AREAS[area](tmp)
-    finally:
-        if not T.FAILURES:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    if rc == 77:
-        sys.exit(77)
-    print('%d checks, %d failed' % (T.CHECKS[0], len(T.FAILURES)))
-    sys.exit(1 if T.FAILURES else 0)
+    area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    with H.scratch('fiocamp-feat-%s.' % area) as tmp:
+        if AREAS[area](tmp) == H.SKIPPED:
+            sys.exit(H.SKIPPED)
+    sys.exit(H.summary())
 
 
 if __name__ == '__main__':

@@ -17,340 +17,17 @@ environments of the children) of the processes it saw while they ran.
 import json
 import os
 import re
-import secrets
-import shutil
 import signal
-import subprocess
 import sys
-import tempfile
-import threading
 import time
-import urllib.request
 
-BIN = None
-FAKE = None
-SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(__file__), '..', '..'))
-FAILURES = []
-CHECKS = [0]
-TOKEN = 'fiocamp-test-refresh-' + secrets.token_hex(16)
-SERVER = 111007
-SCALE = 0.05
-CAPTURED = []  # (what, text) searched for the token at the end
-SNAPSHOTS = '/scp-core/api/v1/servers/%d/snapshots' % SERVER
-
-
-CHECK_LOCK = threading.Lock()  # checks may come from several threads
-
-
-def check(cond, what):
-    with CHECK_LOCK:
-        CHECKS[0] += 1
-        if not cond:
-            FAILURES.append(what)
-            print('FAIL:', what, file=sys.stderr)
-
-
-def check_eq(a, b, what):
-    check(a == b, '%s: %r != %r' % (what, a, b))
-
-
-# ---- the fake SCP server ---------------------------------------------------
-
-class Fake:
-    def __init__(self, tmp):
-        self.log_path = os.path.join(tmp, 'fake-requests.jsonl')
-        self.err = open(os.path.join(tmp, 'fake.stderr'), 'w+')
-        # every request the fake gets, held against the vendor's schema at stop()
-        self.record_path = os.path.join(tmp, 'api-record.jsonl')
-        env = dict(os.environ, FAKE_SCP_REFRESH_TOKEN=TOKEN, FAKE_API_RECORD=self.record_path)
-        self.proc = subprocess.Popen([sys.executable, FAKE, '--time-scale', str(SCALE),
-                                      '--log', self.log_path],
-                                     stdout=subprocess.PIPE, stderr=self.err, env=env, text=True)
-        ports = json.loads(self.proc.stdout.readline())
-        self.http, self.ssh = ports['http'], ports['ssh']
-        self.url = 'http://127.0.0.1:%d' % self.http
-        self.since = 1
-
-    def call(self, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data,
-                                     method='POST' if data is not None else 'GET')
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-    def reset(self, server=None, **cfg):
-        spec = dict(id=SERVER)
-        spec.update(server or {})
-        cfg.setdefault('time_scale', SCALE)
-        cfg.setdefault('lock_window', 5.0)
-        cfg.setdefault('boot_delay', 3.0)
-        cfg['servers'] = [spec]
-        cfg['refresh_token'] = TOKEN
-        self.call('/_fake/reset', cfg)
-
-    def fault(self, **f):
-        self.call('/_fake/fault', f)
-
-    def server(self):
-        return self.call('/_fake/state')['servers'][0]
-
-    def requests(self):
-        """The API requests since the last reset (the log starts again at 1)."""
-        return self.call('/_fake/requests?since=1')['requests']
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.err.seek(0)
-        CAPTURED.append(('fake stderr', self.err.read()))
-        self.err.close()
-        try:
-            with open(self.log_path) as f:
-                CAPTURED.append(('fake request log', f.read()))
-        except OSError:
-            pass
-        check_api_record(self.record_path)
-
-
-API_CHECKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'api',
-                           'check-requests.py')
-
-
-def check_api_record(path):
-    """tests/api/check-requests.py over a fake's FAKE_API_RECORD: every
-    request fiocamp-run (or the test) sent is as the netcup API's published
-    schema has it, every answer as the reference documents it."""
-    if not os.path.exists(path):
-        return  # the fake got no API request
-    with open(path) as f:
-        CAPTURED.append(('API record', f.read()))
-    keep = os.environ.get('FC_API_RECORDS')  # a directory that keeps every record
-    if keep:
-        os.makedirs(keep, exist_ok=True)
-        shutil.copy(path, tempfile.mkstemp(prefix=os.path.basename(os.path.dirname(path)) + '.',
-                                           suffix='.jsonl', dir=keep)[1])
-    r = subprocess.run([sys.executable, API_CHECKER, path], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    lines = r.stdout.strip().split('\n')
-    print(lines[-1])
-    check(r.returncode == 0, 'the API requests hold against the schema:\n' +
-          '\n'.join(lines[:40]))
-
-
-# ---- campaigns ----------------------------------------------------------------
-
-def write(path, text, mode=None):
-    with open(path, 'w') as f:
-        f.write(text)
-    if mode is not None:
-        os.chmod(path, mode)
-
-
-def provider_keys(fake, token_file=None):
-    keys = ['type = netcup', 'server-id = %d' % SERVER,
-            'api-url = %s/scp-core' % fake.url, 'auth-url = %s/realms/scp' % fake.url,
-            'poll-interval = 100ms', 'lock-wait = 200ms', 'retry-wait = 100ms',
-            'unavailable-wait = 100ms', 'task-timeout = 30s', 'http-timeout = 10s']
-    if token_file:
-        keys.append('token-file = %s' % token_file)
-    return '\n'.join(keys) + '\n'
-
-
-def campaign_head(tmp, name, suite='rw4k', rounds=1):
-    return ('[campaign]\nname = %s\nsuite = %s\nrounds = %d\npause = 0s\ntarget = local\n'
-            'directory = %s\nsize = 8M\nruntime = 1s\nprefill = no\n\n'
-            % (name, suite, rounds, os.path.join(tmp, 'target')))
-
-
-def worked_example(tmp, fake, token_file, rounds=1):
-    """fio-jobs/netcup-snapshot.ini with its [campaign] and [provider] made local:
-    the states and their actions are the shipped file's."""
-    with open(os.path.join(SRCDIR, 'fio-jobs', 'netcup-snapshot.ini')) as f:
-        shipped = f.read()
-    states = shipped[shipped.index('[state basis]'):]
-    states = re.sub(r'wait-ssh(?=;|\s*$)', 'wait-ssh 127.0.0.1:%d' % fake.ssh, states,
-                    flags=re.M)
-    states = states.replace('settle 45s', 'settle 100ms')
-    text = (campaign_head(tmp, 'worked', rounds=rounds) + '[provider]\n' +
-            provider_keys(fake, token_file) + '\n' + states)
-    path = os.path.join(tmp, 'worked.ini')
-    write(path, text)
-    return path
-
-
-def short_campaign(tmp, fake, token_file, name='short'):
-    """basis, one offline snapshot, and the cleanup."""
-    text = (campaign_head(tmp, name) + '[provider]\n' + provider_keys(fake, token_file) +
-            '\n[state basis]\n\n[state snap1]\n'
-            'before = power-off; snapshot fc-s1; power-on; wait-ssh 127.0.0.1:%d; '
-            'settle 100ms\n\n[state cleanup]\nbefore = delete-snapshot all-created\n'
-            % fake.ssh)
-    path = os.path.join(tmp, name + '.ini')
-    write(path, text)
-    return path
-
-
-def token_file(tmp):
-    path = os.path.join(tmp, 'netcup.token')
-    write(path, TOKEN + '\n', 0o600)
-    return path
-
-
-# ---- running fiocamp-run ------------------------------------------------------
-
-def env_for_run(extra=None):
-    env = dict(os.environ)
-    env['FIOCAMP_ANALYZE'] = 'builtin'
-    env.pop('FIOCAMP_NETCUP_REFRESH_TOKEN', None)
-    if extra:
-        env.update(extra)
-    return env
-
-
-def proc_tree(pid):
-    out = [pid]
-    for p in out:
-        try:
-            with open('/proc/%d/task/%d/children' % (p, p)) as f:
-                out.extend(int(x) for x in f.read().split())
-        except OSError:
-            pass
-    return out
-
-
-def read_proc(pid, what):
-    try:
-        with open('/proc/%d/%s' % (pid, what), 'rb') as f:
-            return f.read().replace(b'\0', b' ').decode('utf-8', 'replace')
-    except OSError:
-        return ''
-
-
-class Watch:
-    """Reads the command lines of the controller and its children, and the
-    environments of the children, every 50 ms while the run lasts."""
-
-    def __init__(self, proc):
-        self.proc = proc
-        self.seen = 0
-        self.stop = False
-        self.thread = threading.Thread(target=self.loop, daemon=True)
-        self.thread.start()
-
-    def loop(self):
-        while not self.stop and self.proc.poll() is None:
-            for pid in proc_tree(self.proc.pid):
-                self.seen += 1
-                CAPTURED.append(('cmdline of pid %d' % pid, read_proc(pid, 'cmdline')))
-                # fiocamp-run's own too, once it has read the token (wiped then)
-                if pid != self.proc.pid or self.seen > 40:
-                    CAPTURED.append(('environ of pid %d' % pid, read_proc(pid, 'environ')))
-            time.sleep(0.05)
-
-    def done(self):
-        self.stop = True
-        self.thread.join()
-
-
-def start(args, cwd, extra_env=None, sighup=None):
-    """sighup: the disposition of SIGHUP fiocamp-run starts with (SIG_DFL as
-    from a terminal, SIG_IGN as under nohup); None: this script's own."""
-    pre = (lambda: signal.signal(signal.SIGHUP, sighup)) if sighup is not None else None
-    p = subprocess.Popen([BIN] + args, cwd=cwd, env=env_for_run(extra_env),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         preexec_fn=pre)
-    return p, Watch(p)
-
-
-def finish(p, w, timeout=180):
-    out, err = p.communicate(timeout=timeout)
-    w.done()
-    CAPTURED.append(('stdout', out))
-    CAPTURED.append(('stderr', err))
-    return p.returncode, out, err
-
-
-def run(args, cwd, extra_env=None, timeout=180):
-    p, w = start(args, cwd, extra_env)
-    return finish(p, w, timeout)
-
-
-def capture_dir(d):
-    for root, _, files in os.walk(d):
-        for name in files:
-            path = os.path.join(root, name)
-            with open(path, 'rb') as f:
-                CAPTURED.append((path, f.read().decode('utf-8', 'replace')))
-
-
-def load_manifest(d):
-    with open(os.path.join(d, 'manifest.json')) as f:
-        return json.load(f)
-
-
-def load_journal(d):
-    """The journal's events.  Read while fiocamp-run writes it, its last line
-    may not be ended yet: that part is left out (docs/campaign-directory.md:
-    a reader skips it); any other line that is no JSON is an error."""
-    with open(os.path.join(d, 'journal.jsonl')) as f:
-        lines = f.read().split('\n')
-    return [json.loads(line) for line in lines[:-1]]
-
-
-def wait_for(pred, proc, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if proc.poll() is not None:
-            return None
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.02)
-    return None
-
-
-def journal_has(d, pred):
-    try:
-        return any(pred(e) for e in load_journal(d))
-    except (OSError, ValueError):
-        return False
-
-
-def writes(reqs):
-    return [r for r in reqs if r['method'] in ('POST', 'PATCH', 'DELETE', 'PUT') and
-            r['path'].startswith('/scp-core/') and not r['path'].endswith(':dryrun')]
-
-
-def snapshot_posts(reqs, name=None, taken=False):
-    """POSTs of snapshots (taken: only those the API accepted)."""
-    return [r for r in reqs if r['method'] == 'POST' and r['path'] == SNAPSHOTS and
-            (name is None or json.loads(r['body'])['name'] == name) and
-            (not taken or r['status'] == 202)]
-
-
-def state_of(m, name):
-    return [s for s in m['states'] if s['name'] == name][0]
-
-
-def sha(path):
-    import hashlib
-    with open(path, 'rb') as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def check_powered_back(fake, d, what):
-    srv = fake.server()
-    check_eq(srv['serverLiveInfo']['state'], 'RUNNING', '%s: the fake server is RUNNING' % what)
-    ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
-    check_eq(len(ev), 1, '%s: one ensure-powered-on event' % what)
-    if ev:
-        check_eq(ev[0]['status'], 'done', '%s: ensure-powered-on status' % what)
-        check_eq(ev[0]['server_state'], 'RUNNING', '%s: the journal says RUNNING' % what)
-        check(ev[0].get('ssh', {}).get('banner', '').startswith('SSH-2.0-'),
-              '%s: SSH answered after the power-on: %r' % (what, ev[0].get('ssh')))
+import harness as H
+import netcup_fake as NF
+from harness import (capture_dir, check, check_eq, journal_has, load_journal, load_manifest,
+                     wait_for, write)
+from netcup_fake import (SCALE, SERVER, SNAPSHOTS, TOKEN, Fake, campaign_head, check_powered_back,
+                         finish, provider_keys, run, short_campaign, snapshot_posts, start,
+                         state_of, token_file, worked_example, writes)
 
 
 # ---- areas --------------------------------------------------------------------
@@ -486,12 +163,12 @@ def test_faults(tmp, fake):
     check_eq(state_of(m, 'basis')['status'], 'done', '5xx: basis kept')
     check_eq(state_of(m, 'snap1')['before'][1]['status'], 'failed', '5xx: snapshot failed')
     basis_json = os.path.join(d, 'basis', 'r1', 'rw4k.json')
-    before = sha(basis_json)
+    before = H.sha256(basis_json)
     # the cause is gone: the resume finishes, nothing done is done again
     rc, out, err = run(['--resume', d], tmp)
     capture_dir(d)
     check_eq(rc, 0, '5xx: resume (%s)' % err[-2000:])
-    check_eq(sha(basis_json), before, '5xx: the finished round is byte-identical')
+    check_eq(H.sha256(basis_json), before, '5xx: the finished round is byte-identical')
     m = load_manifest(d)
     check_eq(m['status'], 'done', '5xx: done after the resume')
     reqs = fake.requests()
@@ -736,7 +413,7 @@ def test_resume(tmp, fake):
     check_eq(m['status'], 'running', 'manifest after kill -9')
     check_eq(state_of(m, 'snap1')['before'][1]['status'], 'running', 'snapshot cut short')
     basis = os.path.join(d, 'basis', 'r1', 'rw4k.json')
-    before = sha(basis)
+    before = H.sha256(basis)
     time.sleep(0.3)  # the delayed answer goes nowhere
 
     rc, out, err = run(['--resume', d], tmp)
@@ -745,7 +422,7 @@ def test_resume(tmp, fake):
     m = load_manifest(d)
     check_eq(m['status'], 'done', 'done after the resume')
     check_eq(m['sessions'], 2, 'two sessions')
-    check_eq(sha(basis), before, 'basis round byte-identical')
+    check_eq(H.sha256(basis), before, 'basis round byte-identical')
     for s in m['states']:
         check_eq(s['status'], 'done', 'state %s' % s['name'])
     reqs = fake.requests()
@@ -903,7 +580,7 @@ def test_dryrun(tmp, fake):
     n = len(fake.requests())
     home = os.path.join(tmp, 'home')
     os.mkdir(home)
-    ini = os.path.join(SRCDIR, 'fio-jobs', 'netcup-snapshot.ini')
+    ini = os.path.join(H.SRCDIR, 'fio-jobs', 'netcup-snapshot.ini')
     rc, out, err = run(['--dry-run', ini], tmp, {'HOME': home})
     check_eq(rc, 0, 'dry-run of the shipped example (%s)' % err)
     for want in ('provider netcup',
@@ -946,28 +623,22 @@ AREAS = {
 
 
 def main():
-    global BIN, FAKE
-    area, BIN, FAKE = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-    base = os.environ.get('FC_BUILDDIR')
-    tmp = tempfile.mkdtemp(prefix='fiocamp-netcup-%s.' % area, dir=base)
-    fake = Fake(tmp)
+    area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    NF.FAKE = os.path.abspath(sys.argv[3])
     t0 = time.time()
-    try:
-        AREAS[area](tmp, fake)
-    finally:
-        fake.stop()
-        leaks = [what for what, text in CAPTURED if TOKEN in text]
-        check_eq(leaks, [], 'the refresh token appears in')
-        for what, text in CAPTURED:
-            if re.search(r'fake-access-\d+-[0-9a-f]{24}', text):
-                check(False, 'an access token appears in %s' % what)
-        if not FAILURES:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    print('%d checks, %d failed, %d things searched for the token, %.1f s'
-          % (CHECKS[0], len(FAILURES), len(CAPTURED), time.time() - t0))
-    sys.exit(1 if FAILURES else 0)
+    with H.scratch('fiocamp-netcup-%s.' % area) as tmp:
+        fake = Fake(tmp)
+        try:
+            AREAS[area](tmp, fake)
+        finally:
+            fake.stop()
+            leaks = [what for what, text in H.CAPTURED if TOKEN in text]
+            check_eq(leaks, [], 'the refresh token appears in')
+            for what, text in H.CAPTURED:
+                if re.search(r'fake-access-\d+-[0-9a-f]{24}', text):
+                    check(False, 'an access token appears in %s' % what)
+    sys.exit(H.summary(', %d things searched for the token, %.1f s'
+                       % (len(H.CAPTURED), time.time() - t0)))
 
 
 if __name__ == '__main__':

@@ -8,108 +8,19 @@ Each AREA is its own meson test.  Campaigns use 1 s runtimes and 8 MiB test
 files in a temporary directory; stdlib only.  Exit 77 = skipped.
 """
 import glob
-import hashlib
 import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 
-BIN = None
-SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(__file__), '..', '..'))
-FAILURES = []
-CHECKS = [0]
+import harness as H
+from harness import (campaign, check, check_eq, check_round_files, env_for_run, load_manifest,
+                     run, sha256, tree_sums, wait_for_event, wait_gone, write)
 
-
-def check(cond, what):
-    CHECKS[0] += 1
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL:', what, file=sys.stderr)
-
-
-def check_eq(a, b, what):
-    check(a == b, '%s: %r != %r' % (what, a, b))
-
-
-def env_for_run(extra=None):
-    env = dict(os.environ)
-    env['FIOCAMP_ANALYZE'] = 'builtin'
-    env.pop('FIOCAMP_SSH_OPTS', None)
-    if extra:
-        env.update(extra)
-    return env
-
-
-def run(args, cwd, extra_env=None, timeout=300):
-    p = subprocess.run([BIN] + args, cwd=cwd, env=env_for_run(extra_env),
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def write(path, text):
-    with open(path, 'w') as f:
-        f.write(text)
-
-
-def sha256(path):
-    with open(path, 'rb') as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
-def load_manifest(d):
-    with open(os.path.join(d, 'manifest.json')) as f:
-        return json.load(f)
-
-
-def load_journal(d):
-    events = []
-    with open(os.path.join(d, 'journal.jsonl')) as f:
-        for line in f:
-            if line != '{"t":"2026-\n':  # the cut line of test_resume
-                events.append(json.loads(line))
-    return events
-
-
-def tree_sums(d):
-    out = {}
-    for root, _, files in os.walk(d):
-        for name in files:
-            p = os.path.join(root, name)
-            out[os.path.relpath(p, d)] = sha256(p)
-    return out
-
-
-def campaign(tmp, name, body, size='8M', runtime='1s', extra=''):
-    target = os.path.join(tmp, 'target')
-    text = ('[campaign]\n'
-            'directory = %s\n'
-            'size      = %s\n'
-            'runtime   = %s   ; short\n'
-            '%s\n%s') % (target, size, runtime, extra, body)
-    path = os.path.join(tmp, name)
-    write(path, text)
-    return path
-
-
-def check_round_files(d, state, rnd, tests):
-    for t in tests:
-        base = os.path.join(d, state, 'r%d' % rnd, t)
-        check(os.path.isfile(base + '.json'), '%s.json exists' % base)
-        check(os.path.isfile(base + '.fio'), '%s.fio exists' % base)
-        check(os.path.isfile(base + '.env'), '%s.env exists' % base)
-        check(os.path.isfile(base + '_iops.1.log'), '%s_iops.1.log exists' % base)
-        check(os.path.isfile(base + '_bw.1.log'), '%s_bw.1.log exists' % base)
-        if os.path.isfile(base + '.json'):
-            with open(base + '.json') as f:
-                doc = json.load(f)
-            check_eq(doc['jobs'][0]['jobname'], t, 'jobname in %s.json' % base)
-            check_eq(doc['jobs'][0]['error'], 0, 'error in %s.json' % base)
+SRCDIR = H.SRCDIR
 
 
 def fio_events(events, kind, state=None, rnd=None):
@@ -200,7 +111,7 @@ def test_e2e(tmp):
     check_eq(env['FIOCAMP_TEST'], 'rr4k', 'FIOCAMP_TEST')
     check_eq(env['FIOCAMP_FILE'], os.path.join(tmp, 'target', 'fiocamp.testfile'), 'FILE')
     # the journal
-    ev = load_journal(d)
+    ev = H.load_journal(d)
     check_eq(ev[0]['event'], 'campaign-start', 'first event')
     check_eq(ev[-1]['event'], 'campaign-end', 'last event')
     check_eq(ev[-1]['status'], 'done', 'last event status')
@@ -232,7 +143,7 @@ def test_e2e(tmp):
     check_eq(out, '', '--quiet prints nothing on stdout')
     # the end report comes from fiocamp-analyze when it is there, as a table
     # even though stdout is a pipe
-    analyzer = os.path.join(os.path.dirname(BIN), '..', 'analyze', 'fiocamp-analyze')
+    analyzer = os.path.join(os.path.dirname(H.BIN), '..', 'analyze', 'fiocamp-analyze')
     if os.access(analyzer, os.X_OK):
         small = campaign(tmp, 'small.ini', '[state one]\n\n[state two]\n',
                          extra='name = small\nsuite = rr4k\nrounds = 1\n')
@@ -241,35 +152,6 @@ def test_e2e(tmp):
         check('baseline one' in out and 'IOPS median' in out,
               "fiocamp-analyze's table at the end:\n%s" % out)
         check('did not finish' not in err, 'no fallback table: %s' % err[-2000:])
-
-
-def fio_children(pid):
-    try:
-        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
-
-
-def wait_for_event(d, pred, proc, timeout=120):
-    end = time.time() + timeout
-    while time.time() < end:
-        if proc.poll() is not None:
-            return None
-        try:
-            for e in load_journal(d):
-                if pred(e):
-                    return e
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.05)
-    return None
-
-
-def wait_gone(pids, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end and any(os.path.exists('/proc/%d' % p) for p in pids):
-        time.sleep(0.05)
 
 
 def test_resume(tmp):
@@ -281,14 +163,14 @@ def test_resume(tmp):
     d = os.path.join(tmp, 'camp')
     # 2 s runs: the kill below lands in the run it waits for even when a
     # loaded machine wakes this script late
-    p = subprocess.Popen([BIN, '-q', '-o', d, ini], cwd=tmp, env=env_for_run(),
+    p = subprocess.Popen([H.BIN, '-q', '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # round 1 done, round 2's first test finished, its second running: kill -9 then
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 2 and
                        e.get('test') == 'rr4k', p)
     check(e is not None, 'reached round 2 rr4k')
     time.sleep(0.3)
-    kids = fio_children(p.pid)
+    kids = H.children(p.pid)
     os.kill(p.pid, signal.SIGKILL)
     p.communicate()
     wait_gone(kids)
@@ -326,7 +208,7 @@ def test_resume(tmp):
         lines = fh.read().splitlines()
     check_eq([l for l in lines if not l.endswith('}')], ['{"t":"2026-'],
              'the cut line stays alone on its line')
-    ev = load_journal(d)
+    ev = H.load_journal(d, skip=('{"t":"2026-',))
     for r in (1, 3):
         ends = fio_events(ev, 'fio-end', 'basis', r)
         check_eq(len(ends), 2, 'fio-end events of round %d' % r)
@@ -364,12 +246,12 @@ def test_sigint(tmp):
     ini = campaign(tmp, 'int.ini', '[state basis]\n[state later]\n',
                    extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='3s')
     d = os.path.join(tmp, 'camp')
-    p = subprocess.Popen([BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
+    p = subprocess.Popen([H.BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 1, p)
     check(e is not None, 'fio started')
     time.sleep(1.5)
-    kids = fio_children(p.pid)
+    kids = H.children(p.pid)
     check(len(kids) == 1, 'one fio child: %r' % kids)
     os.kill(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
@@ -393,7 +275,7 @@ def test_sigint(tmp):
     check(doc['jobs'][0]['write']['runtime'] < 3000,
           'the interrupted run is shorter than its runtime: %r' % doc['jobs'][0]['write']['runtime'])
     check_eq(m['states'][1]['status'], 'pending', 'later state untouched')
-    ev = load_journal(d)
+    ev = H.load_journal(d)
     check_eq(ev[-1]['event'], 'campaign-end', 'last event')
     check_eq(ev[-1]['status'], 'interrupted', 'last event status')
     rc, out, err = run(['--resume', d], tmp)
@@ -411,12 +293,12 @@ def test_sigint(tmp):
     ini = campaign(tmp, 'int2.ini', '[state basis]\n', extra='suite = rr4k\n',
                    runtime='30s')
     d = os.path.join(tmp, 'camp2')
-    p = subprocess.Popen([BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
+    p = subprocess.Popen([H.BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
     check(e is not None, 'fio started (2)')
     time.sleep(1.0)
-    kids = fio_children(p.pid)
+    kids = H.children(p.pid)
     t0 = time.time()
     os.kill(p.pid, signal.SIGINT)
     os.kill(p.pid, signal.SIGINT)
@@ -433,15 +315,15 @@ def test_sigint(tmp):
     ini = campaign(tmp, 'int3.ini', '[state basis]\nbefore = run sh -c "sleep 30; true"\n',
                    extra='suite = rr4k\n')
     d = os.path.join(tmp, 'camp3')
-    p = subprocess.Popen([BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
+    p = subprocess.Popen([H.BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'action-start', p)
     check(e is not None, 'the run action started')
     kids = []
     end = time.time() + 10
     while len(kids) < 2 and time.time() < end:
-        kids = fio_children(p.pid)
-        kids += [g for k in kids for g in fio_children(k)]
+        kids = H.children(p.pid)
+        kids += [g for k in kids for g in H.children(k)]
         time.sleep(0.05)
     check_eq(len(kids), 2, 'sh and its sleep run')
     t0 = time.time()
@@ -759,57 +641,8 @@ def test_jobs(tmp):
 
 # ---- ssh -------------------------------------------------------------------
 
-def free_port():
-    s = socket.socket()
-    s.bind(('127.0.0.1', 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
-def start_sshd(tmp):
-    keygen = shutil.which('ssh-keygen')
-    if not os.path.exists('/usr/sbin/sshd') or not keygen or not shutil.which('ssh'):
-        return None
-    hostkey = os.path.join(tmp, 'hostkey')
-    userkey = os.path.join(tmp, 'userkey')
-    for k in (hostkey, userkey):
-        subprocess.run([keygen, '-q', '-t', 'ed25519', '-N', '', '-f', k], check=True)
-    shutil.copy(userkey + '.pub', os.path.join(tmp, 'authorized_keys'))
-    port, noisy_port = free_port(), free_port()
-    # on the second port, a shell startup file prints a greeting first (bash run
-    # by sshd reads ~/.bashrc, and HOME is another directory there)
-    noisy_home = os.path.join(tmp, 'noisy-home')
-    os.mkdir(noisy_home)
-    write(os.path.join(noisy_home, '.bashrc'), 'echo "Welcome to the bench"\n')
-    conf = os.path.join(tmp, 'sshd_config')
-    write(conf, '\n'.join([
-        'Port %d' % port, 'Port %d' % noisy_port, 'ListenAddress 127.0.0.1',
-        'HostKey %s' % hostkey,
-        'AuthorizedKeysFile %s' % os.path.join(tmp, 'authorized_keys'),
-        'PidFile %s' % os.path.join(tmp, 'sshd.pid'), 'StrictModes no', 'UsePAM no',
-        'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-        'PermitRootLogin prohibit-password', 'LogLevel ERROR',
-        'Match LocalPort %d' % noisy_port, 'SetEnv HOME=%s' % noisy_home, '']))
-    if os.geteuid() == 0:
-        os.makedirs('/run/sshd', exist_ok=True)
-    proc = subprocess.Popen(['/usr/sbin/sshd', '-D', '-e', '-f', conf],
-                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(tmp, 'sshd.log'),
-                                                                   'w'))
-    end = time.time() + 20
-    while time.time() < end:
-        try:
-            socket.create_connection(('127.0.0.1', port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.1)
-    opts = ('-i %s -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null '
-            '-o LogLevel=ERROR' % userkey)
-    return proc, port, noisy_port, opts
-
-
 def test_ssh(tmp):
-    started = start_sshd(tmp)
+    started = H.start_sshd(tmp)
     if started is None:
         print('sshd or ssh missing: skipped')
         return 77
@@ -859,7 +692,7 @@ def test_ssh(tmp):
         check(b[2]['duration_s'] < 5, 'wait-ssh on a running server is quick')
         check_eq(b[3]['result']['match'], True, 'remote verify-hash')
         check_eq(m['states'][1]['before'][0]['result']['host'], '127.0.0.1', 'explicit host')
-        ev = load_journal(d)
+        ev = H.load_journal(d)
         pre = [e for e in ev if e['event'] == 'preflight']
         check(len(pre) == 1 and pre[0].get('remote_dir', '').startswith('/tmp/fiocamp.'),
               'remote work dir in the journal')
@@ -873,12 +706,12 @@ def test_ssh(tmp):
                         extra='suite = rr4k\ntarget = ssh %s@127.0.0.1:%d\n' % (user, port),
                         runtime='20s')
         d3 = os.path.join(tmp, 'camp3')
-        p = subprocess.Popen([BIN, '-o', d3, ini3], cwd=tmp,
+        p = subprocess.Popen([H.BIN, '-o', d3, ini3], cwd=tmp,
                              env=env_for_run({'FIOCAMP_SSH_OPTS': opts}),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         e = wait_for_event(d3, lambda e: e['event'] == 'fio-start', p)
         check(e is not None, 'remote fio started')
-        pre = [e for e in load_journal(d3) if e['event'] == 'preflight']
+        pre = [e for e in H.load_journal(d3) if e['event'] == 'preflight']
         fio_pid = None
         end = time.time() + 20
         while pre and fio_pid is None and time.time() < end and p.poll() is None:
@@ -922,7 +755,7 @@ def test_ssh(tmp):
 
         # a port with nothing listening: wait-ssh times out with a clear message
         ini2 = campaign(tmp, 'closed.ini', '[state a]\nbefore = wait-ssh 127.0.0.1:%d\n' %
-                        free_port(), extra='suite = rr4k\nwait-timeout = 1s\n')
+                        H.free_port(), extra='suite = rr4k\nwait-timeout = 1s\n')
         rc, out, err = run(['-o', 'closed', ini2], tmp)
         check_eq(rc, 1, 'wait-ssh timeout fails the campaign')
         check('no SSH banner within 1s' in err, 'timeout message: %s' % err)
@@ -944,21 +777,11 @@ AREAS = {
 
 
 def main():
-    global BIN
-    area, BIN = sys.argv[1], os.path.abspath(sys.argv[2])
-    base = os.environ.get('FC_BUILDDIR')
-    tmp = tempfile.mkdtemp(prefix='fiocamp-run-%s.' % area, dir=base)
-    try:
-        rc = AREAS[area](tmp)
-    finally:
-        if not FAILURES:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    if rc == 77:
-        sys.exit(77)
-    print('%d checks, %d failed' % (CHECKS[0], len(FAILURES)))
-    sys.exit(1 if FAILURES else 0)
+    area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    with H.scratch('fiocamp-run-%s.' % area) as tmp:
+        if AREAS[area](tmp) == H.SKIPPED:
+            sys.exit(H.SKIPPED)
+    sys.exit(H.summary())
 
 
 if __name__ == '__main__':

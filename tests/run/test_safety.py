@@ -7,8 +7,8 @@ usage: test_safety.py AREA FIOCAMP_RUN FAKE_SCP_PY
 
 Real fio on 8 MiB files with 1 s runtimes; the fake SCP server
 (tests/fake-scp) on 127.0.0.1 with faults aimed at single requests, and for
-the ssh area an sshd on 127.0.0.1 (as test_run.py starts it).  The helpers
-are test_netcup_run.py's and test_run.py's; each AREA is its own meson test.
+the ssh area an sshd on 127.0.0.1 (harness.start_sshd).  The helpers are
+tests/harness.py's and netcup_fake.py's; each AREA is its own meson test.
 """
 import json
 import os
@@ -17,17 +17,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import traceback
 import urllib.request
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_netcup_run as N  # noqa: E402
-import test_run as R  # noqa: E402
-
-check, check_eq = N.check, N.check_eq
+import harness as H
+import netcup_fake as N
+from harness import check, check_eq
 SERVER = N.SERVER
 SNAPSHOTS = N.SNAPSHOTS
 SERVER_PATH = '/scp-core/api/v1/servers/%d' % SERVER
@@ -45,7 +42,7 @@ def campaign(tmp, fake, tok, name, states, suite='rw4k', rounds=1, **over):
     text = (N.campaign_head(tmp, name, suite=suite, rounds=rounds) + '[provider]\n' +
             keys(fake, tok, **over) + '\n' + states)
     path = os.path.join(tmp, name + '.ini')
-    N.write(path, text)
+    H.write(path, text)
     return path
 
 
@@ -62,7 +59,7 @@ def tasks_over(fake, timeout=60):
 
 
 def events(d, name):
-    return [e for e in N.load_journal(d) if e['event'] == name]
+    return [e for e in H.load_journal(d) if e['event'] == name]
 
 
 # ---- items 1 and 2: a take-down still under way is waited for -------------------
@@ -96,7 +93,7 @@ def test_power(tmp, fake):
     ini = power_campaign(tmp, fake, tok, 'ctrlc')
     d = os.path.join(tmp, 'ctrlc')
     p, w = N.start(['-o', d, ini], tmp)
-    hit = N.wait_for(lambda: [r for r in fake.requests() if r['method'] == 'PATCH' and
+    hit = H.wait_for(lambda: [r for r in fake.requests() if r['method'] == 'PATCH' and
                               r['status'] == 202], p)
     check(hit, 'ctrl-c: the power-off was sent')
     time.sleep(0.3)
@@ -114,7 +111,7 @@ def test_power(tmp, fake):
     check_eq(rc, 1, 'task-timeout: exit status (%s)' % err[-1500:])
     check('may still finish' in err, 'task-timeout: the action says so: %s' % err[-800:])
     check_left_on(fake, d, err, 'task-timeout')
-    N.capture_dir(d)
+    H.capture_dir(d)
 
     # a power-off task that netcup rolls back (or cancels): the action fails,
     # and the server is left on, which it still is
@@ -178,12 +175,12 @@ def test_writes(tmp, fake):
     rc, out, err = N.run(['-o', d, ini], tmp)
     check_eq(rc, 1, 'lost: the first session stops at the run (%s)' % err[-1000:])
     check_eq(snapshot_names(fake), ['fc-b'], 'lost: fc-b is left after the first session')
-    N.write(flag, '')
+    H.write(flag, '')
     fake.fault(kind='status', status=500, body=ERR500, method='DELETE', path=SNAPSHOTS + '/fc-b')
     fake.fault(kind='status', status=500, body=ERR500, method='POST', path=SNAPSHOTS)
     n0 = len(fake.requests())
     rc, out, err = N.run(['--resume', d], tmp)
-    N.capture_dir(d)
+    H.capture_dir(d)
     check_eq(rc, 0, 'lost: the resume ends well (%s)' % err[-2000:])
     reqs = fake.requests()[n0:]
     check_eq(len([r for r in reqs if r['method'] == 'DELETE' and
@@ -192,7 +189,7 @@ def test_writes(tmp, fake):
     check_eq(len(N.snapshot_posts(reqs, 'fc-c', taken=True)), 1,
              'lost: fc-c was really made (the POST sent again after the 500)')
     check_eq(snapshot_names(fake), [], 'lost: nothing is left on the server')
-    m = N.load_manifest(d)
+    m = H.load_manifest(d)
     check(not step(m, 's2', 1).get('result', {}).get('recovered'),
           'lost: the delete is not "recovered" with an old task: %r' % step(m, 's2', 1))
     intents = events(d, 'write-intent')
@@ -214,11 +211,11 @@ def test_writes(tmp, fake):
     rc, out, err = N.run(['-o', d, ini], tmp)
     check_eq(rc, 1, 'repeat: the first session fails at the run (%s)' % err[-800:])
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'repeat: powered back on')
-    N.write(flag3, '')
+    H.write(flag3, '')
     fake.fault(kind='status', status=500, body=ERR500, method='PATCH', path=SERVER_PATH)
     n0 = len(fake.requests())
     rc, out, err = N.run(['--resume', d], tmp)
-    N.capture_dir(d)
+    H.capture_dir(d)
     check_eq(rc, 0, 'repeat: the resume ends well (%s)' % err[-1500:])
     patches = [r for r in fake.requests()[n0:] if r['method'] == 'PATCH']
     check_eq([(json.loads(r['body'])['state'], r['status']) for r in patches],
@@ -245,12 +242,12 @@ def test_writes(tmp, fake):
             fake.fault(kind='delay', when='before', seconds=1.5, method='GET', prefix=True,
                        path='/scp-core/api/v1/tasks/')
             p, w = N.start(['-o', d, ini], tmp)
-            hit = N.wait_for(lambda: N.snapshot_posts(fake.requests(), name, taken=True), p)
+            hit = H.wait_for(lambda: N.snapshot_posts(fake.requests(), name, taken=True), p)
             check(hit, 'revoked: the snapshot was accepted')
             fake.call('/_fake/revoke', {})
             rc, out, err = N.finish(p, w)
         check_eq(rc, 1, '%s: the action fails (%s)' % (how, err[-1000:]))
-        m = N.load_manifest(d)
+        m = H.load_manifest(d)
         res = step(m, 's', 0).get('result', {})
         check_eq(res.get('created', 'absent'), None, '%s: created is unknown: %r' % (how, res))
         check_eq(res.get('outcome'), 'unknown', '%s: outcome unknown' % how)
@@ -259,9 +256,9 @@ def test_writes(tmp, fake):
             # a new login gives the account a new refresh token
             fake.call('/_fake/reset-token', {'refresh_token': N.TOKEN})
         rc, out, err = N.run(['--resume', d], tmp)
-        N.capture_dir(d)
+        H.capture_dir(d)
         check_eq(rc, 0, '%s: the resume adopts it (%s)' % (how, err[-2000:]))
-        m = N.load_manifest(d)
+        m = H.load_manifest(d)
         check_eq(step(m, 's', 0).get('result', {}).get('adopted'), True,
                  '%s: adopted on resume' % how)
         check_eq(snapshot_names(fake), [], '%s: and deleted by all-created' % how)
@@ -277,11 +274,11 @@ def test_writes(tmp, fake):
     d = os.path.join(tmp, 'skipped')
     rc, out, err = N.run(['-o', d, ini], tmp)
     check_eq(rc, 1, 'skipped: the run fails first')
-    check_eq(step(N.load_manifest(d), 's', 1)['status'], 'skipped', 'skipped: the snapshot')
+    check_eq(step(H.load_manifest(d), 's', 1)['status'], 'skipped', 'skipped: the snapshot')
     someone_else_snapshot(fake, 'fc-f')
-    N.write(flag6, '')
+    H.write(flag6, '')
     rc, out, err = N.run(['--resume', d], tmp)
-    N.capture_dir(d)
+    H.capture_dir(d)
     check_eq(rc, 1, 'skipped: the resume refuses (%s)' % err[-2000:])
     check('snapshot "fc-f" will exist already' in err, 'skipped: says why: %s' % err[-1500:])
     check_eq(snapshot_names(fake), ['fc-f'], 'skipped: the other snapshot is left alone')
@@ -290,29 +287,20 @@ def test_writes(tmp, fake):
 # ---- items 5, 7, 10 and 12: one session and one fio per target ---------------
 
 def plain_campaign(tmp, name, body, runtime='4s', extra='suite = rr4k\n'):
-    return R.campaign(tmp, name + '.ini', body, runtime=runtime, extra='name = %s\n%s' %
+    return H.campaign(tmp, name + '.ini', body, runtime=runtime, extra='name = %s\n%s' %
                       (name, extra))
 
 
-def alive(pid):
-    """Running (a zombie waiting for its parent counts as ended)."""
-    try:
-        with open('/proc/%d/stat' % pid) as f:
-            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
-    except OSError:
-        return False
-
-
 def fio_pids(pid):
-    return [p for p in N.proc_tree(pid)[1:] if N.read_proc(p, 'comm').strip() == 'fio']
+    return [p for p in H.proc_tree(pid)[1:] if H.read_proc(p, 'comm').strip() == 'fio']
 
 
 def wait_event(d, pred, proc, timeout=60):
-    return R.wait_for_event(d, pred, proc, timeout=timeout)
+    return H.wait_for_event(d, pred, proc, timeout=timeout)
 
 
 def start_plain(args, tmp, extra_env=None):
-    return subprocess.Popen([N.BIN] + args, cwd=tmp, env=R.env_for_run(extra_env),
+    return subprocess.Popen([H.BIN] + args, cwd=tmp, env=H.env_for_run(extra_env),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -334,11 +322,11 @@ def kill9_and_resume(tmp, d, ini, what, extra_env=None, remote=False):
     q = start_plain(['--resume', d], tmp, extra_env)
     e = wait_event(d, lambda e: e['event'] == 'fio-start' and e['session'] == 2, q)
     check(e is not None, '%s: the resumed session starts fio' % what)
-    left = [x for x in old if alive(x)]
+    left = [x for x in old if H.alive(x)]
     check_eq(left, [], '%s: no fio of the dead session runs beside the resumed one' % what)
     out, err = q.communicate(timeout=120)
     check_eq(q.returncode, 0, '%s: the resume ends well (%s)' % (what, err[-1500:]))
-    m = R.load_manifest(d)
+    m = H.load_manifest(d)
     t = m['states'][0]['rounds'][0]['tests'][0]
     check_eq(t['status'], 'done', '%s: the round is done' % what)
     moved = m['states'][0]['rounds'][0].get('moved_aside', [])
@@ -351,7 +339,7 @@ def test_session(tmp, fake):
     ini = plain_campaign(tmp, 'kill9', '[state basis]\n')
     d = os.path.join(tmp, 'kill9')
     m, err = kill9_and_resume(tmp, d, ini, 'kill -9 local')
-    starts = [e for e in R.load_journal(d) if e['event'] == 'fio-start']
+    starts = [e for e in H.load_journal(d) if e['event'] == 'fio-start']
     check(all(isinstance(e.get('proc', {}).get('pid'), int) for e in starts),
           'fio-start has the pid')
 
@@ -366,19 +354,19 @@ def test_session(tmp, fake):
     a = start_plain(['--resume', d], tmp)
     e = wait_event(d, lambda e: e['event'] == 'fio-start' and e['session'] == 2, a)
     check(e is not None, 'twice: the first resume runs')
-    rc, out, err = R.run(['--resume', d], tmp)
+    rc, out, err = H.run(['--resume', d], tmp)
     check_eq(rc, 2, 'twice: the second resume is refused (%s)' % err[-800:])
     check('in use by fiocamp-run (pid %d)' % a.pid in err, 'twice: names the holder: %s' % err)
     out, err = a.communicate(timeout=120)
     check_eq(a.returncode, 0, 'twice: the first resume ends well (%s)' % err[-800:])
-    check_eq(R.load_manifest(d)['sessions'], 2, 'twice: the refused one is no session')
-    rc, out, err = R.run(['--resume', d], tmp)
+    check_eq(H.load_manifest(d)['sessions'], 2, 'twice: the refused one is no session')
+    rc, out, err = H.run(['--resume', d], tmp)
     check_eq(rc, 0, 'twice: a later resume finds the lock free (%s)' % err[-800:])
 
     # 10. -q hides progress, never a failure's reason
     ini = plain_campaign(tmp, 'quiet', '[state basis]\nbefore = run sh -c "exit 3"\n',
                          runtime='1s')
-    rc, out, err = R.run(['-q', '-o', os.path.join(tmp, 'quiet'), ini], tmp)
+    rc, out, err = H.run(['-q', '-o', os.path.join(tmp, 'quiet'), ini], tmp)
     check_eq(rc, 1, 'quiet: fails')
     check('basis: run sh -c "exit 3": FAILED:' in err and 'exit status 3' in err,
           'quiet: the reason is printed: %r' % err)
@@ -388,7 +376,7 @@ def test_session(tmp, fake):
     empty = os.path.join(tmp, 'nomanifest')
     os.makedirs(empty)
     shutil.copy(ini, os.path.join(empty, 'campaign.ini'))
-    rc, out, err = R.run(['--resume', empty], tmp)
+    rc, out, err = H.run(['--resume', empty], tmp)
     check_eq(rc, 2, 'no manifest: usage error')
     check(':-1:' not in err and 'manifest.json' in err and 'no manifest' in err,
           'no manifest: a clear message: %r' % err)
@@ -396,7 +384,7 @@ def test_session(tmp, fake):
     fifo = os.path.join(tmp, 'fifo.ini')
     os.mkfifo(fifo)
     try:
-        rc, out, err = R.run([fifo], tmp, timeout=20)
+        rc, out, err = H.run([fifo], tmp, timeout=20)
         check_eq(rc, 2, 'fifo: refused')
         check('not a regular file' in err, 'fifo: says why: %r' % err)
     except subprocess.TimeoutExpired:
@@ -413,18 +401,18 @@ def test_session(tmp, fake):
     finally:
         subprocess.run(['chattr', '-i', d], check=True)
     check(p.returncode != 0, 'full: the campaign stops (%s)' % err[-800:])
-    m = R.load_manifest(d)
-    rounds = [e for e in R.load_journal(d) if e['event'] == 'round-end']
+    m = H.load_manifest(d)
+    rounds = [e for e in H.load_journal(d) if e['event'] == 'round-end']
     check_eq([r['status'] for r in rounds], [], 'full: no round-end the manifest lacks')
     check_eq(m['states'][0]['rounds'][0]['status'], 'running', 'full: the manifest')
-    rc, out, err = R.run(['--resume', d], tmp)
+    rc, out, err = H.run(['--resume', d], tmp)
     check_eq(rc, 0, 'full: the resume runs the round again (%s)' % err[-800:])
 
 
 # ---- item 5 over ssh: the remote fio ends with the connection ----------------
 
 def remote_dir_of(d):
-    pre = [e for e in R.load_journal(d) if e['event'] == 'preflight']
+    pre = [e for e in H.load_journal(d) if e['event'] == 'preflight']
     return pre[-1].get('remote_dir') if pre else None
 
 
@@ -452,7 +440,7 @@ def remote_fio_pids(d):
 
 
 def test_ssh(tmp, fake):
-    started = R.start_sshd(tmp)
+    started = H.start_sshd(tmp)
     if started is None:
         print('sshd or ssh missing: skipped')
         return 77
@@ -461,7 +449,7 @@ def test_ssh(tmp, fake):
         user = subprocess.run(['id', '-un'], capture_output=True, text=True).stdout.strip()
         ini = plain_campaign(tmp, 'sshkill', '[state basis]\n', extra=(
             'suite = rr4k\ntarget = ssh %s@127.0.0.1:%d\n' % (user, port)))
-        N.write(ini, open(ini).read().replace(os.path.join(tmp, 'target'),
+        H.write(ini, open(ini).read().replace(os.path.join(tmp, 'target'),
                                               os.path.join(tmp, 'remote')))
         d = os.path.join(tmp, 'sshkill')
         env = {'FIOCAMP_SSH_OPTS': opts}
@@ -480,12 +468,12 @@ def test_ssh(tmp, fake):
         q = start_plain(['--resume', d], tmp, env)
         e = wait_event(d, lambda e: e['event'] == 'fio-start' and e['session'] == 2, q)
         check(e is not None, 'ssh: the resumed session starts fio')
-        left = [x for x in old if alive(x)]
+        left = [x for x in old if H.alive(x)]
         check_eq(left, [], 'ssh: no remote fio of the dead session runs beside the new one')
         check(not os.path.exists(old_dir), 'ssh: the dead session\'s work directory is gone')
         out, err = q.communicate(timeout=120)
         check_eq(q.returncode, 0, 'ssh: the resume ends well (%s)' % err[-1500:])
-        m = R.load_manifest(d)
+        m = H.load_manifest(d)
         check_eq(m['states'][0]['rounds'][0]['tests'][0]['status'], 'done', 'ssh: round done')
         check(not os.path.exists(remote_dir_of(d)), 'ssh: the work directory removed at the end')
     finally:
@@ -569,17 +557,17 @@ def test_rules(tmp, fake):
                    '[state c]\nbefore = delete-snapshot all-created\n' % fake.ssh, rounds=0)
     d = os.path.join(tmp, 'revert9')
     p, w = N.start(['-o', d, ini], tmp)
-    hit = N.wait_for(lambda: N.journal_has(d, lambda e: e['event'] == 'task-state' and
+    hit = H.wait_for(lambda: H.journal_has(d, lambda e: e['event'] == 'task-state' and
                                            e.get('name') == 'ServerSnapshotRevertTask'), p)
     check(hit, 'revert kill -9: the revert task runs')
     os.kill(p.pid, signal.SIGKILL)
     N.finish(p, w)
     rc, out, err = N.run(['--resume', d], tmp)
-    N.capture_dir(d)
+    H.capture_dir(d)
     check_eq(rc, 0, 'revert kill -9: the resume (%s)' % err[-2000:])
     posts = [r for r in fake.requests() if r['method'] == 'POST' and r['path'] == revert_path]
     check_eq([r['status'] for r in posts], [202], 'revert kill -9: the revert sent once')
-    m = N.load_manifest(d)
+    m = H.load_manifest(d)
     a = N.state_of(m, 's')['before'][1]
     check_eq((a['status'], a.get('result', {}).get('adopted')), ('done', True),
              'revert kill -9: the earlier task taken over')
@@ -595,16 +583,16 @@ def test_rules(tmp, fake):
     ini = power_campaign(tmp, fake, tok, 'twice')
     d = os.path.join(tmp, 'twice2')
     p, w = N.start(['-o', d, ini], tmp)
-    hit = N.wait_for(lambda: [r for r in fake.requests() if r['method'] == 'PATCH' and
+    hit = H.wait_for(lambda: [r for r in fake.requests() if r['method'] == 'PATCH' and
                               r['status'] == 202], p)
     check(hit, 'twice: the power-off was sent')
     os.kill(p.pid, signal.SIGINT)
-    N.wait_for(lambda: N.journal_has(d, lambda e: e['event'] == 'api-call' and
+    H.wait_for(lambda: H.journal_has(d, lambda e: e['event'] == 'api-call' and
                                      e.get('during') == 'ensure-powered-on' and
                                      '/tasks/' in e.get('path', '')), p)
     os.kill(p.pid, signal.SIGINT)
     rc, out, err = N.finish(p, w)
-    N.capture_dir(d)
+    H.capture_dir(d)
     check_eq(rc, 130, 'twice: exit status (%s)' % err[-1500:])
     ev = events(d, 'ensure-powered-on')
     flight = ev[-1]['result'].get('in_flight', []) if ev else []
@@ -620,7 +608,7 @@ def test_rules(tmp, fake):
     check(tasks_over(fake), 'twice: the shutdown ends')
     check_eq(fake.server()['serverLiveInfo']['state'], 'SHUTOFF', 'twice: off, as it said')
     rc, out, err = N.run(['--resume', d], tmp)
-    N.capture_dir(d)
+    H.capture_dir(d)
     check_eq(rc, 0, 'twice: the resume (%s)' % err[-1500:])
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'twice: RUNNING after it')
 
@@ -674,19 +662,19 @@ def test_record(tmp, fake):
             extra='suite = rw4k\npause = 0s\n')
         d = os.path.join(tmp, 'record-' + what)
         if not kills:
-            rc, out, err = R.run(['-q', '-o', d, ini], tmp, env)
+            rc, out, err = H.run(['-q', '-o', d, ini], tmp, env)
             check_eq(rc, 0, '%s: the campaign (%s)' % (what, err[-1500:]))
         else:
             p = start_plain(['-o', d, ini], tmp, env)
             e = wait_event(d, lambda e: e['event'] == 'action-start' and
                            e.get('repetition') == 200, p)
             check(e is not None, '%s: repetition 200 began' % what)
-            N.wait_for(lambda: os.path.exists(counter) and
+            H.wait_for(lambda: os.path.exists(counter) and
                        len(open(counter).readlines()) == 200, p)
             os.kill(p.pid, signal.SIGKILL)
             p.communicate()
-            m = R.load_manifest(d)
-            ev = R.load_journal(d)
+            m = H.load_manifest(d)
+            ev = H.load_journal(d)
             seqs = [x['seq'] for x in ev if x['event'] == 'manifest']
             check(seqs and m.get('patch_seq', 0) < seqs[-1],
                   '%s: manifest.json lags its events in the journal (%r < %r)'
@@ -698,14 +686,14 @@ def test_record(tmp, fake):
             e = wait_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'fio'
                            and e.get('round') == 2, p)
             check(e is not None, '%s: the resume reached round 2 of fio' % what)
-            kids = R.fio_children(p.pid)
+            kids = H.children(p.pid)
             os.kill(p.pid, signal.SIGKILL)
             p.communicate()
-            R.wait_gone(kids)
-            rc, out, err = R.run(['--resume', d], tmp, env)
+            H.wait_gone(kids)
+            rc, out, err = H.run(['--resume', d], tmp, env)
             check_eq(rc, 0, '%s: the last resume (%s)' % (what, err[-1500:]))
-        m = R.load_manifest(d)
-        ev = R.load_journal(d)
+        m = H.load_manifest(d)
+        ev = H.load_journal(d)
         check_eq(m['status'], 'done', '%s: done' % what)
         many = m['states'][0]['repetitions']
         check_eq([r['status'] for r in many], ['done'] * reps, '%s: every repetition done' % what)
@@ -752,29 +740,20 @@ AREAS = {
 
 
 def main():
-    area, N.BIN, N.FAKE = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-    R.BIN = N.BIN
-    base = os.environ.get('FC_BUILDDIR')
-    tmp = tempfile.mkdtemp(prefix='fiocamp-safety-%s.' % area, dir=base)
-    fake = N.Fake(tmp)
+    area, H.BIN, N.FAKE = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     t0 = time.time()
-    rc = 0
-    try:
-        rc = AREAS[area](tmp, fake)
-    finally:
-        fake.stop()
-        leaks = [what for what, text in N.CAPTURED if N.TOKEN in text]
-        check_eq(leaks, [], 'the refresh token appears in')
-        failed = N.FAILURES + R.FAILURES
-        if not failed:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    if rc == 77:
-        sys.exit(77)
-    print('%d checks, %d failed, %.1f s' % (N.CHECKS[0] + R.CHECKS[0], len(failed),
-                                           time.time() - t0))
-    sys.exit(1 if failed else 0)
+    with H.scratch('fiocamp-safety-%s.' % area) as tmp:
+        fake = N.Fake(tmp)
+        rc = 0
+        try:
+            rc = AREAS[area](tmp, fake)
+        finally:
+            fake.stop()
+            leaks = [what for what, text in H.CAPTURED if N.TOKEN in text]
+            check_eq(leaks, [], 'the refresh token appears in')
+    if rc == H.SKIPPED:
+        sys.exit(H.SKIPPED)
+    sys.exit(H.summary(', %.1f s' % (time.time() - t0)))
 
 
 if __name__ == '__main__':

@@ -19,10 +19,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_run as tr  # noqa: E402
-
-check, check_eq = tr.check, tr.check_eq
+import harness as H
+from harness import check, check_eq
 ANALYZE = None
 SHM = '/dev/shm'
 
@@ -57,7 +55,7 @@ def variants_ini(tmp, name, disk, other, extra='', rounds=3, suite='rw4k rr4k',
             '[state basis]\n') % (suite, rounds, runtime, size, extra, disk, variant_extra[0],
                                   other, variant_extra[1])
     path = os.path.join(tmp, name)
-    tr.write(path, text)
+    H.write(path, text)
     return path
 
 
@@ -81,9 +79,9 @@ def test_e2e(tmp):
     ini = variants_ini(tmp, 'two.ini', disk, other, extra='prefill = yes\npause = 0s\nkeep-file = yes\n',
                        variant_extra=('before = run sh -c "echo ran >> %s"' % marker, ''))
     d = os.path.join(tmp, 'camp')
-    rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+    rc, out, err = H.run(['-q', '-o', d, ini], tmp)
     check_eq(rc, 0, 'two variants run: ' + err)
-    m = tr.load_manifest(d)
+    m = H.load_manifest(d)
     check_eq(m['status'], 'done', 'campaign status')
     check_eq(m['settings'].get('order'), 'interleaved', 'settings.order')
     check(m['settings'].get('directory') is None, 'no campaign directory with variants')
@@ -119,7 +117,7 @@ def test_e2e(tmp):
             want = disk if t['variant'] == 'disk' else other
             check('FIOCAMP_FILE=%s/fiocamp.testfile\n' % want in env,
                   'the run used its variant\'s file: ' + t['json'])
-    events = tr.load_journal(d)
+    events = H.load_journal(d)
     check_eq(order_of(events), [(1, 'disk'), (1, 'shm'), (2, 'shm'), (2, 'disk'),
                                 (3, 'disk'), (3, 'shm')], 'interleaved order in the journal')
     for e in events:
@@ -140,7 +138,7 @@ def test_e2e(tmp):
         variants = {l.split(',')[vi] for l in rows}
         check_eq(variants, {'disk', 'shm'}, 'CSV rows of both variants')
     # --dry-run shows the order too
-    rc, out, err = tr.run(['--dry-run', ini], tmp)
+    rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 0, '--dry-run')
     check('round 2/3 -> basis/r2/, order shm disk' in out, 'dry-run order: ' + out)
     shutil.rmtree(other, ignore_errors=True)
@@ -151,18 +149,18 @@ def test_sequential(tmp):
     ini = variants_ini(tmp, 'seq.ini', disk, other, extra='order = sequential\n', rounds=2,
                        suite='rw4k')
     d = os.path.join(tmp, 'camp')
-    rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+    rc, out, err = H.run(['-q', '-o', d, ini], tmp)
     check_eq(rc, 0, 'sequential run: ' + err)
-    events = tr.load_journal(d)
+    events = H.load_journal(d)
     check_eq(order_of(events), [(1, 'disk'), (2, 'disk'), (1, 'shm'), (2, 'shm')],
              'sequential order in the journal')
-    m = tr.load_manifest(d)
+    m = H.load_manifest(d)
     check_eq(m['settings']['order'], 'sequential', 'settings.order')
     # done: each variant's test file is removed (keep-file = no)
     for where in (disk, other):
         check(not os.path.exists(os.path.join(where, 'fiocamp.testfile')),
               'test file removed in ' + where)
-    ends = [e for e in tr.load_journal(d) if e['event'] == 'test-file']
+    ends = [e for e in H.load_journal(d) if e['event'] == 'test-file']
     check_eq(sorted((e['path'], e['status']) for e in ends),
              sorted([(os.path.join(disk, 'fiocamp.testfile'), 'removed'),
                      (os.path.join(other, 'fiocamp.testfile'), 'removed')]),
@@ -174,11 +172,11 @@ def test_sequential(tmp):
     marker = os.path.join(tmp, 'before-rep.txt')
     rini = variants_ini(tmp, 'rep.ini', disk, other, rounds=1, suite='rw4k',
                         variant_extra=('before = run sh -c "echo ran >> %s"' % marker, ''))
-    tr.write(rini, open(rini).read() + 'repeat = 2\n')
+    H.write(rini, open(rini).read() + 'repeat = 2\n')
     rd = os.path.join(tmp, 'camp-rep')
-    rc, out, err = tr.run(['-q', '-o', rd, rini], tmp)
+    rc, out, err = H.run(['-q', '-o', rd, rini], tmp)
     check_eq(rc, 0, 'repeat with variants: ' + err)
-    rm = tr.load_manifest(rd)
+    rm = H.load_manifest(rd)
     reps = rm['states'][0]['repetitions']
     check_eq([[t['json'] for t in r['rounds'][0]['tests']] for r in reps],
              [['basis/rep1/r1/disk/rw4k.json', 'basis/rep1/r1/shm/rw4k.json'],
@@ -186,10 +184,10 @@ def test_sequential(tmp):
              'layout <state>/rep<k>/r<N>/<variant>/')
     with open(marker) as f:
         check_eq(f.read(), 'ran\nran\n', 'the variant\'s before ran once per repetition')
-    for e in tr.load_journal(rd):
+    for e in H.load_journal(rd):
         if e['event'] == 'fio-start' and 'round' in e:
             check('repetition' in e and 'variant' in e, 'fio event names both: %r' % e)
-    rc, out, err = tr.run(['--dry-run', ini], tmp)
+    rc, out, err = H.run(['--dry-run', ini], tmp)
     check('order sequential' in out, 'dry-run says sequential')
     i1, i2 = out.find('round 2/2, variant disk'), out.find('round 1/2, variant shm')
     check(0 <= i1 < i2, 'dry-run: all rounds of disk before shm')
@@ -202,27 +200,27 @@ def test_resume(tmp):
     ini = variants_ini(tmp, 'resume.ini', disk, other, extra='pause = 0s\n', rounds=2,
                        runtime='2s')
     d = os.path.join(tmp, 'camp')
-    p = subprocess.Popen([tr.BIN, '-q', '-o', d, ini], cwd=tmp, env=tr.env_for_run(),
+    p = subprocess.Popen([H.BIN, '-q', '-o', d, ini], cwd=tmp, env=H.env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     # round 2 runs shm, then disk: kill -9 while disk's first test runs
-    e = tr.wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 2 and
+    e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 2 and
                           e.get('variant') == 'disk' and e.get('test') == 'rw4k', p)
     check(e is not None, 'reached round 2, variant disk')
     time.sleep(0.3)
-    kids = tr.fio_children(p.pid)
+    kids = H.children(p.pid)
     os.kill(p.pid, signal.SIGKILL)
     p.communicate()
-    tr.wait_gone(kids)
-    m = tr.load_manifest(d)
+    H.wait_gone(kids)
+    m = H.load_manifest(d)
     ro = m['states'][0]['rounds'][1]
     check_eq(ro['status'], 'running', 'round 2 running at the kill')
     check_eq([(e['variant'], e['status']) for e in ro['order']],
              [('shm', 'done'), ('disk', 'running')], 'shm done, disk running')
-    shm_before = {k: v for k, v in tr.tree_sums(d).items() if k.startswith('basis/r2/shm/')}
+    shm_before = {k: v for k, v in H.tree_sums(d).items() if k.startswith('basis/r2/shm/')}
     check(len(shm_before) >= 4, 'files of r2/shm kept: %r' % sorted(shm_before))
-    rc, out, err = tr.run(['-q', '--resume', d], tmp)
+    rc, out, err = H.run(['-q', '--resume', d], tmp)
     check_eq(rc, 0, 'resume: ' + err)
-    m = tr.load_manifest(d)
+    m = H.load_manifest(d)
     check_eq(m['status'], 'done', 'done after resume')
     ro = m['states'][0]['rounds'][1]
     check_eq(ro['status'], 'done', 'round 2 done')
@@ -230,10 +228,10 @@ def test_resume(tmp):
              [('shm', 'done'), ('disk', 'done')], 'order kept')
     check_eq(ro['order'][1].get('moved_aside'), ['basis/r2/disk.interrupted-1'],
              'the cut-short variant moved aside')
-    shm_after = {k: v for k, v in tr.tree_sums(d).items() if k.startswith('basis/r2/shm/')}
+    shm_after = {k: v for k, v in H.tree_sums(d).items() if k.startswith('basis/r2/shm/')}
     check_eq(shm_after, shm_before, 'the done variant of the round was not run again')
     check(os.path.isdir(os.path.join(d, 'basis/r2/disk.interrupted-1')), 'aside directory')
-    events = tr.load_journal(d)
+    events = H.load_journal(d)
     resumed = events[[i for i, e in enumerate(events) if e['event'] == 'resume'][0]:]
     check_eq(order_of(resumed), [(2, 'disk')], 'the resumed session ran only r2/disk')
     for t in ro['tests']:
@@ -245,10 +243,10 @@ def test_sizes(tmp):
     # sizes alone: no variants, two sizes
     target = os.path.join(tmp, 'target')
     ini = os.path.join(tmp, 'sizes.ini')
-    tr.write(ini, ('[campaign]\nsuite = rr4k\nrounds = 2\nruntime = 1s\nsize = 8M 16M\n'
+    H.write(ini, ('[campaign]\nsuite = rr4k\nrounds = 2\nruntime = 1s\nsize = 8M 16M\n'
                    'directory = %s\nioengine = psync\ndirect = 0\n[state basis]\n') % target)
     d = os.path.join(tmp, 'camp')
-    rc, out, err = tr.run(['-o', d, ini], tmp)
+    rc, out, err = H.run(['-o', d, ini], tmp)
     check_eq(rc, 0, 'two sizes: ' + err)
     # the end table without fiocamp-analyze: a row per size, each of its
     # own 2 rounds, never the two sizes pooled
@@ -256,7 +254,7 @@ def test_sizes(tmp):
     check_eq([r[:4] for r in rows], [['basis', '8M', 'rr4k', '2'], ['basis', '16M', 'rr4k', '2']],
              'the built-in end table:\n%s' % out[-1500:])
     check(re.search(r'^state +size +test +rounds', out, re.M), 'its header:\n%s' % out[-1500:])
-    m = tr.load_manifest(d)
+    m = H.load_manifest(d)
     ro = m['states'][0]['rounds']
     check_eq([e['size'] for e in ro[0]['order']], ['8M', '16M'], 'round 1 order of sizes')
     check_eq([e['size'] for e in ro[1]['order']], ['16M', '8M'], 'round 2 rotates')
@@ -283,9 +281,9 @@ def test_sizes(tmp):
     ini = variants_ini(tmp, 'vs.ini', disk, other, rounds=1, suite='rr4k',
                        variant_extra=('size = 8M 16M', ''))
     d = os.path.join(tmp, 'camp2')
-    rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+    rc, out, err = H.run(['-q', '-o', d, ini], tmp)
     check_eq(rc, 0, 'variants with sizes: ' + err)
-    m = tr.load_manifest(d)
+    m = H.load_manifest(d)
     got = [t['json'] for t in m['states'][0]['rounds'][0]['tests']]
     check_eq(got, ['basis/r1/disk/8M/rr4k.json', 'basis/r1/disk/16M/rr4k.json',
                    'basis/r1/shm/8M/rr4k.json'], 'variant x size layout')
@@ -309,9 +307,9 @@ def test_refuse(tmp):
     disk, other = places(tmp)
     # a raw device without destructive = yes: refused while the file is read
     ini = os.path.join(tmp, 'raw.ini')
-    tr.write(ini, '[campaign]\nsuite = rw4k\nsize = 8M\nvariants = raw\n'
+    H.write(ini, '[campaign]\nsuite = rw4k\nsize = 8M\nvariants = raw\n'
                   '[variant raw]\nfilename = /dev/loop7\n[state s]\n')
-    rc, out, err = tr.run(['--dry-run', ini], tmp)
+    rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 2, 'raw device without destructive refused')
     check('raw.ini:6: [variant raw]: filename = /dev/loop7 writes over the device; refused '
           'unless the section says destructive = yes' in err, 'message: ' + err)
@@ -319,26 +317,26 @@ def test_refuse(tmp):
     dev, mnt = mounted_block_device()
     if dev:
         ini = os.path.join(tmp, 'mounted.ini')
-        tr.write(ini, ('[campaign]\nsuite = rw4k\nsize = 8M\nruntime = 1s\n'
+        H.write(ini, ('[campaign]\nsuite = rw4k\nsize = 8M\nruntime = 1s\n'
                        'variants = raw\n[variant raw]\nfilename = %s\ndestructive = yes\n'
                        '[state s]\n') % dev)
         d = os.path.join(tmp, 'camp-mounted')
-        rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+        rc, out, err = H.run(['-q', '-o', d, ini], tmp)
         check(rc != 0, 'a mounted device is refused')
         check('variant raw: %s is mounted on %s: refused' % (dev, mnt) in err,
               'mounted message: ' + err)
-        m = tr.load_manifest(d)
+        m = H.load_manifest(d)
         check_eq(m['states'][0]['rounds'][0]['status'], 'pending', 'nothing ran')
-        check(not any(e['event'] == 'fio-start' for e in tr.load_journal(d)), 'no fio')
+        check(not any(e['event'] == 'fio-start' for e in H.load_journal(d)), 'no fio')
     else:
         print('no mounted block device here: the mount refusal is not run', file=sys.stderr)
     # a regular file as filename
     plain = os.path.join(tmp, 'plain')
-    tr.write(plain, '')
+    H.write(plain, '')
     ini = os.path.join(tmp, 'plain.ini')
-    tr.write(ini, ('[campaign]\nsuite = rw4k\nsize = 8M\nvariants = raw\n[variant raw]\n'
+    H.write(ini, ('[campaign]\nsuite = rw4k\nsize = 8M\nvariants = raw\n[variant raw]\n'
                    'filename = %s\ndestructive = yes\n[state s]\n') % plain)
-    rc, out, err = tr.run(['-q', '-o', os.path.join(tmp, 'camp-plain'), ini], tmp)
+    rc, out, err = H.run(['-q', '-o', os.path.join(tmp, 'camp-plain'), ini], tmp)
     check(rc != 0 and 'variant raw: %s is not a block device' % plain in err,
           'regular file refused: ' + err)
     # a variant whose before fails: its part of the round fails, its tests are
@@ -346,9 +344,9 @@ def test_refuse(tmp):
     ini = variants_ini(tmp, 'fails.ini', disk, other, rounds=1, suite='rw4k',
                        variant_extra=('before = run false', ''))
     d = os.path.join(tmp, 'camp-fails')
-    rc, out, err = tr.run(['-q', '--keep-going', '-o', d, ini], tmp)
+    rc, out, err = H.run(['-q', '--keep-going', '-o', d, ini], tmp)
     check_eq(rc, 1, 'a failed variant before fails the campaign: ' + err)
-    m = tr.load_manifest(d)
+    m = H.load_manifest(d)
     st = m['states'][0]
     check_eq(st['variants'][0]['status'], 'failed', 'the variant\'s preparation failed')
     check_eq(st['variants'][0]['before'][0]['status'], 'failed', 'its action failed')
@@ -360,22 +358,22 @@ def test_refuse(tmp):
     # without --keep-going the campaign stops there: the other variant's part
     # of the round and its tests are skipped, not left pending
     d = os.path.join(tmp, 'camp-stops')
-    rc, out, err = tr.run(['-q', '-o', d, ini], tmp)
+    rc, out, err = H.run(['-q', '-o', d, ini], tmp)
     check_eq(rc, 1, 'a failed variant before stops the campaign: ' + err)
-    ro = tr.load_manifest(d)['states'][0]['rounds'][0]
+    ro = H.load_manifest(d)['states'][0]['rounds'][0]
     check_eq([(e['variant'], e['status']) for e in ro['order']],
              [('disk', 'failed'), ('shm', 'skipped')], 'the order after the failure')
     check_eq([t['status'] for t in ro['tests']], ['skipped', 'skipped'],
              'no test left pending')
     # file:line errors of the sections
     bad = os.path.join(tmp, 'bad.ini')
-    tr.write(bad, ('[campaign]\nsuite = rw4k\nsize = 8M\nvariants = a b a\n'
+    H.write(bad, ('[campaign]\nsuite = rw4k\nsize = 8M\nvariants = a b a\n'
                    'order = sideways\ndirectory = /tmp/x\n'
                    '[variant a]\ndirectory = %s\nfilename = /dev/null\n'
                    'before = power-off\n'
                    '[variant c]\ndirectory = %s\n'
                    '[variant bad/name]\n[state s]\n') % (disk, other))
-    rc, out, err = tr.run(['--dry-run', bad], tmp)
+    rc, out, err = H.run(['--dry-run', bad], tmp)
     check_eq(rc, 2, 'bad variants refused')
     for want in ("bad.ini:4: variant 'a' is listed twice",
                  "bad.ini:5: bad order 'sideways' (expected interleaved or sequential)",
@@ -391,7 +389,7 @@ def test_refuse(tmp):
 
 def test_backends(tmp):
     """fio-jobs/backends.ini passes --dry-run with its placeholders filled."""
-    src = os.path.join(tr.SRCDIR, 'fio-jobs', 'backends.ini')
+    src = os.path.join(H.SRCDIR, 'fio-jobs', 'backends.ini')
     with open(src) as f:
         text = f.read()
     disk, other = places(tmp)
@@ -401,8 +399,8 @@ def test_backends(tmp):
     for name, where in dirs.items():
         filled = filled.replace('/mnt/%s' % name, where)
     ini = os.path.join(tmp, 'backends.ini')
-    tr.write(ini, filled)
-    rc, out, err = tr.run(['--dry-run', '--jobs-dir', os.path.join(tr.SRCDIR, 'fio-jobs'),
+    H.write(ini, filled)
+    rc, out, err = H.run(['--dry-run', '--jobs-dir', os.path.join(H.SRCDIR, 'fio-jobs'),
                            ini], tmp)
     check_eq(rc, 0, 'backends.ini --dry-run: ' + err)
     for name, where in dirs.items():
@@ -418,7 +416,7 @@ def test_backends(tmp):
 def test_ssh(tmp):
     """Two variants on an ssh target (an sshd on 127.0.0.1); the device check
     runs on the remote side."""
-    started = tr.start_sshd(tmp)
+    started = H.start_sshd(tmp)
     if started is None:
         print('sshd or ssh missing: skipped')
         return 77
@@ -431,11 +429,11 @@ def test_ssh(tmp):
                            'target = ssh %s@127.0.0.1:%d\n' % (user, port))
         d = os.path.join(tmp, 'camp')
         env = {'FIOCAMP_SSH_OPTS': opts}
-        rc, out, err = tr.run(['-q', '-o', d, ini], tmp, env)
+        rc, out, err = H.run(['-q', '-o', d, ini], tmp, env)
         check_eq(rc, 0, 'variants over ssh: ' + err[-2000:])
-        m = tr.load_manifest(d)
+        m = H.load_manifest(d)
         check_eq(m['status'], 'done', 'status')
-        check_eq(order_of(tr.load_journal(d)), [(1, 'disk'), (1, 'shm'), (2, 'shm'),
+        check_eq(order_of(H.load_journal(d)), [(1, 'disk'), (1, 'shm'), (2, 'shm'),
                                                 (2, 'disk')], 'order over ssh')
         for where in (disk, other):
             check_eq(os.path.getsize(os.path.join(where, 'fiocamp.testfile')), 8 << 20,
@@ -447,10 +445,10 @@ def test_ssh(tmp):
         dev, mnt = mounted_block_device()
         if dev:
             ini = os.path.join(tmp, 'mounted.ini')
-            tr.write(ini, ('[campaign]\nsuite = rw4k\nsize = 8M\nruntime = 1s\n'
+            H.write(ini, ('[campaign]\nsuite = rw4k\nsize = 8M\nruntime = 1s\n'
                            'target = ssh %s@127.0.0.1:%d\nvariants = raw\n[variant raw]\n'
                            'filename = %s\ndestructive = yes\n[state s]\n') % (user, port, dev))
-            rc, out, err = tr.run(['-q', '-o', os.path.join(tmp, 'camp-m'), ini], tmp, env)
+            rc, out, err = H.run(['-q', '-o', os.path.join(tmp, 'camp-m'), ini], tmp, env)
             check(rc != 0 and 'variant raw: %s is mounted on %s: refused' % (dev, mnt) in err,
                   'mounted device refused over ssh: ' + err)
         shutil.rmtree(other, ignore_errors=True)
@@ -473,20 +471,11 @@ AREAS = {
 def main():
     global ANALYZE
     area = sys.argv[1]
-    tr.BIN, ANALYZE = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-    base = os.environ.get('FC_BUILDDIR')
-    tmp = tempfile.mkdtemp(prefix='fiocamp-variants-%s.' % area, dir=base)
-    try:
-        rc = AREAS[area](tmp)
-    finally:
-        if not tr.FAILURES:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    if rc == 77:
-        sys.exit(77)
-    print('%d checks, %d failed' % (tr.CHECKS[0], len(tr.FAILURES)))
-    sys.exit(1 if tr.FAILURES else 0)
+    H.BIN, ANALYZE = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    with H.scratch('fiocamp-variants-%s.' % area) as tmp:
+        if AREAS[area](tmp) == H.SKIPPED:
+            sys.exit(H.SKIPPED)
+    sys.exit(H.summary())
 
 
 if __name__ == '__main__':
