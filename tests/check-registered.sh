@@ -1,10 +1,12 @@
 #!/bin/sh
-# Every test source and script in tests/ is registered with the build.
+# Every test source and script in tests/ and tests/run/ is registered with
+# the build, and every Python module beside them is imported by a test.
 # Usage: check-registered.sh SRCDIR
 set -eu
 cd "$1/tests"
 status=0
-for f in test-*.c test-*.py test_*.py test-*.sh fuzz/fuzz-*.c; do
+for f in test-*.c test-*.py test_*.py test-*.sh run/test-*.py run/test_*.py run/test-*.c \
+	fuzz/fuzz-*.c; do
 	[ -e "$f" ] || continue
 	base=${f##*/}
 	stem=${base%.*}
@@ -13,6 +15,16 @@ for f in test-*.c test-*.py test_*.py test-*.sh fuzz/fuzz-*.c; do
 	stem=${stem#fuzz-}
 	if ! grep -rq --include=meson.build -e "$base" -e "'$stem'" .; then
 		echo "tests/$f is not registered in a meson.build" >&2
+		status=1
+	fi
+done
+for f in *.py run/*.py; do
+	[ -e "$f" ] || continue
+	base=${f##*/}
+	case $base in test-* | test_* | check-*) continue ;; esac
+	mod=${base%.py}
+	if ! grep -rqE --include='*.py' "^(import|from) $mod\b" .; then
+		echo "tests/$f is a module no test imports" >&2
 		status=1
 	fi
 done
