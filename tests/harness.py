@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 
 SKIPPED = 77  # the exit status meson counts as a skipped test
 SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
@@ -70,6 +71,39 @@ def scratch(prefix):
             print('kept', tmp, file=sys.stderr)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def in_parallel(tmp, fake, cases, one, new_fake, workers=3):
+    """Runs one(wtmp, wfake, case) for every case, on `workers` threads:
+    each with a fake server (new_fake(wtmp)) and a directory of its own
+    (the first thread with `fake` and `tmp`), so that the cases, which wait
+    for the fake more than they work, overlap.  A case that raises is a
+    failure."""
+    todo = list(cases)
+    lock = threading.Lock()
+
+    def worker(k):
+        wtmp = tmp if k == 0 else os.path.join(tmp, 'worker%d' % k)
+        os.makedirs(wtmp, exist_ok=True)
+        wfake = fake if k == 0 else new_fake(wtmp)
+        try:
+            while True:
+                with lock:
+                    if not todo:
+                        return
+                    case = todo.pop(0)
+                try:
+                    one(wtmp, wfake, case)
+                except Exception:
+                    check(False, 'case %r raised:\n%s' % (case, traceback.format_exc()))
+        finally:
+            if wfake is not fake:
+                wfake.stop()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
 
 
 # ---- files -------------------------------------------------------------------

@@ -18,403 +18,21 @@ environments of the children) of the processes it saw while they ran.
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import threading
 import time
-import traceback
 import urllib.parse
 import urllib.request
 import uuid
 
-BIN = None
-FAKE = None
-SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(__file__), '..', '..'))
-FAILURES = []
-CHECKS = [0]
-TOKENID = 'fiocamp@pve!bench'
-SECRET = str(uuid.uuid4())
-TOKEN = TOKENID + '=' + SECRET
-NODE = 'pve1'
-VMID = 100
-NAME = 'bench'
-SCALE = 0.02
-# node seconds, as in the published measurement where it gave them (rollback
-# 2 s, vzdump 21 s, qmrestore 53, 57, 69, 100 s); the others are the fake's
-DURATIONS = {'qmstart': 2, 'qmstop': 1, 'qmshutdown': 6, 'qmreboot': 5, 'qmsnapshot': 1,
-             'vmstate': 4, 'qmrollback': 2, 'qmdelsnapshot': 1, 'vzdump': 21,
-             'qmrestore': [53, 57, 69, 100], 'qmeventd': 1}
-BOOT = 10  # node seconds from a start to the SSH banner
-CAPTURED = []  # (what, text) searched for the secret at the end
-ALL = ['*']
-
-
-CHECK_LOCK = threading.Lock()  # cases may run on several threads (in_parallel)
-
-
-def check(cond, what):
-    with CHECK_LOCK:
-        CHECKS[0] += 1
-        if not cond:
-            FAILURES.append(what)
-            print('FAIL:', what, file=sys.stderr)
-    return bool(cond)
-
-
-def check_eq(a, b, what):
-    return check(a == b, '%s: %r != %r' % (what, a, b))
-
-
-# ---- the fake node ---------------------------------------------------------
-
-class Fake:
-    def __init__(self, tmp):
-        self.log_path = os.path.join(tmp, 'fake-requests.jsonl')
-        self.err = open(os.path.join(tmp, 'fake.stderr'), 'w+')
-        # every request the fake gets, held against the vendor's schema at stop()
-        self.record_path = os.path.join(tmp, 'api-record.jsonl')
-        env = dict(os.environ, FAKE_PVE_TOKEN=TOKEN, FAKE_API_RECORD=self.record_path)
-        self.proc = subprocess.Popen(
-            [sys.executable, FAKE, '--time-scale', str(SCALE), '--https', '--tls-dir',
-             os.path.join(tmp, 'tls'), '--log', self.log_path],
-            stdout=subprocess.PIPE, stderr=self.err, env=env, text=True)
-        self.hello = json.loads(self.proc.stdout.readline())
-        self.api, self.ctl, self.ssh = self.hello['api'], self.hello['control'], self.hello['ssh']
-        self.fingerprint = self.hello['fingerprint']
-        self.ca_file = self.hello['ca_file']
-
-    def control(self, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request('http://127.0.0.1:%d%s' % (self.ctl, path), data=data,
-                                     method='POST' if data is not None else 'GET')
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.loads(r.read())
-
-    def reset(self, guest=None, acl=None, **kw):
-        g = {'vmid': VMID, 'name': NAME, 'status': 'running', 'data': 'data-0'}
-        g.update(guest or {})
-        cfg = {'time_scale': SCALE, 'node': NODE, 'durations': dict(DURATIONS),
-               'boot_delay': BOOT, 'auth_delay': 3,
-               'tokens': [{'tokenid': TOKENID, 'secret': SECRET,
-                           'acl': acl if acl is not None else {'/': ALL}}],
-               'guests': [g]}
-        cfg.update(kw)
-        self.control('/_fake/reset', cfg)
-
-    def fault(self, **f):
-        self.control('/_fake/fault', f)
-
-    def state(self):
-        return self.control('/_fake/state')
-
-    def guest(self):
-        return [g for g in self.state()['guests'] if g['vmid'] == VMID][0]
-
-    def tasks(self, type_=None):
-        return [t for t in self.state()['tasks'] if type_ is None or t['type'] == type_]
-
-    def requests(self):
-        return self.control('/_fake/requests?since=1')['requests']
-
-    def connections(self):
-        return self.control('/_fake/connections')
-
-    def api_post(self, path, form):
-        """A request of someone else's on the node (the test's own, with the token)."""
-        import ssl
-        ctx = ssl.create_default_context(cafile=self.ca_file)
-        req = urllib.request.Request(
-            'https://127.0.0.1:%d/api2/json%s' % (self.api, path),
-            data=urllib.parse.urlencode(form).encode(), method='POST',
-            headers={'Authorization': 'PVEAPIToken=' + TOKEN})
-        with urllib.request.urlopen(req, timeout=10, context=ctx) as r:
-            return json.loads(r.read())['data']
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.err.seek(0)
-        CAPTURED.append(('fake stderr', self.err.read()))
-        self.err.close()
-        try:
-            with open(self.log_path) as f:
-                CAPTURED.append(('fake request log', f.read()))
-        except OSError:
-            pass
-        check_api_record(self.record_path)
-
-
-API_CHECKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'api',
-                           'check-requests.py')
-
-
-def check_api_record(path):
-    """tests/api/check-requests.py over a fake's FAKE_API_RECORD: every
-    request fiocamp-run (or the test) sent is as the Proxmox VE API's published
-    schema has it, every answer as the reference documents it."""
-    if not os.path.exists(path):
-        return  # the fake got no API request
-    with open(path) as f:
-        CAPTURED.append(('API record', f.read()))
-    keep = os.environ.get('FC_API_RECORDS')  # a directory that keeps every record
-    if keep:
-        os.makedirs(keep, exist_ok=True)
-        shutil.copy(path, tempfile.mkstemp(prefix=os.path.basename(os.path.dirname(path)) + '.',
-                                           suffix='.jsonl', dir=keep)[1])
-    r = subprocess.run([sys.executable, API_CHECKER, path], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    lines = r.stdout.strip().split('\n')
-    print(lines[-1])
-    check(r.returncode == 0, 'the API requests hold against the schema:\n' +
-          '\n'.join(lines[:40]))
-
-
-def in_parallel(tmp, fake, cases, one, workers=3):
-    """Runs one(wtmp, wfake, case) for every case, on `workers` threads:
-    each with a fake node and a directory of its own (the first thread
-    with `fake` and `tmp`), so that the cases, which wait for the node
-    more than they work, overlap.  A case that raises is a failure."""
-    todo = list(cases)
-    lock = threading.Lock()
-
-    def worker(k):
-        wtmp = tmp if k == 0 else os.path.join(tmp, 'worker%d' % k)
-        os.makedirs(wtmp, exist_ok=True)
-        wfake = fake if k == 0 else Fake(wtmp)
-        try:
-            while True:
-                with lock:
-                    if not todo:
-                        return
-                    case = todo.pop(0)
-                try:
-                    one(wtmp, wfake, case)
-                except Exception:
-                    check(False, 'case %r raised:\n%s' % (case, traceback.format_exc()))
-        finally:
-            if wfake is not fake:
-                wfake.stop()
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(workers)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-
-
-# ---- campaigns ----------------------------------------------------------------
-
-def write(path, text, mode=None):
-    with open(path, 'w') as f:
-        f.write(text)
-    if mode is not None:
-        os.chmod(path, mode)
-
-
-def token_file(tmp, text=TOKEN, mode=0o600):
-    path = os.path.join(tmp, 'pve.token')
-    write(path, text + '\n', mode)
-    return path
-
-
-def provider_keys(fake, tok, trust='pin', extra=''):
-    keys = ['type = proxmox', 'api-url = https://127.0.0.1:%d' % fake.api, 'node = %s' % NODE,
-            'vmid = %d' % VMID, 'vm-name = %s' % NAME, 'allow-destroy = yes',
-            'poll-interval = 50ms', 'lock-wait = 100ms', 'retry-wait = 100ms',
-            'task-timeout = 60s', 'http-timeout = 10s']
-    if tok:
-        keys.append('token-file = %s' % tok)
-    if trust == 'pin':
-        keys.append('fingerprint = %s' % fake.fingerprint)
-    elif trust == 'ca':
-        keys.append('ca-file = %s' % fake.ca_file)
-    elif trust:
-        keys.append('fingerprint = %s' % trust)
-    return '\n'.join(keys) + '\n' + extra
-
-
-def campaign(tmp, fake, name, states, tok=None, trust='pin', extra='', rounds=1):
-    """states: [(name, before)]; 'WAIT' in before is the fake's wait-ssh."""
-    text = ('[campaign]\nname = %s\nsuite = rw4k\nrounds = %d\npause = 0s\ntarget = local\n'
-            'directory = %s\nsize = 8M\nruntime = 1s\nprefill = no\nwait-timeout = 60s\n\n'
-            '[provider]\n%s\n' % (name, rounds, os.path.join(tmp, 'target'),
-                                  provider_keys(fake, tok, trust, extra)))
-    for sname, before in states:
-        text += '[state %s]\n' % sname
-        if before:
-            text += 'before = %s\n' % before.replace('WAIT', 'wait-ssh 127.0.0.1:%d' % fake.ssh)
-        text += '\n'
-    path = os.path.join(tmp, name + '.ini')
-    write(path, text)
-    return path
-
-
-# ---- running fiocamp-run ------------------------------------------------------
-
-def env_for_run(extra=None):
-    env = dict(os.environ)
-    env['FIOCAMP_ANALYZE'] = 'builtin'
-    env.pop('FIOCAMP_PROXMOX_TOKEN', None)
-    if extra:
-        env.update(extra)
-    return env
-
-
-def proc_tree(pid):
-    out = [pid]
-    for p in out:
-        try:
-            with open('/proc/%d/task/%d/children' % (p, p)) as f:
-                out.extend(int(x) for x in f.read().split())
-        except OSError:
-            pass
-    return out
-
-
-def read_proc(pid, what):
-    try:
-        with open('/proc/%d/%s' % (pid, what), 'rb') as f:
-            return f.read().replace(b'\0', b' ').decode('utf-8', 'replace')
-    except OSError:
-        return ''
-
-
-class Watch:
-    """Reads the command lines of the controller and its children, and the
-    environments of the children, every 50 ms while the run lasts."""
-
-    def __init__(self, proc):
-        self.proc = proc
-        self.seen = 0
-        self.stop = False
-        self.thread = threading.Thread(target=self.loop, daemon=True)
-        self.thread.start()
-
-    def loop(self):
-        while not self.stop and self.proc.poll() is None:
-            for pid in proc_tree(self.proc.pid):
-                self.seen += 1
-                CAPTURED.append(('cmdline of pid %d' % pid, read_proc(pid, 'cmdline')))
-                # fiocamp-run's own too, once it has read the token (wiped then)
-                if pid != self.proc.pid or self.seen > 40:
-                    CAPTURED.append(('environ of pid %d' % pid, read_proc(pid, 'environ')))
-            time.sleep(0.05)
-
-    def done(self):
-        self.stop = True
-        self.thread.join()
-
-
-def start(args, cwd, extra_env=None):
-    p = subprocess.Popen([BIN] + args, cwd=cwd, env=env_for_run(extra_env),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    return p, Watch(p)
-
-
-def finish(p, w, timeout=200):
-    out, err = p.communicate(timeout=timeout)
-    w.done()
-    CAPTURED.append(('stdout', out))
-    CAPTURED.append(('stderr', err))
-    return p.returncode, out, err
-
-
-def run(args, cwd, extra_env=None, timeout=200):
-    p, w = start(args, cwd, extra_env)
-    return finish(p, w, timeout)
-
-
-def capture_dir(d):
-    for root, _, files in os.walk(d):
-        for name in files:
-            path = os.path.join(root, name)
-            with open(path, 'rb') as f:
-                CAPTURED.append((path, f.read().decode('utf-8', 'replace')))
-
-
-def load_manifest(d):
-    with open(os.path.join(d, 'manifest.json')) as f:
-        return json.load(f)
-
-
-def load_journal(d):
-    """The journal's events.  Read while fiocamp-run writes it, its last line
-    may not be ended yet: that part is left out (docs/campaign-directory.md:
-    a reader skips it); any other line that is no JSON is an error."""
-    with open(os.path.join(d, 'journal.jsonl')) as f:
-        lines = f.read().split('\n')
-    return [json.loads(line) for line in lines[:-1]]
-
-
-def journal_has(d, pred):
-    try:
-        return any(pred(e) for e in load_journal(d))
-    except (OSError, ValueError):
-        return False
-
-
-def wait_for(pred, proc, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        if proc.poll() is not None:
-            return None
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.01)
-    return None
-
-
-def wait_until(pred, timeout=60):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = pred()
-        if v:
-            return v
-        time.sleep(0.01)
-    return None
-
-
-def state_of(m, name):
-    return [s for s in m['states'] if s['name'] == name][0]
-
-
-def action(m, state, text):
-    return [a for a in state_of(m, state)['before'] if a['text'] == text][0]
-
-
-def writes(reqs):
-    return [r for r in reqs if r['method'] in ('POST', 'DELETE', 'PUT')]
-
-
-def posts(reqs, suffix):
-    return [r for r in reqs if r['method'] == 'POST' and r['path'].endswith(suffix)]
-
-
-def check_running_at_end(fake, d, what, safety=True):
-    g = fake.guest()
-    check_eq(g['status'], 'running', '%s: the guest runs' % what)
-    check_eq(g['lock'], None, '%s: no lock left' % what)
-    check_eq([t['upid'] for t in fake.tasks() if t['status'] == 'running'], [],
-             '%s: no task runs' % what)
-    if not safety:
-        return
-    ev = [e for e in load_journal(d) if e['event'] == 'ensure-powered-on']
-    check_eq(len(ev), 1, '%s: one ensure-powered-on event' % what)
-    if ev:
-        check_eq(ev[0]['status'], 'done', '%s: ensure-powered-on status' % what)
-        check_eq(ev[0]['server_state'], 'running', '%s: the journal says running' % what)
-        check(ev[0].get('ssh', {}).get('banner', '').startswith('SSH-2.0-'),
-              '%s: SSH answered after the power-on: %r' % (what, ev[0].get('ssh')))
-
-
-def task_seconds(a):
-    return a['task']['duration_s'] if a.get('task') else None
+import harness as H
+import proxmox_fake as PF
+from harness import (capture_dir, check, check_eq, journal_has, load_journal, load_manifest,
+                     wait_for, write)
+from proxmox_fake import (BOOT, DURATIONS, Fake, NAME, NODE, SCALE, SECRET, SIGNALS, TOKEN,
+                          TOKENID, VMID, action, campaign, check_running_at_end, finish, held,
+                          normalize, posts, release, run, start, state_of, token_file, writes)
 
 
 # ---- areas --------------------------------------------------------------------
@@ -899,7 +517,7 @@ def test_preflight(tmp, fake):
         ini = campaign(tmp, fake, 'pf', states, tok=tok)
         if extra_ini:
             write(ini, extra_ini(open(ini).read()))
-        d = os.path.join(tmp, 'camp-pf-%d' % CHECKS[0])
+        d = os.path.join(tmp, 'camp-pf-%d' % H.CHECKS[0])
         rc, out, err = run(['-o', d, ini], tmp)
         check_eq(rc, rc_want, '%s: exit status (%s)' % (what, err[-1500:]))
         for w in want:
@@ -971,16 +589,6 @@ def test_preflight(tmp, fake):
     capture_dir(os.path.join(tmp, 'camp-env'))
 
 
-def normalize(method, path):
-    """(method, path with placeholders, sorted query keys)."""
-    path, _, query = urllib.parse.unquote(path).partition('?')
-    path = re.sub(r'/tasks/UPID:[^/]+:/', '/tasks/{upid}/', path)
-    path = re.sub(r'^/nodes/%s/tasks/\{upid\}' % NODE, '/nodes/{node}/tasks/{upid}', path)
-    path = path.replace('/api2/json', '').replace('{node}', NODE)
-    keys = tuple(sorted(k.split('=')[0] for k in query.split('&') if k))
-    return method, path, keys
-
-
 def test_dryrun(tmp, fake):
     """--dry-run lists every API call a run makes, sends nothing, reads no token."""
     fake.reset()
@@ -1014,19 +622,11 @@ def test_dryrun(tmp, fake):
     # s1 was removed by the restore, s2 deleted by name: none left to delete
     check('the snapshots this campaign made: 0 in the plan' in out, 'all-created counted')
     check(TOKEN not in out and SECRET not in out, 'no secret in the plan')
-    CAPTURED.append(('dry run', out + err))
+    H.CAPTURED.append(('dry run', out + err))
     print('dry run: %d distinct calls of the run, all listed' % len(made))
 
 
 # ---- interrupts at each sub-step, and what a resume makes of them ---------------
-
-def held(fake, type_):
-    return [t for t in fake.tasks(type_) if t.get('held')]
-
-
-def release(fake, type_=None):
-    return fake.control('/_fake/release', {'task': type_} if type_ else {})['released']
-
 
 def polled(d, type_, **match):
     """Whether the journal has a status poll of a task of type_ with the
@@ -1088,7 +688,6 @@ def check_recorded(fake, d, what):
     return m
 
 
-SIGNALS = {'SIGINT': signal.SIGINT, 'SIGTERM': signal.SIGTERM, 'SIGKILL': signal.SIGKILL}
 
 
 def interrupt_and_resume(tmp, fake, d, ini, type_, sig, what):
@@ -1182,7 +781,7 @@ def test_interrupts(tmp, fake):
               '%s: the journal says the downtime was cut: %r' % (what, ev[-1:]))
         check_running_at_end(fake, d, what, safety=False)
 
-    in_parallel(tmp, fake, cases, one)
+    H.in_parallel(tmp, fake, cases, one, Fake)
 
 
 def test_outlive(tmp, fake):
@@ -1247,7 +846,7 @@ def test_outlive(tmp, fake):
     check(ev and [x.get('id') for x in ev[-1]['result'].get('in_flight', [])] == [upid],
           'twice: the journal names the task still in flight: %r' % ev[-1:])
     release(fake, 'qmshutdown')
-    check(wait_until(lambda: fake.guest()['status'] == 'stopped'),
+    check(wait_for(lambda: fake.guest()['status'] == 'stopped'),
           'twice: the shutdown took the guest down, as said')
     rc, out, err = run(['--resume', d], tmp)
     capture_dir(d)
@@ -1377,25 +976,19 @@ AREAS = {
 
 
 def main():
-    global BIN, FAKE
-    area, BIN, FAKE = sys.argv[1], os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
-    base = os.environ.get('FC_BUILDDIR')
-    tmp = tempfile.mkdtemp(prefix='fiocamp-proxmox-%s.' % area, dir=base)
-    fake = Fake(tmp)
+    area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    PF.FAKE = os.path.abspath(sys.argv[3])
     t0 = time.time()
-    try:
-        AREAS[area](tmp, fake)
-    finally:
-        fake.stop()
-        leaks = sorted({what for what, text in CAPTURED if SECRET in text})
-        check_eq(leaks, [], 'the token secret appears in')
-        if not FAILURES:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    print('%d checks, %d failed, %d things searched for the token, %.1f s'
-          % (CHECKS[0], len(FAILURES), len(CAPTURED), time.time() - t0))
-    sys.exit(1 if FAILURES else 0)
+    with H.scratch('fiocamp-proxmox-%s.' % area) as tmp:
+        fake = Fake(tmp)
+        try:
+            AREAS[area](tmp, fake)
+        finally:
+            fake.stop()
+            leaks = sorted({what for what, text in H.CAPTURED if SECRET in text})
+            check_eq(leaks, [], 'the token secret appears in')
+    sys.exit(H.summary(', %d things searched for the token, %.1f s'
+                       % (len(H.CAPTURED), time.time() - t0)))
 
 
 if __name__ == '__main__':

@@ -17,7 +17,7 @@ Areas: doc (docs/proxmox.md shows the file as it is), e2e (the measurement
 end to end), faults (a 500, a dropped connection, a task error, a lock that
 outlasts its retries), sigint (Ctrl-C during a restore), dryrun (the plan
 lists every call the run makes), analyze (fiocamp-analyze's per-action table
-of the run).  Helpers and the secret search are test_proxmox_run.py's.
+of the run).  Helpers are tests/harness.py's and proxmox_fake.py's.
 """
 import hashlib
 import os
@@ -26,13 +26,13 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.parse
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import test_proxmox_run as R  # noqa: E402
-
-check, check_eq = R.check, R.check_eq
-SHIPPED = os.path.join(R.SRCDIR, 'fio-jobs', 'proxmox-rollback.ini')
-GUIDE = os.path.join(R.SRCDIR, 'docs', 'proxmox.md')
+import harness as H
+import proxmox_fake as R
+from harness import check, check_eq
+SHIPPED = os.path.join(H.SRCDIR, 'fio-jobs', 'proxmox-rollback.ini')
+GUIDE = os.path.join(H.SRCDIR, 'docs', 'proxmox.md')
 ANALYZE = None
 # real seconds per node second; FC_PVE_TIME_SCALE=1 runs the measurement at
 # the node's own speed (about 11 minutes), as docs/proxmox.md section 7 did
@@ -106,7 +106,7 @@ def fill(tmp, fake, tok, provider_extra=None, name='shipped'):
     text = sub(text, r'wait-ssh(?=;|\s*$)', 'wait-ssh 127.0.0.1:%d' % fake.ssh, 2,
                'two bare wait-ssh')
     path = os.path.join(tmp, name + '.ini')
-    R.write(path, text)
+    H.write(path, text)
     return path, payload
 
 
@@ -180,8 +180,8 @@ def check_honest(fake, d, what):
     ran before it); an action recorded done
     after a failed step of its repetition does not exist; a matched hash is
     the file's real sha256."""
-    m = R.load_manifest(d)
-    ev = R.load_journal(d)
+    m = H.load_manifest(d)
+    ev = H.load_journal(d)
     node_tasks = {t['upid']: t for t in fake.tasks()}
     rec = recorded_tasks(m)
     for upid, t in rec.items():
@@ -263,7 +263,7 @@ def run_shipped(tmp, fake, name='shipped', provider_extra=None, faults=(), want_
     rc, out, err = R.run(['-o', d, ini], tmp, timeout=max(200, 1500 * SCALE))
     wall = time.time() - t0
     check_eq(rc, want_rc, '%s: exit status (stderr: %s)' % (name, err[-3000:]))
-    R.capture_dir(d)
+    H.capture_dir(d)
     return d, payload, out, err, wall
 
 
@@ -473,18 +473,18 @@ def test_sigint(tmp, fake):
 
     def second_restore():
         try:
-            ev = R.load_journal(d)
+            ev = H.load_journal(d)
         except (OSError, ValueError):  # not there yet, or a line half written
             return None
         return [e['upid'] for e in ev
                 if e['event'] == 'pve-task' and e.get('type') == 'qmrestore'][1:]
-    upid = R.wait_for(second_restore, p, timeout=120)
+    upid = H.wait_for(second_restore, p, timeout=120)
     check(upid, 'sigint: the second restore started')
     time.sleep(0.1)
     p.send_signal(signal.SIGINT)
     rc, out, err = R.finish(p, w)
     check_eq(rc, 130, 'sigint: exit status (%s)' % err[-1500:])
-    R.capture_dir(d)
+    H.capture_dir(d)
     m, ev = check_honest(fake, d, 'sigint')
     check_guest_running(fake, d, 'sigint')
     rr = reps(m, 'restore')
@@ -499,7 +499,7 @@ def test_sigint(tmp, fake):
     check('the server is running again and answers SSH' in err, 'sigint: says so')
     rc, out, err = R.run(['--resume', d], tmp)
     check_eq(rc, 0, 'sigint: the resume (%s)' % err[-2000:])
-    R.capture_dir(d)
+    H.capture_dir(d)
     m, ev = check_honest(fake, d, 'sigint resume')
     check_eq(m['status'], 'done', 'sigint: done after the resume')
     check_eq([r['status'] for r in reps(m, 'restore')], ['done'] * 4, 'sigint: four restores')
@@ -536,7 +536,7 @@ def test_dryrun(tmp, fake):
         listed.add(R.normalize(mm.group(1), mm.group(2).rstrip(':,)')))
     check_eq(sorted(c for c in made if c not in listed), [],
              'every call of the run is in the dry run')
-    R.CAPTURED.append(('dry run', out + err))
+    H.CAPTURED.append(('dry run', out + err))
     # and the shipped file as it is, unfilled: valid, its plan complete
     rc, out, err = R.run(['--dry-run', SHIPPED], tmp, {'HOME': tmp})
     check_eq(rc, 0, 'the shipped file\'s own dry run (%s)' % err)
@@ -555,7 +555,7 @@ def test_analyze(tmp, fake):
     r = subprocess.run([ANALYZE, '--table', d], capture_output=True, text=True)
     check_eq(r.returncode, 0, 'fiocamp-analyze (%s)' % r.stderr[-1500:])
     out = r.stdout
-    R.CAPTURED.append(('fiocamp-analyze', out + r.stderr))
+    H.CAPTURED.append(('fiocamp-analyze', out + r.stderr))
     for n in (5, 4):
         check(re.search(r'matched \(%d of %d\)|\b%d of %d matched' % (n, n, n, n), out),
               '%d of %d hashes matched:\n%s' % (n, n, out[-3000:]))
@@ -605,28 +605,28 @@ def test_interrupts(tmp, fake):
 
             def held_one():
                 h = R.held(fake, sub)
-                return h and R.journal_has(d, lambda e: e['event'] == 'pve-task' and
+                return h and H.journal_has(d, lambda e: e['event'] == 'pve-task' and
                                            e.get('upid') == h[0]['upid']) and h[0]['upid']
-            upid = R.wait_for(held_one, p, timeout=240)
+            upid = H.wait_for(held_one, p, timeout=240)
             check(upid, '%s: held' % what)
             if not upid:
                 break
 
             def polled(**match):
-                return R.journal_has(d, lambda e: e['event'] == 'api-call' and
-                                     upid in R.urllib.parse.unquote(e.get('path', '')) and
+                return H.journal_has(d, lambda e: e['event'] == 'api-call' and
+                                     upid in urllib.parse.unquote(e.get('path', '')) and
                                      all(e.get(x) == v for x, v in match.items()))
             if sname == 'SIGKILL':
                 os.kill(p.pid, signal.SIGKILL)
                 R.finish(p, w)
                 session += 1
                 p, w = R.start(['--resume', d], tmp)
-                check(R.wait_for(lambda: polled(session=session), p),
+                check(H.wait_for(lambda: polled(session=session), p),
                       '%s: the resume waits for it' % what)
                 R.release(fake, sub)
                 continue
             p.send_signal(R.SIGNALS[sname])
-            check(R.wait_for(lambda: polled(during='ensure-powered-on'), p),
+            check(H.wait_for(lambda: polled(during='ensure-powered-on'), p),
                   '%s: the safety power-on waits for it' % what)
             R.release(fake, sub)
             rc, out, err = R.finish(p, w, timeout=300)
@@ -636,7 +636,7 @@ def test_interrupts(tmp, fake):
             session += 1
             p, w = R.start(['--resume', d], tmp)
         rc, out, err = R.finish(p, w, timeout=600)
-        R.capture_dir(d)
+        H.capture_dir(d)
         check_eq(rc, 0, '%s: the last session ends the campaign (%s)' % (sub, err[-2500:]))
         m, ev = check_honest(fake, d, sub)
         check_eq(m['status'], 'done', '%s: campaign done' % sub)
@@ -664,13 +664,13 @@ def test_interrupts(tmp, fake):
         if ANALYZE:
             r = subprocess.run([ANALYZE, '--table', d], capture_output=True, text=True)
             check_eq(r.returncode, 0, '%s: fiocamp-analyze (%s)' % (sub, r.stderr[-1500:]))
-            R.CAPTURED.append(('fiocamp-analyze ' + sub, r.stdout + r.stderr))
+            H.CAPTURED.append(('fiocamp-analyze ' + sub, r.stdout + r.stderr))
             check(re.search(r'matched \(4 of 4\)|\b4 of 4 matched', r.stdout),
                   '%s: 4 of 4 matched:\n%s' % (sub, r.stdout[-3000:]))
         print('%s: %d sessions, %d qmrestore tasks on the node' %
               (sub, session, len(fake.tasks('qmrestore'))))
 
-    R.in_parallel(tmp, fake, list(plan.items()), one)
+    H.in_parallel(tmp, fake, list(plan.items()), one, R.Fake)
 
 
 AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test_sigint,
@@ -680,32 +680,23 @@ AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test
 def main():
     global ANALYZE
     area = sys.argv[1]
-    R.BIN, R.FAKE = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
+    H.BIN, R.FAKE = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3])
     R.SCALE = SCALE
     ANALYZE = os.path.abspath(sys.argv[4]) if len(sys.argv) > 4 else None
     if area == 'doc':
         test_doc(None, None)
-        print('%d checks, %d failed' % (R.CHECKS[0], len(R.FAILURES)))
-        sys.exit(1 if R.FAILURES else 0)
-    import shutil
-    import tempfile
-    tmp = tempfile.mkdtemp(prefix='fiocamp-shipped-%s.' % area,
-                           dir=os.environ.get('FC_BUILDDIR'))
-    fake = R.Fake(tmp)
+        sys.exit(H.summary())
     t0 = time.time()
-    try:
-        AREAS[area](tmp, fake)
-    finally:
-        fake.stop()
-        leaks = sorted({what for what, text in R.CAPTURED if R.SECRET in text})
-        check_eq(leaks, [], 'the token secret appears in')
-        if not R.FAILURES:
-            shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            print('kept', tmp, file=sys.stderr)
-    print('%d checks, %d failed, %d things searched for the token, %.1f s'
-          % (R.CHECKS[0], len(R.FAILURES), len(R.CAPTURED), time.time() - t0))
-    sys.exit(1 if R.FAILURES else 0)
+    with H.scratch('fiocamp-shipped-%s.' % area) as tmp:
+        fake = R.Fake(tmp)
+        try:
+            AREAS[area](tmp, fake)
+        finally:
+            fake.stop()
+            leaks = sorted({what for what, text in H.CAPTURED if R.SECRET in text})
+            check_eq(leaks, [], 'the token secret appears in')
+    sys.exit(H.summary(', %d things searched for the token, %.1f s'
+                       % (len(H.CAPTURED), time.time() - t0)))
 
 
 if __name__ == '__main__':
