@@ -134,8 +134,10 @@ def test_e2e(tmp):
     check_eq(rc, 2, 'exit status for an existing -o')
     check('never overwritten' in err, 'message for an existing -o: %s' % err)
     check_eq(tree_sums(d), before, 'existing directory untouched')
-    # the default directory name
-    rc, out, err = run(['-q', ini], tmp)
+    # the default directory name (a campaign of the same name, one 1 s run)
+    quiet = campaign(tmp, 'quiet.ini', '[state one]\n',
+                     extra='name = e2e\nsuite = rr4k\nrounds = 1\n')
+    rc, out, err = run(['-q', quiet], tmp)
     check_eq(rc, 0, 'second run with the default directory name')
     dirs = glob.glob(os.path.join(tmp, 'e2e-2*-*'))
     check(len(dirs) == 1 and len(os.path.basename(dirs[0])) == len('e2e-20260101-101010'),
@@ -242,15 +244,25 @@ def test_resume(tmp):
           'no round was started: %r' % os.listdir(bad))
 
 
+def fio_job_running(p):
+    """Waits until the fio that fiocamp-run p started runs its job (fio forks
+    a process per job once it has laid out the file): a signal then lands
+    in the run.  The fio's pid, or None."""
+    def job():
+        return [k for k in H.children(p.pid) if H.children(k)][:1]
+    got = H.wait_for(job, p, timeout=60, every=0.01)
+    return got[0] if got else None
+
+
 def test_sigint(tmp):
     ini = campaign(tmp, 'int.ini', '[state basis]\n[state later]\n',
-                   extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='3s')
+                   extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='2s')
     d = os.path.join(tmp, 'camp')
     p = subprocess.Popen([H.BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 1, p)
     check(e is not None, 'fio started')
-    time.sleep(1.5)
+    check(fio_job_running(p), 'fio runs its job')
     kids = H.children(p.pid)
     check(len(kids) == 1, 'one fio child: %r' % kids)
     os.kill(p.pid, signal.SIGINT)
@@ -272,7 +284,7 @@ def test_sigint(tmp):
     # fio puts its "terminating on signal" note in front of the report
     check('fio: terminating on signal 2' in text, 'signal note in the output')
     doc = json.loads(text[text.index('\n{') + 1:])
-    check(doc['jobs'][0]['write']['runtime'] < 3000,
+    check(doc['jobs'][0]['write']['runtime'] < 2000,
           'the interrupted run is shorter than its runtime: %r' % doc['jobs'][0]['write']['runtime'])
     check_eq(m['states'][1]['status'], 'pending', 'later state untouched')
     ev = H.load_journal(d)
@@ -297,7 +309,7 @@ def test_sigint(tmp):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
     check(e is not None, 'fio started (2)')
-    time.sleep(1.0)
+    check(fio_job_running(p), 'fio runs its job (2)')
     kids = H.children(p.pid)
     t0 = time.time()
     os.kill(p.pid, signal.SIGINT)
