@@ -143,14 +143,13 @@ def parse_utc(text):
     return calendar.timegm(time.strptime(base, '%Y-%m-%dT%H:%M:%S')) + float('0.' + frac)
 
 
-def test_faults(tmp, fake):
-    tok = token_file(tmp)
-    ini = short_campaign(tmp, fake, tok)
-    post_snap = dict(method='POST', path=SNAPSHOTS)
+POST_SNAP = dict(method='POST', path=SNAPSHOTS)
 
+
+def fault_5xx(tmp, fake, tok, ini):
     # 5xx on every attempt of the snapshot: it fails, the server comes back on
     fake.reset()
-    fake.fault(kind='status', status=502, count=5, **post_snap)  # 1 + 4 retries
+    fake.fault(kind='status', status=502, count=5, **POST_SNAP)  # 1 + 4 retries
     d = os.path.join(tmp, 'f5xx')
     rc, out, err = run(['-o', d, ini], tmp)
     capture_dir(d)
@@ -184,12 +183,14 @@ def test_faults(tmp, fake):
     check(isinstance(state_of(m, 'snap1')['downtime_s'], float),
           '5xx: downtime counted from the repeated power-off')
 
+
+def fault_drop(tmp, fake, tok, ini):
     # dropped connections: one answer lost after the power-off went through,
     # then the snapshot's connection dropped every time
     fake.reset()
     fake.fault(kind='drop', when='after', method='PATCH',
                path='/scp-core/api/v1/servers/%d' % SERVER, count=1)
-    fake.fault(kind='drop', when='before', count=5, **post_snap)
+    fake.fault(kind='drop', when='before', count=5, **POST_SNAP)
     d = os.path.join(tmp, 'fdrop')
     rc, out, err = run(['-o', d, ini], tmp)
     capture_dir(d)
@@ -210,6 +211,8 @@ def test_faults(tmp, fake):
           'drop: the write check found the task')
     check_eq(state_of(m, 'basis')['rounds'][0]['status'], 'done', 'drop: basis kept')
 
+
+def fault_task_error(tmp, fake, tok, ini):
     # a task ending in ERROR, with --keep-going: back on before the next state
     fake.reset()
     fake.fault(kind='task-error', task='ServerSnapshotCreateTask',
@@ -236,6 +239,8 @@ def test_faults(tmp, fake):
     nxt = [e['mono'] for e in ev if e['event'] == 'state-start' and e['state'] == 'cleanup']
     check(on and nxt and on[0] < nxt[0], 'task error: powered on before the next state')
 
+
+def fault_fio_failure(tmp, fake, tok, ini):
     # a fio run that fails while the server is off (its directory became a file)
     fake.reset()
     path = os.path.join(tmp, 'fiofail.ini')
@@ -255,6 +260,8 @@ def test_faults(tmp, fake):
     check_powered_back(fake, d, 'fio failure')
     os.unlink(target)
 
+
+def fault_token(tmp, fake, tok, ini):
     # access tokens expire in the middle of the transition: renewed, nothing lost
     fake.reset()
     d = os.path.join(tmp, 'ftoken')
@@ -274,11 +281,13 @@ def test_faults(tmp, fake):
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'token: server running')
     check_eq(len(snapshot_posts(fake.requests(), taken=True)), 1, 'token: one snapshot taken')
 
+
+def fault_long_error(tmp, fake, tok, ini):
     # a long refusal of the API reaches the manifest and the user whole
     fake.reset()
     long = 'Snapshot refused: ' + 'the storage of this node is full; ' * 20
     fake.fault(kind='status', status=400, count=1,
-               body={'code': 'server.snapshot.create.error', 'message': long}, **post_snap)
+               body={'code': 'server.snapshot.create.error', 'message': long}, **POST_SNAP)
     path = os.path.join(tmp, 'long.ini')
     write(path, campaign_head(tmp, 'long') + '[provider]\n' + provider_keys(fake, tok) +
           '\n[state s]\nbefore = snapshot fc-long online\n')
@@ -292,6 +301,8 @@ def test_faults(tmp, fake):
              'long error: the whole message in the manifest')
     check(want in err, 'long error: the whole message on stderr: %s' % err[-2000:])
 
+
+def fault_sighup(tmp, fake, tok, ini):
     # the terminal goes away (SIGHUP) while the server is off: back on before the exit.
     # A settle keeps the server off while the signal comes.  fiocamp-run
     # starts with SIGHUP as a terminal gives it: a test suite run under nohup
@@ -332,10 +343,12 @@ def test_faults(tmp, fake):
     check_eq(rc, 130, 'nohup: Ctrl-C after the ignored hangup (%s)' % err[-1500:])
     check_powered_back(fake, d, 'nohup')
 
+
+def fault_sigint(tmp, fake, tok, ini):
     # Ctrl-C while the snapshot's answer is on its way: back on, then resumed
     # (no lock window, so that the delayed POST is the one the API takes)
     fake.reset(lock_window=0)
-    fake.fault(kind='delay', seconds=1.5, count=1, **post_snap)
+    fake.fault(kind='delay', seconds=1.5, count=1, **POST_SNAP)
     d = os.path.join(tmp, 'fsigint')
     p, w = start(['-o', d, ini], tmp)
     hit = wait_for(lambda: snapshot_posts(fake.requests()), p)
@@ -356,6 +369,19 @@ def test_faults(tmp, fake):
              'sigint: the snapshot was adopted')
     check_eq(fake.server()['snapshots'], [], 'sigint: and deleted at the end')
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'sigint: running at the end')
+
+
+def test_faults(tmp, fake):
+    """Faults aimed at single requests of the short campaign, each case with
+    the server RUNNING again at the end; the cases run on three threads,
+    each with a fake server and a directory of its own (harness.in_parallel),
+    since they wait for the fake more than they work."""
+    def one(wtmp, wfake, case):
+        tok = token_file(wtmp)
+        case(wtmp, wfake, tok, short_campaign(wtmp, wfake, tok))
+    H.in_parallel(tmp, fake, [fault_5xx, fault_drop, fault_task_error, fault_fio_failure,
+                              fault_token, fault_long_error, fault_sighup, fault_sigint],
+                  one, Fake)
 
 
 def test_fatal(tmp, fake):
