@@ -365,17 +365,16 @@ def check_guest_running(fake, d, what, safety=True):
     R.check_running_at_end(fake, d, what, safety=safety)
 
 
-def test_faults(tmp, fake):
-    """Faults aimed at the shipped campaign's steps: the guest is running at
-    the end, and the record holds only what happened."""
-    rollback = '/nodes/%s/qemu/%d/snapshot/fiocamp-base/rollback' % (R.NODE, R.VMID)
+ROLLBACK_PATH = '/nodes/%s/qemu/%d/snapshot/fiocamp-base/rollback' % (R.NODE, R.VMID)
 
+
+def fault_500(tmp, fake):
     # a 500 on the second rollback, every time it is sent: the rollback never
     # happened, so the guest was never away, and the repetition failed
     reset(fake)
     d, *_ = run_shipped(tmp, fake, 'f500', faults=[dict(
         kind='error', status=500, message='fake: pvedaemon hiccup\n', method='POST',
-        path=rollback, **{'pass': 1, 'count': 100})], want_rc=1)
+        path=ROLLBACK_PATH, **{'pass': 1, 'count': 100})], want_rc=1)
     m, ev = check_honest(fake, d, '500')
     rr = reps(m, 'rollback')
     check_eq([r['status'] for r in rr], ['done', 'failed'] + ['skipped'] * 3,
@@ -387,6 +386,8 @@ def test_faults(tmp, fake):
     check_eq(fake.tasks('vzdump'), [], '500: the campaign stopped there')
     check_guest_running(fake, d, '500')
 
+
+def fault_drop(tmp, fake):
     # a dropped connection while a restore is polled, twice in a row (libcurl
     # itself sends a request again once when a kept-alive connection turns
     # out closed): asked again, nothing lost
@@ -403,6 +404,8 @@ def test_faults(tmp, fake):
     check_eq(len(fake.tasks('qmrestore')), 4, 'drop: four restores, none sent twice')
     check_guest_running(fake, d, 'drop', safety=False)
 
+
+def fault_start_error(tmp, fake):
     # the start after the third rollback ends in an error: the guest, stopped
     # by the rollback, is started again by the safety layer
     reset(fake)
@@ -421,6 +424,8 @@ def test_faults(tmp, fake):
         check(act(rr[2], 'verify-hash').get('status') != 'done', 'start error: no hash after it')
     check_guest_running(fake, d, 'start error')
 
+
+def fault_rollback_error(tmp, fake):
     # the third rollback's task itself ends in an error: Proxmox leaves the
     # config locked (rollback) over half rolled-back disks.  The guest is not
     # started (a start would be refused anyway), and the message says why and
@@ -444,6 +449,8 @@ def test_faults(tmp, fake):
           pw[0]['result'].get('server_state') == 'stopped',
           'rollback error: the journal says it was left stopped: %r' % pw)
 
+
+def fault_lock(tmp, fake):
     # a restore refused by the config lock more often than lock-retries allow:
     # the guest was stopped for it, and is started again
     reset(fake)
@@ -459,6 +466,14 @@ def test_faults(tmp, fake):
         check_eq(a.get('result', {}).get('lock_retries'), 2, 'lock: two retries recorded')
     check_eq(len([e for e in ev if e['event'] == 'lock-retry']), 2, 'lock: two lock-retry events')
     check_guest_running(fake, d, 'lock')
+
+
+def test_faults(tmp, fake):
+    """Faults aimed at the shipped campaign's steps: the guest is running at
+    the end, and the record holds only what happened.  The cases run on
+    three threads, each with a fake node and a directory of its own."""
+    cases = [fault_500, fault_drop, fault_start_error, fault_rollback_error, fault_lock]
+    H.in_parallel(tmp, fake, cases, lambda wtmp, wfake, case: case(wtmp, wfake), R.Fake)
 
 
 def test_sigint(tmp, fake):
