@@ -7,7 +7,7 @@ usage: test_variants.py AREA FIOCAMP_RUN FIOCAMP_ANALYZE
 
 Each AREA is its own meson test.  Two variants live in two local directories,
 one on tmpfs (/dev/shm) when there is one.  Runtimes are 1 s, test files 8 MiB.
-The helpers of test_run.py are shared.  Exit 77 = skipped.
+The helpers are tests/harness.py's.  Exit 77 = skipped.
 """
 import json
 import os
