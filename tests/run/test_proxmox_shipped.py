@@ -14,10 +14,10 @@ rollback 2 s, vzdump 21 22 21 21 21 s, qmrestore 53 57 69 100 s, in node
 seconds at a time scale of 0.02.
 
 Areas: doc (docs/proxmox.md shows the file as it is), e2e (the measurement
-end to end), faults (a 500, a dropped connection, a task error, a lock that
-outlasts its retries), sigint (Ctrl-C during a restore), dryrun (the plan
-lists every call the run makes), analyze (fiocamp-analyze's per-action table
-of the run).  Helpers are tests/harness.py's and proxmox_fake.py's.
+end to end; then the plan lists every call the run made, and
+fiocamp-analyze's per-action table of the run), faults (a 500, a dropped
+connection, a task error, a lock that outlasts its retries), sigint (Ctrl-C
+during a restore), interrupts (each restore interrupted and resumed).  Helpers are tests/harness.py's and proxmox_fake.py's.
 """
 import hashlib
 import os
@@ -359,6 +359,9 @@ def test_e2e(tmp, fake):
             print('  %-8s rep %d  task %3ds (node)  stopwatch %.3fs  downtime %s  data back %s'
                   % (name, r['repetition'], main_seconds(a), a['task']['stopwatch_s'],
                      r.get('downtime_s'), r.get('data_back_s')))
+    # the same run's plan, and fiocamp-analyze on it
+    check_dryrun(tmp, fake, os.path.join(tmp, 'shipped.ini'))
+    check_analyze(d)
 
 
 def check_guest_running(fake, d, what, safety=True):
@@ -532,16 +535,14 @@ def test_sigint(tmp, fake):
     check_guest_running(fake, d, 'sigint resume')
 
 
-def test_dryrun(tmp, fake):
-    """--dry-run of the shipped campaign lists every call its run makes."""
-    reset(fake)
-    d, payload, out, err, wall = run_shipped(tmp, fake, 'dry')
+def check_dryrun(tmp, fake, ini):
+    """--dry-run of the shipped campaign lists every call its run (just
+    made, with `ini`) made."""
     reqs = fake.requests()
     made = {R.normalize(r['method'], r['path'] + ('?' + r['query'] if r['query'] else ''))
             for r in reqs}
     tok = os.path.join(tmp, 'pve.token')
     os.rename(tok, tok + '.gone')
-    ini = os.path.join(tmp, 'dry.ini')
     rc, out, err = R.run(['--dry-run', ini], tmp)
     os.rename(tok + '.gone', tok)
     check_eq(rc, 0, 'the dry run (%s)' % err)
@@ -561,12 +562,10 @@ def test_dryrun(tmp, fake):
     print('dry run: %d distinct calls of the run, all listed' % len(made))
 
 
-def test_analyze(tmp, fake):
-    """fiocamp-analyze on the measurement's directory: a campaign of only
+def check_analyze(d):
+    """fiocamp-analyze on the measurement's directory d: a campaign of only
     transitions analyzes cleanly, every hash matched; with the per-action
     table, the article's table with the task seconds."""
-    reset(fake)
-    d, *_ = run_shipped(tmp, fake, 'an')
     r = subprocess.run([ANALYZE, '--table', d], capture_output=True, text=True)
     check_eq(r.returncode, 0, 'fiocamp-analyze (%s)' % r.stderr[-1500:])
     out = r.stdout
@@ -689,7 +688,7 @@ def test_interrupts(tmp, fake):
 
 
 AREAS = {'doc': test_doc, 'e2e': test_e2e, 'faults': test_faults, 'sigint': test_sigint,
-         'dryrun': test_dryrun, 'analyze': test_analyze, 'interrupts': test_interrupts}
+         'interrupts': test_interrupts}
 
 
 def main():
