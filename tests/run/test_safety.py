@@ -579,7 +579,8 @@ def test_rules(tmp, fake):
     check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', 'revert kill -9: RUNNING')
 
     # 2. a second Ctrl-C while the safety power-on waits for the shutdown
-    fake.reset(time_scale=1.0)
+    # (3.6 s at this time scale: the second Ctrl-C comes well within it)
+    fake.reset(time_scale=0.3)
     ini = power_campaign(tmp, fake, tok, 'twice')
     d = os.path.join(tmp, 'twice2')
     p, w = N.start(['-o', d, ini], tmp)
