@@ -86,9 +86,8 @@ def check_left_on(fake, d, err, what):
     check('is RUNNING again and answers SSH' in err, '%s: says so: %s' % (what, err[-800:]))
 
 
-def test_power(tmp, fake):
-    tok = N.token_file(tmp)
-    # 1. Ctrl-C while the ACPI shutdown runs (3.6 s at this scale)
+def power_ctrlc(tmp, fake, tok):
+    """Ctrl-C while the ACPI shutdown runs (3.6 s at this scale)."""
     fake.reset(time_scale=0.3)
     ini = power_campaign(tmp, fake, tok, 'ctrlc')
     d = os.path.join(tmp, 'ctrlc')
@@ -96,14 +95,18 @@ def test_power(tmp, fake):
     hit = H.wait_for(lambda: [r for r in fake.requests() if r['method'] == 'PATCH' and
                               r['status'] == 202], p)
     check(hit, 'ctrl-c: the power-off was sent')
-    time.sleep(0.3)
+    hit = H.wait_for(lambda: H.journal_has(d, lambda e: e['event'] == 'api-call' and
+                                           '/tasks/' in e.get('path', '')), p)
+    check(hit, 'ctrl-c: its task is polled')
     os.kill(p.pid, signal.SIGINT)
     rc, out, err = N.finish(p, w)
     check_eq(rc, 130, 'ctrl-c: exit status (%s)' % err[-1500:])
     check_left_on(fake, d, err, 'ctrl-c')
 
-    # 2. the power-off task outlives task-timeout: the action fails, the
-    # shutdown goes on, and the safety layer waits for it before powering on
+
+def power_slow(tmp, fake, tok):
+    """The power-off task outlives task-timeout: the action fails, the
+    shutdown goes on, and the safety layer waits for it before powering on."""
     fake.reset(time_scale=0.3)
     ini = power_campaign(tmp, fake, tok, 'slow', task_timeout='1s')
     d = os.path.join(tmp, 'slow')
@@ -113,9 +116,11 @@ def test_power(tmp, fake):
     check_left_on(fake, d, err, 'task-timeout')
     H.capture_dir(d)
 
-    # a power-off task that netcup rolls back (or cancels): the action fails,
-    # and the server is left on, which it still is
-    for kind, end in (('task-rollback', 'ROLLBACK'), ('task-cancel', 'CANCELED')):
+
+def power_task_ends(kind, end):
+    """A power-off task that netcup rolls back (or cancels): the action
+    fails, and the server is left on, which it still is."""
+    def case(tmp, fake, tok):
         fake.reset()
         fake.fault(kind=kind, task='ServerStateChangeTask')
         ini = power_campaign(tmp, fake, tok, kind)
@@ -127,6 +132,16 @@ def test_power(tmp, fake):
         check_eq(fake.server()['serverLiveInfo']['state'], 'RUNNING', '%s: RUNNING' % kind)
         ev = events(d, 'ensure-powered-on')
         check(len(ev) == 1 and ev[0]['status'] == 'done', '%s: powered on: %r' % (kind, ev))
+    case.__name__ = 'power_' + kind
+    return case
+
+
+def test_power(tmp, fake):
+    """The cases on three threads, each with a fake and a directory of its own."""
+    cases = [power_ctrlc, power_slow, power_task_ends('task-rollback', 'ROLLBACK'),
+             power_task_ends('task-cancel', 'CANCELED')]
+    H.in_parallel(tmp, fake, cases,
+                  lambda wtmp, wfake, case: case(wtmp, wfake, N.token_file(wtmp)), N.Fake)
 
 
 # ---- items 3, 4 and 6: what a write did is decided by what the API shows -----
