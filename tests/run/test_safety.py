@@ -174,10 +174,8 @@ def step(m, state, i):
 ERR500 = {'code': 'error.internal', 'message': 'Internal Server Error'}
 
 
-def test_writes(tmp, fake):
-    tok = N.token_file(tmp)
+def writes_lost(tmp, fake, tok):
     flag = os.path.join(tmp, 'flag')
-
     # 3. a 5xx on a resumed write: the earlier session's task of the same
     # kind is not this write's
     fake.reset(lock_window=0)
@@ -215,6 +213,8 @@ def test_writes(tmp, fake):
                 if e.get('write') == 'snapshot fc-c']
     check_eq(outcomes, ['unknown', 'accepted'], 'lost: the outcomes of the create')
 
+
+def writes_repeat(tmp, fake, tok):
     # 3 again: the power-off repeated on resume gets a 500; the power-on task
     # the earlier session's safety step started is not this write's
     fake.reset(lock_window=0)
@@ -237,6 +237,8 @@ def test_writes(tmp, fake):
              [('OFF', 500), ('OFF', 202), ('ON', 202)],
              'repeat: the power-off was sent again, not taken for the old power-on')
 
+
+def writes_unknown(tmp, fake, tok):
     # 4. the API accepts the snapshot, then polling its task fails: it is
     # recorded as maybe made, and the resume adopts it
     for how in ('500', 'revoked'):
@@ -279,6 +281,8 @@ def test_writes(tmp, fake):
         check_eq(snapshot_names(fake), [], '%s: and deleted by all-created' % how)
         check_eq(len(N.snapshot_posts(fake.requests(), name)), 1, '%s: one POST only' % how)
 
+
+def writes_skipped(tmp, fake, tok):
     # 6. a snapshot action that never ran made nothing: a snapshot of its
     # name is someone else's, and the resume refuses instead of adopting it
     fake.reset(lock_window=0)
@@ -297,6 +301,13 @@ def test_writes(tmp, fake):
     check_eq(rc, 1, 'skipped: the resume refuses (%s)' % err[-2000:])
     check('snapshot "fc-f" will exist already' in err, 'skipped: says why: %s' % err[-1500:])
     check_eq(snapshot_names(fake), ['fc-f'], 'skipped: the other snapshot is left alone')
+
+
+def test_writes(tmp, fake):
+    """The cases on three threads, each with a fake and a directory of its own."""
+    cases = [writes_lost, writes_repeat, writes_unknown, writes_skipped]
+    H.in_parallel(tmp, fake, cases,
+                  lambda wtmp, wfake, case: case(wtmp, wfake, N.token_file(wtmp)), N.Fake)
 
 
 # ---- items 5, 7, 10 and 12: one session and one fio per target ---------------
