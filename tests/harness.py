@@ -26,7 +26,8 @@ import time
 import traceback
 
 SKIPPED = 77  # the exit status meson counts as a skipped test
-SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+SRCDIR = os.environ.get('FC_SRCDIR',
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
 
 # ---- checks ------------------------------------------------------------------
 

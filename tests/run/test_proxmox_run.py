@@ -236,10 +236,13 @@ def test_tls(tmp, fake):
         check(want in err and 'bad.ini:' in err, '%s: %s' % (line, err[-400:]))
 
 
-def test_faults(tmp, fake):
-    tok = token_file(tmp)
-    W = 'WAIT'
+W = 'WAIT'  # in a state's actions: the fake's wait-ssh (campaign())
 
+
+def faults_runner(tmp, fake, tok):
+    """one(name, faults, states, want_rc, reset): the campaign of states
+    run against the fake with faults; (directory, manifest, journal, the
+    fake's requests, stderr)."""
     def one(name, faults, states, want_rc=0, reset=None):
         fake.reset(**(reset or {}))
         for f in faults:
@@ -250,7 +253,12 @@ def test_faults(tmp, fake):
         check_eq(rc, want_rc, '%s: exit status (stderr: %s)' % (name, err[-2500:]))
         capture_dir(d)
         return d, load_manifest(d), load_journal(d), fake.requests(), err
+    return one
 
+
+
+def faults_warnings(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # task warnings: success, the count and the WARN lines recorded
     d, m, ev, reqs, err = one('warnings', [dict(kind='task-warnings', task='qmsnapshot',
                                                warnings=['disk almost full', 'slow'])],
@@ -260,6 +268,9 @@ def test_faults(tmp, fake):
     check_eq(t.get('warnings'), 2, 'warnings: the count')
     check_eq(t.get('warn_lines'), ['WARN: disk almost full', 'WARN: slow'], 'the WARN lines')
 
+
+def faults_task_error(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # a task error after a take-down: the log's end in the message, the guest
     # started again
     d, m, ev, reqs, err = one('task-error', [dict(kind='task-error', task='qmrestore',
@@ -284,6 +295,9 @@ def test_faults(tmp, fake):
           'failed restore: not booted, said: %s' % err[-1200:])
     check_eq(fake.guest()['status'], 'stopped', 'failed restore: the guest stays stopped')
 
+
+def faults_start_error(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # a task error after a take-down: the guest is started again
     d, m, ev, reqs, err = one('start-error', [dict(kind='task-error', task='qmstart',
                                                   message='fake: no bootable disk')],
@@ -292,6 +306,9 @@ def test_faults(tmp, fake):
     check('ended: fake: no bootable disk' in a.get('error', ''), 'start error: %r' % a)
     check_running_at_end(fake, d, 'task error')
 
+
+def faults_rollback_error(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # a rollback task that fails leaves the config locked (rollback) over half
     # rolled-back disks: the guest is not started, and the message says why
     d, m, ev, reqs, err = one('rollback-error', [dict(kind='task-error', task='qmrollback',
@@ -305,6 +322,9 @@ def test_faults(tmp, fake):
              'rollback error: left as Proxmox left it')
     check_eq(fake.tasks('qmstart'), [], 'rollback error: no start refused by the lock')
 
+
+def faults_lock_timeouts(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # lock timeouts: the synchronous 500 and the task's, each sent again
     d, m, ev, reqs, err = one('locks', [
         dict(kind='lock-timeout', method='POST', path='/nodes/pve1/qemu/100/snapshot'),
@@ -324,6 +344,9 @@ def test_faults(tmp, fake):
     check_eq(len(fake.tasks('qmsnapshot')), 1, 'one snapshot task')
     check_eq(fake.guest()['status'], 'running', 'locks: the guest runs')
 
+
+def faults_http(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # 500s and dropped connections aimed at single requests
     d, m, ev, reqs, err = one('drops', [
         dict(kind='error', status=500, message='fake: pvedaemon hiccup\n', method='POST',
@@ -347,6 +370,8 @@ def test_faults(tmp, fake):
     check_eq(fake.guest()['status'], 'running', 'drops: the guest runs')
     check_eq([s['name'] for s in fake.guest()['snapshots']], ['d1'], 'drops: one snapshot')
 
+
+def faults_vzdump_lock(tmp, fake, tok):
     # one vzdump per node: a backup of another guest runs, ours waits for it
     fake.reset(guests=[{'vmid': VMID, 'name': NAME}, {'vmid': 101, 'name': 'other'}],
                durations=dict(DURATIONS, vzdump=[60, 21]))
@@ -364,12 +389,18 @@ def test_faults(tmp, fake):
     check(bk['task']['duration_s'] >= 21 + (t['endtime'] - bk['task']['starttime']) - 1,
           'vzdump lock: its task seconds %r include the wait' % bk['task']['duration_s'])
 
+
+def faults_vzdump_ok(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # vzdump answers "OK" instead of a UPID when the guest is on another node
     d, m, ev, reqs, err = one('vzdump-ok', [], [('b', 'backup')], want_rc=1,
                               reset={'remote_guests': [{'vmid': VMID, 'node': 'pve2'}]})
     check('vzdump answered OK without a task' in action(m, 'b', 'backup').get('error', ''),
           'vzdump OK: said: %r' % action(m, 'b', 'backup').get('error'))
 
+
+def faults_safety_write(tmp, fake, tok):
+    one = faults_runner(tmp, fake, tok)
     # a write that keeps failing after a take-down: the safety layer starts it
     d, m, ev, reqs, err = one('start-fails', [
         dict(kind='error', status=500, message='fake: broken\n', method='POST',
@@ -378,6 +409,15 @@ def test_faults(tmp, fake):
     check('HTTP 500 fake: broken' in action(m, 's', 'power-on').get('error', ''),
           'start-fails: the error: %r' % action(m, 's', 'power-on').get('error'))
     check_running_at_end(fake, d, 'start fails')
+
+
+def test_faults(tmp, fake):
+    """The cases on three threads, each with a fake and a directory of its own."""
+    cases = [faults_warnings, faults_task_error, faults_start_error, faults_rollback_error,
+             faults_lock_timeouts, faults_http, faults_vzdump_lock, faults_vzdump_ok,
+             faults_safety_write]
+    H.in_parallel(tmp, fake, cases,
+                  lambda wtmp, wfake, case: case(wtmp, wfake, token_file(wtmp)), Fake)
 
 
 def test_sigint(tmp, fake):

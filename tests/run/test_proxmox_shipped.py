@@ -17,7 +17,8 @@ Areas: doc (docs/proxmox.md shows the file as it is), e2e (the measurement
 end to end; then the plan lists every call the run made, and
 fiocamp-analyze's per-action table of the run), faults (a 500, a dropped
 connection, a task error, a lock that outlasts its retries), sigint (Ctrl-C
-during a restore), interrupts (each restore interrupted and resumed).  Helpers are tests/harness.py's and proxmox_fake.py's.
+during a restore), interrupts (each restore interrupted and resumed).
+Helpers are tests/harness.py's and proxmox_fake.py's.
 """
 import hashlib
 import os
