@@ -898,13 +898,17 @@ def test_outlive(tmp, fake):
 def test_running(tmp, fake):
     """kill -9 while a restore (and, apart, a rollback) runs; the resume
     comes while it still runs and waits for it longer than task-timeout:
-    the write is never sent again, the task is taken over."""
-    tok = token_file(tmp)
-    for what, type_, states, path in (
-            ('restore', 'qmrestore', [('p', 'backup'), ('s', 'restore last-backup; WAIT')],
-             '/nodes/%s/qemu' % NODE),
-            ('rollback', 'qmrollback', [('p', 'snapshot s1'), ('s', 'revert s1; WAIT')],
-             '/nodes/%s/qemu/%d/snapshot/s1/rollback' % (NODE, VMID))):
+    the write is never sent again, the task is taken over.  The two at
+    once, each with a fake node of its own."""
+    cases = (
+        ('restore', 'qmrestore', [('p', 'backup'), ('s', 'restore last-backup; WAIT')],
+         '/nodes/%s/qemu' % NODE),
+        ('rollback', 'qmrollback', [('p', 'snapshot s1'), ('s', 'revert s1; WAIT')],
+         '/nodes/%s/qemu/%d/snapshot/s1/rollback' % (NODE, VMID)))
+
+    def one(tmp, fake, case):
+        what, type_, states, path = case
+        tok = token_file(tmp)
         fake.reset()
         text = open(campaign(tmp, fake, 'run-' + what, states, tok=tok)).read()
         ini = os.path.join(tmp, 'run-%s.ini' % what)
@@ -932,6 +936,7 @@ def test_running(tmp, fake):
                   (a.get('task') or {}).get('adopted')),
                  ('done', type_, True), '%s: the task taken over' % what)
         check_running_at_end(fake, d, what, safety=False)
+    H.in_parallel(tmp, fake, cases, one, Fake, workers=2)
 
 
 def test_http(tmp, fake):
