@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: MIT
 """What the end-to-end tests of fiocamp-analyze share: checks that count and
-go on, running the program, and reading its CSV."""
+go on (tests/harness.py's), running the program, and reading its CSV."""
 
 import csv
 import io
 import os
 import subprocess
-import sys
+
+from harness import check, summary  # noqa: F401 (the tests take them from here)
 
 ANALYZE = None
-checks = 0
-failures = 0
 
 
 def setup(binary):
@@ -18,22 +17,9 @@ def setup(binary):
     ANALYZE = os.path.abspath(binary)
 
 
-def check(cond, what):
-    global checks, failures
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAIL:", what, file=sys.stderr)
-
-
 def close(got, want, tol, what):
     ok = got is not None and want is not None and abs(got - want) <= tol
     check(ok, f"{what}: got {got!r}, want {want!r} (tolerance {tol})")
-
-
-def summary():
-    print(f"{checks} checks, {failures} failed", file=sys.stderr)
-    return 1 if failures else 0
 
 
 def run(args, cwd=None, env=None, raw=False):

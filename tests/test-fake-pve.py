@@ -38,6 +38,9 @@ import urllib.parse
 import urllib.request
 import uuid
 
+import harness as H
+from harness import check, check_eq
+
 FAKE = None
 SCALE = 0.01
 NODE = "pve1"
@@ -46,8 +49,6 @@ SECRET = str(uuid.uuid4())
 TOKEN = TOKENID + "=" + SECRET
 OTHER_ID = "other@pve!reader"
 OTHER_SECRET = str(uuid.uuid4())
-FAILURES = []
-CHECKS = [0]
 OUTPUT = []  # what this test printed, searched for the secret at the end
 UPID_RE = re.compile(r"^UPID:([a-zA-Z0-9]([a-zA-Z0-9\-]*[a-zA-Z0-9])?):([0-9A-Fa-f]{8}):"
                      r"([0-9A-Fa-f]{8,9}):([0-9A-Fa-f]{8}):([^:\s/]+):([^:\s/]*):([^:\s/]+):$")
@@ -66,18 +67,6 @@ def say(*a):
     text = " ".join(str(x) for x in a)
     OUTPUT.append(text)
     print(text, file=sys.stderr)
-
-
-def check(cond, what):
-    CHECKS[0] += 1
-    if not cond:
-        FAILURES.append(what)
-        say("FAIL:", what)
-    return bool(cond)
-
-
-def check_eq(a, b, what):
-    return check(a == b, "%s: %r != %r" % (what, a, b))
 
 
 # ---- the fake ------------------------------------------------------------------
@@ -1442,7 +1431,8 @@ def main():
             log = f.read()
         check(SECRET not in log, "no secret in the fake's request log")
         check(log.count("\n") > 300, "the request log kept every request across resets")
-        check(all(SECRET not in x for x in OUTPUT), "no secret in this test's output")
+        check(all(SECRET not in x for x in OUTPUT + H.FAILURES),
+              "no secret in this test's output")
         records = sorted(glob.glob(os.path.join(tmp, "*-api-record.jsonl")))
         checker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api",
                                "check-requests.py")
@@ -1455,12 +1445,11 @@ def main():
         for rec in records:
             with open(rec) as f:
                 check(SECRET not in f.read(), "no secret in " + os.path.basename(rec))
-        if not FAILURES:
+        if not H.FAILURES:
             shutil.rmtree(tmp, ignore_errors=True)
         else:
             say("kept", tmp)
-    print("%d checks, %d failed, %.1f s" % (CHECKS[0], len(FAILURES), time.time() - t0))
-    return 1 if FAILURES else 0
+    return H.summary(", %.1f s" % (time.time() - t0))
 
 
 if __name__ == "__main__":

@@ -20,25 +20,15 @@ import subprocess
 import sys
 import tempfile
 
+import harness as H
+from harness import check, check_eq
+
 SRCDIR = os.environ.get('FC_SRCDIR', os.path.join(os.path.dirname(__file__), '..'))
 BUILDDIR = os.environ.get('FC_BUILDDIR', SRCDIR)
 SIZE = 16 << 20
 RUNTIME = 3  # two 1 s log samples per seeker at least
-FAILURES = []
-CHECKS = [0]
 
 JOBS = ['bon_write', 'bon_rewrite', 'bon_read', 'bon_seeks']
-
-
-def check(cond, what):
-    CHECKS[0] += 1
-    if not cond:
-        FAILURES.append(what)
-        print('FAIL:', what, file=sys.stderr)
-
-
-def check_eq(a, b, what):
-    check(a == b, '%s: %r != %r' % (what, a, b))
 
 
 def run_job(tmp, test):
@@ -163,8 +153,7 @@ def main():
                        (job['read']['bw_bytes'] + job['write']['bw_bytes']) / 2**20))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print('%d checks, %d failed' % (CHECKS[0], len(FAILURES)))
-    return 1 if FAILURES else 0
+    return H.summary()
 
 
 if __name__ == '__main__':

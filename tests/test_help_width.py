@@ -17,7 +17,7 @@ def columns(line):
     return sum(2 if unicodedata.east_asian_width(ch) in 'WF' else 1 for ch in line)
 
 
-def check(argv):
+def help_problems(argv):
     p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
     if p.returncode != 0:
         return ['%s: exit status %d: %s' % (' '.join(argv), p.returncode,
@@ -34,7 +34,7 @@ def main():
     run, analyze = sys.argv[1], sys.argv[2]
     problems = []
     for argv in ([run, '--help'], [run, 'netcup-login', '--help'], [analyze, '--help']):
-        problems += check(argv)
+        problems += help_problems(argv)
     for p in problems:
         print(p, file=sys.stderr)
     if problems:

@@ -24,25 +24,16 @@ import select
 import struct
 import subprocess
 import sys
-import tempfile
 import termios
 import threading
 import time
 import traceback
 
+import harness as H
+from harness import check
+
 STATE = 'snapshot-after-a-long-while'  # long, so that 60 columns must shorten it
 TEST = 'rr4k'
-FAILURES = []
-
-
-CHECK_LOCK = threading.Lock()  # the two terminals are checked on two threads
-
-
-def check(cond, what):
-    with CHECK_LOCK:
-        if not cond:
-            FAILURES.append(what)
-            print('FAIL:', what, file=sys.stderr)
 
 
 def run_in_pty(argv, cwd, cols, timeout=240):
@@ -215,7 +206,7 @@ def check_run_caught(binary, tmp, cols):
 
 def main():
     binary = os.path.abspath(sys.argv[1])
-    with tempfile.TemporaryDirectory(prefix='fc-tty-', dir=os.environ.get('FC_BUILDDIR')) as tmp:
+    with H.scratch('fc-tty-') as tmp:
         runs = []
         for cols in (60, 120):
             own = os.path.join(tmp, str(cols))
@@ -225,10 +216,7 @@ def main():
             t.start()
         for t in runs:
             t.join()
-    if FAILURES:
-        print('%d failure(s)' % len(FAILURES), file=sys.stderr)
-        sys.exit(1)
-    print('ok: the status line on terminals of 60 and 120 columns')
+    sys.exit(H.summary(': the status line on terminals of 60 and 120 columns'))
 
 
 if __name__ == '__main__':
