@@ -244,25 +244,15 @@ def test_resume(tmp):
           'no round was started: %r' % os.listdir(bad))
 
 
-def fio_job_running(p):
-    """Waits until the fio that fiocamp-run p started runs its job (fio forks
-    a process per job once it has laid out the file): a signal then lands
-    in the run.  The fio's pid, or None."""
-    def job():
-        return [k for k in H.children(p.pid) if H.children(k)][:1]
-    got = H.wait_for(job, p, timeout=60, every=0.01)
-    return got[0] if got else None
-
-
 def test_sigint(tmp):
     ini = campaign(tmp, 'int.ini', '[state basis]\n[state later]\n',
-                   extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='2s')
+                   extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='3s')
     d = os.path.join(tmp, 'camp')
     p = subprocess.Popen([H.BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 1, p)
     check(e is not None, 'fio started')
-    check(fio_job_running(p), 'fio runs its job')
+    time.sleep(1.5)
     kids = H.children(p.pid)
     check(len(kids) == 1, 'one fio child: %r' % kids)
     os.kill(p.pid, signal.SIGINT)
@@ -284,7 +274,7 @@ def test_sigint(tmp):
     # fio puts its "terminating on signal" note in front of the report
     check('fio: terminating on signal 2' in text, 'signal note in the output')
     doc = json.loads(text[text.index('\n{') + 1:])
-    check(doc['jobs'][0]['write']['runtime'] < 2000,
+    check(doc['jobs'][0]['write']['runtime'] < 3000,
           'the interrupted run is shorter than its runtime: %r' % doc['jobs'][0]['write']['runtime'])
     check_eq(m['states'][1]['status'], 'pending', 'later state untouched')
     ev = H.load_journal(d)
@@ -309,7 +299,7 @@ def test_sigint(tmp):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
     check(e is not None, 'fio started (2)')
-    check(fio_job_running(p), 'fio runs its job (2)')
+    time.sleep(1.0)
     kids = H.children(p.pid)
     t0 = time.time()
     os.kill(p.pid, signal.SIGINT)
