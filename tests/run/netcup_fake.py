@@ -9,11 +9,9 @@ import json
 import os
 import re
 import secrets
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import urllib.request
 
 import harness as H
@@ -84,32 +82,8 @@ class Fake:
                 H.CAPTURED.append(('fake request log', f.read()))
         except OSError:
             pass
-        check_api_record(self.record_path)
+        H.check_api_record(self.record_path)
 
-
-API_CHECKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'api',
-                           'check-requests.py')
-
-
-def check_api_record(path):
-    """tests/api/check-requests.py over a fake's FAKE_API_RECORD: every
-    request fiocamp-run (or the test) sent is as the netcup API's published
-    schema has it, every answer as the reference documents it."""
-    if not os.path.exists(path):
-        return  # the fake got no API request
-    with open(path) as f:
-        H.CAPTURED.append(('API record', f.read()))
-    keep = os.environ.get('FC_API_RECORDS')  # a directory that keeps every record
-    if keep:
-        os.makedirs(keep, exist_ok=True)
-        shutil.copy(path, tempfile.mkstemp(prefix=os.path.basename(os.path.dirname(path)) + '.',
-                                           suffix='.jsonl', dir=keep)[1])
-    r = subprocess.run([sys.executable, API_CHECKER, path], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True)
-    lines = r.stdout.strip().split('\n')
-    print(lines[-1])
-    check(r.returncode == 0, 'the API requests hold against the schema:\n' +
-          '\n'.join(lines[:40]))
 
 
 # ---- campaigns ----------------------------------------------------------------
