@@ -3,7 +3,7 @@
 drive it: started on 127.0.0.1 with its SSH listener, reset, given faults;
 campaigns made local for it, and fiocamp-run run and watched beside it
 (harness.Watch: the refresh token must show up nowhere).  Used by
-test_netcup_run.py and test_safety.py.
+test-netcup-run.py and test-safety.py.
 """
 import json
 import os

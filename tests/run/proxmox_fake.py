@@ -3,8 +3,8 @@
 drive it: started on 127.0.0.1 over HTTPS with its control port and SSH
 listener, reset, given faults, its tasks held and released; campaigns made
 for it, and fiocamp-run run and watched beside it (harness.Watch: the
-token's secret must show up nowhere).  Used by test_proxmox_run.py and
-test_proxmox_shipped.py.
+token's secret must show up nowhere).  Used by test-proxmox-run.py and
+test-proxmox-shipped.py.
 """
 import json
 import os

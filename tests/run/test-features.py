@@ -4,7 +4,7 @@
 per-state suite and rounds, rounds = 0, payload, --takes-down, data back,
 the test file's cleanup and the demo's own directory.
 
-usage: test_features.py AREA FIOCAMP_RUN
+usage: test-features.py AREA FIOCAMP_RUN
 
 Real fio, 1 s runtimes, 8 MiB files in a temporary directory; stdlib only.
 The helpers are tests/harness.py's.  Exit 77 = skipped.

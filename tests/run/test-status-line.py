@@ -14,7 +14,7 @@ What is checked, from the bytes the terminal got:
 - the ETA counts what is left of a pause and of a settle;
 - the round counts are the state's own, with its repetition when it repeats.
 
-usage: test_status_line.py FIOCAMP_RUN
+usage: test-status-line.py FIOCAMP_RUN
 """
 import fcntl
 import os

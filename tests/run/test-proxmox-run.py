@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """fiocamp-run with the proxmox provider, end to end against the fake Proxmox VE API.
 
-usage: test_proxmox_run.py AREA FIOCAMP_RUN FAKE_PVE_PY
+usage: test-proxmox-run.py AREA FIOCAMP_RUN FAKE_PVE_PY
 
 Real fio on an 8 MiB local file with 1 s runtimes (target local); the fake
 node (tests/fake-pve) on 127.0.0.1 over HTTPS with a certificate made at its

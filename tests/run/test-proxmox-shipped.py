@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The shipped campaign fio-jobs/proxmox-rollback.ini against the fake Proxmox VE API.
 
-usage: test_proxmox_shipped.py AREA FIOCAMP_RUN FAKE_PVE_PY [FIOCAMP_ANALYZE]
+usage: test-proxmox-shipped.py AREA FIOCAMP_RUN FAKE_PVE_PY [FIOCAMP_ANALYZE]
 
 The campaign is the shipped file's text with only what a user fills in
 replaced: the target (local), the node's address and fingerprint (the fake's,

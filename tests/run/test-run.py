@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """End-to-end tests of fiocamp-run with real fio on small files.
 
-usage: test_run.py AREA FIOCAMP_RUN
+usage: test-run.py AREA FIOCAMP_RUN
 
 Each AREA is its own meson test.  Campaigns use 1 s runtimes and 8 MiB test
 files in a temporary directory; stdlib only.  Exit 77 = skipped.
@@ -557,7 +557,7 @@ def test_dryrun(tmp):
     check('expected duration: about 8m14s plus 3 steps' in out,
           'expected duration line in:\n%s' % out[-400:])
     # the netcup example is valid and its plan names the API calls (no token needed;
-    # tests/run/test_netcup_run.py looks at it closely)
+    # tests/run/test-netcup-run.py looks at it closely)
     rc, out, err = run(['--dry-run', os.path.join(SRCDIR, 'fio-jobs', 'netcup-snapshot.ini')],
                        tmp, {'HOME': tmp, 'FIOCAMP_NETCUP_REFRESH_TOKEN': ''})
     check_eq(rc, 0, 'dry-run of the netcup example (%s)' % err)

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """fiocamp-run with the netcup provider, end to end against the fake SCP server.
 
-usage: test_netcup_run.py AREA FIOCAMP_RUN FAKE_SCP_PY
+usage: test-netcup-run.py AREA FIOCAMP_RUN FAKE_SCP_PY
 
 Real fio on an 8 MiB local file with 1 s runtimes (target local); the fake
 SCP server (tests/fake-scp) on 127.0.0.1 with a small --time-scale, and

@@ -3,7 +3,7 @@
 """fiocamp-run's safety layer: never a server left off, never an effect
 recorded that did not happen, one session and one fio per target.
 
-usage: test_safety.py AREA FIOCAMP_RUN FAKE_SCP_PY
+usage: test-safety.py AREA FIOCAMP_RUN FAKE_SCP_PY
 
 Real fio on 8 MiB files with 1 s runtimes; the fake SCP server
 (tests/fake-scp) on 127.0.0.1 with faults aimed at single requests, and for

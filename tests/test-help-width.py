@@ -3,7 +3,7 @@
 """Every line of --help fits an 80-column terminal, in every program and
 subcommand that has one.
 
-usage: test_help_width.py FIOCAMP_RUN FIOCAMP_ANALYZE
+usage: test-help-width.py FIOCAMP_RUN FIOCAMP_ANALYZE
 """
 import subprocess
 import sys

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The bonnie++-equivalent job files (fio-jobs/bon_*.fio) run with real fio.
 
-usage: test_bonnie_jobs.py
+usage: test-bonnie-jobs.py
 
 Each job runs once, straight from fio-jobs/ with the FIOCAMP_* variables set
 as fiocamp-run sets them, on a 16 MiB file in a temporary directory below the

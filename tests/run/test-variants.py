@@ -3,7 +3,7 @@
 """Variants and sizes in a campaign (issue 13): fiocamp-run end to end with
 real fio on small files, and fiocamp-analyze on what it wrote.
 
-usage: test_variants.py AREA FIOCAMP_RUN FIOCAMP_ANALYZE
+usage: test-variants.py AREA FIOCAMP_RUN FIOCAMP_ANALYZE
 
 Each AREA is its own meson test.  Two variants live in two local directories,
 one on tmpfs (/dev/shm) when there is one.  Runtimes are 1 s, test files 8 MiB.
