@@ -38,6 +38,20 @@ static bool next_line(const char *text, size_t len, size_t *pos, const char **st
 	return true;
 }
 
+/* A whole unsigned decimal number, nothing before or after it. */
+static bool word_u64(const char *s, uint64_t *v)
+{
+	if (*s < '0' || *s > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (*end || errno)
+		return false;
+	*v = x;
+	return true;
+}
+
 /* Up to `max` unsigned decimal fields of `line` after skipping `skip`
  * whitespace-separated words; returns how many were read, or -1 when a
  * field is not a number. */
@@ -55,14 +69,9 @@ static int read_u64s(const char *line, size_t n, size_t skip, uint64_t *v, size_
 			continue;
 		if (got == max)
 			break;
-		if (*tok < '0' || *tok > '9')
+		if (!word_u64(tok, &v[got]))
 			return -1;
-		char *end;
-		errno = 0;
-		unsigned long long x = strtoull(tok, &end, 10);
-		if (*end || errno)
-			return -1;
-		v[got++] = x;
+		got++;
 	}
 	return (int)got;
 }
@@ -274,19 +283,6 @@ static size_t split_words(char *buf, char **w, size_t max)
 	     tok = strtok_r(NULL, " ", &save))
 		w[n++] = tok;
 	return n;
-}
-
-static bool word_u64(const char *s, uint64_t *v)
-{
-	if (*s < '0' || *s > '9')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (*end || errno)
-		return false;
-	*v = x;
-	return true;
 }
 
 static bool word_double(const char *s, double *v)

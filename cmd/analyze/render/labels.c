@@ -67,3 +67,19 @@ const char *an_hash_text(int match)
 {
 	return match < 0 ? "" : match ? "matched" : "differs";
 }
+
+const char *an_format_name(enum fc_format f)
+{
+	switch (f) {
+	case FC_FORMAT_JSON:
+		return "json";
+	case FC_FORMAT_JSON_PLUS:
+		return "json+";
+	case FC_FORMAT_TERSE:
+		return "terse";
+	case FC_FORMAT_NORMAL:
+		return "normal";
+	default: /* a format libfiocamp learns later */
+		return "other";
+	}
+}

@@ -76,6 +76,9 @@ const char *an_clock_name(const struct an_analysis *a, const struct an_transitio
 /* "matched", "differs" for a verify-hash's result (1, 0); "" for none (-1).
  * Static. */
 const char *an_hash_text(int match);
+/* A report format as the outputs name it: "json", "json+", "terse",
+ * "normal" ("other" for one libfiocamp learns later). */
+const char *an_format_name(enum fc_format f);
 
 /* ---- pictures: SVG primitives (svg.c) ----------------------------------------- */
 

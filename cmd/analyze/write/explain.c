@@ -18,20 +18,7 @@
 
 static const char *format_word(const struct an_run *r)
 {
-	if (r->bonnie_test >= 0)
-		return "bonnie++";
-	switch (r->format) {
-	case FC_FORMAT_JSON:
-		return "json";
-	case FC_FORMAT_JSON_PLUS:
-		return "json+";
-	case FC_FORMAT_TERSE:
-		return "terse";
-	case FC_FORMAT_NORMAL:
-		return "normal";
-	default: /* a format libfiocamp learns later */
-		return "other";
-	}
+	return r->bonnie_test >= 0 ? "bonnie++" : an_format_name(r->format);
 }
 
 static const char *source_word(enum an_id_source s)

@@ -202,22 +202,6 @@ static void json_workload_columns(json_t *o, const char *key, size_t job)
 	}
 }
 
-static const char *format_name(enum fc_format f)
-{
-	switch (f) {
-	case FC_FORMAT_JSON:
-		return "json";
-	case FC_FORMAT_JSON_PLUS:
-		return "json+";
-	case FC_FORMAT_TERSE:
-		return "terse";
-	case FC_FORMAT_NORMAL:
-		return "normal";
-	default: /* a format libfiocamp learns later */
-		return "other";
-	}
-}
-
 static const char *bonnie_format_name(enum fc_bonnie_format f)
 {
 	switch (f) {
@@ -565,7 +549,7 @@ static void json_runs(struct json_out *j, const struct an_analysis *a)
 			jset(o, "name", jstr(r->bonnie_name));
 			jset(o, "seed", jstr(r->bonnie_seed));
 		} else {
-			jset(o, "format", json_string(format_name(r->format)));
+			jset(o, "format", json_string(an_format_name(r->format)));
 		}
 		jset(o, "fio_version", jstr(r->fio_version));
 		jset(o, "timestamp_ms",
