@@ -394,6 +394,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 				   json_object_get(S->rec.m, "fio_version"), "host", host,
 				   "remote_dir", S->tgt.remote_tmp));
 	free(fio_version);
+	fcr_session_environment(S, NULL, "preflight");
 	if (provider_preflight(S, &err) < 0) {
 		fcr_progress_clear();
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "engine/session.h"
+#include "util/status.h"
 
 json_t *fcr_session_at(const struct fcr_session *S, json_t *event)
 {
@@ -75,4 +76,46 @@ void fcr_session_release(struct fcr_session *S)
 	if (S->rec.dir)
 		fcr_record_close(&S->rec);
 	free(S->cdir);
+}
+
+json_int_t fcr_session_environment(struct fcr_session *S, json_t *obj, const char *where)
+{
+	json_t *env = fcr_environment_capture(&S->tgt);
+	json_t *list = json_object_get(S->rec.m, "environments");
+	if (!json_is_array(list)) {
+		list = json_array();
+		json_object_set_new(S->rec.m, "environments", list);
+	}
+	json_t *last = json_array_get(list, json_array_size(list) - 1);
+	json_int_t id;
+	if (last && fcr_environment_same(last, env)) {
+		json_decref(env);
+		id = json_integer_value(json_object_get(last, "id"));
+	} else {
+		id = (json_int_t)json_array_size(list) + 1;
+		json_t *e = json_pack("{s:I, s:o, s:s}", "id", id, "captured",
+				      fcr_jutc(cm_wall_s()), "where", where);
+		json_object_update(e, env);
+		json_decref(env);
+		json_array_append_new(list, e);
+		last = e;
+		fcr_record_touch(&S->rec, S->rec.m);
+		json_t *ev = json_pack("{s:I, s:s, s:o}", "id", id, "where", where, "environment",
+				       json_deep_copy(e));
+		json_t *inner = json_object_get(ev, "environment");
+		json_object_del(inner, "id");
+		json_object_del(inner, "where");
+		fcr_record_event(&S->rec, "environment", ev);
+		if (id > 1)
+			fcr_progress_line("%s: the environment differs from the last one: "
+					  "environment %lld",
+					  where, (long long)id);
+	}
+	S->fio.environment = last;
+	if (obj) {
+		json_object_set_new(obj, "environment", json_integer(id));
+		fcr_record_touch(&S->rec, obj);
+	}
+	fcr_record_save(&S->rec);
+	return id;
 }

@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "fio/fio.h"
 #include "record/record.h"
+#include "machine/environment.h"
 #include "machine/target.h"
 
 struct fcr_session {
@@ -56,6 +57,15 @@ json_t *fcr_session_at(const struct fcr_session *S, json_t *event);
 /* Copies a repetition's (or a state's) marks of timings cut by an
  * interrupt ("downtime_cut", "data_back_cut") into its end event. */
 void fcr_session_cut_marks(json_t *obj, json_t *event);
+/*
+ * Captures the target's environment (machine/environment.h) at `where`
+ * ("preflight", "state NAME", "state NAME rep K"): a capture that says
+ * something new is added to the manifest's "environments" with the next
+ * id and journaled ("environment"); one the same as the last reuses its
+ * id.  obj (a state or a repetition; may be NULL) gets "environment": ID,
+ * and the fio unit the capture, for its sampler's devices.  Never fails.
+ */
+json_int_t fcr_session_environment(struct fcr_session *S, json_t *obj, const char *where);
 /* Records an "error" event for a step that failed. */
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
 

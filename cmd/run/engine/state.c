@@ -737,6 +737,14 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 			break;
 		}
 	}
+	if (result == FCR_DONE) {
+		char where[FCR_NAME_MAX_BYTES + 32];
+		if (S->rep)
+			snprintf(where, sizeof(where), "state %s rep %u", st->name, S->rep);
+		else
+			snprintf(where, sizeof(where), "state %s", st->name);
+		fcr_session_environment(S, rep_obj, where);
+	}
 	bool ran_round = false;
 	bool any_failed = false;
 	json_t *rounds = json_object_get(rep_obj, "rounds");

@@ -33,6 +33,9 @@ struct fcr_fio {
 	uint64_t size_bytes;
 	const char *size_text;
 	const char *variant;
+	/* the environment capture in force (borrowed from the manifest): the
+	 * devices the sampler reads */
+	json_t *environment;
 };
 
 /* Finds the suite's job files (and the prefill's when need_prefill). */
