@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: MIT
 """What the end-to-end tests of fiocamp-analyze share: checks that count and
-go on (tests/harness.py's), running the program, and reading its CSV."""
+go on (tests/harness.py's), running the program, running parts of a test at
+once, and reading its CSV."""
 
+import concurrent.futures
 import csv
 import io
 import os
 import subprocess
+import threading
+import traceback
 
 from harness import check, summary  # noqa: F401 (the tests take them from here)
 
@@ -15,6 +19,35 @@ ANALYZE = None
 def setup(binary):
     global ANALYZE
     ANALYZE = os.path.abspath(binary)
+
+
+def at_once(*calls, workers=10):
+    """Runs the calls (functions of no arguments) at the same time, at most
+    `workers` of them, and waits for them all; returns their results in
+    order.  A test's parts wait for time_based fio runs (about 0.3 s of CPU
+    in a 1 s run) far more than they use a core, and each part has files of
+    its own.  A call that raises is a failed check (its result None)."""
+    def guarded(call):
+        try:
+            return call()
+        except Exception:
+            check(False, f"{getattr(call, '__name__', call)} raised:\n{traceback.format_exc()}")
+            return None
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(guarded, calls))
+
+
+FIO_SLOTS = threading.BoundedSemaphore(6)  # fio runs of a test at the same time
+
+
+def run_fio(cmd, **kw):
+    """subprocess.run(cmd) for a fio command line (check=True, output
+    captured unless kw says otherwise), in one of FIO_SLOTS: parts run at
+    once never start more than 6 fio runs together on a shared machine."""
+    kw.setdefault("check", True)
+    kw.setdefault("capture_output", True)
+    with FIO_SLOTS:
+        return subprocess.run(cmd, **kw)
 
 
 def close(got, want, tol, what):

@@ -21,9 +21,11 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 import zipfile
+from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze_util import check, parse_csv, rejects, run, setup, summary  # noqa: E402
+from analyze_util import (at_once, check, parse_csv, rejects, run, run_fio,  # noqa: E402
+                          setup, summary)
 
 setup(sys.argv[1])
 SRC = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
@@ -37,7 +39,7 @@ def fio(out, data, name="randread", rw="randread", extra=()):
     cmd = [FIO, f"--name={name}", f"--filename={data}", "--size=4M", f"--rw={rw}",
            "--bs=4k", "--ioengine=libaio", "--iodepth=4", "--direct=1", "--runtime=1",
            "--time_based", "--output-format=json", f"--output={out}"]
-    subprocess.run(cmd + list(extra), check=True, capture_output=True)
+    run_fio(cmd + list(extra))
 
 
 def one_second_logs(tmp, data):
@@ -45,10 +47,9 @@ def one_second_logs(tmp, data):
     write no log line at all; the runs count, no log is rejected, the exit
     status is 0 and the HTML has no "Inputs rejected"."""
     d = os.path.join(tmp, "one-second")
-    for r in (1, 2, 3):
-        prefix = os.path.join(d, f"randread_rep{r}")
-        fio(f"{prefix}.json", data, extra=[f"--write_iops_log={prefix}",
-                                           "--log_avg_msec=1000"])
+    prefixes = [os.path.join(d, f"randread_rep{r}") for r in (1, 2, 3)]
+    at_once(*(partial(fio, f"{p}.json", data, extra=[f"--write_iops_log={p}",
+                                                    "--log_avg_msec=1000"]) for p in prefixes))
     html = os.path.join(tmp, "one-second.html")
     rc, out, err = run(["--csv", "summary", "--html", html, d])
     check(rc == 0 and not rejects(err),
@@ -66,9 +67,8 @@ def fio_versions(tmp, data):
     fio 3.33 runs, their version changed): both versions are named where they
     ran, in the header, the HTML and the JSON, with a warning."""
     d = os.path.join(tmp, "versions")
-    for st in ("before", "after"):
-        for r in (1, 2):
-            fio(f"{d}/{st}-{r}.json", data)
+    for st in ("before", "after"):  # the rounds of a state at once
+        at_once(*(partial(fio, f"{d}/{st}-{r}.json", data) for r in (1, 2)))
     for r in (1, 2):
         path = f"{d}/before-{r}.json"
         with open(path, encoding="utf-8") as f:
@@ -121,8 +121,7 @@ def merged_group(tmp, data):
                 "group_reporting\nioengine=libaio\ndirect=1\nbs=4k\n"
                 "[reader]\nrw=randread\niodepth=16\n[writer]\nrw=randwrite\niodepth=4\n")
     for fmt, ext in (("json", "json"), ("normal", "txt")):
-        subprocess.run([FIO, job, f"--output-format={fmt}", f"--output={d}/base-1.{ext}"],
-                       check=True, capture_output=True)
+        run_fio([FIO, job, f"--output-format={fmt}", f"--output={d}/base-1.{ext}"])
         rc, out, err = run(["--json", f"{d}/base-1.{ext}"])
         doc = json.loads(out) if out else {"tests": []}
         names = [t["name"] for t in doc["tests"]]
@@ -137,10 +136,9 @@ def merged_group(tmp, data):
         check("a group_reporting entry sums jobs of different options" in err,
               f"merged {fmt}: the warning: {err}")
     # numjobs=2 of one job in one group: one workload, no warning
-    subprocess.run([FIO, "--name=clones", f"--filename={data}", "--size=4M", "--rw=randread",
-                    "--numjobs=2", "--group_reporting", "--runtime=1", "--time_based",
-                    "--output-format=json", f"--output={tmp}/clones-1.json"],
-                   check=True, capture_output=True)
+    run_fio([FIO, "--name=clones", f"--filename={data}", "--size=4M", "--rw=randread",
+             "--numjobs=2", "--group_reporting", "--runtime=1", "--time_based",
+             "--output-format=json", f"--output={tmp}/clones-1.json"])
     rc, out, err = run(["--json", f"{tmp}/clones-1.json"])
     doc = json.loads(out)
     check([t["name"] for t in doc["tests"]] == ["clones"] and "group_reporting" not in err,
@@ -244,9 +242,8 @@ def workload_columns(tmp, data):
     unknown), --csv rounds the repetition and the round within it; and
     LibreOffice reads the CSV's numbers as numbers."""
     d = os.path.join(tmp, "sweep")
-    for qd in (1, 8):
-        for r in (1, 2):
-            fio(f"{d}/qd{qd}_{r}.json", data, extra=[f"--iodepth={qd}"])
+    at_once(*(partial(fio, f"{d}/qd{qd}_{r}.json", data, extra=[f"--iodepth={qd}"])
+              for qd in (1, 8) for r in (1, 2)))
     pile = ["--pattern", "{test}_{round}.json", d]
     want = {"qd1": {"rw": "randread", "rwmixread": "", "bs": "4k", "iodepth": "1",
                     "numjobs": "1", "ioengine": "libaio", "direct": "1", "size": "4m",
@@ -323,12 +320,10 @@ def main():
         data = os.path.join(tmp, "test.dat")
         with open(data, "wb") as f:  # written in full, so fio does not lay it out
             f.write(os.urandom(4 << 20))
-        one_second_logs(tmp, data)
-        fio_versions(tmp, data)
-        merged_group(tmp, data)
-        resumed_first_round(tmp)
-        workload_columns(tmp, data)
-        baselines_said()
+        # side by side, each in files of its own
+        at_once(partial(one_second_logs, tmp, data), partial(fio_versions, tmp, data),
+                partial(merged_group, tmp, data), partial(resumed_first_round, tmp),
+                partial(workload_columns, tmp, data), baselines_said)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

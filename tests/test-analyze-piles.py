@@ -19,9 +19,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
+
+from harness import wait_for
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze_util import check, close, parse_csv, rejects, run, setup, summary  # noqa: E402
+from analyze_util import (at_once, check, close, parse_csv, rejects, run,  # noqa: E402
+                          run_fio, setup, summary)
 
 setup(sys.argv[1])
 FIO = shutil.which("fio")
@@ -36,7 +40,7 @@ def fio(out, data, name="randwrite", rw="randwrite", bs="4k", extra=(), fmt="jso
            f"--output-format={fmt}", f"--output={out}"]
     if bs:
         cmd.append(f"--bs={bs}")
-    subprocess.run(cmd + list(extra), check=True, capture_output=True)
+    run_fio(cmd + list(extra))
 
 
 def summary_rows(args):
@@ -73,9 +77,8 @@ def pile_state_round(tmp, data):
     """before-1.json, after_snapshot-2.json: state and round, no test in the
     name; the test is fio's job name."""
     pile = os.path.join(tmp, "state-round")
-    for st in ("before", "after_snapshot"):
-        for r in (1, 2, 3):
-            fio(f"{pile}/{st}-{r}.json", data)
+    for st in ("before", "after_snapshot"):  # the rounds of a state at once
+        at_once(*(partial(fio, f"{pile}/{st}-{r}.json", data) for r in (1, 2, 3)))
     rc, rows, num, err = summary_rows([pile])
     ids = identities(rows)
     check(rc == 0, f"state-round: exit {rc} {err}")
@@ -97,9 +100,9 @@ def pile_dated(tmp, data):
     """2024-05-01_ssd_randwrite_run3.json: the date is no state, 05 no round."""
     pile = os.path.join(tmp, "dated")
     for dev in ("ssd", "hdd"):
-        for r in (1, 2, 3):
-            # a generic job name: the rw mode in the name marks the test
-            fio(f"{pile}/2024-05-01_{dev}_randwrite_run{r}.json", data, name="job1")
+        # a generic job name: the rw mode in the name marks the test
+        at_once(*(partial(fio, f"{pile}/2024-05-01_{dev}_randwrite_run{r}.json", data,
+                          name="job1") for r in (1, 2, 3)))
     rc, rows, num, err = summary_rows([pile])
     ids = identities(rows)
     check(rc == 0, f"dated: exit {rc} {err}")
@@ -241,10 +244,8 @@ def campaign(root, name, ex_json, states, failed_restore=False, variants=None):
 def pile_campaigns(tmp, data):
     """Two campaign directories given together: variants, not repeats."""
     runs = os.path.join(tmp, "campaign-runs")
-    ex = []
-    for i in range(6):
-        fio(f"{runs}/r{i}.json", data, name="rw4k")
-        ex.append(f"{runs}/r{i}.json")
+    ex = [f"{runs}/r{i}.json" for i in range(6)]
+    at_once(*(partial(fio, r, data, name="rw4k") for r in ex))
     a = campaign(tmp, "run-a", ex, ["basis", "snap1"])
     b = campaign(tmp, "run-b", ex[::-1], ["basis", "snap1"], failed_restore=True)
     rc, rows, num, err = summary_rows([a, b])
@@ -335,10 +336,10 @@ def pile_contents(tmp, data):
     """Files known by content: fio JSON saved as .log, terse as .out; what is
     not fio output is skipped and said; empty inputs are named."""
     d = os.path.join(tmp, "contents")
-    fio(f"{d}/results-before-1.log", data)
-    fio(f"{d}/results-before-2.log", data)
-    fio(f"{d}/results-after-1", data)  # no extension at all
-    fio(f"{d}/results-after-2.out", data, fmt="terse")
+    at_once(partial(fio, f"{d}/results-before-1.log", data),
+            partial(fio, f"{d}/results-before-2.log", data))
+    at_once(partial(fio, f"{d}/results-after-1", data),  # no extension at all
+            partial(fio, f"{d}/results-after-2.out", data, fmt="terse"))
     with open(f"{d}/notes.txt", "w") as f:
         f.write("ran on the new disk, 2024-05-01\n")
     with open(f"{d}/blob.bin", "wb") as f:
@@ -382,8 +383,7 @@ def pile_contents(tmp, data):
           f"a note named on the command line: {rc} {err}")
     # a log whose run cannot be told: two runs of its name, as near as each other
     amb = os.path.join(tmp, "ambiguous")
-    fio(f"{amb}/a/x-1.json", data)
-    fio(f"{amb}/b/x-1.json", data)
+    at_once(partial(fio, f"{amb}/a/x-1.json", data), partial(fio, f"{amb}/b/x-1.json", data))
     os.makedirs(f"{amb}/logs")
     with open(f"{amb}/logs/x-1_iops.1.log", "w") as f:
         f.write("1000, 500, 1, 0, 0\n")
@@ -399,9 +399,9 @@ def pile_workloads(tmp, data):
     """Names alike, workloads not: never pooled.  Workloads alike, written
     differently (bs=4096, blocksize=4k, readwrite): one test."""
     d = os.path.join(tmp, "workloads")
-    fio(f"{d}/before-1.json", data, bs="4k")
-    fio(f"{d}/before-2.json", data, bs="64k")
-    fio(f"{d}/before-3.json", data, bs="4k", extra=["--iodepth=16"])
+    at_once(partial(fio, f"{d}/before-1.json", data, bs="4k"),
+            partial(fio, f"{d}/before-2.json", data, bs="64k"),
+            partial(fio, f"{d}/before-3.json", data, bs="4k", extra=["--iodepth=16"]))
     rc, rows, num, err = summary_rows([d])
     ids = identities(rows)
     check(ids == {("workloads", "before", "randwrite bs=4k iodepth=4"): 1,
@@ -412,10 +412,12 @@ def pile_workloads(tmp, data):
           f"workloads: said on stderr: {err}")
     # the same workload in other words
     s = os.path.join(tmp, "same")
-    fio(f"{s}/a-1.json", data, name="mix", rw="randrw", bs=None, extra=["--bs=4096"])
-    fio(f"{s}/a-2.json", data, name="mix", rw="randrw", bs=None, extra=["--blocksize=4k"])
-    fio(f"{s}/a-3.json", data, name="mix", rw="randrw", bs="4K,4k",
-        extra=["--rwmixwrite=50"])
+    at_once(partial(fio, f"{s}/a-1.json", data, name="mix", rw="randrw", bs=None,
+                    extra=["--bs=4096"]),
+            partial(fio, f"{s}/a-2.json", data, name="mix", rw="randrw", bs=None,
+                    extra=["--blocksize=4k"]),
+            partial(fio, f"{s}/a-3.json", data, name="mix", rw="randrw", bs="4K,4k",
+                    extra=["--rwmixwrite=50"]))
     rc, rows, num, err = summary_rows([s])
     ids = identities(rows)
     check(ids == {("same", "a", "mix"): 3} or
@@ -438,10 +440,10 @@ def pile_normal(tmp, data):
     j = os.path.join(tmp, "normal-json")
     os.makedirs(d)
     os.makedirs(j)
+    at_once(*(partial(fio, os.path.join(tmp, f"both-{r}.out"), data, fmt="normal,json")
+              for r in (1, 2, 3)))
     for r in (1, 2, 3):
-        both = os.path.join(tmp, f"both-{r}.out")
-        fio(both, data, fmt="normal,json")
-        with open(both) as f:
+        with open(os.path.join(tmp, f"both-{r}.out")) as f:
             text = f.read()
         # fio writes its banner, the JSON, then the normal report
         i = text.index("\n{") + 1
@@ -471,9 +473,11 @@ def pile_normal(tmp, data):
     # only time normal output has), not by the names' order.
     o = os.path.join(tmp, "normal-order")
     os.makedirs(o)
-    for st in ("zz_before", "after"):
-        fio(f"{o}/{st}-1.txt", data, fmt="normal")
-        time.sleep(1.1)  # fio prints the date to the second
+    fio(f"{o}/zz_before-1.txt", data, fmt="normal")
+    # fio prints the date to the second: the next run starts in a later one
+    second = int(time.time())
+    wait_for(lambda: int(time.time()) > second, timeout=5)
+    fio(f"{o}/after-1.txt", data, fmt="normal")
     rc, rows, num, err = summary_rows([o])
     base = {r["state"] for r in rows if r["baseline"] == "yes"}
     check(rc == 0 and base == {"zz_before"},
@@ -490,10 +494,10 @@ def pile_short_logs(tmp):
     data = os.path.join(tmp, "short.dat")
     for r in (1, 2):
         prefix = os.path.join(d, f"before-{r}")
-        subprocess.run([FIO, "--name=seqwrite", f"--filename={data}", "--size=1M",
-                        "--rw=write", "--bs=1M", "--ioengine=psync", "--log_avg_msec=1000",
-                        f"--write_iops_log={prefix}", "--output-format=json",
-                        f"--output={prefix}.json"], check=True, capture_output=True)
+        run_fio([FIO, "--name=seqwrite", f"--filename={data}", "--size=1M",
+                 "--rw=write", "--bs=1M", "--ioengine=psync", "--log_avg_msec=1000",
+                 f"--write_iops_log={prefix}", "--output-format=json",
+                 f"--output={prefix}.json"])
         log = f"{prefix}_iops.1.log"
         check(os.path.exists(log) and os.path.getsize(log) == 0,
               f"short-logs: fio left an empty log: {log}")
@@ -506,10 +510,9 @@ def pile_utf8(tmp, data):
     d = os.path.join(tmp, "utf8")
     os.makedirs(d)
     name = b"caf\xe9\xff-job"
-    subprocess.run([FIO.encode(), b"--name=" + name, f"--filename={data}".encode(),
-                    b"--size=4M", b"--rw=randread", b"--runtime=1", b"--time_based",
-                    b"--output-format=json", f"--output={d}/base-1.json".encode()],
-                   check=True, capture_output=True)
+    run_fio([FIO.encode(), b"--name=" + name, f"--filename={data}".encode(),
+             b"--size=4M", b"--rw=randread", b"--runtime=1", b"--time_based",
+             b"--output-format=json", f"--output={d}/base-1.json".encode()])
     with open(f"{d}/base-1.json", "rb") as f:
         raw = f.read()
     check(b"caf\xe9\xff-job" in raw, "fio copied the bytes through")
@@ -579,16 +582,16 @@ def main():
         data = os.path.join(tmp, "test.dat")
         with open(data, "wb") as f:  # written in full, so fio does not lay it out
             f.write(os.urandom(4 << 20))
-        state_round = pile_state_round(tmp, data)
-        dated = pile_dated(tmp, data)
-        pile_bench_fio(tmp)
-        pile_campaigns(tmp, data)
-        pile_contents(tmp, data)
-        pile_workloads(tmp, data)
-        pile_normal(tmp, data)
-        pile_short_logs(tmp)
-        pile_utf8(tmp, data)
-        width_and_formats(tmp, dated, state_round)
+        # the piles side by side: each in a directory of its own, the runs
+        # within a pile one after the other (which ran first matters)
+        state_round, dated, *_ = at_once(
+            partial(pile_state_round, tmp, data), partial(pile_dated, tmp, data),
+            partial(pile_bench_fio, tmp), partial(pile_campaigns, tmp, data),
+            partial(pile_contents, tmp, data), partial(pile_workloads, tmp, data),
+            partial(pile_normal, tmp, data), partial(pile_short_logs, tmp),
+            partial(pile_utf8, tmp, data))
+        if state_round and dated:
+            width_and_formats(tmp, dated, state_round)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

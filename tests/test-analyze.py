@@ -23,10 +23,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze_util import (check, close, drop_column, parse_csv, rejects, run,  # noqa: E402
-                          setup, summary, unwrap)
+from analyze_util import (at_once, check, close, drop_column, parse_csv, rejects, run,  # noqa: E402
+                          run_fio, setup, summary, unwrap)
 
 setup(sys.argv[1])
 FIO = shutil.which("fio")
@@ -101,7 +102,7 @@ def fio(outdir, label, data, runtime=2, extra=(), log=True, time_based=True):
     if log:
         cmd += [f"--write_iops_log={outdir}/log-{label}-rw4k", "--log_avg_msec=1000"]
     cmd += list(extra)
-    subprocess.run(cmd, check=True, capture_output=True)
+    run_fio(cmd)
 
 
 def iops_of(path):
@@ -129,13 +130,21 @@ def body(tmp):
         f.write(os.urandom(8 << 20))
     ex = os.path.join(tmp, "example")
     os.mkdir(ex)
-    labels = {}
-    for r in (1, 2, 3):
-        fio(ex, f"basis{r}", data)
-        labels[("basis", r)] = f"basis{r}"
-    for r in (1, 2, 3):
-        fio(ex, f"snap1-{r}", data, extra=["--rate_iops=100"] if r == 1 else [])
-        labels[("snap1", r)] = f"snap1-{r}"
+    labels = {("basis", r): f"basis{r}" for r in (1, 2, 3)}
+    labels.update({("snap1", r): f"snap1-{r}" for r in (1, 2, 3)})
+    shared = os.path.join(tmp, "shared")
+    os.mkdir(shared)
+
+    def example():
+        """The rounds of a state at once; basis's runs before snap1's (its
+        runs came first: the baseline)."""
+        at_once(*(partial(fio, ex, f"basis{r}", data) for r in (1, 2, 3)))
+        at_once(*(partial(fio, ex, f"snap1-{r}", data,
+                          extra=["--rate_iops=100"] if r == 1 else []) for r in (1, 2, 3)))
+    # beside them the runs of other piles, and the checks on those alone
+    at_once(example, partial(fio, shared, "basis1", data,
+                             extra=["--numjobs=2", "--per_job_logs=0"]),
+            partial(check_group_logs, tmp, data), check_sample)
 
     iops = {k: iops_of(f"{ex}/{v}-rw4k.json")[0] for k, v in labels.items()}
     p99 = {k: iops_of(f"{ex}/{v}-rw4k.json")[1] for k, v in labels.items()}
@@ -337,14 +346,10 @@ def body(tmp):
     check(b["n"] == "3", "still 3 basis runs")
 
     # per_job_logs=0: one log for both jobs, whose seconds belong to neither.
-    shared = os.path.join(tmp, "shared")
-    os.mkdir(shared)
-    fio(shared, "basis1", data, extra=["--numjobs=2", "--per_job_logs=0"])
     rc, out, err = run(["--csv", "profile", shared])
     check(rc == 1 and f"rejected {shared}/log-basis1-rw4k_iops.log: one log for the report's "
           "2 jobs (per_job_logs=0)" in err, f"a log shared by jobs: {rc} {err}")
     check(out.count("\r\n") == 1, f"no per-second values from it: {out}")
-    check_group_logs(tmp, data)
     # Job names with the separators, a quote, a line break, Markdown's | and *.
     odd = 'a;b,"q"\nline|*x'
     names = os.path.join(tmp, "jobnames")
@@ -440,7 +445,6 @@ def body(tmp):
 
     # ---- a campaign directory with a manifest -----------------------------
     check_campaign(tmp, ex, labels, bmed)
-    check_sample()
 
     return summary()
 
