@@ -3,6 +3,7 @@
 #include "campaign/parser.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -79,6 +80,7 @@ static const char *const campaign_keys[] = {
     [K_KEEP_FILE] = "keep-file",
     [K_VARIANTS] = "variants",
     [K_ORDER] = "order",
+    [K_DISTURBED] = "disturbed",
 };
 
 int fcr_cp_bool(const char *v, bool *out)
@@ -225,6 +227,64 @@ static void parse_rounds(struct parser *p, const char *v, unsigned *out)
 		*out = (unsigned)n;
 }
 
+/* "5%" as 0.05 into *share; "off" or "none" as NaN (the criterion off). */
+static bool disturbed_share(const char *w, double *share)
+{
+	if (!strcmp(w, "off") || !strcmp(w, "none")) {
+		*share = NAN;
+		return true;
+	}
+	char *end;
+	double pct = strtod(w, &end);
+	if (end == w || strcmp(end, "%") || !isfinite(pct) || pct < 0 || pct > 100)
+		return false;
+	*share = pct / 100;
+	return true;
+}
+
+/* disturbed = steal 5% foreign-io 5%: the criteria named are set, the
+ * others keep their defaults; "none" or "off" alone turns both off. */
+static void parse_disturbed(struct parser *p, char *v)
+{
+	struct fcr_campaign *c = p->c;
+	struct cm_strv w = {0};
+	char *save = NULL;
+	for (char *t = strtok_r(v, " \t", &save); t; t = strtok_r(NULL, " \t", &save))
+		cm_strv_add(&w, t);
+	if (w.n == 1 && (!strcmp(w.v[0], "none") || !strcmp(w.v[0], "off"))) {
+		c->disturbed_steal = c->disturbed_foreign_io = NAN;
+		cm_strv_release(&w);
+		return;
+	}
+	bool seen_steal = false, seen_foreign = false;
+	for (size_t i = 0; i < w.n; i += 2) {
+		bool steal = !strcmp(w.v[i], "steal"), foreign = !strcmp(w.v[i], "foreign-io");
+		if (!steal && !foreign) {
+			fcr_cp_error(p, p->line,
+				     "bad disturbed '%s' (expected steal or foreign-io, each with "
+				     "a share such as 5%% or off)",
+				     w.v[i]);
+			break;
+		}
+		if ((steal && seen_steal) || (foreign && seen_foreign)) {
+			fcr_cp_error(p, p->line, "disturbed names %s twice", w.v[i]);
+			break;
+		}
+		double share;
+		if (i + 1 >= w.n || !disturbed_share(w.v[i + 1], &share)) {
+			fcr_cp_error(p, p->line,
+				     "bad disturbed %s '%s' (expected a share from 0%% to 100%%, "
+				     "or off)",
+				     w.v[i], i + 1 < w.n ? w.v[i + 1] : "");
+			break;
+		}
+		seen_steal |= steal;
+		seen_foreign |= foreign;
+		*(steal ? &c->disturbed_steal : &c->disturbed_foreign_io) = share;
+	}
+	cm_strv_release(&w);
+}
+
 static void parse_campaign_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_campaign *c = p->c;
@@ -238,7 +298,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		    p, p->line,
 		    "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 		    "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
-		    "ssh-options, wait-timeout, keep-file, variants, order)",
+		    "ssh-options, wait-timeout, keep-file, variants, order, disturbed)",
 		    key);
 		return;
 	}
@@ -337,6 +397,9 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	case K_PREFILL:
 		if (fcr_cp_bool(v, &c->prefill) < 0)
 			fcr_cp_error(p, p->line, "bad prefill '%s' (expected yes or no)", v);
+		break;
+	case K_DISTURBED:
+		parse_disturbed(p, v);
 		break;
 	case K_KEEP_FILE:
 		if (fcr_cp_bool(v, &c->keep_file) < 0)
@@ -861,6 +924,8 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 	c->wait_timeout_ms = 600000;
 	c->ioengine = cm_strdup("libaio");
 	c->direct = 1;
+	c->disturbed_steal = FCR_DISTURBED_STEAL;
+	c->disturbed_foreign_io = FCR_DISTURBED_FOREIGN_IO;
 	c->ssh_port = 22;
 	c->target = FCR_TARGET_LOCAL;
 	c->target_text = cm_strdup("local");

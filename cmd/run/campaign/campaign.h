@@ -22,6 +22,9 @@
 
 /* How often a state may repeat its actions and rounds. */
 #define FCR_REPEAT_MAX 1000
+/* The defaults of `disturbed =` (docs/fiocamp-campaign.5 says why) */
+#define FCR_DISTURBED_STEAL	 0.05
+#define FCR_DISTURBED_FOREIGN_IO 0.05
 
 struct fcr_state {
 	char *name;
@@ -110,6 +113,10 @@ struct fcr_campaign {
 	bool uses_test_file; /* a round, the prefill or an action needs it */
 	char *ioengine;
 	int direct;
+	/* a run is disturbed when its CPU steal or its foreign I/O share
+	 * passes these (0..1; NaN: the criterion is off) */
+	double disturbed_steal;
+	double disturbed_foreign_io;
 
 	char *target_text;
 	enum fcr_target_kind target;

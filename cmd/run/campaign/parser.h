@@ -30,6 +30,7 @@ enum ckey {
 	K_KEEP_FILE,
 	K_VARIANTS,
 	K_ORDER,
+	K_DISTURBED,
 };
 
 /* The keys of a [variant NAME] section. */

@@ -14,6 +14,8 @@
 
 #include <fiocamp.h>
 
+#include "machine/environment.h"
+#include "machine/sampler.h"
 #include "util/status.h"
 
 static void on_rate(void *opaque, const char *text)
@@ -24,8 +26,16 @@ static void on_rate(void *opaque, const char *text)
 
 struct started {
 	struct fcr_record *rec;
-	json_t *ev; /* the fio-start event, until it is journaled */
+	json_t *ev;		 /* the fio-start event, until it is journaled */
+	struct fcr_sampler *smp; /* NULL: the run is not sampled */
 };
+
+static void on_ended(void *opaque)
+{
+	struct started *st = opaque;
+	if (st->smp)
+		fcr_sampler_stop(st->smp);
+}
 
 static void on_started(void *opaque, json_t *proc)
 {
@@ -174,8 +184,10 @@ static void stderr_hint(const char *path, char *buf, size_t len)
 
 /* Reads fio's JSON; fills obj's iops and, on a problem, error text.  Returns
  * true when the report is complete and no job reported an error. */
-static bool judge_report(const char *json_path, json_t *obj, char *why, size_t len)
+static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, char *why,
+			 size_t len)
 {
+	*fio_bytes = NAN;
 	struct fc_output *out = NULL;
 	struct fc_error ferr;
 	int rc = fc_output_read_file(json_path, &out, &ferr);
@@ -200,7 +212,7 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 		snprintf(why, len, "fio's JSON report is incomplete");
 		ok = false;
 	} else {
-		double iops = 0;
+		double iops = 0, bytes = 0;
 		for (size_t j = 0; j < out->final->n_jobs; j++) {
 			const struct fc_job *job = &out->final->jobs[j];
 			if (job->error && ok) {
@@ -212,8 +224,11 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 			for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
 				if (job->dir[d].present && isfinite(job->dir[d].iops))
 					iops += job->dir[d].iops;
+				if (job->dir[d].present)
+					bytes += (double)job->dir[d].io_bytes;
 			}
 		}
+		*fio_bytes = bytes;
 		if (out->final->n_jobs == 0 && ok) {
 			snprintf(why, len, "fio's report lists no job");
 			ok = false;
@@ -222,6 +237,49 @@ static bool judge_report(const char *json_path, json_t *obj, char *why, size_t l
 	}
 	fc_output_free(out);
 	return ok;
+}
+
+/*
+ * The samples of a run as <name>.telemetry beside its report (made durable
+ * with the round's files) and their summary as obj's "telemetry"; null
+ * with "telemetry_error" when there is none.  Returns why the run was
+ * disturbed (borrowed from obj), or NULL.
+ */
+static const char *record_telemetry(struct fcr_fio *f, struct fcr_sampler *smp, const char *dir_rel,
+				    const char *name, const char *device, double fio_bytes,
+				    json_t *obj)
+{
+	struct cm_tm_series series;
+	char why[512];
+	json_object_del(obj, "telemetry_error");
+	if (fcr_sampler_finish(smp, &series, why, sizeof(why)) < 0) {
+		json_object_set_new(obj, "telemetry", json_null());
+		fcr_jset_text(obj, "telemetry_error", why);
+		return NULL;
+	}
+	struct cm_buf b = {0};
+	cm_tm_write_header(&b);
+	for (size_t i = 0; i < series.n; i++)
+		cm_tm_write_sample(&b, &series.samples[i]);
+	char *rel = cm_asprintf("%s/%s.telemetry", dir_rel, name);
+	char *abs = cm_asprintf("%s/%s", f->cdir, rel);
+	struct fcr_error err;
+	if (fcr_write_file_nosync(abs, b.s, b.len, &err) < 0) {
+		json_object_set_new(obj, "telemetry", json_null());
+		fcr_jset_text(obj, "telemetry_error", err.msg);
+	} else {
+		json_t *sum = fcr_telemetry_summary(
+		    &series, device, fio_bytes, f->c->disturbed_steal, f->c->disturbed_foreign_io);
+		json_t *t = json_pack("{s:s}", "file", rel);
+		json_object_update(t, sum);
+		json_decref(sum);
+		json_object_set_new(obj, "telemetry", t);
+	}
+	cm_buf_release(&b);
+	free(rel);
+	free(abs);
+	cm_tm_series_release(&series);
+	return fcr_jstr(json_object_get(obj, "telemetry"), "disturbed");
 }
 
 /*
@@ -272,7 +330,15 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	free(joined);
 	/* journaled once fio runs, with its pid: a later session stops it if it
 	 * outlives us (machine/reap.h) */
-	struct started start = {f->rec, ev};
+	/* the machine meanwhile: the prefill fills a file, it measures nothing */
+	bool sample = strcmp(dir_rel, "prefill") != 0;
+	struct fcr_sampler smp;
+	struct cm_strv devices = {0};
+	if (sample) {
+		fcr_environment_devices(f->environment, f->variant, &devices);
+		fcr_sampler_start(&smp, f->target, &devices);
+	}
+	struct started start = {f->rec, ev, sample ? &smp : NULL};
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	fcr_status_fio_start(name);
 	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
@@ -282,9 +348,12 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	    .env = env.v,
 	    .on_status = on_rate,
 	    .on_start = on_started,
+	    .on_end = on_ended,
 	    .opaque = &start,
 	    .interrupts = f->stop,
 	};
+	if (sample)
+		fcr_sampler_fio_starts(&smp);
 	int rc = fcr_target_run_fio(f->target, &x, &err);
 	if (start.ev) /* fio did not start: the attempt is journaled all the same */
 		fcr_record_event(f->rec, "fio-start", start.ev);
@@ -307,14 +376,19 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	fcr_jset_text(obj, "stderr", have_stderr ? stderr_rel : NULL);
 
 	bool ok = false;
+	double fio_bytes = NAN;
 	if (rc < 0) {
 		snprintf(why, sizeof(why), "%s", err.msg);
 	} else if (!have_json) {
 		snprintf(why, sizeof(why), "fio wrote no JSON report");
 	} else {
 		/* the report first: a job's error says more than fio's exit status */
-		ok = judge_report(json_abs, obj, why, sizeof(why));
+		ok = judge_report(json_abs, obj, &fio_bytes, why, sizeof(why));
 	}
+	const char *disturbed = NULL;
+	if (sample)
+		disturbed = record_telemetry(f, &smp, dir_rel, name,
+					     devices.n ? devices.v[0] : NULL, fio_bytes, obj);
 	if (rc == 0 && !interrupted && !fcr_exited_ok(x.status)) {
 		char st[64];
 		fcr_describe_status(st, sizeof(st), x.status);
@@ -356,17 +430,21 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		json_object_set_new(ev, "iops", json_incref(json_object_get(obj, "iops")));
 	if (result == FCR_FAILED)
 		fcr_jset_text(ev, "error", why);
+	if (sample)
+		fcr_jset_text(ev, "disturbed", disturbed);
 	/* durable with the manifest's next save, which records the run: not
 	 * between two runs, where a sync would add to the gap between them */
 	fcr_record_event_lazy(f->rec, "fio-end", ev);
 	if (result == FCR_DONE) {
 		double iops = json_number_value(json_object_get(obj, "iops"));
-		fcr_progress_line("%s: %.0f IOPS (%.1fs)", what, iops, t1 - t0);
+		fcr_progress_line("%s: %.0f IOPS (%.1fs)%s%s", what, iops, t1 - t0,
+				  disturbed ? "; disturbed: " : "", disturbed ? disturbed : "");
 	} else if (result == FCR_FAILED) {
 		fcr_progress_problem("%s: FAILED: %s", what, why);
 	} else {
 		fcr_progress_line("%s: interrupted", what);
 	}
+	cm_strv_release(&devices);
 out:
 	cm_strv_release(&env);
 	cm_strv_release(&argv);

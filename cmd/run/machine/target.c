@@ -77,6 +77,18 @@ static void ssh_script_argv(const struct fcr_target *t, const char *script, stru
 	cm_strv_add(out, script);
 }
 
+void fcr_target_argv(const struct fcr_target *t, char *const *argv, struct cm_strv *out)
+{
+	if (t->c->target == FCR_TARGET_LOCAL) {
+		for (size_t i = 0; argv[i]; i++)
+			cm_strv_add(out, argv[i]);
+		return;
+	}
+	char *script = fcr_shell_join(argv);
+	ssh_script_argv(t, script, out);
+	free(script);
+}
+
 /* `script` on the target, ended early when *stop becomes nonzero. */
 static int run_remote_script(struct fcr_target *t, const char *script, const void *input,
 			     size_t input_len, size_t out_max, volatile int *stop,
@@ -276,11 +288,15 @@ static char *remote_fio_script(const struct fcr_target *t, const char *test, cha
 	struct cm_buf s = {0};
 	cm_buf_puts(&s, "cd ");
 	fcr_shell_quote(&s, t->remote_tmp ? t->remote_tmp : "/tmp/fiocamp.XXXXXX");
-	cm_buf_printf(&s, " && rm -rf run && mkdir run && cd run && head -c %zu > ", job_len);
+	cm_buf_printf(&s, " && rm -rf run fio.up && mkdir run && cd run && head -c %zu > ",
+		      job_len);
 	char *job = cm_asprintf("%s.fio", test);
 	fcr_shell_quote(&s, job);
 	free(job);
+	/* fio.up: the target's uptime as fio starts, where the sampler's
+	 * seconds count from (machine/sampler.c) */
 	cm_buf_puts(&s, " || exit 1; exec 3<&0; S=; command -v setsid >/dev/null 2>&1 && S=setsid; "
+			"{ read -r u _ </proc/uptime && echo \"$u\" >../fio.up; } 2>/dev/null; "
 			"$S env");
 	for (size_t i = 0; env[i]; i++) {
 		cm_buf_puts(&s, " ");
@@ -490,6 +506,8 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 			used = 0; /* a line that long is no status line */
 	}
 	fcr_child_wait(&c, &x->status);
+	if (x->on_end)
+		x->on_end(x->opaque);
 	rc = 0;
 	if (remote && !x->killed && fetch_outputs(t, x, err) < 0)
 		rc = -1;

@@ -63,6 +63,10 @@ int fcr_target_check_places(struct fcr_target *t, struct fcr_error *err);
  * printed (facts is modified); exposed for the tests. */
 int fcr_place_judge(const char *device, char *facts, uint64_t need_bytes, struct fcr_error *err);
 
+/* The argv that runs argv on the target: a copy for a local one; ssh with
+ * the words joined as one shell command for an ssh one.  Owned copies into
+ * out. */
+void fcr_target_argv(const struct fcr_target *t, char *const *argv, struct cm_strv *out);
 /* Runs argv on the target (local: directly).  0 when it ran. */
 int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
 		    struct fcr_capture *cap, struct fcr_error *err);
@@ -78,6 +82,8 @@ struct fcr_fio_exec {
 	 * (machine/reap.h): the child started here (fio, or ssh) and on an ssh
 	 * target "remote_dir".  Borrowed. */
 	void (*on_start)(void *opaque, json_t *proc);
+	/* Called once fio (or ssh) ended, before its outputs are copied back */
+	void (*on_end)(void *opaque);
 	void *opaque;
 	volatile int *interrupts; /* 1 = stop fio with SIGINT, 2 = kill it */
 

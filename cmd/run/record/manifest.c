@@ -5,6 +5,7 @@
  * --resume describes the campaign file beside it.  The keys are
  * docs/campaign-directory.md's.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,13 @@ static json_t *settings_json(const struct fcr_campaign *c)
 			      c->size_text, "size_bytes", (json_int_t)c->size_bytes, "directory",
 			      c->directory, "prefill", c->prefill, "keep_file", c->keep_file,
 			      "ioengine", c->ioengine, "direct", c->direct);
+	json_t *d = json_object();
+	json_object_set_new(
+	    d, "steal", isnan(c->disturbed_steal) ? json_null() : json_real(c->disturbed_steal));
+	json_object_set_new(d, "foreign_io",
+			    isnan(c->disturbed_foreign_io) ? json_null()
+							   : json_real(c->disturbed_foreign_io));
+	json_object_set_new(s, "disturbed", d);
 	if (fcr_campaign_has_units(c))
 		json_object_set_new(
 		    s, "order",
