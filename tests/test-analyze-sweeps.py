@@ -317,7 +317,137 @@ def sweeps(tmp):
     check(rc == 0 and "3 names read as --pattern '{state}-{round}.csv', e.g. raw-1.csv: state "
           "raw, round 1, the tests of its bonnie++ rows" in err, f"bonnie++ files: {err}")
     formats(tmp, data, R)
+    sweep_views(tmp, data, R)
     return summary()
+
+
+def sweep_rows(args):
+    """--csv sweep's rows: exit status, rows, stderr."""
+    rc, out, err = run(["--csv", "sweep"] + args)
+    rows = parse_csv(out)[0] if rc in (0, 1) and out else []
+    return rc, rows, err
+
+
+def sweep_views(tmp, data, R):
+    """The sweeps shown: the tables, --csv sweep and --json's sweeps of a
+    pile named randread_qd8_nj4_rep2.json, of a bench-fio tree of real
+    1 s runs, and of a campaign whose manifest lists points."""
+    # the hosts pile of sweeps(): randread and randwrite, iodepth x numjobs
+    p = os.path.join(tmp, "hosts")
+    rc, out, err = run(["--table", "--width", "100", p])
+    check(rc == 0 and "Sweep randread bs=4k: iodepth x numjobs" in out and
+          "Sweep randwrite bs=4k: iodepth x numjobs" in out and
+          "IOPS median, host-b (change against host-a)" in out and
+          "            numjobs 1  numjobs 4" in out and "iodepth 32" in out and
+          "Saturation point: numjobs 1: " in out, f"hosts: the sweep tables: {out[-3000:]}")
+    rc, rows, err = sweep_rows([p])
+    check(rc == 0 and len(rows) == 24 and
+          {(r["sweep"], r["swept"]) for r in rows} ==
+          {("randread bs=4k", "iodepth,numjobs"), ("randwrite bs=4k", "iodepth,numjobs")} and
+          {(r["iodepth"], r["numjobs"]) for r in rows} ==
+          {(q, n) for q in ("1", "8", "32") for n in ("1", "4")} and
+          all(r["n"] == "3" and float(r["iops_median"]) > 0 and float(r["p99_us_median"]) > 0
+              for r in rows) and
+          all((r["change_pct"] == "") == (r["variant"] == "host-a") for r in rows),
+          f"hosts: --csv sweep, a row per point and host: {rows[:2]} {err}")
+    # numjobs=4 without group_reporting is four jobs: the point sums them
+    qd8 = [r for r in rows if r["test"] == "randread_qd8_nj4" and r["variant"] == "host-a"]
+    rc, out, err = run(["--csv", "summary", p])
+    srows = [r for r in parse_csv(out)[0] if r["test"] == "randread_qd8_nj4" and
+             r["variant"] == "host-a" and r["metric"] == "iops" and r["direction"] == "read"]
+    check(len(qd8) == 1 and len(srows) == 4 and
+          abs(float(qd8[0]["iops_median"]) - sum(float(r["median"]) for r in srows)) <
+          0.01 * float(qd8[0]["iops_median"]),
+          f"hosts: a point's IOPS is its four jobs' sum: {qd8} {[r['median'] for r in srows]}")
+    rc, out, err = run(["--json", p])
+    doc = json.loads(out)
+    sw = doc.get("sweeps", [])
+    check(rc == 0 and len(sw) == 2 and sw[0]["options"] == ["iodepth", "numjobs"] and
+          sw[0]["values"] == {"iodepth": ["1", "8", "32"], "numjobs": ["1", "4"]} and
+          sw[0]["load"] == "iodepth" and len(sw[0]["points"]) == 6 and
+          len(sw[0]["points"][0]["columns"]) == 2 and
+          len(sw[0]["points"][0]["columns"][0]["iops"]["values"]) == 3 and
+          len(sw[0]["saturation"]) == 2 and len(sw[0]["saturation"][0]["lines"]) == 2 and
+          sw[0]["saturation"][0]["text"].startswith("Saturation point: numjobs 1: "),
+          f"hosts: --json sweeps: {json.dumps(sw)[:600]}")
+    rc, out, err = run(["--markdown", p])
+    check(rc == 0 and "## Sweep randread bs=4k: iodepth x numjobs" in out and
+          "| iodepth 8 |" in out, f"hosts: Markdown: {out[-1500:]}")
+
+    # A bench-fio tree (DEVICE/BS/MODE-IODEPTH-NUMJOBS.json) of real 1 s
+    # runs: 3 queue depths x 2 job counts, numjobs with group_reporting as
+    # bench-fio runs them.
+    bf = os.path.join(tmp, "bench-fio", "loop0", "4k")
+    os.makedirs(bf)
+    for qd in (1, 4, 16):
+        for nj in (1, 2):
+            subprocess.run([FIO, "--name=randread", f"--filename={data}", "--size=1M",
+                            "--rw=randread", "--bs=4k", f"--iodepth={qd}", f"--numjobs={nj}",
+                            "--ioengine=libaio", "--direct=1", "--time_based", "--runtime=1",
+                            "--group_reporting", "--output-format=json",
+                            f"--output={bf}/randread-{qd}-{nj}.json"],
+                           check=True, capture_output=True)
+    p = os.path.join(tmp, "bench-fio")
+    rc, out, err = run(["--table", "--width", "100", p])
+    check(rc == 0 and "read as a bench-fio tree" in out + err and
+          "Sweep randread bs=4k: iodepth x numjobs" in out and "iodepth 16" in out,
+          f"bench-fio: the sweep: {rc} {out[-1500:]} {err}")
+    rc, rows, err = sweep_rows([p])
+    check(rc == 0 and len(rows) == 6 and
+          sorted((int(r["iodepth"]), int(r["numjobs"])) for r in rows) ==
+          [(q, n) for q in (1, 4, 16) for n in (1, 2)] and
+          all(float(r["iops_median"]) > 0 for r in rows),
+          f"bench-fio: --csv sweep: {rows} {err}")
+    # the workload columns in summary, wide and rounds
+    for kind in ("summary", "wide", "rounds"):
+        rc, out, err = run(["--csv", kind, p])
+        head = out.splitlines()[0].split(",") if out else []
+        check(rc == 0 and all(c in head for c in ("rw", "bs", "iodepth", "numjobs")),
+              f"bench-fio: --csv {kind} has the workload columns: {head}")
+
+    # A campaign's points: the same test once per point in each round,
+    # files named TEST@iodepth=8,numjobs=4.json; the point is the test's.
+    camp = os.path.join(tmp, "campaign")
+    points = [("1", "1"), ("1", "4"), ("8", "1"), ("8", "4")]
+    states = []
+    for st in ("before", "after"):
+        rounds = []
+        for rn in (1, 2):
+            tests = []
+            for qd, nj in points:
+                rel = f"{st}/r{rn}/rr@iodepth={qd},numjobs={nj}.json"
+                copy(R["randread", int(qd), int(nj)], os.path.join(camp, rel))
+                tests.append({"test": "rr", "point": {"iodepth": qd, "numjobs": nj},
+                              "status": "done", "exit_status": 0, "json": rel})
+            rounds.append({"round": rn, "status": "done", "tests": tests})
+        states.append({"name": st, "status": "done", "before": [], "rounds": rounds})
+    with open(os.path.join(camp, "manifest.json"), "w") as f:
+        json.dump({"format": "fiocamp-manifest", "version": 1, "campaign": "points",
+                   "status": "done", "fio_version": "fio-3.33", "target": "local",
+                   "settings": {"rounds": 2}, "tests": ["rr"], "states": states}, f)
+    rc, rows, err = sweep_rows([camp])
+    check(rc == 0 and len(rows) == 8 and {r["sweep"] for r in rows} == {"rr"} and
+          {r["test"] for r in rows} == {f"rr@iodepth={q},numjobs={n}" for q, n in points} and
+          all(r["n"] == "2" for r in rows) and
+          all((r["change_pct"] == "") == (r["state"] == "before") for r in rows),
+          f"campaign points: 4 points x 2 states, 2 rounds each: {rows} {err}")
+    rc, got, err = reading([camp])
+    check(rc == 0 and len(got) == 8 and
+          got.get(("campaign", "after", "rr@iodepth=8,numjobs=4")) == [1, 2],
+          f"campaign points: a test per point: {sorted(got.items())[:3]} {err}")
+    rc, out, err = run(["--table", "--width", "100", camp])
+    check(rc == 0 and "Sweep rr: iodepth x numjobs" in out and
+          "IOPS median, after (change against before)" in out,
+          f"campaign points: the table: {out[-1500:]}")
+    # a point that is no object of names is said and left out
+    with open(os.path.join(camp, "manifest.json")) as f:
+        m = json.load(f)
+    m["states"][0]["rounds"][0]["tests"][0]["point"] = ["iodepth", "1"]
+    with open(os.path.join(camp, "manifest.json"), "w") as f:
+        json.dump(m, f)
+    rc, out, err = run(["--csv", "rounds", camp])
+    check("a point that is not an object of option names and values, skipped" in err,
+          f"campaign points: a bad point: {err}")
 
 
 def formats(tmp, data, R):

@@ -184,6 +184,26 @@ void an_analysis_free(struct an_analysis *a)
 	}
 	free(a->series);
 	free(a->bands);
+	for (size_t i = 0; i < a->n_sweeps; i++) {
+		struct an_sweep *sw = &a->sweeps[i];
+		for (size_t k = 0; k < sw->n_points * a->n_cols; k++) {
+			struct an_sweep_cell *c = &sw->cells[k];
+			free(c->rounds);
+			free(c->iops);
+			free(c->mibs);
+			free(c->p99_us);
+		}
+		for (size_t o = 0; o < sw->n_opts; o++) {
+			for (size_t v = 0; v < sw->n_values[o]; v++)
+				free(sw->values[o][v]);
+			free(sw->values[o]);
+		}
+		free(sw->label);
+		free(sw->points);
+		free(sw->cells);
+		free(sw->saturation);
+	}
+	free(a->sweeps);
 	for (size_t i = 0; i < a->n_plogs; i++) {
 		free(a->plogs[i].path);
 		an_log_name_free(&a->plogs[i].name);
@@ -341,4 +361,17 @@ void an_log_name_free(struct an_log_name *n)
 	free(n->key);
 	free(n->key_raw);
 	n->key = n->key_raw = NULL;
+}
+
+const struct an_sweep_cell *an_sweep_cell(const struct an_analysis *a, const struct an_sweep *s,
+					  size_t point, size_t col)
+{
+	return &s->cells[point * a->n_cols + col];
+}
+
+size_t an_sweep_line(const struct an_sweep *s, size_t point)
+{
+	if (s->n_opts < 2 || s->load < 0)
+		return 0;
+	return s->points[point].at[s->load == 0 ? 1 : 0];
 }

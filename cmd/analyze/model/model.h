@@ -359,6 +359,56 @@ struct an_band {
 	double low, high;
 };
 
+/* ---- sweeps (stats/sweep.c) ------------------------------------------------- */
+
+/* Tests that differ from each other only in one or two of iodepth,
+ * numjobs, bs, rwmixread and rw: the swept options are the grid's rows
+ * and (with two) its columns. */
+#define AN_SWEEP_OPTS 2
+
+/* One test of a sweep, at its place in the grid. */
+struct an_sweep_point {
+	size_t test;
+	size_t at[AN_SWEEP_OPTS]; /* index into each option's values */
+};
+
+/* A point in one column (a state of a variant): each round's values,
+ * summed over the test's jobs and directions (IOPS, MiB/s) or the largest
+ * of them (p99, completion latency if the report has it, else total). */
+struct an_sweep_cell {
+	size_t n;
+	int *rounds;
+	double *iops, *mibs, *p99_us; /* n each, in the order of the rounds */
+	double iops_med, iops_min, iops_max;
+	double mibs_med, mibs_min, mibs_max;
+	double p99_med, p99_min, p99_max; /* NaN: no latency */
+	/* the headline's and p99's median against the reference column's
+	 * (an_ref_col) at the same point; NaN */
+	double change_pct, p99_change_pct;
+};
+
+/* Saturation says -1: not reached; AN_SAT_UNKNOWN: fewer than two points. */
+#define AN_SAT_UNKNOWN (-2)
+
+struct an_sweep {
+	char *label;			 /* "rr4k", "randread bs=4k" */
+	size_t n_opts;			 /* 1 or 2 */
+	const char *opts[AN_SWEEP_OPTS]; /* static: "iodepth" (rows), "numjobs" (columns) */
+	char **values[AN_SWEEP_OPTS];	 /* each option's values, numbers ascending */
+	size_t n_values[AN_SWEEP_OPTS];
+	struct an_sweep_point *points; /* rows first */
+	size_t n_points;
+	bool bandwidth;		     /* MiB/s is the headline (large blocks, bs swept) */
+	struct an_sweep_cell *cells; /* [point * n_cols + col] */
+	/* The option the saturation runs along: iodepth, else numjobs; -1. */
+	int load;
+	/* per column and line (a value of the other option, or one line):
+	 * the index into values[load] of the saturation point, -1 not
+	 * reached, AN_SAT_UNKNOWN; [col * n_lines + line] */
+	size_t n_lines;
+	int *saturation;
+};
+
 struct an_notes {
 	char **items;
 	size_t n, cap;
@@ -444,6 +494,8 @@ struct an_analysis {
 	size_t n_series, cap_series;
 	struct an_band *bands;
 	size_t n_bands, cap_bands;
+	struct an_sweep *sweeps;
+	size_t n_sweeps;
 	double short_fraction; /* runs below this share of their test's median runtime are short */
 };
 
@@ -488,6 +540,12 @@ size_t an_ref_col(const struct an_analysis *a, size_t col);
 /* Accepted runs of column `col` and test `test`; of the whole analysis. */
 size_t an_runs_of(const struct an_analysis *a, size_t col, size_t test);
 size_t an_used_runs(const struct an_analysis *a);
+
+/* The cell of a sweep's point in a column; the line (a value of the
+ * option other than the load, 0 with one option) a point is on. */
+const struct an_sweep_cell *an_sweep_cell(const struct an_analysis *a, const struct an_sweep *s,
+					  size_t point, size_t col);
+size_t an_sweep_line(const struct an_sweep *s, size_t point);
 
 /* ---- arithmetic (metric.c) ----------------------------------------------------- */
 

@@ -284,6 +284,31 @@ static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, con
 	return r;
 }
 
+/* "TEST@OPT=V,OPT=V" of a test entry's "point" (its options in the
+ * sweep's order); NULL when the point is not an object of valid names with
+ * string values.  Caller frees. */
+static char *point_name(const json_t *t, const char *test)
+{
+	const json_t *point = json_object_get(t, "point");
+	if (!json_is_object(point) || json_object_size(point) == 0)
+		return NULL;
+	struct cm_buf b = {NULL, 0, 0};
+	cm_buf_printf(&b, "%s@", test);
+	const char *k;
+	const json_t *v;
+	bool first = true;
+	json_object_foreach((json_t *)point, k, v) {
+		const char *val = json_string_value(v);
+		if (!val || !cm_campaign_name_ok(k) || !cm_campaign_name_ok(val)) {
+			cm_buf_release(&b);
+			return NULL;
+		}
+		cm_buf_printf(&b, "%s%s=%s", first ? "" : ",", k, val);
+		first = false;
+	}
+	return b.s;
+}
+
 static void manifest_test(struct manifest_ctx *m, const char *state, int round, int rep_round,
 			  const json_t *t, const json_t *jround)
 {
@@ -314,6 +339,21 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 			dir, state, round, test);
 		return;
 	}
+	/* A sweep's point is part of the test: TEST@iodepth=16,numjobs=2, as
+	 * its files are named. */
+	char *pointed = NULL;
+	if (json_object_get(t, "point")) {
+		pointed = point_name(t, test);
+		if (!pointed) {
+			an_note(a,
+				"%s/" CM_CAMPAIGN_MANIFEST
+				": state %s round %d test %s: a point that is not an object of "
+				"option names and values, skipped",
+				dir, state, round, test);
+			return;
+		}
+		test = pointed;
+	}
 	/* where its files would be (the round numbered on over a repeated
 	 * state's repetitions) */
 	char *stem = cm_campaign_run_stem(state, 0, (unsigned)round, NULL, test);
@@ -324,6 +364,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	if (cm_status_not_run(status)) {
 		a->manifest_unfinished++;
 		free(label);
+		free(pointed);
 		return;
 	}
 	if (!cm_status_is(status, CM_STATUS_DONE)) {
@@ -339,12 +380,14 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 			r->reason = cm_asprintf("the campaign marks this run %s", status);
 		free(where);
 		free(label);
+		free(pointed);
 		return;
 	}
 	if (!json) {
 		manifest_run(m, label, state, round, rep_round, test, variant)->reason =
 		    cm_strdup(CM_CAMPAIGN_MANIFEST " lists the run as done but names no JSON file");
 		free(label);
+		free(pointed);
 		return;
 	}
 	if (!safe_rel_path(json)) {
@@ -354,6 +397,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 			  "directory",
 			  json);
 		free(label);
+		free(pointed);
 		return;
 	}
 	free(label);
@@ -383,6 +427,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 		}
 		free(lpath);
 	}
+	free(pointed);
 }
 
 /*

@@ -550,6 +550,7 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an
 		return rc;
 	an_fio_versions(a);
 	an_series_build(a);
+	an_sweeps_build(a);
 	warn_merged_jobs(a);
 	warn_single_runs(a);
 	return 0;

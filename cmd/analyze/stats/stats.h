@@ -13,6 +13,8 @@
  *   compare.c    the comparison of variants (--compare)
  *   actions.c    each state's actions over its repetitions
  *   versions.c   the fio versions of each state and variant
+ *   sweep.c      the sweeps: tests that differ only in iodepth, numjobs,
+ *                bs, rwmixread or rw, their grids and saturation points
  */
 #ifndef AN_STATS_H
 #define AN_STATS_H
@@ -55,6 +57,21 @@ void an_series_build(struct an_analysis *a);
  * the one version of all, or what they are and where, with a warning,
  * when there are several (versions.c; once the columns are known). */
 void an_fio_versions(struct an_analysis *a);
+
+/* ---- sweeps (sweep.c) ------------------------------------------------------------ */
+
+/* The sweeps among the tests (an_analysis.sweeps), once the series are
+ * built. */
+void an_sweeps_build(struct an_analysis *a);
+
+/*
+ * The saturation point of a line of n points in ascending load (queue
+ * depth): the index of the lowest point beyond which IOPS (or MiB/s)
+ * never grows by 10 % or more while p99 latency grows by more than 50 %
+ * to the next point; -1 when there is none (not reached), AN_SAT_UNKNOWN
+ * with fewer than two points.  NaN marks a point not measured.
+ */
+int an_saturation(const double *iops, const double *p99_us, size_t n);
 
 /* ---- the actions over the repetitions (actions.c) ------------------------------- */
 

@@ -651,11 +651,74 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
 	free(order);
 }
 
+/* One row per point of a sweep and column: the workload's options, the
+ * medians, the changes against the reference column. */
+static void csv_sweep(struct csv_out *o, const struct an_analysis *a)
+{
+	static const char *const head[] = {"sweep",
+					   "swept",
+					   "test",
+					   "variant",
+					   "state",
+					   "rw",
+					   "rwmixread",
+					   "bs",
+					   "iodepth",
+					   "numjobs",
+					   "n",
+					   "iops_median",
+					   "iops_min",
+					   "iops_max",
+					   "bw_mibs_median",
+					   "p99_us_median",
+					   "change_pct",
+					   "p99_change_pct",
+					   NULL};
+	c_header(o, head);
+	static const enum an_wl_field shown[] = {AN_WL_RW, AN_WL_RWMIXREAD, AN_WL_BS, AN_WL_IODEPTH,
+						 AN_WL_NUMJOBS};
+	for (size_t si = 0; si < a->n_sweeps; si++) {
+		const struct an_sweep *s = &a->sweeps[si];
+		char *swept = s->n_opts == 2 ? cm_asprintf("%s,%s", s->opts[0], s->opts[1])
+					     : cm_strdup(s->opts[0]);
+		for (size_t c = 0; c < a->n_cols; c++) {
+			for (size_t p = 0; p < s->n_points; p++) {
+				const struct an_test *t = &a->tests[s->points[p].test];
+				const struct an_sweep_cell *x = an_sweep_cell(a, s, p, c);
+				c_str(o, s->label);
+				c_str(o, swept);
+				c_str(o, t->name);
+				c_str(o, a->variants[a->cols[c].variant].name);
+				c_str(o, a->states[a->cols[c].state].name);
+				for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+					const char *v;
+					size_t len;
+					char *val = an_wl_get(t->workload, 0, shown[i], &v, &len)
+							? cm_strndup(v, len)
+							: NULL;
+					c_str(o, val ? val : "");
+					free(val);
+				}
+				c_int(o, (long long)x->n);
+				c_num(o, x->iops_med, DEC_VALUE);
+				c_num(o, x->iops_min, DEC_VALUE);
+				c_num(o, x->iops_max, DEC_VALUE);
+				c_num(o, x->mibs_med, DEC_VALUE);
+				c_num(o, x->p99_med, DEC_VALUE);
+				c_pct(o, x->change_pct);
+				c_pct(o, x->p99_change_pct);
+				c_end(o);
+			}
+		}
+		free(swept);
+	}
+}
+
 static const char *const kind_names[] = {
     [AN_CSV_SUMMARY] = "summary", [AN_CSV_ROUNDS] = "rounds",
     [AN_CSV_PROFILE] = "profile", [AN_CSV_TRANSITIONS] = "transitions",
     [AN_CSV_ACTIONS] = "actions", [AN_CSV_WIDE] = "wide",
-    [AN_CSV_COMPARE] = "compare",
+    [AN_CSV_COMPARE] = "compare", [AN_CSV_SWEEP] = "sweep",
 };
 
 const char *an_csv_kind_name(enum an_csv_kind k)
@@ -690,6 +753,9 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		break;
 	case AN_CSV_COMPARE:
 		csv_compare(&o, a);
+		break;
+	case AN_CSV_SWEEP:
+		csv_sweep(&o, a);
 		break;
 	}
 	cm_buf_release(&o.line);

@@ -660,6 +660,107 @@ static void json_profiles(struct json_out *j, const struct an_analysis *a)
 	j_end_array(j);
 }
 
+/* One metric of a sweep's point: the median, min, max and each round's. */
+static json_t *json_sweep_metric(double med, double min, double max, const double *v, size_t n)
+{
+	json_t *o = json_object();
+	jset(o, "median", jnum(med));
+	jset(o, "min", jnum(min));
+	jset(o, "max", jnum(max));
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(arr, jnum(v[i]));
+	jset(o, "values", arr);
+	return o;
+}
+
+/* The sweeps: their options, points, each column's values and the
+ * saturation points. */
+static void json_sweeps(struct json_out *j, const struct an_analysis *a)
+{
+	j_begin_array(j, "sweeps");
+	for (size_t si = 0; si < a->n_sweeps; si++) {
+		const struct an_sweep *s = &a->sweeps[si];
+		json_t *o = json_object();
+		jset(o, "name", jstr(s->label));
+		jset(o, "headline", jstr(s->bandwidth ? "bw" : "iops"));
+		json_t *opts = json_array(), *vals = json_object();
+		for (size_t k = 0; k < s->n_opts; k++) {
+			json_array_append_new(opts, jstr(s->opts[k]));
+			json_t *vs = json_array();
+			for (size_t v = 0; v < s->n_values[k]; v++)
+				json_array_append_new(vs, jstr(s->values[k][v]));
+			jset(vals, s->opts[k], vs);
+		}
+		jset(o, "options", opts);
+		jset(o, "values", vals);
+		jset(o, "load", s->load >= 0 ? jstr(s->opts[s->load]) : json_null());
+		json_t *pts = json_array();
+		for (size_t p = 0; p < s->n_points; p++) {
+			json_t *po = json_object();
+			jset(po, "test", jstr(a->tests[s->points[p].test].name));
+			json_t *at = json_object();
+			for (size_t k = 0; k < s->n_opts; k++)
+				jset(at, s->opts[k], jstr(s->values[k][s->points[p].at[k]]));
+			jset(po, "point", at);
+			json_t *cols = json_array();
+			for (size_t c = 0; c < a->n_cols; c++) {
+				const struct an_sweep_cell *x = an_sweep_cell(a, s, p, c);
+				json_t *co = json_object();
+				jset(co, "variant", jstr(a->variants[a->cols[c].variant].name));
+				jset(co, "state", jstr(a->states[a->cols[c].state].name));
+				jset(co, "n", json_integer((json_int_t)x->n));
+				json_t *rounds = json_array();
+				for (size_t i = 0; i < x->n; i++)
+					json_array_append_new(rounds, json_integer(x->rounds[i]));
+				jset(co, "rounds", rounds);
+				jset(co, "iops",
+				     json_sweep_metric(x->iops_med, x->iops_min, x->iops_max,
+						       x->iops, x->n));
+				jset(co, "bw_mibs",
+				     json_sweep_metric(x->mibs_med, x->mibs_min, x->mibs_max,
+						       x->mibs, x->n));
+				jset(co, "p99_us",
+				     json_sweep_metric(x->p99_med, x->p99_min, x->p99_max,
+						       x->p99_us, x->n));
+				jset(co, "change_pct", jnum(x->change_pct));
+				jset(co, "p99_change_pct", jnum(x->p99_change_pct));
+				json_array_append_new(cols, co);
+			}
+			jset(po, "columns", cols);
+			json_array_append_new(pts, po);
+		}
+		jset(o, "points", pts);
+		json_t *sat = json_array();
+		for (size_t c = 0; c < a->n_cols && s->load >= 0; c++) {
+			size_t other = s->load == 0 ? 1 : 0;
+			json_t *so = json_object();
+			jset(so, "variant", jstr(a->variants[a->cols[c].variant].name));
+			jset(so, "state", jstr(a->states[a->cols[c].state].name));
+			char *text = an_sweep_saturation_text(a, si, c);
+			jset(so, "text", jstr(text));
+			free(text);
+			json_t *lines = json_array();
+			for (size_t line = 0; line < s->n_lines; line++) {
+				int v = s->saturation[c * s->n_lines + line];
+				json_t *lo = json_object();
+				if (s->n_lines > 1)
+					jset(lo, s->opts[other], jstr(s->values[other][line]));
+				jset(lo, "reached",
+				     v == AN_SAT_UNKNOWN ? json_null() : json_boolean(v >= 0));
+				jset(lo, s->opts[s->load],
+				     v >= 0 ? jstr(s->values[s->load][v]) : json_null());
+				json_array_append_new(lines, lo);
+			}
+			jset(so, "lines", lines);
+			json_array_append_new(sat, so);
+		}
+		jset(o, "saturation", sat);
+		j_element(j, o);
+	}
+	j_end_array(j);
+}
+
 int an_write_json(FILE *f, const struct an_analysis *a)
 {
 	struct json_out jo = {f, false, 0};
@@ -685,6 +786,7 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	json_series(j, a);
 	json_bands(j, a);
 	json_profiles(j, a);
+	json_sweeps(j, a);
 
 	j_member(j, "comparison", json_comparison(a));
 

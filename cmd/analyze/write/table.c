@@ -130,6 +130,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 		fputc('\n', f);
 		print_block(f, a, &g.blocks[bi], width);
 	}
+	an_write_sweeps(f, a, width, false);
 	fputc('\n', f);
 	an_footer_text(f, a, width, false, an_used_runs(a) > 0, an_any_marked(a));
 	an_grid_free(&g);

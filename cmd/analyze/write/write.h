@@ -11,6 +11,7 @@
  *   comparison.c   --compare                  transitions.c the actions table
  *   csv.c          --csv KIND                 json.c        --json
  *   html.c         --html, with the charts (charts/)
+ *   sweep.c        the sweeps' tables and saturation points
  */
 #ifndef AN_WRITE_H
 #define AN_WRITE_H
@@ -42,6 +43,7 @@ enum an_csv_kind {
 	AN_CSV_ACTIONS,
 	AN_CSV_WIDE,
 	AN_CSV_COMPARE,
+	AN_CSV_SWEEP,
 };
 
 /* The name of a CSV kind ("summary", ...) as --csv takes it (csv.c); NULL
@@ -171,6 +173,20 @@ bool an_trans_sum_shown(const struct an_trans_sum *s);
 /* The terminal and Markdown tables of the actions (transitions.c). */
 void an_write_actions_table(FILE *f, const struct an_analysis *a, int width);
 void an_write_actions_markdown(FILE *f, const struct an_analysis *a);
+
+/* The sweeps (sweep.c): each one's tables, per column (t->job_index
+ * holds the column) the headline's, then p99's, rows and columns the
+ * swept options; borrowed during the callback. */
+void an_sweep_visit(const struct an_analysis *a, size_t sweep, an_tab_fn fn, void *ctx);
+/* "Sweep rr4k: iodepth x numjobs"; caller frees. */
+char *an_sweep_title(const struct an_analysis *a, size_t sweep);
+/* "IOPS" or "MiB/s"; static. */
+const char *an_sweep_headline(const struct an_sweep *s);
+/* The saturation point of a column in words, one sentence; NULL when the
+ * sweep has no queue depth or job count.  Caller frees. */
+char *an_sweep_saturation_text(const struct an_analysis *a, size_t sweep, size_t col);
+/* Every sweep's tables on the terminal, or as Markdown. */
+void an_write_sweeps(FILE *f, const struct an_analysis *a, int width, bool markdown);
 
 /* Accepted runs by column, test and round (csv.c, for CSV and JSON). */
 struct an_run_order {
