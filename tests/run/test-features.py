@@ -356,7 +356,7 @@ def test_resume_rep(tmp):
     check_eq([r['status'] for r in reps[1]['rounds']], ['done', 'running'], 'rep 2 rounds')
     rep1 = {k: v for k, v in H.tree_sums(d).items() if k.startswith('cycle/rep1/')}
     rep2r1 = {k: v for k, v in H.tree_sums(d).items() if k.startswith('cycle/rep2/r1/')}
-    check_eq(len(rep1), 20, 'files of rep 1: %r' % sorted(rep1))
+    check_eq(len(rep1), 24, 'files of rep 1: %r' % sorted(rep1))
     rc, out, err = H.run(['--resume', d], tmp)
     check_eq(rc, 0, 'resume exit status (%s)' % err[-2000:])
     m = load_manifest(d)
