@@ -147,6 +147,9 @@ size_t fcr_edit_distance(const char *a, const char *b);
 /* The name of `names` closest to `word` when it is close enough to be what
  * was meant ("did you mean"), else NULL (borrowed). */
 const char *fcr_closest_name(const char *word, const struct cm_strv *names);
+/* Decodes in place the \ooo escapes of mountinfo and /proc/swaps (a blank,
+ * a tab, a newline, a backslash). */
+void fcr_unescape_octal(char *s);
 
 /* A decimal number from 0 to max, all of v. */
 int fcr_parse_uint(const char *v, unsigned long max, unsigned long *out);

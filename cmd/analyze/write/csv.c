@@ -655,28 +655,13 @@ static void csv_actions(struct csv_out *o, const struct an_analysis *a)
  * medians, the changes against the reference column. */
 static void csv_sweep(struct csv_out *o, const struct an_analysis *a)
 {
-	static const char *const head[] = {"sweep",
-					   "swept",
-					   "test",
-					   "variant",
-					   "state",
-					   "rw",
-					   "rwmixread",
-					   "bs",
-					   "iodepth",
-					   "numjobs",
-					   "n",
-					   "iops_median",
-					   "iops_min",
-					   "iops_max",
-					   "bw_mibs_median",
-					   "p99_us_median",
-					   "change_pct",
-					   "p99_change_pct",
-					   NULL};
+	static const char *const head[] = {
+	    "sweep",	   "swept",	     "test",	 "variant",	   "state",
+	    "rw",	   "rwmixread",	     "bs",	 "iodepth",	   "numjobs",
+	    "ioengine",	   "direct",	     "size",	 "runtime",	   "n",
+	    "iops_median", "iops_min",	     "iops_max", "bw_mibs_median", "p99_us_median",
+	    "change_pct",  "p99_change_pct", NULL};
 	c_header(o, head);
-	static const enum an_wl_field shown[] = {AN_WL_RW, AN_WL_RWMIXREAD, AN_WL_BS, AN_WL_IODEPTH,
-						 AN_WL_NUMJOBS};
 	for (size_t si = 0; si < a->n_sweeps; si++) {
 		const struct an_sweep *s = &a->sweeps[si];
 		char *swept = s->n_opts == 2 ? cm_asprintf("%s,%s", s->opts[0], s->opts[1])
@@ -690,15 +675,7 @@ static void csv_sweep(struct csv_out *o, const struct an_analysis *a)
 				c_str(o, t->name);
 				c_str(o, a->variants[a->cols[c].variant].name);
 				c_str(o, a->states[a->cols[c].state].name);
-				for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
-					const char *v;
-					size_t len;
-					char *val = an_wl_get(t->workload, 0, shown[i], &v, &len)
-							? cm_strndup(v, len)
-							: NULL;
-					c_str(o, val ? val : "");
-					free(val);
-				}
+				c_workload(o, t->workload, 0);
 				c_int(o, (long long)x->n);
 				c_num(o, x->iops_med, DEC_VALUE);
 				c_num(o, x->iops_min, DEC_VALUE);

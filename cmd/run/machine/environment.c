@@ -98,22 +98,6 @@ static const char env_script[] =
     "done\n"
     "exit 0\n";
 
-/* mountinfo writes a blank, a tab, a newline and a backslash as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
 /* The fields of a line split on tabs, empty ones kept. */
 static size_t split_tabs(char *line, char **f, size_t max)
 {
@@ -177,7 +161,7 @@ static json_t *filesystem(char **f, size_t n)
 	if (n < 6)
 		return json_null();
 	for (size_t i = 0; i < 6; i++)
-		unescape_octal(f[i]);
+		fcr_unescape_octal(f[i]);
 	struct cm_buf opts = {0};
 	cm_buf_puts(&opts, f[2]);
 	char *save = NULL;

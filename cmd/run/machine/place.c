@@ -41,22 +41,6 @@ static const char facts_script[] =
     "[ -b \"$f\" ] && echo \"swap $(mm \"$f\") $f\"; done; fi\n"
     "exit 0\n";
 
-/* mountinfo and /proc/swaps write a blank as \040. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-	for (char *r = s; *r; r++) {
-		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
-		    r[3] >= '0' && r[3] <= '7') {
-			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
-			r += 3;
-		} else {
-			*w++ = *r;
-		}
-	}
-	*w = '\0';
-}
-
 int fcr_place_judge(const char *device, char *facts, uint64_t need_bytes, struct fcr_error *err)
 {
 	/* the device and its partitions, by number, with their names */
@@ -109,7 +93,7 @@ int fcr_place_judge(const char *device, char *facts, uint64_t need_bytes, struct
 		if (!where)
 			continue;
 		*where++ = '\0';
-		unescape_octal(where);
+		fcr_unescape_octal(where);
 		for (size_t k = 0; k < nums.n; k++) {
 			if (strcmp(nums.v[k], num))
 				continue;

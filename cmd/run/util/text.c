@@ -104,3 +104,20 @@ const char *fcr_closest_name(const char *word, const struct cm_strv *names)
 	}
 	return best;
 }
+
+/* mountinfo and /proc/swaps write a blank, a tab, a newline and a backslash
+ * as \ooo. */
+void fcr_unescape_octal(char *s)
+{
+	char *w = s;
+	for (char *r = s; *r; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' && r[2] >= '0' && r[2] <= '7' &&
+		    r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 + (r[3] - '0'));
+			r += 3;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = '\0';
+}
