@@ -244,6 +244,14 @@ def test_resume(tmp):
           'no round was started: %r' % os.listdir(bad))
 
 
+def comm(pid):
+    try:
+        with open('/proc/%d/comm' % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return ''
+
+
 def test_sigint(tmp):
     ini = campaign(tmp, 'int.ini', '[state basis]\n[state later]\n',
                    extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='3s')
@@ -292,7 +300,9 @@ def test_sigint(tmp):
     check_round_files(d, 'basis', 1, ['rw4k'])
     check_round_files(d, 'later', 2, ['rw4k'])
 
-    # a second Ctrl-C ends at once: fio is killed, the round still recorded
+    # a second Ctrl-C ends at once, even when the first one cannot end fio:
+    # its job process (in a session of its own, as fio makes it) is stopped,
+    # so fio waits for it; the second Ctrl-C kills fio and the job process
     ini = campaign(tmp, 'int2.ini', '[state basis]\n', extra='suite = rr4k\n',
                    runtime='30s')
     d = os.path.join(tmp, 'camp2')
@@ -300,16 +310,31 @@ def test_sigint(tmp):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
     check(e is not None, 'fio started (2)')
-    time.sleep(1.0)
-    kids = H.children(p.pid)
-    t0 = time.time()
+
+    def fio_and_job():
+        tree = [k for k in H.proc_tree(p.pid)[1:] if H.alive(k) and comm(k) == 'fio']
+        return tree if len(tree) == 2 else None
+    tree = H.wait_for(fio_and_job, p, timeout=30) or []
+    check_eq(len(tree), 2, 'fio and its job process run')
+    if len(tree) == 2:
+        os.kill(tree[1], signal.SIGSTOP)
+    report = os.path.join(d, 'basis', 'r1', 'rr4k.json')
+
+    def took_first():
+        try:
+            with open(report) as f:
+                return 'terminating on signal 2' in f.read()
+        except OSError:
+            return False
     os.kill(p.pid, signal.SIGINT)
+    check(H.wait_for(took_first, p, timeout=30), 'fio was passed the first Ctrl-C')
+    t0 = time.time()
     os.kill(p.pid, signal.SIGINT)
     out, err = p.communicate(timeout=60)
     check_eq(p.returncode, 130, 'exit status after two SIGINTs')
     check(time.time() - t0 < 5, 'ended at once: %.1fs' % (time.time() - t0))
-    wait_gone(kids, timeout=5)
-    check(not any(os.path.exists('/proc/%d' % k) for k in kids), 'fio is gone')
+    H.wait_for(lambda: not any(H.alive(k) for k in tree), timeout=5)
+    check(not any(H.alive(k) for k in tree), 'fio and its job process are gone: %r' % tree)
     m = load_manifest(d)
     check_eq(m['status'], 'interrupted', 'status after two SIGINTs')
     check_eq(m['states'][0]['rounds'][0]['status'], 'interrupted', 'round after two SIGINTs')

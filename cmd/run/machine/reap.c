@@ -2,6 +2,7 @@
 /* What an earlier session left running, stopped (reap.h). */
 #include "machine/reap.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +26,59 @@ static unsigned long long start_ticks(pid_t pid)
 	}
 	free(text);
 	return ticks;
+}
+
+/* Field 4 of /proc/PID/stat, the parent's pid, or 0. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], *text;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (cm_read_file(path, 4096, &text, NULL, NULL, 0) < 0)
+		return 0;
+	const char *p = strrchr(text, ')');
+	long ppid = 0;
+	if (p && sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		ppid = 0;
+	free(text);
+	return (pid_t)ppid;
+}
+
+void fcr_kill_tree(pid_t pid, int sig)
+{
+	if (pid <= 1)
+		return;
+	struct {
+		pid_t pid, parent;
+	} *all = NULL;
+	size_t n = 0, cap = 0;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char *end;
+		long p = strtol(e->d_name, &end, 10);
+		if (*end || p <= 1)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			all = cm_realloc(all, cap, sizeof(*all));
+		}
+		all[n].pid = (pid_t)p;
+		all[n++].parent = parent_of((pid_t)p);
+	}
+	if (d)
+		closedir(d);
+	/* the tree: pid, then whoever has a parent in it, until nothing is added */
+	pid_t *tree = cm_calloc(n + 1, sizeof(*tree));
+	size_t t = 0;
+	tree[t++] = pid;
+	for (size_t done = 0; done < t; done++)
+		for (size_t i = 0; i < n; i++)
+			if (all[i].parent == tree[done] && t <= n)
+				tree[t++] = all[i].pid;
+	for (size_t i = 0; i < t; i++)
+		kill(tree[i], sig);
+	free(tree);
+	free(all);
 }
 
 json_t *fcr_proc_identity(pid_t pid)
@@ -67,6 +121,7 @@ static int reap_local(json_t *proc, unsigned *stopped, struct fcr_error *err)
 	kill(-(pid_t)pid, SIGTERM);
 	if (wait_group_gone((pid_t)pid, 5.0))
 		return 0;
+	fcr_kill_tree((pid_t)pid, SIGKILL);
 	kill(-(pid_t)pid, SIGKILL);
 	if (wait_group_gone((pid_t)pid, 5.0))
 		return 0;
@@ -103,8 +158,8 @@ static int reap_remote(struct fcr_target *t, json_t *dirs, unsigned *stopped, st
 			"[ \"$(cat /proc/$p/comm 2>/dev/null || echo fio)\" = fio ]; then "
 			"echo stopped; kill -TERM -\"$p\" 2>/dev/null || kill -TERM \"$p\"; i=0; "
 			"while kill -0 \"$p\" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; "
-			"i=$((i+1)); done; kill -KILL -\"$p\" 2>/dev/null; "
-			"kill -KILL \"$p\" 2>/dev/null; fi; rm -rf -- \"$d\"; done; true");
+			"i=$((i+1)); done; " FCR_KILL_TREE_SH(
+			    "p", "KILL") "; fi; rm -rf -- \"$d\"; done; true");
 	char *const argv[] = {"sh", "-c", s.s, NULL};
 	struct fcr_capture cap;
 	int rc = fcr_target_exec(t, argv, NULL, 0, &cap, err);

@@ -21,6 +21,21 @@
 json_t *fcr_proc_identity(pid_t pid);
 
 /*
+ * Sends sig to pid and to every process below it, as /proc's parent links
+ * show them when it is called.  A process group is not enough for fio: each
+ * of its job processes calls setsid(), and once fio is gone they belong to
+ * init, found by nothing.  The tree is read before the first signal.
+ */
+void fcr_kill_tree(pid_t pid, int sig);
+
+/* The same on an ssh target, as shell text: sends SIG (a name, KILL) to
+ * the process whose pid is in $VAR, its process group and its children. */
+#define FCR_KILL_TREE_SH(var, sig)                                                                 \
+	"{ for c in $(cat /proc/$" var "/task/*/children 2>/dev/null); do kill -" sig              \
+	" $c; done; "                                                                              \
+	"kill -" sig " -$" var " || kill -" sig " $" var "; } 2>/dev/null"
+
+/*
  * Stops what earlier sessions left running.  procs: the "proc" objects of
  * their fio-start events; remote_dirs: their ssh work directories (strings).
  * A local fio whose pid is still that process has its process group ended

@@ -311,8 +311,9 @@ static char *remote_fio_script(const struct fcr_target *t, const char *test, cha
 	cm_strv_release(&fio);
 	cm_buf_puts(&s, " </dev/null & p=$!; echo $p > ../fio.pid; "
 			"{ while read -r _ <&3; do :; done; kill -TERM -$p || kill -TERM $p; "
-			"sleep 5; kill -KILL -$p || kill -KILL $p; } >/dev/null 2>&1 & w=$!; "
-			"wait $p; s=$?; kill $w 2>/dev/null; exit $s");
+			"sleep 5; " FCR_KILL_TREE_SH(
+			    "p", "KILL") "; } >/dev/null 2>&1 & w=$!; "
+					 "wait $p; s=$?; kill $w 2>/dev/null; exit $s");
 	return cm_buf_take(&s);
 }
 
@@ -353,7 +354,7 @@ static void remote_signal(struct fcr_target *t, const char *sig)
 	/* SIGINT to fio, which passes it on and still writes its report; SIGKILL
 	 * to its process group (setsid), job processes too */
 	if (!strcmp(sig, "KILL"))
-		cm_buf_puts(&s, ") && { kill -KILL -$p || kill -KILL $p; } 2>/dev/null");
+		cm_buf_puts(&s, ") && " FCR_KILL_TREE_SH("p", "KILL"));
 	else
 		cm_buf_printf(&s, ") && kill -%s $p 2>/dev/null", sig);
 	struct fcr_capture cap;
@@ -473,9 +474,10 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 			x->killed = true;
 			if (remote)
 				remote_signal(t, "KILL");
-			/* the group: a job process fio forked must not run on to its
-			 * runtime's end, holding our pipe, when fio died before it could
-			 * pass the first signal on */
+			/* fio's job processes as well (each in a session of its own):
+			 * one must not run on to its runtime's end, holding our pipe,
+			 * when fio died before it could pass the first signal on */
+			fcr_kill_tree(c.pid, SIGKILL);
 			kill(-c.pid, SIGKILL);
 		}
 		if (pr <= 0)
