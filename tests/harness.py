@@ -327,10 +327,11 @@ class Banner:
         self.sock.close()
 
 
-def start_sshd(tmp):
+def start_sshd(tmp, sshd=None):
     """An sshd on two ports of 127.0.0.1 that lets this user in with a key of
     its own; on the second port a shell startup file prints a greeting
-    first.  Returns (process, port, noisy port, ssh options), or None when
+    first.  sshd: the command that runs sshd with the arguments that follow
+    (by default /usr/sbin/sshd itself).  Returns (process, port, noisy port, ssh options), or None when
     sshd or ssh is missing."""
     keygen = shutil.which('ssh-keygen')
     if not os.path.exists('/usr/sbin/sshd') or not keygen or not shutil.which('ssh'):
@@ -360,7 +361,7 @@ def start_sshd(tmp):
             'PermitRootLogin prohibit-password', 'LogLevel ERROR',
             'Match LocalPort %d' % noisy_port, 'SetEnv HOME=%s' % noisy_home, '']))
         with open(os.path.join(tmp, 'sshd.log'), 'w') as log:
-            proc = subprocess.Popen(['/usr/sbin/sshd', '-D', '-e', '-f', conf],
+            proc = subprocess.Popen((sshd or ['/usr/sbin/sshd']) + ['-D', '-e', '-f', conf],
                                     stdout=subprocess.DEVNULL, stderr=log)
 
         def listens():
