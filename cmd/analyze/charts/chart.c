@@ -291,6 +291,7 @@ struct an_chart *an_chart_add(struct an_charts *out, enum an_chart_kind kind, st
 	c->file = name;
 	c->title = title;
 	c->test = SIZE_MAX;
+	c->sweep = SIZE_MAX;
 	c->svg_len = svg->len;
 	c->svg = cm_buf_take(svg);
 	return c;

@@ -3,7 +3,7 @@
  * What the charts share (chart.c): their sizes and styles, value axes,
  * legends, the list they are added to, and the titles and file names of
  * a block of the grid.  Each kind of chart is a file of its own (rounds.c,
- * profile.c, transitions.c, compare.c); charts.h is what the writers see.
+ * profile.c, transitions.c, compare.c, sweep.c); charts.h is what the writers see.
  */
 #ifndef AN_CHART_H
 #define AN_CHART_H
@@ -127,5 +127,8 @@ void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, size_t campaign);
 /* The variants compared (compare.c). */
 void an_chart_compare(struct an_charts *out, const struct an_analysis *a);
+/* A sweep's headline against its swept option, and p99 against the headline
+ * (sweep.c). */
+void an_chart_sweep(struct an_charts *out, const struct an_analysis *a, size_t sweep);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The charts of an analysis in the order of the report: the variants
-'
- * comparison, each campaign's transitions, then each test's job and direction
+ * The charts of an analysis in the order of the report: the variants'
+ * comparison, each sweep's two charts, each campaign's transitions, then
+ * each test's job and direction
  * with a chart per metric of the table and its per-second profiles; and the
  * --svg files.
  */
@@ -34,6 +34,17 @@ static const struct {
 			  "with several variants: each test's headline metric (IOPS, or "
 			  "MiB/s for blocks of 64 KiB and more) per variant and state, the "
 			  "median as a bar, min..max as a whisker, every round as a dot"},
+    [AN_CHART_SWEEP] = {"sweep-SWEEP-iops.svg, sweep-SWEEP-mibs.svg",
+			"per sweep: the headline (IOPS, or MiB/s) against the swept option, "
+			"a line through the medians per value of the other swept option and "
+			"per state and variant, every round a dot, min..max a whisker; queue "
+			"depths, job counts and block sizes on a log axis, the values on a log "
+			"axis when they span more than 20 times"},
+    [AN_CHART_SWEEP_LATENCY] = {"sweep-SWEEP-latency.svg",
+				"per sweep of iodepth or numjobs: p99 latency against the "
+				"headline through the queue depths (the job counts when "
+				"iodepth is not swept), a line per value of the other option "
+				"and per state and variant, the saturation point ringed"},
 };
 
 const char *an_chart_kind_file(enum an_chart_kind k)
@@ -63,6 +74,8 @@ void an_charts_make(struct an_charts *out, const struct an_analysis *a,
 	memset(out, 0, sizeof(*out));
 	if (a->n_variants > 1)
 		an_chart_compare(out, a);
+	for (size_t s = 0; s < a->n_sweeps; s++)
+		an_chart_sweep(out, a, s);
 	for (size_t c = 0; c < a->n_campaigns; c++)
 		an_chart_transitions(out, a, c);
 	for (size_t t = 0; t < a->n_tests; t++) {

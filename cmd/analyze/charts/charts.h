@@ -14,10 +14,12 @@
 #include "render/render.h"
 
 enum an_chart_kind {
-	AN_CHART_ROUNDS,      /* per test, job, direction, metric: every round */
-	AN_CHART_PROFILE,     /* per test, job, direction (and variant): round 1 per second */
-	AN_CHART_TRANSITIONS, /* per campaign: actions, tasks, downtime, data back */
-	AN_CHART_COMPARE,     /* the variants' headline metrics */
+	AN_CHART_ROUNDS,	/* per test, job, direction, metric: every round */
+	AN_CHART_PROFILE,	/* per test, job, direction (and variant): round 1 per second */
+	AN_CHART_TRANSITIONS,	/* per campaign: actions, tasks, downtime, data back */
+	AN_CHART_COMPARE,	/* the variants' headline metrics */
+	AN_CHART_SWEEP,		/* per sweep: the headline against the swept option */
+	AN_CHART_SWEEP_LATENCY, /* per sweep with a load: p99 against the headline */
 	AN_CHART_KINDS,
 };
 
@@ -28,7 +30,8 @@ struct an_chart {
 	size_t test; /* SIZE_MAX for a chart of no one test */
 	size_t job_index;
 	enum fc_ddir dir;
-	char *svg; /* the <svg> element (no XML declaration) */
+	size_t sweep; /* index into an_analysis.sweeps; SIZE_MAX for no sweep's */
+	char *svg;    /* the <svg> element (no XML declaration) */
 	size_t svg_len;
 };
 

@@ -4,8 +4,8 @@
  * no font or picture fetched, a Content-Security-Policy that forbids
  * fetching anything) that opens from a mail attachment as well as from a
  * web server.  It is XHTML, well-formed XML, so that XML tools check it.
- * The campaign's facts first, then the comparison and the transitions,
- * then each test: the table the terminal shows and its charts beside it.
+ * The campaign's facts first, then the comparison, the sweeps and the
+ * transitions, then each test: the table the terminal shows and its charts beside it.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -46,6 +46,8 @@ static const char css[] =
     ".charts.wide{flex-basis:100%;max-width:none}\n"
     "figure{margin:0}\n"
     "figcaption{font-size:12px;color:#555}\n"
+    "p.sat{max-width:60em;margin:8px 0}\n"
+    "p.cap{font-weight:bold;font-size:13px;margin:0 0 4px}\n"
     "svg{max-width:100%;height:auto}\n"
     "nav ul{margin:4px 0;padding-left:20px}\n"
     ".warn{color:#8a2b00}\n"
@@ -231,6 +233,55 @@ static void compare_block(void *ctx, const struct an_tab *t)
 	cm_buf_puts(&h->b, "</section>\n");
 }
 
+/* A sweep's tables, each titled, side by side as the page's width allows. */
+static void sweep_table(void *ctx, const struct an_tab *t)
+{
+	struct html *h = ctx;
+	an_svg_put(&h->b, "<div class=\"sweep-table\">\n<p class=\"cap\">%e</p>\n", t->title);
+	put_table(h, t, "");
+	cm_buf_puts(&h->b, "</div>\n");
+}
+
+/* Each sweep: its charts, the saturation point in words under them, then
+ * its tables. */
+static void sweeps(struct html *h)
+{
+	const struct an_analysis *a = h->a;
+	struct cm_buf *b = &h->b;
+	cm_buf_puts(b, "<section id=\"sweeps\">\n<h2>Sweep</h2>\n");
+	for (size_t si = 0; si < a->n_sweeps; si++) {
+		char *title = an_sweep_title(a, si);
+		an_svg_put(b, "<h3 id=\"sweep-%z\">%e</h3>\n<div class=\"block\">\n", si + 1,
+			   title);
+		free(title);
+		for (size_t i = 0; i < h->c->n; i++) {
+			const struct an_chart *ch = &h->c->v[i];
+			if (ch->sweep != si)
+				continue;
+			cm_buf_puts(b, "<div class=\"charts\">\n");
+			put_figure(h, ch);
+			cm_buf_puts(b, "</div>\n");
+		}
+		cm_buf_puts(b, "</div>\n");
+		for (size_t col = 0; col < a->n_cols; col++) {
+			char *sat = an_sweep_saturation_text(a, si, col);
+			if (!sat)
+				continue;
+			char *name = an_col_name(a, &a->cols[col]);
+			if (a->n_cols > 1)
+				an_svg_put(b, "<p class=\"sat\"><b>%e</b>: %e</p>\n", name, sat);
+			else
+				an_svg_put(b, "<p class=\"sat\">%e</p>\n", sat);
+			free(name);
+			free(sat);
+		}
+		cm_buf_puts(b, "<div class=\"block\">\n");
+		an_sweep_visit(a, si, sweep_table, h);
+		cm_buf_puts(b, "</div>\n");
+	}
+	cm_buf_puts(b, "</section>\n");
+}
+
 static void fact(struct cm_buf *b, const char *name, const char *value)
 {
 	an_svg_put(b, "<tr><th scope=\"row\">%e</th><td>%e</td></tr>\n", name, value);
@@ -352,6 +403,8 @@ static void contents(struct html *h)
 	bool trans = false;
 	for (size_t i = 0; i < h->c->n; i++)
 		trans |= h->c->v[i].kind == AN_CHART_TRANSITIONS;
+	if (a->n_sweeps)
+		cm_buf_puts(b, "<li><a href=\"#sweeps\">Sweep</a></li>\n");
 	if (trans)
 		cm_buf_puts(b, "<li><a href=\"#transitions\">State transitions</a></li>\n");
 	for (size_t t = 0; t < a->n_tests; t++)
@@ -427,6 +480,8 @@ void an_write_html(FILE *f, const struct an_analysis *a, const struct an_report_
 	facts(&h);
 	if (a->n_variants > 1)
 		an_compare_visit(a, compare_block, &h);
+	if (a->n_sweeps)
+		sweeps(&h);
 	an_grid_visit(a, o, grid_block, &h);
 	close_section(&h);
 	footer(&h);
