@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, parse_csv, run, setup, summary  # noqa: E402
@@ -318,6 +319,7 @@ def sweeps(tmp):
           "raw, round 1, the tests of its bonnie++ rows" in err, f"bonnie++ files: {err}")
     formats(tmp, data, R)
     sweep_views(tmp, data, R)
+    sweep_charts(tmp, R)
     return summary()
 
 
@@ -448,6 +450,146 @@ def sweep_views(tmp, data, R):
     rc, out, err = run(["--csv", "rounds", camp])
     check("a point that is not an object of option names and values, skipped" in err,
           f"campaign points: a bad point: {err}")
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def well_formed(path):
+    """Whether xmllint (when installed) and Python's parser read the file."""
+    if shutil.which("xmllint"):
+        r = subprocess.run(["xmllint", "--noout", path], capture_output=True, text=True)
+        if r.returncode != 0:
+            return False
+    try:
+        ET.parse(path)
+    except ET.ParseError:
+        return False
+    return True
+
+
+def svg_parts(path):
+    """The classes of a chart's elements counted, and its texts."""
+    root = ET.parse(path).getroot()
+    count = {}
+    for e in root.iter():
+        for c in (e.get("class") or "").split():
+            count[c] = count.get(c, 0) + 1
+    texts = [e.text or "" for e in root.iter(SVG + "text")]
+    titles = [e.text or "" for e in root.iter(SVG + "title")]
+    return count, texts, titles
+
+
+def rewrite(src, dst, qd, iops, p99_us):
+    """A copy of a real report at iodepth qd with its IOPS and p99 set."""
+    with open(src) as f:
+        d = json.load(f)
+    job = d["jobs"][0]
+    job["job options"]["iodepth"] = str(qd)
+    rd = job["read"]
+    rd["iops"] = float(iops)
+    rd["bw"] = int(iops * 4)
+    rd["bw_bytes"] = int(iops * 4096)
+    rd["clat_ns"]["percentile"]["99.000000"] = int(p99_us * 1000)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, "w") as f:
+        json.dump(d, f)
+
+
+def sweep_charts(tmp, R):
+    """--svg's sweep-*.svg and the HTML report's Sweep section: a line per
+    value of the other option and per column, a dot per round, the log axes
+    where they belong, the saturation point ringed where the rule finds
+    it."""
+    p = os.path.join(tmp, "hosts")
+    out = os.path.join(tmp, "svg-hosts")
+    html = os.path.join(tmp, "hosts.html")
+    rc, _, err = run(["--svg", out, "--html", html, p])
+    files = sorted(f for f in os.listdir(out) if f.startswith("sweep-")) if rc == 0 else []
+    check(files == ["sweep-randread-bs-4k-iops.svg", "sweep-randread-bs-4k-latency.svg",
+                    "sweep-randwrite-bs-4k-iops.svg", "sweep-randwrite-bs-4k-latency.svg"],
+          f"hosts: the sweep charts: {rc} {files} {err}")
+    for f in files:
+        check(well_formed(os.path.join(out, f)), f"hosts: {f} is well-formed")
+    if files:
+        # 2 hosts x numjobs 1, 4: four lines; 3 queue depths x 3 rounds each
+        count, texts, titles = svg_parts(os.path.join(out, files[0]))
+        check(count.get("line") == 4 and count.get("median") == 12 and
+              count.get("round") == 36 and count.get("whisker", 0) <= 12 and
+              "iodepth (log)" in texts and
+              all(v in texts for v in ("1", "8", "32")) and
+              "host-b, numjobs 4" in texts and
+              any(t.startswith("host-a, numjobs 1, iodepth 8, round 2: ") for t in titles),
+              f"hosts: {files[0]}: lines, medians, rounds: {count} {texts[:20]}")
+        count, texts, titles = svg_parts(os.path.join(out, files[1]))
+        check(count.get("line") == 4 and count.get("median") == 12 and
+              "round" not in count and
+              any(t.startswith("p99 latency") for t in texts),
+              f"hosts: {files[1]}: a line per host and numjobs: {count}")
+    check(well_formed(html), "hosts: the HTML report is well-formed")
+    with open(html) as f:
+        page = f.read()
+    sect = page.split('<section id="sweeps">', 1)[1].split("</section>", 1)[0] \
+        if '<section id="sweeps">' in page else ""
+    check("<h2>Sweep</h2>" in sect and '<a href="#sweeps">Sweep</a>' in page and
+          sect.count("<figure") == 4 and sect.count("<svg") == 4 and
+          '<figure id="chart-sweep-randread-bs-4k-latency">' in sect and
+          sect.count('<p class="sat"><b>host-a</b>: Saturation point: numjobs 1: ') == 2 and
+          sect.count("<table>") == 8 and
+          "IOPS median, host-b (change against host-a)" in sect and
+          sect.index("<figure") < sect.index('<p class="sat">') < sect.index("<table>"),
+          f"hosts: the HTML's Sweep section: the charts, the saturation, the tables: "
+          f"{sect[:300]}")
+
+    # A device that saturates at iodepth 32: IOPS doubling up to it, p99
+    # flat, then IOPS flat and p99 up 2.25 times.  From 100 to 3300 IOPS
+    # (33 times): a log axis; from 1000 to 8550 (8.6 times): a linear one.
+    qds = [1, 2, 4, 8, 16, 32, 64]
+    shapes = {"log": ([100, 200, 400, 800, 1600, 3200, 3300], [100, 100, 100, 100, 110, 400, 900]),
+              "linear": ([1000, 2000, 4000, 8000, 8400, 8500, 8550],
+                         [100, 100, 110, 120, 300, 900, 2000])}
+    for name, (iops, p99) in shapes.items():
+        p = os.path.join(tmp, f"device-{name}")
+        for r in (1, 2):
+            for i, qd in enumerate(qds):
+                rewrite(R["randread", 1, 1], f"{p}/r{r}_randread_qd{qd}.json", qd,
+                        iops[i] * (1 + 0.02 * r), p99[i])
+        out = os.path.join(tmp, f"svg-{name}")
+        rc, tab, err = run(["--table", "--width", "120", "--svg", out, p])
+        check(rc == 0 and "Saturation point: iodepth " in tab, f"{name}: the sweep: {tab[-600:]}")
+        files = sorted(f for f in os.listdir(out) if f.startswith("sweep-")) if rc == 0 else []
+        check(files == ["sweep-randread-bs-4k-numjobs-1-iops.svg",
+                        "sweep-randread-bs-4k-numjobs-1-latency.svg"],
+              f"{name}: two charts: {files}")
+        if len(files) != 2:
+            continue
+        count, texts, titles = svg_parts(os.path.join(out, files[0]))
+        log = name == "log"
+        check(count.get("line") == 1 and count.get("median") == 7 and count.get("round") == 14
+              and ("IOPS (log)" in texts) == log and ("IOPS" in texts) != log and
+              (all(t in texts for t in ("100", "200", "500", "1k", "2k", "5k")) if log else
+               "0" in texts),
+              f"{name}: {files[0]}: one line, a dot per round, "
+              f"{'a log' if log else 'a linear'} y axis: {count} {texts}")
+        count, texts, titles = svg_parts(os.path.join(out, files[1]))
+        sat = [t for t in titles if "saturation point" in t]
+        want = "iodepth 32" if log else "iodepth 8"
+        check(count.get("saturation") == 1 and len(sat) == 1 and sat[0].endswith(want) and
+              f"Saturation point: {want} " in tab and
+              "ringed: the saturation point" in texts,
+              f"{name}: {files[1]}: the saturation point ringed at {want}: {count} {sat} "
+              f"{tab[-400:]}")
+    # not reached: no ring, and no legend of one
+    p = os.path.join(tmp, "device-linear")
+    for r in (1, 2):
+        rewrite(R["randread", 1, 1], f"{p}/r{r}_randread_qd64.json", 64, 20000, 2000)
+    out = os.path.join(tmp, "svg-unsaturated")
+    rc, tab, err = run(["--table", "--width", "120", "--svg", out, p])
+    lat = os.path.join(out, "sweep-randread-bs-4k-numjobs-1-latency.svg")
+    count, texts, titles = svg_parts(lat) if rc == 0 else ({}, [], [])
+    check("Saturation point: not reached" in tab and "saturation" not in count and
+          "ringed: the saturation point" not in texts,
+          f"not reached: no ring: {count} {tab[-400:]}")
 
 
 def formats(tmp, data, R):
