@@ -96,6 +96,13 @@ static int set_state_order(struct an_cli *c, const char *arg, struct an_error *e
 	return 0;
 }
 
+static int set_exclude_disturbed(struct an_cli *c, const char *arg, struct an_error *err)
+{
+	(void)arg, (void)err;
+	c->stats.exclude_disturbed = true;
+	return 0;
+}
+
 static int set_no_manifest(struct an_cli *c, const char *arg, struct an_error *err)
 {
 	(void)arg, (void)err;
@@ -337,6 +344,9 @@ const struct an_option an_options[] = {
      NULL, set_baseline_variant},
     {"state-order", 0, "A,B", NULL, "show states in this order (default: manifest or time)", NULL,
      set_state_order},
+    {"exclude-disturbed", 0, NULL, NULL,
+     "leave the runs the campaign's telemetry calls\ndisturbed out of medians and tests", NULL,
+     set_exclude_disturbed},
     {"explain", 0, NULL, NULL,
      "say how each input was read (variant, state, round,\n"
      "test, workload, format, fio version) and stop;\nwith --json as JSON",

@@ -86,6 +86,7 @@ void an_run_free(struct an_run *r)
 	free(r->bonnie_version);
 	free(r->bonnie_name);
 	free(r->bonnie_seed);
+	free(r->disturbed);
 }
 
 static void notes_free(struct an_notes *n)
@@ -175,6 +176,7 @@ void an_analysis_free(struct an_analysis *a)
 			free(s->cells[k].values);
 			free(s->cells[k].rounds);
 			free(s->cells[k].first);
+			free(s->cells[k].disturbed);
 			free(s->cells[k].runs);
 			free(s->cells[k].too_fast_rounds);
 			free(s->cells[k].too_fast_runs);

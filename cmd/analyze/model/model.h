@@ -186,6 +186,13 @@ struct an_run {
 	char *bonnie_seed;    /* NULL (1.0x, fio) */
 	int name_round;	      /* the round the file's name gave, which
 				 orders rows numbered as rounds */
+
+	/* What the campaign's telemetry says of the run (read/manifest.c):
+	 * why it was disturbed ("steal 7.1% > 5%"), NULL when it was not or
+	 * nothing says; the shares of steal and foreign I/O, 0..1, NaN
+	 * unknown. */
+	char *disturbed;
+	double steal, foreign_io;
 };
 
 /* The first round after its state's transition: round 1, or round 1 of a
@@ -308,13 +315,21 @@ struct an_cell {
 	/* the first round after the state's transition: round 1, or round 1 of
 	 * each repetition of a repeated state (an_run_first) */
 	bool *first;
-	size_t *runs; /* index into an_analysis.runs of each value */
+	size_t *runs;	    /* index into an_analysis.runs of each value */
+	bool *disturbed;    /* the value's run was disturbed (an_run.disturbed) */
+	size_t disturbed_n; /* how many were */
 	struct fc_summary sum;
 	/* Against the baseline state in the same variant. */
 	double change_pct; /* NaN for the baseline itself */
 	bool outside;	   /* median outside the baseline's min-max */
 	bool have_mw;
 	struct fc_mann_whitney mw;
+	/* The same without the disturbed rounds of both cells, when either has
+	 * some: NaN, false otherwise (or when one has no other round). */
+	double clean_median, clean_change_pct;
+	size_t clean_n;
+	bool clean_have_mw;
+	struct fc_mann_whitney clean_mw;
 	double round1;	 /* value of round 1 (the median of each repetition's round
 			    1 when the state repeats); NaN if round 1 is missing */
 	size_t round1_n; /* the values round1 is of: 1, or the repetitions' */
@@ -497,6 +512,7 @@ struct an_analysis {
 	struct an_sweep *sweeps;
 	size_t n_sweeps;
 	double short_fraction; /* runs below this share of their test's median runtime are short */
+	size_t disturbed_out;  /* disturbed runs --exclude-disturbed left out */
 };
 
 void an_note(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);

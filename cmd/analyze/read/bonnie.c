@@ -217,6 +217,9 @@ static void row_run(struct an_run *r, const struct an_run *f, const struct fc_bo
 	r->id.state = f->id.state ? cm_strdup(f->id.state) : NULL;
 	r->id.round = f->id.round;
 	r->rep_round = f->rep_round;
+	r->disturbed = f->disturbed ? cm_strdup(f->disturbed) : NULL;
+	r->steal = f->steal;
+	r->foreign_io = f->foreign_io;
 	r->maybe = f->maybe;
 	r->csv = f->csv;
 	r->accepted = true;

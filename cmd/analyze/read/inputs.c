@@ -5,6 +5,7 @@
  * paths below an input.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,6 +156,7 @@ struct an_run *an_run_add(struct an_analysis *a, size_t in, const char *path)
 	r->timestamp_ms = -1;
 	r->time_based = -1;
 	r->bonnie_test = -1;
+	r->steal = r->foreign_io = NAN;
 	return r;
 }
 

@@ -309,6 +309,20 @@ static char *point_name(const json_t *t, const char *test)
 	return b.s;
 }
 
+/* What a test entry's telemetry summary says of the run: its steal and
+ * foreign I/O shares, and why fiocamp-run called it disturbed (a reason
+ * that is empty or no string says nothing). */
+static void manifest_telemetry(struct an_run *r, const json_t *tm)
+{
+	if (!json_is_object(tm))
+		return;
+	r->steal = num_or_nan(json_object_get(tm, "steal"));
+	r->foreign_io = num_or_nan(json_object_get(tm, "foreign_io"));
+	const char *why = json_string_value(json_object_get(tm, "disturbed"));
+	if (why && why[0])
+		r->disturbed = cm_utf8_dup(why);
+}
+
 static void manifest_test(struct manifest_ctx *m, const char *state, int round, int rep_round,
 			  const json_t *t, const json_t *jround)
 {
@@ -405,6 +419,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	struct an_run *r = manifest_run(m, path, state, round, rep_round, test, variant);
 	free(path);
 	mark_resumed_first(m, r, state, round, rep_round);
+	manifest_telemetry(r, json_object_get(t, "telemetry"));
 
 	size_t i;
 	const json_t *lg;

@@ -495,6 +495,8 @@ static void warn_single_runs(struct an_analysis *a)
 
 int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an_error *err)
 {
+	if (opt->exclude_disturbed)
+		an_exclude_disturbed(a);
 	reject_short_runs(a);
 	number_rounds(a);
 	bool any = false;
@@ -550,6 +552,7 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an
 		return rc;
 	an_fio_versions(a);
 	an_series_build(a);
+	an_disturbed_notes(a, opt->exclude_disturbed);
 	an_sweeps_build(a);
 	warn_merged_jobs(a);
 	warn_single_runs(a);

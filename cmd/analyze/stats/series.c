@@ -201,6 +201,50 @@ static bool mann_whitney(const struct an_cell *c, const struct an_cell *base, bo
 	return ok;
 }
 
+/* A cell's values without its disturbed rounds, NEVER for a NaN with
+ * never_last; *n their number.  Caller frees. */
+static double *undisturbed(const struct an_cell *c, bool never_last, size_t *n)
+{
+	double *v = cm_calloc(c->n ? c->n : 1, sizeof(*v));
+	*n = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		if (!c->disturbed[i])
+			v[(*n)++] = never_last && isnan(c->values[i]) ? NEVER : c->values[i];
+	}
+	return v;
+}
+
+/* The median of values that may hold NEVER: +inf when it falls on or
+ * beside one (above every round that got back). */
+static double never_median(const double *v, size_t n)
+{
+	double m = an_median(v, n), top = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] != NEVER && v[i] > top)
+			top = v[i];
+	}
+	return m > top ? INFINITY : m;
+}
+
+/* The change against the baseline without the disturbed rounds of either
+ * cell, when either has some. */
+static void clean_stats(struct an_cell *c, const struct an_cell *base, bool never_last)
+{
+	if (!c->disturbed_n && !base->disturbed_n)
+		return;
+	size_t nc, nb;
+	double *cv = undisturbed(c, never_last, &nc);
+	double *bv = undisturbed(base, never_last, &nb);
+	if (nc && nb) {
+		c->clean_n = nc;
+		c->clean_median = never_median(cv, nc);
+		c->clean_change_pct = an_pct_change(c->clean_median, never_median(bv, nb));
+		c->clean_have_mw = fc_mann_whitney(cv, nc, bv, nb, &c->clean_mw) == 0;
+	}
+	free(cv);
+	free(bv);
+}
+
 /* The round split and both comparisons of a cell whose summary is known:
  * against the baseline state of its variant (`base`) and against the
  * baseline variant in its state (`vbase`); either may be NULL (none) or
@@ -212,6 +256,9 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 	c->round1_n = 0;
 	c->rest_median = c->rest_change_pct = c->v_change_pct = NAN;
 	c->outside = c->v_outside = c->have_mw = c->v_have_mw = false;
+	c->clean_median = c->clean_change_pct = NAN;
+	c->clean_n = 0;
+	c->clean_have_mw = false;
 	/* The baseline's own rounds compare to its own median. */
 	double ref = base ? base->sum.median : NAN;
 	if (base == c)
@@ -225,6 +272,7 @@ static void cell_stats(struct an_cell *c, const struct an_cell *base, const stru
 		c->outside = base->sum.n > 1 &&
 			     (c->sum.median < base->sum.min || c->sum.median > base->sum.max);
 		c->have_mw = mann_whitney(c, base, never_last, &c->mw);
+		clean_stats(c, base, never_last);
 	}
 	if (vbase && vbase->sum.n > 0 && c->sum.n > 0) {
 		c->v_change_pct = an_pct_change(c->sum.median, vbase->sum.median);
@@ -346,6 +394,7 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		c->rounds = cm_calloc(c->n ? c->n : 1, sizeof(*c->rounds));
 		c->first = cm_calloc(c->n ? c->n : 1, sizeof(*c->first));
 		c->runs = cm_calloc(c->n ? c->n : 1, sizeof(*c->runs));
+		c->disturbed = cm_calloc(c->n ? c->n : 1, sizeof(*c->disturbed));
 		c->too_fast_rounds = c->too_fast ? cm_calloc(c->too_fast, sizeof(int)) : NULL;
 		c->too_fast_runs = c->too_fast ? cm_calloc(c->too_fast, sizeof(size_t)) : NULL;
 		c->too_fast_above = NAN;
@@ -372,6 +421,8 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 		c->rounds[c->n] = r->id.round;
 		c->first[c->n] = an_run_first(r);
 		c->runs[c->n] = refs[q].run;
+		c->disturbed[c->n] = r->disturbed != NULL;
+		c->disturbed_n += r->disturbed != NULL;
 		c->n++;
 	}
 	/* Summaries first: the comparisons read the baselines' summaries. */

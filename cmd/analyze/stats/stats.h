@@ -10,6 +10,8 @@
  *   compute.c    short and repeated runs left out, rounds numbered, tests,
  *                states and variants in order, baselines, the columns
  *   series.c     the per-second bands, the series and their cells
+ *   disturbed.c  the runs the campaign's telemetry calls disturbed: left
+ *                out, named, and the changes that come from them
  *   compare.c    the comparison of variants (--compare)
  *   actions.c    each state's actions over its repetitions
  *   versions.c   the fio versions of each state and variant
@@ -32,6 +34,7 @@ struct an_stats_opts {
 	const char *baseline;
 	const char *baseline_variant;
 	const char *state_order; /* comma-separated */
+	bool exclude_disturbed;	 /* leave the disturbed runs out */
 };
 
 /*
@@ -52,6 +55,15 @@ void an_series_stats(const struct an_sec_series *s, const struct an_band *band, 
 /* The bands, each round's per-second statistics and the series of every
  * test, once the columns are known (series.c). */
 void an_series_build(struct an_analysis *a);
+
+/* --exclude-disturbed: the disturbed runs left out (not accepted, listed
+ * as skipped, counted in an_analysis.disturbed_out), before anything is
+ * counted (disturbed.c). */
+void an_exclude_disturbed(struct an_analysis *a);
+/* Once the series are built: a note naming each disturbed run used, and
+ * one for each state whose headline change against the baseline comes
+ * mainly from disturbed rounds (disturbed.c). */
+void an_disturbed_notes(struct an_analysis *a, bool excluded);
 
 /* Each column's fio versions (an_analysis.fio_versions), each variant's,
  * the one version of all, or what they are and where, with a warning,

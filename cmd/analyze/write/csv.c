@@ -174,6 +174,8 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 					   "variant_mw_p",
 					   "too_fast",
 					   "too_fast_above",
+					   "disturbed_n",
+					   "undisturbed_change_pct",
 					   NULL};
 	c_header(o, head);
 	for (size_t t = 0; t < a->n_tests; t++) {
@@ -235,6 +237,8 @@ static void csv_summary(struct csv_out *o, const struct an_analysis *a)
 				c_num(o, c->v_have_mw ? c->v_mw.p : NAN, DEC_P);
 				c_int(o, (long long)c->too_fast);
 				c_num(o, c->too_fast_above, DEC_VALUE);
+				c_int(o, (long long)c->disturbed_n);
+				c_pct(o, c->clean_change_pct);
 				c_end(o);
 			}
 		}
@@ -282,7 +286,7 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 	    "job",     "job_index", "rw",     "rwmixread",  "bs",	  "iodepth",
 	    "numjobs", "ioengine",  "direct", "size",	    "runtime",	  "direction",
 	    "metric",  "unit",	    "value",  "change_pct", "note",	  "file",
-	    "line",    NULL};
+	    "line",    "disturbed", NULL};
 	c_header(o, head);
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_col *cl = &a->cols[k];
@@ -329,6 +333,7 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 					}
 					c_str(o, file);
 					c_line(o, run);
+					c_str(o, run->disturbed ? run->disturbed : "");
 					c_end(o);
 				}
 				/* "+++++": a round without a value, said so */
@@ -352,6 +357,7 @@ static void csv_rounds(struct csv_out *o, const struct an_analysis *a)
 					free(note);
 					c_str(o, run->path);
 					c_line(o, run);
+					c_str(o, run->disturbed ? run->disturbed : "");
 					c_end(o);
 				}
 			}

@@ -144,6 +144,13 @@ static void metric_rows(struct an_grid_block *b, const struct an_analysis *a,
 		med[k] = too_fast_text(c);
 		if (!med[k])
 			med[k] = value_pct(c->sum.median, sh.change_pct, sh.outside);
+		if (c->disturbed_n) {
+			/* most of its rounds disturbed: !!, some: ! */
+			char *marked =
+			    cm_asprintf("%s%s", med[k], c->disturbed_n * 2 > c->n ? "!!" : "!");
+			free(med[k]);
+			med[k] = marked;
+		}
 		rng[k] = range_text(c->sum.min, c->sum.max);
 		if (c->round1_too_fast)
 			r1[k] = cm_strdup("too fast");
@@ -470,6 +477,20 @@ static const char legend_failed[] =
     "(failed), (interrupted), (data differs): what the campaign recorded of the state's "
     "transition; see state transitions.";
 
+static const char legend_disturbed[] =
+    "! = some of the median's rounds were disturbed (the campaign's telemetry: steal or "
+    "foreign I/O above its threshold), !! = most of them; the notes name them, and "
+    "--exclude-disturbed leaves them out.";
+
+static bool has_disturbed(const struct an_analysis *a)
+{
+	for (size_t i = 0; i < a->n_runs; i++) {
+		if (a->runs[i].accepted && a->runs[i].disturbed)
+			return true;
+	}
+	return false;
+}
+
 static bool has_per_second(const struct an_analysis *a)
 {
 	for (size_t i = 0; i < a->n_series; i++) {
@@ -488,6 +509,8 @@ size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, cons
 		paras[n++] = legend_variants;
 	if (grid && has_per_second(a))
 		paras[n++] = legend_sec;
+	if (grid && has_disturbed(a))
+		paras[n++] = legend_disturbed;
 	if (marks)
 		paras[n++] = legend_failed;
 	return n;
@@ -498,7 +521,7 @@ size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, cons
 void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown, bool grid,
 		    bool marks)
 {
-	const char *paras[4];
+	const char *paras[AN_LEGENDS_MAX];
 	size_t n = an_table_legends(a, grid, marks, paras);
 	for (size_t i = 0; i < n; i++) {
 		if (markdown) {

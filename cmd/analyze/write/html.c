@@ -226,7 +226,7 @@ static void compare_block(void *ctx, const struct an_tab *t)
 		an_svg_put(&h->b, "<p class=\"sub\">%e</p>\n", p);
 	}
 	cm_buf_release(&leg);
-	const char *paras[4];
+	const char *paras[AN_LEGENDS_MAX];
 	size_t n = an_table_legends(h->a, false, an_any_marked(h->a), paras);
 	for (size_t i = 0; i < n; i++)
 		an_svg_put(&h->b, "<p class=\"sub\">%e</p>\n", paras[i]);
@@ -417,7 +417,7 @@ static void footer(struct html *h)
 	const struct an_analysis *a = h->a;
 	struct cm_buf *b = &h->b;
 	cm_buf_puts(b, "<footer id=\"notes\">\n<h2>Legends and notes</h2>\n");
-	const char *paras[4];
+	const char *paras[AN_LEGENDS_MAX];
 	/* the grid's legends only where there is a grid (fio or bonnie++ tests) */
 	size_t n = an_table_legends(a, a->n_tests > 0, an_any_marked(a), paras);
 	for (size_t i = 0; i < n; i++)

@@ -102,6 +102,20 @@ static json_t *j_mw(bool have, const struct fc_mann_whitney *mw)
 	return o;
 }
 
+/* The change against the baseline without the disturbed rounds; null when
+ * neither cell has any. */
+static json_t *json_without_disturbed(const struct an_cell *c)
+{
+	if (!c->clean_n)
+		return json_null();
+	json_t *o = json_object();
+	jset(o, "n", json_integer((json_int_t)c->clean_n));
+	jset(o, "median", jnum(c->clean_median));
+	jset(o, "change_pct", jnum(c->clean_change_pct));
+	jset(o, "mann_whitney", j_mw(c->clean_have_mw, &c->clean_mw));
+	return o;
+}
+
 static json_t *json_cell(const struct an_analysis *a, const struct an_series *s, size_t k)
 {
 	const struct an_cell *c = &s->cells[k];
@@ -122,6 +136,7 @@ static json_t *json_cell(const struct an_analysis *a, const struct an_series *s,
 		jset(o, "change_pct", jnum(c->change_pct));
 		jset(o, "outside_baseline_range", json_boolean(c->outside));
 		jset(o, "mann_whitney", j_mw(c->have_mw, &c->mw));
+		jset(o, "without_disturbed", json_without_disturbed(c));
 	}
 	if (cl->variant != a->baseline_variant) {
 		jset(o, "variant_change_pct", jnum(c->v_change_pct));
@@ -136,11 +151,13 @@ static json_t *json_cell(const struct an_analysis *a, const struct an_series *s,
 	jset(o, "rest_change_pct", jnum(c->rest_change_pct));
 	jset(o, "too_fast", json_integer((json_int_t)c->too_fast));
 	jset(o, "too_fast_above", jnum(c->too_fast_above));
+	jset(o, "disturbed_n", json_integer((json_int_t)c->disturbed_n));
 	json_t *rounds = json_array();
 	for (size_t v = 0; v < c->n; v++) {
 		json_t *r = json_object();
 		jset(r, "round", json_integer(c->rounds[v]));
 		jset(r, "value", jnum(c->values[v]));
+		jset(r, "disturbed", jstr(a->runs[c->runs[v]].disturbed));
 		jset(r, "file", jstr(a->runs[c->runs[v]].path));
 		if (a->runs[c->runs[v]].bonnie_test >= 0)
 			jset(r, "line", json_integer((json_int_t)a->runs[c->runs[v]].line));
@@ -558,6 +575,9 @@ static void json_runs(struct json_out *j, const struct an_analysis *a)
 		jset(o, "runtime_s", jnum((double)r->runtime_ms / 1000.0));
 		jset(o, "time_based",
 		     r->time_based < 0 ? json_null() : json_boolean(r->time_based));
+		jset(o, "disturbed", jstr(r->disturbed));
+		jset(o, "steal", jnum(r->steal));
+		jset(o, "foreign_io", jnum(r->foreign_io));
 		json_t *logs = json_array();
 		for (size_t k = 0; k < r->n_logs; k++)
 			json_array_append_new(logs, jstr(r->logs[k].path));
@@ -776,6 +796,7 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	j_member(j, "fio_version", jstr(a->fio_version));
 	j_member(j, "baseline", jstr(a->states[a->baseline].name));
 	j_member(j, "baseline_variant", jstr(a->variants[a->baseline_variant].name));
+	j_member(j, "disturbed_excluded", json_integer((json_int_t)a->disturbed_out));
 
 	json_fio_versions(j, a);
 	json_variants(j, a);

@@ -154,7 +154,8 @@ typedef void (*an_tab_fn)(void *ctx, const struct an_tab *t);
 void an_grid_visit(const struct an_analysis *a, const struct an_report_opts *o, an_tab_fn fn,
 		   void *ctx);
 /* The legends under the table (grid) or the comparison, one paragraph each
- * (static); returns how many, at most 4. */
+ * (static); returns how many, at most AN_LEGENDS_MAX. */
+#define AN_LEGENDS_MAX 5
 size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, const char **paras);
 /* The paragraph under the comparison: what a cell holds. */
 void an_compare_legend(struct cm_buf *b, const struct an_analysis *a);

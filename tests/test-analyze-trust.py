@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fiocamp-analyze on the runs a campaign's telemetry calls disturbed.
+
+Usage: test-analyze-trust.py PATH/TO/fiocamp-analyze
+
+The campaign is made here from real fio 3.33 runs (1 s, the null engine,
+its rate held by rate_iops so that the values do not depend on the
+machine) in the layout of docs/campaign-directory.md, and its
+manifest.json carries the telemetry summary fiocamp-run writes
+(steal, foreign_io, disturbed).  States: quiet (the baseline, 2000 IOPS,
+nothing disturbed), noisy (rounds 1-3 disturbed and held at 500 IOPS,
+round 4 clean at 2000: its change comes from its disturbed rounds), some
+(round 2 disturbed, every round at 2000) and slow (1000 IOPS, nothing
+disturbed: a change of its own).  Checked: --json, --csv summary and
+rounds, the marks and notes of the table, Markdown and HTML,
+--exclude-disturbed, and the note of a change that comes mainly from
+disturbed rounds.
+"""
+
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from functools import partial
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze_util import (at_once, check, close, parse_csv, run, run_fio,  # noqa: E402
+                          setup, summary, unwrap)
+
+setup(sys.argv[1])
+FIO = shutil.which("fio")
+ROUNDS = 4
+# state: [(rate_iops, disturbed reason or None) per round]
+PLAN = {
+    "quiet": [(2000, None)] * ROUNDS,
+    "noisy": [(500, "foreign I/O 58.2% > 5%"), (500, "foreign I/O 61.0% > 5%"),
+              (500, "steal 7.2% > 5%"), (2000, None)],
+    "some": [(2000, None), (2000, "steal 6.1% > 5%"), (2000, None), (2000, None)],
+    "slow": [(1000, None)] * ROUNDS,
+}
+
+
+def fio(out, rate):
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    run_fio([FIO, "--name=rw4k", "--ioengine=null", "--size=64M", "--rw=randwrite",
+             "--bs=4k", "--time_based", "--runtime=1", f"--rate_iops={rate}",
+             "--output-format=json", f"--output={out}"])
+
+
+def telemetry(state, rnd, why):
+    return {"file": f"{state}/r{rnd}/rw4k.telemetry", "samples": 2, "seconds": 1.0,
+            "steal": 0.072 if why and why.startswith("steal") else 0.0,
+            "iowait": 0.0, "busy": 0.3,
+            "foreign_io": 0.582 if why and why.startswith("foreign") else 0.0,
+            "device": "loop0", "device_bytes": 1 << 20, "fio_bytes": 1 << 20,
+            "psi_io_some": None, "psi_cpu_some": None, "mhz": None,
+            "cpus_changed": False, "disturbed": why}
+
+
+def make_campaign(d):
+    jobs = []
+    states = []
+    for state, plan in PLAN.items():
+        rounds = []
+        for k, (rate, why) in enumerate(plan, 1):
+            rel = f"{state}/r{k}/rw4k.json"
+            jobs.append(partial(fio, os.path.join(d, rel), rate))
+            rounds.append({"round": k, "status": "done", "tests": [
+                {"test": "rw4k", "status": "done", "exit_status": 0, "json": rel,
+                 "logs": [], "telemetry": telemetry(state, k, why)}]})
+        states.append({"name": state, "status": "done", "before": [], "rounds": rounds})
+    at_once(*jobs)
+    manifest = {"format": "fiocamp-manifest", "version": 1, "campaign": "trust",
+                "status": "done", "fio_version": "fio-3.33",
+                "settings": {"rounds": ROUNDS, "disturbed": {"steal": 0.05,
+                                                             "foreign_io": 0.05}},
+                "states": states}
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+def cell(doc, state, metric="iops"):
+    for s in doc["series"]:
+        if s["test"] == "rw4k" and s["metric"] == metric and s["direction"] == "write":
+            for c in s["cells"]:
+                if c["state"] == state:
+                    return c
+    return None
+
+
+def check_json(camp):
+    rc, out, err = run(["--json", camp])
+    check(rc == 0, f"json: exit 0, got {rc}: {err}")
+    doc = json.loads(out)
+    noisy, some, quiet = cell(doc, "noisy"), cell(doc, "some"), cell(doc, "quiet")
+    check(noisy and noisy["disturbed_n"] == 3, f"json: noisy has 3 disturbed rounds: {noisy}")
+    check(some and some["disturbed_n"] == 1, f"json: some has 1 disturbed round: {some}")
+    check(quiet and quiet["disturbed_n"] == 0, f"json: quiet has none: {quiet}")
+    if noisy:
+        why = {r["round"]: r["disturbed"] for r in noisy["rounds"]}
+        check(why == {1: "foreign I/O 58.2% > 5%", 2: "foreign I/O 61.0% > 5%",
+                      3: "steal 7.2% > 5%", 4: None}, f"json: each round's reason: {why}")
+        clean = noisy["without_disturbed"]
+        check(clean and clean["n"] == 1, f"json: noisy without its disturbed rounds: {clean}")
+        if clean:
+            close(clean["change_pct"], 0.0, 2.0, "json: noisy's change without them")
+        close(noisy["change_pct"], -75.0, 2.0, "json: noisy's change")
+    slow = cell(doc, "slow")
+    check(slow and slow["without_disturbed"] is None,
+          f"json: slow has nothing disturbed to leave out: {slow}")
+    runs = [r for r in doc["runs"] if r["state"] == "noisy" and r["round"] == 3]
+    check(runs and runs[0]["disturbed"] == "steal 7.2% > 5%" and
+          abs(runs[0]["steal"] - 0.072) < 1e-9 and runs[0]["foreign_io"] == 0.0,
+          f"json: the run carries its telemetry: {runs}")
+    check(doc["disturbed_excluded"] == 0, "json: nothing excluded without the option")
+    notes = doc["notes"]
+    check("disturbed: state noisy, round 1, test rw4k: foreign I/O 58.2% > 5%" in notes,
+          f"json: a note names each disturbed run: {notes}")
+    mainly = [n for n in notes if "comes mainly from" in n]
+    check(len(mainly) == 1 and mainly[0].startswith("noisy rw4k: the change against quiet ("),
+          f"json: one mainly-disturbed note, of noisy: {mainly}")
+    if mainly:
+        m = re.search(r"mainly from (\d+) disturbed round\(s\) \(without them: ([-+][0-9.]+) %\)",
+                      mainly[0])
+        check(m and m.group(1) == "3" and abs(float(m.group(2))) < 2.0,
+              f"json: the note's count and change without them: {mainly[0]}")
+
+
+def check_csv(camp):
+    rc, out, err = run(["--csv", "summary", camp])
+    check(rc == 0, f"csv summary: exit 0, got {rc}: {err}")
+    rows, num = parse_csv(out)
+    iops = {r["state"]: r for r in rows if r["metric"] == "iops"}
+    check({s: iops[s]["disturbed_n"] for s in iops} ==
+          {"quiet": "0", "noisy": "3", "some": "1", "slow": "0"},
+          f"csv summary: disturbed_n: { {s: iops[s]['disturbed_n'] for s in iops} }")
+    check(iops["slow"]["undisturbed_change_pct"] == "",
+          "csv summary: no change without disturbed rounds where there are none")
+    close(num(iops["noisy"]["undisturbed_change_pct"]), 0.0, 2.0,
+          "csv summary: noisy's change without its disturbed rounds")
+    rc, out, err = run(["--csv", "rounds", camp])
+    check(rc == 0, f"csv rounds: exit 0, got {rc}: {err}")
+    rows, _ = parse_csv(out)
+    got = {(r["state"], r["round"]): r["disturbed"] for r in rows if r["metric"] == "iops"}
+    check(got[("noisy", "3")] == "steal 7.2% > 5%" and got[("noisy", "4")] == "" and
+          got[("some", "2")] == "steal 6.1% > 5%" and got[("quiet", "1")] == "",
+          f"csv rounds: the disturbed column: {got}")
+
+
+def median_row(out):
+    return [l for l in out.splitlines() if l.startswith("IOPS median")]
+
+
+def check_table(camp, tmp):
+    rc, out, err = run(["-t", "-w", "200", camp])
+    check(rc == 0, f"table: exit 0, got {rc}: {err}")
+    row = median_row(out)
+    check(len(row) == 1, f"table: one IOPS median row: {row}")
+    if row:
+        cells = row[0].split()[2:]
+        # quiet (base), noisy, some, slow
+        check(len(cells) >= 6 and not cells[0].endswith("!") and cells[2].endswith("!!") and
+              cells[4].endswith("!") and not cells[4].endswith("!!") and
+              not cells[6].endswith("!"),
+              f"table: !! on noisy (most rounds), ! on some, none on quiet and slow: {row}")
+    text = unwrap(out)
+    check("!! = most of them" in " ".join(text.split()), f"table: the legend says the marks: {out}")
+    check("note: disturbed: state some, round 2, test rw4k: steal 6.1% > 5%" in text,
+          f"table: the note names the disturbed round: {out}")
+    check("note: noisy rw4k: the change against quiet" in text, "table: the mainly-disturbed note")
+    rc, md, err = run(["-m", camp])
+    check(rc == 0 and re.search(r"\| [0-9.k]+ -7[0-9.]+%\\\*!! \|", md),
+          f"markdown: noisy's median marked !!: {md}")
+    html = os.path.join(tmp, "trust.html")
+    rc, out, err = run(["--csv", "summary", "--html", html, camp])
+    check(rc == 0, f"html: exit 0, got {rc}: {err}")
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    check("%*!!<" in page and "comes mainly from 3 disturbed round(s)" in page,
+          "html: the marks and the note")
+
+
+def check_exclude(camp):
+    rc, out, err = run(["--json", "--exclude-disturbed", camp])
+    check(rc == 0, f"exclude: exit 0, got {rc}: {err}")
+    check("note: --exclude-disturbed: 4 disturbed run(s) left out of the medians and tests"
+          in err, f"exclude: stderr says how many it left out: {err}")
+    check("skipped 4 files: disturbed (its telemetry in manifest.json), left out by "
+          "--exclude-disturbed" in err, f"exclude: the runs listed as skipped: {err}")
+    doc = json.loads(out)
+    check(doc["disturbed_excluded"] == 4, "exclude: json counts them")
+    noisy, some = cell(doc, "noisy"), cell(doc, "some")
+    check(noisy and noisy["n"] == 1 and noisy["disturbed_n"] == 0,
+          f"exclude: noisy keeps its one clean round: {noisy}")
+    if noisy:
+        close(noisy["change_pct"], 0.0, 2.0, "exclude: noisy's change without its disturbed")
+        check(noisy["mann_whitney"] is not None and noisy["mann_whitney"]["p"] > 0.05,
+              f"exclude: no significant change left: {noisy['mann_whitney']}")
+    check(some and some["n"] == 3, f"exclude: some keeps 3 rounds: {some}")
+    check(not [n for n in doc["notes"] if "comes mainly from" in n or n.startswith("disturbed:")],
+          f"exclude: no disturbed run left to name: {doc['notes']}")
+    slow = cell(doc, "slow")
+    if slow:
+        close(slow["change_pct"], -50.0, 2.0, "exclude: slow's own change stays")
+
+
+def main():
+    if not FIO:
+        print("fio not found; skipping")
+        return 77
+    base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
+    tmp = tempfile.mkdtemp(prefix="test-analyze-trust-", dir=base)
+    try:
+        camp = os.path.join(tmp, "trust")
+        make_campaign(camp)
+        at_once(partial(check_json, camp), partial(check_csv, camp),
+                partial(check_table, camp, tmp), partial(check_exclude, camp))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
