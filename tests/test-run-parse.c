@@ -268,6 +268,84 @@ static void test_campaign_refusals(void)
 	CHECK_U64(cm_utf8_valid_len("\xf4\x8f\xbf\xbf", 4), 4);
 }
 
+/* rounds = until-steady MAX and steady-window, in [campaign] and a state. */
+static void test_until_steady(void)
+{
+	struct cm_strv errors = {0};
+	struct fcr_campaign *c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n"
+				       "rounds = until-steady 10\n"
+				       "[state basis]\n"
+				       "[state fixed]\nrounds = 3\n"
+				       "[state own]\nrounds = until-steady 8\nsteady-window = 4\n",
+				       &errors);
+	CHECK(c != NULL);
+	CHECK_INT(errors.n, 0);
+	if (c) {
+		CHECK_INT(c->steady_max, 10);
+		CHECK_INT(c->steady_window, 5);
+		CHECK_INT(c->states[0].rounds, 10);
+		CHECK_INT(c->states[0].steady_max, 10);
+		CHECK_INT(c->states[0].steady_window, 5);
+		CHECK_INT(c->states[1].rounds, 3);
+		CHECK_INT(c->states[1].steady_max, 0);
+		CHECK_INT(c->states[2].rounds, 8);
+		CHECK_INT(c->states[2].steady_max, 8);
+		CHECK_INT(c->states[2].steady_window, 4);
+	}
+	fcr_campaign_free(c);
+	cm_strv_release(&errors);
+
+	static const char head[] = "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n";
+	static const struct {
+		const char *tail;
+		const char *error;
+	} cases[] = {
+	    {"rounds = until-steady\n[state s]\n",
+	     "t.ini:5: bad rounds 'until-steady' (expected until-steady MAX, the most rounds, "
+	     "from 2 to 10000)"},
+	    {"rounds = until-steady 1\n[state s]\n",
+	     "t.ini:5: bad rounds 'until-steady 1' (expected until-steady MAX, the most rounds, "
+	     "from 2 to 10000)"},
+	    {"rounds = until-steady 10001\n[state s]\n",
+	     "t.ini:5: bad rounds 'until-steady 10001' (expected until-steady MAX, the most "
+	     "rounds, from 2 to 10000)"},
+	    {"rounds = until-steadyish 4\n[state s]\n",
+	     "t.ini:5: bad rounds 'until-steadyish 4' (expected a number from 0 to 10000, or "
+	     "until-steady MAX)"},
+	    {"rounds = until-steady 4\n[state s]\n[state t]\n",
+	     "t.ini:5: rounds = until-steady 4 is fewer rounds than the steady window of 5 "
+	     "(steady-window)"},
+	    {"rounds = until-steady 8\nsteady-window = 1\n[state s]\n",
+	     "t.ini:6: bad steady-window '1' (expected a number of rounds from 2 to 10000)"},
+	    {"rounds = until-steady 8\nsteady-window = 9\n[state s]\n",
+	     "t.ini:5: rounds = until-steady 8 is fewer rounds than the steady window of 9 "
+	     "(steady-window)"},
+	    {"steady-window = 3\n[state s]\n",
+	     "t.ini:5: steady-window needs rounds = until-steady MAX in [campaign] or a state"},
+	    {"[state s]\nrounds = until-steady 6\nsteady-window = 7\n",
+	     "t.ini:6: rounds = until-steady 6 in [state s] is fewer rounds than its steady "
+	     "window of 7 (steady-window)"},
+	    {"[state s]\nrounds = 4\nsteady-window = 3\n",
+	     "t.ini:7: steady-window needs rounds = until-steady MAX in [state s] or [campaign]"},
+	    {"[state s]\nsteady-window = 3\nsteady-window = 4\nrounds = until-steady 6\n",
+	     "t.ini:7: 'steady-window' was already set on line 6"},
+	};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(cases); i++) {
+		char *text = cm_asprintf("%s%s", head, cases[i].tail);
+		c = parse(text, &errors);
+		CHECK(c == NULL);
+		CHECK_INT(errors.n, 1);
+		if (errors.n == 1)
+			CHECK_STR(errors.v[0], cases[i].error);
+		else
+			for (size_t k = 0; k < errors.n; k++)
+				fprintf(stderr, "  case %zu: %s\n", i, errors.v[k]);
+		fcr_campaign_free(c);
+		cm_strv_release(&errors);
+		free(text);
+	}
+}
+
 /* The netcup provider's keys and actions are checked while parsing. */
 static void test_netcup(void)
 {
@@ -613,6 +691,7 @@ int main(void)
 	test_shell();
 	test_campaign();
 	test_campaign_refusals();
+	test_until_steady();
 	test_netcup();
 	test_name_lengths();
 	test_big_suite();

@@ -33,12 +33,14 @@ BAD = [
     ('[state a]\nrepeat = 0\n', 7, "bad repeat '0' (expected a number from 1 to 1000)"),
     ('[state a]\nrepeat = 1001\n', 7, "bad repeat '1001'"),
     ('[state a]\nrepeat = 2\nrepeat = 3\n', 8, "'repeat' was already set on line 7"),
-    ('[state a]\nrounds = -1\n', 7, "bad rounds '-1' (expected a number from 0 to 10000)"),
+    ('[state a]\nrounds = -1\n', 7,
+     "bad rounds '-1' (expected a number from 0 to 10000, or until-steady MAX)"),
     ('[state a]\nsuite =\n', 7, "'suite' needs a value"),
     ('[state a]\n[state b]\nsuite = ./rw4k.fio\n', 8,
      "test 'rw4k' is './rw4k.fio' here and 'rw4k' elsewhere in the campaign"),
     ('[state a]\ncolour = red\n', 7,
-     "unknown key 'colour' in [state a] (expected before, repeat, suite, rounds)"),
+     "unknown key 'colour' in [state a] (expected before, repeat, suite, rounds, "
+     "steady-window)"),
     ('keep-file = maybe\n[state a]\n', 6, "bad keep-file 'maybe' (expected yes or no)"),
 ]
 

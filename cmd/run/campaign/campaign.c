@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <fiocamp.h>
+
 #include "action.h"
 #include "provider.h"
 #include "catalog.h"
@@ -81,6 +83,7 @@ static const char *const campaign_keys[] = {
     [K_VARIANTS] = "variants",
     [K_ORDER] = "order",
     [K_DISTURBED] = "disturbed",
+    [K_STEADY_WINDOW] = "steady-window",
 };
 
 int fcr_cp_bool(const char *v, bool *out)
@@ -217,12 +220,44 @@ static void parse_suite(struct parser *p, const char *v, struct cm_strv *out)
 	*out = words;
 }
 
-/* 0 is a state (or every state) that only runs its actions. */
-static void parse_rounds(struct parser *p, const char *v, unsigned *out)
+/* 0 is a state (or every state) that only runs its actions; "until-steady
+ * MAX" sets *steady_max to MAX too (the window is checked in finish()). */
+static void parse_rounds(struct parser *p, const char *v, unsigned *out, unsigned *steady_max)
 {
 	unsigned long n;
-	if (fcr_parse_uint(v, 10000, &n) < 0)
-		fcr_cp_error(p, p->line, "bad rounds '%s' (expected a number from 0 to 10000)", v);
+	static const char until[] = "until-steady";
+	size_t len = sizeof(until) - 1;
+	if (!strncmp(v, until, len) && (!v[len] || v[len] == ' ' || v[len] == '\t')) {
+		const char *max = v + len;
+		while (*max == ' ' || *max == '\t')
+			max++;
+		if (fcr_parse_uint(max, FCR_ROUNDS_MAX, &n) < 0 || n < 2) {
+			fcr_cp_error(p, p->line,
+				     "bad rounds '%s' (expected until-steady MAX, the most rounds, "
+				     "from 2 to %d)",
+				     v, FCR_ROUNDS_MAX);
+			return;
+		}
+		*out = *steady_max = (unsigned)n;
+		return;
+	}
+	if (fcr_parse_uint(v, FCR_ROUNDS_MAX, &n) < 0)
+		fcr_cp_error(
+		    p, p->line,
+		    "bad rounds '%s' (expected a number from 0 to %d, or until-steady MAX)", v,
+		    FCR_ROUNDS_MAX);
+	else
+		*out = (unsigned)n;
+}
+
+/* steady-window = N: the rounds whose spread decides (2 or more). */
+static void parse_window(struct parser *p, const char *v, unsigned *out)
+{
+	unsigned long n;
+	if (fcr_parse_uint(v, FCR_ROUNDS_MAX, &n) < 0 || n < 2)
+		fcr_cp_error(p, p->line,
+			     "bad steady-window '%s' (expected a number of rounds from 2 to %d)", v,
+			     FCR_ROUNDS_MAX);
 	else
 		*out = (unsigned)n;
 }
@@ -298,7 +333,8 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		    p, p->line,
 		    "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 		    "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
-		    "ssh-options, wait-timeout, keep-file, variants, order, disturbed)",
+		    "ssh-options, wait-timeout, keep-file, variants, order, disturbed, "
+		    "steady-window)",
 		    key);
 		return;
 	}
@@ -329,7 +365,10 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		parse_suite(p, v, &c->suite);
 		break;
 	case K_ROUNDS:
-		parse_rounds(p, v, &c->rounds);
+		parse_rounds(p, v, &c->rounds, &c->steady_max);
+		break;
+	case K_STEADY_WINDOW:
+		parse_window(p, v, &c->steady_window);
 		break;
 	case K_PAUSE:
 		if (cm_parse_duration_ms(v, &c->pause_ms, why, sizeof(why)) < 0)
@@ -563,7 +602,8 @@ static void parse_section(struct parser *p, char *inner)
 	p->state = NULL;
 }
 
-/* A key of [state NAME]: before (any number of lines), repeat, suite, rounds. */
+/* A key of [state NAME]: before (any number of lines), repeat, suite, rounds,
+ * steady-window. */
 static void parse_state_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_state *s = p->state;
@@ -571,15 +611,17 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 		fcr_cp_before(p, v, &s->actions, &s->n_actions);
 		return;
 	}
-	unsigned *seen = !strcmp(key, "repeat")	  ? &s->repeat_line
-			 : !strcmp(key, "suite")  ? &s->suite_line
-			 : !strcmp(key, "rounds") ? &s->rounds_line
-						  : NULL;
+	unsigned *seen = !strcmp(key, "repeat")		 ? &s->repeat_line
+			 : !strcmp(key, "suite")	 ? &s->suite_line
+			 : !strcmp(key, "rounds")	 ? &s->rounds_line
+			 : !strcmp(key, "steady-window") ? &s->window_line
+							 : NULL;
 	if (!seen) {
 		fcr_cp_error(
 		    p, p->line,
-		    "unknown key '%s' in [state %s] (expected before, repeat, suite, rounds)", key,
-		    s->name);
+		    "unknown key '%s' in [state %s] (expected before, repeat, suite, rounds, "
+		    "steady-window)",
+		    key, s->name);
 		return;
 	}
 	if (*seen) {
@@ -602,8 +644,10 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 		parse_suite(p, v, &s->own_suite);
 		if (!s->own_suite.n)
 			fcr_cp_error(p, p->line, "'suite' lists no tests");
+	} else if (seen == &s->window_line) {
+		parse_window(p, v, &s->steady_window);
 	} else {
-		parse_rounds(p, v, &s->rounds);
+		parse_rounds(p, v, &s->rounds, &s->steady_max);
 	}
 }
 
@@ -834,6 +878,54 @@ static void merge_suites(struct parser *p)
 	c->suite = all;
 }
 
+/* rounds = until-steady MAX against its window: MAX holds at least one
+ * window; a steady-window where no rounds end early is a mistake. */
+static void finish_steady(struct parser *p)
+{
+	struct fcr_campaign *c = p->c;
+	bool any = false, campaign_short = false;
+	unsigned seq_line = 0;
+	for (size_t i = 0; i < c->n_states; i++) {
+		struct fcr_state *st = &c->states[i];
+		if (!st->window_line)
+			st->steady_window = c->steady_window;
+		if (!st->steady_max) {
+			if (st->window_line)
+				fcr_cp_error(p, st->window_line,
+					     "steady-window needs rounds = until-steady MAX in "
+					     "[state %s] or [campaign]",
+					     st->name);
+			continue;
+		}
+		any = true;
+		unsigned own = st->rounds_line ? st->rounds_line : st->window_line;
+		if (!seq_line)
+			seq_line = st->rounds_line ? st->rounds_line : p->seen[K_ROUNDS];
+		if (st->steady_max >= st->steady_window)
+			continue;
+		if (own)
+			fcr_cp_error(p, own,
+				     "rounds = until-steady %u in [state %s] is fewer rounds than "
+				     "its steady window of %u (steady-window)",
+				     st->steady_max, st->name, st->steady_window);
+		else
+			campaign_short = true;
+	}
+	if (campaign_short)
+		fcr_cp_error(p, p->seen[K_ROUNDS],
+			     "rounds = until-steady %u is fewer rounds than the steady window of "
+			     "%u (steady-window)",
+			     c->steady_max, c->steady_window);
+	if (any && c->order == FCR_ORDER_SEQUENTIAL && fcr_campaign_has_units(c))
+		fcr_cp_error(p, seq_line,
+			     "rounds = until-steady needs order = interleaved: with order = "
+			     "sequential the variants' rounds are not in step");
+	if (p->seen[K_STEADY_WINDOW] && !any)
+		fcr_cp_error(p, p->seen[K_STEADY_WINDOW],
+			     "steady-window needs rounds = until-steady MAX in [campaign] or a "
+			     "state");
+}
+
 static void finish(struct parser *p)
 {
 	struct fcr_campaign *c = p->c;
@@ -843,8 +935,10 @@ static void finish(struct parser *p)
 	bool needs_suite = c->n_states == 0;
 	for (size_t i = 0; i < c->n_states; i++) {
 		struct fcr_state *st = &c->states[i];
-		if (!st->rounds_line)
+		if (!st->rounds_line) {
 			st->rounds = c->rounds;
+			st->steady_max = c->steady_max;
+		}
 		needs_suite |= st->rounds && !st->suite_line;
 	}
 	if (p->had_campaign && !p->seen[K_SUITE] && needs_suite)
@@ -855,6 +949,7 @@ static void finish(struct parser *p)
 		merge_suites(p);
 	bool variants = p->variant_names.n > 0;
 	fcr_cp_finish_variants(p);
+	finish_steady(p);
 	if (variants && !c->size_bytes) {
 		for (size_t i = 0; i < c->n_variants; i++) {
 			uint64_t b = c->variants[i].file_bytes;
@@ -920,6 +1015,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 	c->text = cm_strndup(text, len);
 	c->text_len = len;
 	c->rounds = 1;
+	c->steady_window = FC_STEADY_WINDOW;
 	c->runtime_ms = 30000;
 	c->wait_timeout_ms = 600000;
 	c->ioengine = cm_strdup("libaio");

@@ -22,6 +22,8 @@
 
 /* How often a state may repeat its actions and rounds. */
 #define FCR_REPEAT_MAX 1000
+/* The most rounds of a state, and of a steady window. */
+#define FCR_ROUNDS_MAX 10000
 /* The defaults of `disturbed =` (docs/fiocamp-campaign.5 says why) */
 #define FCR_DISTURBED_STEAL	 0.05
 #define FCR_DISTURBED_FOREIGN_IO 0.05
@@ -33,13 +35,18 @@ struct fcr_state {
 	size_t n_actions;
 	unsigned repeat; /* its actions and rounds run this often (1..FCR_REPEAT_MAX) */
 	unsigned rounds; /* its own `rounds`, else the campaign's; 0: only its actions */
+	/* rounds = until-steady MAX: rounds is MAX, and they end early once the
+	 * last steady_window rounds of every test are steady (engine/steady.c);
+	 * 0: a fixed number of rounds */
+	unsigned steady_max;
+	unsigned steady_window; /* its own `steady-window`, else the campaign's */
 	/* the tests of its rounds (its own `suite`, else the campaign's), as
 	 * indices into the campaign's suite */
 	size_t *tests;
 	size_t n_tests;
 	/* while the file is read: its own suite, and where its keys were set */
 	struct cm_strv own_suite;
-	unsigned repeat_line, rounds_line, suite_line;
+	unsigned repeat_line, rounds_line, suite_line, window_line;
 };
 
 enum fcr_target_kind { FCR_TARGET_LOCAL, FCR_TARGET_SSH };
@@ -99,7 +106,9 @@ struct fcr_campaign {
 	/* entries as written (names or paths): the campaign's `suite`, then the
 	 * tests only a state's own `suite` names; every state's tests index it */
 	struct cm_strv suite;
-	unsigned rounds; /* the campaign's; each state has its own (fcr_state) */
+	unsigned rounds;	/* the campaign's; each state has its own (fcr_state) */
+	unsigned steady_max;	/* the campaign's `rounds = until-steady MAX`, or 0 */
+	unsigned steady_window; /* `steady-window`, FC_STEADY_WINDOW by default */
 	uint64_t pause_ms;
 	uint64_t runtime_ms;
 	uint64_t wait_timeout_ms;

@@ -31,6 +31,7 @@ enum ckey {
 	K_VARIANTS,
 	K_ORDER,
 	K_DISTURBED,
+	K_STEADY_WINDOW,
 };
 
 /* The keys of a [variant NAME] section. */

@@ -87,6 +87,49 @@ static void describe_suite(struct fcr_session *S, const struct fcr_state *st, co
 	}
 }
 
+/* "4 rounds", "1 round", or until steady "5–8 rounds": the fewest and the most. */
+static void rounds_text(char *buf, size_t len, unsigned rounds, unsigned steady_max,
+			unsigned window)
+{
+	if (steady_max)
+		snprintf(buf, len, "%u–%u rounds", window, steady_max);
+	else
+		snprintf(buf, len, "%u round%s", rounds, rounds == 1 ? "" : "s");
+}
+
+/* The rounds shown one by one and counted in the expected duration: until
+ * steady the fewest. */
+static unsigned rounds_shown(const struct fcr_state *st)
+{
+	return st->steady_max ? st->steady_window : st->rounds;
+}
+
+/*
+ * Until steady: the rounds after the window, each run only while the state
+ * is not steady yet, as one line; their time goes into *extra_s (the most
+ * the campaign can take beyond the expected duration).
+ */
+static void describe_extra_rounds(struct fcr_session *S, const struct fcr_state *st,
+				  const char *dir, unsigned *step, double *extra_s)
+{
+	const struct fcr_campaign *c = S->c;
+	unsigned from = st->steady_window + 1;
+	if (!st->steady_max || from > st->steady_max)
+		return;
+	if (from == st->steady_max)
+		printf("%3u.   round %u/%u -> %s/r%u/, only when rounds %u-%u were not steady\n",
+		       ++*step, from, st->rounds, dir, from, from - st->steady_window,
+		       st->steady_window);
+	else
+		printf("%3u.   rounds %u-%u -> %s/r%u/ ... r%u/, each only while the last %u "
+		       "rounds are not steady\n",
+		       ++*step, from, st->steady_max, dir, from, st->steady_max, st->steady_window);
+	double per_round = (double)c->pause_ms / 1000.0 +
+			   (double)fcr_manifest_round_tests(c, st) *
+			       ((double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S);
+	*extra_s += per_round * (st->steady_max - st->steady_window);
+}
+
 /* Round r of a state (or of one repetition) in dir, its fio command lines. */
 static void describe_round(struct fcr_session *S, const struct fcr_state *st, const char *dir,
 			   unsigned r, unsigned *step, double *total_s)
@@ -162,7 +205,7 @@ static void describe_units(struct fcr_session *S, size_t si, const char *dir, bo
 				      total_s, unknown);
 		}
 	}
-	for (unsigned r = 1; !seq && r <= st->rounds; r++) {
+	for (unsigned r = 1; !seq && r <= rounds_shown(st); r++) {
 		if (r > 1 && c->pause_ms) {
 			printf("%3u.   pause %s\n", ++*step, pause);
 			*total_s += (double)c->pause_ms / 1000.0;
@@ -191,9 +234,11 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	cm_format_size(size, sizeof(size), c->size_bytes);
 	cm_format_duration(pause, sizeof(pause), c->pause_ms);
 	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
-	printf("campaign %s (%s): %zu state%s x %u round%s x %zu test%s, target %s\n", c->name,
-	       c->source, c->n_states, c->n_states == 1 ? "" : "s", c->rounds,
-	       c->rounds == 1 ? "" : "s", c->suite.n, c->suite.n == 1 ? "" : "s", c->target_text);
+	char rounds[64];
+	rounds_text(rounds, sizeof(rounds), c->rounds, c->steady_max, c->steady_window);
+	printf("campaign %s (%s): %zu state%s x %s x %zu test%s, target %s\n", c->name, c->source,
+	       c->n_states, c->n_states == 1 ? "" : "s", rounds, c->suite.n,
+	       c->suite.n == 1 ? "" : "s", c->target_text);
 	if (c->uses_test_file)
 		printf("test file %s, %s (%llu bytes), %s at the end; runtime %s; pause %s; "
 		       "ioengine %s, direct=%d\n",
@@ -241,7 +286,7 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	if (S->fio.prefill_job.origin)
 		printf("  %-10s %s\n", "prefill", S->fio.prefill_job.origin);
 
-	double total_s = 0;
+	double total_s = 0, extra_s = 0;
 	unsigned unknown = 0;
 	unsigned step = 0;
 	struct cm_strv env = {0}, argv = {0};
@@ -289,12 +334,16 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	}
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
-		char how[96] = "";
+		char how[160] = "";
+		rounds_text(rounds, sizeof(rounds), st->rounds, st->steady_max, st->steady_window);
 		if (!st->rounds)
 			snprintf(how, sizeof(how), " (no rounds: only its actions)");
+		else if (st->steady_max)
+			snprintf(how, sizeof(how),
+				 " (%s x %zu test%s: until the last %u rounds are steady)", rounds,
+				 st->n_tests, st->n_tests == 1 ? "" : "s", st->steady_window);
 		else if (st->rounds != c->rounds || st->n_tests != c->suite.n)
-			snprintf(how, sizeof(how), " (%u round%s x %zu test%s)", st->rounds,
-				 st->rounds == 1 ? "" : "s", st->n_tests,
+			snprintf(how, sizeof(how), " (%s x %zu test%s)", rounds, st->n_tests,
 				 st->n_tests == 1 ? "" : "s");
 		printf("%3u. state %zu/%zu: %s%s\n", ++step, si + 1, c->n_states, st->name, how);
 		for (unsigned k = 1; k <= st->repeat; k++) {
@@ -307,8 +356,10 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 				describe_step(S, si, &st->actions[ai], &step, &total_s, &unknown);
 			if (units)
 				describe_units(S, si, dir, prefilled, &step, &total_s, &unknown);
-			for (unsigned r = 1; !units && r <= st->rounds; r++)
+			for (unsigned r = 1; !units && r <= rounds_shown(st); r++)
 				describe_round(S, st, dir, r, &step, &total_s);
+			if (st->rounds)
+				describe_extra_rounds(S, st, dir, &step, &extra_s);
 			free(dir);
 		}
 	}
@@ -332,6 +383,15 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		       d, unknown, unknown == 1 ? "" : "s", why);
 	else
 		printf("\nexpected duration: about %s\n", d);
+	if (extra_s > 0) {
+		/* until steady: the expected duration counts the fewest rounds */
+		uint64_t most = (uint64_t)llround(total_s + extra_s);
+		cm_format_duration(d, sizeof(d), most * 1000);
+		printf(
+		    "(with the fewest rounds of the states that run until steady; with the most, "
+		    "about %s)\n",
+		    d);
+	}
 	fcr_session_release(S);
 	return FCR_EXIT_OK;
 }

@@ -32,7 +32,10 @@ static void count_work(struct fcr_session *S)
 		for (size_t k = 1; k <= st->repeat; k++) {
 			json_t *rep = fcr_manifest_rep(s, k);
 			unsigned left = 0;
-			for (unsigned r = 0; r < st->rounds; r++) {
+			/* until steady: the fewest rounds; those after the window are
+			 * added as they begin (state.c) */
+			unsigned planned = st->steady_max ? st->steady_window : st->rounds;
+			for (unsigned r = 0; r < planned; r++) {
 				if (!fcr_has_status(
 					json_array_get(json_object_get(rep, "rounds"), r),
 					CM_STATUS_DONE))

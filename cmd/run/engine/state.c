@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/session.h"
+#include "engine/steady.h"
 #include "util/status.h"
 #include "machine/probe.h"
 #include "machine/spawn.h"
@@ -656,6 +657,51 @@ static enum fcr_outcome run_units(struct fcr_session *S, size_t si, unsigned r, 
 
 /* ---- repetitions ---------------------------------------------------------- */
 
+/*
+ * rounds = until-steady MAX: after round r of the repetition at hand (run
+ * now or by an earlier session), whether its rounds end with it: steady, or
+ * the last.  Then the verdict goes into rep_obj's "steady", the journal and
+ * the terminal, and once steady the rounds after r (all pending) are
+ * dropped from the manifest.  A verdict an earlier session recorded ends
+ * them too.
+ */
+static bool steady_ends(struct fcr_session *S, size_t si, json_t *rep_obj, unsigned r)
+{
+	const struct fcr_campaign *c = S->c;
+	const struct fcr_state *st = &c->states[si];
+	if (!st->steady_max || r < st->steady_window)
+		return false;
+	if (json_is_object(json_object_get(rep_obj, "steady")))
+		return true;
+	const char **names = cm_calloc(c->suite.n + 1, sizeof(*names));
+	for (size_t i = 0; i < c->suite.n; i++)
+		names[i] = S->fio.jobs[i].test;
+	json_t *v = fcr_steady_verdict(c, st, names, rep_obj, r);
+	free(names);
+	bool reached = json_is_true(json_object_get(v, "reached"));
+	if (!reached && r < st->steady_max) {
+		json_decref(v);
+		return false;
+	}
+	json_object_set_new(rep_obj, "steady", v);
+	json_t *rounds = json_object_get(rep_obj, "rounds");
+	if (json_array_size(rounds) > r) {
+		while (json_array_size(rounds) > r)
+			json_array_remove(rounds, r);
+		fcr_record_reshaped(&S->rec);
+	}
+	fcr_record_touch(&S->rec, rep_obj);
+	char label[FCR_NAME_MAX_BYTES + 32];
+	step_label(S, st, label, sizeof(label));
+	char *line = fcr_steady_describe(v);
+	fcr_progress_line("steady: %s %s", label, line);
+	free(line);
+	json_t *ev = fcr_session_at(S, json_pack("{s:s}", "state", st->name));
+	json_object_update(ev, v);
+	fcr_record_commit(&S->rec, "steady", ev);
+	return true;
+}
+
 /* Whether round_obj's order has unit ui done. */
 static bool unit_done_in(const struct fcr_campaign *c, json_t *round_obj, size_t ui)
 {
@@ -751,14 +797,31 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	const struct fcr_campaign *c = S->c;
 	/* order = sequential: all rounds of one unit, then the next */
 	bool seq = fcr_campaign_has_units(c) && c->order == FCR_ORDER_SEQUENTIAL;
+	/* until steady: rounds a steady verdict dropped are not in the manifest */
+	unsigned n_rounds = st->rounds;
+	if (json_array_size(rounds) < n_rounds)
+		n_rounds = (unsigned)json_array_size(rounds);
+	if (result == FCR_DONE && st->steady_max && !json_object_get(rep_obj, "steady")) {
+		char label[FCR_NAME_MAX_BYTES + 32];
+		step_label(S, st, label, sizeof(label));
+		fcr_progress_line("%s: %u to %u rounds, until the last %u are steady", label,
+				  st->steady_window, st->steady_max, st->steady_window);
+	}
 	for (size_t only = 0; only < (seq ? c->n_units : 1); only++) {
-		for (unsigned r = 1; result == FCR_DONE && r <= st->rounds; r++) {
+		for (unsigned r = 1; result == FCR_DONE && r <= n_rounds; r++) {
 			json_t *round_obj = json_array_get(rounds, r - 1);
 			fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat,
 								 r, st->rounds});
 			if (fcr_has_status(round_obj, CM_STATUS_DONE) ||
-			    (seq && unit_done_in(c, round_obj, only)))
+			    (seq && unit_done_in(c, round_obj, only))) {
+				if (steady_ends(S, si, rep_obj, r))
+					break;
 				continue;
+			}
+			/* past the minimum the ETA counted (engine.c) */
+			if (st->steady_max && r > st->steady_window)
+				fcr_status_add_work((unsigned)fcr_manifest_round_tests(c, st),
+						    ran_round, 0);
 			uint64_t pause_ms = 0;
 			if (ran_round && c->pause_ms) {
 				pause_ms = c->pause_ms;
@@ -776,10 +839,16 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 			ran_round = true;
 			if (s == FCR_FAILED && S->o->keep_going) {
 				any_failed = true;
+				if (steady_ends(S, si, rep_obj, r))
+					break;
 				continue;
 			}
 			if (s != FCR_DONE)
 				result = s;
+			else if (steady_ends(S, si, rep_obj, r))
+				break;
+			if (S->rec.failed)
+				result = FCR_FATAL;
 		}
 	}
 	if (result == FCR_DONE && any_failed)

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -182,6 +183,37 @@ static void stderr_hint(const char *path, char *buf, size_t len)
 	free(text);
 }
 
+/* The largest of a bs value's sizes ("4k", "1M", "4k,64k"): fio's suffixes,
+ * powers of 1024 (k, m, g, with "i" and "b" allowed); 0 when unreadable. */
+static uint64_t largest_block(const char *bs)
+{
+	uint64_t max = 0;
+	while (bs && *bs) {
+		char *end;
+		unsigned long long n = strtoull(bs, &end, 10);
+		if (end == bs)
+			return max;
+		uint64_t unit = 1;
+		switch (*end | 0x20) {
+		case 'k':
+			unit = 1024;
+			break;
+		case 'm':
+			unit = 1024 * 1024;
+			break;
+		case 'g':
+			unit = 1024 * 1024 * 1024;
+			break;
+		}
+		if (n * unit > max && n < (1ull << 32))
+			max = n * unit;
+		bs = strchr(end, ',');
+		if (bs)
+			bs++;
+	}
+	return max;
+}
+
 /* Reads fio's JSON; fills obj's iops and, on a problem, error text.  Returns
  * true when the report is complete and no job reported an error. */
 static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, char *why,
@@ -212,7 +244,7 @@ static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, 
 		snprintf(why, len, "fio's JSON report is incomplete");
 		ok = false;
 	} else {
-		double iops = 0, bytes = 0;
+		double iops = 0, bytes = 0, bw = 0;
 		for (size_t j = 0; j < out->final->n_jobs; j++) {
 			const struct fc_job *job = &out->final->jobs[j];
 			if (job->error && ok) {
@@ -224,6 +256,8 @@ static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, 
 			for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
 				if (job->dir[d].present && isfinite(job->dir[d].iops))
 					iops += job->dir[d].iops;
+				if (job->dir[d].present && isfinite(job->dir[d].bw_bytes))
+					bw += job->dir[d].bw_bytes;
 				if (job->dir[d].present)
 					bytes += (double)job->dir[d].io_bytes;
 			}
@@ -234,6 +268,13 @@ static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, 
 			ok = false;
 		}
 		json_object_set_new(obj, "iops", json_real(round(iops * 1000) / 1000));
+		json_object_set_new(obj, "bw_bytes", json_real(round(bw)));
+		/* fiocamp-analyze's choice: bandwidth for blocks of 64 KiB and more */
+		const char *bs = out->final->n_jobs
+				     ? fc_job_option(out->final, &out->final->jobs[0], "bs")
+				     : NULL;
+		json_object_set_new(obj, "headline",
+				    json_string(largest_block(bs) >= 64 * 1024 ? "bw" : "iops"));
 	}
 	fc_output_free(out);
 	return ok;

@@ -208,10 +208,15 @@ static int check_steps(json_t *obj, const struct fcr_campaign *c, const struct f
 	if (st->repeat > 1)
 		snprintf(rep, sizeof(rep), " repetition %zu", k);
 	json_t *before = json_object_get(obj, "before"), *rounds = json_object_get(obj, "rounds");
-	if (json_array_size(before) != st->n_actions || json_array_size(rounds) != st->rounds)
+	/* until steady: the rounds after the steady one are dropped */
+	size_t n_rounds = json_array_size(rounds);
+	bool rounds_ok = n_rounds == st->rounds ||
+			 (st->steady_max && n_rounds >= st->steady_window &&
+			  n_rounds <= st->rounds && json_is_object(json_object_get(obj, "steady")));
+	if (json_array_size(before) != st->n_actions || !rounds_ok)
 		return fcr_fail(err, "state %s%s has other actions or rounds than campaign.ini",
 				st->name, rep);
-	for (size_t r = 0; r < st->rounds; r++) {
+	for (size_t r = 0; r < n_rounds; r++) {
 		json_t *ro = json_array_get(rounds, r);
 		if (!fcr_jstr(ro, "status") || json_array_size(json_object_get(ro, "tests")) !=
 						   fcr_manifest_round_tests(c, st))

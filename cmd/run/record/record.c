@@ -324,6 +324,11 @@ int fcr_record_save(struct fcr_record *r)
 	return save_whole(r);
 }
 
+void fcr_record_reshaped(struct fcr_record *r)
+{
+	r->indexed = NULL;
+}
+
 int fcr_record_save_whole(struct fcr_record *r)
 {
 	r->need_whole = true;

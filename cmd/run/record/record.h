@@ -93,6 +93,9 @@ int fcr_record_save_whole(struct fcr_record *r);
 void fcr_record_touch(struct fcr_record *r, const json_t *obj);
 /* obj and every step below it. */
 void fcr_record_touch_all(struct fcr_record *r, const json_t *obj);
+/* Steps were added to or removed from the manifest (rounds that a steady
+ * verdict made unneeded): the next save indexes it anew and is whole. */
+void fcr_record_reshaped(struct fcr_record *r);
 /*
  * Applies the journal's manifest events after the one m holds ("patch_seq")
  * to m, in order; *seq gets the last one's number.  For --resume, before m

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rounds = until-steady MAX: whether a repetition's rounds so far are
+ * steady, by SNIA PTS's rule on each test's headline metric (lib's
+ * fc_steady_window), for every test of the state on every variant and size.
+ * The verdict is the manifest's "steady" object (docs/campaign-directory.md).
+ */
+#ifndef FCR_STEADY_H
+#define FCR_STEADY_H
+
+#include <jansson.h>
+
+#include "campaign/campaign.h"
+
+/*
+ * The verdict after rounds 1..n of rep_obj's "rounds" (borrowed) of state
+ * st, whose tests are named by `tests` (the suite's test names, indexed
+ * like c->suite): a new object {reached, round, window, max, metric,
+ * tests[{test, variant, size, metric, reached, round, range, slope}]}.
+ * Rounds not done count as not steady.  Before a whole window has run
+ * nothing is steady.
+ */
+json_t *fcr_steady_verdict(const struct fcr_campaign *c, const struct fcr_state *st,
+			   const char *const *tests, json_t *rep_obj, unsigned n);
+
+/* The verdict as a line: "reached at round 6 (window 5)", "not steady after
+ * 10 rounds (window 5): rr4k range 34%".  Caller frees. */
+char *fcr_steady_describe(json_t *verdict);
+
+#endif
