@@ -243,14 +243,16 @@ static void line_style(const struct sweep_chart *c, size_t k, size_t l, const ch
 	*shape = an_svg_shape(li);
 }
 
-/* "host-a, numjobs 4": the column and the line as the legend names them;
- * caller frees. */
+/* "host-a, numjobs 4": the column and the line as the legend names them
+ * ("median" for a single line); caller frees. */
 static char *line_name(const struct sweep_chart *c, size_t k, size_t l)
 {
 	const struct an_sweep *s = c->s;
 	char *col = an_col_name(c->a, &c->a->cols[c->cols[k]]);
 	char *name;
-	if (c->other == SIZE_MAX)
+	if (c->other == SIZE_MAX && c->nc == 1)
+		name = cm_strdup("median"); /* the subtitle says of what */
+	else if (c->other == SIZE_MAX)
 		name = cm_strdup(col);
 	else if (c->nc == 1)
 		name = cm_asprintf("%s %s", s->opts[c->other], s->values[c->other][l]);
@@ -532,7 +534,7 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 	char *title = cm_asprintf("Sweep %s: p99 latency against %s", s->label, c.unit);
 	struct cm_buf sub = {NULL, 0, 0};
 	cm_buf_printf(&sub,
-		      "through %s %s..%s, each point labelled with its %s; the medians of "
+		      "through %s %s..%s, points labelled with their %s; the medians of "
 		      "the rounds",
 		      load, s->values[c.xo][0], s->values[c.xo][nv - 1], load);
 	struct cm_buf b = {NULL, 0, 0};
@@ -552,6 +554,7 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 			line_style(&c, k, l, &colour, &dash, &shape);
 			char *name = line_name(&c, k, l);
 			int sat = s->saturation[c.cols[k] * s->n_lines + l];
+			double lx = -100, ly = -100; /* the last point labelled */
 			an_svg_put(&b, "<g class=\"series\"><title>%e</title>\n", name);
 			struct cm_buf path = {NULL, 0, 0};
 			for (size_t v = 0; v < nv; v++) {
@@ -597,10 +600,16 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 					 colour);
 				an_svg_marker(&b, shape, xx, yy, 4, attrs, tip);
 				free(tip);
-				an_svg_put(&b,
-					   "<text x=\"%v\" y=\"%v\" font-size=\"9\" "
-					   "fill=\"%s\">%e</text>\n",
-					   xx + 6, yy - 5, colour, s->values[c.xo][v]);
+				/* a label on top of the last one is left out: the
+				 * hover text has it */
+				if (hypot(xx - lx, yy - ly) >= 16) {
+					an_svg_put(&b,
+						   "<text x=\"%v\" y=\"%v\" font-size=\"9\" "
+						   "fill=\"%s\">%e</text>\n",
+						   xx + 6, yy - 5, colour, s->values[c.xo][v]);
+					lx = xx;
+					ly = yy;
+				}
 				if ((int)v == sat) {
 					char *st = cm_asprintf("%s: saturation point at %s %s",
 							       name, load, s->values[c.xo][v]);

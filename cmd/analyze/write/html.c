@@ -44,6 +44,7 @@ static const char css[] =
     ".charts{flex:1 1 640px;max-width:660px;min-width:0;display:flex;flex-direction:column;"
     "gap:14px}\n"
     ".charts.wide{flex-basis:100%;max-width:none}\n"
+    ".charts.sweep{flex-basis:540px}\n"
     "figure{margin:0}\n"
     "figcaption{font-size:12px;color:#555}\n"
     "p.sat{max-width:60em;margin:8px 0}\n"
@@ -258,7 +259,7 @@ static void sweeps(struct html *h)
 			const struct an_chart *ch = &h->c->v[i];
 			if (ch->sweep != si)
 				continue;
-			cm_buf_puts(b, "<div class=\"charts\">\n");
+			cm_buf_puts(b, "<div class=\"charts sweep\">\n");
 			put_figure(h, ch);
 			cm_buf_puts(b, "</div>\n");
 		}
