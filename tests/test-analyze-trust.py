@@ -11,8 +11,9 @@ manifest.json carries the telemetry summary fiocamp-run writes
 (steal, foreign_io, disturbed).  States: quiet (the baseline, 2000 IOPS,
 nothing disturbed), noisy (rounds 1-3 disturbed and held at 500 IOPS,
 round 4 clean at 2000: its change comes from its disturbed rounds), some
-(round 2 disturbed, every round at 2000) and slow (1000 IOPS, nothing
-disturbed: a change of its own).  Checked: --json, --csv summary and
+(round 2 disturbed, every round at 2000), slow (1000 IOPS, nothing
+disturbed: a change of its own) and flooded (every round disturbed, at 500:
+nothing tells its change from the disturbance).  Checked: --json, --csv summary and
 rounds, the marks and notes of the table, Markdown and HTML,
 --exclude-disturbed, and the note of a change that comes mainly from
 disturbed rounds.
@@ -40,6 +41,7 @@ PLAN = {
               (500, "steal 7.2% > 5%"), (2000, None)],
     "some": [(2000, None), (2000, "steal 6.1% > 5%"), (2000, None), (2000, None)],
     "slow": [(1000, None)] * ROUNDS,
+    "flooded": [(500, "foreign I/O 80.1% > 5%")] * ROUNDS,
 }
 
 
@@ -127,6 +129,10 @@ def check_json(camp):
                       mainly[0])
         check(m and m.group(1) == "3" and abs(float(m.group(2))) < 2.0,
               f"json: the note's count and change without them: {mainly[0]}")
+    flooded = [n for n in notes if n.startswith("flooded rw4k: the change against quiet (")]
+    check(len(flooded) == 1 and flooded[0].endswith(
+        "cannot be told from the disturbance: every round of flooded is disturbed"),
+        f"json: flooded's change cannot be told from its disturbance: {notes}")
 
 
 def check_csv(camp):
@@ -135,7 +141,7 @@ def check_csv(camp):
     rows, num = parse_csv(out)
     iops = {r["state"]: r for r in rows if r["metric"] == "iops"}
     check({s: iops[s]["disturbed_n"] for s in iops} ==
-          {"quiet": "0", "noisy": "3", "some": "1", "slow": "0"},
+          {"quiet": "0", "noisy": "3", "some": "1", "slow": "0", "flooded": "4"},
           f"csv summary: disturbed_n: { {s: iops[s]['disturbed_n'] for s in iops} }")
     check(iops["slow"]["undisturbed_change_pct"] == "",
           "csv summary: no change without disturbed rounds where there are none")
@@ -186,12 +192,13 @@ def check_table(camp, tmp):
 def check_exclude(camp):
     rc, out, err = run(["--json", "--exclude-disturbed", camp])
     check(rc == 0, f"exclude: exit 0, got {rc}: {err}")
-    check("note: --exclude-disturbed: 4 disturbed run(s) left out of the medians and tests"
+    check("note: --exclude-disturbed: 8 disturbed run(s) left out of the medians and tests"
           in err, f"exclude: stderr says how many it left out: {err}")
-    check("skipped 4 files: disturbed (its telemetry in manifest.json), left out by "
+    check("note: state flooded: no usable runs" in err, f"exclude: flooded has none left: {err}")
+    check("skipped 8 files: disturbed (its telemetry in manifest.json), left out by "
           "--exclude-disturbed" in err, f"exclude: the runs listed as skipped: {err}")
     doc = json.loads(out)
-    check(doc["disturbed_excluded"] == 4, "exclude: json counts them")
+    check(doc["disturbed_excluded"] == 8, "exclude: json counts them")
     noisy, some = cell(doc, "noisy"), cell(doc, "some")
     check(noisy and noisy["n"] == 1 and noisy["disturbed_n"] == 0,
           f"exclude: noisy keeps its one clean round: {noisy}")

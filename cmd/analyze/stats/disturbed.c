@@ -89,7 +89,8 @@ static bool headline(const struct an_analysis *a, const struct an_series *s)
  * A change against the baseline that is significant (Mann-Whitney p below
  * 0.05) or large (10 % or more) comes mainly from disturbed rounds when,
  * without the disturbed rounds of either cell, less than half of it is
- * left.
+ * left; when every round of either is disturbed, nothing tells it from the
+ * disturbance.
  */
 #define SIGNIFICANT_P 0.05
 #define LARGE_PCT     10.0
@@ -111,14 +112,27 @@ static void mainly_disturbed(struct an_analysis *a, const struct an_series *s)
 		const struct an_cell *c = &s->cells[k], *base = &s->cells[bs];
 		if (!c->disturbed_n && !base->disturbed_n)
 			continue;
-		if (!isfinite(c->change_pct) || !isfinite(c->clean_change_pct))
+		if (!isfinite(c->change_pct))
 			continue;
 		bool significant = c->have_mw && c->mw.p < SIGNIFICANT_P;
 		if (!significant && fabs(c->change_pct) < LARGE_PCT)
 			continue;
+		const char *bname = a->states[a->baseline].name;
+		/* nothing left to compare: every round of one of them disturbed */
+		if (!c->clean_n) {
+			bool own = c->disturbed_n == c->n;
+			an_note(a,
+				"%s%s %s: the change against %s (%+.1f %% %s %s) cannot be told "
+				"from the disturbance: every round of %s is disturbed",
+				variant_of(a, col->variant, vb, sizeof(vb)),
+				a->states[col->state].name, a->tests[s->test].name, bname,
+				shown_pct(c->change_pct), fc_ddir_name(s->dir),
+				an_metric_label(s->metric),
+				own ? a->states[col->state].name : bname);
+			continue;
+		}
 		if (fabs(c->clean_change_pct) > fabs(c->change_pct) / 2)
 			continue;
-		const char *bname = a->states[a->baseline].name;
 		char *theirs = base->disturbed_n
 				   ? cm_asprintf(" and %zu of %s's", base->disturbed_n, bname)
 				   : cm_strdup("");
