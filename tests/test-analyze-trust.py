@@ -187,6 +187,9 @@ def check_table(camp, tmp):
         page = f.read()
     check("%*!!<" in page and "comes mainly from 3 disturbed round(s)" in page,
           "html: the marks and the note")
+    check("disturbed (telemetry)" in page and
+          re.search(r"round 3: 5\d\d IO/s, -7\d\.\d%; disturbed: steal 7\.2% &gt; 5%", page),
+          "html: the rounds chart rings the disturbed rounds and says why")
 
 
 def check_exclude(camp):

@@ -9,6 +9,10 @@
 
 #include "charts/chart.h"
 
+/* The ring around a disturbed round's dot. */
+#define DISTURBED_COLOUR "#c00"
+#define DISTURBED_ATTRS	 "fill=\"none\" stroke=\"" DISTURBED_COLOUR "\" stroke-width=\"1.5\""
+
 /* One chart being drawn. */
 struct rounds {
 	const struct an_analysis *a;
@@ -107,6 +111,14 @@ static void rounds_legend(struct rounds *r)
 	bool any_r1 = false, any_rest = false;
 	an_rounds_seen(r->s, r->cols, r->nc, &any_r1, &any_rest);
 	an_round_legend(&r->leg, any_r1, any_rest);
+	bool any_disturbed = false;
+	for (size_t i = 0; i < r->nc; i++)
+		any_disturbed |= r->s->cells[r->cols[i]].disturbed_n > 0;
+	if (any_disturbed) {
+		struct an_leg *it =
+		    an_leg_add(&r->leg, AN_LEG_MARKER, DISTURBED_COLOUR, "disturbed (telemetry)");
+		snprintf(it->attrs, sizeof(it->attrs), DISTURBED_ATTRS);
+	}
 	if (any_band) {
 		char *band_text = cm_asprintf("%s min..max (* = median outside it)", band_of);
 		an_leg_add(&r->leg, AN_LEG_BAND, "#000", band_text);
@@ -236,9 +248,15 @@ static void rounds_dots(struct rounds *r, size_t k, double cx, size_t ref)
 		an_fmt_pct(p, sizeof(p),
 			   an_pct_change(val, ref == SIZE_MAX ? c->sum.median
 							      : r->s->cells[ref].sum.median));
-		/* the column's name is under it: the dot says its round */
-		char *tip = cm_asprintf("round %d: %s %s%s%s", c->rounds[v], num, r->unit,
-					p[0] ? ", " : "", p);
+		/* the column's name is under it: the dot says its round (and
+		 * why it was disturbed) */
+		const char *why = r->a->runs[c->runs[v]].disturbed;
+		char *tip =
+		    cm_asprintf("round %d: %s %s%s%s%s%s", c->rounds[v], num, r->unit,
+				p[0] ? ", " : "", p, why ? "; disturbed: " : "", why ? why : "");
+		if (why)
+			an_svg_marker(&r->b, AN_SHAPE_CIRCLE, x, y, rad + 3.2, DISTURBED_ATTRS,
+				      NULL);
 		if (c->first[v])
 			an_svg_marker(&r->b, AN_SHAPE_DIAMOND, x, y, 4.2, AN_ROUND1_ATTRS, tip);
 		else
