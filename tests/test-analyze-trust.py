@@ -180,6 +180,12 @@ def check_table(camp, tmp):
     rc, md, err = run(["-m", camp])
     check(rc == 0 and re.search(r"\| [0-9.k]+ -7[0-9.]+%\\\*!! \|", md),
           f"markdown: noisy's median marked !!: {md}")
+    rc, cmp, err = run(["--compare", "-w", "200", camp])
+    rows = {l.split()[0]: l for l in cmp.splitlines() if l.split()}
+    check(rc == 0 and rows.get("noisy", "").endswith("%*!!") and
+          rows.get("some", "").rstrip("*").endswith("!") and
+          not rows.get("some", "").endswith("!!") and "!" not in rows.get("slow", "!"),
+          f"compare: the same marks: {cmp}")
     html = os.path.join(tmp, "trust.html")
     rc, out, err = run(["--csv", "summary", "--html", html, camp])
     check(rc == 0, f"html: exit 0, got {rc}: {err}")

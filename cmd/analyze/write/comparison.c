@@ -38,6 +38,9 @@ static char *cell_text(const struct an_cmp_cell *cell, bool change)
 	an_fmt_pct(pct, sizeof(pct), cell->change_pct);
 	if (change && pct[0])
 		cm_buf_printf(&b, " %s%s", pct, cell->outside ? "*" : "");
+	/* as in the table: most of its rounds disturbed !!, some ! */
+	if (c->disturbed_n)
+		cm_buf_puts(&b, c->disturbed_n * 2 > c->n ? "!!" : "!");
 	if (c->too_fast)
 		cm_buf_printf(&b, " +%zu too fast", c->too_fast);
 	return cm_buf_take(&b);
@@ -91,13 +94,14 @@ static char *compare_row_label(const struct an_analysis *a, const struct an_cmp_
 static void compare_legend(struct cm_buf *b, const struct an_analysis *a, const struct an_cmp *m)
 {
 	size_t lo = SIZE_MAX, hi = 0;
-	bool too_fast = false;
+	bool too_fast = false, disturbed = false;
 	for (size_t r = 0; r < m->n_rows; r++) {
 		for (size_t i = 0; i < m->n_cols; i++) {
 			const struct an_cell *c = m->rows[r].cells[i].cell;
 			if (!c)
 				continue;
 			too_fast |= c->too_fast > 0;
+			disturbed |= c->disturbed_n > 0;
 			size_t n = c->n + c->too_fast;
 			if (!n)
 				continue;
@@ -152,6 +156,10 @@ static void compare_legend(struct cm_buf *b, const struct an_analysis *a, const 
 		cm_buf_puts(b, "\n>N (k too fast), +k too fast: rounds bonnie++ printed as "
 			       "+++++ (done in less than 0.5 s), faster than N; left out of the "
 			       "median, min..max and every comparison.");
+	if (disturbed)
+		cm_buf_puts(b, "\n! = some of the cell's rounds were disturbed (the campaign's "
+			       "telemetry), !! = most of them; --exclude-disturbed leaves them "
+			       "out.");
 	cm_buf_printf(b,
 		      "\nstability: results used (%s) and rejected (listed on stderr), per "
 		      "variant.",
