@@ -261,7 +261,8 @@ static int save_part(struct fcr_record *r)
 
 static int save_whole(struct fcr_record *r)
 {
-	if (r->check && r->shadow) {
+	/* steps added or removed: no ops say that; this rewrite records it */
+	if (r->check && r->shadow && !r->reshaped) {
 		json_t *ops = dirty_ops(r);
 		int rc = check_shadow(r, ops, "before a rewrite");
 		json_decref(ops);
@@ -297,6 +298,7 @@ static int save_whole(struct fcr_record *r)
 	r->part_bytes = 0;
 	r->whole_mono = cm_mono_s();
 	r->need_whole = false;
+	r->reshaped = false;
 	if (r->check) {
 		json_decref(r->shadow);
 		r->shadow = json_deep_copy(r->m);
@@ -327,6 +329,7 @@ int fcr_record_save(struct fcr_record *r)
 void fcr_record_reshaped(struct fcr_record *r)
 {
 	r->indexed = NULL;
+	r->reshaped = true;
 }
 
 int fcr_record_save_whole(struct fcr_record *r)

@@ -47,6 +47,7 @@ struct fcr_record {
 	const json_t **dirty;  /* touched since the last save */
 	size_t n_dirty, cap_dirty;
 	bool need_whole;     /* the next save rewrites it whole */
+	bool reshaped;	     /* steps were added or removed since the last save */
 	size_t whole_bytes;  /* manifest.json's size at its last rewrite */
 	size_t part_bytes;   /* of the manifest events since */
 	long long patch_seq; /* the number of the last manifest event */
