@@ -178,8 +178,70 @@ def test_dryrun(tmp):
     check(msg in err, 'want %s in %s' % (msg, err))
 
 
+def test_maxed(tmp):
+    """MAX reached without steadiness: a test whose runs all fail has no value
+    in any round (--keep-going goes on), so the state stops at MAX."""
+    extra = paced_jobs(tmp).replace('./paced1m.fio', './broken.fio')
+    with open(os.path.join(tmp, 'paced4k.fio')) as f:
+        H.write(os.path.join(tmp, 'broken.fio'),
+                f.read().replace('[paced4k]', '[broken]') + 'ioengine=no-such-engine\n')
+    ini = campaign(tmp, 'maxed.ini', '[state basis]\nrounds = until-steady 3\n'
+                   'steady-window = 2\n', extra=extra)
+    d = os.path.join(tmp, 'camp')
+    rc, out, err = H.run(['-k', '-o', d, ini], tmp, extra_env={'FIOCAMP_ANALYZE': 'builtin'})
+    check_eq(rc, 1, 'exit status: runs failed (%s)' % err[-3000:])
+    m = load_manifest(d)
+    basis = m['states'][0]
+    v = basis.get('steady')
+    check(isinstance(v, dict), 'a verdict at MAX')
+    if not isinstance(v, dict):
+        return
+    check_eq((v['reached'], v['round'], v['rounds'], v['window'], v['max']),
+             (False, None, 3, 2, 3), 'not steady after 3 rounds')
+    tests = {t['test']: t for t in v['tests']}
+    check_eq(tests['paced4k']['reached'], True, 'the paced test is steady')
+    check_eq(tests['paced4k']['round'], 2, 'from round 2')
+    check_eq((tests['broken']['reached'], tests['broken']['round'], tests['broken']['range']),
+             (False, None, None), 'the broken test has no value')
+    check_eq(len(basis['rounds']), 3, 'all 3 rounds')
+    line = 'steady: basis not steady after 3 rounds (window 2): broken without a value in ' \
+        'every round'
+    check(line in err, 'the terminal says %r:\n%s' % (line, err[-3000:]))
+    ev = events(d, 'steady')
+    check_eq([(e['reached'], e['rounds']) for e in ev], [(False, 3)], 'one steady event')
+
+
+def test_repeat(tmp):
+    """Each repetition of a repeated state has its own rounds and verdict."""
+    ini = campaign(tmp, 'rep.ini', '[state cycle]\nrepeat = 2\nrounds = until-steady 4\n'
+                   'steady-window = 2\nbefore = settle 10ms\n', extra=paced_jobs(tmp))
+    d = os.path.join(tmp, 'camp')
+    rc, out, err = H.run(['-o', d, ini], tmp, extra_env={'FIOCAMP_ANALYZE': 'builtin'})
+    check_eq(rc, 0, 'exit status (%s)' % err[-3000:])
+    m = load_manifest(d)
+    cyc = m['states'][0]
+    check('steady' not in cyc, 'the verdicts are the repetitions\'')
+    for r in cyc['repetitions']:
+        v = r.get('steady')
+        check(isinstance(v, dict), 'repetition %d has a verdict' % r['repetition'])
+        if isinstance(v, dict):
+            check_verdict(v, 2, 4, 'repetition %d' % r['repetition'])
+            check_eq(len(r['rounds']), v['round'], 'its rounds end with the verdict')
+    ev = events(d, 'steady')
+    check_eq([e.get('repetition') for e in ev], [1, 2], 'a steady event per repetition')
+    check('steady: cycle rep 2/2 reached at round' in err, 'the terminal names the repetition')
+    # the analyzer numbers the rounds on over the repetitions
+    p = subprocess.run([ANALYZE, '--csv', 'rounds', d], capture_output=True, text=True)
+    check_eq(p.returncode, 0, 'analyzer exit (%s)' % p.stderr[-2000:])
+    rows = [l for l in p.stdout.splitlines() if ',cycle,paced4k,' in l and ',iops,' in l]
+    want = sum(len(r['rounds']) for r in cyc['repetitions'])
+    check_eq(len(rows), want, 'the analyzer reads every round:\n%s' % p.stdout[:3000])
+
+
 AREAS = {
     'e2e': test_e2e,
+    'maxed': test_maxed,
+    'repeat': test_repeat,
     'resume': test_resume,
     'dryrun': test_dryrun,
 }
