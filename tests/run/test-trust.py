@@ -7,8 +7,11 @@ usage: test-trust.py AREA FIOCAMP_RUN
 
   loop  a campaign on ext4 over a loop device of the test's own: a quiet
         state, a noisy one with a writer of the test's own on the same file
-        system; every noisy run is disturbed by foreign I/O, no quiet one;
-        the manifest names ext4 and the loop device with its backing file
+        system, and one with `rounds = until-steady 10` once the writer
+        stopped; every noisy run is disturbed by foreign I/O, no other one;
+        the manifest names ext4 and the loop device with its backing file;
+        the last state stops between rounds 5 and 10 with the round named
+        (its job is paced, rate_iops, so that it settles on any machine)
   ssh   the same facts over ssh, from an sshd whose mount namespace hides
         /proc/pressure: the run goes on, its pressure figures are null
 
@@ -29,7 +32,9 @@ def sh(*argv):
 
 
 class LoopExt4:
-    """ext4 on a loop device over a sparse file of tmp, mounted below tmp."""
+    """ext4 on a loop device over a sparse file of tmp, mounted below tmp;
+    its inode tables and journal written at once (lazy init would be a
+    writer of its own for minutes)."""
 
     def __init__(self, tmp, mib=256):
         self.image = os.path.join(tmp, 'disk.img')
@@ -42,7 +47,7 @@ class LoopExt4:
         if p.returncode:
             return
         self.dev = p.stdout.strip()
-        if sh('mkfs.ext4', '-q', '-F', self.dev).returncode:
+        if sh('mkfs.ext4', '-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0', self.dev).returncode:
             return
         os.mkdir(self.mnt)
         self.mounted = sh('mount', self.dev, self.mnt).returncode == 0
@@ -91,9 +96,15 @@ def test_loop(tmp):
             '[state noisy]\n'
             'before = %s\n'
             '[state after]\n'
-            'before = %s\n') % (start, end),
+            'before = %s\n'
+            'suite = ./paced4k.fio\n'
+            'rounds = until-steady 10\n') % (start, end),
             runtime='2s',
             extra='suite = rr4k\nrounds = 2\ndisturbed = steal off foreign-io 5%\n')
+        with open(os.path.join(H.SRCDIR, 'fio-jobs', 'rr4k.fio')) as f:
+            rr = f.read()
+        write(os.path.join(tmp, 'paced4k.fio'),
+              rr.replace('[rr4k]', '[paced4k]') + 'iodepth=4\nrate_iops=200\n')
         text = open(ini).read().replace(os.path.join(tmp, 'target'),
                                         os.path.join(disk.mnt, 'target'))
         write(ini, text)
@@ -126,9 +137,18 @@ def test_loop(tmp):
                   '%s names its environment: %r' % (s['name'], s.get('environment')))
 
         # every noisy run disturbed by foreign I/O, no quiet one
+        after = next(s for s in m['states'] if s['name'] == 'after')
+        v = after.get('steady') or {}
+        check_eq(v.get('reached'), True, 'the last state is steady: %r' % v)
+        rounds = v.get('round') or 0
+        check(5 <= rounds <= 10, 'steady between rounds 5 and 10: %r' % rounds)
+        check_eq(len(after['rounds']), rounds, 'no round run past the steady one')
+        check('round %d' % rounds in err + out,
+              'the terminal names the round: %s' % (err + out)[-1500:])
         for state, want in (('quiet', False), ('noisy', True), ('after', False)):
             runs = tests_of(m, state)
-            check_eq(len(runs), 2, '%s ran twice' % state)
+            check_eq(len(runs), rounds if state == 'after' else 2,
+                     '%s: its runs' % state)
             for t in runs:
                 tm = t.get('telemetry') or {}
                 check(tm.get('samples', 0) >= 2, '%s %s sampled: %r' % (state, t['json'], tm))
