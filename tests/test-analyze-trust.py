@@ -147,6 +147,10 @@ def check_csv(camp):
           "csv summary: no change without disturbed rounds where there are none")
     close(num(iops["noisy"]["undisturbed_change_pct"]), 0.0, 2.0,
           "csv summary: noisy's change without its disturbed rounds")
+    rc, _, err = run(["--csv", "summary", "--verbose", camp])
+    check(re.search(r": read \S+/noisy/r3/rw4k\.json: fio JSON fio-3\.33, variant trust, state "
+                    r"noisy, round 3, test rw4k; disturbed: steal 7\.2% > 5%\n", err),
+          f"--verbose: the read line says why the run is disturbed: {err}")
     rc, out, err = run(["--csv", "rounds", camp])
     check(rc == 0, f"csv rounds: exit 0, got {rc}: {err}")
     rows, _ = parse_csv(out)
@@ -203,7 +207,8 @@ def check_exclude(camp):
     check(rc == 0, f"exclude: exit 0, got {rc}: {err}")
     check("note: --exclude-disturbed: 8 disturbed run(s) left out of the medians and tests"
           in err, f"exclude: stderr says how many it left out: {err}")
-    check("note: state flooded: no usable runs" in err, f"exclude: flooded has none left: {err}")
+    check("note: state flooded: no usable runs (its disturbed runs left out by "
+          "--exclude-disturbed)" in err, f"exclude: flooded has none left: {err}")
     check("skipped 8 files: disturbed (its telemetry in manifest.json), left out by "
           "--exclude-disturbed" in err, f"exclude: the runs listed as skipped: {err}")
     doc = json.loads(out)

@@ -335,8 +335,13 @@ static int order_states(struct an_analysis *a, const struct an_stats_opts *opt,
 			for (size_t t = 0; t < a->n_trans && !failed; t++)
 				failed =
 				    a->trans[t].state == i && cm_status_failed(a->trans[t].status);
-			an_note(a, "state %s: no usable runs%s", a->states[i].name,
-				failed ? " (its transition failed: see state transitions)" : "");
+			size_t out = 0;
+			for (size_t k = 0; k < a->n_runs; k++)
+				out += a->runs[k].state == i && a->runs[k].disturbed &&
+				       a->runs[k].skip && !a->runs[k].accepted;
+			an_note(a, "state %s: no usable runs%s%s", a->states[i].name,
+				failed ? " (its transition failed: see state transitions)" : "",
+				out ? " (its disturbed runs left out by --exclude-disturbed)" : "");
 		}
 	}
 	sort_ctx = a;

@@ -47,6 +47,8 @@ static void write_run(FILE *f, const struct an_analysis *a, const struct an_run 
 		if (!r->logs[k].error)
 			fprintf(f, "%s%s", k ? ", " : "; logs ", r->logs[k].path);
 	}
+	if (r->disturbed)
+		fprintf(f, "; disturbed: %s", r->disturbed);
 	fputc('\n', f);
 }
 
