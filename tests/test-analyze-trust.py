@@ -6,7 +6,8 @@ Usage: test-analyze-trust.py PATH/TO/fiocamp-analyze
 
 The campaign is made here from real fio 3.33 runs (1 s, the null engine,
 its rate held by rate_iops so that the values do not depend on the
-machine) in the layout of docs/campaign-directory.md, and its
+machine, within a few percent on a loaded one) in the layout of
+docs/campaign-directory.md, and its
 manifest.json carries the telemetry summary fiocamp-run writes
 (steal, foreign_io, disturbed).  States: quiet (the baseline, 2000 IOPS,
 nothing disturbed), noisy (rounds 1-3 disturbed and held at 500 IOPS,
@@ -108,8 +109,8 @@ def check_json(camp):
         clean = noisy["without_disturbed"]
         check(clean and clean["n"] == 1, f"json: noisy without its disturbed rounds: {clean}")
         if clean:
-            close(clean["change_pct"], 0.0, 2.0, "json: noisy's change without them")
-        close(noisy["change_pct"], -75.0, 2.0, "json: noisy's change")
+            close(clean["change_pct"], 0.0, 10.0, "json: noisy's change without them")
+        close(noisy["change_pct"], -75.0, 5.0, "json: noisy's change")
     slow = cell(doc, "slow")
     check(slow and slow["without_disturbed"] is None,
           f"json: slow has nothing disturbed to leave out: {slow}")
@@ -127,7 +128,7 @@ def check_json(camp):
     if mainly:
         m = re.search(r"mainly from (\d+) disturbed round\(s\) \(without them: ([-+][0-9.]+) %\)",
                       mainly[0])
-        check(m and m.group(1) == "3" and abs(float(m.group(2))) < 2.0,
+        check(m and m.group(1) == "3" and abs(float(m.group(2))) < 10.0,
               f"json: the note's count and change without them: {mainly[0]}")
     flooded = [n for n in notes if n.startswith("flooded rw4k: the change against quiet (")]
     check(len(flooded) == 1 and flooded[0].endswith(
@@ -145,12 +146,20 @@ def check_csv(camp):
           f"csv summary: disturbed_n: { {s: iops[s]['disturbed_n'] for s in iops} }")
     check(iops["slow"]["undisturbed_change_pct"] == "",
           "csv summary: no change without disturbed rounds where there are none")
-    close(num(iops["noisy"]["undisturbed_change_pct"]), 0.0, 2.0,
+    close(num(iops["noisy"]["undisturbed_change_pct"]), 0.0, 10.0,
           "csv summary: noisy's change without its disturbed rounds")
     rc, _, err = run(["--csv", "summary", "--verbose", camp])
     check(re.search(r": read \S+/noisy/r3/rw4k\.json: fio JSON fio-3\.33, variant trust, state "
                     r"noisy, round 3, test rw4k; disturbed: steal 7\.2% > 5%\n", err),
           f"--verbose: the read line says why the run is disturbed: {err}")
+    rc, out, err = run(["--explain", camp])
+    check(rc == 0 and re.search(r"  some/r2/rw4k\.json: .*; read by the manifest; disturbed: "
+                                r"steal 6\.1% > 5%\n", out),
+          f"--explain: the reading says why the run is disturbed: {out}")
+    rc, out, err = run(["--explain", "--json", camp])
+    runs = {(r["state"], r["round"]): r["disturbed"] for r in json.loads(out)["runs"]}
+    check(runs.get(("some", 2)) == "steal 6.1% > 5%" and runs.get(("some", 1), "") is None,
+          f"--explain --json: disturbed per run: {runs}")
     rc, out, err = run(["--csv", "rounds", camp])
     check(rc == 0, f"csv rounds: exit 0, got {rc}: {err}")
     rows, _ = parse_csv(out)
@@ -218,7 +227,7 @@ def check_exclude(camp):
     check(noisy and noisy["n"] == 1 and noisy["disturbed_n"] == 0,
           f"exclude: noisy keeps its one clean round: {noisy}")
     if noisy:
-        close(noisy["change_pct"], 0.0, 2.0, "exclude: noisy's change without its disturbed")
+        close(noisy["change_pct"], 0.0, 10.0, "exclude: noisy's change without its disturbed")
         check(noisy["mann_whitney"] is not None and noisy["mann_whitney"]["p"] > 0.05,
               f"exclude: no significant change left: {noisy['mann_whitney']}")
     check(some and some["n"] == 3, f"exclude: some keeps 3 rounds: {some}")
@@ -226,7 +235,7 @@ def check_exclude(camp):
           f"exclude: no disturbed run left to name: {doc['notes']}")
     slow = cell(doc, "slow")
     if slow:
-        close(slow["change_pct"], -50.0, 2.0, "exclude: slow's own change stays")
+        close(slow["change_pct"], -50.0, 5.0, "exclude: slow's own change stays")
 
 
 def main():

@@ -77,10 +77,11 @@ static void explain_text(FILE *f, const struct an_analysis *a)
 				fprintf(f, "round %d", r->id.round);
 			else
 				fputs("round by fio's timestamp", f);
-			fprintf(f, ", test %s; workload %s; %s%s%s; read by %s\n",
+			fprintf(f, ", test %s; workload %s; %s%s%s; read by %s%s%s\n",
 				a->tests[r->test].name, wl.s ? wl.s : "", format_word(r),
 				r->fio_version ? " " : "", r->fio_version ? r->fio_version : "",
-				how);
+				how, r->disturbed ? "; disturbed: " : "",
+				r->disturbed ? r->disturbed : "");
 			free(how);
 			cm_buf_release(&wl);
 		}
@@ -140,6 +141,7 @@ static json_t *explain_json(const struct an_analysis *a)
 		json_object_set_new(o, "fio_version", jstr(r->fio_version));
 		json_object_set_new(o, "read_by", json_string(source_word(r->source)));
 		json_object_set_new(o, "pattern", jstr(r->reading));
+		json_object_set_new(o, "disturbed", jstr(r->disturbed));
 		json_array_append_new(runs, o);
 	}
 	json_object_set_new(doc, "runs", runs);
