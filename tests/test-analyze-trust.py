@@ -119,6 +119,8 @@ def check_json(camp):
           abs(runs[0]["steal"] - 0.072) < 1e-9 and runs[0]["foreign_io"] == 0.0,
           f"json: the run carries its telemetry: {runs}")
     check(doc["disturbed_excluded"] == 0, "json: nothing excluded without the option")
+    check(doc["variants"][0]["disturbed_when"] == "steal above 5 %, foreign I/O above 5 %",
+          f"json: the campaign's thresholds in words: {doc['variants']}")
     notes = doc["notes"]
     check("disturbed: state noisy, round 1, test rw4k: foreign I/O 58.2% > 5%" in notes,
           f"json: a note names each disturbed run: {notes}")
@@ -204,6 +206,9 @@ def check_table(camp, tmp):
     check(rc == 0, f"html: exit 0, got {rc}: {err}")
     with open(html, encoding="utf-8") as f:
         page = f.read()
+    check("<th scope=\"row\">disturbed when</th><td>steal above 5 %, foreign I/O above 5 %</td>"
+          in page and "<td>8 of 20 used, marked ! and named in the notes</td>" in page,
+          "html: the facts say the thresholds and how many runs were disturbed")
     check("%*!!<" in page and "comes mainly from 3 disturbed round(s)" in page,
           "html: the marks and the note")
     check("disturbed (telemetry)" in page and

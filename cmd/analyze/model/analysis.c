@@ -145,6 +145,7 @@ void an_analysis_free(struct an_analysis *a)
 		free(a->campaigns[i].host);
 		free(a->campaigns[i].group);
 		free(a->campaigns[i].provider);
+		free(a->campaigns[i].disturbed_rule);
 	}
 	free(a->campaigns);
 	for (size_t i = 0; i < a->n_trans; i++) {

@@ -253,6 +253,9 @@ struct an_campaign {
 	size_t input;
 	char *group;	/* its directory relative to the input */
 	char *provider; /* the manifest's provider type; NULL */
+	/* when fiocamp-run called a run disturbed (settings.disturbed):
+	 * "steal above 5 %, foreign I/O above 5 %"; NULL when it does not say */
+	char *disturbed_rule;
 };
 
 /* What a campaign's manifest says of one of its states.  The variants of

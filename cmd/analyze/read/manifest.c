@@ -160,6 +160,29 @@ static char *manifest_host(const json_t *root)
 	return clean;
 }
 
+/* "steal above 5 %, foreign I/O off" from the manifest's thresholds
+ * (settings.disturbed: shares, null for a criterion that is off); NULL
+ * without them.  Caller frees. */
+static char *disturbed_rule(const json_t *root)
+{
+	const json_t *th = json_object_get(json_object_get(root, "settings"), "disturbed");
+	if (!json_is_object(th))
+		return NULL;
+	static const struct {
+		const char *key, *name;
+	} crit[] = {{"steal", "steal"}, {"foreign_io", "foreign I/O"}};
+	struct cm_buf b = {NULL, 0, 0};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(crit); i++) {
+		const json_t *v = json_object_get(th, crit[i].key);
+		if (json_is_number(v))
+			cm_buf_printf(&b, "%s%s above %g %%", b.len ? ", " : "", crit[i].name,
+				      json_number_value(v) * 100.0);
+		else if (json_is_null(v))
+			cm_buf_printf(&b, "%s%s off", b.len ? ", " : "", crit[i].name);
+	}
+	return b.s;
+}
+
 /* What the journal says of one step: the last session in which a state's
  * transition ended an action, or in which a round started. */
 struct journal_step {
@@ -534,6 +557,7 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	if (json_is_object(prov))
 		prov = json_object_get(prov, "type");
 	c->provider = str_or_null(prov);
+	c->disturbed_rule = disturbed_rule(root);
 	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group, 0, NULL, 0, 0};
 	if (!buf)
 		read_journal(&m);

@@ -316,6 +316,8 @@ static void facts(struct html *h)
 		free(v);
 		if (c->host)
 			fact(b, "host", c->host);
+		if (c->disturbed_rule)
+			fact(b, "disturbed when", c->disturbed_rule);
 	}
 	/* fio versions: one, or each where it ran */
 	fact(b, a->fio_versions_said ? "fio versions" : "fio",
@@ -343,6 +345,17 @@ static void facts(struct html *h)
 			      a->n_rejected, a->n_skipped);
 	fact(b, "inputs", n);
 	free(n);
+	size_t disturbed = 0;
+	for (size_t i = 0; i < a->n_runs; i++)
+		disturbed += a->runs[i].accepted && a->runs[i].disturbed;
+	if (disturbed || a->disturbed_out) {
+		char *d = a->disturbed_out
+			      ? cm_asprintf("%zu left out by --exclude-disturbed", a->disturbed_out)
+			      : cm_asprintf("%zu of %zu used, marked ! and named in the notes",
+					    disturbed, an_used_runs(a));
+		fact(b, "disturbed runs", d);
+		free(d);
+	}
 	cm_buf_puts(b, "</tbody></table>\n");
 
 	/* the variants where they came from */

@@ -472,6 +472,7 @@ static void json_variants(struct json_out *j, const struct an_analysis *a)
 		jset(o, "input", jstr(a->inputs[var->input].arg));
 		jset(o, "campaign", jstr(c ? c->name : NULL));
 		jset(o, "manifest", jstr(c ? c->manifest : NULL));
+		jset(o, "disturbed_when", jstr(c ? c->disturbed_rule : NULL));
 		jset(o, "fio_version", jstr(var->fio_version));
 		jset(o, "runs", json_integer((json_int_t)var->n_runs));
 		j_element(j, o);
