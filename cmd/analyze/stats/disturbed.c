@@ -101,9 +101,23 @@ static double shown_pct(double pct)
 	return fabs(pct) < 0.05 ? 0.0 : pct;
 }
 
+/* " job 2 \"name\"" when the test has several jobs, else "". */
+static const char *job_of(const struct an_analysis *a, const struct an_series *s, char *buf,
+			  size_t len)
+{
+	const struct an_test *t = &a->tests[s->test];
+	bool several = false;
+	for (size_t i = t->series_start; i < t->series_end && !several; i++)
+		several = a->series[i].job_index > 0;
+	if (!several)
+		return "";
+	snprintf(buf, len, " job %zu \"%s\"", s->job_index + 1, s->job_name);
+	return buf;
+}
+
 static void mainly_disturbed(struct an_analysis *a, const struct an_series *s)
 {
-	char vb[160];
+	char vb[160], jb[192];
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_col *col = &a->cols[k];
 		size_t bs = an_col_find(a, a->baseline, col->variant);
@@ -122,12 +136,12 @@ static void mainly_disturbed(struct an_analysis *a, const struct an_series *s)
 		if (!c->clean_n) {
 			bool own = c->disturbed_n == c->n;
 			an_note(a,
-				"%s%s %s: the change against %s (%+.1f %% %s %s) cannot be told "
+				"%s%s %s%s: the change against %s (%+.1f %% %s %s) cannot be told "
 				"from the disturbance: every round of %s is disturbed",
 				variant_of(a, col->variant, vb, sizeof(vb)),
-				a->states[col->state].name, a->tests[s->test].name, bname,
-				shown_pct(c->change_pct), fc_ddir_name(s->dir),
-				an_metric_label(s->metric),
+				a->states[col->state].name, a->tests[s->test].name,
+				job_of(a, s, jb, sizeof(jb)), bname, shown_pct(c->change_pct),
+				fc_ddir_name(s->dir), an_metric_label(s->metric),
 				own ? a->states[col->state].name : bname);
 			continue;
 		}
@@ -137,12 +151,12 @@ static void mainly_disturbed(struct an_analysis *a, const struct an_series *s)
 				   ? cm_asprintf(" and %zu of %s's", base->disturbed_n, bname)
 				   : cm_strdup("");
 		an_note(a,
-			"%s%s %s: the change against %s (%+.1f %% %s %s) comes mainly from %zu "
+			"%s%s %s%s: the change against %s (%+.1f %% %s %s) comes mainly from %zu "
 			"disturbed round(s)%s (without them: %+.1f %%)",
 			variant_of(a, col->variant, vb, sizeof(vb)), a->states[col->state].name,
-			a->tests[s->test].name, bname, shown_pct(c->change_pct),
-			fc_ddir_name(s->dir), an_metric_label(s->metric), c->disturbed_n, theirs,
-			shown_pct(c->clean_change_pct));
+			a->tests[s->test].name, job_of(a, s, jb, sizeof(jb)), bname,
+			shown_pct(c->change_pct), fc_ddir_name(s->dir), an_metric_label(s->metric),
+			c->disturbed_n, theirs, shown_pct(c->clean_change_pct));
 		free(theirs);
 	}
 }
