@@ -644,11 +644,126 @@ static void test_variant_refusals(void)
 		  &errors);
 	CHECK(c == NULL);
 	if (errors.n == 1)
-		CHECK_STR(errors.v[0], "t.ini:5: 'order' needs variants or several sizes");
+		CHECK_STR(errors.v[0], "t.ini:5: 'order' needs variants, several sizes or a sweep");
 	cm_strv_release(&errors);
 }
 
 /* The device check's decision, from the facts its script prints. */
+/* `sweep =`: the points, their order and names, and the values refused. */
+static void test_sweep(void)
+{
+	struct cm_strv errors = {0};
+	struct fcr_campaign *c =
+	    parse("[campaign]\nsuite = a b\ndirectory = /x\nsize = 1M\nrounds = 2\n"
+		  "sweep = iodepth=1,16 numjobs=1,2\n[state s]\n[state t]\nsweep = bs=4k,64KiB "
+		  "rw=randread,randrw rwmixread=0,70,100\n[state u]\nsweep = none\n",
+		  &errors);
+	CHECK(c != NULL);
+	CHECK_INT(errors.n, 0);
+	if (c) {
+		const struct fcr_sweep *sw = c->states[0].sweep;
+		CHECK(sw == &c->sweep);
+		CHECK_U64(sw->n_points, 4);
+		CHECK_U64(fcr_state_runs(&c->states[0]), 8);
+		const char *names[] = {"iodepth=1,numjobs=1", "iodepth=1,numjobs=2",
+				       "iodepth=16,numjobs=1", "iodepth=16,numjobs=2"};
+		for (size_t p = 0; p < 4; p++) {
+			char *n = fcr_sweep_point_name(sw, p);
+			CHECK_STR(n, names[p]);
+			free(n);
+		}
+		char *run = fcr_sweep_run_name(sw, 3, "a");
+		CHECK_STR(run, "a@iodepth=16,numjobs=2");
+		free(run);
+		CHECK_STR(fcr_sweep_opt_env(sw->axes[1].opt), "FIOCAMP_NUMJOBS");
+		/* round 1 starts with the first point, round 2 with the second;
+		 * each point runs the whole suite */
+		size_t ti, pt;
+		fcr_state_run_at(c, &c->states[0], 1, 0, &ti, &pt);
+		CHECK_U64(ti, 0);
+		CHECK_U64(pt, 0);
+		fcr_state_run_at(c, &c->states[0], 1, 3, &ti, &pt);
+		CHECK_U64(ti, 1);
+		CHECK_U64(pt, 1);
+		fcr_state_run_at(c, &c->states[0], 2, 0, &ti, &pt);
+		CHECK_U64(pt, 1);
+		fcr_state_run_at(c, &c->states[0], 2, 7, &ti, &pt);
+		CHECK_U64(ti, 1);
+		CHECK_U64(pt, 0);
+		/* a state's own sweep, and none */
+		CHECK_U64(c->states[1].sweep->n_points, 12);
+		char *n = fcr_sweep_point_name(c->states[1].sweep, 11);
+		CHECK_STR(n, "bs=64KiB,rw=randrw,rwmixread=100");
+		free(n);
+		CHECK_U64(c->states[2].sweep->n_points, 1);
+		CHECK_U64(c->states[2].sweep->n_axes, 0);
+		run = fcr_sweep_run_name(c->states[2].sweep, 0, "a");
+		CHECK_STR(run, "a");
+		free(run);
+	}
+	fcr_campaign_free(c);
+	cm_strv_release(&errors);
+
+	/* sequential: no rotation */
+	c = parse("[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\norder = sequential\n"
+		  "sweep = iodepth=1,2,4\n[state s]\n",
+		  &errors);
+	CHECK(c != NULL);
+	if (c) {
+		size_t ti, pt;
+		fcr_state_run_at(c, &c->states[0], 3, 0, &ti, &pt);
+		CHECK_U64(pt, 0);
+	}
+	fcr_campaign_free(c);
+	cm_strv_release(&errors);
+
+	static const char head[] = "[campaign]\nsuite = a\ndirectory = /x\nsize = 1M\n";
+	static const struct {
+		const char *tail;
+		const char *error;
+	} cases[] = {
+	    {"sweep = qd=1,2\n[state s]\n",
+	     "t.ini:5: sweep: unknown option 'qd' (expected iodepth, numjobs, bs, rw or "
+	     "rwmixread, as OPTION=V1,V2)"},
+	    {"sweep = iodepth=1,0\n[state s]\n",
+	     "t.ini:5: sweep: bad iodepth '0' (expected a whole number from 1 to 65536)"},
+	    {"sweep = numjobs=two\n[state s]\n",
+	     "t.ini:5: sweep: bad numjobs 'two' (expected a whole number from 1 to 65536)"},
+	    {"sweep = bs=4x\n[state s]\n",
+	     "t.ini:5: sweep: bad bs '4x' (expected a size such as 512, 4k or 1M)"},
+	    {"sweep = bs=0k\n[state s]\n",
+	     "t.ini:5: sweep: bad bs '0k' (expected a size such as 512, 4k or 1M)"},
+	    {"sweep = rw=randomread\n[state s]\n",
+	     "t.ini:5: sweep: bad rw 'randomread' (expected read, write, trim, randread, "
+	     "randwrite, randtrim, readwrite, rw, randrw, trimwrite or randtrimwrite)"},
+	    {"sweep = rwmixread=101\n[state s]\n",
+	     "t.ini:5: sweep: bad rwmixread '101' (expected a percentage from 0 to 100)"},
+	    {"sweep = iodepth=1,,2\n[state s]\n",
+	     "t.ini:5: sweep: bad iodepth '' (expected a whole number from 1 to 65536)"},
+	    {"sweep = iodepth=1,1\n[state s]\n", "t.ini:5: sweep: iodepth '1' is listed twice"},
+	    {"sweep = iodepth=1 iodepth=2\n[state s]\n",
+	     "t.ini:5: sweep: 'iodepth' is swept twice"},
+	    {"sweep = iodepth\n[state s]\n", "t.ini:5: sweep: 'iodepth' needs its values: "
+					     "iodepth=V1,V2"},
+	    {"[state s]\nsweep = bs=4k\nsweep = bs=8k\n",
+	     "t.ini:7: 'sweep' was already set on line 6"},
+	    {"[state s]\nsweep = numjobs=1,2,3,4,5,6,7,8,9,10,11 iodepth=1,2,3,4,5,6,7,8,9,10 "
+	     "bs=1k,2k,4k,8k,16k,32k,64k,128k,256k,512k\n",
+	     "t.ini:6: sweep: more than 1024 points"},
+	};
+	for (size_t i = 0; i < CM_ARRAY_SIZE(cases); i++) {
+		char *text = cm_asprintf("%s%s", head, cases[i].tail);
+		c = parse(text, &errors);
+		CHECK(c == NULL);
+		CHECK_INT(errors.n, 1);
+		if (errors.n == 1)
+			CHECK_STR(errors.v[0], cases[i].error);
+		fcr_campaign_free(c);
+		cm_strv_release(&errors);
+		free(text);
+	}
+}
+
 static void test_place_judge(void)
 {
 	static const struct {
@@ -698,6 +813,7 @@ int main(void)
 	test_suggestions();
 	test_variants();
 	test_variant_refusals();
+	test_sweep();
 	test_place_judge();
 	return check_exit();
 }

@@ -40,7 +40,7 @@ BAD = [
      "test 'rw4k' is './rw4k.fio' here and 'rw4k' elsewhere in the campaign"),
     ('[state a]\ncolour = red\n', 7,
      "unknown key 'colour' in [state a] (expected before, repeat, suite, rounds, "
-     "steady-window)"),
+     "steady-window, sweep)"),
     ('keep-file = maybe\n[state a]\n', 6, "bad keep-file 'maybe' (expected yes or no)"),
 ]
 

@@ -84,6 +84,7 @@ static const char *const campaign_keys[] = {
     [K_ORDER] = "order",
     [K_DISTURBED] = "disturbed",
     [K_STEADY_WINDOW] = "steady-window",
+    [K_SWEEP] = "sweep",
 };
 
 int fcr_cp_bool(const char *v, bool *out)
@@ -334,7 +335,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		    "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 		    "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
 		    "ssh-options, wait-timeout, keep-file, variants, order, disturbed, "
-		    "steady-window)",
+		    "steady-window, sweep)",
 		    key);
 		return;
 	}
@@ -439,6 +440,9 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		break;
 	case K_DISTURBED:
 		parse_disturbed(p, v);
+		break;
+	case K_SWEEP:
+		fcr_cp_sweep(p, v, &c->sweep);
 		break;
 	case K_KEEP_FILE:
 		if (fcr_cp_bool(v, &c->keep_file) < 0)
@@ -587,6 +591,7 @@ static void parse_section(struct parser *p, char *inner)
 		s->name = cm_strdup(sn);
 		s->line = p->line;
 		s->repeat = 1;
+		s->own_sweep.n_points = 1;
 		p->state = s;
 		return;
 	}
@@ -603,7 +608,7 @@ static void parse_section(struct parser *p, char *inner)
 }
 
 /* A key of [state NAME]: before (any number of lines), repeat, suite, rounds,
- * steady-window. */
+ * steady-window, sweep. */
 static void parse_state_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_state *s = p->state;
@@ -615,12 +620,13 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 			 : !strcmp(key, "suite")	 ? &s->suite_line
 			 : !strcmp(key, "rounds")	 ? &s->rounds_line
 			 : !strcmp(key, "steady-window") ? &s->window_line
+			 : !strcmp(key, "sweep")	 ? &s->sweep_line
 							 : NULL;
 	if (!seen) {
 		fcr_cp_error(
 		    p, p->line,
 		    "unknown key '%s' in [state %s] (expected before, repeat, suite, rounds, "
-		    "steady-window)",
+		    "steady-window, sweep)",
 		    key, s->name);
 		return;
 	}
@@ -640,6 +646,8 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 				     v, FCR_REPEAT_MAX);
 		else
 			s->repeat = (unsigned)n;
+	} else if (seen == &s->sweep_line) {
+		fcr_cp_sweep(p, v, &s->own_sweep);
 	} else if (seen == &s->suite_line) {
 		parse_suite(p, v, &s->own_suite);
 		if (!s->own_suite.n)
@@ -939,6 +947,7 @@ static void finish(struct parser *p)
 			st->rounds = c->rounds;
 			st->steady_max = c->steady_max;
 		}
+		st->sweep = st->sweep_line ? &st->own_sweep : &c->sweep;
 		needs_suite |= st->rounds && !st->suite_line;
 	}
 	if (p->had_campaign && !p->seen[K_SUITE] && needs_suite)
@@ -1022,6 +1031,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 	c->direct = 1;
 	c->disturbed_steal = FCR_DISTURBED_STEAL;
 	c->disturbed_foreign_io = FCR_DISTURBED_FOREIGN_IO;
+	c->sweep.n_points = 1;
 	c->ssh_port = 22;
 	c->target = FCR_TARGET_LOCAL;
 	c->target_text = cm_strdup("local");
@@ -1123,6 +1133,7 @@ void fcr_campaign_free(struct fcr_campaign *c)
 		free(s->name);
 		free(s->tests);
 		cm_strv_release(&s->own_suite);
+		fcr_cp_sweep_release(&s->own_sweep);
 	}
 	free(c->states);
 	for (size_t i = 0; i < c->n_sizes; i++)
@@ -1136,6 +1147,7 @@ void fcr_campaign_free(struct fcr_campaign *c)
 		free(c->units[i].label);
 	}
 	free(c->units);
+	fcr_cp_sweep_release(&c->sweep);
 	free(c);
 }
 

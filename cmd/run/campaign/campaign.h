@@ -28,6 +28,48 @@
 #define FCR_DISTURBED_STEAL	 0.05
 #define FCR_DISTURBED_FOREIGN_IO 0.05
 
+/*
+ * A sweep: workload options varied on purpose.  `sweep = iodepth=1,16
+ * numjobs=1,2` makes four points, the product of the lists: the option
+ * written first varies slowest, each list in the order written.  Every test
+ * runs at every point; the job file takes each option from its FIOCAMP_*
+ * variable (fiocamp-campaign(5), JOB FILE VARIABLES).
+ */
+enum fcr_sweep_opt {
+	FCR_SWEEP_IODEPTH,
+	FCR_SWEEP_NUMJOBS,
+	FCR_SWEEP_BS,
+	FCR_SWEEP_RW,
+	FCR_SWEEP_RWMIXREAD,
+	FCR_SWEEP_OPTS
+};
+/* The most points of one sweep: each multiplies the runs of every round. */
+#define FCR_SWEEP_POINTS_MAX 1024
+
+struct fcr_sweep_axis {
+	enum fcr_sweep_opt opt;
+	struct cm_strv values; /* as written, checked */
+};
+
+struct fcr_sweep {
+	struct fcr_sweep_axis axes[FCR_SWEEP_OPTS]; /* in the order written */
+	size_t n_axes;				    /* 0: no sweep (one point) */
+	size_t n_points;			    /* the product; 1 without a sweep */
+	char *text;				    /* as written; NULL without */
+	unsigned line;
+};
+
+/* "iodepth", and the job file's variable "FIOCAMP_IODEPTH". */
+const char *fcr_sweep_opt_name(enum fcr_sweep_opt o);
+const char *fcr_sweep_opt_env(enum fcr_sweep_opt o);
+/* Axis a's value at point p (0 <= p < n_points); borrowed. */
+const char *fcr_sweep_value(const struct fcr_sweep *s, size_t p, size_t a);
+/* "iodepth=16,numjobs=2" of point p ("" without a sweep); caller frees. */
+char *fcr_sweep_point_name(const struct fcr_sweep *s, size_t p);
+/* "TEST@iodepth=16,numjobs=2" (TEST without a sweep): the run's file
+ * names and its name everywhere; caller frees. */
+char *fcr_sweep_run_name(const struct fcr_sweep *s, size_t p, const char *test);
+
 struct fcr_state {
 	char *name;
 	unsigned line;
@@ -44,9 +86,13 @@ struct fcr_state {
 	 * indices into the campaign's suite */
 	size_t *tests;
 	size_t n_tests;
+	/* the points its rounds run each test at: its own `sweep`, else the
+	 * campaign's (borrowed; n_points 1 without a sweep) */
+	const struct fcr_sweep *sweep;
 	/* while the file is read: its own suite, and where its keys were set */
 	struct cm_strv own_suite;
-	unsigned repeat_line, rounds_line, suite_line, window_line;
+	struct fcr_sweep own_sweep;
+	unsigned repeat_line, rounds_line, suite_line, window_line, sweep_line;
 };
 
 enum fcr_target_kind { FCR_TARGET_LOCAL, FCR_TARGET_SSH };
@@ -150,6 +196,7 @@ struct fcr_campaign {
 	bool by_size;		/* a `size` lists more than one size: a directory level per size */
 	struct fcr_unit *units; /* variants x their sizes, in that order */
 	size_t n_units;
+	struct fcr_sweep sweep; /* the campaign's `sweep` (n_points 1 without) */
 };
 
 /*
@@ -185,5 +232,14 @@ bool fcr_campaign_has_units(const struct fcr_campaign *c);
  * mod n, each variant's sizes together in their order (without variants
  * the sizes rotate); sequential, always unit k. */
 size_t fcr_campaign_unit_at(const struct fcr_campaign *c, unsigned r, size_t k);
+
+/* The runs of state st in one round of one unit: its tests at each point. */
+size_t fcr_state_runs(const struct fcr_state *st);
+/* The j-th run of round r (from 1) of state st in a unit: test *ti (an index
+ * into st->tests) at point *point.  The points run in their order, each with
+ * the whole suite; interleaved, round r starts with point (r - 1) mod n
+ * (like the variants), sequential always with the first. */
+void fcr_state_run_at(const struct fcr_campaign *c, const struct fcr_state *st, unsigned r,
+		      size_t j, size_t *ti, size_t *point);
 
 #endif

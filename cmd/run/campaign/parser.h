@@ -32,6 +32,7 @@ enum ckey {
 	K_ORDER,
 	K_DISTURBED,
 	K_STEADY_WINDOW,
+	K_SWEEP,
 };
 
 /* The keys of a [variant NAME] section. */
@@ -74,6 +75,10 @@ int fcr_cp_bool(const char *v, bool *out);
 /* A `before = a; b; c` list of actions into *actions. */
 void fcr_cp_before(struct parser *p, const char *value, struct fcr_step **actions, size_t *n);
 void fcr_cp_steps_release(struct fcr_step *steps, size_t n);
+
+/* sweep.c */
+void fcr_cp_sweep(struct parser *p, const char *v, struct fcr_sweep *out);
+void fcr_cp_sweep_release(struct fcr_sweep *s);
 
 /* variants.c */
 void fcr_cp_sizes(struct parser *p, const char *v, struct fcr_size **out, size_t *n_out);

@@ -299,8 +299,12 @@ void fcr_cp_finish_variants(struct parser *p)
 				     "[variant %s] is not listed in 'variants' of [campaign]%s",
 				     vs->v.name, list_line ? "" : " (add variants = NAME ...)");
 	}
-	if (p->seen[K_ORDER] && !c->n_variants && c->n_sizes < 2)
-		fcr_cp_error(p, p->seen[K_ORDER], "'order' needs variants or several sizes");
+	bool swept = false;
+	for (size_t i = 0; i < c->n_states; i++)
+		swept |= c->states[i].sweep && c->states[i].sweep->n_points > 1;
+	if (p->seen[K_ORDER] && !c->n_variants && c->n_sizes < 2 && !swept)
+		fcr_cp_error(p, p->seen[K_ORDER],
+			     "'order' needs variants, several sizes or a sweep");
 
 	c->by_size = c->n_sizes > 1;
 	for (size_t i = 0; i < c->n_variants; i++)
