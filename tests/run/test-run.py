@@ -567,11 +567,13 @@ def test_dryrun(tmp):
     tf = os.path.join(tmp, 'target', 'fiocamp.testfile')
     for st in ('basis', 'after'):
         for r in (1, 2, 3):
-            for t in ('rw4k', 'rr4k'):
+            for t, rw in (('rw4k', 'randwrite'), ('rr4k', 'randread')):
+                # the swept options' variables from the job file's defaults
                 want = ('%s (30s): cd %s/r%d && env FIOCAMP_FILE=%s FIOCAMP_SIZE=4294967296 '
                         'FIOCAMP_RUNTIME=30 FIOCAMP_IOENGINE=libaio FIOCAMP_DIRECT=1 '
-                        'FIOCAMP_TEST=%s fio --output-format=json --output=%s.json '
-                        '--eta=always %s.fio') % (t, st, r, tf, t, t, t)
+                        'FIOCAMP_TEST=%s FIOCAMP_IODEPTH=32 FIOCAMP_NUMJOBS=1 FIOCAMP_BS=4k '
+                        'FIOCAMP_RW=%s FIOCAMP_RWMIXREAD=50 fio --output-format=json '
+                        '--output=%s.json --eta=always %s.fio') % (t, st, r, tf, t, rw, t, t)
                 check(want in out, 'fio line %s r%d %s in plan' % (st, r, t))
     check_eq(out.count('.   pause 10s\n'), 4, 'pauses in the plan')
     check('settle 1m30s' in out, 'settle in the plan')
@@ -605,16 +607,22 @@ def test_jobs(tmp):
     env.update(FIOCAMP_FILE=os.path.join(tmp, 'f'), FIOCAMP_SIZE='8M', FIOCAMP_RUNTIME='1',
                FIOCAMP_IOENGINE='libaio', FIOCAMP_DIRECT='1')
     expect = {
-        'rw4k': '--rw=randwrite --bs=4k --iodepth=32',
-        'rr4k': '--rw=randread --bs=4k --iodepth=32',
-        'lat4k': '--rw=randwrite --bs=4k --iodepth=1',
-        'sw1m': '--rw=write --bs=1M --iodepth=8',
-        'sr1m': '--rw=read --bs=1M --iodepth=8',
+        'rw4k': '--rw=randwrite --rwmixread=50 --bs=4k --iodepth=32 --numjobs=1',
+        'rr4k': '--rw=randread --rwmixread=50 --bs=4k --iodepth=32 --numjobs=1',
+        'lat4k': '--rw=randwrite --rwmixread=50 --bs=4k --iodepth=1 --numjobs=1',
+        'sw1m': '--rw=write --rwmixread=50 --bs=1M --iodepth=8 --numjobs=1',
+        'sr1m': '--rw=read --rwmixread=50 --bs=1M --iodepth=8 --numjobs=1',
         'prefill': '--rw=write --bs=1M --iodepth=8',
     }
     for name, opts in expect.items():
         env['FIOCAMP_TEST'] = name
         path = os.path.join(SRCDIR, 'fio-jobs', name + '.fio')
+        # by hand, the swept options' variables come from the file's defaults
+        with open(path) as fh:
+            for line in fh:
+                if line.startswith('; default '):
+                    k, v = line[len('; default '):].strip().split('=', 1)
+                    env[k] = v
         p = subprocess.run(['fio', '--parse-only', path], env=env, capture_output=True,
                            text=True)
         check_eq(p.returncode, 0, 'fio --parse-only %s (%s)' % (name, p.stderr))

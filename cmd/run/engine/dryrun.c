@@ -70,7 +70,7 @@ static void describe_suite(struct fcr_session *S, const struct fcr_state *st, co
 	struct cm_strv env = {0}, argv = {0};
 	for (size_t ti = 0; ti < st->n_tests; ti++) {
 		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
-		fcr_fio_env(&S->fio, job->test, &env);
+		fcr_fio_env(&S->fio, job, job->test, &env);
 		fcr_target_fio_argv(&S->tgt, job->test, env.v, job->len, &argv);
 		char *joined = fcr_shell_join(argv.v);
 		char *envj = fcr_shell_join(env.v);
@@ -319,7 +319,7 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	}
 	cm_buf_release(&desc);
 	if (c->prefill && !c->n_variants) {
-		fcr_fio_env(&S->fio, "prefill", &env);
+		fcr_fio_env(&S->fio, &S->fio.prefill_job, "prefill", &env);
 		fcr_target_fio_argv(&S->tgt, "prefill", env.v, S->fio.prefill_job.len, &argv);
 		joined = fcr_shell_join(argv.v);
 		char *envj = fcr_shell_join(env.v);

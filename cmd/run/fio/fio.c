@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,31 @@ int fcr_fio_resolve_jobs(struct fcr_fio *f, const char *campaign_dir, const char
 	if (need_prefill &&
 	    fcr_jobs_resolve("prefill", campaign_dir, jobs_dir, &f->prefill_job, err) < 0)
 		return -1;
-	return 0;
+	/* a swept option the job file sets itself would make every point the same */
+	struct cm_strv problems = {0};
+	bool *checked = cm_calloc(c->suite.n + 1, sizeof(*checked)); /* with c->sweep */
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
+		bool shared = st->sweep == &c->sweep;
+		for (size_t ti = 0; st->rounds && ti < st->n_tests; ti++) {
+			if (shared && checked[st->tests[ti]])
+				continue;
+			checked[st->tests[ti]] |= shared;
+			fcr_jobs_check_sweep(&f->jobs[st->tests[ti]], st->sweep, &problems);
+		}
+	}
+	free(checked);
+	int rc = 0;
+	if (problems.n) {
+		struct cm_buf b = {0};
+		for (size_t i = 0; i < problems.n; i++)
+			cm_buf_printf(&b, "%s%s", i ? "; " : "", problems.v[i]);
+		fcr_fail(err, "%s", b.s);
+		cm_buf_release(&b);
+		rc = -1;
+	}
+	cm_strv_release(&problems);
+	return rc;
 }
 
 void fcr_fio_release(struct fcr_fio *f)
@@ -79,7 +104,8 @@ void fcr_fio_release(struct fcr_fio *f)
 
 /* ---- the fio environment ------------------------------------------------ */
 
-void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env)
+void fcr_fio_env(const struct fcr_fio *f, const struct fcr_jobfile *job, const char *test,
+		 struct cm_strv *env)
 {
 	const struct fcr_campaign *c = f->c;
 	cm_strv_addf(env, "FIOCAMP_FILE=%s", f->file ? f->file : f->target->test_file);
@@ -89,6 +115,36 @@ void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env)
 	cm_strv_addf(env, "FIOCAMP_IOENGINE=%s", c->ioengine);
 	cm_strv_addf(env, "FIOCAMP_DIRECT=%d", c->direct);
 	cm_strv_addf(env, "FIOCAMP_TEST=%s", test);
+	for (size_t i = 0; i < FCR_SWEEP_OPTS; i++) {
+		enum fcr_sweep_opt o = (enum fcr_sweep_opt)i;
+		const char *v = fcr_jobs_default(job, o);
+		for (size_t a = 0; f->sweep && a < f->sweep->n_axes; a++) {
+			if (f->sweep->axes[a].opt == o)
+				v = fcr_sweep_value(f->sweep, f->point, a);
+		}
+		if (v)
+			cm_strv_addf(env, "%s=%s", fcr_sweep_opt_env(o), v);
+	}
+}
+
+char *fcr_fio_job_text(const struct fcr_jobfile *job, char *const *env, size_t *len)
+{
+	static const char prefix[] = "FIOCAMP_NUMJOBS=";
+	unsigned long numjobs = 1;
+	for (size_t i = 0; env[i]; i++) {
+		if (!strncmp(env[i], prefix, sizeof(prefix) - 1) &&
+		    fcr_parse_uint(env[i] + sizeof(prefix) - 1, ULONG_MAX, &numjobs) < 0)
+			numjobs = 1;
+	}
+	if (numjobs <= 1 || fcr_jobs_sets(job, "group_reporting")) {
+		*len = job->len;
+		return cm_strndup(job->text, job->len);
+	}
+	char *text = cm_asprintf("; fiocamp-run: numjobs=%lu, its processes reported as one group\n"
+				 "[global]\ngroup_reporting\n\n%s",
+				 numjobs, job->text);
+	*len = strlen(text);
+	return text;
 }
 
 /* ---- evaluating a fio run ----------------------------------------------- */
@@ -344,7 +400,9 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	struct cm_strv env = {0};
 	struct cm_strv argv = {0};
 	enum fcr_outcome result = FCR_FAILED;
-	fcr_fio_env(f, name, &env);
+	fcr_fio_env(f, job, name, &env);
+	size_t job_len;
+	char *job_text = fcr_fio_job_text(job, env.v, &job_len);
 	struct cm_buf envtext = {0};
 	for (size_t i = 0; i < env.n; i++) {
 		cm_buf_puts(&envtext, env.v[i]);
@@ -352,7 +410,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	}
 	json_object_set_new(obj, "status", json_string(CM_STATUS_RUNNING));
 	/* made durable with the other outputs when the round ends (sync_outputs) */
-	if (fcr_write_file_nosync(job_abs, job->text, job->len, &err) < 0 ||
+	if (fcr_write_file_nosync(job_abs, job_text, job_len, &err) < 0 ||
 	    fcr_write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
 		cm_buf_release(&envtext);
 		json_object_set_new(obj, "status", json_string(CM_STATUS_FAILED));
@@ -364,7 +422,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	fcr_jset_text(obj, "job", job_rel);
 	fcr_jset_text(obj, "env", env_rel);
 
-	fcr_target_fio_argv(f->target, name, env.v, job->len, &argv);
+	fcr_target_fio_argv(f->target, name, env.v, job_len, &argv);
 	json_t *ev = json_deep_copy(where);
 	char *joined = fcr_shell_join(argv.v);
 	json_object_set_new(ev, "argv", json_string(joined));
@@ -489,6 +547,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 out:
 	cm_strv_release(&env);
 	cm_strv_release(&argv);
+	free(job_text);
 	free(dir);
 	free(job_rel);
 	free(env_rel);

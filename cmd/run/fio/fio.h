@@ -36,15 +36,26 @@ struct fcr_fio {
 	/* the environment capture in force (borrowed from the manifest): the
 	 * devices the sampler reads */
 	json_t *environment;
+	/* the point of the runs to come: of sweep (borrowed; NULL: none) */
+	const struct fcr_sweep *sweep;
+	size_t point;
 };
 
-/* Finds the suite's job files (and the prefill's when need_prefill). */
+/* Finds the suite's job files (and the prefill's when need_prefill), and
+ * checks each against the sweep of every state that runs it
+ * (fcr_jobs_check_sweep). */
 int fcr_fio_resolve_jobs(struct fcr_fio *f, const char *campaign_dir, const char *jobs_dir,
 			 bool need_prefill, struct fcr_error *err);
 void fcr_fio_release(struct fcr_fio *f);
 
-/* The FIOCAMP_* variables a job file reads, for test `test`. */
-void fcr_fio_env(const struct fcr_fio *f, const char *test, struct cm_strv *env);
+/* The FIOCAMP_* variables job file `job` reads, for the run named `test`:
+ * the swept options at f's point, else the job file's defaults. */
+void fcr_fio_env(const struct fcr_fio *f, const struct fcr_jobfile *job, const char *test,
+		 struct cm_strv *env);
+/* The job file as fio gets it: with numjobs above 1 (in env) and no
+ * group_reporting of its own, one [global] group_reporting put before it,
+ * so that a point's IOPS is the sum over its processes.  Caller frees. */
+char *fcr_fio_job_text(const struct fcr_jobfile *job, char *const *env, size_t *len);
 
 /*
  * One fio run of `job` as test `name` in <cdir>/<dir_rel>; everything goes
