@@ -949,6 +949,12 @@ static void finish(struct parser *p)
 		}
 		st->sweep = st->sweep_line ? &st->own_sweep : &c->sweep;
 		needs_suite |= st->rounds && !st->suite_line;
+		if (st->steady_max && st->sweep->n_points > 1)
+			fcr_cp_error(
+			    p, st->sweep_line ? st->sweep_line : c->sweep.line,
+			    "state %s: a sweep and rounds = until-steady do not go together "
+			    "(steadiness is judged per test, not per point)",
+			    st->name);
 	}
 	if (p->had_campaign && !p->seen[K_SUITE] && needs_suite)
 		fcr_cp_error(p, p->line, "[campaign] needs 'suite' (e.g. suite = rw4k rr4k)");

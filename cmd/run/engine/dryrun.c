@@ -60,31 +60,55 @@ static void describe_step(struct fcr_session *S, size_t si, const struct fcr_ste
 		(*unknown)++;
 }
 
-/* The fio runs of state st's tests in <rel>, with their environment. */
-static void describe_suite(struct fcr_session *S, const struct fcr_state *st, const char *rel,
-			   double *total_s)
+/* The fio runs of round r of state st in <rel> (its tests at each point),
+ * with their environment. */
+static void describe_suite(struct fcr_session *S, const struct fcr_state *st, unsigned r,
+			   const char *rel, double *total_s)
 {
 	const struct fcr_campaign *c = S->c;
 	char runtime[32];
 	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
 	struct cm_strv env = {0}, argv = {0};
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
+	for (size_t j = 0; j < fcr_state_runs(st); j++) {
+		size_t ti, pt;
+		fcr_state_run_at(c, st, r, j, &ti, &pt);
 		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
-		fcr_fio_env(&S->fio, job, job->test, &env);
-		fcr_target_fio_argv(&S->tgt, job->test, env.v, job->len, &argv);
+		char *name = fcr_sweep_run_name(st->sweep, pt, job->test);
+		S->fio.sweep = st->sweep;
+		S->fio.point = pt;
+		fcr_fio_env(&S->fio, job, name, &env);
+		S->fio.sweep = NULL;
+		size_t len;
+		char *text = fcr_fio_job_text(job, env.v, &len);
+		free(text);
+		fcr_target_fio_argv(&S->tgt, name, env.v, len, &argv);
 		char *joined = fcr_shell_join(argv.v);
 		char *envj = fcr_shell_join(env.v);
 		if (c->target == FCR_TARGET_LOCAL)
-			printf("         %s (%s): cd %s && env %s %s\n", job->test, runtime, rel,
-			       envj, joined);
+			printf("         %s (%s): cd %s && env %s %s\n", name, runtime, rel, envj,
+			       joined);
 		else
-			printf("         %s (%s): %s\n", job->test, runtime, joined);
+			printf("         %s (%s): %s\n", name, runtime, joined);
 		free(envj);
 		free(joined);
+		free(name);
 		cm_strv_release(&env);
 		cm_strv_release(&argv);
 		*total_s += (double)c->runtime_ms / 1000.0 + FCR_FIO_OVERHEAD_GUESS_S;
 	}
+}
+
+/* The points of a sweep, one a line. */
+static void describe_sweep(const char *whose, const struct fcr_sweep *sw)
+{
+	printf("%s sweep %s: %zu point%s, each test at each:", whose, sw->text, sw->n_points,
+	       sw->n_points == 1 ? "" : "s");
+	for (size_t p = 0; p < sw->n_points; p++) {
+		char *n = fcr_sweep_point_name(sw, p);
+		printf("%s%s", p ? ", " : " ", n);
+		free(n);
+	}
+	printf("\n");
 }
 
 /* "4 rounds", "1 round", or until steady "5–8 rounds": the fewest and the most. */
@@ -143,7 +167,7 @@ static void describe_round(struct fcr_session *S, const struct fcr_state *st, co
 	}
 	printf("%3u.   round %u/%u -> %s/r%u/\n", ++*step, r, st->rounds, dir, r);
 	char *rel = cm_asprintf("%s/r%u", dir, r);
-	describe_suite(S, st, rel, total_s);
+	describe_suite(S, st, r, rel, total_s);
 	free(rel);
 }
 
@@ -179,7 +203,7 @@ static void describe_unit(struct fcr_session *S, size_t si, const char *dir, uns
 	char *rel = cm_asprintf("%s/r%u/%s", dir, r, u->dir);
 	printf("%3u.   round %u/%u, %s%s -> %s/\n", ++*step, r, st->rounds,
 	       v ? "variant " : "size ", u->label, rel);
-	describe_suite(S, st, rel, total_s);
+	describe_suite(S, st, r, rel, total_s);
 	free(rel);
 }
 
@@ -265,6 +289,22 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		       c->order == FCR_ORDER_SEQUENTIAL
 			   ? "sequential: all rounds of one, then the next"
 			   : "interleaved: each round runs all, the first rotating");
+	/* the sweeps and what they multiply: the fio runs of the whole campaign */
+	if (c->sweep.n_axes)
+		describe_sweep("campaign", &c->sweep);
+	size_t fio_runs = 0;
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
+		if (st->sweep_line && st->sweep->n_axes) {
+			char whose[FCR_NAME_MAX_BYTES + 16];
+			snprintf(whose, sizeof(whose), "state %s", st->name);
+			describe_sweep(whose, st->sweep);
+		}
+		fio_runs += (size_t)st->repeat * rounds_shown(st) * fcr_manifest_round_tests(c, st);
+	}
+	if (c->sweep.n_axes || fio_runs)
+		printf("%zu fio run%s%s\n", fio_runs, fio_runs == 1 ? "" : "s",
+		       c->steady_max ? " with the fewest rounds" : "");
 	printf("provider %s\n", c->provider_type);
 	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
 	struct cm_strv problems = {0};
@@ -342,6 +382,9 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 			snprintf(how, sizeof(how),
 				 " (%s x %zu test%s: until the last %u rounds are steady)", rounds,
 				 st->n_tests, st->n_tests == 1 ? "" : "s", st->steady_window);
+		else if (st->sweep_line && st->sweep->n_points > 1)
+			snprintf(how, sizeof(how), " (%s x %zu test%s x %zu points)", rounds,
+				 st->n_tests, st->n_tests == 1 ? "" : "s", st->sweep->n_points);
 		else if (st->rounds != c->rounds || st->n_tests != c->suite.n)
 			snprintf(how, sizeof(how), " (%s x %zu test%s)", rounds, st->n_tests,
 				 st->n_tests == 1 ? "" : "s");

@@ -97,8 +97,35 @@ static bool of_unit(json_t *t, const struct fcr_campaign *c, const struct fcr_un
 	return !c->by_size || (size && !strcmp(size, u->size->text));
 }
 
-/* Every done run of test `test` in unit u of state si, over its
- * repetitions and rounds: their IOPS into vals (room for all). */
+/* Whether manifest entry t is of run `run`: its test at its point
+ * ("rr4k@iodepth=16,numjobs=2"), or its test alone without a point. */
+static bool of_run(json_t *t, const char *run)
+{
+	const char *name = fcr_jstr(t, "test");
+	size_t n = name ? strlen(name) : 0;
+	if (!name || strncmp(run, name, n))
+		return false;
+	json_t *point = json_object_get(t, "point");
+	if (!json_object_size(point))
+		return run[n] == '\0';
+	const char *at = run + n;
+	const char *k;
+	json_t *v;
+	char sep = '@';
+	json_object_foreach(point, k, v) {
+		const char *val = json_string_value(v);
+		size_t kl = strlen(k), vl = val ? strlen(val) : 0;
+		if (!val || *at != sep || strncmp(at + 1, k, kl) || at[1 + kl] != '=' ||
+		    strncmp(at + 2 + kl, val, vl))
+			return false;
+		at += 2 + kl + vl;
+		sep = ',';
+	}
+	return *at == '\0';
+}
+
+/* Every done run `test` (TEST or TEST@POINT) in unit u of state si, over
+ * its repetitions and rounds: their IOPS into vals (room for all). */
 static size_t state_values(const struct fcr_session *S, size_t si, const struct fcr_unit *u,
 			   const char *test, double *vals)
 {
@@ -113,9 +140,8 @@ static size_t state_values(const struct fcr_session *S, size_t si, const struct 
 			size_t ti;
 			json_t *t;
 			json_array_foreach(json_object_get(round, "tests"), ti, t) {
-				const char *name = fcr_jstr(t, "test");
 				double iops;
-				if (name && !strcmp(name, test) && of_unit(t, S->c, u) &&
+				if (of_run(t, test) && of_unit(t, S->c, u) &&
 				    run_iops(S, t, &iops) == 0)
 					vals[n++] = iops;
 			}
@@ -144,17 +170,26 @@ static void builtin_table(const struct fcr_session *S)
 		ws = widest(ws, c->states[si].name);
 	for (size_t k = 0; units && k < c->n_units; k++)
 		wu = widest(wu, c->units[k].label);
-	for (size_t ti = 0; ti < c->suite.n; ti++)
-		wt = widest(wt, S->fio.jobs[ti].test);
+	/* a row per test at each point of its state's sweep */
+	for (size_t si = 0; si < c->n_states; si++) {
+		const struct fcr_state *st = &c->states[si];
+		for (size_t j = 0; j < fcr_state_runs(st); j++) {
+			size_t ti, pt;
+			fcr_state_run_at(c, st, 0, j, &ti, &pt);
+			char *run =
+			    fcr_sweep_run_name(st->sweep, pt, S->fio.jobs[st->tests[ti]].test);
+			wt = widest(wt, run);
+			free(run);
+		}
+	}
 	printf("\n%-*s ", ws, "state");
 	if (units)
 		printf("%-*s ", wu, c->n_variants ? "variant" : "size");
 	printf("%-*s %6s %12s %12s %12s %9s\n", wt, "test", "rounds", "median IOPS", "min", "max",
 	       "vs first");
 	/* the first state's median of each unit and test */
-	double *base = cm_calloc(n_units * c->suite.n, sizeof(double));
-	for (size_t i = 0; i < n_units * c->suite.n; i++)
-		base[i] = NAN;
+	/* unit index/run name -> the first state's median of it */
+	json_t *base = json_object();
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		json_t *s = json_array_get(json_object_get(S->rec.m, "states"), si);
@@ -165,9 +200,12 @@ static void builtin_table(const struct fcr_session *S)
 		double *vals = cm_calloc(room, sizeof(double));
 		for (size_t k = 0; k < n_units; k++) {
 			const struct fcr_unit *u = units ? &c->units[k] : NULL;
-			for (size_t sti = 0; sti < st->n_tests; sti++) {
+			for (size_t j = 0; j < fcr_state_runs(st); j++) {
+				size_t sti, pt;
+				fcr_state_run_at(c, st, 0, j, &sti, &pt);
 				size_t ti = st->tests[sti];
-				const char *test = S->fio.jobs[ti].test;
+				char *test =
+				    fcr_sweep_run_name(st->sweep, pt, S->fio.jobs[ti].test);
 				size_t n = state_values(S, si, u, test, vals);
 				printf("%-*s ", ws, st->name);
 				if (units)
@@ -175,22 +213,26 @@ static void builtin_table(const struct fcr_session *S)
 				struct fc_summary sum;
 				if (n == 0 || fc_summarize(vals, n, &sum) < 0) {
 					printf("%-*s %6zu %12s\n", wt, test, n, "-");
+					free(test);
 					continue;
 				}
 				char change[16] = "";
-				double *b = &base[k * c->suite.n + ti];
-				if (isnan(*b))
-					*b = sum.median;
-				else if (*b > 0)
+				char *key = cm_asprintf("%zu/%s", k, test);
+				json_t *b = json_object_get(base, key);
+				if (!b)
+					json_object_set_new(base, key, json_real(sum.median));
+				else if (json_real_value(b) > 0)
 					snprintf(change, sizeof(change), "%+.1f%%",
-						 (sum.median / *b - 1) * 100);
+						 (sum.median / json_real_value(b) - 1) * 100);
+				free(key);
 				printf("%-*s %6zu %12.0f %12.0f %12.0f %9s\n", wt, test, n,
 				       sum.median, sum.min, sum.max, change);
+				free(test);
 			}
 		}
 		free(vals);
 	}
-	free(base);
+	json_decref(base);
 	printf("(IOPS: read + write of each run, median over the rounds; the last column is the\n"
 	       " change of the median against the first state that ran the test%s)\n",
 	       units ? (c->n_variants ? " in that variant" : " at that size") : "");

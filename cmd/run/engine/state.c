@@ -6,6 +6,7 @@
  * resumed session skips it.  The campaign around it (the campaign
  * directory, the provider, the end) is engine.c's.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -211,27 +212,43 @@ static void step_label(const struct fcr_session *S, const struct fcr_state *st, 
 }
 
 /*
- * Runs the suite in <cdir>/<rel>, test ti into tests[first + ti]; `where`
- * (borrowed) names the runs in the journal, `what` in messages ("basis
- * r1/4").  *any_failed is set when a test failed and --keep-going went on.
+ * Runs round r's suite in <cdir>/<rel> at each point of the state's sweep,
+ * run j (fcr_state_run_at) into tests[first + j]; a run done already (a
+ * round resumed at a point) is not run again.  `where` (borrowed) names the
+ * runs in the journal, `what` in messages ("basis r1/4").  round_obj is
+ * saved when a point ends.  *any_failed is set when a test failed and
+ * --keep-going went on.
  */
-static enum fcr_outcome run_tests(struct fcr_session *S, const struct fcr_state *st,
-				  const char *rel, json_t *tests, size_t first, json_t *where,
+static enum fcr_outcome run_tests(struct fcr_session *S, const struct fcr_state *st, unsigned r,
+				  const char *rel, json_t *round_obj, size_t first, json_t *where,
 				  const char *what, bool *any_failed)
 {
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
+	const struct fcr_campaign *c = S->c;
+	json_t *tests = json_object_get(round_obj, "tests");
+	size_t runs = fcr_state_runs(st);
+	bool swept = st->sweep->n_axes > 0;
+	for (size_t j = 0; j < runs; j++) {
+		size_t ti, pt;
+		fcr_state_run_at(c, st, r, j, &ti, &pt);
+		json_t *t = json_array_get(tests, first + j);
+		if (fcr_has_status(t, CM_STATUS_DONE))
+			continue;
 		const struct fcr_jobfile *job = &S->fio.jobs[st->tests[ti]];
-		json_t *t = json_array_get(tests, first + ti);
+		char *name = fcr_sweep_run_name(st->sweep, pt, job->test);
 		json_t *w = json_deep_copy(where);
 		json_object_set_new(w, "test", json_string(job->test));
-		char label[FCR_NAME_MAX_BYTES * 4 + 64];
-		snprintf(label, sizeof(label), "%s %s", what, job->test);
-		fcr_status_show(job->test, true);
-		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, job->test, job, t, w, label);
+		if (swept)
+			json_object_set_new(w, "point", fcr_manifest_point(st->sweep, pt));
+		char label[FCR_NAME_MAX_BYTES * 5 + 64];
+		snprintf(label, sizeof(label), "%s %s", what, name);
+		fcr_status_show(name, true);
+		S->fio.sweep = st->sweep;
+		S->fio.point = pt;
+		enum fcr_outcome s = fcr_fio_run(&S->fio, rel, name, job, t, w, label);
+		S->fio.sweep = NULL;
 		json_decref(w);
+		free(name);
 		fcr_status_test_done();
-		/* the manifest is saved when the round (or the variant) ends: one cut
-		 * short runs again as a whole, so its single tests need no save */
 		if (S->rec.failed)
 			return FCR_FATAL;
 		if (s == FCR_INTERRUPTED)
@@ -241,8 +258,41 @@ static enum fcr_outcome run_tests(struct fcr_session *S, const struct fcr_state 
 			if (!S->o->keep_going)
 				return FCR_FAILED;
 		}
+		/* without a sweep the manifest is saved when the round (or the
+		 * variant) ends: one cut short runs again as a whole.  A sweep's
+		 * points are saved as each ends, its outputs durable first: a
+		 * resumed session continues at the point cut short. */
+		if (swept && st->sweep->n_points > 1 && (j + 1) % st->n_tests == 0 &&
+		    j + 1 < runs) {
+			char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+			fcr_fio_sync_outputs(abs);
+			free(abs);
+			fcr_record_touch(&S->rec, round_obj);
+			fcr_record_save(&S->rec);
+			if (S->rec.failed)
+				return FCR_FATAL;
+		}
 	}
 	return FCR_DONE;
+}
+
+/*
+ * Whether the attempt at a round (or at a unit of one: its runs from
+ * `first`) continues an earlier one at the point it was cut short: the
+ * state sweeps, and the earlier attempt finished some of its runs.
+ */
+static bool continues_at_point(const struct fcr_state *st, json_t *tests, size_t first)
+{
+	if (st->sweep->n_points < 2 || !json_is_array(tests))
+		return false;
+	size_t runs = fcr_state_runs(st);
+	if (json_array_size(tests) < first + runs)
+		return false;
+	for (size_t j = 0; j < runs; j++) {
+		if (fcr_has_status(json_array_get(tests, first + j), CM_STATUS_DONE))
+			return true;
+	}
+	return false;
 }
 
 /* Moves <cdir>/<rel> aside as <rel>.<tag>-<k>, listed in obj's
@@ -276,6 +326,104 @@ static int move_aside(struct fcr_session *S, const char *rel, const char *tag, j
 	free(aside);
 	free(abs);
 	return rc;
+}
+
+/* Whether file `f` is one of run `name`'s: NAME.json, NAME_iops.1.log ... */
+static bool file_of_run(const char *f, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(f, name, n) && (f[n] == '.' || f[n] == '_');
+}
+
+/*
+ * What run j of an earlier attempt left in <cdir>/<rel> when it did not
+ * end well (its entry t): its files go into <rel>/<name>.<tag>-<k>/, listed
+ * in t's moved_aside, so that the round continues beside the runs done.
+ */
+static int move_run_aside(struct fcr_session *S, const char *rel, const char *name, json_t *t,
+			  json_t *where, const char *what)
+{
+	char *abs = cm_asprintf("%s/%s", S->cdir, rel);
+	struct cm_strv files = {0};
+	DIR *d = opendir(abs);
+	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+		if (file_of_run(e->d_name, name) && e->d_type != DT_DIR)
+			cm_strv_add(&files, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	int rc = 0;
+	if (files.n) {
+		char *base = cm_asprintf("%s/%s", abs, name);
+		const char *tag =
+		    fcr_has_status(t, CM_STATUS_FAILED) ? CM_ASIDE_FAILED : CM_ASIDE_INTERRUPTED;
+		unsigned k;
+		char *aside = fcr_aside_name(base, tag, &k);
+		struct fcr_error err;
+		if (fcr_mkdir_p(aside, 0755, &err) < 0) {
+			fcr_progress_problem("%s", err.msg);
+			rc = -1;
+		}
+		for (size_t i = 0; rc == 0 && i < files.n; i++) {
+			char *from = cm_asprintf("%s/%s", abs, files.v[i]);
+			char *to = cm_asprintf("%s/%s", aside, files.v[i]);
+			if (rename(from, to) < 0) {
+				fcr_fail_errno(&err, errno, "cannot move %s aside", from);
+				fcr_progress_problem("%s", err.msg);
+				rc = -1;
+			}
+			free(from);
+			free(to);
+		}
+		if (rc == 0) {
+			fcr_fsync_dir(aside, NULL);
+			fcr_fsync_dir(abs, NULL);
+			const char *aside_rel = aside + strlen(S->cdir) + 1;
+			json_t *list = json_object_get(t, "moved_aside");
+			if (!json_is_array(list)) {
+				list = json_array();
+				json_object_set_new(t, "moved_aside", list);
+			}
+			json_array_append_new(list, json_string(aside_rel));
+			json_t *ev = json_deep_copy(where);
+			json_object_set_new(ev, "from", json_string(rel));
+			json_object_set_new(ev, "run", json_string(name));
+			json_object_set_new(ev, "to", json_string(aside_rel));
+			fcr_record_event(&S->rec, "moved-aside", ev);
+			fcr_progress_line("%s: the unfinished earlier attempt at %s is kept as %s",
+					  what, name, aside_rel);
+		}
+		free(aside);
+		free(base);
+	}
+	cm_strv_release(&files);
+	free(abs);
+	return rc;
+}
+
+/*
+ * An attempt that continues at the point cut short (continues_at_point):
+ * the runs not done are pending again, what they left moved aside.
+ */
+static int continue_at_point(struct fcr_session *S, const struct fcr_state *st, unsigned r,
+			     const char *rel, json_t *tests, size_t first, json_t *where,
+			     const char *what)
+{
+	for (size_t j = 0; j < fcr_state_runs(st); j++) {
+		json_t *t = json_array_get(tests, first + j);
+		if (fcr_has_status(t, CM_STATUS_DONE))
+			continue;
+		size_t ti, pt;
+		fcr_state_run_at(S->c, st, r, j, &ti, &pt);
+		char *name = fcr_sweep_run_name(st->sweep, pt, S->fio.jobs[st->tests[ti]].test);
+		int rc = move_run_aside(S, rel, name, t, where, what);
+		free(name);
+		if (rc < 0)
+			return -1;
+		json_object_set_new(t, "status", json_string(CM_STATUS_PENDING));
+	}
+	fcr_progress_line("%s: continues at the point cut short", what);
+	return 0;
 }
 
 /*
@@ -342,7 +490,11 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	char what_dir[FCR_NAME_MAX_BYTES + 64];
 	snprintf(what_dir, sizeof(what_dir), "%s round %u", name, r);
 	/* with units each unit's directory is kept or moved aside by itself */
-	if (attempt_dir(S, rel, units ? NULL : round_obj, where, what_dir) < 0) {
+	bool resume_point =
+	    !units && continues_at_point(st, json_object_get(round_obj, "tests"), 0);
+	if (resume_point ? continue_at_point(S, st, r, rel, json_object_get(round_obj, "tests"), 0,
+					     where, what_dir) < 0
+			 : attempt_dir(S, rel, units ? NULL : round_obj, where, what_dir) < 0) {
 		result = FCR_FATAL;
 		goto out;
 	}
@@ -352,13 +504,13 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(round_obj, "finished");
 	json_t *tests = json_object_get(round_obj, "tests");
-	if (!units) {
+	if (!units && !resume_point) {
 		tests = json_array();
 		json_object_set_new(round_obj, "tests", tests);
-		for (size_t ti = 0; ti < st->n_tests; ti++)
-			json_array_append_new(
-			    tests, fcr_manifest_test(c, NULL, S->fio.jobs[st->tests[ti]].test));
-	} else if (first_start) {
+		for (size_t j = 0; j < fcr_state_runs(st); j++)
+			json_array_append_new(tests,
+					      fcr_manifest_run(c, NULL, st, S->fio.jobs, r, j));
+	} else if (units && first_start) {
 		/* the order this round runs its units in, and their tests in it */
 		json_t *order = json_array();
 		tests = json_array();
@@ -371,10 +523,9 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 				json_object_set_new(e, "size", json_string(u->size->text));
 			json_object_set_new(e, "status", json_string(CM_STATUS_PENDING));
 			json_array_append_new(order, e);
-			for (size_t ti = 0; ti < st->n_tests; ti++)
+			for (size_t j = 0; j < fcr_state_runs(st); j++)
 				json_array_append_new(
-				    tests,
-				    fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
+				    tests, fcr_manifest_run(c, u, st, S->fio.jobs, r, j));
 		}
 		json_object_set_new(round_obj, "order", order);
 		json_object_set_new(round_obj, "tests", tests);
@@ -410,7 +561,7 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	} else if (result == FCR_DONE) {
 		char what[FCR_NAME_MAX_BYTES + 64];
 		snprintf(what, sizeof(what), "%s r%u/%u", name, r, st->rounds);
-		result = run_tests(S, st, rel, tests, 0, where, what, &any_failed);
+		result = run_tests(S, st, r, rel, round_obj, 0, where, what, &any_failed);
 		if (result == FCR_FATAL)
 			goto out;
 	}
@@ -549,9 +700,9 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 				json_object_set_new(e, "status", json_string(CM_STATUS_FAILED));
 				json_object_set_new(
 				    e, "error", json_string("the variant's preparation failed"));
-				size_t first = k * st->n_tests;
-				for (size_t ti = 0; ti < st->n_tests; ti++)
-					json_object_set_new(json_array_get(tests, first + ti),
+				size_t first = k * fcr_state_runs(st);
+				for (size_t j = 0; j < fcr_state_runs(st); j++)
+					json_object_set_new(json_array_get(tests, first + j),
 							    "status",
 							    json_string(CM_STATUS_SKIPPED));
 				fcr_record_touch(&S->rec, round_obj);
@@ -559,14 +710,15 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 			goto out;
 		}
 	}
-	if (attempt_dir(S, rel, e, where, what) < 0) {
+	size_t first = k * fcr_state_runs(st);
+	bool resume_point = continues_at_point(st, tests, first);
+	if (resume_point ? continue_at_point(S, st, r, rel, tests, first, where, what) < 0
+			 : attempt_dir(S, rel, e, where, what) < 0) {
 		result = FCR_FATAL;
 		goto out;
 	}
-	size_t first = k * st->n_tests;
-	for (size_t ti = 0; ti < st->n_tests; ti++)
-		json_array_set_new(tests, first + ti,
-				   fcr_manifest_test(c, u, S->fio.jobs[st->tests[ti]].test));
+	for (size_t j = 0; !resume_point && j < fcr_state_runs(st); j++)
+		json_array_set_new(tests, first + j, fcr_manifest_run(c, u, st, S->fio.jobs, r, j));
 	json_object_set_new(e, "status", json_string(CM_STATUS_RUNNING));
 	json_object_set_new(e, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(e, "finished");
@@ -580,14 +732,14 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 	}
 	use_unit(S, u);
 	bool any_failed = false;
-	result = run_tests(S, st, rel, tests, first, where, what, &any_failed);
+	result = run_tests(S, st, r, rel, round_obj, first, where, what, &any_failed);
 	use_unit(S, NULL);
 	if (result == FCR_FATAL)
 		goto out;
 	if (result == FCR_DONE && any_failed)
 		result = FCR_FAILED;
-	for (size_t ti = 0; ti < st->n_tests; ti++) {
-		json_t *t = json_array_get(tests, first + ti);
+	for (size_t j = 0; j < fcr_state_runs(st); j++) {
+		json_t *t = json_array_get(tests, first + j);
 		if (fcr_has_status(t, CM_STATUS_PENDING))
 			json_object_set_new(t, "status", json_string(CM_STATUS_SKIPPED));
 	}

@@ -11,6 +11,8 @@
 
 #include "record/record.h"
 
+static json_t *sweep_json(const struct fcr_sweep *s);
+
 static json_t *settings_json(const struct fcr_campaign *c)
 {
 	json_t *s = json_pack("{s:i, s:o, s:o, s:s?, s:I, s:s?, s:b, s:b, s:s, s:i}", "rounds",
@@ -26,10 +28,12 @@ static json_t *settings_json(const struct fcr_campaign *c)
 			    isnan(c->disturbed_foreign_io) ? json_null()
 							   : json_real(c->disturbed_foreign_io));
 	json_object_set_new(s, "disturbed", d);
-	if (fcr_campaign_has_units(c))
+	if (fcr_campaign_has_units(c) || c->sweep.n_points > 1)
 		json_object_set_new(
 		    s, "order",
 		    json_string(c->order == FCR_ORDER_SEQUENTIAL ? "sequential" : "interleaved"));
+	if (c->sweep.n_axes)
+		json_object_set_new(s, "sweep", sweep_json(&c->sweep));
 	return s;
 }
 
@@ -84,9 +88,43 @@ json_t *fcr_manifest_test(const struct fcr_campaign *c, const struct fcr_unit *u
 	return t;
 }
 
+json_t *fcr_manifest_point(const struct fcr_sweep *s, size_t p)
+{
+	json_t *o = json_object();
+	for (size_t a = 0; a < s->n_axes; a++)
+		json_object_set_new(o, fcr_sweep_opt_name(s->axes[a].opt),
+				    json_string(fcr_sweep_value(s, p, a)));
+	return o;
+}
+
+/* The sweep as settings and a state's own: {"iodepth": ["1", "16"], ...}. */
+static json_t *sweep_json(const struct fcr_sweep *s)
+{
+	json_t *o = json_object();
+	for (size_t a = 0; a < s->n_axes; a++) {
+		json_t *v = json_array();
+		for (size_t i = 0; i < s->axes[a].values.n; i++)
+			json_array_append_new(v, json_string(s->axes[a].values.v[i]));
+		json_object_set_new(o, fcr_sweep_opt_name(s->axes[a].opt), v);
+	}
+	return o;
+}
+
+json_t *fcr_manifest_run(const struct fcr_campaign *c, const struct fcr_unit *u,
+			 const struct fcr_state *st, const struct fcr_jobfile *jobs, unsigned r,
+			 size_t j)
+{
+	size_t ti, pt;
+	fcr_state_run_at(c, st, r, j, &ti, &pt);
+	json_t *t = fcr_manifest_test(c, u, jobs[st->tests[ti]].test);
+	if (st->sweep && st->sweep->n_axes)
+		json_object_set_new(t, "point", fcr_manifest_point(st->sweep, pt));
+	return t;
+}
+
 size_t fcr_manifest_round_tests(const struct fcr_campaign *c, const struct fcr_state *st)
 {
-	return st->n_tests * (fcr_campaign_has_units(c) ? c->n_units : 1);
+	return fcr_state_runs(st) * (fcr_campaign_has_units(c) ? c->n_units : 1);
 }
 
 /* A state's (or one repetition's) "before" and "rounds", all pending; with
@@ -102,10 +140,9 @@ static void steps_new(json_t *obj, const struct fcr_campaign *c, const struct fc
 		for (size_t k = 0; k < (units ? c->n_units : 1); k++) {
 			const struct fcr_unit *u =
 			    units ? &c->units[fcr_campaign_unit_at(c, r, k)] : NULL;
-			for (size_t ti = 0; ti < st->n_tests; ti++)
-				json_array_append_new(
-				    tests_of_round,
-				    fcr_manifest_test(c, u, jobs[st->tests[ti]].test));
+			for (size_t j = 0; j < fcr_state_runs(st); j++)
+				json_array_append_new(tests_of_round,
+						      fcr_manifest_run(c, u, st, jobs, r, j));
 		}
 		json_array_append_new(rounds,
 				      json_pack("{s:i, s:s, s:o}", "round", (int)r, "status",
@@ -180,6 +217,8 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 		const struct fcr_state *st = &c->states[si];
 		json_t *so = json_pack("{s:s, s:s, s:n, s:n}", "name", st->name, "status",
 				       CM_STATUS_PENDING, "downtime_s", "data_back_s");
+		if (st->sweep_line)
+			json_object_set_new(so, "sweep", sweep_json(st->sweep));
 		if (st->repeat == 1) {
 			steps_new(so, c, st, jobs);
 		} else {

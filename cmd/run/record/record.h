@@ -142,7 +142,16 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 /* A pending test object of unit u (NULL: a campaign without units), with
  * its "variant" and "size" when the campaign has them. */
 json_t *fcr_manifest_test(const struct fcr_campaign *c, const struct fcr_unit *u, const char *test);
-/* How many test objects a round of state st has: its tests, for each unit. */
+/* The pending test object of the j-th run of round r of state st in unit u
+ * (fcr_state_run_at), with the run's "point" when the state sweeps:
+ * {"iodepth": "16", "numjobs": "2"}, the options in the sweep's order. */
+json_t *fcr_manifest_run(const struct fcr_campaign *c, const struct fcr_unit *u,
+			 const struct fcr_state *st, const struct fcr_jobfile *jobs, unsigned r,
+			 size_t j);
+/* Point p of sweep s as such an object (new reference). */
+json_t *fcr_manifest_point(const struct fcr_sweep *s, size_t p);
+/* How many test objects a round of state st has: its tests at each point,
+ * for each unit. */
 size_t fcr_manifest_round_tests(const struct fcr_campaign *c, const struct fcr_state *st);
 /* Checks that a manifest read back describes this campaign. */
 int fcr_manifest_check(json_t *m, const struct fcr_campaign *c, const struct fcr_jobfile *jobs,
