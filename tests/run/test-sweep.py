@@ -43,7 +43,9 @@ def test_e2e(tmp):
           'iodepth=1,numjobs=1, iodepth=1,numjobs=2, iodepth=16,numjobs=1, '
           'iodepth=16,numjobs=2\n' in out, 'the points in the plan:\n%s' % out[:800])
     check('\n8 fio runs\n' in out, 'the run count in the plan:\n%s' % out[:800])
-    check('rr4k@iodepth=16,numjobs=2 (1s): cd basis/r1 && env ' in out, 'a run in the plan')
+    check('rr4k@iodepth=16,numjobs=2 (1s, group_reporting): cd basis/r1 && env ' in out,
+          'a run in the plan')
+    check('rr4k@iodepth=16,numjobs=1 (1s): cd basis/r1 && env ' in out, 'one without')
     check('FIOCAMP_TEST=rr4k@iodepth=16,numjobs=2 FIOCAMP_IODEPTH=16 FIOCAMP_NUMJOBS=2 '
           'FIOCAMP_BS=4k FIOCAMP_RW=randread FIOCAMP_RWMIXREAD=50 fio ' in out,
           'its variables in the plan')
@@ -160,6 +162,15 @@ def test_resume(tmp):
     first = name_of('rr4k', POINTS[0])
     before = {k: v for k, v in H.tree_sums(d).items() if k.startswith('basis/r1/%s' % first)}
     check(len(before) >= 4, 'the first point\'s files: %r' % sorted(before))
+    # the campaign.ini of the directory is what resumes; one whose points
+    # differ from the manifest's is refused
+    copy = os.path.join(d, 'campaign.ini')
+    with open(copy) as fh:
+        text = fh.read()
+    H.write(copy, text.replace('iodepth=1,16', 'iodepth=1,32'))
+    rc, out, err = H.run(['-q', '--resume', d], tmp)
+    check(rc != 0 and 'other points than campaign.ini' in err, 'other points refused: ' + err)
+    H.write(copy, text)
     rc, out, err = H.run(['-q', '--resume', d], tmp)
     check_eq(rc, 0, 'resume: ' + err[-1500:])
     m = H.load_manifest(d)

@@ -81,14 +81,16 @@ static void describe_suite(struct fcr_session *S, const struct fcr_state *st, un
 		size_t len;
 		char *text = fcr_fio_job_text(job, env.v, &len);
 		free(text);
+		/* numjobs above 1: the job file with group_reporting put before it */
+		const char *grouped = len != job->len ? ", group_reporting" : "";
 		fcr_target_fio_argv(&S->tgt, name, env.v, len, &argv);
 		char *joined = fcr_shell_join(argv.v);
 		char *envj = fcr_shell_join(env.v);
 		if (c->target == FCR_TARGET_LOCAL)
-			printf("         %s (%s): cd %s && env %s %s\n", name, runtime, rel, envj,
-			       joined);
+			printf("         %s (%s%s): cd %s && env %s %s\n", name, runtime, grouped,
+			       rel, envj, joined);
 		else
-			printf("         %s (%s): %s\n", name, runtime, joined);
+			printf("         %s (%s%s): %s\n", name, runtime, grouped, joined);
 		free(envj);
 		free(joined);
 		free(name);

@@ -261,6 +261,25 @@ static int check_steps(json_t *obj, const struct fcr_campaign *c, const struct f
 						   fcr_manifest_round_tests(c, st))
 			return fcr_fail(err, "state %s%s round %zu is malformed", st->name, rep,
 					r + 1);
+		/* a sweep's points as campaign.ini makes them, in the order of the round */
+		json_t *tests = json_object_get(ro, "tests");
+		size_t runs = fcr_state_runs(st);
+		for (size_t i = 0; runs && i < json_array_size(tests); i++) {
+			size_t ti, pt;
+			fcr_state_run_at(c, st, (unsigned)r + 1, i % runs, &ti, &pt);
+			json_t *want = st->sweep && st->sweep->n_axes
+					   ? fcr_manifest_point(st->sweep, pt)
+					   : NULL;
+			json_t *have = json_object_get(json_array_get(tests, i), "point");
+			bool same = want ? have && json_equal(want, have) : !have;
+			json_decref(want);
+			if (!same)
+				return fcr_fail(
+				    err,
+				    "state %s%s round %zu: its runs are at other points "
+				    "than campaign.ini's sweep",
+				    st->name, rep, r + 1);
+		}
 	}
 	for (size_t ai = 0; ai < st->n_actions; ai++) {
 		if (!fcr_jstr(json_array_get(before, ai), "status"))
