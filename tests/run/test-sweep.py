@@ -143,7 +143,7 @@ def test_refuse(tmp):
                      extra='suite = mine.fio\nsweep = numjobs=1,2\n')
     rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 0, 'a sweep of numjobs with that job file: ' + err)
-    check('mine@numjobs=2 (1s)' in out, 'its runs in the plan')
+    check('mine@numjobs=2 (1s, group_reporting)' in out, 'its runs in the plan')
 
 
 def test_resume(tmp):
