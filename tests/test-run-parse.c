@@ -747,6 +747,9 @@ static void test_sweep(void)
 					     "iodepth=V1,V2"},
 	    {"[state s]\nsweep = bs=4k\nsweep = bs=8k\n",
 	     "t.ini:7: 'sweep' was already set on line 6"},
+	    {"sweep = iodepth=1,2\n[state s]\nrounds = until-steady 8\n",
+	     "t.ini:5: state s: a sweep and rounds = until-steady do not go together "
+	     "(steadiness is judged per test, not per point)"},
 	    {"[state s]\nsweep = numjobs=1,2,3,4,5,6,7,8,9,10,11 iodepth=1,2,3,4,5,6,7,8,9,10 "
 	     "bs=1k,2k,4k,8k,16k,32k,64k,128k,256k,512k\n",
 	     "t.ini:6: sweep: more than 1024 points"},

@@ -114,6 +114,11 @@ def test_e2e(tmp):
 
 
 def test_refuse(tmp):
+    # the shipped example passes --dry-run: 3 rounds x 2 tests x 8 points
+    rc, out, err = H.run(['--dry-run', os.path.join(H.SRCDIR, 'fio-jobs', 'sweep.ini')], tmp)
+    check_eq(rc, 0, 'fio-jobs/sweep.ini --dry-run: ' + err)
+    check('\n48 fio runs\n' in out, 'its run count:\n%s' % out[:800])
+
     # a value fio does not take: file and line
     ini = H.campaign(tmp, 'bad.ini', '[state basis]\n',
                      extra='suite = rr4k\nsweep = iodepth=1,0\n')
