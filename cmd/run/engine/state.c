@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -347,7 +348,11 @@ static int move_run_aside(struct fcr_session *S, const char *rel, const char *na
 	struct cm_strv files = {0};
 	DIR *d = opendir(abs);
 	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
-		if (file_of_run(e->d_name, name) && e->d_type != DT_DIR)
+		struct stat st;
+		/* its files, not the directories of its own earlier attempts */
+		if (file_of_run(e->d_name, name) &&
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    !S_ISDIR(st.st_mode))
 			cm_strv_add(&files, e->d_name);
 	}
 	if (d)
