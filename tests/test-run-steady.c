@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of fiocamp-run's steady verdict (engine/steady.c) on rounds
  * written as a manifest holds them: IOPS and bandwidth headlines, a run that
- * failed, variants, the line the terminal gets. */
+ * failed, variants, sweep points, the line the terminal gets. */
 #include <math.h>
 #include <string.h>
 
@@ -50,7 +50,6 @@ static void test_two_tests(void)
 	CHECK(c != NULL);
 	if (!c)
 		return;
-	const char *names[] = {"rr4k", "sw1m"};
 	/* rr4k steady from round 1 on; sw1m warms up and is steady in rounds 3..7 */
 	static const double rr[] = {100, 101, 99, 100, 100, 102, 98, 100};
 	static const double sw[] = {40, 70, 95, 100, 98, 101, 99, 100};
@@ -66,14 +65,14 @@ static void test_two_tests(void)
 	const struct fcr_state *st = &c->states[0];
 
 	/* before a whole window nothing is steady */
-	json_t *v = fcr_steady_verdict(c, st, names, rep, 4);
+	json_t *v = fcr_steady_verdict(st, rep, 4);
 	CHECK(json_is_false(json_object_get(v, "reached")));
 	CHECK(json_is_null(json_object_get(v, "round")));
 	CHECK(json_is_null(json_object_get(test_of(v, 0), "range")));
 	json_decref(v);
 
 	/* rounds 1..5: sw1m's range is 60 of 80.6 */
-	v = fcr_steady_verdict(c, st, names, rep, 5);
+	v = fcr_steady_verdict(st, rep, 5);
 	CHECK(json_is_false(json_object_get(v, "reached")));
 	CHECK_STR(fcr_jstr(v, "metric"), "iops+bw");
 	CHECK_INT(json_integer_value(json_object_get(v, "window")), 5);
@@ -90,7 +89,7 @@ static void test_two_tests(void)
 	json_decref(v);
 
 	/* rounds 3..7 are steady for both */
-	v = fcr_steady_verdict(c, st, names, rep, 7);
+	v = fcr_steady_verdict(st, rep, 7);
 	CHECK(json_is_true(json_object_get(v, "reached")));
 	CHECK_INT(json_integer_value(json_object_get(v, "round")), 7);
 	CHECK_INT(json_integer_value(json_object_get(test_of(v, 1), "round")), 7);
@@ -102,7 +101,7 @@ static void test_two_tests(void)
 	/* a run that failed: no window through it is steady */
 	json_t *t = json_array_get(json_object_get(json_array_get(list, 5), "tests"), 0);
 	json_object_set_new(t, "status", json_string("failed"));
-	v = fcr_steady_verdict(c, st, names, rep, 7);
+	v = fcr_steady_verdict(st, rep, 7);
 	CHECK(json_is_false(json_object_get(v, "reached")));
 	CHECK(json_is_null(json_object_get(test_of(v, 0), "range")));
 	line = fcr_steady_describe(v);
@@ -125,7 +124,6 @@ static void test_variants(void)
 	CHECK(c != NULL);
 	if (!c)
 		return;
-	const char *names[] = {"rr4k"};
 	/* a is steady; b rises by 8 % a round (range 16 %, slope 16 %) */
 	static const double a[] = {100, 100, 100}, b[] = {100, 108, 116};
 	json_t *list = json_array();
@@ -140,7 +138,7 @@ static void test_variants(void)
 						      "status", "done", "tests", tests));
 	}
 	json_t *rep = rounds_of(list);
-	json_t *v = fcr_steady_verdict(c, &c->states[0], names, rep, 3);
+	json_t *v = fcr_steady_verdict(&c->states[0], rep, 3);
 	CHECK(json_is_false(json_object_get(v, "reached")));
 	CHECK_STR(fcr_jstr(v, "metric"), "iops");
 	CHECK_INT(json_array_size(json_object_get(v, "tests")), 2);
@@ -158,9 +156,46 @@ static void test_variants(void)
 	fcr_campaign_free(c);
 }
 
+/* A sweep's points are series of their own too. */
+static void test_points(void)
+{
+	struct fcr_campaign *c = parse("[campaign]\nsuite = rr4k\ndirectory = /x\nsize = 1M\n"
+				       "rounds = until-steady 4\nsteady-window = 2\n[state s]\n");
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	json_t *list = json_array();
+	static const double qd1[] = {50, 50}, qd16[] = {100, 200};
+	for (size_t r = 0; r < 2; r++) {
+		json_t *tests = json_array();
+		json_t *a = run("rr4k", NULL, false, qd1[r]),
+		       *b = run("rr4k", NULL, false, qd16[r]);
+		json_object_set_new(a, "point", json_pack("{s:i}", "iodepth", 1));
+		json_object_set_new(b, "point", json_pack("{s:i}", "iodepth", 16));
+		json_array_append_new(tests, r ? b : a);
+		json_array_append_new(tests, r ? a : b);
+		json_array_append_new(list, json_pack("{s:i, s:s, s:o}", "round", (int)r + 1,
+						      "status", "done", "tests", tests));
+	}
+	json_t *rep = rounds_of(list);
+	json_t *v = fcr_steady_verdict(&c->states[0], rep, 2);
+	CHECK(json_is_false(json_object_get(v, "reached")));
+	CHECK_INT(json_array_size(json_object_get(v, "tests")), 2);
+	/* in the last round's order: iodepth 16 first */
+	json_t *p = json_object_get(test_of(v, 0), "point");
+	CHECK_INT(json_integer_value(json_object_get(p, "iodepth")), 16);
+	CHECK(json_is_false(json_object_get(test_of(v, 0), "reached")));
+	CHECK_DBL(json_number_value(json_object_get(test_of(v, 0), "range")), 100 / 150.0, 1e-3);
+	CHECK(json_is_true(json_object_get(test_of(v, 1), "reached")));
+	json_decref(v);
+	json_decref(rep);
+	fcr_campaign_free(c);
+}
+
 int main(void)
 {
 	test_two_tests();
 	test_variants();
+	test_points();
 	return check_exit();
 }

@@ -830,11 +830,7 @@ static bool steady_ends(struct fcr_session *S, size_t si, json_t *rep_obj, unsig
 		return false;
 	if (json_is_object(json_object_get(rep_obj, "steady")))
 		return true;
-	const char **names = cm_calloc(c->suite.n + 1, sizeof(*names));
-	for (size_t i = 0; i < c->suite.n; i++)
-		names[i] = S->fio.jobs[i].test;
-	json_t *v = fcr_steady_verdict(c, st, names, rep_obj, r);
-	free(names);
+	json_t *v = fcr_steady_verdict(st, rep_obj, r);
 	bool reached = json_is_true(json_object_get(v, "reached"));
 	if (!reached && r < st->steady_max) {
 		json_decref(v);

@@ -8,28 +8,29 @@
 
 #include <fiocamp.h>
 
-/* One series: a test on one unit, over the rounds. */
-struct series {
-	const char *test;
-	const struct fcr_unit *unit; /* NULL: a campaign without units */
-};
+/* What names a series: a test on one variant, size and sweep point (the
+ * members a manifest's test entry has of these). */
+static const char *const identity[] = {"test", "variant", "size", "point"};
 
-/* The test entry of round_obj that is the series' (borrowed), or NULL. */
-static json_t *entry_of(const struct fcr_campaign *c, json_t *round_obj, const struct series *s)
+static bool same_series(json_t *a, json_t *b)
+{
+	for (size_t i = 0; i < CM_ARRAY_SIZE(identity); i++) {
+		json_t *x = json_object_get(a, identity[i]), *y = json_object_get(b, identity[i]);
+		if ((x || y) && !(x && y && json_equal(x, y)))
+			return false;
+	}
+	return true;
+}
+
+/* The entry of round_obj's tests that is of the series of `like`
+ * (borrowed), or NULL. */
+static json_t *entry_like(json_t *round_obj, json_t *like)
 {
 	size_t i;
 	json_t *t;
 	json_array_foreach(json_object_get(round_obj, "tests"), i, t) {
-		const char *name = fcr_jstr(t, "test"), *v = fcr_jstr(t, "variant"),
-			   *size = fcr_jstr(t, "size");
-		if (!name || strcmp(name, s->test))
-			continue;
-		const struct fcr_unit *u = s->unit;
-		if (u && u->variant && (!v || strcmp(v, u->variant->name)))
-			continue;
-		if (u && c->by_size && (!size || strcmp(size, u->size->text)))
-			continue;
-		return t;
+		if (same_series(t, like))
+			return t;
 	}
 	return NULL;
 }
@@ -40,63 +41,60 @@ static json_t *jshare(double x)
 	return isfinite(x) ? json_real(round(x * 10000) / 10000) : json_null();
 }
 
-json_t *fcr_steady_verdict(const struct fcr_campaign *c, const struct fcr_state *st,
-			   const char *const *tests, json_t *rep_obj, unsigned n)
+json_t *fcr_steady_verdict(const struct fcr_state *st, json_t *rep_obj, unsigned n)
 {
 	unsigned window = st->steady_window;
 	json_t *rounds = json_object_get(rep_obj, "rounds");
 	if (n > json_array_size(rounds))
 		n = (unsigned)json_array_size(rounds);
-	bool units = fcr_campaign_has_units(c);
-	size_t n_units = units ? c->n_units : 1;
 	double *vals = cm_calloc(n + 1, sizeof(*vals));
 	json_t *list = json_array();
-	bool all = n >= window && st->n_tests > 0;
+	/* the series are the runs of the last round, in its order */
+	json_t *last_tests = n ? json_object_get(json_array_get(rounds, n - 1), "tests") : NULL;
+	bool all = n >= window && json_array_size(last_tests) > 0;
 	bool saw_iops = false, saw_bw = false;
-	for (size_t k = 0; k < n_units; k++) {
-		for (size_t ti = 0; ti < st->n_tests; ti++) {
-			struct series s = {tests[st->tests[ti]], units ? &c->units[k] : NULL};
-			const char *metric = NULL;
-			for (unsigned r = 0; r < n; r++) {
-				json_t *t = entry_of(c, json_array_get(rounds, r), &s);
-				vals[r] = NAN;
-				if (!t || !fcr_has_status(t, CM_STATUS_DONE))
-					continue;
-				const char *h = fcr_jstr(t, "headline");
-				bool bw = h && !strcmp(h, "bw");
-				json_t *v = json_object_get(t, bw ? "bw_bytes" : "iops");
-				if (json_is_number(v))
-					vals[r] = json_number_value(v);
-				metric = bw ? "bw" : "iops";
-			}
-			if (!metric)
-				metric = "iops";
-			saw_bw |= !strcmp(metric, "bw");
-			saw_iops |= !strcmp(metric, "iops");
-			struct fc_steady last = {.range = NAN, .slope = NAN}, first = {0};
-			if (n >= window) {
-				fc_steady_window(vals + n - window, window, FC_STEADY_RANGE,
-						 FC_STEADY_SLOPE, &last);
-				fc_steady_first(vals, n, window, FC_STEADY_RANGE, FC_STEADY_SLOPE,
-						&first);
-			}
-			all &= last.reached;
-			json_t *e = json_pack("{s:s}", "test", s.test);
-			if (s.unit && s.unit->variant)
-				json_object_set_new(e, "variant",
-						    json_string(s.unit->variant->name));
-			if (s.unit && c->by_size)
-				json_object_set_new(e, "size", json_string(s.unit->size->text));
-			json_object_set_new(e, "metric", json_string(metric));
-			json_object_set_new(e, "reached", json_boolean(last.reached));
-			/* the round its first steady window ended with */
-			json_object_set_new(e, "round",
-					    first.reached ? json_integer((json_int_t)first.last + 1)
-							  : json_null());
-			json_object_set_new(e, "range", jshare(last.range));
-			json_object_set_new(e, "slope", jshare(last.slope));
-			json_array_append_new(list, e);
+	size_t si;
+	json_t *like;
+	json_array_foreach(last_tests, si, like) {
+		const char *metric = NULL;
+		for (unsigned r = 0; r < n; r++) {
+			json_t *t = entry_like(json_array_get(rounds, r), like);
+			vals[r] = NAN;
+			if (!t || !fcr_has_status(t, CM_STATUS_DONE))
+				continue;
+			const char *h = fcr_jstr(t, "headline");
+			bool bw = h && !strcmp(h, "bw");
+			json_t *v = json_object_get(t, bw ? "bw_bytes" : "iops");
+			if (json_is_number(v))
+				vals[r] = json_number_value(v);
+			metric = bw ? "bw" : "iops";
 		}
+		if (!metric)
+			metric = "iops";
+		saw_bw |= !strcmp(metric, "bw");
+		saw_iops |= !strcmp(metric, "iops");
+		struct fc_steady last = {.range = NAN, .slope = NAN}, first = {0};
+		if (n >= window) {
+			fc_steady_window(vals + n - window, window, FC_STEADY_RANGE,
+					 FC_STEADY_SLOPE, &last);
+			fc_steady_first(vals, n, window, FC_STEADY_RANGE, FC_STEADY_SLOPE, &first);
+		}
+		all &= last.reached;
+		json_t *e = json_object();
+		for (size_t i = 0; i < CM_ARRAY_SIZE(identity); i++) {
+			json_t *x = json_object_get(like, identity[i]);
+			if (x)
+				json_object_set(e, identity[i], x);
+		}
+		json_object_set_new(e, "metric", json_string(metric));
+		json_object_set_new(e, "reached", json_boolean(last.reached));
+		/* the round its first steady window ended with */
+		json_object_set_new(e, "round",
+				    first.reached ? json_integer((json_int_t)first.last + 1)
+						  : json_null());
+		json_object_set_new(e, "range", jshare(last.range));
+		json_object_set_new(e, "slope", jshare(last.slope));
+		json_array_append_new(list, e);
 	}
 	free(vals);
 	const char *metric = saw_bw && saw_iops ? "iops+bw" : saw_bw ? "bw" : "iops";

@@ -14,14 +14,14 @@
 
 /*
  * The verdict after rounds 1..n of rep_obj's "rounds" (borrowed) of state
- * st, whose tests are named by `tests` (the suite's test names, indexed
- * like c->suite): a new object {reached, round, window, max, metric,
- * tests[{test, variant, size, metric, reached, round, range, slope}]}.
- * Rounds not done count as not steady.  Before a whole window has run
- * nothing is steady.
+ * st: a new object {reached, round, rounds, window, max, metric,
+ * tests[{test, variant, size, point, metric, reached, round, range,
+ * slope}]}, a series for each run of round n (a test on a variant, size
+ * and sweep point, as its manifest entry names them), found in the earlier
+ * rounds by those names whatever order a round ran them in.  Runs not done
+ * count as not steady; before a whole window has run nothing is steady.
  */
-json_t *fcr_steady_verdict(const struct fcr_campaign *c, const struct fcr_state *st,
-			   const char *const *tests, json_t *rep_obj, unsigned n);
+json_t *fcr_steady_verdict(const struct fcr_state *st, json_t *rep_obj, unsigned n);
 
 /* The verdict as a line: "reached at round 6 (window 5)", "not steady after
  * 10 rounds (window 5): rr4k range 34%".  Caller frees. */
