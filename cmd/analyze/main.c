@@ -48,6 +48,7 @@ static int read_inputs(struct an_analysis *a, const struct an_cli *c)
 	an_identify(a);
 	an_attach_logs(a);
 	an_load_logs(a, c->threads);
+	an_read_telemetry(a);
 	return 0;
 }
 

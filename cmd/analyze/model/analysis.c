@@ -87,6 +87,9 @@ void an_run_free(struct an_run *r)
 	free(r->bonnie_name);
 	free(r->bonnie_seed);
 	free(r->disturbed);
+	free(r->telemetry_path);
+	free(r->telemetry_device);
+	free(r->tm);
 }
 
 static void notes_free(struct an_notes *n)

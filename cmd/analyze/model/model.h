@@ -126,6 +126,14 @@ enum an_id_source {
 	AN_ID_NAME,	    /* the default inference from its file name */
 };
 
+/* What the machine did between two samples of a run's telemetry: seconds
+ * since fio started, shares 0..1 of all CPU time (steal, iowait) and of
+ * the bytes the device moved (foreign: not fio's); NaN unknown. */
+struct an_tm_interval {
+	double t0_s, t1_s;
+	double steal, iowait, foreign;
+};
+
 struct an_run {
 	char *path;
 	size_t campaign; /* index into campaigns, SIZE_MAX if none */
@@ -193,6 +201,15 @@ struct an_run {
 	 * unknown. */
 	char *disturbed;
 	double steal, foreign_io;
+	/* Its .telemetry file (the manifest's telemetry.file, inside the
+	 * campaign directory) and the device its summary was taken of; NULL
+	 * when none.  Read for the runs a profile is drawn of (read/telemetry.c):
+	 * tm is then the interval between each two samples, NULL before or
+	 * when the file could not be read (a note says why). */
+	char *telemetry_path;
+	char *telemetry_device;
+	struct an_tm_interval *tm;
+	size_t n_tm;
 };
 
 /* The first round after its state's transition: round 1, or round 1 of a

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/telemetry.h"
 #include "read/read.h"
 
 static double num_or_nan(const json_t *v)
@@ -335,7 +336,7 @@ static char *point_name(const json_t *t, const char *test)
 /* What a test entry's telemetry summary says of the run: its steal and
  * foreign I/O shares, and why fiocamp-run called it disturbed (a reason
  * that is empty or no string says nothing). */
-static void manifest_telemetry(struct an_run *r, const json_t *tm)
+static void manifest_telemetry(struct an_run *r, const char *dir, const json_t *tm)
 {
 	if (!json_is_object(tm))
 		return;
@@ -344,6 +345,12 @@ static void manifest_telemetry(struct an_run *r, const json_t *tm)
 	const char *why = json_string_value(json_object_get(tm, "disturbed"));
 	if (why && why[0])
 		r->disturbed = cm_utf8_dup(why);
+	const char *file = json_string_value(json_object_get(tm, "file"));
+	if (file && safe_rel_path(file))
+		r->telemetry_path = an_path_join(dir, file);
+	const char *dev = json_string_value(json_object_get(tm, "device"));
+	if (dev && dev[0] && strlen(dev) < CM_TM_DISK_NAME_MAX)
+		r->telemetry_device = cm_strdup(dev);
 }
 
 static void manifest_test(struct manifest_ctx *m, const char *state, int round, int rep_round,
@@ -442,7 +449,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	struct an_run *r = manifest_run(m, path, state, round, rep_round, test, variant);
 	free(path);
 	mark_resumed_first(m, r, state, round, rep_round);
-	manifest_telemetry(r, json_object_get(t, "telemetry"));
+	manifest_telemetry(r, dir, json_object_get(t, "telemetry"));
 
 	size_t i;
 	const json_t *lg;

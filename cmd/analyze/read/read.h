@@ -16,11 +16,12 @@
  *   words.c      the words of names that say the workload
  *   infer.c      state, round and test from names, read with the reports
  *   identify.c   variants; tests split by workload; logs matched to runs
+ *   telemetry.c  the .telemetry files of the runs a profile is drawn of
  *
  * The order: an_add_input (each), an_name_inputs, an_discover (each input),
- * an_load_reports, an_identify, an_attach_logs, an_load_logs.  What these
- * find wrong with a file is a note, a warning, a rejected or skipped file
- * in the analysis, never printed here.
+ * an_load_reports, an_identify, an_attach_logs, an_load_logs,
+ * an_read_telemetry.  What these find wrong with a file is a note, a
+ * warning, a rejected or skipped file in the analysis, never printed here.
  */
 #ifndef AN_READ_H
 #define AN_READ_H
@@ -278,6 +279,13 @@ void an_attach_logs(struct an_analysis *a);
 void an_load_reports(struct an_analysis *a, int threads);
 /* Reads the per-second logs of the accepted runs; lists unusable logs. */
 void an_load_logs(struct an_analysis *a, int threads);
+
+/* ---- telemetry (telemetry.c) ---------------------------------------------------- */
+
+/* The .telemetry file of each run a profile is drawn of (a first round with
+ * a per-second log), after an_load_logs: its intervals into run->tm; a file
+ * that cannot be read is a note. */
+void an_read_telemetry(struct an_analysis *a);
 /* Lists the rejected runs (after an_identify and an_compute have added
  * theirs). */
 void an_list_rejects(struct an_analysis *a);
