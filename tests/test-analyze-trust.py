@@ -18,6 +18,14 @@ nothing tells its change from the disturbance).  Checked: --json, --csv summary 
 rounds, the marks and notes of the table, Markdown and HTML,
 --exclude-disturbed, and the note of a change that comes mainly from
 disturbed rounds.
+
+A second campaign has per-second logs (4 s runs) and .telemetry files
+written here in the format of cmd/common/telemetry.h: round 1 of quiet
+with no steal and no foreign I/O, of noisy with steal rising by the
+second and 80 % foreign I/O, of bare with none, of broken with a file
+that is not telemetry; its test rr4k has no telemetry at all.  Checked:
+the panels under the profile chart (--svg and --html), a point per
+second with its value, no panel for rr4k, a note for the broken file.
 """
 
 import json
@@ -83,6 +91,135 @@ def make_campaign(d):
                 "states": states}
     with open(os.path.join(d, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+
+
+# The profile campaign: state: (rate_iops of round 1, its telemetry:
+# None, "broken", or (steal % per second, iowait %, device bytes / fio's)).
+TM_SECONDS = 4
+TM_PLAN = {
+    "quiet": (2000, ([0, 0, 0, 0], 10, 1.0)),
+    "noisy": (500, ([2, 4, 6, 8], 20, 5.0)),
+    "bare": (2000, None),
+    "broken": (2000, "broken"),
+}
+
+
+def fio_logged(out, test, rw, rate):
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    stem = out[:-len(".json")]
+    run_fio([FIO, f"--name={test}", "--ioengine=null", "--size=64M", f"--rw={rw}",
+             "--bs=4k", "--time_based", f"--runtime={TM_SECONDS}", f"--rate_iops={rate}",
+             f"--write_iops_log={stem}", "--log_avg_msec=1000",
+             "--output-format=json", f"--output={out}"])
+
+
+def telemetry_text(rate, plan):
+    """A sample a second, 2 CPUs (200 ticks a second); the device loop0
+    moves fio's bytes times plan's factor."""
+    steal, iowait, factor = plan
+    lines = ["fiocamp-telemetry 1"]
+    user = system = idle = io = st = 0
+    sectors = 0
+    for k in range(TM_SECONDS + 1):
+        lines.append(f"T {k * 1000} {1700000000 + k}.000")
+        lines.append(f"cpu 2 {user} 0 {system} {idle} {io} 0 0 {st}")
+        lines.append(f"disk loop0 0 0 {sectors // 8} {sectors} 0 0 {k * 900}")
+        if k < TM_SECONDS:
+            s = 2 * steal[k]
+            w = 2 * iowait
+            user, system, io, st = user + 40, system + 20, io + w, st + s
+            idle += 200 - 60 - w - s
+            sectors += int(rate * 4096 * factor) // 512
+    return "\n".join(lines) + "\n"
+
+
+def make_profile_campaign(d):
+    jobs = []
+    states = []
+    for state, (rate1, plan) in TM_PLAN.items():
+        rounds = []
+        for k in (1, 2):
+            tests = []
+            for test, rw in (("rw4k", "randwrite"), ("rr4k", "randread")):
+                rel = f"{state}/r{k}/{test}"
+                rate = rate1 if k == 1 and test == "rw4k" else 2000
+                jobs.append(partial(fio_logged, os.path.join(d, rel + ".json"), test, rw, rate))
+                entry = {"test": test, "status": "done", "exit_status": 0,
+                         "json": rel + ".json", "logs": [rel + "_iops.1.log"],
+                         "telemetry": None}
+                if k == 1 and test == "rw4k" and plan is not None:
+                    os.makedirs(os.path.join(d, state, f"r{k}"), exist_ok=True)
+                    with open(os.path.join(d, rel + ".telemetry"), "w") as f:
+                        f.write("not telemetry\n" if plan == "broken"
+                                else telemetry_text(rate, plan))
+                    entry["telemetry"] = {"file": rel + ".telemetry", "device": "loop0",
+                                          "steal": 0.0, "foreign_io": 0.0, "disturbed": None}
+                tests.append(entry)
+            rounds.append({"round": k, "status": "done", "tests": tests})
+        states.append({"name": state, "status": "done", "before": [], "rounds": rounds})
+    at_once(*jobs)
+    manifest = {"format": "fiocamp-manifest", "version": 1, "campaign": "profile",
+                "status": "done", "fio_version": "fio-3.33",
+                "settings": {"rounds": 2, "disturbed": {"steal": 0.05, "foreign_io": 0.05}},
+                "states": states}
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+
+
+def tm_points(svg, state, kind):
+    """The values of a state's markers in the panel of kind, by second."""
+    got = {}
+    for m in re.finditer(re.escape(state) + r", (\d+)\.\.(\d+) s: " + re.escape(kind) +
+                         r" ([0-9.]+) %<", svg):
+        got[int(m.group(1))] = float(m.group(3))
+    return got
+
+
+def check_profile_svg(svg, what):
+    for title in ("foreign I/O: % of the bytes", "CPU steal: % of all CPU time",
+                  "iowait: % of all CPU time"):
+        check(title in svg, f"{what}: the panel titled {title!r}")
+    quiet, noisy = (tm_points(svg, s, "foreign I/O") for s in ("quiet", "noisy"))
+    # fio 3.33 logs no line for a run's last second: that second has no
+    # foreign I/O, its steal and iowait are there
+    check(sorted(quiet) == [0, 1, 2] and sorted(noisy) == [0, 1, 2],
+          f"{what}: a foreign I/O point a logged second: {quiet} {noisy}")
+    check(all(v < 2.0 for v in quiet.values()), f"{what}: quiet's foreign I/O ~0 %: {quiet}")
+    check(all(abs(v - 80.0) < 2.0 for v in noisy.values()),
+          f"{what}: noisy's foreign I/O ~80 %: {noisy}")
+    steal = tm_points(svg, "noisy", "CPU steal")
+    check(steal == {0: 2.0, 1: 4.0, 2: 6.0, 3: 8.0}, f"{what}: noisy's steal per second: {steal}")
+    check(tm_points(svg, "quiet", "CPU steal") == {0: 0.0, 1: 0.0, 2: 0.0, 3: 0.0},
+          f"{what}: quiet's steal")
+    iow = tm_points(svg, "noisy", "iowait")
+    check(iow == {k: 20.0 for k in range(4)}, f"{what}: noisy's iowait: {iow}")
+    for s in ("bare", "broken"):
+        check(not tm_points(svg, s, "CPU steal") and "no telemetry: bare, broken<" in svg,
+              f"{what}: {s} has no telemetry line, and the legend says so")
+
+
+def check_profile(camp, tmp):
+    svgdir = os.path.join(tmp, "svg")
+    html = os.path.join(tmp, "profile.html")
+    rc, out, err = run(["--svg", svgdir, "--html", html, camp])
+    check(rc == 0, f"profile: exit 0, got {rc}: {err}")
+    check(re.search(r"broken/r1/rw4k\.telemetry: the run's telemetry is not shown: line 1",
+                    err), f"profile: a note for the broken file: {err}")
+    files = sorted(os.listdir(svgdir)) if os.path.isdir(svgdir) else []
+    rw = [f for f in files if f.startswith("profile-rw4k")]
+    rr = [f for f in files if f.startswith("profile-rr4k")]
+    check(len(rw) == 1 and len(rr) == 1, f"profile: one profile chart per test: {files}")
+    if rw:
+        with open(os.path.join(svgdir, rw[0]), encoding="utf-8") as f:
+            check_profile_svg(f.read(), "svg")
+    if rr:
+        with open(os.path.join(svgdir, rr[0]), encoding="utf-8") as f:
+            svg = f.read()
+        check("CPU steal" not in svg and "foreign I/O" not in svg and "no telemetry" not in svg,
+              "svg: no panel under the profile of a test without telemetry")
+    with open(html, encoding="utf-8") as f:
+        page = f.read()
+    check_profile_svg(page, "html")
 
 
 def cell(doc, state, metric="iops"):
@@ -251,9 +388,11 @@ def main():
     tmp = tempfile.mkdtemp(prefix="test-analyze-trust-", dir=base)
     try:
         camp = os.path.join(tmp, "trust")
-        make_campaign(camp)
+        prof = os.path.join(tmp, "profile")
+        at_once(partial(make_campaign, camp), partial(make_profile_campaign, prof))
         at_once(partial(check_json, camp), partial(check_csv, camp),
-                partial(check_table, camp, tmp), partial(check_exclude, camp))
+                partial(check_table, camp, tmp), partial(check_exclude, camp),
+                partial(check_profile, prof, tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Round 1 per second: each state's first round after its transition over
- * the baseline's per-second p10..p90 band, the second it got back ringed. */
+ * the baseline's per-second p10..p90 band, the second it got back ringed.
+ * Under it, on the same time axis, what the run's telemetry says of the
+ * same seconds (read/telemetry.c): a panel each for foreign I/O, CPU steal
+ * and iowait, a line per state in its style, so that a dip can be matched
+ * to its cause. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +16,9 @@
 struct line {
 	size_t col;
 	const struct an_sec_series *sec;
-	double recovery; /* seconds; NaN */
-	bool never;	 /* a band to reach, and it was never reached */
+	const struct an_run *run; /* its telemetry: run->tm */
+	double recovery;	  /* seconds; NaN */
+	bool never;		  /* a band to reach, and it was never reached */
 };
 
 /* 0..span in steps a clock reads well: whole seconds at least (the logs
@@ -115,6 +120,7 @@ static void profile_lines(struct profile *p, const struct an_series *rec, double
 			struct line *l = &p->lines[p->nl++];
 			l->col = k;
 			l->sec = sec;
+			l->run = r;
 			l->recovery = NAN;
 			const struct an_cell *rc = rec ? &rec->cells[k] : NULL;
 			for (size_t q = 0; rc && q < rc->n; q++) {
@@ -124,6 +130,8 @@ static void profile_lines(struct profile *p, const struct an_series *rec, double
 				}
 			}
 			double end = (double)(sec->start_ms + sec->n * sec->interval_ms) / 1000.0;
+			if (r->n_tm && r->tm[r->n_tm - 1].t1_s > end)
+				end = r->tm[r->n_tm - 1].t1_s;
 			*tmax = end > *tmax ? end : *tmax;
 			for (size_t q = 0; q < sec->n; q++) {
 				if (isfinite(sec->values[q]) && sec->values[q] > *vmax)
@@ -329,6 +337,167 @@ static void profile_open(struct profile *p, struct cm_buf *title, double w, doub
 	cm_buf_release(&sub);
 }
 
+/* ---- the telemetry under the chart ------------------------------------------------ */
+
+/* A panel of the run's telemetry: one share of each interval, per line. */
+enum tm_kind { TM_FOREIGN, TM_STEAL, TM_IOWAIT, TM_KINDS };
+
+static const struct {
+	const char *name;  /* in the hover text */
+	const char *title; /* above the panel */
+} tm_kinds[TM_KINDS] = {
+    [TM_FOREIGN] = {"foreign I/O",
+		    "foreign I/O: % of the bytes the device moved that were not fio's"},
+    [TM_STEAL] = {"CPU steal", "CPU steal: % of all CPU time, taken by the hypervisor"},
+    [TM_IOWAIT] = {"iowait", "iowait: % of all CPU time idle waiting for I/O"},
+};
+
+#define TM_PANEL_PX 56.0
+#define TM_GAP_PX   24.0 /* the panel's title above it */
+
+static double tm_value(const struct an_tm_interval *iv, enum tm_kind k)
+{
+	double v = k == TM_FOREIGN ? iv->foreign : k == TM_STEAL ? iv->steal : iv->iowait;
+	return v * 100.0;
+}
+
+/* The largest value of kind k over the lines; -1 when none is known. */
+static double tm_max(const struct profile *p, enum tm_kind k)
+{
+	double m = -1;
+	for (size_t i = 0; i < p->nl; i++) {
+		const struct an_run *r = p->lines[i].run;
+		for (size_t q = 0; q < r->n_tm; q++) {
+			double v = tm_value(&r->tm[q], k);
+			if (isfinite(v) && v > m)
+				m = v;
+		}
+	}
+	return m;
+}
+
+/* The panels the lines' telemetry fills (foreign I/O only when fio's bytes
+ * per second were known); 0 when no line has telemetry. */
+static size_t tm_panels(const struct profile *p, enum tm_kind *kinds)
+{
+	size_t n = 0;
+	for (int k = 0; k < TM_KINDS; k++) {
+		if (tm_max(p, (enum tm_kind)k) >= 0)
+			kinds[n++] = (enum tm_kind)k;
+	}
+	return n;
+}
+
+/* Vertical grid lines of the time axis, without labels. */
+static void tm_grid(struct profile *p, double y0, double y1)
+{
+	for (size_t i = 0; i < p->ax.n; i++) {
+		double x = an_axis_map(&p->ax, p->ax.t[i], p->px0, p->px1);
+		an_svg_put(&p->b, "<line x1=\"%v\" y1=\"%v\" x2=\"%v\" y2=\"%v\" stroke=\"%s\"/>\n",
+			   x, y0, x, y1, i ? AN_GRID_COLOUR : AN_AXIS_COLOUR);
+	}
+	an_svg_put(&p->b, "<line x1=\"%v\" y1=\"%v\" x2=\"%v\" y2=\"%v\" stroke=\"%s\"/>\n", p->px0,
+		   y1, p->px1, y1, AN_AXIS_COLOUR);
+}
+
+/* One line of a panel: each interval's share held over it, markers with
+ * the values (some of them on a long run). */
+static void tm_line(struct profile *p, const struct line *l, enum tm_kind k,
+		    const struct an_axis *ay, double y0, double y1)
+{
+	const struct an_run *r = l->run;
+	size_t st = an_chart_style(p->a, l->col);
+	const char *colour = an_svg_colour(st), *dash = an_svg_dash(st);
+	char *name = line_name(p->a, l->col);
+	an_svg_put(&p->b,
+		   "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
+		   "stroke-linejoin=\"round\"%s%s%s d=\"",
+		   colour, *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
+	bool pen = false;
+	double last_t1 = NAN;
+	for (size_t q = 0; q < r->n_tm; q++) {
+		const struct an_tm_interval *iv = &r->tm[q];
+		double v = tm_value(iv, k);
+		if (!isfinite(v)) {
+			pen = false;
+			continue;
+		}
+		double y = an_axis_map(ay, v, y1, y0);
+		double x0 = an_axis_map(&p->ax, iv->t0_s, p->px0, p->px1),
+		       x1 = an_axis_map(&p->ax, iv->t1_s, p->px0, p->px1);
+		if (pen && last_t1 == iv->t0_s)
+			an_svg_put(&p->b, "V%vH%v", y, x1);
+		else
+			an_svg_put(&p->b, "M%v %vH%v", x0, y, x1);
+		pen = true;
+		last_t1 = iv->t1_s;
+	}
+	an_svg_put(&p->b, "\"><title>%e, round 1: %e per second</title></path>\n", name,
+		   tm_kinds[k].name);
+	size_t every = r->n_tm <= 40 ? 1 : (r->n_tm + 11) / 12;
+	an_svg_put(&p->b, "<g fill=\"%s\" stroke=\"#fff\" stroke-width=\"0.5\">\n", colour);
+	for (size_t q = every / 2; q < r->n_tm; q += every) {
+		const struct an_tm_interval *iv = &r->tm[q];
+		double v = tm_value(iv, k);
+		if (!isfinite(v))
+			continue;
+		char *t = cm_asprintf("%s, %.0f..%.0f s: %s %.1f %%", name, iv->t0_s, iv->t1_s,
+				      tm_kinds[k].name, v);
+		an_svg_marker(&p->b, an_svg_shape(st),
+			      an_axis_map(&p->ax, (iv->t0_s + iv->t1_s) / 2, p->px0, p->px1),
+			      an_axis_map(ay, v, y1, y0), 2.2, "", t);
+		free(t);
+	}
+	cm_buf_puts(&p->b, "</g>\n");
+	free(name);
+}
+
+/* The panels from y downwards, the time axis's labels under the last; the
+ * y where they end. */
+static double tm_draw(struct profile *p, const enum tm_kind *kinds, size_t nk, double y,
+		      const char *xlabel)
+{
+	for (size_t i = 0; i < nk; i++) {
+		enum tm_kind k = kinds[i];
+		double y0 = y + TM_GAP_PX, y1 = y0 + TM_PANEL_PX;
+		double m = tm_max(p, k);
+		struct an_axis ay;
+		/* foreign I/O is a share that reaches 100 % often: its axis shows
+		 * all of it; steal and iowait get room to show a few percent */
+		an_axis_make(&ay, 0, k == TM_FOREIGN ? 100 : m > 5 ? m : 5, 3);
+		an_svg_put(&p->b, "<g>\n<text x=\"%v\" y=\"%v\" fill=\"#333\">%e</text>\n", p->px0,
+			   y0 - 8, tm_kinds[k].title);
+		if (i + 1 == nk)
+			an_x_axis(&p->b, &p->ax, p->px0, p->px1, y0, y1, xlabel, p->tscale);
+		else
+			tm_grid(p, y0, y1);
+		an_y_axis(&p->b, &ay, p->px0, p->px1, y0, y1, "%");
+		for (size_t l = 0; l < p->nl; l++) {
+			if (p->lines[l].run->n_tm)
+				tm_line(p, &p->lines[l], k, &ay, y0, y1);
+		}
+		cm_buf_puts(&p->b, "</g>\n");
+		y = y1;
+	}
+	return y;
+}
+
+/* The legend's word for the lines without telemetry, when others have. */
+static void tm_legend(const struct profile *p, struct an_legend *leg)
+{
+	struct cm_buf t = {NULL, 0, 0};
+	for (size_t i = 0; i < p->nl; i++) {
+		if (p->lines[i].run->n_tm)
+			continue;
+		char *name = line_name(p->a, p->lines[i].col);
+		cm_buf_printf(&t, "%s%s", t.len ? ", " : "no telemetry: ", name);
+		free(name);
+	}
+	if (t.len)
+		an_leg_add(leg, AN_LEG_TEXT, "#333", t.s);
+	cm_buf_release(&t);
+}
+
 void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 		      const struct an_series *first, const struct an_series *rec, size_t variant)
 {
@@ -343,10 +512,18 @@ void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 	profile_axes(&p, tmax, vmax, &tunit);
 	struct an_legend leg = {NULL, 0, 0};
 	profile_legend(&p, &leg);
+	enum tm_kind kinds[TM_KINDS];
+	size_t nk = tm_panels(&p, kinds);
+	if (nk)
+		tm_legend(&p, &leg);
 	double w = AN_CHART_WIDTH, left = 30 + an_axis_label_px(&p.ay) + 8, right = 16;
 	p.py0 = 50, p.py1 = p.py0 + 220, p.px0 = left, p.px1 = w - right;
 	size_t lrows = an_legend_rows(&leg, w - 24);
-	double h = ceil(p.py1 + 38 + (double)lrows * AN_LEG_ROW + 6);
+	/* with panels the time axis's label is said under the last one */
+	double below = p.py1 + (nk ? 18 : 38);
+	if (nk)
+		below += (double)nk * (TM_GAP_PX + TM_PANEL_PX) + 38;
+	double h = ceil(below + (double)lrows * AN_LEG_ROW + 6);
 
 	struct cm_buf title = {NULL, 0, 0};
 	profile_open(&p, &title, w, h);
@@ -355,8 +532,7 @@ void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 	an_y_axis(&p.b, &p.ay, p.px0, p.px1, p.py0, p.py1, ylabel);
 	free(ylabel);
 	char *xlabel = cm_asprintf("%s since the start of the run", tunit);
-	an_x_axis(&p.b, &p.ax, p.px0, p.px1, p.py0, p.py1, xlabel, p.tscale);
-	free(xlabel);
+	an_x_axis(&p.b, &p.ax, p.px0, p.px1, p.py0, p.py1, nk ? NULL : xlabel, p.tscale);
 	if (p.band)
 		profile_band(&p);
 	size_t columns = (size_t)(p.px1 - p.px0);
@@ -369,7 +545,10 @@ void an_chart_profile(struct an_charts *out, const struct an_analysis *a,
 	}
 	free(idx);
 	free(p.band_name);
-	an_legend_draw(&p.b, &leg, 12, p.py1 + 38 + 12, w - 24);
+	if (nk)
+		tm_draw(&p, kinds, nk, p.py1 + 18, xlabel);
+	free(xlabel);
+	an_legend_draw(&p.b, &leg, 12, below + 12, w - 24);
 	cm_buf_puts(&p.b, "</svg>\n");
 
 	struct cm_buf file = {NULL, 0, 0};

@@ -64,13 +64,18 @@ static bool fio_rates(const struct an_run *r, struct fio_rate **out, size_t *n)
 }
 
 /* fio's bytes between t0_ms and t1_ms: each log interval's rate over its
- * overlap with the window. */
+ * overlap with the window; NaN when a log leaves more than a tenth of the
+ * window out (fio 3.33 writes no line for a run's last second). */
 static double fio_bytes_between(const struct fio_rate *rates, size_t n, double t0_ms, double t1_ms)
 {
 	double bytes = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct an_sec_series *sec = rates[i].sec;
 		double iv = (double)sec->interval_ms;
+		double c0 = (double)sec->start_ms, c1 = c0 + (double)sec->n * iv;
+		double in0 = c0 > t0_ms ? c0 : t0_ms, in1 = c1 < t1_ms ? c1 : t1_ms;
+		if (in1 - in0 < 0.9 * (t1_ms - t0_ms))
+			return NAN;
 		for (size_t q = 0; q < sec->n; q++) {
 			double a = (double)sec->start_ms + (double)q * iv, b = a + iv;
 			double lo = a > t0_ms ? a : t0_ms, hi = b < t1_ms ? b : t1_ms;
@@ -117,7 +122,8 @@ static void tm_intervals(struct an_run *r, const struct cm_tm_series *s)
 		uint64_t dev_bytes;
 		if (have_fio && dev && cm_tm_disk_bytes_between(a, b, dev, &dev_bytes)) {
 			double fb = fio_bytes_between(rates, nr, a->t_ms, b->t_ms);
-			iv->foreign = cm_tm_foreign_share(dev_bytes, (uint64_t)llround(fb));
+			if (isfinite(fb))
+				iv->foreign = cm_tm_foreign_share(dev_bytes, (uint64_t)llround(fb));
 		}
 	}
 	free(rates);
