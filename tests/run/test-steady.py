@@ -31,7 +31,7 @@ def paced_jobs(tmp):
     with open(os.path.join(H.SRCDIR, 'fio-jobs', 'sr1m.fio')) as f:
         sr = f.read()
     H.write(os.path.join(tmp, 'paced4k.fio'),
-            rr.replace('[rr4k]', '[paced4k]').replace('iodepth=32', 'iodepth=4\nrate_iops=200'))
+            rr.replace('[rr4k]', '[paced4k]') + 'iodepth=4\nrate_iops=200\n')
     H.write(os.path.join(tmp, 'paced1m.fio'), sr.replace('[sr1m]', '[paced1m]') + 'rate=16m\n')
     return 'suite = ./paced4k.fio ./paced1m.fio\npause = 0s\ndisturbed = off\n'
 
