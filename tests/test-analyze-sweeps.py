@@ -361,6 +361,23 @@ def sweep_views(tmp, data, R):
           abs(float(qd8[0]["iops_median"]) - sum(float(r["median"]) for r in srows)) <
           0.01 * float(qd8[0]["iops_median"]),
           f"hosts: a point's IOPS is its four jobs' sum: {qd8} {[r['median'] for r in srows]}")
+    # two tests that differ in iodepth alone but never ran in one state (a
+    # paced job of a state of its own beside the suite): no sweep; the same
+    # two side by side in both states: a sweep
+    apart, both = os.path.join(tmp, "apart"), os.path.join(tmp, "both")
+    for r in (1, 2):
+        copy(R["randread", 1, 1], f"{apart}/quiet/suite_rep{r}.json")
+        copy(R["randread", 32, 1], f"{apart}/steady/paced_rep{r}.json")
+        for st in ("quiet", "steady"):
+            copy(R["randread", 1, 1], f"{both}/{st}/suite_rep{r}.json")
+            copy(R["randread", 32, 1], f"{both}/{st}/paced_rep{r}.json")
+    pat = ["--json", "--pattern", "{state}/{test}_rep{round}.json"]
+    rc, out, err = run(pat + [apart])
+    check(rc == 0 and json.loads(out).get("sweeps") in (None, []),
+          f"apart: tests never measured together are no sweep: {out[:300]} {err}")
+    rc, out, err = run(pat + [both])
+    check(rc == 0 and len(json.loads(out).get("sweeps") or []) == 1,
+          f"both: measured together they are a sweep: {out[:300]} {err}")
     rc, out, err = run(["--json", p])
     doc = json.loads(out)
     sw = doc.get("sweeps", [])

@@ -179,12 +179,40 @@ static void group_free(struct group *g)
 	g->tests = NULL;
 }
 
+/* Whether the test has runs in column col. */
+static bool ran_in(const struct an_analysis *a, size_t test, size_t col)
+{
+	const struct an_test *t = &a->tests[test];
+	for (size_t s = t->series_start; s < t->series_end; s++)
+		if (a->series[s].cells[col].n > 0)
+			return true;
+	return false;
+}
+
+/* Whether some column (a state of a variant) has runs of every test of
+ * the group: tests that never ran side by side, such as a paced job of a
+ * state of its own beside the suite of the others, are no sweep.  Without
+ * columns (the workloads alone) nothing tells: they are taken together. */
+static bool measured_together(const struct an_analysis *a, const struct group *g)
+{
+	if (!a->n_cols)
+		return true;
+	for (size_t col = 0; col < a->n_cols; col++) {
+		size_t i = 0;
+		while (i < g->n && ran_in(a, g->tests[i], col))
+			i++;
+		if (i == g->n)
+			return true;
+	}
+	return false;
+}
+
 /* Whether the group's tests are a sweep of its options: each option has
  * a value in every job, two values at least; one test per point; a pair
- * fills its grid. */
+ * fills its grid; the points measured in one column at least. */
 static bool group_is_sweep(const struct an_analysis *a, struct group *g)
 {
-	if (g->n < 2)
+	if (g->n < 2 || !measured_together(a, g))
 		return false;
 	for (size_t o = 0; o < g->n_opts; o++) {
 		g->values[o] = cm_calloc(g->n, sizeof(char *));
