@@ -603,10 +603,13 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 				/* a label on top of the last one is left out: the
 				 * hover text has it */
 				if (hypot(xx - lx, yy - ly) >= 16) {
+					/* the ring (radius 9) would cross the label */
+					double off = (int)v == sat ? 11 : 6;
 					an_svg_put(&b,
 						   "<text x=\"%v\" y=\"%v\" font-size=\"9\" "
 						   "fill=\"%s\">%e</text>\n",
-						   xx + 6, yy - 5, colour, s->values[c.xo][v]);
+						   xx + off, yy - off + 1, colour,
+						   s->values[c.xo][v]);
 					lx = xx;
 					ly = yy;
 				}
