@@ -582,6 +582,11 @@ def sweep_charts(tmp, R):
             continue
         count, texts, titles = svg_parts(os.path.join(out, files[0]))
         log = name == "log"
+        want = "iodepth 32" if log else "iodepth 8"
+        sat = [t for t in titles if "saturation point" in t]
+        check(count.get("saturation") == 1 and len(sat) == 1 and sat[0].endswith(want) and
+              "ringed: the saturation point" in texts,
+              f"{name}: {files[0]}: the saturation point ringed on the IOPS too: {count} {sat}")
         check(count.get("line") == 1 and count.get("median") == 7 and count.get("round") == 14
               and ("IOPS (log)" in texts) == log and ("IOPS" in texts) != log and
               (all(t in texts for t in ("100", "200", "500", "1k", "2k", "5k")) if log else
@@ -607,6 +612,10 @@ def sweep_charts(tmp, R):
     check("Saturation point: not reached" in tab and "saturation" not in count and
           "ringed: the saturation point" not in texts,
           f"not reached: no ring: {count} {tab[-400:]}")
+    iops = os.path.join(out, "sweep-randread-bs-4k-numjobs-1-iops.svg")
+    count, texts, titles = svg_parts(iops) if rc == 0 else ({}, [], [])
+    check("saturation" not in count and "ringed: the saturation point" not in texts,
+          f"not reached: no ring on the IOPS: {count}")
 
 
 def formats(tmp, data, R):

@@ -337,6 +337,18 @@ static void chart_scaling(struct an_charts *out, const struct an_analysis *a, si
 	dot->shape = AN_SHAPE_CIRCLE;
 	snprintf(dot->attrs, sizeof(dot->attrs), "fill=\"#666\" fill-opacity=\"0.6\"");
 	an_leg_add(&c.leg, AN_LEG_WHISKER, "#000", "min..max");
+	/* the saturation point ringed here too, where the bend shows first */
+	bool any_sat = false;
+	for (size_t k = 0; k < c.nc && s->load >= 0; k++)
+		for (size_t l = 0; l < c.n_lines; l++)
+			any_sat |= s->saturation[c.cols[k] * s->n_lines + l] >= 0;
+	if (any_sat) {
+		struct an_leg *it =
+		    an_leg_add(&c.leg, AN_LEG_MARKER, "#000", "ringed: the saturation point");
+		it->shape = AN_SHAPE_CIRCLE;
+		snprintf(it->attrs, sizeof(it->attrs),
+			 "fill=\"none\" stroke=\"#000\" stroke-width=\"1.5\"");
+	}
 
 	double w = AN_CHART_WIDTH, top = 50, plot_h = 300;
 	double px0 = 30 + vaxis_label_px(&ay) + 8, px1 = w - 16;
@@ -461,6 +473,19 @@ static void chart_scaling(struct an_charts *out, const struct an_analysis *a, si
 				an_svg_marker(&b, shape, x_of(&c, v, px0, px1) + off,
 					      vaxis_map(&ay, med, py1, py0), 4, attrs, tip);
 				free(tip);
+				if (any_sat &&
+				    (int)v == s->saturation[c.cols[k] * s->n_lines + l]) {
+					char *st =
+					    cm_asprintf("%s: saturation point at %s %s", name,
+							s->opts[c.xo], s->values[c.xo][v]);
+					an_svg_marker(&b, AN_SHAPE_CIRCLE,
+						      x_of(&c, v, px0, px1) + off,
+						      vaxis_map(&ay, med, py1, py0), 9,
+						      "class=\"saturation\" fill=\"none\" "
+						      "stroke=\"#000\" stroke-width=\"1.5\"",
+						      st);
+					free(st);
+				}
 			}
 			cm_buf_puts(&b, "</g>\n");
 			free(name);
