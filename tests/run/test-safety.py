@@ -672,7 +672,7 @@ def test_record(tmp, fake):
     campaign with FIOCAMP_CHECK_MANIFEST=1, which checks at every save that
     manifest.json with its events is the manifest in memory.  The two
     campaigns run at once, each in a directory of its own."""
-    reps = 400
+    reps = 240  # the manifest passes 64 KiB before repetition 200
     top = tmp
 
     def one(what, env, kills):
