@@ -259,6 +259,17 @@ static int set_threads(struct an_cli *c, const char *arg, struct an_error *err)
 	return 0;
 }
 
+static int set_steady_window(struct an_cli *c, const char *arg, struct an_error *err)
+{
+	long v;
+	if (!parse_int(arg, 2, 1000, &v))
+		return an_fail(err, AN_E_USAGE,
+			       "--steady-window: \"%s\" is not a number of rounds from 2 to 1000",
+			       arg);
+	c->stats.steady_window = (size_t)v;
+	return 0;
+}
+
 static int set_explain(struct an_cli *c, const char *arg, struct an_error *err)
 {
 	(void)arg, (void)err;
@@ -347,6 +358,9 @@ const struct an_option an_options[] = {
     {"exclude-disturbed", 0, NULL, NULL,
      "leave the runs the campaign's telemetry calls\ndisturbed out of medians and tests", NULL,
      set_exclude_disturbed},
+    {"steady-window", 0, "N", NULL,
+     "rounds of the window the steady rule judges\n(default: 5, as SNIA PTS)", NULL,
+     set_steady_window},
     {"explain", 0, NULL, NULL,
      "say how each input was read (variant, state, round,\n"
      "test, workload, format, fio version) and stop;\nwith --json as JSON",

@@ -92,6 +92,18 @@ void an_run_free(struct an_run *r)
 	free(r->tm);
 }
 
+static void env_free(struct an_env *e)
+{
+	free(e->where);
+	free(e->json);
+	free(e->summary);
+	for (size_t i = 0; i < e->n_fields; i++) {
+		free(e->fields[i].name);
+		free(e->fields[i].value);
+	}
+	free(e->fields);
+}
+
 static void notes_free(struct an_notes *n)
 {
 	for (size_t i = 0; i < n->n; i++)
@@ -103,6 +115,7 @@ void an_analysis_init(struct an_analysis *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->short_fraction = 0.8;
+	a->steady_window = FC_STEADY_WINDOW;
 }
 
 void an_analysis_free(struct an_analysis *a)
@@ -163,11 +176,19 @@ void an_analysis_free(struct an_analysis *a)
 			free(t->actions[k].clock);
 		}
 		free(t->actions);
-		for (size_t k = 0; k < t->n_reps; k++)
+		for (size_t k = 0; k < t->n_reps; k++) {
 			free(t->reps[k].status);
+			free(t->reps[k].steady_json);
+			free(t->reps[k].steady_text);
+		}
 		free(t->reps);
 	}
 	free(a->trans);
+	for (size_t i = 0; i < a->n_envs; i++)
+		env_free(&a->envs[i]);
+	free(a->envs);
+	free(a->envs_said);
+	free(a->steady);
 	for (size_t i = 0; i < a->n_tests; i++) {
 		free(a->tests[i].name);
 		free(a->tests[i].base);

@@ -210,6 +210,9 @@ struct an_run {
 	char *telemetry_device;
 	struct an_tm_interval *tm;
 	size_t n_tm;
+	/* The environment its state (its repetition) ran in: an index into
+	 * an_analysis.envs, SIZE_MAX when the manifest names none. */
+	size_t env;
 };
 
 /* The first round after its state's transition: round 1, or round 1 of a
@@ -250,6 +253,11 @@ struct an_rep {
 	/* measured across an interrupt that cut the transition short (the
 	 * manifest's downtime_cut, data_back_cut): shown, no sample */
 	bool downtime_cut, data_back_cut;
+	/* The manifest's steady verdict of `rounds = until-steady` (compact
+	 * JSON as it is there) and it in words ("steady from round 6 (window
+	 * 5)", "not steady over 10 rounds: rr4k range 34 %"); NULL without. */
+	char *steady_json;
+	char *steady_text;
 };
 
 /* A state is a name shared by every variant. */
@@ -300,6 +308,36 @@ struct an_variant {
 	/* For its stability: results used and rejected (a fio run or a
 	 * bonnie++ row each; a rejected bonnie++ file counts once). */
 	size_t n_results, n_rejected;
+};
+
+/* One capture of a campaign's `environments` (read/manifest.c): what the
+ * target was.  fields are what the analysis compares between states and
+ * variants (stats/environments.c), each a name ("kernel", "scheduler of
+ * loop0") and its value; what the capture could not read is left out. */
+struct an_env_field {
+	char *name, *value;
+};
+struct an_env {
+	size_t campaign;
+	long long id;  /* the manifest's */
+	char *where;   /* "preflight", "state after"; NULL */
+	char *json;    /* the capture as the manifest has it, compact JSON */
+	char *summary; /* its fields in one line */
+	struct an_env_field *fields;
+	size_t n_fields, cap_fields;
+};
+
+/* What the analysis finds of a test's rounds in one column by the steady
+ * rule of SNIA PTS (fc_steady_first) on its headline metric
+ * (stats/steady.c): only where the column has at least `window` rounds. */
+struct an_steady {
+	size_t col, test;
+	const char *metric; /* static: "iops", "bw" */
+	size_t n;	    /* the rounds with a value */
+	size_t window;
+	bool reached;
+	int round;	     /* the last round of the first steady window; 0 */
+	double range, slope; /* of that window, else of the last; NaN */
 };
 
 /* The runs of one fio version in one column (stats/versions.c). */
@@ -533,6 +571,13 @@ struct an_analysis {
 	size_t n_sweeps;
 	double short_fraction; /* runs below this share of their test's median runtime are short */
 	size_t disturbed_out;  /* disturbed runs --exclude-disturbed left out */
+	struct an_env *envs;   /* the campaigns' environments, as read */
+	size_t n_envs, cap_envs;
+	char *envs_said;	  /* "1 (state basis), 2 (states after, control)" when the
+				     columns ran in several environments; NULL */
+	size_t steady_window;	  /* rounds of the steady rule's window */
+	struct an_steady *steady; /* per column and test with enough rounds */
+	size_t n_steady, cap_steady;
 };
 
 void an_note(struct an_analysis *a, const char *fmt, ...) CM_PRINTF(2, 3);

@@ -157,6 +157,7 @@ struct an_run *an_run_add(struct an_analysis *a, size_t in, const char *path)
 	r->time_based = -1;
 	r->bonnie_test = -1;
 	r->steal = r->foreign_io = NAN;
+	r->env = SIZE_MAX;
 	return r;
 }
 

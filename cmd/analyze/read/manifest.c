@@ -46,6 +46,8 @@ static bool safe_rel_path(const char *p)
 	return true;
 }
 
+static char *steady_text(const json_t *st);
+
 /* Data back computed from the actions when the manifest has no
  * data_back_s: the downtime plus the actions from the wait-ssh up to the
  * verify-hash that matched.  NaN without them. */
@@ -78,6 +80,13 @@ static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps
 	rep->downtime_s = num_or_nan(json_object_get(obj, "downtime_s"));
 	rep->downtime_cut = json_is_true(json_object_get(obj, "downtime_cut"));
 	rep->data_back_cut = json_is_true(json_object_get(obj, "data_back_cut"));
+	const json_t *steady = json_object_get(obj, "steady");
+	if (json_is_object(steady)) {
+		char *text = json_dumps(steady, JSON_COMPACT);
+		rep->steady_json = text ? cm_strdup(text) : NULL;
+		free(text);
+		rep->steady_text = steady_text(steady);
+	}
 	rep->first_action = tr->n_actions;
 	const json_t *before = json_object_get(obj, "before");
 	size_t i;
@@ -184,6 +193,157 @@ static char *disturbed_rule(const json_t *root)
 	return b.s;
 }
 
+static void env_field(struct an_env *e, const char *name, const char *value)
+{
+	if (!value || !value[0])
+		return;
+	struct an_env_field *f = CM_PUSH(e->fields, e->n_fields, e->cap_fields);
+	f->name = cm_utf8_dup(name);
+	f->value = cm_utf8_dup(value);
+}
+
+/* A member that is a string, or an integer with a unit after it ("128
+ * KiB"); NULL otherwise (null: the capture could not read it).  In buf. */
+static const char *env_value(const json_t *o, const char *key, const char *unit, char *buf,
+			     size_t len)
+{
+	const json_t *v = json_object_get(o, key);
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (!json_is_integer(v))
+		return NULL;
+	snprintf(buf, len, "%lld%s%s", (long long)json_integer_value(v), unit ? " " : "",
+		 unit ? unit : "");
+	return buf;
+}
+
+/* The fields of one capture that the analysis compares: the host's kernel,
+ * fio, THP and governor; of each place its file system's type and mount
+ * options and each device's scheduler, read-ahead, write cache and
+ * nr_requests (a variant's place named after it). */
+static void env_fields(struct an_env *e, const json_t *cap)
+{
+	char buf[64], name[160];
+	const json_t *host = json_object_get(cap, "host");
+	env_field(e, "kernel", env_value(host, "kernel", NULL, buf, sizeof(buf)));
+	env_field(e, "fio", env_value(host, "fio_version", NULL, buf, sizeof(buf)));
+	env_field(e, "THP", env_value(host, "thp", NULL, buf, sizeof(buf)));
+	env_field(e, "governor", env_value(host, "governor", NULL, buf, sizeof(buf)));
+	size_t i;
+	const json_t *pl;
+	json_array_foreach(json_object_get(cap, "places"), i, pl) {
+		const char *variant = json_string_value(json_object_get(pl, "variant"));
+		char of[96] = "";
+		if (variant && cm_campaign_name_ok(variant))
+			snprintf(of, sizeof(of), " (variant %s)", variant);
+		const json_t *fs = json_object_get(pl, "filesystem");
+		snprintf(name, sizeof(name), "file system%s", of);
+		env_field(e, name, env_value(fs, "type", NULL, buf, sizeof(buf)));
+		snprintf(name, sizeof(name), "mount options%s", of);
+		env_field(e, name, env_value(fs, "options", NULL, buf, sizeof(buf)));
+		static const struct {
+			const char *key, *name, *unit;
+		} dev[] = {{"scheduler", "scheduler", NULL},
+			   {"read_ahead_kb", "read-ahead", "KiB"},
+			   {"write_cache", "write cache", NULL},
+			   {"nr_requests", "nr_requests", NULL}};
+		size_t k;
+		const json_t *d;
+		json_array_foreach(json_object_get(pl, "devices"), k, d) {
+			const char *dn = json_string_value(json_object_get(d, "name"));
+			if (!dn || !dn[0] || strlen(dn) > 64)
+				continue;
+			for (size_t f = 0; f < CM_ARRAY_SIZE(dev); f++) {
+				snprintf(name, sizeof(name), "%s %s%s", dn, dev[f].name, of);
+				env_field(e, name,
+					  env_value(d, dev[f].key, dev[f].unit, buf, sizeof(buf)));
+			}
+		}
+	}
+	struct cm_buf b = {NULL, 0, 0};
+	for (size_t f = 0; f < e->n_fields; f++)
+		cm_buf_printf(&b, "%s%s %s", f ? ", " : "", e->fields[f].name, e->fields[f].value);
+	e->summary = b.s ? b.s : cm_strdup("nothing known");
+}
+
+/* The manifest's `environments`, each with its id (a capture without a
+ * positive integer id is left out: nothing can name it). */
+static void read_environments(struct an_analysis *a, size_t campaign, const json_t *root)
+{
+	size_t i;
+	const json_t *cap;
+	json_array_foreach(json_object_get(root, "environments"), i, cap) {
+		const json_t *id = json_object_get(cap, "id");
+		if (!json_is_object(cap) || !json_is_integer(id) || json_integer_value(id) < 1)
+			continue;
+		struct an_env *e = CM_PUSH(a->envs, a->n_envs, a->cap_envs);
+		e->campaign = campaign;
+		e->id = (long long)json_integer_value(id);
+		e->where = str_or_null(json_object_get(cap, "where"));
+		char *text = json_dumps(cap, JSON_COMPACT);
+		e->json = text ? cm_strdup(text) : cm_strdup("null");
+		free(text);
+		env_fields(e, cap);
+	}
+}
+
+/* The environment an object (a state, a repetition) names: its index into
+ * a->envs; `fallback` when it names none or one that is not there. */
+static size_t env_of(const struct an_analysis *a, size_t campaign, const json_t *obj,
+		     size_t fallback)
+{
+	const json_t *id = json_object_get(obj, "environment");
+	if (!json_is_integer(id))
+		return fallback;
+	for (size_t i = 0; i < a->n_envs; i++)
+		if (a->envs[i].campaign == campaign && a->envs[i].id == json_integer_value(id))
+			return i;
+	return fallback;
+}
+
+/* A state's (a repetition's) steady verdict in words: "steady from round 6
+ * (window 5)", "not steady over 10 rounds: rr4k range 34 %". */
+static char *steady_text(const json_t *st)
+{
+	const json_t *round = json_object_get(st, "round");
+	const json_t *window = json_object_get(st, "window");
+	const json_t *rounds = json_object_get(st, "rounds");
+	if (json_is_true(json_object_get(st, "reached")) && json_is_integer(round)) {
+		if (json_is_integer(window))
+			return cm_asprintf("steady from round %lld (window %lld)",
+					   (long long)json_integer_value(round),
+					   (long long)json_integer_value(window));
+		return cm_asprintf("steady from round %lld", (long long)json_integer_value(round));
+	}
+	struct cm_buf b = {NULL, 0, 0};
+	if (json_is_integer(rounds))
+		cm_buf_printf(&b, "not steady over %lld rounds",
+			      (long long)json_integer_value(rounds));
+	else
+		cm_buf_puts(&b, "not steady");
+	size_t i;
+	const json_t *t;
+	json_array_foreach(json_object_get(st, "tests"), i, t) {
+		const char *test = json_string_value(json_object_get(t, "test"));
+		if (!test || json_is_true(json_object_get(t, "reached")))
+			continue;
+		const char *variant = json_string_value(json_object_get(t, "variant"));
+		const json_t *range = json_object_get(t, "range");
+		const json_t *slope = json_object_get(t, "slope");
+		cm_buf_printf(&b, ": %s%s%s", test, variant ? " on " : "", variant ? variant : "");
+		if (json_is_number(range) && json_number_value(range) > FC_STEADY_RANGE)
+			cm_buf_printf(&b, " range %.0f %%", json_number_value(range) * 100.0);
+		else if (json_is_number(slope))
+			cm_buf_printf(&b, " slope %.0f %%", json_number_value(slope) * 100.0);
+		else
+			cm_buf_puts(&b, ", a round without a value");
+		break;
+	}
+	char *clean = cm_utf8_dup(b.s);
+	cm_buf_release(&b);
+	return clean;
+}
+
 /* What the journal says of one step: the last session in which a state's
  * transition ended an action, or in which a round started. */
 struct journal_step {
@@ -199,7 +359,8 @@ struct manifest_ctx {
 	size_t campaign;
 	const char *dir;
 	const char *group;
-	int rep; /* the repetition read (0: none) */
+	int rep;    /* the repetition read (0: none) */
+	size_t env; /* the environment of the state (repetition) read; SIZE_MAX */
 	struct journal_step *steps;
 	size_t n_steps, cap_steps;
 };
@@ -305,6 +466,7 @@ static struct an_run *manifest_run(struct manifest_ctx *m, const char *path, con
 	r->id.test = cm_strdup(test);
 	if (variant)
 		r->id.variant = cm_strdup(variant);
+	r->env = m->env;
 	return r;
 }
 
@@ -565,7 +727,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 		prov = json_object_get(prov, "type");
 	c->provider = str_or_null(prov);
 	c->disturbed_rule = disturbed_rule(root);
-	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group, 0, NULL, 0, 0};
+	struct manifest_ctx m = {a, in, a->n_campaigns - 1, dir, c->group, 0, SIZE_MAX, NULL, 0, 0};
+	read_environments(a, m.campaign, root);
 	if (!buf)
 		read_journal(&m);
 
@@ -601,6 +764,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 					path, name, CM_CAMPAIGN_REPEAT_MAX);
 		}
 		size_t cap = 0, cap_reps = 0;
+		m.env = env_of(a, m.campaign, js, SIZE_MAX);
+		size_t state_env = m.env;
 		if (!json_is_array(reps)) {
 			if (!dup)
 				manifest_rep(tr, &cap, &cap_reps, js, 1);
@@ -634,11 +799,13 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 				if (!dup)
 					manifest_rep(tr, &cap, &cap_reps, jp, rk);
 				m.rep = rk;
+				m.env = env_of(a, m.campaign, jp, state_env);
 				offset = manifest_rounds(&m, path, name, &rk, offset,
 							 json_object_get(jp, "rounds"));
 				m.rep = 0;
 			}
 		}
+		m.env = SIZE_MAX;
 		double *down = cm_calloc(tr->n_reps + 1, sizeof(*down));
 		size_t n_down = 0;
 		for (size_t k = 0; k < tr->n_reps; k++) {

@@ -556,7 +556,11 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an
 	if (rc < 0 || (rc = order_columns(a, opt, err)) < 0)
 		return rc;
 	an_fio_versions(a);
+	an_environments(a);
+	if (opt->steady_window)
+		a->steady_window = opt->steady_window;
 	an_series_build(a);
+	an_steady_build(a);
 	an_disturbed_notes(a, opt->exclude_disturbed);
 	an_sweeps_build(a);
 	warn_merged_jobs(a);

@@ -15,6 +15,9 @@
  *   compare.c    the comparison of variants (--compare)
  *   actions.c    each state's actions over its repetitions
  *   versions.c   the fio versions of each state and variant
+ *   environments.c  the environments of each state and variant, and
+ *                the warnings when what is compared ran in different ones
+ *   steady.c     whether each test's rounds in each column are steady
  *   sweep.c      the sweeps: tests that differ only in iodepth, numjobs,
  *                bs, rwmixread or rw, their grids and saturation points
  */
@@ -35,6 +38,7 @@ struct an_stats_opts {
 	const char *baseline_variant;
 	const char *state_order; /* comma-separated */
 	bool exclude_disturbed;	 /* leave the disturbed runs out */
+	size_t steady_window;	 /* rounds of the steady rule's window; 0: FC_STEADY_WINDOW */
 };
 
 /*
@@ -69,6 +73,18 @@ void an_disturbed_notes(struct an_analysis *a, bool excluded);
  * the one version of all, or what they are and where, with a warning,
  * when there are several (versions.c; once the columns are known). */
 void an_fio_versions(struct an_analysis *a);
+
+/* A warning for each field of the environments (kernel, fio, file system,
+ * a device's scheduler ...) that differs between a column and its
+ * reference column, or between the runs of one column, and
+ * an_analysis.envs_said when the columns ran in several (environments.c;
+ * once the columns are known). */
+void an_environments(struct an_analysis *a);
+
+/* The steady rule of SNIA PTS over each test's rounds in each column with
+ * at least an_analysis.steady_window of them (an_analysis.steady;
+ * steady.c; once the series are built). */
+void an_steady_build(struct an_analysis *a);
 
 /* ---- sweeps (sweep.c) ------------------------------------------------------------ */
 

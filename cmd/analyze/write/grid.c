@@ -447,6 +447,8 @@ void an_header_text(struct cm_buf *b, const struct an_analysis *a)
 		cm_buf_printf(b, ", %s", a->fio_version);
 	else if (a->fio_versions_said)
 		cm_buf_printf(b, "; fio versions %s", a->fio_versions_said);
+	if (a->envs_said)
+		cm_buf_printf(b, "; environments %s", a->envs_said);
 	cm_buf_putc(b, '\n');
 	if (a->n_variants > 1)
 		cm_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);
@@ -516,6 +518,55 @@ size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, cons
 	return n;
 }
 
+void an_steady_lines(const struct an_analysis *a, struct cm_strv *out)
+{
+	for (size_t k = 0; k < a->n_cols; k++) {
+		const struct an_transition *t =
+		    an_transition_of(a, a->cols[k].state, a->cols[k].variant);
+		/* the variants of one campaign share its states' verdicts */
+		bool seen = false;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = an_transition_of(a, a->cols[j].state, a->cols[j].variant) == t;
+		if (!t || seen)
+			continue;
+		for (size_t r = 0; r < t->n_reps; r++) {
+			const struct an_rep *rep = &t->reps[r];
+			if (!rep->steady_text)
+				continue;
+			if (t->n_reps > 1)
+				cm_strv_addf(out, "%s repetition %d: %s", a->states[t->state].name,
+					     rep->repetition, rep->steady_text);
+			else
+				cm_strv_addf(out, "%s: %s", a->states[t->state].name,
+					     rep->steady_text);
+		}
+	}
+	bool variants = a->n_variants > 1;
+	for (size_t t = 0; t < a->n_tests; t++) {
+		struct cm_buf b = {NULL, 0, 0};
+		for (size_t i = 0; i < a->n_steady; i++) {
+			const struct an_steady *s = &a->steady[i];
+			if (s->test != t)
+				continue;
+			const struct an_col *c = &a->cols[s->col];
+			if (!b.len)
+				cm_buf_printf(&b, "%s (window %zu):", a->tests[t].name, s->window);
+			else
+				cm_buf_putc(&b, ',');
+			if (variants)
+				cm_buf_printf(&b, " %s", a->variants[c->variant].name);
+			cm_buf_printf(&b, " %s", a->states[c->state].name);
+			if (s->reached)
+				cm_buf_printf(&b, " steady from round %d", s->round);
+			else
+				cm_buf_printf(&b, " not steady over %zu rounds", s->n);
+		}
+		if (b.len)
+			cm_strv_add(out, b.s);
+		cm_buf_release(&b);
+	}
+}
+
 /* The legends (those of the grid with `grid`; that of marked columns with
  * `marks`), the warnings and the notes. */
 void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown, bool grid,
@@ -530,6 +581,14 @@ void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdo
 			an_wrap(f, "", 0, paras[i], width);
 		}
 	}
+	struct cm_strv steady = {NULL, 0, 0};
+	an_steady_lines(a, &steady);
+	for (size_t i = 0; i < steady.n; i++) {
+		if (markdown)
+			fprintf(f, "\n- steady: %s", steady.v[i]);
+		else
+			an_wrap(f, "steady: ", 8, steady.v[i], width);
+	}
 	for (size_t i = 0; i < a->warnings.n; i++) {
 		if (markdown)
 			fprintf(f, "\n- warning: %s", a->warnings.items[i]);
@@ -542,8 +601,9 @@ void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdo
 		else
 			an_wrap(f, "note: ", 6, a->notes.items[i], width);
 	}
-	if (markdown && (a->notes.n || a->warnings.n))
+	if (markdown && (a->notes.n || a->warnings.n || steady.n))
 		fputc('\n', f);
+	cm_strv_release(&steady);
 }
 
 /* ---- the tables for other writers (html.c) ------------------------------------ */

@@ -324,6 +324,37 @@ static void facts(struct html *h)
 	     a->fio_versions_said ? a->fio_versions_said
 	     : a->fio_version	  ? a->fio_version
 				  : "unknown");
+	/* what the target was, each capture with the states that ran on it */
+	for (size_t e = 0; e < a->n_envs; e++) {
+		const struct an_env *env = &a->envs[e];
+		struct cm_buf w = {NULL, 0, 0};
+		for (size_t k = 0; k < a->n_cols; k++) {
+			const struct an_col *c = &a->cols[k];
+			bool here = false;
+			for (size_t i = 0; i < a->n_runs && !here; i++)
+				here = a->runs[i].accepted && a->runs[i].env == e &&
+				       a->runs[i].state == c->state &&
+				       a->runs[i].variant == c->variant;
+			if (!here)
+				continue;
+			cm_buf_printf(&w, "%s", w.len ? ", " : "; runs of ");
+			if (a->n_variants > 1)
+				cm_buf_printf(&w, "%s ", a->variants[c->variant].name);
+			cm_buf_puts(&w, a->states[c->state].name);
+		}
+		char *name = cm_asprintf("environment %lld", env->id);
+		char *v = cm_asprintf("%s%s%s%s", env->where ? env->where : "",
+				      env->where ? ": " : "", env->summary, w.s ? w.s : "");
+		fact(b, name, v);
+		free(v);
+		free(name);
+		cm_buf_release(&w);
+	}
+	struct cm_strv steady = {NULL, 0, 0};
+	an_steady_lines(a, &steady);
+	for (size_t i = 0; i < steady.n; i++)
+		fact(b, "steady", steady.v[i]);
+	cm_strv_release(&steady);
 	struct cm_buf t = {NULL, 0, 0};
 	for (size_t i = 0; i < a->n_order; i++)
 		cm_buf_printf(&t, "%s%s", i ? ", " : "", a->states[a->order[i]].name);

@@ -405,6 +405,8 @@ static void json_trans_sum(const struct an_analysis *a, const struct an_transiti
 	an_trans_sum_free(&sum);
 }
 
+static json_t *json_col_envs(const struct an_analysis *a, size_t col);
+
 static json_t *json_transition(const struct an_analysis *a, const struct an_col *cl)
 {
 	const struct an_transition *t = an_transition_of(a, cl->state, cl->variant);
@@ -414,6 +416,24 @@ static json_t *json_transition(const struct an_analysis *a, const struct an_col 
 	jset(o, "status", jstr(t ? t->status : NULL));
 	jset(o, "failed", json_boolean(t && cm_status_failed(t->status)));
 	jset(o, "downtime_s", jnum(t ? t->downtime_s : NAN));
+	jset(o, "environments", json_col_envs(a, (size_t)(cl - a->cols)));
+	/* the campaign's verdicts of rounds = until-steady, per repetition */
+	json_t *steady = json_null();
+	for (size_t r = 0; t && r < t->n_reps; r++) {
+		json_t *v =
+		    t->reps[r].steady_json ? json_loads(t->reps[r].steady_json, 0, NULL) : NULL;
+		if (!v)
+			continue;
+		if (t->n_reps == 1) {
+			steady = v;
+			break;
+		}
+		if (json_is_null(steady))
+			steady = json_array();
+		json_object_set_new(v, "repetition", json_integer(t->reps[r].repetition));
+		json_array_append_new(steady, v);
+	}
+	jset(o, "steady", steady);
 	json_t *integ = json_null();
 	if (t && t->hash_checks) {
 		integ = json_object();
@@ -475,6 +495,71 @@ static void json_variants(struct json_out *j, const struct an_analysis *a)
 		jset(o, "disturbed_when", jstr(c ? c->disturbed_rule : NULL));
 		jset(o, "fio_version", jstr(var->fio_version));
 		jset(o, "runs", json_integer((json_int_t)var->n_runs));
+		j_element(j, o);
+	}
+	j_end_array(j);
+}
+
+/* The campaigns' environments as their manifests have them, each with its
+ * campaign. */
+static void json_environments(struct json_out *j, const struct an_analysis *a)
+{
+	j_begin_array(j, "environments");
+	for (size_t i = 0; i < a->n_envs; i++) {
+		const struct an_env *e = &a->envs[i];
+		json_t *o = json_loads(e->json, 0, NULL);
+		if (!json_is_object(o)) {
+			json_decref(o);
+			o = json_object();
+			jset(o, "id", json_integer((json_int_t)e->id));
+		}
+		jset(o, "campaign", jstr(a->campaigns[e->campaign].name));
+		jset(o, "summary", jstr(e->summary));
+		j_element(j, o);
+	}
+	j_end_array(j);
+}
+
+/* The ids of the environments a column's runs ran in, in the order of the
+ * runs. */
+static json_t *json_col_envs(const struct an_analysis *a, size_t col)
+{
+	const struct an_col *c = &a->cols[col];
+	json_t *ids = json_array();
+	for (size_t i = 0; i < a->n_runs; i++) {
+		const struct an_run *r = &a->runs[i];
+		if (!r->accepted || r->env == SIZE_MAX || r->state != c->state ||
+		    r->variant != c->variant)
+			continue;
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = a->runs[k].accepted && a->runs[k].env == r->env &&
+			       a->runs[k].state == c->state && a->runs[k].variant == c->variant;
+		if (!seen)
+			json_array_append_new(ids, json_integer((json_int_t)a->envs[r->env].id));
+	}
+	return ids;
+}
+
+/* The steady rule over each test's rounds in each column that has enough. */
+static void json_steady(struct json_out *j, const struct an_analysis *a)
+{
+	j_member(j, "steady_window", json_integer((json_int_t)a->steady_window));
+	j_begin_array(j, "steady");
+	for (size_t i = 0; i < a->n_steady; i++) {
+		const struct an_steady *s = &a->steady[i];
+		const struct an_col *c = &a->cols[s->col];
+		json_t *o = json_object();
+		jset(o, "variant", jstr(a->variants[c->variant].name));
+		jset(o, "state", jstr(a->states[c->state].name));
+		jset(o, "test", jstr(a->tests[s->test].name));
+		jset(o, "metric", jstr(s->metric));
+		jset(o, "rounds", json_integer((json_int_t)s->n));
+		jset(o, "window", json_integer((json_int_t)s->window));
+		jset(o, "reached", json_boolean(s->reached));
+		jset(o, "round", s->reached ? json_integer(s->round) : json_null());
+		jset(o, "range", jnum(s->range));
+		jset(o, "slope", jnum(s->slope));
 		j_element(j, o);
 	}
 	j_end_array(j);
@@ -576,6 +661,9 @@ static void json_runs(struct json_out *j, const struct an_analysis *a)
 		jset(o, "runtime_s", jnum((double)r->runtime_ms / 1000.0));
 		jset(o, "time_based",
 		     r->time_based < 0 ? json_null() : json_boolean(r->time_based));
+		jset(o, "environment",
+		     r->env != SIZE_MAX ? json_integer((json_int_t)a->envs[r->env].id)
+					: json_null());
 		jset(o, "disturbed", jstr(r->disturbed));
 		jset(o, "steal", jnum(r->steal));
 		jset(o, "foreign_io", jnum(r->foreign_io));
@@ -800,6 +888,8 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	j_member(j, "disturbed_excluded", json_integer((json_int_t)a->disturbed_out));
 
 	json_fio_versions(j, a);
+	json_environments(j, a);
+	json_steady(j, a);
 	json_variants(j, a);
 	json_states(j, a);
 	json_transitions(j, a);
