@@ -11,7 +11,8 @@ here: two environments, the second with another kernel and loop0's
 scheduler mq-deadline instead of none (and a governor it could not read);
 states basis (environment 1, six rounds at 2000 IOPS, with a `steady`
 verdict of rounds = until-steady), after (environment 2, six rounds at
-2000) and trend (environment 1, six rounds rising from 1000 to 3500).
+2000), trend (environment 1, six rounds rising from 1000 to 3500) and
+again (two repetitions of one round, in environments 1 and 2).
 Checked: the warnings (stderr, --json, the table, Markdown, HTML), the
 facts of the HTML report, --json's environments, the manifest's steady
 verdict shown, the analysis's own steady rule per state and test
@@ -92,6 +93,16 @@ def make_campaign(d, pile):
         if state == "trend":
             st["steady"] = NOT_STEADY
         states.append(st)
+    # a repeated state whose second repetition ran in environment 2
+    reps = []
+    for k in (1, 2):
+        rel = f"again/rep{k}/r1/rw4k.json"
+        jobs.append(partial(fio, os.path.join(d, rel), 2000))
+        reps.append({"repetition": k, "status": "done", "before": [], "environment": k,
+                     "rounds": [{"round": 1, "status": "done", "tests": [
+                         {"test": "rw4k", "status": "done", "exit_status": 0, "json": rel,
+                          "logs": []}]}]})
+    states.append({"name": "again", "status": "done", "repeat": 2, "repetitions": reps})
     at_once(*jobs)
     manifest = {"format": "fiocamp-manifest", "version": 1, "campaign": "env",
                 "status": "done", "fio_version": "fio-3.33",
@@ -105,6 +116,8 @@ def make_campaign(d, pile):
 
 WARN_KERNEL = "state after ran on kernel 6.1.0-18-amd64 where basis ran on 6.1.0-17-amd64"
 WARN_SCHED = "state after ran on loop0 scheduler mq-deadline where basis ran on none"
+WARN_REP = ("state again repetition 2 ran on kernel 6.1.0-18-amd64 where repetition 1 ran on "
+            "6.1.0-17-amd64")
 
 
 def check_json(camp):
@@ -114,8 +127,9 @@ def check_json(camp):
     warnings = doc["warnings"]
     check(WARN_KERNEL in warnings and WARN_SCHED in warnings,
           f"json: the kernel and the scheduler that changed: {warnings}")
+    check(WARN_REP in warnings, f"json: a repetition in another environment: {warnings}")
     env_warnings = [w for w in warnings if " ran on " in w]
-    check(len(env_warnings) == 2, f"json: nothing else changed (the governor is unknown in 2, "
+    check(len(env_warnings) == 4, f"json: nothing else changed (the governor is unknown in 2, "
           f"trend ran where basis did): {env_warnings}")
     check("warning: " + WARN_KERNEL in err, f"stderr: the warning: {err}")
     envs = doc["environments"]
@@ -123,13 +137,14 @@ def check_json(camp):
           and envs[0]["campaign"] == "env", f"json: the environments as read: {envs}")
     trans = {t["state"]: t for t in doc["transitions"]}
     check({s: t["environments"] for s, t in trans.items()} ==
-          {"basis": [1], "after": [2], "trend": [1]},
+          {"basis": [1], "after": [2], "trend": [1], "again": [1, 2]},
           f"json: each state's environment: {trans}")
     check(trans["basis"]["steady"] == STEADY and trans["after"]["steady"] is None,
           f"json: the manifest's steady verdict per state: {trans['basis']['steady']}")
     runs = {(r["state"], r["round"]): r["environment"] for r in doc["runs"]}
     check(runs[("after", 3)] == 2 and runs[("basis", 1)] == 1, f"json: per run: {runs}")
     steady = {s["state"]: s for s in doc["steady"]}
+    check("again" not in steady, f"json: two rounds are fewer than the window: {steady}")
     check(doc["steady_window"] == 5, "json: the window")
     check(steady["basis"]["reached"] and steady["basis"]["round"] == 5 and
           steady["after"]["reached"] and steady["after"]["round"] == 5,
@@ -145,7 +160,7 @@ def check_text(camp, tmp):
     rc, out, err = run(["-t", "-w", "200", camp])
     check(rc == 0, f"table: exit 0, got {rc}: {err}")
     text = unwrap(out)
-    check("environments 1 (basis, trend), 2 (after)" in text,
+    check("environments 1 (basis, trend, again), 2 (after, again)" in text,
           f"table: the header says which state ran where: {out}")
     check("steady: basis: steady from round 5 (window 5)" in text and
           "steady: trend: not steady over 6 rounds: rw4k range 90 %" in text,
@@ -170,7 +185,7 @@ def check_text(camp, tmp):
     check("<th scope=\"row\">environment 2</th><td>state after: kernel 6.1.0-18-amd64, fio "
           "fio-3.33, THP madvise, file system ext4, mount options rw,relatime, loop0 "
           "scheduler mq-deadline, loop0 read-ahead 128 KiB, loop0 write cache write back, "
-          "loop0 nr_requests 128; runs of after</td>" in page,
+          "loop0 nr_requests 128; runs of after, again</td>" in page,
           "html: the facts name environment 2 and where it ran")
     check("<th scope=\"row\">steady</th><td>trend: not steady over 6 rounds: rw4k range 90 %"
           in page and "<td>rw4k (window 5): basis steady from round 5" in page,

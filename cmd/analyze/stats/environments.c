@@ -14,8 +14,9 @@
 #include "stats/stats.h"
 
 /* The distinct environments of a column's accepted runs, in the order of
- * the runs; returns how many (at most max). */
-static size_t col_envs(const struct an_analysis *a, size_t col, size_t *out, size_t max)
+ * the runs, each with the repetition of its first run (0: the state does
+ * not repeat); returns how many (at most max). */
+static size_t col_envs(const struct an_analysis *a, size_t col, size_t *out, int *rep, size_t max)
 {
 	const struct an_col *c = &a->cols[col];
 	size_t n = 0;
@@ -27,8 +28,10 @@ static size_t col_envs(const struct an_analysis *a, size_t col, size_t *out, siz
 		size_t k = 0;
 		while (k < n && out[k] != r->env)
 			k++;
-		if (k == n && n < max)
+		if (k == n && n < max) {
+			rep[n] = r->repetition;
 			out[n++] = r->env;
+		}
 	}
 	return n;
 }
@@ -75,19 +78,24 @@ void an_environments(struct an_analysis *a)
 	bool variants = a->n_variants > 1;
 	size_t *first = cm_calloc(a->n_cols + 1, sizeof(*first));
 	size_t envs[ENVS_PER_COL];
+	int reps[ENVS_PER_COL];
 	for (size_t k = 0; k < a->n_cols; k++) {
-		size_t n = col_envs(a, k, envs, ENVS_PER_COL);
+		size_t n = col_envs(a, k, envs, reps, ENVS_PER_COL);
 		first[k] = n ? envs[0] : SIZE_MAX;
 		char who[256];
 		col_name(a, k, variants, who, sizeof(who));
 		/* a repetition that ran elsewhere than the state's first */
 		for (size_t i = 1; i < n; i++) {
-			char part[300];
-			snprintf(part, sizeof(part), "%s (runs in environment %lld)", who,
-				 a->envs[envs[i]].id);
-			char other[300];
-			snprintf(other, sizeof(other), "its runs in environment %lld",
-				 a->envs[envs[0]].id);
+			char part[300], other[64];
+			if (reps[i] && reps[0]) {
+				snprintf(part, sizeof(part), "%s repetition %d", who, reps[i]);
+				snprintf(other, sizeof(other), "repetition %d", reps[0]);
+			} else {
+				snprintf(part, sizeof(part), "%s (runs in environment %lld)", who,
+					 a->envs[envs[i]].id);
+				snprintf(other, sizeof(other), "its runs in environment %lld",
+					 a->envs[envs[0]].id);
+			}
 			compare(a, &a->envs[envs[i]], &a->envs[envs[0]], part, other);
 		}
 	}
@@ -111,7 +119,7 @@ void an_environments(struct an_analysis *a)
 		size_t in = 0;
 		struct cm_buf t = {NULL, 0, 0};
 		for (size_t k = 0; k < a->n_cols; k++) {
-			size_t n = col_envs(a, k, envs, ENVS_PER_COL);
+			size_t n = col_envs(a, k, envs, reps, ENVS_PER_COL);
 			bool here = false;
 			for (size_t i = 0; i < n; i++)
 				here |= envs[i] == e;
