@@ -193,6 +193,32 @@ def check_text(camp, tmp):
     check("<p class=\"warn\">warning: " + WARN_KERNEL in page, "html: the warning")
 
 
+def check_variants(camp, tmp):
+    """The same campaign as a second variant whose environment 1 ran on
+    another kernel: its basis is compared with the first variant's."""
+    other = os.path.join(tmp, "other")
+    shutil.copytree(camp, other)
+    path = os.path.join(other, "manifest.json")
+    with open(path) as f:
+        manifest = json.load(f)
+    manifest["campaign"] = "other"
+    manifest["environments"][0]["host"]["kernel"] = "6.2.0-1"
+    with open(path, "w") as f:
+        json.dump(manifest, f)
+    rc, out, err = run(["--json", "--label", f"a={camp}", "--label", f"b={other}"])
+    check(rc == 0, f"variants: exit 0, got {rc}: {err}")
+    doc = json.loads(out)
+    want = ("variant b state basis ran on kernel 6.2.0-1 where variant a state basis ran on "
+            "6.1.0-17-amd64")
+    check(want in doc["warnings"], f"variants: the kernel of b's basis: {doc['warnings']}")
+    check(len(doc["environments"]) == 4 and
+          {e["campaign"] for e in doc["environments"]} == {"env", "other"},
+          f"variants: each campaign's environments: {doc['environments']}")
+    rc, out, err = run(["-t", "-w", "300", "--label", f"a={camp}", "--label", f"b={other}"])
+    check("environments 1 of env (a basis, a trend, a again), 2 of env (a after, a again), "
+          "1 of other (b basis" in unwrap(out), f"variants: the header names the campaigns: {out}")
+
+
 def check_pile(pile):
     rc, out, err = run(["--json", pile])
     check(rc == 0, f"pile: exit 0, got {rc}: {err}")
@@ -217,6 +243,7 @@ def main():
         pile = os.path.join(tmp, "pile")
         make_campaign(camp, pile)
         at_once(partial(check_json, camp), partial(check_text, camp, tmp),
+                partial(check_variants, camp, tmp),
                 partial(check_pile, pile))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

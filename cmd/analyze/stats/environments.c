@@ -135,7 +135,12 @@ void an_environments(struct an_analysis *a)
 			in++;
 		}
 		if (in) {
-			cm_buf_printf(&b, "%s%lld (%s)", used ? ", " : "", a->envs[e].id, t.s);
+			const struct an_campaign *c = &a->campaigns[a->envs[e].campaign];
+			cm_buf_printf(&b, "%s%lld", used ? ", " : "", a->envs[e].id);
+			/* ids are a campaign's own */
+			if (a->n_campaigns > 1)
+				cm_buf_printf(&b, " of %s", c->name ? c->name : c->manifest);
+			cm_buf_printf(&b, " (%s)", t.s);
 			used++;
 		}
 		cm_buf_release(&t);

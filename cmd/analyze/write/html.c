@@ -342,7 +342,10 @@ static void facts(struct html *h)
 				cm_buf_printf(&w, "%s ", a->variants[c->variant].name);
 			cm_buf_puts(&w, a->states[c->state].name);
 		}
-		char *name = cm_asprintf("environment %lld", env->id);
+		const struct an_campaign *c = &a->campaigns[env->campaign];
+		char *name = a->n_campaigns > 1 ? cm_asprintf("environment %lld of %s", env->id,
+							      c->name ? c->name : c->manifest)
+						: cm_asprintf("environment %lld", env->id);
 		char *v = cm_asprintf("%s%s%s%s", env->where ? env->where : "",
 				      env->where ? ": " : "", env->summary, w.s ? w.s : "");
 		fact(b, name, v);
