@@ -180,12 +180,17 @@ def check_profile_svg(svg, what):
                   "iowait: % of all CPU time"):
         check(title in svg, f"{what}: the panel titled {title!r}")
     quiet, noisy = (tm_points(svg, s, "foreign I/O") for s in ("quiet", "noisy"))
-    # fio 3.33 logs no line for a run's last second: that second has no
-    # foreign I/O, its steal and iowait are there
-    check(sorted(quiet) == [0, 1, 2] and sorted(noisy) == [0, 1, 2],
+    # fio 3.33 mostly logs no line for a run's last second (then that second
+    # has no foreign I/O; its steal and iowait are there), but a loaded
+    # machine can end the run late enough for a partial one: seconds 0..2
+    # are checked, a point at 3 only for being a share
+    full = {k: v for k, v in quiet.items() if k < 3}, {k: v for k, v in noisy.items() if k < 3}
+    check(sorted(full[0]) == [0, 1, 2] and sorted(full[1]) == [0, 1, 2] and
+          set(quiet) | set(noisy) <= {0, 1, 2, 3} and
+          all(0 <= v <= 100 for v in list(quiet.values()) + list(noisy.values())),
           f"{what}: a foreign I/O point a logged second: {quiet} {noisy}")
-    check(all(v < 2.0 for v in quiet.values()), f"{what}: quiet's foreign I/O ~0 %: {quiet}")
-    check(all(abs(v - 80.0) < 2.0 for v in noisy.values()),
+    check(all(v < 2.0 for v in full[0].values()), f"{what}: quiet's foreign I/O ~0 %: {quiet}")
+    check(all(abs(v - 80.0) < 2.0 for v in full[1].values()),
           f"{what}: noisy's foreign I/O ~80 %: {noisy}")
     steal = tm_points(svg, "noisy", "CPU steal")
     check(steal == {0: 2.0, 1: 4.0, 2: 6.0, 3: 8.0}, f"{what}: noisy's steal per second: {steal}")
