@@ -220,6 +220,7 @@ static void row_run(struct an_run *r, const struct an_run *f, const struct fc_bo
 	r->disturbed = f->disturbed ? cm_strdup(f->disturbed) : NULL;
 	r->steal = f->steal;
 	r->foreign_io = f->foreign_io;
+	r->env = f->env; /* the file's run: its campaign's environment, or none */
 	r->maybe = f->maybe;
 	r->csv = f->csv;
 	r->accepted = true;
