@@ -561,10 +561,13 @@ def sweep_charts(tmp, R):
     # A device that saturates at iodepth 32: IOPS doubling up to it, p99
     # flat, then IOPS flat and p99 up 2.25 times.  From 100 to 3300 IOPS
     # (33 times): a log axis; from 1000 to 8550 (8.6 times): a linear one.
+    # The slow device's p99 reaches 36,000 µs: its latency axis in ms.
     qds = [1, 2, 4, 8, 16, 32, 64]
     shapes = {"log": ([100, 200, 400, 800, 1600, 3200, 3300], [100, 100, 100, 100, 110, 400, 900]),
               "linear": ([1000, 2000, 4000, 8000, 8400, 8500, 8550],
-                         [100, 100, 110, 120, 300, 900, 2000])}
+                         [100, 100, 110, 120, 300, 900, 2000]),
+              "slow": ([1000, 2000, 4000, 8000, 8400, 8500, 8550],
+                       [2000, 2000, 2200, 2400, 6000, 18000, 36000])}
     for name, (iops, p99) in shapes.items():
         p = os.path.join(tmp, f"device-{name}")
         for r in (1, 2):
@@ -601,6 +604,16 @@ def sweep_charts(tmp, R):
               "ringed: the saturation point" in texts,
               f"{name}: {files[1]}: the saturation point ringed at {want}: {count} {sat} "
               f"{tab[-400:]}")
+        # the latency in ms from 10,000 µs: the axis title, the ticks, the hover texts
+        unit = "ms" if name == "slow" else "µs"
+        ylabel = f"p99 latency ({unit})"
+        tips = [t for t in titles if ", p99 " in t]
+        # the y axis's ticks come between the subtitle and its title
+        yticks = texts[2:texts.index(ylabel)] if ylabel in texts else []
+        check(len(tips) == 7 and all(t.endswith(f" {unit}") for t in tips) and
+              (yticks == ["0", "10", "20", "30", "40"] and tips[-1].endswith(", p99 36.0 ms")
+               if name == "slow" else yticks[:1] == ["0"]),
+              f"{name}: {files[1]}: p99 latency in {unit}: {texts} {tips}")
     # not reached: no ring, and no legend of one
     p = os.path.join(tmp, "device-linear")
     for r in (1, 2):

@@ -502,6 +502,19 @@ static void chart_scaling(struct an_charts *out, const struct an_analysis *a, si
 
 /* ---- p99 latency against the headline through the load ---------------------------- */
 
+/* The latency axis in ms when the largest value is 10,000 µs or more (a
+ * tick "100k" µs reads as 100 ms), in µs otherwise: what to divide the
+ * µs by. */
+static double latency_scale(double max_us, const char **unit)
+{
+	if (max_us >= 10000) {
+		*unit = "ms";
+		return 1000;
+	}
+	*unit = "µs";
+	return 1;
+}
+
 static void chart_latency(struct an_charts *out, const struct an_analysis *a, size_t si)
 {
 	const struct an_sweep *s = &a->sweeps[si];
@@ -531,9 +544,11 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 		chart_release(&c);
 		return;
 	}
+	const char *yunit;
+	double yscale = latency_scale(ymax, &yunit);
 	struct vaxis ax, ay;
 	vaxis_make(&ax, xmin, xmax);
-	vaxis_make(&ay, ymin, ymax);
+	vaxis_make(&ay, ymin / yscale, ymax / yscale);
 	for (size_t k = 0; k < c.nc; k++)
 		for (size_t l = 0; l < c.n_lines; l++)
 			legend_line(&c, k, l);
@@ -565,7 +580,7 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 	struct cm_buf b = {NULL, 0, 0};
 	an_chart_open(&b, w, h, title, sub.s);
 	cm_buf_release(&sub);
-	char *ylabel = cm_asprintf("p99 latency (µs%s)", ay.log ? ", log" : "");
+	char *ylabel = cm_asprintf("p99 latency (%s%s)", yunit, ay.log ? ", log" : "");
 	char *xlabel = cm_asprintf("%s%s", c.unit, ax.log ? " (log)" : "");
 	vaxis_draw(&b, &ay, true, px0, px1, py0, py1, ylabel);
 	vaxis_draw(&b, &ax, false, px0, px1, py0, py1, xlabel);
@@ -593,7 +608,7 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 					continue;
 				an_svg_put(&path, "%s%v %v", path.len ? "L" : "M",
 					   vaxis_map(&ax, med, px0, px1),
-					   vaxis_map(&ay, x->p99_med, py1, py0));
+					   vaxis_map(&ay, x->p99_med / yscale, py1, py0));
 			}
 			if (path.len)
 				an_svg_put(&b,
@@ -612,12 +627,12 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 				if (!isfinite(med) || !isfinite(x->p99_med))
 					continue;
 				double xx = vaxis_map(&ax, med, px0, px1),
-				       yy = vaxis_map(&ay, x->p99_med, py1, py0);
+				       yy = vaxis_map(&ay, x->p99_med / yscale, py1, py0);
 				char m0[32], m1[32];
 				an_fmt_short(m0, sizeof(m0), med);
-				an_fmt_short(m1, sizeof(m1), x->p99_med);
-				char *tip = cm_asprintf("%s, %s %s: %s %s, p99 %s µs", name, load,
-							s->values[c.xo][v], m0, c.unit, m1);
+				an_fmt_short(m1, sizeof(m1), x->p99_med / yscale);
+				char *tip = cm_asprintf("%s, %s %s: %s %s, p99 %s %s", name, load,
+							s->values[c.xo][v], m0, c.unit, m1, yunit);
 				char attrs[96];
 				snprintf(attrs, sizeof(attrs),
 					 "class=\"median\" fill=\"%s\" stroke=\"#fff\" "
