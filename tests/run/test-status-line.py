@@ -12,7 +12,8 @@ What is checked, from the bytes the terminal got:
 - every drawing fits the terminal; on the narrow one the state's name is
   shortened, and the test, the ETA and fio's rate are still there;
 - the ETA counts what is left of a pause and of a settle;
-- the round counts are the state's own, with its repetition when it repeats.
+- the round counts are the state's own, with its repetition when it repeats,
+  and the range of rounds a state of rounds = until-steady may end with.
 
 usage: test-status-line.py FIOCAMP_RUN
 """
@@ -122,6 +123,10 @@ runtime   = 2s
 
 [state basis]
 
+[state steady]
+rounds = until-steady 3
+steady-window = 2
+
 [state %s]
 rounds = 2
 repeat = 2
@@ -173,6 +178,9 @@ def check_run(binary, tmp, cols):
     wide = cols >= 120
     check(any(re.search(r'basis \| round 1/1 \|' if wide else r'basis r1/1 ', d) for d in draws),
           '%s: basis has its own 1 round: %r' % (what, draws[:4]))
+    # until steady: the rounds it may end with, not the most
+    want = 'steady | round 1/2-3 |' if wide else 'steady r1/2-3 '
+    check(any(want in d for d in draws), '%s: no %r in %r' % (what, want, draws[:12]))
     for k in (1, 2):
         want = ('repetition %d/2, round 2/2 |' if wide else 'rep%d/2 r2/2 ') % k
         check(any(want in d for d in named), '%s: no %r in %r' % (what, want, named[-6:]))

@@ -100,6 +100,12 @@ def test_e2e(tmp):
     line = 'steady: basis reached at round %d (window 5)' % k
     check(line in err, 'the terminal says %r:\n%s' % (line, err[-3000:]))
     check('basis: 5 to 8 rounds, until the last 5 are steady' in err, 'the plan said')
+    # the runs' lines count the rounds the state may have, not the most
+    for r in range(1, k + 1):
+        want = 'basis r%d/5-8 paced4k: ' % r if r < 8 else 'basis r8/8 paced4k: '
+        check(want in err, 'the terminal says %r:\n%s' % (want, err[-3000:]))
+    check('basis r1/8 ' not in err, 'not the most as if it were the count')
+    check('after r1/1 paced4k: ' in err, 'a state of fixed rounds says its count')
     # the analyzer finds nothing pending
     p = subprocess.run([ANALYZE, '--table', d], capture_output=True, text=True)
     check_eq(p.returncode, 0, 'analyzer exit (%s)' % p.stderr[-2000:])
@@ -185,7 +191,7 @@ def test_maxed(tmp):
     with open(os.path.join(tmp, 'paced4k.fio')) as f:
         H.write(os.path.join(tmp, 'broken.fio'),
                 f.read().replace('[paced4k]', '[broken]') + 'ioengine=no-such-engine\n')
-    ini = campaign(tmp, 'maxed.ini', '[state basis]\nrounds = until-steady 3\n'
+    ini = campaign(tmp, 'maxed.ini', '[state basis]\nrounds = until-steady 4\n'
                    'steady-window = 2\n', extra=extra)
     d = os.path.join(tmp, 'camp')
     rc, out, err = H.run(['-k', '-o', d, ini], tmp, extra_env={'FIOCAMP_ANALYZE': 'builtin'})
@@ -197,18 +203,23 @@ def test_maxed(tmp):
     if not isinstance(v, dict):
         return
     check_eq((v['reached'], v['round'], v['rounds'], v['window'], v['max']),
-             (False, None, 3, 2, 3), 'not steady after 3 rounds')
+             (False, None, 4, 2, 4), 'not steady after 4 rounds')
     tests = {t['test']: t for t in v['tests']}
     check_eq(tests['paced4k']['reached'], True, 'the paced test is steady')
     check_eq(tests['paced4k']['round'], 2, 'from round 2')
     check_eq((tests['broken']['reached'], tests['broken']['round'], tests['broken']['range']),
              (False, None, None), 'the broken test has no value')
-    check_eq(len(basis['rounds']), 3, 'all 3 rounds')
-    line = 'steady: basis not steady after 3 rounds (window 2): broken without a value in ' \
+    check_eq(len(basis['rounds']), 4, 'all 4 rounds')
+    line = 'steady: basis not steady after 4 rounds (window 2): broken without a value in ' \
         'every round'
     check(line in err, 'the terminal says %r:\n%s' % (line, err[-3000:]))
     ev = events(d, 'steady')
-    check_eq([(e['reached'], e['rounds']) for e in ev], [(False, 3)], 'one steady event')
+    check_eq([(e['reached'], e['rounds']) for e in ev], [(False, 4)], 'one steady event')
+    # the rounds it may end with: 2 to 4 in the window, then from the round
+    # at hand on, and the last alone
+    for want in ('basis r1/2-4 paced4k: ', 'basis r2/2-4 paced4k: ', 'basis r3/3-4 paced4k: ',
+                 'basis r4/4 paced4k: '):
+        check(want in err, 'the terminal says %r:\n%s' % (want, err[-3000:]))
 
 
 def test_repeat(tmp):

@@ -201,6 +201,13 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 
 /* ---- rounds -------------------------------------------------------------- */
 
+/* The steady window of a state of rounds = until-steady (its rounds the
+ * most); 0 for fixed rounds.  For the round counts it shows. */
+static unsigned steady_window(const struct fcr_state *st)
+{
+	return st->steady_max ? st->steady_window : 0;
+}
+
 /* The state's name in messages, with the repetition at hand when it repeats:
  * "after" or "after rep 2/3". */
 static void step_label(const struct fcr_session *S, const struct fcr_state *st, char *buf,
@@ -564,8 +571,9 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 		if (result == FCR_FATAL)
 			goto out;
 	} else if (result == FCR_DONE) {
-		char what[FCR_NAME_MAX_BYTES + 64];
-		snprintf(what, sizeof(what), "%s r%u/%u", name, r, st->rounds);
+		char of[48], what[FCR_NAME_MAX_BYTES + 32 + sizeof(of) + 2];
+		fcr_format_round_of(of, sizeof(of), r, st->rounds, steady_window(st));
+		snprintf(what, sizeof(what), "%s r%s", name, of);
 		result = run_tests(S, st, r, rel, round_obj, 0, where, what, &any_failed);
 		if (result == FCR_FATAL)
 			goto out;
@@ -693,9 +701,11 @@ static enum fcr_outcome run_variant(struct fcr_session *S, size_t si, unsigned r
 		json_object_set_new(where, "variant", json_string(u->variant->name));
 	if (c->by_size)
 		json_object_set_new(where, "size", json_string(u->size->text));
-	char name[FCR_NAME_MAX_BYTES + 32], what[FCR_NAME_MAX_BYTES * 3 + 64];
+	char name[FCR_NAME_MAX_BYTES + 32], what[FCR_NAME_MAX_BYTES * 3 + 112];
 	step_label(S, st, name, sizeof(name));
-	snprintf(what, sizeof(what), "%s r%u/%u %s", name, r, st->rounds, u->label);
+	char of[48];
+	fcr_format_round_of(of, sizeof(of), r, st->rounds, steady_window(st));
+	snprintf(what, sizeof(what), "%s r%s %s", name, of, u->label);
 	enum fcr_outcome result = FCR_DONE;
 
 	if (u->variant) {
@@ -919,8 +929,8 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		fcr_record_touch(&S->rec, rep_obj);
 		fcr_record_save(&S->rec);
 		fcr_progress_line("%s: repetition %u/%u", st->name, S->rep, st->repeat);
-		fcr_status_at(
-		    &(struct fcr_status_where){si, st->name, S->rep, st->repeat, 0, st->rounds});
+		fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat, 0,
+							 st->rounds, steady_window(st)});
 	}
 	enum fcr_outcome result = FCR_DONE;
 	if (cut_short)
@@ -964,7 +974,7 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 		for (unsigned r = 1; result == FCR_DONE && r <= n_rounds; r++) {
 			json_t *round_obj = json_array_get(rounds, r - 1);
 			fcr_status_at(&(struct fcr_status_where){si, st->name, S->rep, st->repeat,
-								 r, st->rounds});
+								 r, st->rounds, steady_window(st)});
 			if (fcr_has_status(round_obj, CM_STATUS_DONE) ||
 			    (seq && unit_done_in(c, round_obj, only))) {
 				if (steady_ends(S, si, rep_obj, r))
@@ -1043,7 +1053,8 @@ enum fcr_outcome fcr_session_run_state(struct fcr_session *S, size_t si)
 	json_t *state_obj = json_array_get(json_object_get(S->rec.m, "states"), si);
 	S->si = si;
 	S->rep = 0;
-	fcr_status_at(&(struct fcr_status_where){si, st->name, 0, st->repeat, 0, st->rounds});
+	fcr_status_at(&(struct fcr_status_where){si, st->name, 0, st->repeat, 0, st->rounds,
+						 steady_window(st)});
 	if (fcr_has_status(state_obj, CM_STATUS_DONE))
 		return FCR_DONE;
 	bool began = !fcr_has_status(state_obj, CM_STATUS_PENDING);

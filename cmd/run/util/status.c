@@ -28,6 +28,7 @@ static struct {
 	const char *state;	/* borrowed */
 	unsigned rep, repeat;	/* repetition rep of repeat; 0: the state has none */
 	unsigned round, rounds; /* of the state's own rounds */
+	unsigned steady_window; /* until steady: its window, S.rounds the most */
 	const char *test;
 	double test_started;
 	char rate[64];
@@ -176,6 +177,16 @@ void fcr_status_at(const struct fcr_status_where *w)
 	S.repeat = w->repeat;
 	S.round = w->round;
 	S.rounds = w->rounds;
+	S.steady_window = w->steady_window;
+}
+
+void fcr_format_round_of(char *buf, size_t len, unsigned r, unsigned rounds, unsigned steady_window)
+{
+	unsigned fewest = steady_window > r ? steady_window : r;
+	if (steady_window && fewest < rounds)
+		snprintf(buf, len, "%u/%u-%u", r, fewest, rounds);
+	else
+		snprintf(buf, len, "%u/%u", r, rounds);
 }
 
 void fcr_format_clock(char *buf, size_t len, double s)
@@ -234,10 +245,11 @@ static void line_parts(int form, const char *what, char *head, size_t head_len, 
 	if (S.rep)
 		snprintf(rep, sizeof(rep), form == 0 ? "repetition %u/%u, " : "rep%u/%u ", S.rep,
 			 S.repeat);
-	if (S.round)
-		snprintf(round, sizeof(round), form == 0 ? "%sround %u/%u" : "%sr%u/%u", rep,
-			 S.round, S.rounds);
-	else
+	if (S.round) {
+		char of[48];
+		fcr_format_round_of(of, sizeof(of), S.round, S.rounds, S.steady_window);
+		snprintf(round, sizeof(round), form == 0 ? "%sround %s" : "%sr%s", rep, of);
+	} else
 		snprintf(round, sizeof(round), "%sbefore", rep);
 	snprintf(head, head_len, "%s%zu/%zu ", form == 0 ? "state " : "", S.si + 1, S.n_states);
 	snprintf(tail, tail_len, "%s%s | %s | %sETA %s%s%s", form == 0 ? " | " : " ", round, what,

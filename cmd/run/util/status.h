@@ -44,12 +44,14 @@ double fcr_status_elapsed_s(void);
 void fcr_status_add_work(unsigned tests, unsigned pauses, uint64_t wait_ms);
 /* Where the campaign is: state si named `state` (borrowed; NULL: past the
  * last), its repetition rep of repeat (shown when repeat > 1), its round of
- * its own rounds (round 0: its actions). */
+ * its own rounds (round 0: its actions); steady_window: its window when its
+ * rounds are until-steady, rounds being the most (0: fixed rounds). */
 struct fcr_status_where {
 	size_t si;
 	const char *state;
 	unsigned rep, repeat;
 	unsigned round, rounds;
+	unsigned steady_window;
 };
 void fcr_status_at(const struct fcr_status_where *w);
 /* Redraws the line with `what` (the test or action at hand); at most 5
@@ -69,6 +71,14 @@ void fcr_status_waited(uint64_t ms);
 /* Waits ms with the line ticking ("settle (12s left)"); 1 when *stop became
  * nonzero, else 0. */
 int fcr_status_wait(uint64_t ms, const char *what, volatile int *stop);
+/*
+ * Round r of a state's rounds as "3/8"; of rounds = until-steady `rounds`
+ * with window steady_window (0: fixed rounds), the rounds the state can
+ * still end with: "3/5-8" up to the window, "6/6-8" after it, "8/8" at the
+ * last.
+ */
+void fcr_format_round_of(char *buf, size_t len, unsigned r, unsigned rounds,
+			 unsigned steady_window);
 /* "1:02:03" or "2:03". */
 void fcr_format_clock(char *buf, size_t len, double s);
 
