@@ -167,6 +167,10 @@ def test_loop(tmp):
         check(err.count('disturbed') >= 2 or out.count('disturbed') >= 2,
               'the terminal says disturbed: %s' % (err + out)[-2000:])
     finally:
+        # a campaign that failed before its last state leaves the writer on
+        if disk.mounted:
+            write(os.path.join(tmp, 'writer.stop'), '')
+            H.wait_for(lambda: not os.path.exists(os.path.join(tmp, 'writer.pid')), timeout=30)
         disk.close()
 
 
