@@ -180,6 +180,33 @@ static size_t point_at(const struct sweep_chart *c, size_t v, size_t l)
 	return SIZE_MAX;
 }
 
+/* The cell at value v of the x option on line l in column k, with its
+ * headline's median, min and max; NULL when there is no point or no median. */
+static const struct an_sweep_cell *cell_at(const struct an_analysis *a, const struct sweep_chart *c,
+					   size_t v, size_t l, size_t k, double *med, double *min,
+					   double *max)
+{
+	size_t p = point_at(c, v, l);
+	if (p == SIZE_MAX)
+		return NULL;
+	const struct an_sweep_cell *x = an_sweep_cell(a, c->s, p, c->cols[k]);
+	med_range(c->s, x, med, min, max);
+	return isfinite(*med) ? x : NULL;
+}
+
+/* A line through the medians: path's points in the line's style; path is
+ * released. */
+static void put_line(struct cm_buf *b, struct cm_buf *path, const char *colour, const char *dash)
+{
+	if (path->len)
+		an_svg_put(b,
+			   "<path class=\"line\" d=\"%s\" stroke=\"%s\" "
+			   "stroke-width=\"1.8\" fill=\"none\"%s%s%s/>\n",
+			   path->s, colour, *dash ? " stroke-dasharray=\"" : "", dash,
+			   *dash ? "\"" : "");
+	cm_buf_release(path);
+}
+
 static bool chart_setup(struct sweep_chart *c, const struct an_analysis *a,
 			const struct an_sweep *s)
 {
@@ -401,13 +428,10 @@ static void chart_scaling(struct an_charts *out, const struct an_analysis *a, si
 			an_svg_put(&b, "<g class=\"series\"><title>%e</title>\n", name);
 			struct cm_buf path = {NULL, 0, 0};
 			for (size_t v = 0; v < nv; v++) {
-				size_t p = point_at(&c, v, l);
-				if (p == SIZE_MAX)
-					continue;
-				const struct an_sweep_cell *x = an_sweep_cell(a, s, p, c.cols[k]);
 				double med, min, max;
-				med_range(s, x, &med, &min, &max);
-				if (!isfinite(med))
+				const struct an_sweep_cell *x =
+				    cell_at(a, &c, v, l, k, &med, &min, &max);
+				if (!x)
 					continue;
 				double xx = x_of(&c, v, px0, px1) + off;
 				if (x->n > 1 && max > min) {
@@ -440,21 +464,12 @@ static void chart_scaling(struct an_charts *out, const struct an_analysis *a, si
 				an_svg_put(&path, "%s%v %v", path.len ? "L" : "M", xx,
 					   vaxis_map(&ay, med, py1, py0));
 			}
-			if (path.len)
-				an_svg_put(&b,
-					   "<path class=\"line\" d=\"%s\" stroke=\"%s\" "
-					   "stroke-width=\"1.8\" fill=\"none\"%s%s%s/>\n",
-					   path.s, colour, *dash ? " stroke-dasharray=\"" : "",
-					   dash, *dash ? "\"" : "");
-			cm_buf_release(&path);
+			put_line(&b, &path, colour, dash);
 			for (size_t v = 0; v < nv; v++) {
-				size_t p = point_at(&c, v, l);
-				if (p == SIZE_MAX)
-					continue;
-				const struct an_sweep_cell *x = an_sweep_cell(a, s, p, c.cols[k]);
 				double med, min, max;
-				med_range(s, x, &med, &min, &max);
-				if (!isfinite(med))
+				const struct an_sweep_cell *x =
+				    cell_at(a, &c, v, l, k, &med, &min, &max);
+				if (!x)
 					continue;
 				char m0[32], m1[32], m2[32];
 				an_fmt_short(m0, sizeof(m0), med);
@@ -598,33 +613,21 @@ static void chart_latency(struct an_charts *out, const struct an_analysis *a, si
 			an_svg_put(&b, "<g class=\"series\"><title>%e</title>\n", name);
 			struct cm_buf path = {NULL, 0, 0};
 			for (size_t v = 0; v < nv; v++) {
-				size_t p = point_at(&c, v, l);
-				if (p == SIZE_MAX)
-					continue;
-				const struct an_sweep_cell *x = an_sweep_cell(a, s, p, c.cols[k]);
 				double med, min, max;
-				med_range(s, x, &med, &min, &max);
-				if (!isfinite(med) || !isfinite(x->p99_med))
+				const struct an_sweep_cell *x =
+				    cell_at(a, &c, v, l, k, &med, &min, &max);
+				if (!x || !isfinite(x->p99_med))
 					continue;
 				an_svg_put(&path, "%s%v %v", path.len ? "L" : "M",
 					   vaxis_map(&ax, med, px0, px1),
 					   vaxis_map(&ay, x->p99_med / yscale, py1, py0));
 			}
-			if (path.len)
-				an_svg_put(&b,
-					   "<path class=\"line\" d=\"%s\" stroke=\"%s\" "
-					   "stroke-width=\"1.8\" fill=\"none\"%s%s%s/>\n",
-					   path.s, colour, *dash ? " stroke-dasharray=\"" : "",
-					   dash, *dash ? "\"" : "");
-			cm_buf_release(&path);
+			put_line(&b, &path, colour, dash);
 			for (size_t v = 0; v < nv; v++) {
-				size_t p = point_at(&c, v, l);
-				if (p == SIZE_MAX)
-					continue;
-				const struct an_sweep_cell *x = an_sweep_cell(a, s, p, c.cols[k]);
 				double med, min, max;
-				med_range(s, x, &med, &min, &max);
-				if (!isfinite(med) || !isfinite(x->p99_med))
+				const struct an_sweep_cell *x =
+				    cell_at(a, &c, v, l, k, &med, &min, &max);
+				if (!x || !isfinite(x->p99_med))
 					continue;
 				double xx = vaxis_map(&ax, med, px0, px1),
 				       yy = vaxis_map(&ay, x->p99_med / yscale, py1, py0);
