@@ -9,38 +9,33 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Field 22 of /proc/PID/stat (after the command in parentheses), or 0. */
-static unsigned long long start_ticks(pid_t pid)
+/* Numeric field `field` (>= 4, numbered as in proc(5)) of /proc/PID/stat, or 0. */
+static unsigned long long stat_field(pid_t pid, int field)
 {
 	char path[64], *text;
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	if (cm_read_file(path, 4096, &text, NULL, NULL, 0) < 0)
 		return 0;
-	unsigned long long ticks = 0;
+	unsigned long long value = 0;
+	/* after the command in parentheses: the state, field 3 */
 	const char *p = strrchr(text, ')');
-	/* state is field 3; starttime is 19 fields after it */
-	for (int field = 2; p && field < 22; field++) {
+	for (int f = 2; p && f < field; f++) {
 		p = strchr(p + 1, ' ');
-		if (p && field == 21)
-			ticks = strtoull(p + 1, NULL, 10);
+		if (p && f == field - 1)
+			value = strtoull(p + 1, NULL, 10);
 	}
 	free(text);
-	return ticks;
+	return value;
 }
 
-/* Field 4 of /proc/PID/stat, the parent's pid, or 0. */
+static unsigned long long start_ticks(pid_t pid)
+{
+	return stat_field(pid, 22);
+}
+
 static pid_t parent_of(pid_t pid)
 {
-	char path[64], *text;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
-	if (cm_read_file(path, 4096, &text, NULL, NULL, 0) < 0)
-		return 0;
-	const char *p = strrchr(text, ')');
-	long ppid = 0;
-	if (p && sscanf(p + 1, " %*c %ld", &ppid) != 1)
-		ppid = 0;
-	free(text);
-	return (pid_t)ppid;
+	return (pid_t)stat_field(pid, 4);
 }
 
 void fcr_kill_tree(pid_t pid, int sig)
