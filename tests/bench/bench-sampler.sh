@@ -13,7 +13,8 @@
 # the same run: fio's own CPU (usr_cpu + sys_cpu of its report).
 #
 # Usage: tests/bench/bench-sampler.sh [BUILDDIR]
-#   BUILDDIR defaults to build.  Needs fio and python3.
+#   BUILDDIR defaults to build.  Needs fio and python3 (and the tests'
+#   harness.py, for the process tree).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,19 +40,13 @@ disturbed = off
 [state basis]
 EOF
 
-python3 - "$run" "$tmp" "$seconds" <<'EOF'
+PYTHONPATH="$src/tests" python3 - "$run" "$tmp" "$seconds" <<'EOF'
 import json, os, subprocess, sys, time
+
+from harness import children
 
 run, tmp, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
 tick = os.sysconf('SC_CLK_TCK')
-
-
-def children(pid):
-    try:
-        with open('/proc/%d/task/%d/children' % (pid, pid)) as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        return []
 
 
 def cmdline(pid):
