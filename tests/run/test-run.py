@@ -244,14 +244,6 @@ def test_resume(tmp):
           'no round was started: %r' % os.listdir(bad))
 
 
-def comm(pid):
-    try:
-        with open('/proc/%d/comm' % pid) as f:
-            return f.read().strip()
-    except OSError:
-        return ''
-
-
 def test_sigint(tmp):
     ini = campaign(tmp, 'int.ini', '[state basis]\n[state later]\n',
                    extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='3s')
@@ -312,7 +304,7 @@ def test_sigint(tmp):
     check(e is not None, 'fio started (2)')
 
     def fio_and_job():
-        tree = [k for k in H.proc_tree(p.pid)[1:] if H.alive(k) and comm(k) == 'fio']
+        tree = [k for k in H.proc_tree(p.pid)[1:] if H.alive(k) and H.read_proc(k, 'comm').strip() == 'fio']
         return tree if len(tree) == 2 else None
     tree = H.wait_for(fio_and_job, p, timeout=30) or []
     check_eq(len(tree), 2, 'fio and its job process run')
