@@ -6,7 +6,7 @@
 # Usage: check-install.sh BUILDDIR CC SANITIZE(b_sanitize value) SRCDIR
 set -eu
 build=$1
-cc=$2
+cc=$2 # the compiler itself, without a launcher such as ccache
 sanitize=$3
 src=$4
 tmp=$(mktemp -d)
