@@ -85,6 +85,10 @@ static const char *const campaign_keys[] = {
     [K_DISTURBED] = "disturbed",
     [K_STEADY_WINDOW] = "steady-window",
     [K_SWEEP] = "sweep",
+    [K_HOSTS] = "hosts",
+    [K_SYNC] = "sync",
+    [K_MODE] = "mode",
+    [K_PARALLEL_TRANSITIONS] = "parallel-transitions",
 };
 
 int fcr_cp_bool(const char *v, bool *out)
@@ -335,7 +339,7 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 		    "unknown key '%s' in [campaign] (expected name, suite, rounds, pause, "
 		    "target, directory, size, runtime, prefill, ioengine, direct, ssh-port, "
 		    "ssh-options, wait-timeout, keep-file, variants, order, disturbed, "
-		    "steady-window, sweep)",
+		    "steady-window, sweep, hosts, sync, mode, parallel-transitions)",
 		    key);
 		return;
 	}
@@ -444,6 +448,30 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 	case K_SWEEP:
 		fcr_cp_sweep(p, v, &c->sweep);
 		break;
+	case K_HOSTS:
+		fcr_cp_hosts_list(p, v);
+		break;
+	case K_SYNC:
+		if (!strcmp(v, "states"))
+			c->sync = FCR_SYNC_STATES;
+		else if (!strcmp(v, "none"))
+			c->sync = FCR_SYNC_NONE;
+		else
+			fcr_cp_error(p, p->line, "bad sync '%s' (expected states or none)", v);
+		break;
+	case K_MODE:
+		if (!strcmp(v, "fleet"))
+			c->mode = FCR_MODE_FLEET;
+		else if (!strcmp(v, "aggregate"))
+			c->mode = FCR_MODE_AGGREGATE;
+		else
+			fcr_cp_error(p, p->line, "bad mode '%s' (expected fleet or aggregate)", v);
+		break;
+	case K_PARALLEL_TRANSITIONS:
+		if (fcr_cp_bool(v, &c->parallel_transitions) < 0)
+			fcr_cp_error(p, p->line,
+				     "bad parallel-transitions '%s' (expected yes or no)", v);
+		break;
 	case K_KEEP_FILE:
 		if (fcr_cp_bool(v, &c->keep_file) < 0)
 			fcr_cp_error(p, p->line, "bad keep-file '%s' (expected yes or no)", v);
@@ -531,6 +559,17 @@ static void parse_section(struct parser *p, char *inner)
 	p->in_campaign = p->in_provider = false;
 	p->state = NULL;
 	p->vsec = NULL;
+	p->hsec = NULL;
+	p->in_bad_host = false;
+	if (!strncmp(name, "host", 4) && (name[4] == ' ' || name[4] == '\t')) {
+		fcr_cp_host_section(p, trim(name + 4));
+		return;
+	}
+	if (!strcmp(name, "host")) {
+		fcr_cp_error(p, p->line, "[host] needs a name: [host NAME]");
+		p->in_bad_host = true;
+		return;
+	}
 	if (!strncmp(name, "variant", 7) && (name[7] == ' ' || name[7] == '\t')) {
 		char *vn = trim(name + 7);
 		fcr_cp_variant_name(p, vn);
@@ -598,11 +637,10 @@ static void parse_section(struct parser *p, char *inner)
 	if (!strcmp(name, "state"))
 		fcr_cp_error(p, p->line, "[state] needs a name: [state NAME]");
 	else
-		fcr_cp_error(
-		    p, p->line,
-		    "unknown section [%s] (expected [campaign], [provider], [state NAME] or "
-		    "[variant NAME])",
-		    name);
+		fcr_cp_error(p, p->line,
+			     "unknown section [%s] (expected [campaign], [provider], [state NAME], "
+			     "[variant NAME] or [host NAME])",
+			     name);
 	/* keys up to the next section are ignored: the section is wrong already */
 	p->state = NULL;
 }
@@ -725,6 +763,10 @@ static void parse_line(struct parser *p, char *line)
 		parse_state_key(p, key, value);
 	} else if (p->vsec) {
 		fcr_cp_variant_key(p, key, value);
+	} else if (p->hsec) {
+		fcr_cp_host_key(p, key, value);
+	} else if (p->in_bad_host) {
+		return;
 	} else if (!p->any_section) {
 		fcr_cp_error(p, p->line, "'%s' outside any section (start with [campaign])", key);
 	}
@@ -964,6 +1006,7 @@ static void finish(struct parser *p)
 		merge_suites(p);
 	bool variants = p->variant_names.n > 0;
 	fcr_cp_finish_variants(p);
+	fcr_cp_finish_hosts(p);
 	finish_steady(p);
 	if (variants && !c->size_bytes) {
 		for (size_t i = 0; i < c->n_variants; i++) {
@@ -1024,6 +1067,13 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 		       const struct fcr_catalog *cat, struct fcr_campaign **out,
 		       struct cm_strv *errors)
 {
+	return fcr_campaign_parse_host(text, len, source, cat, NULL, out, errors);
+}
+
+int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
+			    const struct fcr_catalog *cat, const char *host,
+			    struct fcr_campaign **out, struct cm_strv *errors)
+{
 	*out = NULL;
 	struct fcr_campaign *c = cm_calloc(1, sizeof(*c));
 	c->source = cm_strdup(source);
@@ -1047,7 +1097,10 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 		c->name = cm_strdup("campaign");
 	}
 
-	struct parser p = {.c = c, .cat = cat, .errors = errors, .source = source};
+	struct parser p = {
+	    .c = c, .cat = cat, .errors = errors, .source = source, .for_host = host};
+	if (host)
+		c->host = cm_strdup(host);
 	if (len > CAMPAIGN_MAX_BYTES) {
 		fcr_cp_error(&p, 1, "larger than %d bytes: not a campaign file",
 			     CAMPAIGN_MAX_BYTES);
@@ -1086,6 +1139,10 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 		fcr_cp_variant_release(&p.vsecs[i].v);
 	free(p.vsecs);
 	cm_strv_release(&p.variant_names);
+	for (size_t i = 0; i < p.n_hsecs; i++)
+		fcr_cp_host_release(&p.hsecs[i]);
+	free(p.hsecs);
+	cm_strv_release(&p.host_names);
 	json_decref(p.state_lines);
 	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
 		cm_strv_addf(errors, "%s: %d more errors", source,
@@ -1154,6 +1211,10 @@ void fcr_campaign_free(struct fcr_campaign *c)
 	}
 	free(c->units);
 	fcr_cp_sweep_release(&c->sweep);
+	for (size_t i = 0; i < c->n_hosts; i++)
+		fcr_cp_host_release(&c->hosts[i]);
+	free(c->hosts);
+	free(c->host);
 	free(c);
 }
 

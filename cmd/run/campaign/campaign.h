@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The campaign file: an INI file like fio's job files with the sections
- * [campaign], [provider], [state NAME] and [variant NAME].  fcr_campaign_parse() reads and checks
+ * [campaign], [provider], [state NAME], [variant NAME] and [host NAME].
+ * fcr_campaign_parse() reads and checks
  * all of it before anything runs, and reports every problem as
  * "file:line: message".  See fiocamp-campaign(5).
  */
@@ -143,6 +144,34 @@ struct fcr_unit {
 
 enum fcr_order { FCR_ORDER_INTERLEAVED, FCR_ORDER_SEQUENTIAL };
 
+/* A fleet: `hosts =` names machines that run the campaign at once, one
+ * engine each.  sync = states: every host enters each repetition of each
+ * state together (a barrier); none: each host goes its own pace. */
+enum fcr_sync { FCR_SYNC_STATES, FCR_SYNC_NONE };
+/* mode = fleet: each host runs the whole campaign on itself; aggregate:
+ * every test runs once on all hosts at the same moment (one load from many
+ * clients, through fio's client/server mode). */
+enum fcr_mode { FCR_MODE_FLEET, FCR_MODE_AGGREGATE };
+
+/* The most hosts of a fleet: each is one engine (a process) at once. */
+#define FCR_HOSTS_MAX 64
+
+/*
+ * A host of `hosts =`, in that order, and its [host NAME] section (none
+ * when it only repeats [campaign]).  Its keys are kept as written; the
+ * parser applies them when the campaign is read for this host
+ * (fcr_campaign_parse_host()).
+ */
+struct fcr_host {
+	char *name;
+	unsigned line; /* of its [host NAME] section; of `hosts =` without one */
+	bool has_section;
+	/* its keys as written (key, value, file, line), campaign keys such as
+	 * target and the [provider] keys alike */
+	struct fcr_provider_key *keys;
+	size_t n_keys;
+};
+
 struct fcr_campaign {
 	char *source; /* the file name used in messages */
 	char *text;   /* the file's bytes, for the copy in the campaign directory */
@@ -197,6 +226,16 @@ struct fcr_campaign {
 	struct fcr_unit *units; /* variants x their sizes, in that order */
 	size_t n_units;
 	struct fcr_sweep sweep; /* the campaign's `sweep` (n_points 1 without) */
+
+	/* the fleet: `hosts =` (0: one machine, as before) */
+	struct fcr_host *hosts;
+	size_t n_hosts;
+	enum fcr_sync sync;	   /* FCR_SYNC_STATES by default */
+	enum fcr_mode mode;	   /* FCR_MODE_FLEET by default */
+	bool parallel_transitions; /* hosts on one Proxmox node transition at once */
+	/* the host this campaign was read for, its keys applied over
+	 * [campaign]/[provider] (n_hosts is still the fleet's); NULL otherwise */
+	char *host;
 };
 
 /*
@@ -210,7 +249,20 @@ struct fcr_catalog;
 int fcr_campaign_parse(const char *text, size_t len, const char *source,
 		       const struct fcr_catalog *cat, struct fcr_campaign **out,
 		       struct cm_strv *errors);
+/*
+ * The same for one host of a fleet.  host NULL: fcr_campaign_parse() (the
+ * fleet's own view: the [campaign]/[provider] values, the hosts listed,
+ * every host's keys checked).  A host's name: that host's [host NAME] keys
+ * are applied over [campaign]/[provider], and the result is an ordinary
+ * one-machine campaign with c->host set; a name not in `hosts =` is an
+ * error.
+ */
+int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
+			    const struct fcr_catalog *cat, const char *host,
+			    struct fcr_campaign **out, struct cm_strv *errors);
 void fcr_campaign_free(struct fcr_campaign *c);
+/* The host named `name` of c's fleet, or NULL (borrowed). */
+const struct fcr_host *fcr_campaign_find_host(const struct fcr_campaign *c, const char *name);
 
 /* The [provider] section as the provider reads it (borrows from c). */
 struct fcr_provider_section fcr_campaign_provider_section(const struct fcr_campaign *c);

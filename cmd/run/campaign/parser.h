@@ -33,6 +33,10 @@ enum ckey {
 	K_DISTURBED,
 	K_STEADY_WINDOW,
 	K_SWEEP,
+	K_HOSTS,
+	K_SYNC,
+	K_MODE,
+	K_PARALLEL_TRANSITIONS,
 };
 
 /* The keys of a [variant NAME] section. */
@@ -66,6 +70,15 @@ struct parser {
 	 * a campaign of many states is read in linear time */
 	json_t *state_lines;
 	size_t cap_states;
+	/* the [host NAME] sections in the order of the file (hosts.c), the
+	 * one at hand, and the names of `hosts =` */
+	struct fcr_host *hsecs;
+	size_t n_hsecs;
+	struct fcr_host *hsec;
+	bool in_bad_host; /* in a [host NAME] section already reported wrong */
+	struct cm_strv host_names;
+	/* the host the campaign is read for (NULL: the fleet's own view) */
+	const char *for_host;
 };
 
 /* "file:line: message" into the errors (at most CAMPAIGN_MAX_ERRORS). */
@@ -88,5 +101,12 @@ void fcr_cp_variant_key(struct parser *p, const char *key, char *v);
 void fcr_cp_variant_action(struct parser *p, struct fcr_variant *v, size_t idx);
 void fcr_cp_finish_variants(struct parser *p);
 void fcr_cp_variant_release(struct fcr_variant *v);
+
+/* hosts.c */
+void fcr_cp_hosts_list(struct parser *p, const char *v);
+void fcr_cp_host_section(struct parser *p, const char *name);
+void fcr_cp_host_key(struct parser *p, const char *key, const char *v);
+void fcr_cp_finish_hosts(struct parser *p);
+void fcr_cp_host_release(struct fcr_host *h);
 
 #endif
