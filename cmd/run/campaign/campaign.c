@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <fiocamp.h>
@@ -325,14 +326,20 @@ static void parse_disturbed(struct parser *p, char *v)
 	cm_strv_release(&w);
 }
 
-static void parse_campaign_key(struct parser *p, const char *key, char *v)
+int fcr_cp_campaign_key(const char *key)
+{
+	for (size_t k = 0; k < CM_ARRAY_SIZE(campaign_keys); k++) {
+		if (!strcmp(campaign_keys[k], key))
+			return (int)k;
+	}
+	return -1;
+}
+
+void fcr_cp_parse_campaign_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_campaign *c = p->c;
-	size_t k;
-	for (k = 0; k < CM_ARRAY_SIZE(campaign_keys); k++) {
-		if (!strcmp(campaign_keys[k], key))
-			break;
-	}
+	int found = fcr_cp_campaign_key(key);
+	size_t k = found < 0 ? CM_ARRAY_SIZE(campaign_keys) : (size_t)found;
 	if (k == CM_ARRAY_SIZE(campaign_keys)) {
 		fcr_cp_error(
 		    p, p->line,
@@ -391,6 +398,9 @@ static void parse_campaign_key(struct parser *p, const char *key, char *v)
 			fcr_cp_error(p, p->line, "wait-timeout: %s", why);
 		break;
 	case K_TARGET:
+		free(c->ssh_dest);
+		free(c->ssh_host);
+		c->ssh_dest = c->ssh_host = NULL;
 		parse_target(p, v);
 		break;
 	case K_DIRECTORY:
@@ -560,7 +570,7 @@ static void parse_section(struct parser *p, char *inner)
 	p->state = NULL;
 	p->vsec = NULL;
 	p->hsec = NULL;
-	p->in_bad_host = false;
+	p->in_bad_host = p->in_applied_host = false;
 	if (!strncmp(name, "host", 4) && (name[4] == ' ' || name[4] == '\t')) {
 		fcr_cp_host_section(p, trim(name + 4));
 		return;
@@ -697,6 +707,25 @@ static void parse_state_key(struct parser *p, const char *key, char *v)
 	}
 }
 
+void fcr_cp_provider_key(struct parser *p, const char *key, const char *value)
+{
+	struct fcr_campaign *c = p->c;
+	for (size_t i = 0; i < c->n_provider_keys; i++) {
+		if (!strcmp(c->provider_keys[i].key, key)) {
+			fcr_cp_error(p, p->line, "'%s' was already set on line %u", key,
+				     c->provider_keys[i].line);
+			return;
+		}
+	}
+	c->provider_keys =
+	    cm_realloc(c->provider_keys, c->n_provider_keys + 1, sizeof(*c->provider_keys));
+	struct fcr_provider_key *k = &c->provider_keys[c->n_provider_keys++];
+	k->key = cm_strdup(key);
+	k->value = cm_strdup(value);
+	k->file = c->source;
+	k->line = p->line;
+}
+
 static void parse_line(struct parser *p, char *line)
 {
 	struct fcr_campaign *c = p->c;
@@ -734,7 +763,9 @@ static void parse_line(struct parser *p, char *line)
 		return;
 	}
 	if (p->in_campaign) {
-		parse_campaign_key(p, key, value);
+		/* the host read for sets its own */
+		if (!fcr_cp_host_campaign_key(key) || !fcr_cp_applied_key(p, key))
+			fcr_cp_parse_campaign_key(p, key, value);
 	} else if (p->in_provider) {
 		if (!strcmp(key, "type")) {
 			if (c->provider_line)
@@ -745,20 +776,8 @@ static void parse_line(struct parser *p, char *line)
 			c->provider_line = p->line;
 			return;
 		}
-		for (size_t i = 0; i < c->n_provider_keys; i++) {
-			if (!strcmp(c->provider_keys[i].key, key)) {
-				fcr_cp_error(p, p->line, "'%s' was already set on line %u", key,
-					     c->provider_keys[i].line);
-				return;
-			}
-		}
-		c->provider_keys =
-		    cm_realloc(c->provider_keys, c->n_provider_keys + 1, sizeof(*c->provider_keys));
-		struct fcr_provider_key *k = &c->provider_keys[c->n_provider_keys++];
-		k->key = cm_strdup(key);
-		k->value = cm_strdup(value);
-		k->file = c->source;
-		k->line = p->line;
+		if (!fcr_cp_applied_key(p, key))
+			fcr_cp_provider_key(p, key, value);
 	} else if (p->state) {
 		parse_state_key(p, key, value);
 	} else if (p->vsec) {
@@ -1025,6 +1044,7 @@ static void finish(struct parser *p)
 
 	if (!c->provider_type)
 		c->provider_type = cm_strdup("none");
+	fcr_cp_host_provider_keys(p);
 	bool planned = false;
 	c->provider = fcr_catalog_provider(p->cat, c->provider_type, &planned);
 	if (!c->provider) {
@@ -1070,11 +1090,17 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
 	return fcr_campaign_parse_host(text, len, source, cat, NULL, out, errors);
 }
 
-int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
-			    const struct fcr_catalog *cat, const char *host,
-			    struct fcr_campaign **out, struct cm_strv *errors)
+/*
+ * The file read once: for the host `apply` when it is given (the keys of its
+ * section as an earlier reading found them), else as it is written.
+ * Returns the campaign, also when it has problems: their number is in
+ * *n_errors, the first CAMPAIGN_MAX_ERRORS of them in errors.
+ */
+static struct fcr_campaign *read_campaign(const char *text, size_t len, const char *source,
+					  const struct fcr_catalog *cat, const char *host,
+					  const struct fcr_host *apply, struct cm_strv *errors,
+					  int *n_errors)
 {
-	*out = NULL;
 	struct fcr_campaign *c = cm_calloc(1, sizeof(*c));
 	c->source = cm_strdup(source);
 	c->text = cm_strndup(text, len);
@@ -1097,20 +1123,25 @@ int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
 		c->name = cm_strdup("campaign");
 	}
 
-	struct parser p = {
-	    .c = c, .cat = cat, .errors = errors, .source = source, .for_host = host};
-	if (host)
-		c->host = cm_strdup(host);
+	struct parser p = {.c = c,
+			   .cat = cat,
+			   .errors = errors,
+			   .source = source,
+			   .for_host = host,
+			   .apply = apply};
+	if (apply)
+		c->host = cm_strdup(apply->name);
+	*n_errors = 0;
 	if (len > CAMPAIGN_MAX_BYTES) {
 		fcr_cp_error(&p, 1, "larger than %d bytes: not a campaign file",
 			     CAMPAIGN_MAX_BYTES);
-		fcr_campaign_free(c);
-		return -1;
+		*n_errors = p.n_errors;
+		return c;
 	}
 	if (memchr(text, '\0', len)) {
 		fcr_cp_error(&p, 1, "holds a NUL byte: not a text file");
-		fcr_campaign_free(c);
-		return -1;
+		*n_errors = p.n_errors;
+		return c;
 	}
 	const char *pos = c->text;
 	const char *end = c->text + len;
@@ -1144,10 +1175,120 @@ int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
 	free(p.hsecs);
 	cm_strv_release(&p.host_names);
 	json_decref(p.state_lines);
-	if (p.n_errors > CAMPAIGN_MAX_ERRORS)
-		cm_strv_addf(errors, "%s: %d more errors", source,
-			     p.n_errors - CAMPAIGN_MAX_ERRORS);
-	if (p.n_errors) {
+	*n_errors = p.n_errors;
+	return c;
+}
+
+static bool has_string(const struct cm_strv *v, const char *s)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		if (!strcmp(v->v[i], s))
+			return true;
+	}
+	return false;
+}
+
+/* "source:line: message" as "source:line: host NAME: message", unless the
+ * line is in the host's section already. */
+static void add_for_host(struct cm_strv *out, const char *e, const char *source,
+			 const struct fcr_host *h)
+{
+	size_t n = strlen(source);
+	const char *at = e + n;
+	if (!strncmp(e, source, n) && *at == ':') {
+		char *d;
+		unsigned long line = strtoul(at + 1, &d, 10);
+		if (d > at + 1 && d[0] == ':' && d[1] == ' ') {
+			bool own = h->has_section && line == h->line;
+			for (size_t i = 0; i < h->n_keys; i++)
+				own |= line == h->keys[i].line;
+			if (own)
+				cm_strv_add(out, e);
+			else
+				cm_strv_addf(out, "%.*s host %s: %s", (int)(d + 1 - e), e, h->name,
+					     d + 2);
+			return;
+		}
+	}
+	cm_strv_addf(out, "%s (host %s)", e, h->name);
+}
+
+/*
+ * The fleet's own view: what [campaign] and [provider] say, checked as each
+ * host reads them (a key every host sets is not needed in [campaign]).  A
+ * problem of every host is said once; one of some hosts for each of them,
+ * naming it.
+ */
+static struct fcr_campaign *read_fleet(struct fcr_campaign *fleet, const char *text, size_t len,
+				       const struct fcr_catalog *cat, struct cm_strv *errors,
+				       int *n_errors)
+{
+	size_t n = fleet->n_hosts;
+	struct cm_strv *each = cm_calloc(n, sizeof(*each));
+	struct fcr_campaign **hosts = cm_calloc(n, sizeof(*hosts));
+	int more = 0;
+	for (size_t i = 0; i < n; i++) {
+		int count;
+		hosts[i] = read_campaign(text, len, fleet->source, cat, NULL, &fleet->hosts[i],
+					 &each[i], &count);
+		more = count - (int)each[i].n > more ? count - (int)each[i].n : more;
+	}
+	struct cm_strv out = {0};
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < each[i].n; j++) {
+			const char *e = each[i].v[j];
+			bool everyone = true;
+			for (size_t k = 0; k < n && everyone; k++)
+				everyone = has_string(&each[k], e);
+			if (!everyone)
+				add_for_host(&out, e, fleet->source, &fleet->hosts[i]);
+			else if (!has_string(&out, e))
+				cm_strv_add(&out, e);
+		}
+	}
+	if (!out.n)
+		fcr_cp_check_places(fleet, hosts, &out);
+	for (size_t i = 0; i < out.n; i++) {
+		if (i < CAMPAIGN_MAX_ERRORS)
+			cm_strv_add(errors, out.v[i]);
+	}
+	*n_errors = (int)out.n + more;
+	cm_strv_release(&out);
+	for (size_t i = 0; i < n; i++) {
+		cm_strv_release(&each[i]);
+		fcr_campaign_free(hosts[i]);
+	}
+	free(each);
+	free(hosts);
+	return fleet;
+}
+
+int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
+			    const struct fcr_catalog *cat, const char *host,
+			    struct fcr_campaign **out, struct cm_strv *errors)
+{
+	*out = NULL;
+	struct cm_strv mine = {0};
+	int n_errors;
+	/* read once as written, for the hosts and their sections */
+	struct fcr_campaign *c =
+	    read_campaign(text, len, source, cat, host, NULL, &mine, &n_errors);
+	if (c->n_hosts && host && fcr_campaign_find_host(c, host)) {
+		struct fcr_campaign *fleet = c;
+		cm_strv_release(&mine);
+		c = read_campaign(text, len, source, cat, host, fcr_campaign_find_host(fleet, host),
+				  &mine, &n_errors);
+		fcr_campaign_free(fleet);
+	} else if (c->n_hosts && !host) {
+		cm_strv_release(&mine);
+		c = read_fleet(c, text, len, cat, &mine, &n_errors);
+	}
+	for (size_t i = 0; i < mine.n; i++)
+		cm_strv_add(errors, mine.v[i]);
+	cm_strv_release(&mine);
+	if (n_errors > CAMPAIGN_MAX_ERRORS)
+		cm_strv_addf(errors, "%s: %d more errors", source, n_errors - CAMPAIGN_MAX_ERRORS);
+	if (n_errors) {
 		fcr_campaign_free(c);
 		return -1;
 	}

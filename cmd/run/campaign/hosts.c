@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "campaign/parser.h"
 
@@ -70,13 +71,58 @@ void fcr_cp_host_section(struct parser *p, const char *name)
 	h->has_section = true;
 	p->hsec = h;
 	p->in_bad_host = false;
+	p->in_applied_host = p->apply && !strcmp(p->apply->name, name);
 }
 
-void fcr_cp_host_key(struct parser *p, const char *key, const char *v)
+/* What a host may set of [campaign]: where it runs and how its test file
+ * is written.  What it measures (the suite, the states, the rounds) is the
+ * fleet's, so that the hosts compare. */
+static const char *const host_campaign_keys[] = {
+    "target", "ssh-port", "ssh-options", "directory", "size", "runtime", "ioengine", "direct",
+};
+
+bool fcr_cp_host_campaign_key(const char *key)
+{
+	for (size_t i = 0; i < CM_ARRAY_SIZE(host_campaign_keys); i++) {
+		if (!strcmp(host_campaign_keys[i], key))
+			return true;
+	}
+	return false;
+}
+
+const struct fcr_provider_key *fcr_cp_applied_key(const struct parser *p, const char *key)
+{
+	for (size_t i = 0; p->apply && i < p->apply->n_keys; i++) {
+		if (!strcmp(p->apply->keys[i].key, key))
+			return &p->apply->keys[i];
+	}
+	return NULL;
+}
+
+#define HOST_KEYS                                                                                  \
+	"target, ssh-port, ssh-options, directory, size, runtime, ioengine, direct and the "       \
+	"[provider] keys"
+
+void fcr_cp_host_key(struct parser *p, const char *key, char *v)
 {
 	struct fcr_host *h = p->hsec;
 	if (!h)
 		return; /* the section is wrong already */
+	bool campaign_key = fcr_cp_host_campaign_key(key);
+	if (!campaign_key && fcr_cp_campaign_key(key) >= 0) {
+		fcr_cp_error(p, p->line,
+			     "'%s' is the fleet's, set in [campaign] for every host (a [host %s] "
+			     "section takes " HOST_KEYS ")",
+			     key, h->name);
+		return;
+	}
+	if (!strcmp(key, "type")) {
+		fcr_cp_error(p, p->line,
+			     "'type' is the fleet's: every host has the provider of [provider] "
+			     "(a [host %s] section takes its other keys)",
+			     h->name);
+		return;
+	}
 	for (size_t i = 0; i < h->n_keys; i++) {
 		if (!strcmp(h->keys[i].key, key)) {
 			fcr_cp_error(p, p->line, "'%s' was already set on line %u", key,
@@ -90,6 +136,39 @@ void fcr_cp_host_key(struct parser *p, const char *key, const char *v)
 	k->value = cm_strdup(v);
 	k->file = p->c->source;
 	k->line = p->line;
+	if (!p->in_applied_host)
+		return;
+	if (campaign_key) {
+		fcr_cp_parse_campaign_key(p, key, v);
+		return;
+	}
+	/* checked by the provider with the [provider] keys (fcr_cp_host_provider_keys) */
+	fcr_cp_provider_key(p, key, v);
+}
+
+void fcr_cp_host_provider_keys(struct parser *p)
+{
+	struct fcr_campaign *c = p->c;
+	if (!p->apply || (c->provider_type && strcmp(c->provider_type, "none")))
+		return;
+	/* without a provider no key is known: said of the host's keys as of its
+	 * section, not as if they were in [provider] */
+	size_t kept = 0;
+	for (size_t i = 0; i < c->n_provider_keys; i++) {
+		struct fcr_provider_key *k = &c->provider_keys[i];
+		const struct fcr_provider_key *own = fcr_cp_applied_key(p, k->key);
+		if (own && own->line == k->line) {
+			fcr_cp_error(p, k->line,
+				     "unknown key '%s' in [host %s] (expected " HOST_KEYS
+				     "; there is no [provider])",
+				     k->key, p->apply->name);
+			free((char *)k->key);
+			free((char *)k->value);
+		} else {
+			c->provider_keys[kept++] = *k;
+		}
+	}
+	c->n_provider_keys = kept;
 }
 
 /* The hosts in the order of `hosts =`, each with its section if it has
@@ -143,6 +222,10 @@ void fcr_cp_finish_hosts(struct parser *p)
 				     "'%s' is for a fleet: it needs 'hosts =' in [campaign]",
 				     fleet_key_names[i]);
 	}
+	if (names->n && c->mode == FCR_MODE_AGGREGATE && c->sync == FCR_SYNC_NONE)
+		fcr_cp_error(p, p->seen[K_SYNC],
+			     "mode = aggregate runs each test on every host at the same moment: it "
+			     "needs sync = states");
 	if (p->for_host && !fcr_campaign_find_host(c, p->for_host))
 		fcr_cp_error(p, p->seen[K_HOSTS] ? p->seen[K_HOSTS] : 1,
 			     c->n_hosts ? "no host '%s' in 'hosts ='"
@@ -168,4 +251,57 @@ const struct fcr_host *fcr_campaign_find_host(const struct fcr_campaign *c, cons
 			return &c->hosts[i];
 	}
 	return NULL;
+}
+
+/* Where host c writes its test files: the campaign's directory, or each
+ * variant's place (NULL-terminated; borrowed from c). */
+static size_t places_of(const struct fcr_campaign *c, const char **out, size_t max)
+{
+	size_t n = 0;
+	if (c->n_variants) {
+		for (size_t i = 0; i < c->n_variants && n < max; i++)
+			out[n++] = c->variants[i].directory ? c->variants[i].directory
+							    : c->variants[i].filename;
+	} else if (c->uses_test_file && c->directory) {
+		out[n++] = c->directory;
+	}
+	return n;
+}
+
+static bool same_machine(const struct fcr_campaign *a, const struct fcr_campaign *b)
+{
+	if (a->target != b->target)
+		return false;
+	if (a->target == FCR_TARGET_LOCAL)
+		return true;
+	return a->ssh_host && b->ssh_host && !strcasecmp(a->ssh_host, b->ssh_host) &&
+	       a->ssh_port == b->ssh_port;
+}
+
+void fcr_cp_check_places(const struct fcr_campaign *fleet, struct fcr_campaign *const *hosts,
+			 struct cm_strv *errors)
+{
+	for (size_t j = 1; j < fleet->n_hosts; j++) {
+		const char *pj[FCR_VARIANTS_MAX + 1];
+		size_t nj = places_of(hosts[j], pj, FCR_VARIANTS_MAX);
+		for (size_t i = 0; i < j; i++) {
+			if (!same_machine(hosts[i], hosts[j]))
+				continue;
+			const char *pi[FCR_VARIANTS_MAX + 1];
+			size_t ni = places_of(hosts[i], pi, FCR_VARIANTS_MAX);
+			const char *shared = NULL;
+			for (size_t a = 0; a < ni && !shared; a++) {
+				for (size_t b = 0; b < nj && !shared; b++)
+					shared = !strcmp(pi[a], pj[b]) ? pi[a] : NULL;
+			}
+			if (!shared)
+				continue;
+			cm_strv_addf(errors,
+				     "%s:%u: hosts %s and %s both run on %s in %s: they would "
+				     "write one test file at once (give each its own directory)",
+				     fleet->source, fleet->hosts[j].line, fleet->hosts[i].name,
+				     fleet->hosts[j].name, hosts[j]->target_text, shared);
+			break;
+		}
+	}
 }

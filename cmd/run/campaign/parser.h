@@ -77,8 +77,13 @@ struct parser {
 	struct fcr_host *hsec;
 	bool in_bad_host; /* in a [host NAME] section already reported wrong */
 	struct cm_strv host_names;
-	/* the host the campaign is read for (NULL: the fleet's own view) */
+	/* the host the campaign is read for (NULL: the fleet's own view), and
+	 * its keys as an earlier reading of the file found them: they replace
+	 * the same keys of [campaign] and [provider], and are read at their
+	 * own lines in [host NAME] */
 	const char *for_host;
+	const struct fcr_host *apply;
+	bool in_applied_host; /* in the [host NAME] of `apply` */
 };
 
 /* "file:line: message" into the errors (at most CAMPAIGN_MAX_ERRORS). */
@@ -102,11 +107,27 @@ void fcr_cp_variant_action(struct parser *p, struct fcr_variant *v, size_t idx);
 void fcr_cp_finish_variants(struct parser *p);
 void fcr_cp_variant_release(struct fcr_variant *v);
 
+/* The index of a [campaign] key in enum ckey, or -1. */
+int fcr_cp_campaign_key(const char *key);
+void fcr_cp_parse_campaign_key(struct parser *p, const char *key, char *v);
+/* A [provider] key into c->provider_keys (a duplicate is an error). */
+void fcr_cp_provider_key(struct parser *p, const char *key, const char *v);
+
 /* hosts.c */
+/* Whether a [host NAME] section may set this [campaign] key. */
+bool fcr_cp_host_campaign_key(const char *key);
+/* The key of `apply` (the host read for) named so, or NULL. */
+const struct fcr_provider_key *fcr_cp_applied_key(const struct parser *p, const char *key);
 void fcr_cp_hosts_list(struct parser *p, const char *v);
 void fcr_cp_host_section(struct parser *p, const char *name);
-void fcr_cp_host_key(struct parser *p, const char *key, const char *v);
+void fcr_cp_host_key(struct parser *p, const char *key, char *v);
 void fcr_cp_finish_hosts(struct parser *p);
+/* Before the provider checks its keys: a host's keys without a provider. */
+void fcr_cp_host_provider_keys(struct parser *p);
 void fcr_cp_host_release(struct fcr_host *h);
+/* The fleet's hosts as each reads the file (hosts[i] for fleet->hosts[i]):
+ * two on one machine must not share a test file's place. */
+void fcr_cp_check_places(const struct fcr_campaign *fleet, struct fcr_campaign *const *hosts,
+			 struct cm_strv *errors);
 
 #endif
