@@ -280,7 +280,7 @@ static void test_refusals(void)
 	    {"hosts = a\nsync = none\nmode = aggregate\n[state s]\n", NULL,
 	     "f.ini:6: mode = aggregate runs each test on every host at the same moment: it needs "
 	     "sync = states"},
-	    {"hosts = a\n[state s]\n", "b", "f.ini:5: no host 'b' in 'hosts ='"},
+	    {"hosts = a c\n[state s]\n", "b", "f.ini:5: no host 'b' in 'hosts =' (a, c)"},
 	    {"[state s]\n", "b",
 	     "f.ini:1: no host 'b': the campaign has no 'hosts =' (it is not a fleet)"},
 	    /* two hosts on one machine in one place */

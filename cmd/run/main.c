@@ -73,6 +73,7 @@ static void print_list(FILE *f, const char *head, const struct fcr_action *table
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fiocamp-run [options] CAMPAIGN.ini\n"
+		   "       fiocamp-run --host NAME [options] FLEET.ini\n"
 		   "       fiocamp-run --demo [options]\n"
 		   "       fiocamp-run --resume DIR [options]\n"
 		   "       fiocamp-run netcup-login [--token-file PATH]\n"
@@ -85,6 +86,7 @@ static void usage(FILE *f)
 		   "                     NAME-YYYYmmdd-HHMMSS here); never overwritten\n"
 		   "  -n, --dry-run      print the whole plan and the expected duration\n"
 		   "      --resume DIR   continue a campaign at the first step not done\n"
+		   "      --host NAME    run one host of a fleet (hosts =) alone\n"
 		   "  -k, --keep-going   record a failed fio run and go on\n"
 		   "  -q, --quiet        no progress output, no analysis at the end\n"
 		   "      --jobs-dir DIR look for job files in DIR first\n"
@@ -110,23 +112,40 @@ static void usage(FILE *f)
 	      f);
 }
 
-/* The campaign's name and file recorded in a manifest: the copy in the
- * campaign directory is named campaign.ini, and job files are found again
- * beside the original. */
-static void recorded_campaign(const char *dir, char **name, char **file_dir)
+/* The campaign's name, file and host of a fleet recorded in a manifest: the
+ * copy in the campaign directory is named campaign.ini, job files are found
+ * again beside the original, and a host's directory is read for its host. */
+static void recorded_campaign(const char *dir, char **name, char **file_dir, char **host)
 {
 	char *path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, dir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	free(path);
-	*name = *file_dir = NULL;
+	*name = *file_dir = *host = NULL;
 	if (!m)
 		return;
 	const char *file = json_string_value(json_object_get(m, "campaign_file"));
 	const char *n = json_string_value(json_object_get(m, "campaign"));
+	const char *h = json_string_value(json_object_get(m, "fleet_host"));
 	*file_dir = file ? fcr_path_dirname(file) : NULL;
 	*name = n && cm_campaign_name_ok(n) ? cm_strdup(n) : NULL;
+	*host = h ? cm_strdup(h) : NULL;
 	json_decref(m);
+}
+
+/*
+ * A fleet (a campaign with `hosts =`, given without --host) runs through
+ * the fleet supervisor: one fiocamp-run --host NAME per host, in step.
+ * The one place where main() hands a fleet over.
+ */
+static int run_fleet(const struct fcr_campaign *c, const struct fcr_options *o)
+{
+	(void)o;
+	fprintf(stderr,
+		"fiocamp-run: %s is a fleet of %zu hosts: it runs through the fleet supervisor, "
+		"not built yet (run one host alone with --host NAME)\n",
+		c->source, c->n_hosts);
+	return FCR_EXIT_USAGE;
 }
 
 /*
@@ -181,11 +200,12 @@ static void demo_end(const char *dir, const char *out_dir, int rc)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_RESUME = 256, OPT_JOBS_DIR, OPT_DEMO, OPT_VERSION };
+	enum { OPT_RESUME = 256, OPT_JOBS_DIR, OPT_DEMO, OPT_VERSION, OPT_HOST };
 	static const struct option longopts[] = {
 	    {"output", required_argument, NULL, 'o'},
 	    {"dry-run", no_argument, NULL, 'n'},
 	    {"resume", required_argument, NULL, OPT_RESUME},
+	    {"host", required_argument, NULL, OPT_HOST},
 	    {"keep-going", no_argument, NULL, 'k'},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"jobs-dir", required_argument, NULL, OPT_JOBS_DIR},
@@ -199,6 +219,7 @@ int main(int argc, char **argv)
 		return fcr_netcup_login_command(argc - 1, argv + 1);
 	struct fcr_options o = {0};
 	bool dry_run = false, demo = false;
+	const char *host = NULL;
 	for (;;) {
 		int opt = getopt_long(argc, argv, "o:nkqh", longopts, NULL);
 		if (opt == -1)
@@ -212,6 +233,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_RESUME:
 			o.resume_dir = optarg;
+			break;
+		case OPT_HOST:
+			host = optarg;
 			break;
 		case 'k':
 			o.keep_going = true;
@@ -248,8 +272,16 @@ int main(int argc, char **argv)
 				"with it\n");
 		return FCR_EXIT_USAGE;
 	}
+	if (host && demo) {
+		fprintf(stderr,
+			"fiocamp-run: the demo is no fleet; --host makes no sense with it\n");
+		return FCR_EXIT_USAGE;
+	}
 
-	char *text = NULL, *source = NULL, *resume_name = NULL;
+	char *text = NULL, *source = NULL, *resume_name = NULL, *resume_host = NULL;
+	struct cm_strv errors = {0};
+	struct fcr_campaign *c = NULL;
+	int rc = FCR_EXIT_USAGE;
 	size_t len = 0;
 	struct fcr_error err;
 	char *demo_dir = NULL, *demo_out = NULL;
@@ -286,13 +318,16 @@ int main(int argc, char **argv)
 				o.campaign_dir = fcr_path_dirname(abs);
 			}
 		} else {
-			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir);
+			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir,
+					  &resume_host);
 		}
 	}
-	struct cm_strv errors = {0};
-	struct fcr_campaign *c = NULL;
-	int rc = FCR_EXIT_USAGE;
-	if (fcr_campaign_parse(text, len, source, fcr_catalog(), &c, &errors) < 0) {
+	/* a host's directory is continued for the host it was made for */
+	if (host && resume_host && strcmp(host, resume_host)) {
+		fprintf(stderr, "fiocamp-run: %s is host %s's directory, not host %s's\n",
+			o.resume_dir, resume_host, host);
+	} else if (fcr_campaign_parse_host(text, len, source, fcr_catalog(),
+					   host ? host : resume_host, &c, &errors) < 0) {
 		for (size_t i = 0; i < errors.n; i++)
 			fprintf(stderr, "%s\n", errors.v[i]);
 	} else {
@@ -302,10 +337,18 @@ int main(int argc, char **argv)
 			c->name = resume_name;
 			resume_name = NULL;
 		}
-		rc = dry_run ? fcr_engine_dry_run(c, &o) : fcr_engine_run(c, &o);
+		if (dry_run && c->n_hosts && !c->host)
+			rc = fcr_engine_dry_run_fleet(c, fcr_catalog(), &o);
+		else if (dry_run)
+			rc = fcr_engine_dry_run(c, &o);
+		else if (c->n_hosts && !c->host)
+			rc = run_fleet(c, &o);
+		else
+			rc = fcr_engine_run(c, &o);
 		if (demo && !dry_run)
 			demo_end(demo_dir, o.out_dir, rc);
 	}
+	free(resume_host);
 	free(demo_dir);
 	free(demo_out);
 	cm_strv_release(&errors);

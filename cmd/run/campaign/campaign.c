@@ -1097,7 +1097,7 @@ int fcr_campaign_parse(const char *text, size_t len, const char *source,
  * *n_errors, the first CAMPAIGN_MAX_ERRORS of them in errors.
  */
 static struct fcr_campaign *read_campaign(const char *text, size_t len, const char *source,
-					  const struct fcr_catalog *cat, const char *host,
+					  const struct fcr_catalog *cat,
 					  const struct fcr_host *apply, struct cm_strv *errors,
 					  int *n_errors)
 {
@@ -1123,12 +1123,7 @@ static struct fcr_campaign *read_campaign(const char *text, size_t len, const ch
 		c->name = cm_strdup("campaign");
 	}
 
-	struct parser p = {.c = c,
-			   .cat = cat,
-			   .errors = errors,
-			   .source = source,
-			   .for_host = host,
-			   .apply = apply};
+	struct parser p = {.c = c, .cat = cat, .errors = errors, .source = source, .apply = apply};
 	if (apply)
 		c->host = cm_strdup(apply->name);
 	*n_errors = 0;
@@ -1229,8 +1224,8 @@ static struct fcr_campaign *read_fleet(struct fcr_campaign *fleet, const char *t
 	int more = 0;
 	for (size_t i = 0; i < n; i++) {
 		int count;
-		hosts[i] = read_campaign(text, len, fleet->source, cat, NULL, &fleet->hosts[i],
-					 &each[i], &count);
+		hosts[i] = read_campaign(text, len, fleet->source, cat, &fleet->hosts[i], &each[i],
+					 &count);
 		more = count - (int)each[i].n > more ? count - (int)each[i].n : more;
 	}
 	struct cm_strv out = {0};
@@ -1271,13 +1266,34 @@ int fcr_campaign_parse_host(const char *text, size_t len, const char *source,
 	struct cm_strv mine = {0};
 	int n_errors;
 	/* read once as written, for the hosts and their sections */
-	struct fcr_campaign *c =
-	    read_campaign(text, len, source, cat, host, NULL, &mine, &n_errors);
-	if (c->n_hosts && host && fcr_campaign_find_host(c, host)) {
+	struct fcr_campaign *c = read_campaign(text, len, source, cat, NULL, &mine, &n_errors);
+	const struct fcr_host *h = host ? fcr_campaign_find_host(c, host) : NULL;
+	if (host && !h) {
+		if (c->n_hosts) {
+			/* the rest of the file as the fleet reads it is not the point */
+			cm_strv_release(&mine);
+			char *names = cm_strdup("");
+			for (size_t i = 0; i < c->n_hosts; i++) {
+				char *more =
+				    cm_asprintf("%s%s%s", names, i ? ", " : "", c->hosts[i].name);
+				free(names);
+				names = more;
+			}
+			cm_strv_addf(&mine, "%s:%u: no host '%s' in 'hosts =' (%s)", source,
+				     c->hosts_line, host, names);
+			free(names);
+			n_errors = 1;
+		} else {
+			cm_strv_addf(&mine,
+				     "%s:1: no host '%s': the campaign has no 'hosts =' (it is not "
+				     "a fleet)",
+				     source, host);
+			n_errors++;
+		}
+	} else if (h) {
 		struct fcr_campaign *fleet = c;
 		cm_strv_release(&mine);
-		c = read_campaign(text, len, source, cat, host, fcr_campaign_find_host(fleet, host),
-				  &mine, &n_errors);
+		c = read_campaign(text, len, source, cat, h, &mine, &n_errors);
 		fcr_campaign_free(fleet);
 	} else if (c->n_hosts && !host) {
 		cm_strv_release(&mine);

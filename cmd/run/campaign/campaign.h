@@ -230,6 +230,7 @@ struct fcr_campaign {
 	/* the fleet: `hosts =` (0: one machine, as before) */
 	struct fcr_host *hosts;
 	size_t n_hosts;
+	unsigned hosts_line;	   /* of `hosts =` */
 	enum fcr_sync sync;	   /* FCR_SYNC_STATES by default */
 	enum fcr_mode mode;	   /* FCR_MODE_FLEET by default */
 	bool parallel_transitions; /* hosts on one Proxmox node transition at once */

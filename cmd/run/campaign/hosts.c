@@ -226,12 +226,7 @@ void fcr_cp_finish_hosts(struct parser *p)
 		fcr_cp_error(p, p->seen[K_SYNC],
 			     "mode = aggregate runs each test on every host at the same moment: it "
 			     "needs sync = states");
-	if (p->for_host && !fcr_campaign_find_host(c, p->for_host))
-		fcr_cp_error(p, p->seen[K_HOSTS] ? p->seen[K_HOSTS] : 1,
-			     c->n_hosts ? "no host '%s' in 'hosts ='"
-					: "no host '%s': the campaign has no 'hosts =' (it is not "
-					  "a fleet)",
-			     p->for_host);
+	c->hosts_line = p->seen[K_HOSTS];
 }
 
 void fcr_cp_host_release(struct fcr_host *h)

@@ -77,11 +77,10 @@ struct parser {
 	struct fcr_host *hsec;
 	bool in_bad_host; /* in a [host NAME] section already reported wrong */
 	struct cm_strv host_names;
-	/* the host the campaign is read for (NULL: the fleet's own view), and
-	 * its keys as an earlier reading of the file found them: they replace
-	 * the same keys of [campaign] and [provider], and are read at their
-	 * own lines in [host NAME] */
-	const char *for_host;
+	/* the host the campaign is read for (NULL: the fleet's own view) as an
+	 * earlier reading of the file found it: its keys replace the same keys
+	 * of [campaign] and [provider], and are read at their own lines in
+	 * [host NAME] */
 	const struct fcr_host *apply;
 	bool in_applied_host; /* in the [host NAME] of `apply` */
 };

@@ -262,6 +262,8 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	cm_format_duration(runtime, sizeof(runtime), c->runtime_ms);
 	char rounds[64];
 	rounds_text(rounds, sizeof(rounds), c->rounds, c->steady_max, c->steady_window);
+	if (c->host)
+		printf("host %s of %zu: target %s\n", c->host, c->n_hosts, c->target_text);
 	printf("campaign %s (%s): %zu state%s x %s x %zu test%s, target %s\n", c->name, c->source,
 	       c->n_states, c->n_states == 1 ? "" : "s", rounds, c->suite.n,
 	       c->suite.n == 1 ? "" : "s", c->target_text);
@@ -321,7 +323,9 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	if (o->resume_dir)
 		printf("resuming %s: steps marked done there are skipped\n", o->resume_dir);
 	else
-		printf("campaign directory %s\n", o->out_dir ? o->out_dir : "NAME-YYYYmmdd-HHMMSS");
+		printf("campaign directory %s\n", o->out_dir ? o->out_dir
+						  : c->host  ? "NAME-HOST-YYYYmmdd-HHMMSS"
+							     : "NAME-YYYYmmdd-HHMMSS");
 	printf(c->suite.n ? "jobs:\n" : "jobs: none (no rounds)\n");
 	for (size_t i = 0; i < c->suite.n; i++)
 		printf("  %-10s %s\n", S->fio.jobs[i].test, S->fio.jobs[i].origin);
@@ -439,4 +443,57 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	}
 	fcr_session_release(S);
 	return FCR_EXIT_OK;
+}
+
+int fcr_engine_dry_run_fleet(const struct fcr_campaign *c, const struct fcr_catalog *cat,
+			     const struct fcr_options *o)
+{
+	printf("fleet %s (%s): %zu host%s:", c->name, c->source, c->n_hosts,
+	       c->n_hosts == 1 ? "" : "s");
+	for (size_t i = 0; i < c->n_hosts; i++)
+		printf(" %s", c->hosts[i].name);
+	printf("\n");
+	if (c->mode == FCR_MODE_AGGREGATE)
+		printf("mode aggregate: each test runs once per round on every host at the same "
+		       "moment; sync states\n");
+	else
+		printf("mode fleet: each host runs the whole campaign; sync %s%s\n",
+		       c->sync == FCR_SYNC_STATES ? "states: every host begins each repetition "
+						    "of each state together"
+						  : "none: each host at its own pace",
+		       !strcmp(c->provider_type, "proxmox") && !c->parallel_transitions
+			   ? "; transitions on one Proxmox node one at a time"
+			   : "");
+	const char *base = o->resume_dir ? o->resume_dir : o->out_dir;
+	int worst = FCR_EXIT_OK;
+	for (size_t i = 0; i < c->n_hosts; i++) {
+		const char *name = c->hosts[i].name;
+		struct cm_strv errors = {0};
+		struct fcr_campaign *h = NULL;
+		printf("\n");
+		fflush(stdout);
+		if (fcr_campaign_parse_host(c->text, c->text_len, c->source, cat, name, &h,
+					    &errors) < 0) {
+			/* the fleet's reading checked every host's already */
+			for (size_t k = 0; k < errors.n; k++)
+				fprintf(stderr, "%s\n", errors.v[k]);
+			cm_strv_release(&errors);
+			worst = FCR_EXIT_USAGE;
+			continue;
+		}
+		free(h->name);
+		h->name = cm_strdup(c->name);
+		struct fcr_options ho = *o;
+		char *dir = cm_asprintf("%s/hosts/%s", base ? base : "NAME-YYYYmmdd-HHMMSS", name);
+		if (o->resume_dir)
+			ho.resume_dir = dir;
+		else
+			ho.out_dir = dir;
+		int rc = fcr_engine_dry_run(h, &ho);
+		worst = rc > worst ? rc : worst;
+		free(dir);
+		fcr_campaign_free(h);
+		cm_strv_release(&errors);
+	}
+	return worst;
 }

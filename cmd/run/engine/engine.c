@@ -74,6 +74,8 @@ static char *default_dir_name(const struct fcr_campaign *c)
 	localtime_r(&now, &tm);
 	char stamp[32];
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (c->host)
+		return cm_asprintf("%s-%s-%s", c->name, c->host, stamp);
 	return cm_asprintf("%s-%s", c->name, stamp);
 }
 

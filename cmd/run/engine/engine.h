@@ -26,5 +26,12 @@ struct fcr_options {
 int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o);
 /* Prints the whole plan on stdout.  Returns an exit status. */
 int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o);
+/* The plan of a fleet (c read for no host): each host's plan as
+ * fcr_engine_dry_run() prints it, under a heading naming the host and its
+ * target, the file read again for each host with the names in `cat`
+ * (borrowed).  Returns the worst exit status. */
+struct fcr_catalog;
+int fcr_engine_dry_run_fleet(const struct fcr_campaign *c, const struct fcr_catalog *cat,
+			     const struct fcr_options *o);
 
 #endif

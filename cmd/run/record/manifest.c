@@ -185,6 +185,9 @@ json_t *fcr_manifest_new(const struct fcr_campaign *c, const struct fcr_jobfile 
 	json_object_set_new(m, "format", json_string("fiocamp-manifest"));
 	json_object_set_new(m, "version", json_integer(1));
 	json_object_set_new(m, "campaign", json_string(c->name));
+	/* one host of a fleet, run alone or by the fleet's supervisor */
+	if (c->host)
+		json_object_set_new(m, "fleet_host", json_string(c->host));
 	json_object_set_new(m, "status", json_string(CM_STATUS_RUNNING));
 	json_object_set_new(m, "created", fcr_jutc(cm_wall_s()));
 	json_object_set_new(m, "updated", fcr_jutc(cm_wall_s()));
