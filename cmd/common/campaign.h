@@ -37,6 +37,16 @@
 #define CM_MANIFEST_FORMAT  "fiocamp-manifest"
 #define CM_MANIFEST_VERSION 1
 
+/*
+ * A fleet directory (docs/campaign-directory.md): several hosts' campaigns
+ * run in step, DIR/manifest.json of this format (its hosts, their status,
+ * the barrier waits) and each host's own campaign directory below
+ * DIR/hosts/NAME.
+ */
+#define CM_FLEET_FORMAT	   "fiocamp-fleet"
+#define CM_FLEET_VERSION   1
+#define CM_FLEET_HOSTS_DIR "hosts"
+
 /* The suffixes of a fio run's files after TEST. */
 #define CM_RUN_JSON   ".json"
 #define CM_RUN_JOB    ".fio"

@@ -162,8 +162,26 @@ void an_analysis_free(struct an_analysis *a)
 		free(a->campaigns[i].group);
 		free(a->campaigns[i].provider);
 		free(a->campaigns[i].disturbed_rule);
+		free(a->campaigns[i].fleet_host);
 	}
 	free(a->campaigns);
+	for (size_t i = 0; i < a->n_fleets; i++) {
+		struct an_fleet *f = &a->fleets[i];
+		free(f->manifest);
+		free(f->name);
+		free(f->mode);
+		free(f->sync);
+		free(f->status);
+		for (size_t k = 0; k < f->n_hosts; k++) {
+			free(f->hosts[k].name);
+			free(f->hosts[k].dir);
+			free(f->hosts[k].status);
+			free(f->hosts[k].reason);
+			free(f->hosts[k].group);
+		}
+		free(f->hosts);
+	}
+	free(a->fleets);
 	for (size_t i = 0; i < a->n_trans; i++) {
 		struct an_transition *t = &a->trans[i];
 		free(t->status);
@@ -289,6 +307,24 @@ const struct an_transition *an_transition_of(const struct an_analysis *a, size_t
 	for (size_t i = 0; i < a->n_trans; i++) {
 		if (a->trans[i].state == state && a->trans[i].campaign == c)
 			return &a->trans[i];
+	}
+	return NULL;
+}
+
+const struct an_fleet_host *an_variant_host(const struct an_analysis *a, size_t variant,
+					    size_t *fleet)
+{
+	size_t c = a->variants[variant].campaign;
+	if (c == SIZE_MAX)
+		return NULL;
+	for (size_t i = 0; i < a->n_fleets; i++) {
+		for (size_t k = 0; k < a->fleets[i].n_hosts; k++) {
+			if (a->fleets[i].hosts[k].campaign != c)
+				continue;
+			if (fleet)
+				*fleet = i;
+			return &a->fleets[i].hosts[k];
+		}
 	}
 	return NULL;
 }

@@ -281,6 +281,38 @@ struct an_campaign {
 	/* when fiocamp-run called a run disturbed (settings.disturbed):
 	 * "steal above 5 %, foreign I/O above 5 %"; NULL when it does not say */
 	char *disturbed_rule;
+	char *fleet_host; /* the fleet host it is the campaign of; NULL */
+};
+
+/* A host of a fleet (read/fleet.c): its campaign directory, what the
+ * fleet manifest says of how it ended, and its waits at the barriers. */
+struct an_fleet_host {
+	char *name;
+	char *dir;	 /* its campaign directory */
+	char *status;	 /* the fleet manifest's; NULL when it says none */
+	char *reason;	 /* why it failed; NULL */
+	int exit_status; /* -1 unknown */
+	size_t campaign; /* index into campaigns; SIZE_MAX when its directory
+			    could not be read (a host that failed before it wrote one) */
+	char *group;	 /* the group its runs carry: the host's name, below the
+			    fleet's own group */
+	size_t barriers; /* the barriers the fleet manifest records it at */
+	double waited_s; /* its waits there, summed; NaN when at none */
+	double max_wait_s;
+};
+
+/* A fleet directory: several hosts' campaigns run in step, each host a
+ * variant of the analysis. */
+struct an_fleet {
+	char *manifest; /* the fleet's manifest.json */
+	char *name;	/* the campaign's name; NULL */
+	char *mode;	/* "fleet", "aggregate"; NULL */
+	char *sync;	/* "states", "none"; NULL */
+	char *status;	/* of the whole fleet; NULL */
+	size_t input;
+	size_t n_barriers;
+	struct an_fleet_host *hosts;
+	size_t n_hosts, cap_hosts;
 };
 
 /* What a campaign's manifest says of one of its states.  The variants of
@@ -517,6 +549,7 @@ struct an_input {
 	char *root;  /* the directory relative paths start from */
 	char *name;  /* its name as a variant (label, else a unique basename) */
 	bool bench_fio;
+	bool fleet;	 /* a fleet directory: its hosts are its groups, even one */
 	size_t n_groups; /* distinct run groups */
 };
 
@@ -539,6 +572,8 @@ struct an_analysis {
 	size_t manifest_unfinished; /* runs the manifest lists as pending/running/skipped */
 	struct an_campaign *campaigns;
 	size_t n_campaigns, cap_campaigns;
+	struct an_fleet *fleets;
+	size_t n_fleets, cap_fleets;
 	char *fio_version; /* the one version of every run; NULL when several or none */
 	/* each column's versions, in the order of the columns */
 	struct an_fio_version *fio_versions;
@@ -598,6 +633,10 @@ struct an_transition *an_transition_get(struct an_analysis *a, size_t state, siz
 /* The transition of the state in the variant's campaign; NULL if none. */
 const struct an_transition *an_transition_of(const struct an_analysis *a, size_t state,
 					     size_t variant);
+/* The fleet host a variant ran on (*fleet set to its fleet's index);
+ * NULL when it is no host of a fleet. */
+const struct an_fleet_host *an_variant_host(const struct an_analysis *a, size_t variant,
+					    size_t *fleet);
 /* Column of (state, variant); SIZE_MAX if none. */
 size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant);
 

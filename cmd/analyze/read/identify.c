@@ -86,7 +86,7 @@ static void assign_variants(struct an_analysis *a)
 		for (size_t i = 1; i < n; i++)
 			distinct += strcmp(groups[i], groups[i - 1]) != 0;
 		a->inputs[in].n_groups = distinct;
-		if (distinct > 1 && !a->inputs[in].bench_fio) {
+		if (distinct > 1 && !a->inputs[in].bench_fio && !a->inputs[in].fleet) {
 			struct cm_buf b = {NULL, 0, 0};
 			size_t shown = 0;
 			for (size_t i = 0; i < n && shown < 4; i++) {
@@ -111,7 +111,7 @@ static void assign_variants(struct an_analysis *a)
 		const struct an_input *in = &a->inputs[r->input];
 		struct cm_buf inner = {NULL, 0, 0};
 		cm_buf_puts(&inner, "");
-		if (in->n_groups > 1 && r->group && r->group[0])
+		if ((in->n_groups > 1 || in->fleet) && r->group && r->group[0])
 			cm_buf_puts(&inner, r->group);
 		if (r->id.variant) {
 			if (inner.len)

@@ -677,9 +677,11 @@ static int manifest_rounds(struct manifest_ctx *m, const char *path, const char 
 	return top;
 }
 
-/* From a file, or from buf when it is not NULL (path then labels it). */
+/* From a file, or from buf when it is not NULL (path then labels it).  A
+ * fleet's host (group not NULL: its runs' group) is a campaign; else a
+ * fleet manifest is read as the fleet's (fleet.c). */
 static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir, const char *path,
-			      const char *buf, size_t len, struct an_error *err)
+			      const char *buf, size_t len, const char *group, struct an_error *err)
 {
 	json_error_t je;
 	json_t *root;
@@ -698,6 +700,10 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	}
 	int rc = 0;
 	const char *format = json_string_value(json_object_get(root, "format"));
+	if (!group && format && strcmp(format, CM_FLEET_FORMAT) == 0) {
+		rc = an_read_fleet(a, in, dir, path, root, err);
+		goto out;
+	}
 	if (!json_is_object(root) || !format || strcmp(format, CM_MANIFEST_FORMAT) != 0) {
 		rc = an_fail(err, AN_E_INPUT,
 			     "%s: not a fiocamp manifest (\"format\" is not \"" CM_MANIFEST_FORMAT
@@ -720,7 +726,8 @@ static int read_manifest_from(struct an_analysis *a, size_t in, const char *dir,
 	c->fio_version = str_or_null(json_object_get(root, "fio_version"));
 	c->host = manifest_host(root);
 	c->input = in;
-	c->group = an_path_group(an_path_below(a->inputs[in].root, path), 0);
+	c->group =
+	    group ? cm_strdup(group) : an_path_group(an_path_below(a->inputs[in].root, path), 0);
 	/* "netcup", or an object with its "type" */
 	const json_t *prov = json_object_get(root, "provider");
 	if (json_is_object(prov))
@@ -831,7 +838,13 @@ out:
 int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path,
 		     struct an_error *err)
 {
-	return read_manifest_from(a, in, dir, path, NULL, 0, err);
+	return read_manifest_from(a, in, dir, path, NULL, 0, NULL, err);
+}
+
+int an_read_campaign_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path,
+			      const char *group, struct an_error *err)
+{
+	return read_manifest_from(a, in, dir, path, NULL, 0, group, err);
 }
 
 int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *label,
@@ -839,5 +852,5 @@ int an_read_manifest_buffer(struct an_analysis *a, const char *dir, const char *
 {
 	if (a->n_inputs == 0)
 		an_add_input(a, dir, NULL);
-	return read_manifest_from(a, 0, dir, label, buf, len, err);
+	return read_manifest_from(a, 0, dir, label, buf, len, NULL, err);
 }

@@ -7,6 +7,7 @@
  *   inputs.c     the command-line inputs, their names as variants, paths
  *   discover.c   trees, lists and globs of fio output; bench-fio trees
  *   manifest.c   a campaign directory through its manifest.json
+ *   fleet.c      a fleet directory: its hosts' campaign directories
  *   names.c      what file names say: dates, rounds, layout, bench-fio,
  *                fio's log names, which files may be fio output
  *   pattern.c    --pattern
@@ -341,8 +342,24 @@ struct an_run *an_run_add(struct an_analysis *a, size_t in, const char *path);
 void an_run_add_log(struct an_run *r, const char *path, const struct an_log_name *ln);
 
 /* Reads the campaign directory `dir` of input `in` through its manifest
- * at `path` (manifest.c).  0, or AN_E_INPUT with err filled. */
+ * at `path` (manifest.c); a fleet's manifest there reads the fleet
+ * (an_read_fleet).  0, or AN_E_INPUT with err filled. */
 int an_read_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path,
 		     struct an_error *err);
+/* The same for a fleet's host: a campaign manifest only, its runs in
+ * `group` (the host's). */
+int an_read_campaign_manifest(struct an_analysis *a, size_t in, const char *dir, const char *path,
+			      const char *group, struct an_error *err);
+
+/* ---- fleets (fleet.c) ---------------------------------------------------------- */
+
+struct json_t;
+/* The fleet directory `dir` of input `in` whose manifest at `path` is
+ * `root` (loaded by manifest.c): the fleet and its hosts in the model,
+ * each host's campaign through an_read_campaign_manifest.  0, or
+ * AN_E_INPUT with err filled (a host's manifest that cannot be read; the
+ * other hosts are read). */
+int an_read_fleet(struct an_analysis *a, size_t in, const char *dir, const char *path,
+		  const struct json_t *root, struct an_error *err);
 
 #endif

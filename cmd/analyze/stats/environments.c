@@ -139,7 +139,10 @@ void an_environments(struct an_analysis *a)
 			cm_buf_printf(&b, "%s%lld", used ? ", " : "", a->envs[e].id);
 			/* ids are a campaign's own */
 			if (a->n_campaigns > 1)
-				cm_buf_printf(&b, " of %s", c->name ? c->name : c->manifest);
+				cm_buf_printf(&b, " of %s%s", c->fleet_host ? "host " : "",
+					      c->fleet_host ? c->fleet_host
+					      : c->name	    ? c->name
+							    : c->manifest);
 			cm_buf_printf(&b, " (%s)", t.s);
 			used++;
 		}

@@ -419,6 +419,11 @@ void an_header_text(struct cm_buf *b, const struct an_analysis *a)
 		const struct an_campaign *c = &a->campaigns[a->variants[0].campaign];
 		cm_buf_printf(b, "campaign %s (%s)", c->name ? c->name : "?", c->manifest);
 	} else if (a->n_variants > 1) {
+		for (size_t i = 0; i < a->n_fleets; i++) {
+			const struct an_fleet *f = &a->fleets[i];
+			cm_buf_printf(b, "fleet %s (%s, %zu hosts), ", f->name ? f->name : "?",
+				      f->manifest, f->n_hosts);
+		}
 		cm_buf_printf(b, "%zu variants:", a->n_variants);
 		for (size_t v = 0; v < a->n_variants; v++) {
 			const struct an_variant *var = &a->variants[v];
@@ -426,13 +431,19 @@ void an_header_text(struct cm_buf *b, const struct an_analysis *a)
 			bool base = v == a->baseline_variant;
 			const struct an_campaign *c =
 			    var->campaign != SIZE_MAX ? &a->campaigns[var->campaign] : NULL;
-			/* the campaign's name when it says more than the variant's */
-			if (c && c->name && strcmp(c->name, var->name) == 0)
+			/* the campaign's name when it says more than the variant's
+			 * (a fleet's hosts all share theirs: how the host ended
+			 * instead, when not well) */
+			const struct an_fleet_host *h = an_variant_host(a, v, NULL);
+			const char *ended = h && cm_status_failed(h->status) ? h->status : NULL;
+			if (c && ((c->name && strcmp(c->name, var->name) == 0) || h))
 				c = NULL;
-			if (base || c)
-				cm_buf_printf(b, " (%s%s%s%s)", base ? "base" : "",
-					      base && c ? ", " : "", c ? "campaign " : "",
-					      c ? (c->name ? c->name : c->manifest) : "");
+			if (base || c || ended)
+				cm_buf_printf(b, " (%s%s%s%s%s%s)", base ? "base" : "",
+					      base && (c || ended) ? ", " : "",
+					      c ? "campaign " : "",
+					      c ? (c->name ? c->name : c->manifest) : "",
+					      ended ? "host " : "", ended ? ended : "");
 		}
 	} else {
 		size_t rows = bonnie_rows(a), fio = used - bonnie_runs(a);

@@ -303,16 +303,63 @@ static const char *title_of(const struct an_analysis *a, struct cm_buf *t)
 	return t->s;
 }
 
+/* A fleet's hosts: how each ended, its waits at the barriers, the
+ * variants it is. */
+static void fleet_hosts(struct cm_buf *b, const struct an_analysis *a, const struct an_fleet *f)
+{
+	an_svg_put(b,
+		   "<h3>Hosts of fleet %e</h3>\n<div class=\"scroll\"><table class=\"list\">\n"
+		   "<thead><tr><th>host</th><th>status</th><th>why</th><th>barrier waits</th>"
+		   "<th>variants</th><th>directory</th></tr></thead>\n<tbody>\n",
+		   f->name ? f->name : f->manifest);
+	for (size_t k = 0; k < f->n_hosts; k++) {
+		const struct an_fleet_host *h = &f->hosts[k];
+		struct cm_buf vs = {NULL, 0, 0}, w = {NULL, 0, 0};
+		for (size_t v = 0; v < a->n_variants; v++) {
+			if (h->campaign != SIZE_MAX && a->variants[v].campaign == h->campaign)
+				cm_buf_printf(&vs, "%s%s", vs.len ? ", " : "", a->variants[v].name);
+		}
+		if (h->barriers)
+			cm_buf_printf(&w, "%.1f s at %zu (longest %.1f s)", h->waited_s,
+				      h->barriers, h->max_wait_s);
+		an_svg_put(b,
+			   "<tr><th scope=\"row\">%e</th><td>%e</td><td>%e</td><td>%e</td>"
+			   "<td>%e</td><td><code>%e</code></td></tr>\n",
+			   h->name, h->status ? h->status : "-", h->reason ? h->reason : "",
+			   w.s ? w.s : "-",
+			   vs.s			     ? vs.s
+			   : h->campaign == SIZE_MAX ? "none: no campaign directory"
+						     : "none: no runs",
+			   h->dir);
+		cm_buf_release(&vs);
+		cm_buf_release(&w);
+	}
+	cm_buf_puts(b, "</tbody></table></div>\n");
+}
+
 static void facts(struct html *h)
 {
 	const struct an_analysis *a = h->a;
 	struct cm_buf *b = &h->b;
 	cm_buf_puts(b, "<section id=\"facts\">\n<h2>What was measured</h2>\n"
 		       "<table class=\"facts\">\n<tbody>\n");
+	for (size_t i = 0; i < a->n_fleets; i++) {
+		const struct an_fleet *f = &a->fleets[i];
+		char *v = cm_asprintf("%s (%s): %zu hosts%s%s%s%s%s%s",
+				      f->name ? f->name : "unnamed", f->manifest, f->n_hosts,
+				      f->mode ? ", mode " : "", f->mode ? f->mode : "",
+				      f->sync ? ", sync " : "", f->sync ? f->sync : "",
+				      f->status ? ", " : "", f->status ? f->status : "");
+		fact(b, "fleet", v);
+		free(v);
+	}
 	for (size_t i = 0; i < a->n_campaigns; i++) {
 		const struct an_campaign *c = &a->campaigns[i];
 		char *v = cm_asprintf("%s (%s)", c->name ? c->name : "unnamed", c->manifest);
-		fact(b, "campaign", v);
+		char *name = c->fleet_host ? cm_asprintf("campaign of host %s", c->fleet_host)
+					   : cm_strdup("campaign");
+		fact(b, name, v);
+		free(name);
 		free(v);
 		if (c->host)
 			fact(b, "host", c->host);
@@ -343,9 +390,11 @@ static void facts(struct html *h)
 			cm_buf_puts(&w, a->states[c->state].name);
 		}
 		const struct an_campaign *c = &a->campaigns[env->campaign];
-		char *name = a->n_campaigns > 1 ? cm_asprintf("environment %lld of %s", env->id,
-							      c->name ? c->name : c->manifest)
-						: cm_asprintf("environment %lld", env->id);
+		char *name = a->n_campaigns <= 1 ? cm_asprintf("environment %lld", env->id)
+			     : c->fleet_host ? cm_asprintf("environment %lld of host %s", env->id,
+							   c->fleet_host)
+					     : cm_asprintf("environment %lld of %s", env->id,
+							   c->name ? c->name : c->manifest);
 		char *v = cm_asprintf("%s%s%s%s", env->where ? env->where : "",
 				      env->where ? ": " : "", env->summary, w.s ? w.s : "");
 		fact(b, name, v);
@@ -410,6 +459,8 @@ static void facts(struct html *h)
 		}
 		cm_buf_puts(b, "</tbody></table></div>\n");
 	}
+	for (size_t i = 0; i < a->n_fleets; i++)
+		fleet_hosts(b, a, &a->fleets[i]);
 	if (a->n_rejected) {
 		an_svg_put(b, "<h3>Inputs rejected (%z)</h3>\n<table class=\"list\">\n<tbody>\n",
 			   a->n_rejected);

@@ -495,6 +495,55 @@ static void json_variants(struct json_out *j, const struct an_analysis *a)
 		jset(o, "disturbed_when", jstr(c ? c->disturbed_rule : NULL));
 		jset(o, "fio_version", jstr(var->fio_version));
 		jset(o, "runs", json_integer((json_int_t)var->n_runs));
+		const struct an_fleet_host *h = an_variant_host(a, v, NULL);
+		jset(o, "host", jstr(h ? h->name : NULL));
+		jset(o, "host_status", jstr(h ? h->status : NULL));
+		j_element(j, o);
+	}
+	j_end_array(j);
+}
+
+/* The fleets: each host with how it ended, its waits at the barriers and
+ * the variants it is. */
+static void json_fleets(struct json_out *j, const struct an_analysis *a)
+{
+	j_begin_array(j, "fleets");
+	for (size_t i = 0; i < a->n_fleets; i++) {
+		const struct an_fleet *f = &a->fleets[i];
+		json_t *o = json_object();
+		jset(o, "campaign", jstr(f->name));
+		jset(o, "manifest", jstr(f->manifest));
+		jset(o, "input", jstr(a->inputs[f->input].arg));
+		jset(o, "mode", jstr(f->mode));
+		jset(o, "sync", jstr(f->sync));
+		jset(o, "status", jstr(f->status));
+		jset(o, "barriers", json_integer((json_int_t)f->n_barriers));
+		json_t *hosts = json_array();
+		for (size_t k = 0; k < f->n_hosts; k++) {
+			const struct an_fleet_host *h = &f->hosts[k];
+			json_t *ho = json_object();
+			jset(ho, "name", jstr(h->name));
+			jset(ho, "directory", jstr(h->dir));
+			jset(ho, "status", jstr(h->status));
+			jset(ho, "reason", jstr(h->reason));
+			jset(ho, "exit_status",
+			     h->exit_status >= 0 ? json_integer(h->exit_status) : json_null());
+			jset(ho, "manifest",
+			     jstr(h->campaign != SIZE_MAX ? a->campaigns[h->campaign].manifest
+							  : NULL));
+			jset(ho, "barriers", json_integer((json_int_t)h->barriers));
+			jset(ho, "waited_s", jnum(h->waited_s));
+			jset(ho, "longest_wait_s", jnum(h->max_wait_s));
+			json_t *vs = json_array();
+			for (size_t v = 0; v < a->n_variants; v++) {
+				if (h->campaign != SIZE_MAX &&
+				    a->variants[v].campaign == h->campaign)
+					json_array_append_new(vs, jstr(a->variants[v].name));
+			}
+			jset(ho, "variants", vs);
+			json_array_append_new(hosts, ho);
+		}
+		jset(o, "hosts", hosts);
 		j_element(j, o);
 	}
 	j_end_array(j);
@@ -891,6 +940,7 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	json_environments(j, a);
 	json_steady(j, a);
 	json_variants(j, a);
+	json_fleets(j, a);
 	json_states(j, a);
 	json_transitions(j, a);
 	json_tests(j, a);

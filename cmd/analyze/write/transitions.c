@@ -66,6 +66,10 @@ char *an_action_state_line(const struct an_analysis *a, const struct an_trans_su
 {
 	const struct an_transition *t = s->t;
 	struct cm_buf b = {NULL, 0, 0};
+	/* a fleet's hosts each have the state's transition: whose */
+	const char *host = a->campaigns[t->campaign].fleet_host;
+	if (host && a->n_campaigns > 1)
+		cm_buf_printf(&b, "%s / ", host);
 	cm_buf_puts(&b, a->states[t->state].name);
 	if (t->repeat > 1 || t->n_reps > 1)
 		cm_buf_printf(&b, ": %zu repetition%s, %zu done", s->n_reps,

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""fiocamp-analyze on fleet directories (docs/campaign-directory.md).
+
+Usage: test-analyze-fleet.py PATH/TO/fiocamp-analyze PATH/TO/fiocamp-run
+
+Each host's campaign directory is what fiocamp-run writes for a small local
+campaign (1 s runs, 8 MiB files): fleet F has hosts h1 (done) and h2, whose
+state `after` fails in its transition (a `run false`), and h3, which the
+fleet manifest lists as failed before it wrote a directory; fleet G has
+hosts g1 and g2 whose campaigns have variants a and b of their own.  The
+fleet manifests are written here as the supervisor writes them, with a
+member this reader does not know.  Checked: the hosts as variants in the
+CSV, --compare, --json and the HTML report; the failed hosts said; the
+barrier waits; HOST/VARIANT; a host's own directory alone as before; the
+fleet manifest given as a file; a fleet manifest without its host list;
+two fleets side by side.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from functools import partial
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from analyze_util import at_once, check, parse_csv, run, setup, summary, unwrap  # noqa: E402
+
+setup(sys.argv[1])
+FIOCAMP_RUN = os.path.abspath(sys.argv[2])
+FIO = shutil.which("fio")
+
+
+def campaign_ini(path, target, after_before="", variants=None):
+    text = ("[campaign]\n"
+            "suite     = rw4k\n"
+            "rounds    = 2\n"
+            "pause     = 0s\n"
+            "runtime   = 1s\n"
+            "size      = 8M\n"
+            "ioengine  = psync\n"
+            "direct    = 0\n")
+    if variants:
+        text += "variants  = %s\n" % " ".join(variants)
+        for v in variants:
+            text += "[variant %s]\ndirectory = %s\n" % (v, os.path.join(target, v))
+    else:
+        text += "directory = %s\n" % target
+    text += "[state basis]\n[state after]\n%s" % after_before
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def host_run(tmp, fleet, host, after_before="", variants=None, want_rc=0):
+    """fiocamp-run of one host's campaign into FLEET/hosts/HOST."""
+    ini = campaign_ini(os.path.join(tmp, "%s-%s.ini" % (fleet, host)),
+                       os.path.join(tmp, "target-%s-%s" % (fleet, host)), after_before,
+                       variants)
+    out = os.path.join(tmp, fleet, "hosts", host)
+    p = subprocess.run([FIOCAMP_RUN, "-q", "-o", out, ini], cwd=tmp, capture_output=True,
+                       text=True, timeout=240)
+    check((p.returncode == 0) == (want_rc == 0),
+          "fiocamp-run of %s/%s: exit status %d: %s" % (fleet, host, p.returncode, p.stderr))
+
+
+def fleet_manifest(d, name, hosts, barriers, with_hosts=True):
+    m = {"format": "fiocamp-fleet", "version": 1, "campaign": name, "mode": "fleet",
+         "sync": "states", "status": "failed" if any(h[1] != "done" for h in hosts) else "done",
+         "created": "2026-12-02T19:00:00.000Z", "updated": "2026-12-02T19:01:00.000Z",
+         "supervisor": {"pid": 1234},  # a member this reader does not need
+         "barriers": barriers}
+    if with_hosts:
+        m["hosts"] = [{"name": n, "directory": "hosts/" + n, "status": st, "reason": why,
+                       "exit_status": es} for n, st, why, es in hosts]
+    with open(os.path.join(d, "campaign.ini"), "w") as f:
+        f.write("[campaign]\nhosts = %s\n" % " ".join(h[0] for h in hosts))
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump(m, f, indent=1)
+
+
+F_HOSTS = [("h1", "done", None, 0),
+           ("h2", "failed", "run false: exit status 1", 1),
+           ("h3", "failed", "preflight: fio not found on the target", 2)]
+F_BARRIERS = [{"seq": 1, "state": "basis", "repetition": 1, "released": "x",
+               "waits": {"h1": 0.0, "h2": 1.5}, "left": ["h3"]},
+              {"seq": 2, "state": "after", "repetition": 1, "released": "x",
+               "waits": {"h1": 2.25, "h2": 0.0}, "left": []}]
+
+
+def variants_of(rows):
+    return sorted({r["variant"] for r in rows})
+
+
+def check_fleet_f(tmp):
+    f = os.path.join(tmp, "F")
+    rc, out, err = run(["--csv", "summary", f])
+    check(rc == 0, "F: exit status 0: %d %s" % (rc, err))
+    rows, _ = parse_csv(out)
+    check(variants_of(rows) == ["h1", "h2"], "F: the hosts are the variants: %s"
+          % variants_of(rows))
+    h2 = {r["state"] for r in rows if r["variant"] == "h2" and r["metric"] == "iops"}
+    check(h2 == {"basis"}, "F: h2's completed state counts, the failed one has no runs: %s" % h2)
+    check("warning: %s/manifest.json: host h2 failed (exit status 1): run false: exit status 1; "
+          "what it completed is analyzed" % f in err, "F: h2's failure said: %s" % err)
+    check("warning: %s/manifest.json: host h3 failed (exit status 2): preflight: fio not found "
+          "on the target, before it wrote its campaign directory" % f in err,
+          "F: h3's failure said: %s" % err)
+    check("a fleet of 3 hosts (h1, h2, h3), sync states: the hosts are compared as variants"
+          in err, "F: the fleet said: %s" % err)
+    check("waits at the 2 barriers, each host's in all: h1 2.2 s (longest 2.2 s), h2 1.5 s "
+          "(longest 1.5 s)" in err, "F: the barrier waits said: %s" % err)
+    check("compared as variants" in err and "runs in 2 directories" not in err,
+          "F: no note of directories compared: %s" % err)
+
+    rc, out, err = run(["--compare", "--width", "200", f])
+    text = unwrap(out)
+    check(text.startswith("fleet F (%s/manifest.json, 3 hosts), 2 variants: h1 (base), "
+                          "h2 (host failed)" % f), "F: --compare's header: %s" % text[:300])
+    lines = [l.split("  ")[0] for l in out.splitlines() if l.startswith("h") and " / " in l]
+    check(lines[:3] == ["h1 / basis (base)", "h1 / after (base)", "h2 / basis"],
+          "F: --compare's rows: %s" % lines)
+    check("h2 / after (failed)" in out, "F: h2's failed state marked: %s" % out)
+    rc, out, err = run(["--table", "--width", "200", f])
+    check("h2 / after: failed; FAILED: failed" in out,
+          "F: the failed transition named with its host: %s" % out[:800])
+
+    rc, out, err = run(["--json", f])
+    doc = json.loads(out)
+    fl = doc["fleets"]
+    check(len(fl) == 1 and fl[0]["campaign"] == "F" and fl[0]["barriers"] == 2,
+          "F: --json's fleet: %s" % fl)
+    hosts = {h["name"]: h for h in fl[0]["hosts"]}
+    check(list(hosts) == ["h1", "h2", "h3"], "F: --json's hosts in order: %s" % list(hosts))
+    check(hosts["h1"]["status"] == "done" and hosts["h1"]["variants"] == ["h1"]
+          and hosts["h1"]["waited_s"] == 2.25, "F: --json h1: %s" % hosts["h1"])
+    check(hosts["h2"]["status"] == "failed" and hosts["h2"]["reason"] == F_HOSTS[1][2]
+          and hosts["h2"]["exit_status"] == 1 and hosts["h2"]["waited_s"] == 1.5,
+          "F: --json h2: %s" % hosts["h2"])
+    check(hosts["h3"]["manifest"] is None and hosts["h3"]["variants"] == []
+          and hosts["h3"]["barriers"] == 0 and hosts["h3"]["waited_s"] is None,
+          "F: --json h3: %s" % hosts["h3"])
+    vs = {v["name"]: (v["host"], v["host_status"]) for v in doc["variants"]}
+    check(vs == {"h1": ("h1", "done"), "h2": ("h2", "failed")}, "F: --json's variants: %s" % vs)
+    check(any("host h2 failed" in w for w in doc["warnings"]), "F: --json's warnings")
+
+    html = os.path.join(tmp, "F.html")
+    rc, out, err = run(["--html", html, f])
+    with open(html, encoding="utf-8") as fh:
+        page = fh.read()
+    check("<h3>Hosts of fleet F</h3>" in page, "F: the HTML report lists the hosts")
+    check('<tr><th scope="row">h3</th><td>failed</td><td>preflight: fio not found on the '
+          'target</td><td>-</td><td>none: no campaign directory</td>' in page,
+          "F: the HTML report's h3")
+    check('<tr><th scope="row">h1</th><td>done</td><td></td><td>2.2 s at 2 (longest 2.2 s)'
+          '</td><td>h1</td>' in page, "F: the HTML report's h1")
+    check("campaign of host h2" in page, "F: the HTML facts name each host's campaign")
+    check('<section id="compare">' in page, "F: the HTML report compares the hosts")
+
+    # the fleet manifest given as a file reads the same fleet
+    rc, out2, err = run(["--csv", "summary", os.path.join(f, "manifest.json")])
+    rows2, _ = parse_csv(out2)
+    check(rc == 0 and variants_of(rows2) == ["h1", "h2"],
+          "F/manifest.json: the same hosts: %d %s" % (rc, variants_of(rows2)))
+
+    # a host's own directory alone, as before: no fleet, its name the variant
+    rc, out, err = run(["--json", os.path.join(f, "hosts", "h1")])
+    doc = json.loads(out)
+    check(rc == 0 and doc["fleets"] == [] and [v["name"] for v in doc["variants"]] == ["h1"]
+          and doc["variants"][0]["host"] is None and "fleet" not in err,
+          "F/hosts/h1 alone: %d %s %s" % (rc, doc["variants"], err))
+
+    # a fleet manifest without its host list: the directories below hosts/
+    g = os.path.join(tmp, "Fbare")
+    shutil.copytree(f, g)
+    fleet_manifest(g, "F", F_HOSTS, F_BARRIERS, with_hosts=False)
+    rc, out, err = run(["--csv", "summary", g])
+    rows, _ = parse_csv(out)
+    check(rc == 0 and variants_of(rows) == ["h1", "h2"]
+          and "lists no hosts; read the 2 directories below %s/hosts" % g in err,
+          "Fbare: the hosts found below hosts/: %d %s %s" % (rc, variants_of(rows), err))
+
+    # two fleets side by side: each host below its fleet's name
+    rc, out, err = run(["--csv", "summary", f, g])
+    rows, _ = parse_csv(out)
+    check(variants_of(rows) == ["F/h1", "F/h2", "Fbare/h1", "Fbare/h2"],
+          "F and Fbare: %s" % variants_of(rows))
+
+
+def check_fleet_g(tmp):
+    g = os.path.join(tmp, "G")
+    rc, out, err = run(["--csv", "summary", g])
+    check(rc == 0, "G: exit status 0: %d %s" % (rc, err))
+    rows, _ = parse_csv(out)
+    check(variants_of(rows) == ["g1/a", "g1/b", "g2/a", "g2/b"],
+          "G: the hosts' variants as HOST/VARIANT: %s" % variants_of(rows))
+    rc, out, err = run(["--json", g])
+    doc = json.loads(out)
+    hosts = {h["name"]: h["variants"] for h in doc["fleets"][0]["hosts"]}
+    check(hosts == {"g1": ["g1/a", "g1/b"], "g2": ["g2/a", "g2/b"]},
+          "G: each host's variants in --json: %s" % hosts)
+    check("barriers" not in " ".join(doc["notes"]), "G: no barrier waits, none said")
+
+
+def main():
+    if not FIO:
+        print("fio not found; skipping")
+        return 77
+    base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
+    tmp = tempfile.mkdtemp(prefix="test-analyze-fleet-", dir=base)
+    try:
+        at_once(partial(host_run, tmp, "F", "h1"),
+                partial(host_run, tmp, "F", "h2", "before = run false\n", want_rc=1),
+                workers=2)
+        at_once(partial(host_run, tmp, "G", "g1", variants=["a", "b"]),
+                partial(host_run, tmp, "G", "g2", variants=["a", "b"]), workers=2)
+        fleet_manifest(os.path.join(tmp, "F"), "F", F_HOSTS, F_BARRIERS)
+        fleet_manifest(os.path.join(tmp, "G"), "G",
+                       [("g1", "done", None, 0), ("g2", "done", None, 0)], [])
+        check_fleet_f(tmp)
+        check_fleet_g(tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
