@@ -327,12 +327,14 @@ class Banner:
         self.sock.close()
 
 
-def start_sshd(tmp, sshd=None):
+def start_sshd(tmp, sshd=None, config=()):
     """An sshd on two ports of 127.0.0.1 that lets this user in with a key of
     its own; on the second port a shell startup file prints a greeting
     first.  sshd: the command that runs sshd with the arguments that follow
-    (by default /usr/sbin/sshd itself).  Returns (process, port, noisy port, ssh options), or None when
-    sshd or ssh is missing."""
+    (by default /usr/sbin/sshd itself); config: more lines of its
+    sshd_config (SetEnv PATH=... gives its sessions other programs).
+    Returns (process, port, noisy port, ssh options), or None when sshd or
+    ssh is missing."""
     keygen = shutil.which('ssh-keygen')
     if not os.path.exists('/usr/sbin/sshd') or not keygen or not shutil.which('ssh'):
         return None
@@ -358,7 +360,7 @@ def start_sshd(tmp, sshd=None):
             'AuthorizedKeysFile %s' % os.path.join(tmp, 'authorized_keys'),
             'PidFile %s' % os.path.join(tmp, 'sshd.pid'), 'StrictModes no', 'UsePAM no',
             'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-            'PermitRootLogin prohibit-password', 'LogLevel ERROR',
+            'PermitRootLogin prohibit-password', 'LogLevel ERROR'] + list(config) + [
             'Match LocalPort %d' % noisy_port, 'SetEnv HOME=%s' % noisy_home, '']))
         with open(os.path.join(tmp, 'sshd.log'), 'w') as log:
             proc = subprocess.Popen((sshd or ['/usr/sbin/sshd']) + ['-D', '-e', '-f', conf],

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * machine/fioserver.c driven from a test (tests/run/test-aggregate.py):
+ *
+ *   fioserver-drive start HOST CAMPAIGN RUN_DIR
+ *       starts HOST's server (the campaign file says where), prints
+ *       "ready PID" once it answered, stops it when stdin ends ("stopped")
+ *   fioserver-drive reap CAMPAIGN      a leftover stopped: "reaped N"
+ *   fioserver-drive versions HOST=CAMPAIGN ...
+ *       the fio of each host (its preflight) against this machine's
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "machine/fioserver.h"
+#include "machine/target.h"
+#include "providers.h"
+
+static struct fcr_campaign *load(const char *path)
+{
+	char *text;
+	size_t len;
+	char why[512];
+	if (cm_read_file(path, 1 << 20, &text, &len, why, sizeof(why)) < 0) {
+		fprintf(stderr, "%s\n", why);
+		exit(2);
+	}
+	struct fcr_campaign *c;
+	struct cm_strv errors = {0};
+	if (fcr_campaign_parse(text, len, path, fcr_catalog(), &c, &errors) < 0) {
+		for (size_t i = 0; i < errors.n; i++)
+			fprintf(stderr, "%s\n", errors.v[i]);
+		exit(2);
+	}
+	free(text);
+	cm_strv_release(&errors);
+	return c;
+}
+
+static void target(struct fcr_target *t, const struct fcr_campaign *c)
+{
+	static volatile int stop, hard_stop;
+	struct fcr_error err;
+	if (fcr_target_init(t, c, &stop, &hard_stop, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(2);
+	}
+}
+
+static int start(const char *host, const char *path, const char *run_dir)
+{
+	struct fcr_campaign *c = load(path);
+	struct fcr_target t;
+	struct fcr_fioserver s;
+	struct fcr_error err;
+	target(&t, c);
+	if (fcr_fioserver_init(&s, host, &t, run_dir, &err) < 0 ||
+	    fcr_fioserver_start(&s, NULL, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	printf("ready %ld\n", s.pid);
+	fflush(stdout);
+	char buf[256];
+	while (read(0, buf, sizeof(buf)) > 0)
+		;
+	int rc = fcr_fioserver_stop(&s, &err);
+	if (rc < 0)
+		fprintf(stderr, "%s\n", err.msg);
+	else
+		printf("stopped\n");
+	fcr_fioserver_release(&s);
+	fcr_target_release(&t);
+	fcr_campaign_free(c);
+	return rc < 0;
+}
+
+static int reap(const char *path)
+{
+	struct fcr_campaign *c = load(path);
+	struct fcr_target t;
+	struct fcr_error err;
+	unsigned n;
+	target(&t, c);
+	if (fcr_fioserver_reap(&t, &n, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	printf("reaped %u\n", n);
+	fcr_target_release(&t);
+	fcr_campaign_free(c);
+	return 0;
+}
+
+static int versions(int n, char **args)
+{
+	const char *names[16], *vers[16];
+	struct fcr_error err;
+	if (n > 16)
+		n = 16;
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(args[i], '=');
+		if (!eq)
+			return 2;
+		*eq = '\0';
+		names[i] = args[i];
+		struct fcr_campaign *c = load(eq + 1);
+		struct fcr_target t;
+		target(&t, c);
+		json_t *host = json_object();
+		char *v;
+		if (fcr_target_preflight(&t, host, &v, &err) < 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			return 1;
+		}
+		vers[i] = v;
+		fcr_target_cleanup(&t);
+		json_decref(host);
+	}
+	char *mine;
+	if (fcr_fio_local_version(&mine, &err) < 0 ||
+	    fcr_fioserver_check_versions(mine, names, vers, (size_t)n, &err) < 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	printf("same %s\n", mine);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "start"))
+		return start(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "reap"))
+		return reap(argv[2]);
+	if (argc >= 3 && !strcmp(argv[1], "versions"))
+		return versions(argc - 2, argv + 2);
+	fprintf(stderr, "usage: fioserver-drive start HOST CAMPAIGN RUN_DIR | reap CAMPAIGN | "
+			"versions HOST=CAMPAIGN...\n");
+	return 2;
+}
