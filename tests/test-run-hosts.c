@@ -227,6 +227,19 @@ static void test_provider_keys(void)
 				       "number the SCP shows for the server)");
 	fcr_campaign_free(c);
 	free(bad);
+
+	/* two hosts of one provider instance would act on one machine at once */
+	c = parse_for("[campaign]\nsuite = a\nsize = 1M\nhosts = v1 v2\n"
+		      "[provider]\ntype = netcup\ntoken-file = /t/tok\n"
+		      "[host v1]\ndirectory = /v1\nserver-id = 11\n"
+		      "[host v2]\ndirectory = /v2\nserver-id = 11\n[state s]\n",
+		      NULL, &errors);
+	CHECK(c == NULL);
+	CHECK_INT(errors.n, 1);
+	if (errors.n == 1)
+		CHECK_STR(errors.v[0], "f.ini:11: hosts v1 and v2 have the same [provider] keys: "
+				       "both would act on one netcup machine (give each its own, "
+				       "e.g. its server's id, in [host NAME])");
 	cm_strv_release(&errors);
 }
 

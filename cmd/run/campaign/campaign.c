@@ -1242,7 +1242,7 @@ static struct fcr_campaign *read_fleet(struct fcr_campaign *fleet, const char *t
 		}
 	}
 	if (!out.n)
-		fcr_cp_check_places(fleet, hosts, &out);
+		fcr_cp_check_hosts_apart(fleet, hosts, &out);
 	for (size_t i = 0; i < out.n; i++) {
 		if (i < CAMPAIGN_MAX_ERRORS)
 			cm_strv_add(errors, out.v[i]);

@@ -273,9 +273,42 @@ static bool same_machine(const struct fcr_campaign *a, const struct fcr_campaign
 	       a->ssh_port == b->ssh_port;
 }
 
-void fcr_cp_check_places(const struct fcr_campaign *fleet, struct fcr_campaign *const *hosts,
-			 struct cm_strv *errors)
+/* Whether a's provider keys are b's: the same key = value pairs, in any
+ * order (keys are not given twice). */
+static bool same_provider(const struct fcr_campaign *a, const struct fcr_campaign *b)
 {
+	if (a->n_provider_keys != b->n_provider_keys)
+		return false;
+	for (size_t i = 0; i < a->n_provider_keys; i++) {
+		bool found = false;
+		for (size_t j = 0; j < b->n_provider_keys && !found; j++)
+			found = !strcmp(a->provider_keys[i].key, b->provider_keys[j].key) &&
+				!strcmp(a->provider_keys[i].value, b->provider_keys[j].value);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+void fcr_cp_check_hosts_apart(const struct fcr_campaign *fleet, struct fcr_campaign *const *hosts,
+			      struct cm_strv *errors)
+{
+	/* one provider instance is one machine: two hosts would power it off,
+	 * snapshot and restore it at once */
+	for (size_t j = 1; strcmp(fleet->provider_type, "none") && j < fleet->n_hosts; j++) {
+		for (size_t i = 0; i < j; i++) {
+			if (!same_provider(hosts[i], hosts[j]))
+				continue;
+			cm_strv_addf(errors,
+				     "%s:%u: hosts %s and %s have the same [provider] keys: both "
+				     "would act on one %s machine (give each its own, e.g. its "
+				     "server's id, in [host NAME])",
+				     fleet->source, fleet->hosts[j].line, fleet->hosts[i].name,
+				     fleet->hosts[j].name, fleet->provider_type);
+			break;
+		}
+	}
+
 	for (size_t j = 1; j < fleet->n_hosts; j++) {
 		const char *pj[FCR_VARIANTS_MAX + 1];
 		size_t nj = places_of(hosts[j], pj, FCR_VARIANTS_MAX);

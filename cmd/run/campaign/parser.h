@@ -125,8 +125,9 @@ void fcr_cp_finish_hosts(struct parser *p);
 void fcr_cp_host_provider_keys(struct parser *p);
 void fcr_cp_host_release(struct fcr_host *h);
 /* The fleet's hosts as each reads the file (hosts[i] for fleet->hosts[i]):
- * two on one machine must not share a test file's place. */
-void fcr_cp_check_places(const struct fcr_campaign *fleet, struct fcr_campaign *const *hosts,
-			 struct cm_strv *errors);
+ * two must not drive one provider instance, nor share a test file's place
+ * on one machine. */
+void fcr_cp_check_hosts_apart(const struct fcr_campaign *fleet, struct fcr_campaign *const *hosts,
+			      struct cm_strv *errors);
 
 #endif
