@@ -115,13 +115,15 @@ static void usage(FILE *f)
 /* The campaign's name, file and host of a fleet recorded in a manifest: the
  * copy in the campaign directory is named campaign.ini, job files are found
  * again beside the original, and a host's directory is read for its host. */
-static void recorded_campaign(const char *dir, char **name, char **file_dir, char **host)
+static void recorded_campaign(const char *dir, char **name, char **file_dir, char **host,
+			      bool *fleet)
 {
 	char *path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, dir);
 	json_error_t jerr;
 	json_t *m = json_load_file(path, 0, &jerr);
 	free(path);
 	*name = *file_dir = *host = NULL;
+	*fleet = false;
 	if (!m)
 		return;
 	const char *file = json_string_value(json_object_get(m, "campaign_file"));
@@ -130,6 +132,8 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir, cha
 	*file_dir = file ? fcr_path_dirname(file) : NULL;
 	*name = n && cm_campaign_name_ok(n) ? cm_strdup(n) : NULL;
 	*host = h ? cm_strdup(h) : NULL;
+	const char *format = json_string_value(json_object_get(m, "format"));
+	*fleet = format && !strcmp(format, "fiocamp-fleet");
 	json_decref(m);
 }
 
@@ -218,7 +222,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "netcup-login"))
 		return fcr_netcup_login_command(argc - 1, argv + 1);
 	struct fcr_options o = {0};
-	bool dry_run = false, demo = false;
+	bool dry_run = false, demo = false, resume_fleet = false;
 	const char *host = NULL;
 	for (;;) {
 		int opt = getopt_long(argc, argv, "o:nkqh", longopts, NULL);
@@ -318,14 +322,19 @@ int main(int argc, char **argv)
 				o.campaign_dir = fcr_path_dirname(abs);
 			}
 		} else {
-			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir,
-					  &resume_host);
+			recorded_campaign(o.resume_dir, &resume_name, &o.campaign_dir, &resume_host,
+					  &resume_fleet);
 		}
 	}
 	/* a host's directory is continued for the host it was made for */
 	if (host && resume_host && strcmp(host, resume_host)) {
 		fprintf(stderr, "fiocamp-run: %s is host %s's directory, not host %s's\n",
 			o.resume_dir, resume_host, host);
+	} else if (host && resume_fleet) {
+		fprintf(stderr,
+			"fiocamp-run: %s is a fleet's directory: continue it whole (--resume %s) "
+			"or one host's (--resume %s/hosts/%s)\n",
+			o.resume_dir, o.resume_dir, o.resume_dir, host);
 	} else if (fcr_campaign_parse_host(text, len, source, fcr_catalog(),
 					   host ? host : resume_host, &c, &errors) < 0) {
 		for (size_t i = 0; i < errors.n; i++)

@@ -132,6 +132,16 @@ def test_resume(tmp):
     # the resumed session read the file for host b: its place, not a's
     check(not os.path.exists(os.path.join(tmp, 'a')), 'host a\'s directory never made')
     check_eq(m['settings']['runtime_s'], 2.0, 'host b\'s runtime kept')
+    # a fleet's own directory is continued whole, not as one host's
+    fleet = os.path.join(tmp, 'fleet')
+    os.mkdir(fleet)
+    with open(ini) as f:
+        H.write(os.path.join(fleet, 'campaign.ini'), f.read())
+    H.write(os.path.join(fleet, 'manifest.json'),
+            '{"format": "fiocamp-fleet", "version": 1, "campaign": "fleet"}\n')
+    rc, out, err = H.run(['-q', '--resume', fleet, '--host', 'b'], tmp)
+    check(rc == 2 and "is a fleet's directory: continue it whole" in err and
+          '--resume %s/hosts/b' % fleet in err, 'a fleet directory for one host: ' + err)
     # --host naming the same host is fine
     rc, out, err = H.run(['-q', '--resume', d, '--host', 'b'], tmp)
     check_eq(rc, 0, 'resume --host b of a done host: ' + err)
