@@ -111,22 +111,30 @@ static int versions(int n, char **args)
 		target(&t, c);
 		json_t *host = json_object();
 		char *v;
-		if (fcr_target_preflight(&t, host, &v, &err) < 0) {
+		int rc = fcr_target_preflight(&t, host, &v, &err);
+		fcr_target_cleanup(&t);
+		fcr_target_release(&t);
+		json_decref(host);
+		fcr_campaign_free(c);
+		if (rc < 0) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 1;
 		}
 		vers[i] = v;
-		fcr_target_cleanup(&t);
-		json_decref(host);
 	}
-	char *mine;
+	char *mine = NULL;
+	int rc = 0;
 	if (fcr_fio_local_version(&mine, &err) < 0 ||
 	    fcr_fioserver_check_versions(mine, names, vers, (size_t)n, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
-		return 1;
+		rc = 1;
+	} else {
+		printf("same %s\n", mine);
 	}
-	printf("same %s\n", mine);
-	return 0;
+	free(mine);
+	for (int i = 0; i < n; i++)
+		free((char *)vers[i]);
+	return rc;
 }
 
 int main(int argc, char **argv)
