@@ -223,6 +223,15 @@ struct fcr_provider {
 	 * refused), and err says why and what to do instead.
 	 */
 	int (*ensure_powered_on)(void *state, json_t *result, struct fcr_error *err);
+	/*
+	 * What the machine's transitions contend for with other machines' (a
+	 * Proxmox node's disk, which vzdump and restore share): a key that is
+	 * the same for every machine of that place ("proxmox:API-URL:NODE").
+	 * In a fleet, hosts with the same key run their provider actions one
+	 * at a time unless parallel-transitions = yes.  A new string (caller
+	 * frees), or NULL: none.  May be NULL.
+	 */
+	char *(*contention_key)(void *state);
 	void (*free)(void *state);
 };
 

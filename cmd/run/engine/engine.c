@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/session.h"
+#include "fleet/link.h"
 #include "util/status.h"
 #include "machine/probe.h"
 #include "machine/spawn.h"
@@ -276,6 +277,9 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	struct fcr_session S_ = {.c = c, .o = o, .ai = -1}, *S = &S_;
 	struct fcr_error err;
 	fcr_safety_init(S);
+	/* a host of a fleet: its supervisor draws the status line */
+	if (fcr_fleet_link_open() > 0)
+		fcr_status_sink(fcr_fleet_status);
 	fcr_status_begin(c->n_states, c->runtime_ms, c->pause_ms);
 	fcr_progress_init(o->quiet		  ? FCR_PROGRESS_QUIET
 			  : isatty(STDERR_FILENO) ? FCR_PROGRESS_TTY
@@ -482,9 +486,12 @@ end:
 	fcr_target_cleanup(&S->tgt);
 	json_object_set_new(S->rec.m, "status", json_string(final));
 	fcr_record_touch(&S->rec, S->rec.m);
-	fcr_record_event(&S->rec, "campaign-end",
-			 json_pack("{s:s, s:o}", "status", final, "elapsed_s",
-				   fcr_jseconds(fcr_status_elapsed_s())));
+	json_t *end_ev = json_pack("{s:s, s:o}", "status", final, "elapsed_s",
+				   fcr_jseconds(fcr_status_elapsed_s()));
+	/* what stopped it: the fleet's supervisor went away */
+	if (fcr_fleet_lost())
+		json_object_set_new(end_ev, "supervisor_gone", json_true());
+	fcr_record_event(&S->rec, "campaign-end", end_ev);
 	/* whole: the session leaves manifest.json exact */
 	if (fcr_record_save_whole(&S->rec) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", S->rec.err.msg);

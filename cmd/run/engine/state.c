@@ -19,6 +19,7 @@
 
 #include "engine/session.h"
 #include "engine/steady.h"
+#include "fleet/link.h"
 #include "util/status.h"
 #include "machine/probe.h"
 #include "machine/spawn.h"
@@ -907,6 +908,82 @@ static void mark_rest_skipped(json_t *rep_obj)
 		json_object_set_new(rep_obj, "status", json_string(CM_STATUS_SKIPPED));
 }
 
+/* The barrier's number of repetition k of state si: every repetition of
+ * every state counts, from 1 (fleet/link.h). */
+static unsigned barrier_seq(const struct fcr_campaign *c, size_t si, unsigned k)
+{
+	unsigned seq = 0;
+	for (size_t i = 0; i < si; i++)
+		seq += c->states[i].repeat;
+	return seq + k;
+}
+
+/*
+ * In a fleet that keeps in step (sync = states): no host begins repetition
+ * k of state si before every live host has ended the one before.  The wait
+ * is journaled ("barrier").  FCR_INTERRUPTED when Ctrl-C (or the
+ * supervisor's end) stopped it.
+ */
+static enum fcr_outcome fleet_barrier(struct fcr_session *S, size_t si, unsigned k)
+{
+	const struct fcr_state *st = &S->c->states[si];
+	if (!fcr_fleet_linked() || S->c->sync == FCR_SYNC_NONE)
+		return FCR_DONE;
+	unsigned seq = barrier_seq(S->c, si, k);
+	char label[FCR_NAME_MAX_BYTES + 32];
+	step_label(S, st, label, sizeof(label));
+	fcr_status_show("waiting for the fleet", true);
+	double waited = 0;
+	int rc = fcr_fleet_barrier(seq, st->name, k, S->stop, &waited);
+	json_t *ev = json_pack("{s:i, s:s, s:i, s:o}", "seq", (int)seq, "state", st->name,
+			       "repetition", (int)k, "waited_s", fcr_jseconds(waited));
+	if (rc)
+		json_object_set_new(ev, "status", json_string(CM_STATUS_INTERRUPTED));
+	fcr_record_event(&S->rec, "barrier", ev);
+	if (rc) {
+		fcr_progress_line("%s: interrupted while waiting for the fleet", label);
+		return FCR_INTERRUPTED;
+	}
+	fcr_progress_line("%s: the fleet goes on (waited %.2fs)", label, waited);
+	return S->rec.failed ? FCR_FATAL : FCR_DONE;
+}
+
+/*
+ * Before a transition's first provider action, in a fleet whose hosts must
+ * not transition at once on one place (parallel-transitions = no, and the
+ * provider names what they contend for): waits for the lock of that place.
+ * *key gets the lock held (caller unlocks and frees), NULL when none was
+ * needed.  The wait is journaled ("transition-lock").
+ */
+static enum fcr_outcome fleet_lock(struct fcr_session *S, size_t si, char **key)
+{
+	const struct fcr_campaign *c = S->c;
+	*key = NULL;
+	if (!fcr_fleet_linked() || c->parallel_transitions || !S->prov_ready ||
+	    !c->provider->contention_key)
+		return FCR_DONE;
+	char *k = c->provider->contention_key(S->prov);
+	if (!k)
+		return FCR_DONE;
+	fcr_status_show("waits for another host's transition", true);
+	double waited = 0;
+	int rc = fcr_fleet_lock(k, S->stop, &waited);
+	json_t *ev = fcr_session_at(S, json_pack("{s:s, s:s, s:o}", "state", c->states[si].name,
+						 "key", k, "waited_s", fcr_jseconds(waited)));
+	if (rc)
+		json_object_set_new(ev, "status", json_string(CM_STATUS_INTERRUPTED));
+	fcr_record_event(&S->rec, "transition-lock", ev);
+	if (rc) {
+		free(k);
+		return FCR_INTERRUPTED;
+	}
+	if (waited >= 0.05)
+		fcr_progress_line("%s: waited %.2fs for another host's transition (%s)",
+				  c->states[si].name, waited, k);
+	*key = k;
+	return S->rec.failed ? FCR_FATAL : FCR_DONE;
+}
+
 /*
  * One repetition of state si (S->rep; 0 for a state that does not repeat,
  * whose own object is rep_obj): its actions, then its rounds.  `cut_short`:
@@ -918,6 +995,9 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	const struct fcr_state *st = &S->c->states[si];
 	if (fcr_has_status(rep_obj, CM_STATUS_DONE))
 		return FCR_DONE;
+	enum fcr_outcome waited = fleet_barrier(S, si, S->rep ? S->rep : 1);
+	if (waited != FCR_DONE)
+		return waited;
 	if (S->rep) {
 		json_object_set_new(rep_obj, "status", json_string(CM_STATUS_RUNNING));
 		if (!json_object_get(rep_obj, "started"))
@@ -936,16 +1016,37 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 	if (cut_short)
 		result = fcr_resume_restore_power(S, si, rep_obj);
 	json_t *before = json_object_get(rep_obj, "before");
+	/* in a fleet, from its first provider action to its last one the
+	 * transition may have to wait for another host's (fleet_lock) */
+	size_t last_prov = SIZE_MAX;
+	for (size_t ai = 0; ai < st->n_actions; ai++) {
+		if (st->actions[ai].from_provider)
+			last_prov = ai;
+	}
+	char *key = NULL;
 	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
 		json_t *a = json_array_get(before, ai);
 		if (fcr_has_status(a, CM_STATUS_DONE))
 			continue;
+		if (!key && st->actions[ai].from_provider && ai <= last_prov) {
+			result = fleet_lock(S, si, &key);
+			if (result != FCR_DONE)
+				break;
+		}
 		enum fcr_outcome s = perform_action(S, si, ai, NULL, rep_obj, a);
+		if (key && ai == last_prov) {
+			fcr_fleet_unlock(key);
+			free(key);
+			key = NULL;
+		}
 		if (s != FCR_DONE) {
 			result = s;
 			break;
 		}
 	}
+	if (key)
+		fcr_fleet_unlock(key);
+	free(key);
 	if (result == FCR_DONE) {
 		char where[FCR_NAME_MAX_BYTES + 32];
 		if (S->rep)

@@ -240,6 +240,13 @@ static int pxp_connect(void *state, struct fcr_error *err)
 			   p->base.key_line ? p->base.key_line : p->base.line, e.msg);
 }
 
+/* One node's guests share its disk: their transitions go one at a time. */
+static char *pxp_contention_key(void *state)
+{
+	struct fcr_pxp *p = state;
+	return cm_asprintf("proxmox:%s:%s", p->api_url, p->node);
+}
+
 const struct fcr_provider fcr_proxmox_provider = {
     .type = "proxmox",
     .summary = "Proxmox VE API: power, snapshots, rollback, vzdump backup and restore "
@@ -250,5 +257,6 @@ const struct fcr_provider fcr_proxmox_provider = {
     .describe_preflight = fcr_pxp_describe_preflight,
     .preflight = fcr_pxp_preflight,
     .ensure_powered_on = fcr_pxp_ensure_powered_on,
+    .contention_key = pxp_contention_key,
     .free = pxp_free,
 };

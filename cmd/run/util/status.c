@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -38,6 +39,8 @@ static enum fcr_progress_mode mode;
 static char status_text[512];
 static int status_shown;
 static double last_draw;
+static void (*sink)(const char *fields);
+static double last_sent;
 
 void fcr_progress_init(enum fcr_progress_mode m)
 {
@@ -49,7 +52,7 @@ enum fcr_progress_mode fcr_progress_mode(void)
 	return mode;
 }
 
-static unsigned term_width(void)
+unsigned fcr_status_width(void)
 {
 	struct winsize ws;
 	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10)
@@ -84,7 +87,7 @@ static size_t cut_to_cols(const char *s, size_t cols)
 
 static void draw(void)
 {
-	size_t w = term_width() - 1;
+	size_t w = fcr_status_width() - 1;
 	fprintf(stderr, "\r\033[K%.*s", (int)cut_to_cols(status_text, w), status_text);
 	fflush(stderr);
 	status_shown = 1;
@@ -297,11 +300,74 @@ static void compose(char *out, size_t len, const char *what, size_t width)
 	snprintf(out, len, "%s%s%s", head, name, tail);
 }
 
+/* Appends `text` to b with its tabs and newlines as blanks. */
+static void put_field(struct cm_buf *b, const char *text, bool last)
+{
+	for (const char *p = text; *p; p++)
+		cm_buf_putn(b, *p == '\t' || *p == '\n' || *p == '\r' ? " " : p, 1);
+	if (!last)
+		cm_buf_putn(b, "\t", 1);
+}
+
+/* The line's fields for the sink (status.h). */
+static void send_fields(const char *what)
+{
+	char eta[32], label[300] = "", round[64] = "before";
+	snprintf(eta, sizeof(eta), "%.0f", eta_s());
+	if (S.state && S.rep)
+		snprintf(label, sizeof(label), "%s rep %u/%u", S.state, S.rep, S.repeat);
+	else if (S.state)
+		snprintf(label, sizeof(label), "%s", S.state);
+	if (S.state && S.round) {
+		char of[48];
+		fcr_format_round_of(of, sizeof(of), S.round, S.rounds, S.steady_window);
+		snprintf(round, sizeof(round), "r%s", of);
+	}
+	struct cm_buf b = {0};
+	put_field(&b, eta, false);
+	put_field(&b, label, false);
+	put_field(&b, round, false);
+	put_field(&b, what, false);
+	put_field(&b, S.round ? S.rate : "", true);
+	sink(b.s);
+	free(b.s);
+	last_sent = cm_mono_s();
+}
+
+void fcr_status_sink(void (*send)(const char *fields))
+{
+	sink = send;
+}
+
+void fcr_status_show_text(const char *text, bool force)
+{
+	if (mode != FCR_PROGRESS_TTY)
+		return;
+	snprintf(status_text, sizeof(status_text), "%s", text);
+	if (force || cm_mono_s() - last_draw >= 0.2)
+		draw();
+}
+
+void fcr_progress_text(FILE *f, const char *text)
+{
+	/* stdout and stderr share the terminal */
+	fcr_progress_clear();
+	fprintf(f, "%s\n", text);
+	fflush(f);
+	if (mode == FCR_PROGRESS_TTY && status_text[0])
+		draw();
+}
+
 void fcr_status_show(const char *what, bool force)
 {
+	if (sink && S.begun) {
+		if (force || cm_mono_s() - last_sent >= 0.5)
+			send_fields(what);
+		return;
+	}
 	if (mode != FCR_PROGRESS_TTY || !S.begun)
 		return;
-	compose(status_text, sizeof(status_text), what, term_width() - 1);
+	compose(status_text, sizeof(status_text), what, fcr_status_width() - 1);
 	if (force || cm_mono_s() - last_draw >= 0.2)
 		draw();
 }

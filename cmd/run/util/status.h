@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fcr.h"
 
@@ -79,6 +80,27 @@ int fcr_status_wait(uint64_t ms, const char *what, volatile int *stop);
  */
 void fcr_format_round_of(char *buf, size_t len, unsigned r, unsigned rounds,
 			 unsigned steady_window);
+/*
+ * Where the status line goes instead of the terminal (a fleet's host: its
+ * supervisor draws one line for all, fleet/link.h): `send` gets the line's
+ * fields between tabs, "ETA_S\tSTATE\tROUND\tWHAT\tRATE" (STATE with
+ * "rep K/N" when it repeats, ROUND "r2/4" or "before", RATE possibly
+ * empty), at most twice a second unless forced, in every progress mode.
+ * NULL: the terminal again.
+ */
+void fcr_status_sink(void (*send)(const char *fields));
+
+/* ---- the fleet's line (fleet/supervisor.c) -------------------------------------- */
+
+/* The terminal's width in columns (80 when it is none). */
+unsigned fcr_status_width(void);
+/* The status line is `text` as given (cut to the terminal's width); at
+ * most 5 redraws a second unless forced.  Only on a terminal. */
+void fcr_status_show_text(const char *text, bool force);
+/* A line as given (no time stamp), above the status line on a terminal;
+ * on `f` (stdout or stderr). */
+void fcr_progress_text(FILE *f, const char *text);
+
 /* "1:02:03" or "2:03". */
 void fcr_format_clock(char *buf, size_t len, double s);
 
