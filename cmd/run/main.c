@@ -19,6 +19,7 @@
 #include "campaign/jobs.h"
 #include "netcup/public.h"
 #include "engine/engine.h"
+#include "fleet/supervisor.h"
 #include "providers.h"
 
 #ifndef FIOCAMP_VERSION
@@ -144,12 +145,16 @@ static void recorded_campaign(const char *dir, char **name, char **file_dir, cha
  */
 static int run_fleet(const struct fcr_campaign *c, const struct fcr_options *o)
 {
-	(void)o;
-	fprintf(stderr,
-		"fiocamp-run: %s is a fleet of %zu hosts: it runs through the fleet supervisor, "
-		"not built yet (run one host alone with --host NAME)\n",
-		c->source, c->n_hosts);
-	return FCR_EXIT_USAGE;
+	struct fcr_fleet_options fo = {
+	    .out_dir = o->out_dir,
+	    .resume_dir = o->resume_dir,
+	    .file = o->resume_dir ? NULL : c->source,
+	    .campaign_path = o->campaign_path,
+	    .jobs_dir = o->jobs_dir,
+	    .keep_going = o->keep_going,
+	    .quiet = o->quiet,
+	};
+	return fcr_fleet_run(c, &fo);
 }
 
 /*

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""End-to-end tests of a fleet (issue 21): one campaign on several ssh hosts
+at once, kept in step by fiocamp-run's supervisor.
+
+usage: test-fleet.py AREA FIOCAMP_RUN
+
+Each host is an sshd of the test's own on 127.0.0.1 (harness.start_sshd),
+with a directory of its own.  A host is made slow, or made to fail, by a
+`run` action that looks at FIOCAMP_HOST (the supervisor sets it for each
+host's engine) and waits for a gate file the test creates once the others
+are at the barrier: no fixed sleeps.  Real fio, 1 s runtimes, 8 MiB files.
+Exit 77 = skipped.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import harness as H
+from harness import check, check_eq, load_journal, load_manifest
+
+
+def start_hosts(tmp, names):
+    """An sshd per host, each in a directory of its own: {name: (proc, port,
+    ssh options)}, or None when sshd or ssh is missing."""
+    hosts = {}
+    for name in names:
+        d = os.path.join(tmp, 'sshd-' + name)
+        os.mkdir(d)
+        started = H.start_sshd(d)
+        if started is None:
+            stop_hosts(hosts)
+            return None
+        proc, port, _, opts = started
+        hosts[name] = (proc, port, opts)
+    return hosts
+
+
+def stop_hosts(hosts):
+    for proc, _, _ in hosts.values():
+        proc.terminate()
+        proc.wait()
+
+
+def user():
+    return subprocess.run(['id', '-un'], capture_output=True, text=True).stdout.strip()
+
+
+# The action that makes a host slow or failing: with FIOCAMP_HOST in `slow`
+# it waits for the gate file; in `fail` it fails.
+def gate_action(gate, slow=(), fail=()):
+    script = ''
+    for h in slow:
+        script += 'if [ "$FIOCAMP_HOST" = %s ]; then while [ ! -e %s ]; do sleep 0.05; done; fi; ' \
+                  % (h, gate)
+    for h in fail:
+        script += 'if [ "$FIOCAMP_HOST" = %s ]; then echo "%s breaks" >&2; exit 3; fi; ' % (h, h)
+    return "run sh -c '%strue'" % script
+
+
+def fleet_file(tmp, hosts, states, extra='', bad=()):
+    """The fleet's campaign file: every host of `hosts` (and those of `bad`,
+    with a port nothing listens on), each with its own directory."""
+    names = list(hosts) + list(bad)
+    text = ('[campaign]\n'
+            'hosts = %s\n'
+            'suite = rw4k\n'
+            'rounds = 1\n'
+            'size = 8M\n'
+            'runtime = 1s\n'
+            'prefill = no\n%s\n') % (' '.join(names), extra)
+    for name in names:
+        if name in hosts:
+            _, port, opts = hosts[name]
+        else:
+            port, opts = H.free_port(), '-o BatchMode=yes'
+        text += ('[host %s]\n'
+                 'target = ssh %s@127.0.0.1:%d\n'
+                 'ssh-options = %s -o ConnectTimeout=5\n'
+                 'directory = %s\n\n') % (name, user(), port, opts,
+                                          os.path.join(tmp, 'remote-' + name))
+    text += states
+    path = os.path.join(tmp, 'fleet.ini')
+    H.write(path, text)
+    return path
+
+
+def fleet_manifest(d):
+    with open(os.path.join(d, 'manifest.json')) as f:
+        return json.load(f)
+
+
+def host_dir(d, name):
+    return os.path.join(d, 'hosts', name)
+
+
+def first_event(d, pred):
+    return next((e for e in load_journal(d) if pred(e)), None)
+
+
+def state_end(d, state):
+    return first_event(d, lambda e: e['event'] == 'state-end' and e['state'] == state)
+
+
+def state_begins(d, state):
+    """When the host began state's work: its first action or round."""
+    e = first_event(d, lambda e: e['event'] in ('action-start', 'round-start')
+                    and e.get('state') == state)
+    return e and e['t']
+
+
+def check_in_step(d, names, before, after):
+    """No host began `after` before every host of names ended `before`."""
+    ends = [state_end(host_dir(d, n), before) for n in names]
+    if not check(all(ends), 'every host ended %s' % before):
+        return
+    last_end = max(e['t'] for e in ends)
+    for n in names:
+        began = state_begins(host_dir(d, n), after)
+        check(began and began >= last_end,
+              '%s began %s (%s) after every host ended %s (%s)' % (n, after, began, before,
+                                                                   last_end))
+
+
+def barriers(d, name):
+    return [e for e in load_journal(host_dir(d, name)) if e['event'] == 'barrier']
+
+
+def wait_state_end(d, names, state, proc):
+    return H.wait_for(lambda: all(os.path.exists(os.path.join(host_dir(d, n), 'journal.jsonl'))
+                                  and state_end(host_dir(d, n), state) for n in names),
+                      proc, timeout=120, every=0.05)
+
+
+def wait_action(d, names, state, proc):
+    """Every host of names has begun state's first action."""
+    def begun(n):
+        j = os.path.join(host_dir(d, n), 'journal.jsonl')
+        return os.path.exists(j) and first_event(
+            host_dir(d, n), lambda e: e['event'] == 'action-start' and e['state'] == state)
+    return H.wait_for(lambda: all(begun(n) for n in names), proc, timeout=120, every=0.05)
+
+
+# ---------------------------------------------------------------------------
+
+def test_step(tmp):
+    """Three hosts in step, h2 the slow one: the others wait for it at the
+    barrier, and the waits are in the journals and the fleet's manifest."""
+    hosts = start_hosts(tmp, ['h1', 'h2', 'h3'])
+    if hosts is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        gate = os.path.join(tmp, 'gate')
+        states = ('[state one]\nbefore = %s\n\n[state two]\n\n[state three]\nrepeat = 2\n'
+                  % gate_action(gate, slow=['h2']))
+        ini = fleet_file(tmp, hosts, states)
+        d = os.path.join(tmp, 'fleet')
+        p, w = H.start_watched(['-o', d, ini], tmp)
+        # h1 and h3 are done with state one and wait; then h2 may go on
+        check(wait_state_end(d, ['h1', 'h3'], 'one', p), 'h1 and h3 ended state one')
+        check(state_end(host_dir(d, 'h2'), 'one') is None, 'h2 is still in state one')
+        H.write(gate, '')
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 0, 'the fleet is done (%s)' % err[-3000:])
+        m = fleet_manifest(d)
+        check_eq(m['format'], 'fiocamp-fleet', 'the fleet manifest\'s format')
+        check_eq(m['status'], 'done', 'the fleet\'s status')
+        check_eq([h['name'] for h in m['hosts']], ['h1', 'h2', 'h3'], 'its hosts')
+        check_eq({h['status'] for h in m['hosts']}, {'done'}, 'every host done')
+        check_eq([h['directory'] for h in m['hosts']], ['hosts/h1', 'hosts/h2', 'hosts/h3'],
+                 'the hosts\' directories')
+        # one, two, three rep 1, three rep 2
+        check_eq([(b['seq'], b['state'], b['repetition']) for b in m['barriers']],
+                 [(1, 'one', 1), (2, 'two', 1), (3, 'three', 1), (4, 'three', 2)],
+                 'a barrier per state repetition')
+        two = m['barriers'][1]
+        check_eq(sorted(two['waits']), ['h1', 'h2', 'h3'], 'every host waited at barrier 2')
+        check(two['waits']['h1'] > two['waits']['h2'] and
+              two['waits']['h3'] > two['waits']['h2'],
+              'h1 and h3 waited longer for h2 than h2 did: %s' % two['waits'])
+        check_eq(two['left'], [], 'no host left')
+        for n in ('h1', 'h2', 'h3'):
+            hd = host_dir(d, n)
+            check_eq(load_manifest(hd)['status'], 'done', '%s\'s own manifest' % n)
+            check_eq(load_manifest(hd).get('fleet_host'), n, '%s\'s manifest names it' % n)
+            bs = barriers(d, n)
+            check_eq([(b['seq'], b['state'], b['repetition']) for b in bs],
+                     [(1, 'one', 1), (2, 'two', 1), (3, 'three', 1), (4, 'three', 2)],
+                     '%s journaled its barriers' % n)
+            check(all(isinstance(b['waited_s'], (int, float)) for b in bs),
+                  '%s\'s waits are numbers' % n)
+            H.check_round_files(hd, 'one', 1, ['rw4k'])
+        check(barriers(d, 'h1')[1]['waited_s'] > barriers(d, 'h2')[1]['waited_s'],
+              'h1 journaled a longer wait at barrier 2 than h2')
+        check_in_step(d, ['h1', 'h2', 'h3'], 'one', 'two')
+        check_in_step(d, ['h1', 'h2', 'h3'], 'two', 'three')
+        check(os.path.isfile(os.path.join(d, 'campaign.ini')), 'the fleet\'s campaign.ini')
+        with open(os.path.join(d, 'campaign.ini')) as f, open(ini) as g:
+            check_eq(f.read(), g.read(), 'campaign.ini is the file given')
+        lines = [l for l in err.splitlines() if l.startswith('h2: ')]
+        check(lines, 'h2\'s lines are prefixed with its name')
+        check('barrier 2' in err, 'the fleet says when a barrier is released: %s' % err[-2000:])
+    finally:
+        stop_hosts(hosts)
+
+
+def test_fail(tmp):
+    """h3 cannot be reached (its preflight fails), h4 fails in state two: h1
+    and h2 run to the end in step; the exit status and the fleet's manifest
+    name the failed hosts and why."""
+    hosts = start_hosts(tmp, ['h1', 'h2', 'h4'])
+    if hosts is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        gate = os.path.join(tmp, 'gate')
+        states = ('[state one]\n\n[state two]\nbefore = %s\n\n[state three]\n'
+                  % gate_action(gate, fail=['h4']))
+        ini = fleet_file(tmp, {k: hosts[k] for k in ('h1', 'h2')}, states,
+                         bad=['h3'])
+        # h4 after h3 in `hosts =`
+        text = open(ini).read()
+        _, port, opts = hosts['h4']
+        text = text.replace('hosts = h1 h2 h3', 'hosts = h1 h2 h3 h4').replace(
+            '[state one]', '[host h4]\ntarget = ssh %s@127.0.0.1:%d\nssh-options = %s\n'
+            'directory = %s\n\n[state one]' % (user(), port, opts,
+                                                os.path.join(tmp, 'remote-h4')), 1)
+        H.write(ini, text)
+        d = os.path.join(tmp, 'fleet')
+        rc, out, err = H.run(['-o', d, ini], tmp)
+        check_eq(rc, 1, 'the fleet failed (%s)' % err[-3000:])
+        m = fleet_manifest(d)
+        check_eq(m['status'], 'failed', 'the fleet\'s status')
+        st = {h['name']: h for h in m['hosts']}
+        check_eq(st['h1']['status'], 'done', 'h1 done')
+        check_eq(st['h2']['status'], 'done', 'h2 done')
+        check_eq(st['h3']['status'], 'failed', 'h3 failed')
+        check_eq(st['h4']['status'], 'failed', 'h4 failed')
+        check_eq(st['h3']['exit_status'], 1, 'h3\'s exit status')
+        check('preflight' in (st['h3']['reason'] or ''), 'h3\'s reason: %s' % st['h3']['reason'])
+        check('h4 breaks' in (st['h4']['reason'] or ''), 'h4\'s reason: %s' % st['h4']['reason'])
+        check(st['h1']['reason'] is None, 'a host done has no reason')
+        check('host h3 failed' in err and 'host h4 failed' in err,
+              'the terminal names the failed hosts: %s' % err[-2000:])
+        check('2 of 4 hosts (h3, h4)' in err, 'and counts them: %s' % err[-1000:])
+        # h3 never came to a barrier, h4 left after barrier 2
+        bs = {b['seq']: b for b in m['barriers']}
+        check_eq(sorted(bs), [1, 2, 3], 'the barriers')
+        check('h3' in bs[1]['left'] and 'h3' not in bs[1]['waits'], 'h3 left before barrier 1')
+        check_eq(sorted(bs[2]['waits']), ['h1', 'h2', 'h4'], 'h4 came to barrier 2')
+        check_eq(sorted(bs[3]['waits']), ['h1', 'h2'], 'h1 and h2 went on to barrier 3')
+        check('h4' in bs[3]['left'], 'h4 left before barrier 3')
+        for n in ('h1', 'h2'):
+            check_eq(load_manifest(host_dir(d, n))['status'], 'done', '%s\'s own manifest' % n)
+            H.check_round_files(host_dir(d, n), 'three', 1, ['rw4k'])
+        check_eq(load_manifest(host_dir(d, 'h4'))['status'], 'failed', 'h4\'s own manifest')
+        check_in_step(d, ['h1', 'h2'], 'two', 'three')
+    finally:
+        stop_hosts(hosts)
+
+
+def test_resume(tmp):
+    """kill -9 of the supervisor: the hosts stop as after an interrupt;
+    --resume DIR continues every host where it stopped."""
+    hosts = start_hosts(tmp, ['h1', 'h2'])
+    if hosts is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        gate = os.path.join(tmp, 'gate')
+        states = ('[state one]\n\n[state two]\nbefore = %s\n\n[state three]\n'
+                  % gate_action(gate, slow=['h1', 'h2']))
+        ini = fleet_file(tmp, hosts, states)
+        d = os.path.join(tmp, 'fleet')
+        p, w = H.start_watched(['-o', d, ini], tmp)
+        check(wait_action(d, ['h1', 'h2'], 'two', p), 'both hosts wait in state two')
+        engines = H.children(p.pid)
+        check_eq(len(engines), 2, 'an engine per host')
+        p.kill()
+        H.finish_watched(p, w)
+        H.wait_gone(engines, timeout=60)
+        check(not any(H.alive(e) for e in engines), 'the engines stopped without it')
+        for n in ('h1', 'h2'):
+            hd = host_dir(d, n)
+            check_eq(load_manifest(hd)['status'], 'interrupted', '%s was interrupted' % n)
+            end = [e for e in load_journal(hd) if e['event'] == 'campaign-end']
+            check(end and end[-1].get('supervisor_gone') is True,
+                  '%s says its supervisor was gone' % n)
+        check_eq(fleet_manifest(d)['status'], 'running', 'the fleet manifest as it was left')
+        H.write(gate, '')
+        rc, out, err = H.run(['--resume', d], tmp)
+        check_eq(rc, 0, 'the resumed fleet is done (%s)' % err[-3000:])
+        m = fleet_manifest(d)
+        check_eq(m['status'], 'done', 'the fleet\'s status')
+        check_eq(m.get('session'), 2, 'its second session')
+        check_eq({h['status'] for h in m['hosts']}, {'done'}, 'every host done')
+        check_eq([b['seq'] for b in m['barriers']], [1, 2, 2, 3],
+                 'the barriers of both sessions')
+        for n in ('h1', 'h2'):
+            hd = host_dir(d, n)
+            check_eq(load_manifest(hd)['status'], 'done', '%s\'s own manifest' % n)
+            check(any(e['event'] == 'resume' for e in load_journal(hd)), '%s resumed' % n)
+            H.check_round_files(hd, 'three', 1, ['rw4k'])
+        check_in_step(d, ['h1', 'h2'], 'two', 'three')
+    finally:
+        stop_hosts(hosts)
+
+
+def test_sigint(tmp):
+    """Ctrl-C (SIGINT to the process group) stops every host; the fleet
+    says how to continue."""
+    hosts = start_hosts(tmp, ['h1', 'h2'])
+    if hosts is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        gate = os.path.join(tmp, 'gate')
+        states = ('[state one]\nbefore = %s\n\n[state two]\n' % gate_action(gate, slow=['h2']))
+        ini = fleet_file(tmp, hosts, states)
+        d = os.path.join(tmp, 'fleet')
+        p, w = H.start_watched(['-o', d, ini], tmp, preexec_fn=os.setpgrp)
+        # h1 waits at barrier 2, h2 in its action
+        check(wait_state_end(d, ['h1'], 'one', p), 'h1 ended state one')
+        check(wait_action(d, ['h2'], 'one', p), 'h2 is in its action')
+        os.killpg(p.pid, signal.SIGINT)
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 130, 'the fleet was interrupted (%s)' % err[-3000:])
+        m = fleet_manifest(d)
+        check_eq(m['status'], 'interrupted', 'the fleet\'s status')
+        check_eq({h['status'] for h in m['hosts']}, {'interrupted'}, 'every host interrupted')
+        for n in ('h1', 'h2'):
+            check_eq(load_manifest(host_dir(d, n))['status'], 'interrupted',
+                     '%s\'s own manifest' % n)
+        check('continue with: fiocamp-run --resume %s' % d in err, 'says how to go on')
+        bs = barriers(d, 'h1')
+        check(bs and bs[-1].get('status') == 'interrupted',
+              'h1 was interrupted at the barrier: %s' % bs)
+    finally:
+        stop_hosts(hosts)
+
+
+AREAS = {
+    'step': test_step,
+    'fail': test_fail,
+    'resume': test_resume,
+    'sigint': test_sigint,
+}
+
+
+def main():
+    area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    with H.scratch('fiocamp-fleet-%s.' % area) as tmp:
+        if AREAS[area](tmp) == H.SKIPPED:
+            sys.exit(H.SKIPPED)
+    sys.exit(H.summary())
+
+
+if __name__ == '__main__':
+    main()
