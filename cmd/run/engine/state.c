@@ -932,7 +932,6 @@ static enum fcr_outcome fleet_barrier(struct fcr_session *S, size_t si, unsigned
 	unsigned seq = barrier_seq(S->c, si, k);
 	char label[FCR_NAME_MAX_BYTES + 32];
 	step_label(S, st, label, sizeof(label));
-	fcr_status_show("waiting for the fleet", true);
 	double waited = 0;
 	int rc = fcr_fleet_barrier(seq, st->name, k, S->stop, &waited);
 	json_t *ev = json_pack("{s:i, s:s, s:i, s:o}", "seq", (int)seq, "state", st->name,
@@ -965,7 +964,6 @@ static enum fcr_outcome fleet_lock(struct fcr_session *S, size_t si, char **key)
 	char *k = c->provider->contention_key(S->prov);
 	if (!k)
 		return FCR_DONE;
-	fcr_status_show("waits for another host's transition", true);
 	double waited = 0;
 	int rc = fcr_fleet_lock(k, S->stop, &waited);
 	json_t *ev = fcr_session_at(S, json_pack("{s:s, s:s, s:o}", "state", c->states[si].name,

@@ -50,12 +50,13 @@ struct host {
 	enum waiting wait;
 	unsigned seq, rep; /* the barrier it waits at */
 	char *state;
-	double since;	/* when it began to wait (barrier or lock) */
-	char *wants;	/* the lock it waits for */
-	char *holds;	/* the lock it holds */
-	char *fields;	/* its last status line's fields (link.h) */
-	char *last_err; /* its last line on stderr */
-	json_t *obj;	/* its entry in the fleet's manifest (borrowed) */
+	double since;	    /* when it began to wait (barrier or lock) */
+	char *wants;	    /* the lock it waits for */
+	char *holds;	    /* the lock it holds */
+	char *fields;	    /* its last status line's fields (link.h) */
+	double fields_mono; /* when they came */
+	char *last_err;	    /* its last line on stderr */
+	json_t *obj;	    /* its entry in the fleet's manifest (borrowed) */
 };
 
 struct fleet {
@@ -348,10 +349,20 @@ static void host_part(const struct host *h, char *buf, size_t len)
 	field(h, 2, round, sizeof(round));
 	field(h, 3, what, sizeof(what));
 	field(h, 4, rate, sizeof(rate));
-	if (h->wait == AT_BARRIER)
-		snprintf(what, sizeof(what), "waits for the fleet");
-	else if (h->wait == AT_LOCK)
-		snprintf(what, sizeof(what), "waits for the node");
+	if (h->wait == AT_BARRIER) {
+		/* at the state it is about to begin */
+		snprintf(buf, len, "%s %s waits for the fleet", h->name, h->state);
+		return;
+	}
+	if (h->wait == AT_LOCK)
+		snprintf(what, sizeof(what), "waits for another host's transition");
+	else if (strlen(what) > 28) {
+		/* a long command's text, cut between characters */
+		size_t k = 24;
+		while (k && ((unsigned char)what[k] & 0xc0) == 0x80)
+			k--;
+		snprintf(what + k, sizeof(what) - k, "…");
+	}
 	if (!state[0])
 		snprintf(buf, len, "%s preflight", h->name);
 	else
@@ -372,8 +383,10 @@ static void draw_line(struct fleet *F, bool force)
 		host_part(h, part, sizeof(part));
 		cm_buf_printf(&b, "%s%s", i ? " | " : "", part);
 		field(h, 0, eta, sizeof(eta));
-		if (!host_word(h) && eta[0] && atof(eta) > slowest) {
-			slowest = atof(eta);
+		/* what is left of it since it came */
+		double left = eta[0] ? atof(eta) - (cm_mono_s() - h->fields_mono) : -1;
+		if (!host_word(h) && eta[0] && left > slowest) {
+			slowest = left < 0 ? 0 : left;
 			slow = i;
 		}
 	}
@@ -515,6 +528,7 @@ static void on_message(struct fleet *F, struct host *h, char *line)
 	if (!strncmp(line, "status ", 7)) {
 		free(h->fields);
 		h->fields = cm_strdup(line + 7);
+		h->fields_mono = cm_mono_s();
 		draw_line(F, false);
 		return;
 	}
