@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """What the Python tests share: checks that count and go on, the scratch
 directory of a test, waiting for an event, watching processes, a banner
-server for wait-ssh, an sshd on 127.0.0.1, and running fiocamp-run on a
-campaign directory.  Standard library only; tests/meson.build puts this
+server for wait-ssh, an sshd on 127.0.0.1, running fiocamp-run on a
+campaign directory, and a pseudo-terminal with what it shows.  Standard library only; tests/meson.build puts this
 folder on PYTHONPATH.
 
 A check never raises: it counts, prints what failed and goes on, so that
@@ -13,14 +13,20 @@ Everything a test waits for it waits for as an event (a journal line, a
 port, a pid gone, a file), polled; never for a fixed time.
 """
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
+import pty
+import re
+import select
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 import traceback
@@ -453,3 +459,68 @@ def check_round_files(d, state, rnd, tests):
                 doc = json.load(f)
             check_eq(doc['jobs'][0]['jobname'], t, 'jobname in %s.json' % base)
             check_eq(doc['jobs'][0]['error'], 0, 'error in %s.json' % base)
+
+
+# ---- a terminal ------------------------------------------------------------------
+
+def run_in_pty(argv, cwd, cols, timeout=240):
+    """Runs argv with stdin, stdout and stderr on a new pseudo-terminal of
+    `cols` columns; returns (exit status, everything the terminal got)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, cols, 0, 0))
+    env = dict(os.environ, FIOCAMP_ANALYZE='builtin', TERM='xterm')
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave,
+                         start_new_session=True)
+    os.close(slave)
+    out = bytearray()
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        r, _, _ = select.select([master], [], [], 0.5)
+        if r:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: every writer is gone
+                break
+            if not chunk:
+                break
+            out += chunk
+        elif p.poll() is not None:
+            break
+    else:
+        p.kill()
+    rc = p.wait()
+    os.close(master)
+    return rc, out.decode('utf-8', errors='replace')
+
+
+def screen(text):
+    """The lines a terminal shows after `text`, for what the program writes:
+    text, '\\r', '\\n' and ESC [ K (erase to the end of the line).  Returns
+    (the lines ended by a newline, the line the cursor is on)."""
+    lines, line, col = [], [], 0
+    i = 0
+    while i < len(text):
+        if text.startswith('\033[K', i):
+            del line[col:]
+            i += 3
+            continue
+        ch = text[i]
+        i += 1
+        if ch == '\r':
+            col = 0
+        elif ch == '\n':
+            lines.append(''.join(line))
+            line, col = [], 0
+        else:
+            if col < len(line):
+                line[col] = ch
+            else:
+                line.append(ch)
+            col += 1
+    return lines, ''.join(line)
+
+
+def drawings(text):
+    """Every status line drawn: what follows '\\r ESC [ K' up to the next
+    erase (an event line ends with a newline instead)."""
+    return [m for m in re.findall(r'\r\033\[K([^\r\n\033]*)(?=\r\033|\033|\Z)', text) if m]

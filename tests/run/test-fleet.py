@@ -14,6 +14,7 @@ Exit 77 = skipped.
 """
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -342,11 +343,51 @@ def test_sigint(tmp):
         stop_hosts(hosts)
 
 
+def test_line(tmp):
+    """One status line for the fleet on a terminal: every host's part on a
+    wide one, the hosts still running, the fleet's ETA and the slowest
+    host on a narrow one; never left glued to a host's line.  Two local
+    hosts (directories of their own), 2 s runs so that fio reports a rate."""
+    gate = os.path.join(tmp, 'gate')
+    for cols in (200, 60):
+        text = ('[campaign]\nhosts = h1 h2\nsuite = rw4k\nrounds = 1\nsize = 8M\n'
+                'runtime = 2s\nprefill = no\ndirectory = %s\n\n[host h2]\ndirectory = %s\n\n'
+                '[state one]\nbefore = %s\n\n[state two]\n'
+                % (os.path.join(tmp, 'local-h1'), os.path.join(tmp, 'local-h2'),
+                   gate_action(gate, slow=[])))
+        ini = os.path.join(tmp, 'line-%d.ini' % cols)
+        H.write(ini, text)
+        d = os.path.join(tmp, 'fleet-%d' % cols)
+        rc, out = H.run_in_pty([H.BIN, '-o', d, ini], tmp, cols)
+        what = '%d columns' % cols
+        check_eq(rc, 0, '%s: the fleet is done (%s)' % (what, out[-2000:]))
+        lines, last = H.screen(out)
+        draws = H.drawings(out)
+        check(draws, '%s: a status line was drawn' % what)
+        check(all(len(x) <= cols - 1 for x in draws),
+              '%s: every drawing fits: %r' % (what, [x for x in draws if len(x) >= cols]))
+        for line in lines + [last]:
+            check(' | ETA ' not in line, '%s: a status line was left: %r' % (what, line))
+        check(any(l.startswith('h1: ') for l in lines) and
+              any(l.startswith('h2: ') for l in lines), '%s: the hosts\' lines' % what)
+        if cols == 200:
+            check(any(x.startswith('h1 one ') and ' | h2 ' in x and ' | ETA ' in x
+                      for x in draws), '%s: both hosts on the line: %r' % (what, draws[:20]))
+            check(any(' waits for the fleet' in x for x in draws),
+                  '%s: a host waiting at a barrier shows: %r' % (what, draws[:40]))
+            check(any(re.search(r'h\d (one|two) r1/1 rw4k [rw]=\S+ IOPS', x) for x in draws),
+                  '%s: a host\'s test and fio\'s rate: %r' % (what, draws))
+        else:
+            check(any(re.match(r'2/2 hosts \| ETA \d+:\d\d \| slowest: h\d ', x)
+                      for x in draws), '%s: folded to the slowest host: %r' % (what, draws))
+
+
 AREAS = {
     'step': test_step,
     'fail': test_fail,
     'resume': test_resume,
     'sigint': test_sigint,
+    'line': test_line,
 }
 
 

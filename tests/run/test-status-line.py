@@ -17,17 +17,10 @@ What is checked, from the bytes the terminal got:
 
 usage: test-status-line.py FIOCAMP_RUN
 """
-import fcntl
 import os
-import pty
 import re
-import select
-import struct
-import subprocess
 import sys
-import termios
 import threading
-import time
 import traceback
 
 import harness as H
@@ -35,69 +28,6 @@ from harness import check
 
 STATE = 'snapshot-after-a-long-while'  # long, so that 60 columns must shorten it
 TEST = 'rr4k'
-
-
-def run_in_pty(argv, cwd, cols, timeout=240):
-    """Runs argv with stdin, stdout and stderr on a new pseudo-terminal of
-    `cols` columns; returns (exit status, everything the terminal got)."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 24, cols, 0, 0))
-    env = dict(os.environ, FIOCAMP_ANALYZE='builtin', TERM='xterm')
-    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=slave, stdout=slave, stderr=slave,
-                         start_new_session=True)
-    os.close(slave)
-    out = bytearray()
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        r, _, _ = select.select([master], [], [], 0.5)
-        if r:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: every writer is gone
-                break
-            if not chunk:
-                break
-            out += chunk
-        elif p.poll() is not None:
-            break
-    else:
-        p.kill()
-    rc = p.wait()
-    os.close(master)
-    return rc, out.decode('utf-8', errors='replace')
-
-
-def screen(text):
-    """The lines a terminal shows after `text`, for what the program writes:
-    text, '\\r', '\\n' and ESC [ K (erase to the end of the line).  Returns
-    (the lines ended by a newline, the line the cursor is on)."""
-    lines, line, col = [], [], 0
-    i = 0
-    while i < len(text):
-        if text.startswith('\033[K', i):
-            del line[col:]
-            i += 3
-            continue
-        ch = text[i]
-        i += 1
-        if ch == '\r':
-            col = 0
-        elif ch == '\n':
-            lines.append(''.join(line))
-            line, col = [], 0
-        else:
-            if col < len(line):
-                line[col] = ch
-            else:
-                line.append(ch)
-            col += 1
-    return lines, ''.join(line)
-
-
-def drawings(text):
-    """Every status line drawn: what follows '\\r ESC [ K' up to the next
-    erase (an event line ends with a newline instead)."""
-    return [m for m in re.findall(r'\r\033\[K([^\r\n\033]*)(?=\r\033|\033|\Z)', text) if m]
 
 
 def clock_s(text):
@@ -138,11 +68,11 @@ before = settle 4s
 def check_run(binary, tmp, cols):
     ini = campaign(tmp)
     out_dir = os.path.join(tmp, 'camp-%d' % cols)
-    rc, text = run_in_pty([binary, '-o', out_dir, ini], tmp, cols)
+    rc, text = H.run_in_pty([binary, '-o', out_dir, ini], tmp, cols)
     what = '%d columns' % cols
     check(rc == 0, '%s: exit status %d:\n%s' % (what, rc, text[-2000:]))
-    lines, last = screen(text)
-    draws = drawings(text)
+    lines, last = H.screen(text)
+    draws = H.drawings(text)
     check(len(draws) >= 5, '%s: only %d status lines drawn' % (what, len(draws)))
 
     # nothing glued: no line on the screen still holds a status line

@@ -363,7 +363,9 @@ static void host_part(const struct host *h, char *buf, size_t len)
 			k--;
 		snprintf(what + k, sizeof(what) - k, "…");
 	}
-	if (!state[0])
+	if (!state[0] && h->state)
+		snprintf(buf, len, "%s %s", h->name, h->state); /* just went on from a barrier */
+	else if (!state[0])
 		snprintf(buf, len, "%s preflight", h->name);
 	else
 		snprintf(buf, len, "%s %s %s %s%s%s", h->name, state, round, what,
@@ -418,6 +420,9 @@ static void draw_line(struct fleet *F, bool force)
 static void go(struct host *h)
 {
 	h->wait = FREE;
+	/* what it said is of the step before: its next line says more */
+	free(h->fields);
+	h->fields = NULL;
 	if (h->msg.fd >= 0 && send(h->msg.fd, "go\n", 3, MSG_NOSIGNAL) < 0) {
 		/* it is gone: its socket's end comes next */
 	}
