@@ -155,8 +155,9 @@ def test_step(tmp):
         return H.SKIPPED
     try:
         gate = os.path.join(tmp, 'gate')
+        # three: a repeated state of actions only (a barrier per repetition)
         states = ('[state one]\nbefore = %s\n\n[state two]\n\n[state three]\nrepeat = 2\n'
-                  % gate_action(gate, slow=['h2']))
+                  'rounds = 0\nbefore = run true\n' % gate_action(gate, slow=['h2']))
         ini = fleet_file(tmp, hosts, states)
         d = os.path.join(tmp, 'fleet')
         p, w = H.start_watched(['-o', d, ini], tmp)
@@ -218,8 +219,8 @@ def test_fail(tmp):
         return H.SKIPPED
     try:
         gate = os.path.join(tmp, 'gate')
-        states = ('[state one]\n\n[state two]\nbefore = %s\n\n[state three]\n'
-                  % gate_action(gate, fail=['h4']))
+        states = ('[state one]\nrounds = 0\nbefore = run true\n\n[state two]\nrounds = 0\n'
+                  'before = %s\n\n[state three]\n' % gate_action(gate, fail=['h4']))
         ini = fleet_file(tmp, {k: hosts[k] for k in ('h1', 'h2')}, states,
                          bad=['h3'])
         # h4 after h3 in `hosts =`
@@ -272,8 +273,8 @@ def test_resume(tmp):
         return H.SKIPPED
     try:
         gate = os.path.join(tmp, 'gate')
-        states = ('[state one]\n\n[state two]\nbefore = %s\n\n[state three]\n'
-                  % gate_action(gate, slow=['h1', 'h2']))
+        states = ('[state one]\nrounds = 0\nbefore = run true\n\n[state two]\nbefore = %s\n\n'
+                  '[state three]\n' % gate_action(gate, slow=['h1', 'h2']))
         ini = fleet_file(tmp, hosts, states)
         d = os.path.join(tmp, 'fleet')
         p, w = H.start_watched(['-o', d, ini], tmp)
