@@ -3,7 +3,7 @@
 """End-to-end tests of a fleet (issue 21): one campaign on several ssh hosts
 at once, kept in step by fiocamp-run's supervisor.
 
-usage: test-fleet.py AREA FIOCAMP_RUN
+usage: test-fleet.py AREA FIOCAMP_RUN [FAKE_PVE]
 
 Each host is an sshd of the test's own on 127.0.0.1 (harness.start_sshd),
 with a directory of its own.  A host is made slow, or made to fail, by a
@@ -383,17 +383,95 @@ def test_line(tmp):
                       for x in draws), '%s: folded to the slowest host: %r' % (what, draws))
 
 
+def test_proxmox(tmp):
+    """Two hosts, two guests of one Proxmox node (the fake): their
+    snapshots run one at a time (the first one held by the fake until the
+    test lets it go, the second host waiting meanwhile); with
+    parallel-transitions = yes both run at once (both held together)."""
+    import proxmox_fake as PF
+    fake = PF.Fake(tmp)
+    try:
+        guests = [{'vmid': 100 + k, 'name': 'bench%d' % (k + 1), 'status': 'running',
+                   'data': 'data-0'} for k in range(2)]
+        tok = PF.token_file(tmp)
+        keys = [k for k in PF.provider_keys(fake, tok).splitlines()
+                if not k.startswith(('vmid', 'vm-name'))]
+        for parallel in (False, True):
+            what = 'parallel' if parallel else 'one at a time'
+            fake.reset(guests=guests)
+            # the first snapshot task (both, in parallel) held until released
+            fake.fault(kind='task-hold', task='qmsnapshot', count=2 if parallel else 1)
+            text = ('[campaign]\nhosts = h1 h2\nsuite = rw4k\nrounds = 0\ntarget = local\n'
+                    'size = 8M\nruntime = 1s\nprefill = no\nwait-timeout = 60s\n%s\n'
+                    '[provider]\n%s\n\n' % ('parallel-transitions = yes\n' if parallel else '',
+                                             '\n'.join(keys)))
+            for k in range(2):
+                text += ('[host h%d]\ndirectory = %s\nvmid = %d\nvm-name = bench%d\n\n'
+                         % (k + 1, os.path.join(tmp, 'local-%d' % k), 100 + k, k + 1))
+            text += '[state snap]\nbefore = snapshot s1\n'
+            ini = os.path.join(tmp, 'pve-%d.ini' % parallel)
+            H.write(ini, text)
+            d = os.path.join(tmp, 'fleet-pve-%d' % parallel)
+            p, w = H.start_watched(['-o', d, ini], tmp)
+            if parallel:
+                check(H.wait_for(lambda: len(PF.held(fake, 'qmsnapshot')) == 2, p),
+                      '%s: both snapshots run at once' % what)
+            else:
+                check(H.wait_for(lambda: PF.held(fake, 'qmsnapshot'), p),
+                      '%s: the first snapshot runs, held' % what)
+                # the other host went on from the barrier: it waits for the node
+                check(H.wait_for(lambda: all(barriers(d, n) for n in ('h1', 'h2')), p),
+                      '%s: both hosts passed the barrier' % what)
+                check_eq(len(fake.tasks('qmsnapshot')), 1, '%s: one snapshot task' % what)
+            PF.release(fake, 'qmsnapshot')
+            rc, out, err = H.finish_watched(p, w)
+            check_eq(rc, 0, '%s: the fleet is done (%s)' % (what, err[-3000:]))
+            check_eq(len(fake.tasks('qmsnapshot')), 2, '%s: two snapshots' % what)
+            locks = {n: [e for e in load_journal(host_dir(d, n))
+                         if e['event'] == 'transition-lock'] for n in ('h1', 'h2')}
+            if parallel:
+                check_eq(locks, {'h1': [], 'h2': []}, '%s: no lock taken' % what)
+                continue
+            check(all(len(v) == 1 for v in locks.values()), '%s: each took the lock once: %s'
+                  % (what, locks))
+            check(all(e['key'] == 'proxmox:https://127.0.0.1:%d:%s'
+                      % (fake.api, PF.NODE) for v in locks.values() for e in v),
+                  '%s: the node\'s lock: %s' % (what, locks))
+            spans = {}
+            for n in ('h1', 'h2'):
+                ev = load_journal(host_dir(d, n))
+                start = [e['t'] for e in ev if e['event'] == 'action-start']
+                end = [e['t'] for e in ev if e['event'] == 'action-end']
+                spans[n] = (start[0], end[0]) if start and end else None
+            check(all(spans.values()), '%s: both snapshots ran' % what)
+            if all(spans.values()):
+                first, second = sorted(spans.values())
+                check(second[0] >= first[1], '%s: one after the other: %s' % (what, spans))
+            later = max(spans, key=lambda n: spans[n] or ('', ''))
+            check(locks[later] and locks[later][0]['waited_s'] > 0,
+                  '%s: %s waited for the node' % (what, later))
+            lw = fleet_manifest(d).get('lock_waits', [])
+            check(all(x['host'] == later for x in lw), '%s: the fleet\'s lock waits: %s'
+                  % (what, lw))
+    finally:
+        fake.stop()
+
+
 AREAS = {
     'step': test_step,
     'fail': test_fail,
     'resume': test_resume,
     'sigint': test_sigint,
     'line': test_line,
+    'proxmox': test_proxmox,
 }
 
 
 def main():
     area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
+    if len(sys.argv) > 3:
+        import proxmox_fake as PF
+        PF.FAKE = os.path.abspath(sys.argv[3])  # tests/fake-pve/fake_pve.py
     with H.scratch('fiocamp-fleet-%s.' % area) as tmp:
         if AREAS[area](tmp) == H.SKIPPED:
             sys.exit(H.SKIPPED)
