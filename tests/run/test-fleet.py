@@ -265,20 +265,23 @@ def test_fail(tmp):
 
 
 def test_resume(tmp):
-    """kill -9 of the supervisor: the hosts stop as after an interrupt;
-    --resume DIR continues every host where it stopped."""
+    """kill -9 of the supervisor while h1 waits at barrier 3 and h2 is still
+    in state two: the hosts stop as after an interrupt; --resume DIR
+    continues every host where it stopped, h2 catching up through barrier 2
+    alone while h1 waits at barrier 3."""
     hosts = start_hosts(tmp, ['h1', 'h2'])
     if hosts is None:
         print('sshd or ssh missing: skipped')
         return H.SKIPPED
     try:
         gate = os.path.join(tmp, 'gate')
-        states = ('[state one]\nrounds = 0\nbefore = run true\n\n[state two]\nbefore = %s\n\n'
-                  '[state three]\n' % gate_action(gate, slow=['h1', 'h2']))
+        states = ('[state one]\nrounds = 0\nbefore = run true\n\n[state two]\nrounds = 0\n'
+                  'before = %s\n\n[state three]\n' % gate_action(gate, slow=['h2']))
         ini = fleet_file(tmp, hosts, states)
         d = os.path.join(tmp, 'fleet')
         p, w = H.start_watched(['-o', d, ini], tmp)
-        check(wait_action(d, ['h1', 'h2'], 'two', p), 'both hosts wait in state two')
+        check(wait_state_end(d, ['h1'], 'two', p), 'h1 ended state two')
+        check(wait_action(d, ['h2'], 'two', p), 'h2 waits in state two')
         engines = H.children(p.pid)
         check_eq(len(engines), 2, 'an engine per host')
         p.kill()
@@ -299,8 +302,9 @@ def test_resume(tmp):
         check_eq(m['status'], 'done', 'the fleet\'s status')
         check_eq(m.get('session'), 2, 'its second session')
         check_eq({h['status'] for h in m['hosts']}, {'done'}, 'every host done')
-        check_eq([b['seq'] for b in m['barriers']], [1, 2, 2, 3],
-                 'the barriers of both sessions')
+        check_eq([(b['seq'], sorted(b['waits'])) for b in m['barriers']],
+                 [(1, ['h1', 'h2']), (2, ['h1', 'h2']), (2, ['h2']), (3, ['h1', 'h2'])],
+                 'the barriers of both sessions, h2 alone catching up')
         for n in ('h1', 'h2'):
             hd = host_dir(d, n)
             check_eq(load_manifest(hd)['status'], 'done', '%s\'s own manifest' % n)
@@ -340,6 +344,19 @@ def test_sigint(tmp):
         bs = barriers(d, 'h1')
         check(bs and bs[-1].get('status') == 'interrupted',
               'h1 was interrupted at the barrier: %s' % bs)
+        # resumed, then SIGTERM to the supervisor alone: passed on to every host
+        p, w = H.start_watched(['--resume', d], tmp)
+        check(H.wait_for(lambda: len([e for e in load_journal(host_dir(d, 'h2'))
+                                      if e['event'] == 'action-start']) == 2, p),
+              'h2 is in its action again')
+        p.terminate()
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 130, 'SIGTERM: the fleet was interrupted (%s)' % err[-3000:])
+        m = fleet_manifest(d)
+        check_eq((m['status'], m['session']), ('interrupted', 2), 'SIGTERM: the fleet\'s status')
+        for n in ('h1', 'h2'):
+            check_eq(load_manifest(host_dir(d, n))['status'], 'interrupted',
+                     'SIGTERM: %s\'s own manifest' % n)
     finally:
         stop_hosts(hosts)
 
