@@ -404,7 +404,9 @@ def test_proxmox(tmp):
     """Two hosts, two guests of one Proxmox node (the fake): their
     snapshots run one at a time (the first one held by the fake until the
     test lets it go, the second host waiting meanwhile); with
-    parallel-transitions = yes both run at once (both held together)."""
+    parallel-transitions = yes both run at once (both held together).  Then
+    h2 fails after its power-off: its own engine powers its guest back on,
+    and h1 goes on to the end."""
     import proxmox_fake as PF
     fake = PF.Fake(tmp)
     try:
@@ -470,6 +472,34 @@ def test_proxmox(tmp):
             lw = fleet_manifest(d).get('lock_waits', [])
             check(all(x['host'] == later for x in lw), '%s: the fleet\'s lock waits: %s'
                   % (what, lw))
+
+        # h2 fails after its power-off: its own engine powers its guest back
+        # on, h1 goes on to the end
+        fake.reset(guests=guests)
+        gate = os.path.join(tmp, 'gate')
+        text = ('[campaign]\nhosts = h1 h2\nsuite = rw4k\nrounds = 0\ntarget = local\n'
+                'size = 8M\nruntime = 1s\nprefill = no\nwait-timeout = 60s\n\n'
+                '[provider]\n%s\n\n' % '\n'.join(keys))
+        for k in range(2):
+            text += ('[host h%d]\ndirectory = %s\nvmid = %d\nvm-name = bench%d\n\n'
+                     % (k + 1, os.path.join(tmp, 'local-%d' % k), 100 + k, k + 1))
+        text += ('[state down]\nbefore = power-off; %s; power-on; wait-ssh 127.0.0.1:%d\n\n'
+                 '[state after]\nbefore = snapshot s2\n'
+                 % (gate_action(gate, fail=['h2']), fake.ssh))
+        ini = os.path.join(tmp, 'pve-fail.ini')
+        H.write(ini, text)
+        d = os.path.join(tmp, 'fleet-pve-fail')
+        rc, out, err = H.run(['-o', d, ini], tmp)
+        check_eq(rc, 1, 'a host failed (%s)' % err[-3000:])
+        st = {h['name']: h for h in fleet_manifest(d)['hosts']}
+        check_eq((st['h1']['status'], st['h2']['status']), ('done', 'failed'), 'h1 done, h2 not')
+        check('h2 breaks' in (st['h2']['reason'] or ''), 'h2\'s reason: %s' % st['h2']['reason'])
+        check_eq(sorted(g['status'] for g in fake.state()['guests']), ['running', 'running'],
+                 'both guests run')
+        on = [e for e in load_journal(host_dir(d, 'h2')) if e['event'] == 'ensure-powered-on']
+        check(on and on[-1]['status'] == 'done', 'h2\'s engine powered its guest on: %s' % on)
+        check(any(e['event'] == 'action-end' and e['state'] == 'after' and e['status'] == 'done'
+                  for e in load_journal(host_dir(d, 'h1'))), 'h1 took its snapshot after')
     finally:
         fake.stop()
 
