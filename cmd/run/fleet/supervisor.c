@@ -808,6 +808,14 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 			c->source);
 		return FCR_EXIT_USAGE;
 	}
+	if (c->mode != FCR_MODE_FLEET) {
+		/* one load from all hosts at once is one engine's, not one per host */
+		fprintf(stderr,
+			"fiocamp-run: %s: mode = aggregate does not run through the fleet's "
+			"supervisor\n",
+			c->source);
+		return FCR_EXIT_USAGE;
+	}
 	F->tty = !o->quiet && isatty(STDERR_FILENO);
 	fcr_progress_init(o->quiet ? FCR_PROGRESS_QUIET
 			  : F->tty ? FCR_PROGRESS_TTY
