@@ -119,16 +119,6 @@ static json_t *new_manifest(const struct fleet *F)
 	return m;
 }
 
-bool fcr_fleet_is_dir(const char *dir)
-{
-	char *path = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, dir);
-	json_t *m = json_load_file(path, 0, NULL);
-	free(path);
-	bool yes = m && !strcmp0(fcr_jstr(m, "format"), FCR_FLEET_FORMAT);
-	json_decref(m);
-	return yes;
-}
-
 /* ---- the directory --------------------------------------------------------- */
 
 static int lock_dir(struct fleet *F, struct fcr_error *err)

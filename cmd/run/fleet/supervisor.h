@@ -42,7 +42,4 @@ struct fcr_fleet_options {
  */
 int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *o);
 
-/* Whether dir/manifest.json is a fleet's (its "format"). */
-bool fcr_fleet_is_dir(const char *dir);
-
 #endif
