@@ -604,6 +604,8 @@ static char *host_reason(const struct host *h)
 		const char *action = fcr_jstr(e, "action"), *test = fcr_jstr(e, "test");
 		if (step)
 			why = cm_asprintf("%s: %s", step, msg);
+		else if (state && action && strstr(msg, action))
+			why = cm_asprintf("%s: %s", state, msg); /* it names the action */
 		else if (state && (action || test))
 			why = cm_asprintf("%s: %s: %s", state, action ? action : test, msg);
 		else
