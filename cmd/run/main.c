@@ -351,11 +351,13 @@ int main(int argc, char **argv)
 			c->name = resume_name;
 			resume_name = NULL;
 		}
-		if (dry_run && c->n_hosts && !c->host)
+		/* mode = aggregate is one engine for all its hosts, no fleet */
+		bool fleet = c->n_hosts && !c->host && c->mode != FCR_MODE_AGGREGATE;
+		if (dry_run && fleet)
 			rc = fcr_engine_dry_run_fleet(c, fcr_catalog(), &o);
 		else if (dry_run)
 			rc = fcr_engine_dry_run(c, &o);
-		else if (c->n_hosts && !c->host)
+		else if (fleet)
 			rc = run_fleet(c, &o);
 		else
 			rc = fcr_engine_run(c, &o);

@@ -8,9 +8,17 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           client through the tunnel, the stop; a server a killed session
           left, found by its pid file and stopped; a fio of another version
           on a host (a wrapper named fio) refused with the table of versions.
+  run     fiocamp-run on a campaign of mode = aggregate over three ssh hosts
+          (three sshd): each test a client run with three clients and "All
+          clients", each host's own file and size, no fio listening on TCP
+          while it runs (ss -ltnp), the servers stopped at the end.
+  resume  the controller killed (kill -9) while a client runs: the servers
+          are left; --resume finds and stops them, then finishes.
+  refuse  what mode = aggregate does not do, refused before anything runs.
 
 Usage: test-aggregate.py AREA FIOCAMP-RUN FIOSERVER-DRIVE
 """
+import json
 import os
 import signal
 import stat
@@ -187,8 +195,195 @@ def test_server(tmp):
             pr.wait(timeout=10)
 
 
+def three_hosts(tmp):
+    """Three sshd on 127.0.0.1 (None when sshd is missing) and a campaign of
+    mode = aggregate over them: host hN's directory tmp/hN, its size N*8M."""
+    started = []
+    for k in (1, 2, 3):
+        d = os.path.join(tmp, 'sshd-%d' % k)
+        os.mkdir(d)
+        one = H.start_sshd(d)
+        if one is None:
+            return None, None
+        started.append(one)
+    ini = os.path.join(tmp, 'agg.ini')
+    text = ('[campaign]\n'
+            'hosts = h1 h2 h3\n'
+            'mode = aggregate\n'
+            'suite = rr4k rw4k\n'
+            'rounds = 2\n'
+            'pause = 0s\n'
+            'runtime = 1s\n'
+            'size = 8M\n'
+            'ioengine = psync\n'
+            'direct = 0\n')
+    for k, (_, port, _, opts) in enumerate(started, 1):
+        text += ('\n[host h%d]\n'
+                 'target = ssh %s@127.0.0.1:%d\n'
+                 'ssh-options = %s\n'
+                 'directory = %s\n'
+                 'size = %dM\n') % (k, user(), port, opts, os.path.join(tmp, 'h%d' % k), 8 * k)
+    text += '\n[state basis]\n\n[state second]\nbefore = settle 0s\n'
+    write(ini, text)
+    return [s[0] for s in started], ini
+
+
+def client_report(path):
+    """fio's client JSON (the server's lines relayed before it skipped)."""
+    with open(path) as f:
+        text = f.read()
+    return json.loads(text[text.index('\n{') + 1:] if not text.startswith('{') else text)
+
+
+def check_aggregate_result(tmp, d, rounds=2):
+    m = H.load_manifest(d)
+    check_eq(m['status'], 'done', 'campaign status')
+    check_eq(m.get('mode'), 'aggregate', 'the manifest says aggregate')
+    check_eq([h['name'] for h in m.get('hosts', [])], ['h1', 'h2', 'h3'], 'its hosts')
+    mine = subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()
+    check_eq(m.get('fio_version'), mine, "the controller's fio")
+    check_eq([h['fio_version'] for h in m.get('hosts', [])], [mine] * 3, "the hosts' fio")
+    for st in m['states']:
+        check_eq(len(st['rounds']), rounds, '%s: rounds' % st['name'])
+        for r, rnd in enumerate(st['rounds'], 1):
+            check_eq(rnd.get('clients'), [{'host': h, 'hostname': h, 'port': 8765}
+                                          for h in ('h1', 'h2', 'h3')],
+                     '%s r%d: its clients in --client order' % (st['name'], r))
+            for t in rnd['tests']:
+                where = '%s r%d %s' % (st['name'], r, t['test'])
+                check_eq(t['status'], 'done', where + ': status (%s)' % t.get('error'))
+                check_eq(sorted(t.get('jobs', {})), ['h1', 'h2', 'h3'], where + ': job files')
+                check_eq(sorted(t.get('client_iops', {})), ['h1', 'h2', 'h3'],
+                         where + ': each client\'s IOPS')
+                check_eq(len(t.get('logs', [])), 6, where + ': a bw and an iops log per host')
+                if not t.get('json'):
+                    continue
+                rep = client_report(os.path.join(d, t['json']))
+                cs = rep.get('client_stats', [])
+                names = sorted(c['jobname'] for c in cs)
+                check_eq(names, ['All clients'] + [t['test']] * 3, where + ': client_stats')
+                hosts = {c['hostname']: c for c in cs if c['jobname'] != 'All clients'}
+                check_eq(sorted(hosts), ['h1', 'h2', 'h3'], where + ': by host')
+                check(all(c['port'] == 8765 for c in cs), where + ': the port fio reports')
+                # the job files set them in [global]: "global options", one object
+                # with a key per server repeated (fio before 3.39)
+                with open(os.path.join(d, t['json'])) as f:
+                    raw = f.read()
+                for k in (1, 2, 3):
+                    check_eq(hosts.get('h%d' % k, {}).get('error'), 0,
+                             where + ': h%d without an error' % k)
+                    test_file = os.path.join(tmp, 'h%d' % k, 'fiocamp.testfile')
+                    check('"filename" : "%s"' % test_file in raw and
+                          '"size" : "%d"' % ((8 * k) << 20) in raw,
+                          where + ': h%d ran on its own file and size' % k)
+                    with open(os.path.join(d, t['jobs']['h%d' % k])) as f:
+                        job = f.read()
+                    check('filename=%s\n' % test_file in job and
+                          'size=%d\n' % ((8 * k) << 20) in job and
+                          '${FIOCAMP_' not in job.split('[global]', 1)[-1],
+                          where + ": h%d's job file carries its values" % k)
+
+
+def no_servers_left(tmp):
+    for k in (1, 2, 3):
+        sock = os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock')
+        check_eq(fio_server_pids(sock), [], 'no server left on h%d' % k)
+        check(not os.path.exists(os.path.dirname(sock)), "h%d's socket directory removed" % k)
+
+
+def test_run(tmp):
+    procs, ini = three_hosts(tmp)
+    if procs is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        os.mkdir(os.path.join(tmp, 't'))
+        d = os.path.join(tmp, 'camp')
+        p, w = H.start_watched(['-o', d, ini], tmp, {'TMPDIR': os.path.join(tmp, 't')})
+        e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
+        check(e is not None, 'a client run began')
+        # while it runs: three servers on Unix sockets, none on TCP
+        servers = [fio_server_pids(os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock'))
+                   for k in (1, 2, 3)]
+        check(all(servers), 'a server on each host: %r' % servers)
+        check_eq(fio_tcp_listeners(), [], 'no fio listens on TCP (ss -ltnp)')
+        if e:
+            check('--client=sock:h1' in e.get('argv', '') and
+                  '--client=sock:h3' in e.get('argv', ''), 'one client over all: %s' %
+                  e.get('argv'))
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 0, 'exit status (%s)' % err[-3000:])
+        check_aggregate_result(tmp, d)
+        no_servers_left(tmp)
+        check_eq(os.listdir(os.path.join(tmp, 't')), [], 'the run directory removed')
+        j = H.load_journal(d)
+        check_eq(sorted(e['host'] for e in j if e['event'] == 'fio-server-start'),
+                 ['h1', 'h2', 'h3'], 'three servers started')
+        check_eq(sorted(e['host'] for e in j if e['event'] == 'fio-server-stop' and
+                        e['status'] == 'done'), ['h1', 'h2', 'h3'], 'three stopped')
+        for k in (1, 2, 3):
+            check(not os.path.exists(os.path.join(tmp, 'h%d' % k, 'fiocamp.testfile')),
+                  "h%d's test file removed at the end" % k)
+    finally:
+        for pr in procs:
+            pr.terminate()
+            pr.wait(timeout=10)
+
+
+def test_resume(tmp):
+    procs, ini = three_hosts(tmp)
+    if procs is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        d = os.path.join(tmp, 'camp')
+        p, w = H.start_watched(['-o', d, ini], tmp)
+        e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and
+                             e.get('state') == 'basis' and e.get('round') == 2, p)
+        check(e is not None, 'round 2 began')
+        os.kill(p.pid, signal.SIGKILL)
+        H.finish_watched(p, w)
+        socks = [os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock') for k in (1, 2, 3)]
+        left = [fio_server_pids(s) for s in socks]
+        check(all(left), 'the servers outlive the killed controller: %r' % left)
+        rc, out, err = H.run(['--resume', d], tmp)
+        check_eq(rc, 0, 'the resume ends well (%s)' % err[-3000:])
+        for pids in left:
+            H.wait_gone(pids)
+            check(not any(H.alive(q) for q in pids), 'the leftover server is gone')
+        j = H.load_journal(d)
+        check_eq(sorted(e['host'] for e in j if e['event'] == 'leftover-fio-server' and
+                        e['stopped'] == 1), ['h1', 'h2', 'h3'], 'each found and stopped')
+        check('stopped the fio server an earlier session left running' in err,
+              'and said so: %s' % err[-2000:])
+        check_aggregate_result(tmp, d)
+        no_servers_left(tmp)
+    finally:
+        for pr in procs:
+            pr.terminate()
+            pr.wait(timeout=10)
+
+
+def test_refuse(tmp):
+    ini = os.path.join(tmp, 'bad.ini')
+    write(ini, '[campaign]\nhosts = h1 h2\nmode = aggregate\nsuite = rr4k\n'
+          'size = 8M\nruntime = 1s\n'
+          '[host h1]\ndirectory = %s\n[host h2]\ndirectory = %s\n'
+          '[state basis]\nbefore = remote true; settle 0s\n' % (
+              os.path.join(tmp, 'x1'), os.path.join(tmp, 'x2')))
+    rc, out, err = H.run(['-o', os.path.join(tmp, 'camp'), ini], tmp)
+    check_eq(rc, 2, 'refused as a usage error')
+    check('%s:12: state basis: `remote` acts on one machine' % ini in err, 'why: %s' % err)
+    check(not os.path.exists(os.path.join(tmp, 'camp')), 'nothing made')
+    rc, out, err = H.run(['--dry-run', ini], tmp)
+    check_eq(rc, 2, '--dry-run refuses it too')
+
+
 AREAS = {
     'server': test_server,
+    'run': test_run,
+    'resume': test_resume,
+    'refuse': test_refuse,
 }
 
 

@@ -251,6 +251,15 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 {
 	struct fcr_session S_ = {.c = c, .o = o}, *S = &S_;
 	struct fcr_error err;
+	if (fcr_aggregate_mode(c)) {
+		struct cm_strv problems = {0};
+		int rc = fcr_aggregate_check(c, &problems) < 0 ? FCR_EXIT_USAGE
+							       : fcr_aggregate_dry_run(c, o);
+		for (size_t i = 0; i < problems.n; i++)
+			fprintf(stderr, "%s\n", problems.v[i]);
+		cm_strv_release(&problems);
+		return rc;
+	}
 	if (fcr_session_jobs(S, &err) < 0 || fcr_target_init(&S->tgt, c, NULL, NULL, &err) < 0) {
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
 		fcr_session_release(S);

@@ -290,6 +290,18 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 		fcr_session_release(S);
 		return FCR_EXIT_USAGE;
 	}
+	if (fcr_aggregate_mode(c)) {
+		/* what this mode cannot do is said before anything is made */
+		struct cm_strv problems = {0};
+		if (fcr_aggregate_check(c, &problems) < 0 || fcr_aggregate_open(S, &problems) < 0) {
+			for (size_t i = 0; i < problems.n; i++)
+				fprintf(stderr, "%s\n", problems.v[i]);
+			cm_strv_release(&problems);
+			fcr_session_release(S);
+			return FCR_EXIT_USAGE;
+		}
+		cm_strv_release(&problems);
+	}
 	bool resume = o->resume_dir != NULL;
 	S->resumed = resume;
 	S->session_wall = cm_wall_s();
@@ -378,32 +390,43 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 		goto end;
 	}
-	char *fio_version = NULL;
-	json_t *host = json_object();
-	fcr_progress_line("preflight: %s", c->target_text);
-	if (fcr_target_preflight(&S->tgt, host, &fio_version, &err) < 0) {
-		json_decref(host);
-		fcr_progress_problem("preflight failed: %s", err.msg);
-		fcr_session_failure(S, "preflight", err.msg);
-		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-		goto end;
-	}
-	if (fcr_target_check_places(&S->tgt, &err) < 0) {
-		json_decref(host);
+	if (S->agg) {
+		/* resume: a server a killed session left stops before ours starts */
+		if ((resume && fcr_aggregate_reap(S, &err) < 0) ||
+		    fcr_aggregate_preflight(S, &err) < 0 || fcr_aggregate_start(S, &err) < 0) {
+			fcr_progress_problem("preflight failed: %s", err.msg);
+			fcr_session_failure(S, "preflight", err.msg);
+			result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			goto end;
+		}
+	} else {
+		char *fio_version = NULL;
+		json_t *host = json_object();
+		fcr_progress_line("preflight: %s", c->target_text);
+		if (fcr_target_preflight(&S->tgt, host, &fio_version, &err) < 0) {
+			json_decref(host);
+			fcr_progress_problem("preflight failed: %s", err.msg);
+			fcr_session_failure(S, "preflight", err.msg);
+			result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			goto end;
+		}
+		if (fcr_target_check_places(&S->tgt, &err) < 0) {
+			json_decref(host);
+			free(fio_version);
+			fcr_progress_problem("preflight failed: %s", err.msg);
+			fcr_session_failure(S, "preflight", err.msg);
+			result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
+			goto end;
+		}
+		json_object_set_new(S->rec.m, "fio_version", fcr_jtext(fio_version));
+		json_object_set_new(S->rec.m, "host", host);
+		fcr_record_event(&S->rec, "preflight",
+				 json_pack("{s:O, s:O, s:s*}", "fio_version",
+					   json_object_get(S->rec.m, "fio_version"), "host", host,
+					   "remote_dir", S->tgt.remote_tmp));
 		free(fio_version);
-		fcr_progress_problem("preflight failed: %s", err.msg);
-		fcr_session_failure(S, "preflight", err.msg);
-		result = *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
-		goto end;
+		fcr_session_environment(S, NULL, "preflight");
 	}
-	json_object_set_new(S->rec.m, "fio_version", fcr_jtext(fio_version));
-	json_object_set_new(S->rec.m, "host", host);
-	fcr_record_event(&S->rec, "preflight",
-			 json_pack("{s:O, s:O, s:s*}", "fio_version",
-				   json_object_get(S->rec.m, "fio_version"), "host", host,
-				   "remote_dir", S->tgt.remote_tmp));
-	free(fio_version);
-	fcr_session_environment(S, NULL, "preflight");
 	if (provider_preflight(S, &err) < 0) {
 		fcr_progress_clear();
 		fprintf(stderr, "fiocamp-run: %s\n", err.msg);
@@ -482,7 +505,9 @@ end:
 		fcr_record_save(&S->rec);
 		fcr_safety_power_on(S, *S->stop ? "interrupted" : "the campaign failed");
 	}
-	char *file_note = test_file_end(S, result);
+	/* the servers of mode = aggregate: after a failure and Ctrl-C too */
+	fcr_aggregate_stop(S);
+	char *file_note = S->agg ? fcr_aggregate_end(S, result) : test_file_end(S, result);
 	fcr_target_cleanup(&S->tgt);
 	json_object_set_new(S->rec.m, "status", json_string(final));
 	fcr_record_touch(&S->rec, S->rec.m);

@@ -68,6 +68,7 @@ int fcr_session_jobs(struct fcr_session *S, struct fcr_error *err)
 void fcr_session_release(struct fcr_session *S)
 {
 	fcr_safety_end(S);
+	fcr_aggregate_release(S);
 	fcr_fio_release(&S->fio);
 	fcr_target_release(&S->tgt);
 	if (S->prov_ready)
@@ -80,6 +81,9 @@ void fcr_session_release(struct fcr_session *S)
 
 json_int_t fcr_session_environment(struct fcr_session *S, json_t *obj, const char *where)
 {
+	/* in mode = aggregate each host's is in the manifest's "hosts" */
+	if (S->agg)
+		return 0;
 	json_t *env = fcr_environment_capture(&S->tgt);
 	json_t *list = json_object_get(S->rec.m, "environments");
 	if (!json_is_array(list)) {

@@ -41,6 +41,7 @@ struct fcr_session {
 	bool resumed;		   /* this session continues an earlier one */
 	double session_wall;	   /* when this session began */
 	double restored_down_wall; /* the power-off repeated on resume took the machine away */
+	struct fcr_aggregate *agg; /* mode = aggregate (aggregate.c); NULL otherwise */
 };
 
 /* ---- session.c ---- */
@@ -135,6 +136,39 @@ bool fcr_safety_maybe_down(const struct fcr_session *S);
  * there is something to probe).
  */
 int fcr_safety_power_on(struct fcr_session *S, const char *why);
+
+/* ---- aggregate.c: mode = aggregate ---- */
+struct fcr_aggregate;
+/* Whether c is a fleet in mode = aggregate: one engine for all its hosts. */
+bool fcr_aggregate_mode(const struct fcr_campaign *c);
+/* What mode = aggregate does not do, one "file:line: message" each: a
+ * provider, actions other than settle, variants, the prefill, rounds until
+ * steady.  -1 when there is something. */
+int fcr_aggregate_check(const struct fcr_campaign *c, struct cm_strv *problems);
+/* Each host's campaign (its keys applied) and target, in S->agg; -1 with
+ * problems ("file:line: message") when one cannot be read. */
+int fcr_aggregate_open(struct fcr_session *S, struct cm_strv *problems);
+void fcr_aggregate_release(struct fcr_session *S);
+/* On resume: the fio servers and the ssh work directories an earlier
+ * session left on the hosts, stopped and removed. */
+int fcr_aggregate_reap(struct fcr_session *S, struct fcr_error *err);
+/* Each host's preflight (fio, facts, room for the test file) and the same
+ * fio everywhere; the manifest gets "mode", "hosts" and the controller's
+ * "fio_version". */
+int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err);
+/* Starts every host's server and the way to it; the fio unit runs its
+ * clients from now on. */
+int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err);
+/* Stops what fcr_aggregate_start() started; never fails (journaled). */
+void fcr_aggregate_stop(struct fcr_session *S);
+/* Each host's test file at the end (as one_test_file_end in engine.c) and
+ * its ssh work directory removed; the lines that say so (caller frees). */
+char *fcr_aggregate_end(struct fcr_session *S, enum fcr_outcome result);
+/* A round's "clients": [{host, hostname, port}] in --client order, as fio
+ * names them in client_stats. */
+json_t *fcr_aggregate_clients(const struct fcr_session *S);
+/* --dry-run of an aggregate campaign. */
+int fcr_aggregate_dry_run(const struct fcr_campaign *c, const struct fcr_options *o);
 
 /* ---- report.c ---- */
 /* The table at the end: fiocamp-analyze's, else a short one of our own. */

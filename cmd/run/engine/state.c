@@ -513,6 +513,9 @@ static enum fcr_outcome run_round(struct fcr_session *S, size_t si, unsigned r, 
 	}
 	bool first_start = !units || !json_is_array(json_object_get(round_obj, "order"));
 	json_object_set_new(round_obj, "status", json_string(CM_STATUS_RUNNING));
+	/* mode = aggregate: who fio's client_stats are */
+	if (S->agg)
+		json_object_set_new(round_obj, "clients", fcr_aggregate_clients(S));
 	if (first_start)
 		json_object_set_new(round_obj, "started", fcr_jutc(cm_wall_s()));
 	json_object_del(round_obj, "finished");

@@ -108,7 +108,8 @@ void fcr_fio_env(const struct fcr_fio *f, const struct fcr_jobfile *job, const c
 		 struct cm_strv *env)
 {
 	const struct fcr_campaign *c = f->c;
-	cm_strv_addf(env, "FIOCAMP_FILE=%s", f->file ? f->file : f->target->test_file);
+	const char *file = f->file ? f->file : f->target->test_file;
+	cm_strv_addf(env, "FIOCAMP_FILE=%s", file ? file : "");
 	cm_strv_addf(env, "FIOCAMP_SIZE=%llu",
 		     (unsigned long long)(f->size_bytes ? f->size_bytes : c->size_bytes));
 	cm_strv_addf(env, "FIOCAMP_RUNTIME=%llu", (unsigned long long)(c->runtime_ms / 1000));
@@ -301,8 +302,23 @@ static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, 
 		ok = false;
 	} else {
 		double iops = 0, bytes = 0, bw = 0;
+		json_t *shares = json_object(); /* client mode: IOPS by host */
 		for (size_t j = 0; j < out->final->n_jobs; j++) {
 			const struct fc_job *job = &out->final->jobs[j];
+			if (job->all_clients)
+				continue; /* the sum of the others */
+			if (job->hostname) {
+				double share = 0;
+				for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
+					if (job->dir[d].present && isfinite(job->dir[d].iops))
+						share += job->dir[d].iops;
+				}
+				json_t *had = json_object_get(shares, job->hostname);
+				json_object_set_new(
+				    shares, job->hostname,
+				    json_real(round((json_number_value(had) + share) * 1000) /
+					      1000));
+			}
 			if (job->error && ok) {
 				snprintf(why, len, "fio reported error %d (%s) in job %s",
 					 job->error, strerror(job->error),
@@ -318,6 +334,9 @@ static bool judge_report(const char *json_path, json_t *obj, double *fio_bytes, 
 					bytes += (double)job->dir[d].io_bytes;
 			}
 		}
+		if (json_object_size(shares))
+			json_object_set(obj, "client_iops", shares);
+		json_decref(shares);
 		*fio_bytes = bytes;
 		if (out->final->n_jobs == 0 && ok) {
 			snprintf(why, len, "fio's report lists no job");
@@ -379,6 +398,94 @@ static const char *record_telemetry(struct fcr_fio *f, struct fcr_sampler *smp, 
 	return fcr_jstr(json_object_get(obj, "telemetry"), "disturbed");
 }
 
+/* ---- mode = aggregate: one client, every host's server ------------------ */
+
+/* `text` with each ${NAME} that env (NAME=value) sets put in: the client
+ * has one environment for all its servers, each host's values must be in
+ * its own job file. */
+static char *put_in_env(const char *text, size_t len, char *const *env, size_t *out_len)
+{
+	struct cm_buf b = {0};
+	cm_buf_puts(&b, "");
+	for (size_t i = 0; i < len;) {
+		const char *end = i + 2 < len && text[i] == '$' && text[i + 1] == '{'
+				      ? memchr(text + i + 2, '}', len - i - 2)
+				      : NULL;
+		const char *value = NULL;
+		size_t nl = end ? (size_t)(end - (text + i + 2)) : 0;
+		for (size_t k = 0; end && env[k] && !value; k++) {
+			if (!strncmp(env[k], text + i + 2, nl) && env[k][nl] == '=')
+				value = env[k] + nl + 1;
+		}
+		if (value) {
+			cm_buf_puts(&b, value);
+			i = (size_t)(end - text) + 1;
+		} else {
+			cm_buf_putn(&b, text + i, 1);
+			i++;
+		}
+	}
+	*out_len = b.len;
+	return cm_buf_take(&b);
+}
+
+/*
+ * Each host's job file and environment, <name>.<host>.fio and .env in dir
+ * (obj's "jobs" and "envs", by host); files gets their absolute paths, in
+ * the order of the servers.
+ */
+static int write_client_jobs(struct fcr_fio *f, const char *dir_rel, const char *name,
+			     const struct fcr_jobfile *job, json_t *obj, struct cm_strv *files,
+			     struct fcr_error *err)
+{
+	const struct fcr_fio_hosts *H = f->hosts;
+	char *dir = cm_asprintf("%s/%s", f->cdir, dir_rel);
+	char *dir_abs = realpath(dir, NULL);
+	free(dir);
+	if (!dir_abs)
+		return fcr_fail_errno(err, errno, "%s/%s", f->cdir, dir_rel);
+	json_t *jobs = json_object(), *envs = json_object();
+	json_object_set_new(obj, "jobs", jobs);
+	json_object_set_new(obj, "envs", envs);
+	int rc = 0;
+	for (size_t i = 0; i < H->n && rc == 0; i++) {
+		const struct fcr_fioserver *s = &H->servers[i];
+		struct fcr_fio hf = *f;
+		hf.c = s->t->c;
+		hf.target = s->t;
+		hf.file = NULL;
+		hf.size_bytes = 0;
+		struct cm_strv env = {0};
+		fcr_fio_env(&hf, job, name, &env);
+		size_t tl, jl;
+		char *t = fcr_fio_job_text(job, env.v, &tl);
+		char *text = put_in_env(t, tl, env.v, &jl);
+		free(t);
+		struct cm_buf envtext = {0};
+		for (size_t k = 0; k < env.n; k++)
+			cm_buf_printf(&envtext, "%s\n", env.v[k]);
+		char *job_rel = cm_asprintf("%s/%s.%s.fio", dir_rel, name, s->host);
+		char *env_rel = cm_asprintf("%s/%s.%s.env", dir_rel, name, s->host);
+		char *job_abs = cm_asprintf("%s/%s", f->cdir, job_rel);
+		char *env_abs = cm_asprintf("%s/%s", f->cdir, env_rel);
+		if (fcr_write_file_nosync(job_abs, text, jl, err) < 0 ||
+		    fcr_write_file_nosync(env_abs, envtext.s, envtext.len, err) < 0)
+			rc = -1;
+		json_object_set_new(jobs, s->host, json_string(job_rel));
+		json_object_set_new(envs, s->host, json_string(env_rel));
+		cm_strv_addf(files, "%s/%s.%s.fio", dir_abs, name, s->host);
+		free(job_rel);
+		free(env_rel);
+		free(job_abs);
+		free(env_abs);
+		free(text);
+		cm_buf_release(&envtext);
+		cm_strv_release(&env);
+	}
+	free(dir_abs);
+	return rc;
+}
+
 /*
  * One fio run: writes <name>.fio and <name>.env into dir, runs fio, records
  * everything in obj.  `what` labels the run in messages ("sparse r1 rr4k").
@@ -409,9 +516,12 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		cm_buf_puts(&envtext, "\n");
 	}
 	json_object_set_new(obj, "status", json_string(CM_STATUS_RUNNING));
+	struct cm_strv client_jobs = {0};
 	/* made durable with the other outputs when the round ends (sync_outputs) */
-	if (fcr_write_file_nosync(job_abs, job_text, job_len, &err) < 0 ||
-	    fcr_write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
+	if (f->hosts ? write_client_jobs(f, dir_rel, name, job, obj, &client_jobs, &err) < 0
+		     : fcr_write_file_nosync(job_abs, job_text, job_len, &err) < 0 ||
+			   fcr_write_file_nosync(env_abs, envtext.s, envtext.len, &err) < 0) {
+		cm_strv_release(&client_jobs);
 		cm_buf_release(&envtext);
 		json_object_set_new(obj, "status", json_string(CM_STATUS_FAILED));
 		fcr_jset_text(obj, "error", err.msg);
@@ -419,10 +529,13 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		goto out;
 	}
 	cm_buf_release(&envtext);
-	fcr_jset_text(obj, "job", job_rel);
-	fcr_jset_text(obj, "env", env_rel);
-
-	fcr_target_fio_argv(f->target, name, env.v, job_len, &argv);
+	if (!f->hosts) {
+		fcr_jset_text(obj, "job", job_rel);
+		fcr_jset_text(obj, "env", env_rel);
+		fcr_target_fio_argv(f->target, name, env.v, job_len, &argv);
+	} else {
+		fcr_fioserver_client_argv(f->hosts->servers, f->hosts->n, client_jobs.v, &argv);
+	}
 	json_t *ev = json_deep_copy(where);
 	char *joined = fcr_shell_join(argv.v);
 	json_object_set_new(ev, "argv", json_string(joined));
@@ -430,7 +543,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	/* journaled once fio runs, with its pid: a later session stops it if it
 	 * outlives us (machine/reap.h) */
 	/* the machine meanwhile: the prefill fills a file, it measures nothing */
-	bool sample = strcmp(dir_rel, "prefill") != 0;
+	bool sample = strcmp(dir_rel, "prefill") != 0 && !f->hosts;
 	struct fcr_sampler smp;
 	struct cm_strv devices = {0};
 	if (sample) {
@@ -453,7 +566,10 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	};
 	if (sample)
 		fcr_sampler_fio_starts(&smp);
-	int rc = fcr_target_run_fio(f->target, &x, &err);
+	int rc = f->hosts ? fcr_fioserver_run_client(f->hosts->servers, f->hosts->n,
+						     f->hosts->run_dir, client_jobs.v, &x, &err)
+			  : fcr_target_run_fio(f->target, &x, &err);
+	cm_strv_release(&client_jobs);
 	if (start.ev) /* fio did not start: the attempt is journaled all the same */
 		fcr_record_event(f->rec, "fio-start", start.ev);
 	double t1 = cm_mono_s(), t1_wall = cm_wall_s();

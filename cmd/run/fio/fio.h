@@ -15,7 +15,17 @@
 #include "campaign/jobs.h"
 #include "fcr.h"
 #include "record/record.h"
+#include "machine/fioserver.h"
 #include "machine/target.h"
+
+/* mode = aggregate: every run goes to all these servers at once, through
+ * one fio --client here (machine/fioserver.h); each host's job file gets
+ * that host's values (its test file, size, runtime, ioengine, direct). */
+struct fcr_fio_hosts {
+	const struct fcr_fioserver *servers; /* each with its target and campaign */
+	size_t n;
+	const char *run_dir; /* where the client runs, beside the servers' ends */
+};
 
 struct fcr_fio {
 	const struct fcr_campaign *c;
@@ -39,6 +49,8 @@ struct fcr_fio {
 	/* the point of the runs to come: of sweep (borrowed; NULL: none) */
 	const struct fcr_sweep *sweep;
 	size_t point;
+	/* mode = aggregate (borrowed); NULL: fio runs on the target */
+	const struct fcr_fio_hosts *hosts;
 };
 
 /* Finds the suite's job files (and the prefill's when need_prefill), and

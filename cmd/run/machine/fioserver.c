@@ -4,6 +4,7 @@
 
 #include "machine/reap.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,6 +17,8 @@
 #include <unistd.h>
 
 #define SMALL_OUTPUT_MAX (1024 * 1024)
+/* The logs of one client run, each. */
+#define LOGS_MAX_BYTES (512u * 1024 * 1024)
 /* How long the tunnel may take to be there: ssh's ConnectTimeout and its
  * login, with room. */
 #define TUNNEL_WAIT_S 40.0
@@ -69,7 +72,13 @@ static int run_script(struct fcr_target *t, const char *dir, const char *what,
 {
 	char *const argv[] = {"sh",	    "-c", (char *)server_script, "sh", (char *)dir,
 			      (char *)what, NULL};
-	return fcr_target_exec(t, argv, NULL, 0, cap, err);
+	/* a stop is not stoppable: it is how a session ends after Ctrl-C */
+	volatile int *stop = t->stop;
+	if (!strcmp(what, "stop"))
+		t->stop = NULL;
+	int rc = fcr_target_exec(t, argv, NULL, 0, cap, err);
+	t->stop = stop;
+	return rc;
 }
 
 /* Where the host is, in messages. */
@@ -396,4 +405,107 @@ void fcr_fioserver_client_argv(const struct fcr_fioserver *servers, size_t n,
 		cm_strv_addf(out, "--client=sock:%s", servers[i].host);
 		cm_strv_add(out, job_files[i]);
 	}
+}
+
+/* The logs the client wrote in the run directory for test `test`
+ * (<test>_iops.1.log.<host> ...), copied into dir and removed there: the
+ * run directory is on another file system, often enough. */
+static int take_logs(const char *run_dir, const char *dir, const char *test, struct fcr_error *err)
+{
+	DIR *d = opendir(run_dir);
+	if (!d)
+		return fcr_fail_errno(err, errno, "%s: cannot read", run_dir);
+	size_t tl = strlen(test);
+	int rc = 0;
+	for (struct dirent *e = readdir(d); e && rc == 0; e = readdir(d)) {
+		if (strncmp(e->d_name, test, tl) || e->d_name[tl] != '_' ||
+		    !strstr(e->d_name + tl, ".log"))
+			continue;
+		char *from = cm_asprintf("%s/%s", run_dir, e->d_name);
+		char *to = cm_asprintf("%s/%s", dir, e->d_name);
+		char *text = NULL;
+		size_t len = 0;
+		char why[512];
+		if (cm_read_file(from, LOGS_MAX_BYTES, &text, &len, why, sizeof(why)) < 0)
+			rc = fcr_fail(err, "%s", why);
+		else if (fcr_write_file_nosync(to, text, len, err) < 0)
+			rc = -1;
+		else
+			unlink(from);
+		free(text);
+		free(from);
+		free(to);
+	}
+	closedir(d);
+	return rc;
+}
+
+int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, const char *run_dir,
+			     char *const *job_files, struct fcr_fio_exec *x, struct fcr_error *err)
+{
+	char *json_path = cm_asprintf("%s/%s.json", x->dir, x->test);
+	char *stderr_path = cm_asprintf("%s/%s.stderr", x->dir, x->test);
+	int out_fd = open(json_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int err_fd = open(stderr_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int rc = -1;
+	x->started = x->interrupted = x->killed = false;
+	x->status = 0;
+	if (out_fd < 0 || err_fd < 0) {
+		fcr_fail_errno(err, errno, "%s: cannot create",
+			       out_fd < 0 ? json_path : stderr_path);
+		goto out;
+	}
+	struct cm_strv argv = {0};
+	fcr_fioserver_client_argv(servers, n, job_files, &argv);
+	struct fcr_spawn_opts o = {
+	    .argv = argv.v,
+	    .cwd = run_dir,
+	    .stdin_fd = FCR_SPAWN_DEVNULL,
+	    .stdout_fd = out_fd,
+	    .stderr_fd = err_fd,
+	    .own_pgrp = true,
+	};
+	struct fcr_child c;
+	rc = fcr_spawn(&o, &c, err);
+	cm_strv_release(&argv);
+	if (rc < 0)
+		goto out;
+	x->started = true;
+	if (x->on_start) {
+		json_t *proc = fcr_proc_identity(c.pid);
+		x->on_start(x->opaque, proc);
+		json_decref(proc);
+	}
+	for (;;) {
+		pid_t r = waitpid(c.pid, &x->status, WNOHANG);
+		if (r == c.pid || (r < 0 && errno != EINTR))
+			break;
+		int n_int = x->interrupts ? *x->interrupts : 0;
+		if (n_int >= 1 && !x->interrupted) {
+			/* the client stops the servers' jobs and writes their reports */
+			x->interrupted = true;
+			kill(c.pid, SIGINT);
+		}
+		if (n_int >= 2 && !x->killed) {
+			x->killed = true;
+			kill(-c.pid, SIGKILL);
+		}
+		cm_sleep_ms(50, NULL);
+	}
+	c.pid = -1;
+	if (x->on_end)
+		x->on_end(x->opaque);
+	rc = take_logs(run_dir, x->dir, x->test, err);
+out:
+	if (out_fd >= 0)
+		close(out_fd);
+	if (err_fd >= 0) {
+		struct stat st;
+		if (fstat(err_fd, &st) == 0 && st.st_size == 0)
+			unlink(stderr_path);
+		close(err_fd);
+	}
+	free(json_path);
+	free(stderr_path);
+	return rc;
 }

@@ -97,4 +97,17 @@ int fcr_fioserver_check_versions(const char *controller, const char *const *name
 void fcr_fioserver_client_argv(const struct fcr_fioserver *servers, size_t n,
 			       char *const *job_files, struct cm_strv *out);
 
+/*
+ * One run of the client over every server (x as for fcr_target_run_fio:
+ * x->dir gets <test>.json, fio's stdout, whose JSON has a client_stats
+ * entry per job of each host and "All clients"; <test>.stderr when it said
+ * something; and the logs the client wrote for each host, as fio names
+ * them: <prefix>_iops.1.log.<host>).  job_files[i] (absolute) is server
+ * i's job file.  The client runs in the run directory; Ctrl-C (*x->interrupts)
+ * reaches it as SIGINT, which it passes on to the servers, whose reports
+ * it still writes.  0 when it ran.
+ */
+int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, const char *run_dir,
+			     char *const *job_files, struct fcr_fio_exec *x, struct fcr_error *err);
+
 #endif
