@@ -12,8 +12,9 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           (three sshd): each test a client run with three clients and "All
           clients", each host's own file and size, no fio listening on TCP
           while it runs (ss -ltnp), the servers stopped at the end.
-  resume  the controller killed (kill -9) while a client runs: the servers
-          are left; --resume finds and stops them, then finishes.
+  resume  Ctrl-C while a client runs: the servers stopped; then the
+          controller killed (kill -9) while a client runs: the servers are
+          left; --resume finds and stops them, then finishes.
   refuse  what mode = aggregate does not do, refused before anything runs.
 
 Usage: test-aggregate.py AREA FIOCAMP-RUN FIOSERVER-DRIVE
@@ -337,13 +338,33 @@ def test_resume(tmp):
         return H.SKIPPED
     try:
         d = os.path.join(tmp, 'camp')
+        socks = [os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock') for k in (1, 2, 3)]
+        # Ctrl-C while a client runs: it stops the servers' jobs, the
+        # session stops the servers on its way out
         p, w = H.start_watched(['-o', d, ini], tmp)
+        e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
+        check(e is not None, 'a client run began')
+        running = [fio_server_pids(s) for s in socks]
+        os.kill(p.pid, signal.SIGINT)
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 130, 'interrupted (%s)' % err[-2000:])
+        for pids in running:
+            H.wait_gone(pids)
+            check(not any(H.alive(q) for q in pids), 'the server stopped after Ctrl-C')
+        no_servers_left(tmp)
+        j = H.load_journal(d)
+        check_eq(sorted(e['host'] for e in j if e['event'] == 'fio-server-stop' and
+                        e['status'] == 'done'), ['h1', 'h2', 'h3'], 'each stopped')
+        check_eq(H.load_manifest(d)['states'][0]['rounds'][0]['tests'][0]['status'],
+                 'interrupted', 'the run cut short is recorded so')
+
+        # kill -9 while a client runs: the servers are left
+        p, w = H.start_watched(['--resume', d], tmp)
         e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and
                              e.get('state') == 'basis' and e.get('round') == 2, p)
         check(e is not None, 'round 2 began')
         os.kill(p.pid, signal.SIGKILL)
         H.finish_watched(p, w)
-        socks = [os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock') for k in (1, 2, 3)]
         left = [fio_server_pids(s) for s in socks]
         check(all(left), 'the servers outlive the killed controller: %r' % left)
         rc, out, err = H.run(['--resume', d], tmp)
