@@ -398,6 +398,12 @@ def test_refuse(tmp):
     check(not os.path.exists(os.path.join(tmp, 'camp')), 'nothing made')
     rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 2, '--dry-run refuses it too')
+    write(ini, open(ini).read().replace('before = remote true; settle 0s', 'before = settle 1s'))
+    rc, out, err = H.run(['--dry-run', ini], tmp)
+    check_eq(rc, 0, 'the plan (%s)' % err)
+    check('each run: fio --output-format=json --client=sock:h1 TEST.h1.fio '
+          '--client=sock:h2 TEST.h2.fio\n' in out, 'one client over both: %s' % out)
+    check('state basis: settle 1s; 1 round of rr4k\n' in out, 'the state: %s' % out)
 
 
 AREAS = {

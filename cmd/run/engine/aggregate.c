@@ -337,10 +337,11 @@ int fcr_aggregate_dry_run(const struct fcr_campaign *c, const struct fcr_options
 {
 	(void)o;
 	struct cm_strv problems = {0};
-	printf("mode = aggregate: every test runs once per round on all %zu hosts at once,\n"
-	       "through one fio --client here over a fio --server on each host (on a Unix\n"
-	       "socket in DIR/.fiocamp-fio/, reached through ssh -L):\n",
-	       c->n_hosts);
+	printf("campaign %s (%s): mode = aggregate, every test once per round on all %zu hosts "
+	       "at once:\n"
+	       "a fio --server on each (a Unix socket in DIRECTORY/.fiocamp-fio/, through ssh "
+	       "-L), one fio --client here\n",
+	       c->name, c->source, c->n_hosts);
 	int rc = FCR_EXIT_OK;
 	for (size_t i = 0; i < c->n_hosts; i++) {
 		struct fcr_campaign *hc = NULL;
@@ -359,24 +360,22 @@ int fcr_aggregate_dry_run(const struct fcr_campaign *c, const struct fcr_options
 	cm_strv_release(&problems);
 	if (rc != FCR_EXIT_OK)
 		return rc;
+	printf("each run: fio --output-format=json");
+	for (size_t i = 0; i < c->n_hosts; i++)
+		printf(" --client=sock:%s TEST.%s.fio", c->hosts[i].name, c->hosts[i].name);
+	printf("\n");
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
-		printf("state %s:%s%s", st->name, st->repeat > 1 ? " repeated" : "",
-		       st->n_actions ? " " : "");
+		printf("state %s:", st->name);
+		if (st->repeat > 1)
+			printf(" %u times", st->repeat);
 		for (size_t ai = 0; ai < st->n_actions; ai++)
-			printf("%s%s", ai ? "; " : "", st->actions[ai].text);
+			printf("%s%s", ai ? "; " : " ", st->actions[ai].text);
+		printf("%s %u round%s of", st->n_actions ? ";" : "", st->rounds,
+		       st->rounds == 1 ? "" : "s");
+		for (size_t ti = 0; ti < st->n_tests; ti++)
+			printf(" %s", c->suite.v[st->tests[ti]]);
 		printf("\n");
-		for (unsigned r = 1; r <= st->rounds; r++) {
-			printf("  round %u:", r);
-			for (size_t ti = 0; ti < st->n_tests; ti++) {
-				printf(" %s", c->suite.v[st->tests[ti]]);
-			}
-			printf("  (fio --output-format=json");
-			for (size_t i = 0; i < c->n_hosts; i++)
-				printf(" --client=sock:%s TEST.%s.fio", c->hosts[i].name,
-				       c->hosts[i].name);
-			printf(")\n");
-		}
 	}
 	return FCR_EXIT_OK;
 }
