@@ -317,6 +317,13 @@ def test_run(tmp):
         check_aggregate_result(tmp, d)
         no_servers_left(tmp)
         check_eq(os.listdir(os.path.join(tmp, 't')), [], 'the run directory removed')
+        # the table at the end: All clients is not counted again
+        m = H.load_manifest(d)
+        iops = sorted(t['iops'] for r in m['states'][0]['rounds'] for t in r['tests']
+                      if t['test'] == 'rr4k')
+        row = [l.split() for l in out.splitlines() if l.split()[:2] == ['basis', 'rr4k']]
+        check(row and len(iops) == 2 and abs(float(row[0][3]) - sum(iops) / 2) <= 1,
+              'the median of the sums over the clients: %r %r' % (row, iops))
         j = H.load_journal(d)
         check_eq(sorted(e['host'] for e in j if e['event'] == 'fio-server-start'),
                  ['h1', 'h2', 'h3'], 'three servers started')

@@ -69,6 +69,9 @@ static int run_iops(const struct fcr_session *S, json_t *t, double *iops)
 	}
 	*iops = 0;
 	for (size_t j = 0; j < out->final->n_jobs; j++) {
+		/* a client report's "All clients" is the sum of the others */
+		if (out->final->jobs[j].all_clients)
+			continue;
 		for (int d = FC_DDIR_READ; d <= FC_DDIR_TRIM; d++) {
 			const struct fc_dir *dd = &out->final->jobs[j].dir[d];
 			if (dd->present && isfinite(dd->iops))
