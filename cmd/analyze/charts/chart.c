@@ -311,8 +311,10 @@ bool an_several_jobs(const struct an_analysis *a, size_t test)
 void an_block_title(struct cm_buf *b, const struct an_analysis *a, const struct an_series *s)
 {
 	if (an_several_jobs(a, s->test))
-		cm_buf_printf(b, "%s: job %zu \"%s\", %s", a->tests[s->test].name, s->job_index + 1,
-			      s->job_name, fc_ddir_name(s->dir));
+		cm_buf_printf(b, "%s: job %zu \"%s\"%s%s, %s", a->tests[s->test].name,
+			      s->job_index + 1, s->job_name,
+			      s->client && !s->client_all ? " on " : "",
+			      s->client && !s->client_all ? s->client : "", fc_ddir_name(s->dir));
 	else
 		cm_buf_printf(b, "%s: %s", a->tests[s->test].name, fc_ddir_name(s->dir));
 }

@@ -78,10 +78,16 @@ void an_run_free(struct an_run *r)
 	free(r->job_label);
 	for (size_t j = 0; j < r->n_jobs; j++) {
 		free(r->jobs[j].name);
+		free(r->jobs[j].client);
 		for (int d = 0; d < FC_DDIR_COUNT; d++)
 			free(r->jobs[j].dir[d].sec.values);
 	}
 	free(r->jobs);
+	for (size_t i = 0; i < r->n_clients; i++) {
+		free(r->clients[i].host);
+		free(r->clients[i].hostname);
+	}
+	free(r->clients);
 	fc_bonnie_free(r->bonnie);
 	free(r->bonnie_version);
 	free(r->bonnie_name);
@@ -207,6 +213,9 @@ void an_analysis_free(struct an_analysis *a)
 	free(a->envs);
 	free(a->envs_said);
 	free(a->steady);
+	for (size_t i = 0; i < a->n_shares; i++)
+		free(a->shares[i].client);
+	free(a->shares);
 	for (size_t i = 0; i < a->n_tests; i++) {
 		free(a->tests[i].name);
 		free(a->tests[i].base);
@@ -226,6 +235,7 @@ void an_analysis_free(struct an_analysis *a)
 		}
 		free(s->cells);
 		free(s->job_name);
+		free(s->client);
 	}
 	free(a->series);
 	free(a->bands);

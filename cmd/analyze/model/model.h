@@ -111,10 +111,25 @@ struct an_dirvals {
 };
 
 struct an_job {
-	char *name;	/* valid UTF-8 */
+	char *name; /* valid UTF-8 */
+	/* fio's client/server mode: the client the entry is of, named as the
+	 * campaign names its host (the manifest's "clients"), else as fio
+	 * reports it (HOSTNAME:PORT, a socket's path); "All clients" for the
+	 * aggregate entry; NULL outside client mode. */
+	char *client;
+	bool all_clients;
 	unsigned procs; /* fio processes summed into this entry (numjobs with
 			   group_reporting), 1 otherwise */
 	struct an_dirvals dir[FC_DDIR_COUNT];
+};
+
+/* A client of fio's client/server mode as the campaign records it: the
+ * host it names, and where fio reached it (what fio reports as the
+ * entries' hostname and port). */
+struct an_client_host {
+	char *host;
+	char *hostname;
+	int port; /* 0: any */
 };
 
 /* How a run's identity was found. */
@@ -181,6 +196,12 @@ struct an_run {
 			       (read/manifest.c): taken as a later round */
 	struct an_job *jobs;
 	size_t n_jobs;
+	/* fio's client/server mode: its jobs are the clients' entries, in the
+	 * order of `clients` (else of hostname and port), the "All clients"
+	 * entry last. */
+	bool client_mode;
+	struct an_client_host *clients; /* the manifest's; NULL */
+	size_t n_clients;
 
 	/* A bonnie++ row is one run per test it ran (bonnie.c). */
 	int bonnie_test;	  /* enum fc_bonnie_test; -1 for fio runs */
@@ -372,6 +393,21 @@ struct an_steady {
 	double range, slope; /* of that window, else of the last; NaN */
 };
 
+/* A client's share of a test run through fio's client/server mode, in one
+ * column (stats/clients.c): over the column's rounds, the client's IOPS
+ * and MiB/s (its entries summed over the directions) and its share of "All
+ * clients" (of the IOPS, of the MiB/s for blocks of 64 KiB and more). */
+struct an_client_share {
+	size_t test, col;
+	char *client; /* as the jobs name it; "All clients" for the aggregate */
+	bool all;     /* the aggregate: fio's "All clients", else the clients' sum */
+	size_t n;     /* rounds with a value */
+	double iops, iops_min, iops_max; /* median, min, max over the rounds */
+	double mibs, mibs_min, mibs_max;
+	double share_pct; /* the median of its rounds' shares; 100 for the
+			     aggregate; NaN */
+};
+
 /* The runs of one fio version in one column (stats/versions.c). */
 struct an_fio_version {
 	size_t variant, state;
@@ -445,6 +481,8 @@ struct an_series {
 	size_t test;
 	size_t job_index;
 	char *job_name;
+	char *client;	 /* the job's client in client/server mode; NULL */
+	bool client_all; /* the "All clients" aggregate */
 	enum fc_ddir dir;
 	enum an_metric metric;
 	enum fc_log_type log_type;
@@ -608,8 +646,10 @@ struct an_analysis {
 	size_t disturbed_out;  /* disturbed runs --exclude-disturbed left out */
 	struct an_env *envs;   /* the campaigns' environments, as read */
 	size_t n_envs, cap_envs;
-	char *envs_said;	  /* "1 (state basis), 2 (states after, control)" when the
-				     columns ran in several environments; NULL */
+	char *envs_said;		/* "1 (state basis), 2 (states after, control)" when the
+					   columns ran in several environments; NULL */
+	struct an_client_share *shares; /* per test, column and client, in order */
+	size_t n_shares, cap_shares;
 	size_t steady_window;	  /* rounds of the steady rule's window */
 	struct an_steady *steady; /* per column and test with enough rounds */
 	size_t n_steady, cap_steady;

@@ -127,8 +127,83 @@ static void count_procs(struct an_run *r, const struct fc_run *run)
 	}
 }
 
-/* Checks the final report and copies out what the statistics need. */
-static char *take_run(struct an_run *r, const struct fc_output *out)
+/* A client/server entry's client, and where it goes in the run's order:
+ * the campaign's host for its hostname and port (its place in the list),
+ * else as fio reports it, after the hosts named. */
+struct client_entry {
+	size_t rank;
+	char *name;
+	size_t index;
+	bool all;
+};
+
+static char *client_name(const struct an_run *r, const struct fc_job *job, size_t *rank)
+{
+	const char *hn = job->hostname ? job->hostname : "";
+	for (size_t i = 0; i < r->n_clients; i++) {
+		const struct an_client_host *c = &r->clients[i];
+		if (strcmp(c->hostname, hn) == 0 && (c->port == 0 || c->port == job->port)) {
+			*rank = i;
+			return cm_utf8_dup(c->host);
+		}
+	}
+	*rank = r->n_clients;
+	/* a Unix socket's path says where; fio's default port is no part of it */
+	if (hn[0] == '/' || job->port <= 0)
+		return cm_utf8_dup(hn);
+	char *hp = cm_asprintf("%s:%d", hn, job->port);
+	char *clean = cm_utf8_dup(hp);
+	free(hp);
+	return clean;
+}
+
+static int cmp_client_entry(const void *x, const void *y)
+{
+	const struct client_entry *p = x, *q = y;
+	if (p->all != q->all)
+		return p->all ? 1 : -1;
+	if (p->rank != q->rank)
+		return p->rank < q->rank ? -1 : 1;
+	int c = strcmp(p->name, q->name);
+	if (c)
+		return c;
+	return (p->index > q->index) - (p->index < q->index);
+}
+
+/*
+ * fio's client_stats in an order of the clients rather than of when each
+ * finished (which changes from run to run): a copy of the report whose
+ * jobs are sorted (freed by the caller: *jobs), and each entry's client
+ * name in r->jobs.
+ */
+static const struct fc_run *clients_in_order(struct an_run *r, const struct fc_run *run,
+					     struct fc_run *copy, struct fc_job **jobs)
+{
+	struct client_entry *e = cm_calloc(run->n_jobs, sizeof(*e));
+	for (size_t j = 0; j < run->n_jobs; j++) {
+		e[j].index = j;
+		e[j].all = run->jobs[j].all_clients;
+		e[j].name =
+		    e[j].all ? cm_strdup("All clients") : client_name(r, &run->jobs[j], &e[j].rank);
+	}
+	qsort(e, run->n_jobs, sizeof(*e), cmp_client_entry);
+	*copy = *run;
+	*jobs = cm_calloc(run->n_jobs, sizeof(**jobs));
+	for (size_t j = 0; j < run->n_jobs; j++) {
+		(*jobs)[j] = run->jobs[e[j].index];
+		r->jobs[j].client = e[j].name;
+		r->jobs[j].all_clients = e[j].all;
+	}
+	copy->jobs = *jobs;
+	free(e);
+	r->client_mode = true;
+	return copy;
+}
+
+/* take_run's work on the report, or on a copy (in copy, *sorted) whose
+ * jobs are in the order of the clients. */
+static char *take_run_of(struct an_run *r, const struct fc_output *out, struct fc_run *copy,
+			 struct fc_job **sorted)
 {
 	const struct fc_run *run = out->final;
 	if (out->signal)
@@ -148,6 +223,8 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 	}
 	r->n_jobs = run->n_jobs;
 	r->jobs = cm_calloc(run->n_jobs, sizeof(*r->jobs));
+	if (run->client_mode)
+		run = clients_in_order(r, run, copy, sorted);
 	r->format = run->format;
 	r->workload = an_workload_key(run);
 	bool any_io = false;
@@ -225,6 +302,16 @@ static char *take_run(struct an_run *r, const struct fc_output *out)
 	if (run->fio_version)
 		r->fio_version = cm_utf8_dup(run->fio_version);
 	return NULL;
+}
+
+/* Checks the final report and copies out what the statistics need. */
+static char *take_run(struct an_run *r, const struct fc_output *out)
+{
+	struct fc_run copy;
+	struct fc_job *sorted = NULL;
+	char *why = take_run_of(r, out, &copy, &sorted);
+	free(sorted);
+	return why;
 }
 
 /* A profile point's value in the report's unit; NaN for a gap or a second

@@ -515,6 +515,33 @@ static void manifest_telemetry(struct an_run *r, const char *dir, const json_t *
 		r->telemetry_device = cm_strdup(dev);
 }
 
+/* The clients of fio's client/server mode the campaign ran the test with
+ * (the test's "clients", else its round's): each the host it names and the
+ * hostname and port fio reports for it.  An entry without a valid host
+ * name or a hostname is left out. */
+static void manifest_clients(struct an_run *r, const json_t *t, const json_t *jround)
+{
+	const json_t *list = json_object_get(t, "clients");
+	if (!json_is_array(list))
+		list = json_object_get(jround, "clients");
+	size_t i, cap = 0;
+	const json_t *c;
+	json_array_foreach(list, i, c) {
+		const char *host = json_string_value(json_object_get(c, "host"));
+		const char *hostname = json_string_value(json_object_get(c, "hostname"));
+		const json_t *port = json_object_get(c, "port");
+		if (!host || !cm_campaign_name_ok(host) || !hostname || !hostname[0])
+			continue;
+		struct an_client_host *ch = CM_PUSH(r->clients, r->n_clients, cap);
+		ch->host = cm_strdup(host);
+		ch->hostname = cm_strdup(hostname);
+		ch->port = json_is_integer(port) && json_integer_value(port) > 0 &&
+				   json_integer_value(port) < 65536
+			       ? (int)json_integer_value(port)
+			       : 0;
+	}
+}
+
 static void manifest_test(struct manifest_ctx *m, const char *state, int round, int rep_round,
 			  const json_t *t, const json_t *jround)
 {
@@ -612,6 +639,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	free(path);
 	mark_resumed_first(m, r, state, round, rep_round);
 	manifest_telemetry(r, dir, json_object_get(t, "telemetry"));
+	manifest_clients(r, t, jround);
 
 	size_t i;
 	const json_t *lg;

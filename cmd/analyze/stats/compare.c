@@ -223,8 +223,13 @@ static size_t test_units(const struct an_analysis *a, size_t t, struct unit **ou
 	}
 	/* IOPS, or MiB/s for blocks of 64 KiB and more, per job and direction */
 	enum an_metric m = an_wl_large_blocks(a->tests[t].workload) ? AN_M_BW : AN_M_IOPS;
+	/* fio's client/server mode: the aggregate of the clients ("All
+	 * clients"; each client's share is the clients table's) */
+	bool aggregate = false;
+	for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++)
+		aggregate |= a->series[i].client_all;
 	for (size_t i = a->tests[t].series_start; i < a->tests[t].series_end; i++) {
-		if (a->series[i].metric != m)
+		if (a->series[i].metric != m || (aggregate && !a->series[i].client_all))
 			continue;
 		struct unit *slot = CM_PUSH(u, n, cap);
 		*slot = (struct unit){t, &a->series[i], -1};
@@ -304,16 +309,20 @@ static void title_cols(const struct an_analysis *a, struct an_cmp *c)
 		} else {
 			const struct an_test *t = &a->tests[cc->tests[0]];
 			size_t dirs = 0, jobs = 0;
+			bool aggregate = false;
 			for (size_t k = t->series_start; k < t->series_end; k++) {
 				const struct an_series *s = &a->series[k];
 				if (s->metric != cc->metric)
 					continue;
 				dirs += s->job_index == 0;
 				jobs = s->job_index + 1 > jobs ? s->job_index + 1 : jobs;
+				aggregate |= s->client_all;
 			}
 			/* one test at several sizes: the name it had before */
 			cm_buf_puts(&b, cc->n_tests > 1 ? t->base : t->name);
-			if (jobs > 1)
+			if (aggregate)
+				cm_buf_puts(&b, " all clients");
+			else if (jobs > 1)
 				cm_buf_printf(&b, " job %zu", cc->job + 1);
 			if (dirs > 1)
 				cm_buf_printf(&b, " %s", fc_ddir_name(cc->dir));

@@ -563,6 +563,7 @@ int an_compute(struct an_analysis *a, const struct an_stats_opts *opt, struct an
 	an_steady_build(a);
 	an_disturbed_notes(a, opt->exclude_disturbed);
 	an_sweeps_build(a);
+	an_client_shares_build(a);
 	warn_merged_jobs(a);
 	warn_single_runs(a);
 	return 0;

@@ -353,15 +353,19 @@ static bool too_fast(const struct an_run *r, const struct an_dirvals *dv, enum a
 static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t n, size_t t,
 		       size_t j, enum fc_ddir d, enum an_metric m, enum fc_log_type type)
 {
-	const char *job_name = NULL;
+	const char *job_name = NULL, *client = NULL;
+	bool client_all = false;
 	bool any_value = false, any_too_fast = false;
 	for (size_t q = 0; q < n; q++) {
 		const struct an_run *r = &a->runs[refs[q].run];
 		const struct an_dirvals *dv = run_dir(r, j, d, m, type);
 		if (!dv)
 			continue;
-		if (!job_name)
+		if (!job_name) {
 			job_name = r->jobs[j].name;
+			client = r->jobs[j].client;
+			client_all = r->jobs[j].all_clients;
+		}
 		any_value |= !isnan(dv->v[m]);
 		any_too_fast |= too_fast(r, dv, m);
 	}
@@ -375,6 +379,8 @@ static void add_series(struct an_analysis *a, const struct run_ref *refs, size_t
 	s->test = t;
 	s->job_index = j;
 	s->job_name = cm_strdup(job_name);
+	s->client = client ? cm_strdup(client) : NULL;
+	s->client_all = client_all;
 	s->dir = d;
 	s->metric = m;
 	s->log_type = m >= AN_M_FIRST_LOG ? type : FC_LOG_UNKNOWN;

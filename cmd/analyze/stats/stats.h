@@ -86,6 +86,12 @@ void an_environments(struct an_analysis *a);
  * steady.c; once the series are built). */
 void an_steady_build(struct an_analysis *a);
 
+/* ---- fio's client/server mode (clients.c) --------------------------------------- */
+
+/* Each client's share of each test run in client/server mode, per column
+ * (an_analysis.shares; once the columns are known). */
+void an_client_shares_build(struct an_analysis *a);
+
 /* ---- sweeps (sweep.c) ------------------------------------------------------------ */
 
 /* The sweeps among the tests (an_analysis.sweeps), once the series are

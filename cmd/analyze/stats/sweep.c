@@ -369,10 +369,18 @@ static void fill_cell(const struct an_analysis *a, size_t test, size_t col,
 	for (size_t s = t->series_start; s < t->series_end && !clat; s++)
 		clat = a->series[s].metric == AN_M_CLAT_P99 && a->series[s].cells[col].n > 0;
 	enum an_metric p99 = clat ? AN_M_CLAT_P99 : AN_M_LAT_P99;
+	/* fio's client/server mode: the rates of "All clients" (the clients'
+	 * sum), the p99 of the clients (the aggregate has none before 3.39) */
+	bool aggregate = false;
+	for (size_t s = t->series_start; s < t->series_end; s++)
+		aggregate |= a->series[s].client_all;
 	struct acc ac = {0};
 	for (size_t s = t->series_start; s < t->series_end; s++) {
 		const struct an_series *se = &a->series[s];
-		if (se->metric == AN_M_IOPS || se->metric == AN_M_BW || se->metric == p99)
+		bool rate = se->metric == AN_M_IOPS || se->metric == AN_M_BW;
+		if (aggregate && se->client_all != rate)
+			continue;
+		if (rate || se->metric == p99)
 			acc_add(&ac, &se->cells[col], se->metric);
 	}
 	size_t *order = cm_calloc(ac.n ? ac.n : 1, sizeof(*order));

@@ -697,11 +697,42 @@ static void csv_sweep(struct csv_out *o, const struct an_analysis *a)
 	}
 }
 
+/* One row per client (and "All clients") of each test run through fio's
+ * client/server mode, per column: its rates over the rounds and its share
+ * of the aggregate. */
+static void csv_clients(struct csv_out *o, const struct an_analysis *a)
+{
+	static const char *const head[] = {
+	    "variant",	   "state",	  "test",      "client",   "all_clients",
+	    "n",	   "iops_median", "iops_min",  "iops_max", "bw_mibs_median",
+	    "bw_mibs_min", "bw_mibs_max", "share_pct", NULL};
+	c_header(o, head);
+	for (size_t i = 0; i < a->n_shares; i++) {
+		const struct an_client_share *s = &a->shares[i];
+		const struct an_col *cl = &a->cols[s->col];
+		c_str(o, a->variants[cl->variant].name);
+		c_str(o, a->states[cl->state].name);
+		c_str(o, a->tests[s->test].name);
+		c_str(o, s->client);
+		c_bool(o, true, s->all);
+		c_int(o, (long long)s->n);
+		c_num(o, s->iops, DEC_VALUE);
+		c_num(o, s->iops_min, DEC_VALUE);
+		c_num(o, s->iops_max, DEC_VALUE);
+		c_num(o, s->mibs, DEC_VALUE);
+		c_num(o, s->mibs_min, DEC_VALUE);
+		c_num(o, s->mibs_max, DEC_VALUE);
+		c_pct(o, s->share_pct);
+		c_end(o);
+	}
+}
+
 static const char *const kind_names[] = {
     [AN_CSV_SUMMARY] = "summary", [AN_CSV_ROUNDS] = "rounds",
     [AN_CSV_PROFILE] = "profile", [AN_CSV_TRANSITIONS] = "transitions",
     [AN_CSV_ACTIONS] = "actions", [AN_CSV_WIDE] = "wide",
     [AN_CSV_COMPARE] = "compare", [AN_CSV_SWEEP] = "sweep",
+    [AN_CSV_CLIENTS] = "clients",
 };
 
 const char *an_csv_kind_name(enum an_csv_kind k)
@@ -739,6 +770,9 @@ void an_write_csv(FILE *f, const struct an_analysis *a, enum an_csv_kind kind,
 		break;
 	case AN_CSV_SWEEP:
 		csv_sweep(&o, a);
+		break;
+	case AN_CSV_CLIENTS:
+		csv_clients(&o, a);
 		break;
 	}
 	cm_buf_release(&o.line);

@@ -331,8 +331,10 @@ void an_grid_build(struct an_grid *g, const struct an_analysis *a, const struct 
 				continue;
 			char *title;
 			if (several_jobs)
-				title = cm_asprintf("%s: job %zu \"%s\", %s", a->tests[t].name,
+				title = cm_asprintf("%s: job %zu \"%s\"%s%s, %s", a->tests[t].name,
 						    s->job_index + 1, s->job_name,
+						    s->client && !s->client_all ? " on " : "",
+						    s->client && !s->client_all ? s->client : "",
 						    fc_ddir_name(s->dir));
 			else
 				title =

@@ -283,6 +283,14 @@ static void sweeps(struct html *h)
 	cm_buf_puts(b, "</section>\n");
 }
 
+/* Each test run through fio's client/server mode: each client's share. */
+static void clients(struct html *h)
+{
+	cm_buf_puts(&h->b, "<section id=\"clients\">\n<h2>Clients</h2>\n<div class=\"block\">\n");
+	an_clients_visit(h->a, sweep_table, h);
+	cm_buf_puts(&h->b, "</div>\n</section>\n");
+}
+
 static void fact(struct cm_buf *b, const char *name, const char *value)
 {
 	an_svg_put(b, "<tr><th scope=\"row\">%e</th><td>%e</td></tr>\n", name, value);
@@ -504,6 +512,8 @@ static void contents(struct html *h)
 		trans |= h->c->v[i].kind == AN_CHART_TRANSITIONS;
 	if (a->n_sweeps)
 		cm_buf_puts(b, "<li><a href=\"#sweeps\">Sweep</a></li>\n");
+	if (a->n_shares)
+		cm_buf_puts(b, "<li><a href=\"#clients\">Clients</a></li>\n");
 	if (trans)
 		cm_buf_puts(b, "<li><a href=\"#transitions\">State transitions</a></li>\n");
 	for (size_t t = 0; t < a->n_tests; t++)
@@ -581,6 +591,8 @@ void an_write_html(FILE *f, const struct an_analysis *a, const struct an_report_
 		an_compare_visit(a, compare_block, &h);
 	if (a->n_sweeps)
 		sweeps(&h);
+	if (a->n_shares)
+		clients(&h);
 	an_grid_visit(a, o, grid_block, &h);
 	close_section(&h);
 	footer(&h);

@@ -736,6 +736,7 @@ static void json_series(struct json_out *j, const struct an_analysis *a)
 		jset(o, "test", jstr(a->tests[s->test].name));
 		jset(o, "job", jstr(s->job_name));
 		jset(o, "job_index", json_integer((json_int_t)s->job_index + 1));
+		jset(o, "client", jstr(s->client));
 		json_workload_columns(o, a->tests[s->test].workload, s->job_index);
 		jset(o, "direction", json_string(fc_ddir_name(s->dir)));
 		jset(o, "metric", json_string(an_metric_name(s->metric)));
@@ -919,6 +920,33 @@ static void json_sweeps(struct json_out *j, const struct an_analysis *a)
 	j_end_array(j);
 }
 
+/* Each client's share of each test run through fio's client/server mode,
+ * per column. */
+static void json_clients(struct json_out *j, const struct an_analysis *a)
+{
+	j_begin_array(j, "clients");
+	for (size_t i = 0; i < a->n_shares; i++) {
+		const struct an_client_share *s = &a->shares[i];
+		const struct an_col *cl = &a->cols[s->col];
+		json_t *o = json_object();
+		jset(o, "variant", jstr(a->variants[cl->variant].name));
+		jset(o, "state", jstr(a->states[cl->state].name));
+		jset(o, "test", jstr(a->tests[s->test].name));
+		jset(o, "client", jstr(s->client));
+		jset(o, "all_clients", json_boolean(s->all));
+		jset(o, "n", json_integer((json_int_t)s->n));
+		jset(o, "iops", jnum(s->iops));
+		jset(o, "iops_min", jnum(s->iops_min));
+		jset(o, "iops_max", jnum(s->iops_max));
+		jset(o, "bw_mibs", jnum(s->mibs));
+		jset(o, "bw_mibs_min", jnum(s->mibs_min));
+		jset(o, "bw_mibs_max", jnum(s->mibs_max));
+		jset(o, "share_pct", jnum(s->share_pct));
+		j_element(j, o);
+	}
+	j_end_array(j);
+}
+
 int an_write_json(FILE *f, const struct an_analysis *a)
 {
 	struct json_out jo = {f, false, 0};
@@ -949,6 +977,7 @@ int an_write_json(FILE *f, const struct an_analysis *a)
 	json_bands(j, a);
 	json_profiles(j, a);
 	json_sweeps(j, a);
+	json_clients(j, a);
 
 	j_member(j, "comparison", json_comparison(a));
 

@@ -68,6 +68,7 @@ void an_write_markdown(FILE *f, const struct an_analysis *a, const struct an_rep
 		}
 	}
 	an_write_sweeps(f, a, 0, true);
+	an_write_clients(f, a, 0, true);
 	fputc('\n', f);
 	an_footer_text(f, a, 0, true, an_used_runs(a) > 0, an_any_marked(a));
 	an_grid_free(&g);

@@ -131,6 +131,7 @@ void an_write_table(FILE *f, const struct an_analysis *a, const struct an_report
 		print_block(f, a, &g.blocks[bi], width);
 	}
 	an_write_sweeps(f, a, width, false);
+	an_write_clients(f, a, width, false);
 	fputc('\n', f);
 	an_footer_text(f, a, width, false, an_used_runs(a) > 0, an_any_marked(a));
 	an_grid_free(&g);

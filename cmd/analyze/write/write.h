@@ -12,6 +12,7 @@
  *   csv.c          --csv KIND                 json.c        --json
  *   html.c         --html, with the charts (charts/)
  *   sweep.c        the sweeps' tables and saturation points
+ *   clients.c      the clients' shares of client/server runs
  */
 #ifndef AN_WRITE_H
 #define AN_WRITE_H
@@ -44,6 +45,7 @@ enum an_csv_kind {
 	AN_CSV_WIDE,
 	AN_CSV_COMPARE,
 	AN_CSV_SWEEP,
+	AN_CSV_CLIENTS,
 };
 
 /* The name of a CSV kind ("summary", ...) as --csv takes it (csv.c); NULL
@@ -194,6 +196,14 @@ const char *an_sweep_headline(const struct an_sweep *s);
 char *an_sweep_saturation_text(const struct an_analysis *a, size_t sweep, size_t col);
 /* Every sweep's tables on the terminal, or as Markdown. */
 void an_write_sweeps(FILE *f, const struct an_analysis *a, int width, bool markdown);
+
+/* The clients of fio's client/server mode (clients.c): per test a table
+ * of each client's IOPS, MiB/s and share of "All clients" per column;
+ * borrowed during the callback.  Its title; caller frees.  Every test's
+ * table on the terminal, or as Markdown. */
+void an_clients_visit(const struct an_analysis *a, an_tab_fn fn, void *ctx);
+char *an_clients_title(const struct an_analysis *a, size_t test);
+void an_write_clients(FILE *f, const struct an_analysis *a, int width, bool markdown);
 
 /* Accepted runs by column, test and round (csv.c, for CSV and JSON). */
 struct an_run_order {
