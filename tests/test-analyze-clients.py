@@ -7,10 +7,11 @@ Usage: test-analyze-clients.py PATH/TO/fiocamp-analyze
 The fixtures are real fio 3.33 runs (tests/fixtures/make-client-campaign.py):
 tests/fixtures/clients/campaign, a campaign whose runs drove three fio
 servers on TCP ports of 127.0.0.1 at once, its manifest's rounds naming
-them h1, h2, h3; clients/sock2-rr4k.json, two servers on Unix sockets; and
+them h1, h2, h3; clients/sock2-rr4k.json, two servers on Unix sockets h1
+and h2 given relative to the client's directory (no port: fio's default); and
 fio-3.33/client_1server_2jobs_stdout.txt, one server running two jobs.
 Checked against the reports themselves: each client's IOPS and MiB/s (the
-median over the rounds) and its share of "All clients" in --csv clients,
+median over the rounds) and its share of the clients' sum in --csv clients,
 --json, the table, Markdown and the HTML report; the hosts named as the
 manifest names them (else HOSTNAME:PORT, a socket's path), in that order
 whatever order fio finished them in; --compare's headline is the aggregate;
@@ -168,10 +169,11 @@ def check_campaign():
 def check_piles():
     doc = report(SOCK2)
     socks = sorted(e["hostname"] for e in doc["client_stats"] if e["jobname"] != "All clients")
+    check(socks == ["h1", "h2"], "sock2: the report's hostnames: %s" % socks)
     rc, out, err = run(["--csv", "clients", SOCK2])
     rows, num = parse_csv(out)
     check(rc == 0 and [r["client"] for r in rows] == socks + ["All clients"],
-          "sock2: the clients by their sockets' paths: %s" % [r["client"] for r in rows])
+          "sock2: the clients by their sockets' names (h1, h2): %s" % [r["client"] for r in rows])
     check("group_reporting" not in err, "sock2: no group_reporting warning: %s" % err)
     for r in rows:
         e = [x for x in doc["client_stats"] if x["hostname"] == r["client"]

@@ -395,8 +395,9 @@ struct an_steady {
 
 /* A client's share of a test run through fio's client/server mode, in one
  * column (stats/clients.c): over the column's rounds, the client's IOPS
- * and MiB/s (its entries summed over the directions) and its share of "All
- * clients" (of the IOPS, of the MiB/s for blocks of 64 KiB and more). */
+ * and MiB/s (its entries summed over the directions) and its share of the
+ * clients' sum (of the IOPS, of the MiB/s for blocks of 64 KiB and more);
+ * for the aggregate, fio's "All clients". */
 struct an_client_share {
 	size_t test, col;
 	char *client; /* as the jobs name it; "All clients" for the aggregate */

@@ -130,6 +130,9 @@ static void count_procs(struct an_run *r, const struct fc_run *run)
 /* A client/server entry's client, and where it goes in the run's order:
  * the campaign's host for its hostname and port (its place in the list),
  * else as fio reports it, after the hosts named. */
+/* fio's net_port, which --client uses when it names none */
+#define FIO_DEFAULT_PORT 8765
+
 struct client_entry {
 	size_t rank;
 	char *name;
@@ -148,8 +151,9 @@ static char *client_name(const struct an_run *r, const struct fc_job *job, size_
 		}
 	}
 	*rank = r->n_clients;
-	/* a Unix socket's path says where; fio's default port is no part of it */
-	if (hn[0] == '/' || job->port <= 0)
+	/* fio's default port is no part of a name (a Unix socket reports it
+	 * too: sock:h1 is "h1" on 8765) */
+	if (job->port <= 0 || job->port == FIO_DEFAULT_PORT)
 		return cm_utf8_dup(hn);
 	char *hp = cm_asprintf("%s:%d", hn, job->port);
 	char *clean = cm_utf8_dup(hp);

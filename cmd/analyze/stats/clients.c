@@ -3,7 +3,10 @@
  * fio's client/server mode: one run is every client's entries at once and
  * "All clients", their sum.  Each client's share of a test in each column,
  * over the column's rounds: the client's IOPS and MiB/s (its entries, each
- * summed over its directions) and their part of the aggregate.
+ * summed over its directions) and their part of the clients' sum.  fio's
+ * "All clients" is shown as fio reports it: its rate is the bytes of all
+ * over the longest runtime, a little less than the clients' sum when they
+ * did not end at once, so the shares are of the sum (they add up to 100).
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -29,14 +32,14 @@ static void job_rates(const struct an_job *j, double *iops, double *mibs)
 	}
 }
 
-/* A client's rates in run r: the sum of its entries; the aggregate's
- * ("All clients", else every client's sum).  False when the run has none
- * of its entries. */
+/* A client's rates in run r: the sum of its entries (client NULL: of
+ * every client's); the aggregate's with `all` ("All clients", else every
+ * client's sum).  False when the run has none of its entries. */
 static bool client_rates(const struct an_run *r, const char *client, bool all, double *iops,
 			 double *mibs)
 {
 	bool any = false, has_all = false;
-	for (size_t j = 0; j < r->n_jobs; j++)
+	for (size_t j = 0; j < r->n_jobs && all; j++)
 		has_all |= r->jobs[j].all_clients;
 	*iops = *mibs = 0;
 	for (size_t j = 0; j < r->n_jobs; j++) {
@@ -44,7 +47,7 @@ static bool client_rates(const struct an_run *r, const char *client, bool all, d
 		if (!jb->client)
 			continue;
 		bool mine = all ? (has_all ? jb->all_clients : true)
-				: !jb->all_clients && strcmp(jb->client, client) == 0;
+				: !jb->all_clients && (!client || strcmp(jb->client, client) == 0);
 		if (!mine)
 			continue;
 		double i, m;
@@ -106,7 +109,7 @@ static void add_share(struct an_analysis *a, size_t t, size_t col, const size_t 
 		iops[k] = i;
 		mibs[k] = m;
 		k++;
-		if (client_rates(r, NULL, true, &ai, &am)) {
+		if (client_rates(r, NULL, false, &ai, &am)) {
 			double whole = by_bw ? am : ai, part = by_bw ? m : i;
 			if (whole > 0)
 				share[ks++] = 100.0 * part / whole;

@@ -88,7 +88,7 @@ void an_clients_visit(const struct an_analysis *a, an_tab_fn fn, void *ctx)
 			for (size_t q = 0; q < rows; q++, r++) {
 				own[r] = q == 0	  ? cm_asprintf("%s IOPS", clients[k])
 					 : q == 1 ? cm_strdup("  MiB/s")
-						  : cm_strdup("  share of all");
+						  : cm_strdup("  share");
 				labels[r] = own[r];
 				cells[r] = cm_calloc(ncols, sizeof(**cells));
 				for (size_t c = 0; c < ncols; c++) {
