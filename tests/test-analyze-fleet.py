@@ -5,10 +5,12 @@
 Usage: test-analyze-fleet.py PATH/TO/fiocamp-analyze PATH/TO/fiocamp-run
 
 Each host's campaign directory is what fiocamp-run writes for a small local
-campaign (1 s runs, 8 MiB files): fleet F has hosts h1 (done) and h2, whose
-state `after` fails in its transition (a `run false`), and h3, which the
-fleet manifest lists as failed before it wrote a directory; fleet G has
-hosts g1 and g2 whose campaigns have variants a and b of their own.  The
+fleet campaign file with `--host NAME -o DIR/hosts/NAME`, as the fleet's
+supervisor runs each host (1 s runs, 8 MiB files): fleet F has hosts h1
+(done) and h2, whose state `after` fails in its transition (a `run` whose
+command fails on h2), and h3, which the fleet manifest lists as failed
+before it wrote a directory; fleet G has hosts g1 and g2 whose campaigns
+have variants a and b of their own.  The
 fleet manifests are written here as the supervisor writes them, with a
 member this reader does not know.  Checked: the hosts as variants in the
 CSV, --compare, --json and the HTML report; the failed hosts said; the
@@ -23,50 +25,61 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze_util import at_once, check, parse_csv, run, setup, summary, unwrap  # noqa: E402
+from analyze_util import check, parse_csv, run, setup, summary, unwrap  # noqa: E402
 
 setup(sys.argv[1])
 FIOCAMP_RUN = os.path.abspath(sys.argv[2])
 FIO = shutil.which("fio")
 
 
-def campaign_ini(path, target, after_before="", variants=None):
+def fleet_ini(tmp, fleet, hosts, variants=None):
+    """The fleet's campaign file: `hosts =` and a [host NAME] with a
+    directory of its own each (the variants' directories are the
+    campaign's); state after's transition fails where tmp/FAIL exists."""
     text = ("[campaign]\n"
+            "hosts     = %s\n"
             "suite     = rw4k\n"
             "rounds    = 2\n"
             "pause     = 0s\n"
             "runtime   = 1s\n"
             "size      = 8M\n"
             "ioengine  = psync\n"
-            "direct    = 0\n")
+            "direct    = 0\n") % " ".join(hosts)
     if variants:
         text += "variants  = %s\n" % " ".join(variants)
         for v in variants:
-            text += "[variant %s]\ndirectory = %s\n" % (v, os.path.join(target, v))
+            text += "[variant %s]\ndirectory = %s\n" % (v, os.path.join(tmp, fleet + "-" + v))
     else:
-        text += "directory = %s\n" % target
-    text += "[state basis]\n[state after]\n%s" % after_before
+        for h in hosts:
+            text += "[host %s]\ndirectory = %s\n" % (h, os.path.join(tmp, "target-" + h))
+    text += ("[state basis]\n[state after]\nbefore = run sh -c \"test ! -e %s\"\n"
+             % os.path.join(tmp, "FAIL"))
+    path = os.path.join(tmp, fleet + ".ini")
     with open(path, "w") as f:
         f.write(text)
     return path
 
 
-def host_run(tmp, fleet, host, after_before="", variants=None, want_rc=0):
-    """fiocamp-run of one host's campaign into FLEET/hosts/HOST."""
-    ini = campaign_ini(os.path.join(tmp, "%s-%s.ini" % (fleet, host)),
-                       os.path.join(tmp, "target-%s-%s" % (fleet, host)), after_before,
-                       variants)
+def host_run(tmp, ini, fleet, host, fail=False):
+    """fiocamp-run --host HOST of the fleet's file into FLEET/hosts/HOST, as
+    the fleet's supervisor runs each host; its state after fails with
+    `fail`."""
+    marker = os.path.join(tmp, "FAIL")
+    if fail:
+        open(marker, "w").close()
     out = os.path.join(tmp, fleet, "hosts", host)
-    p = subprocess.run([FIOCAMP_RUN, "-q", "-o", out, ini], cwd=tmp, capture_output=True,
-                       text=True, timeout=240)
-    check((p.returncode == 0) == (want_rc == 0),
-          "fiocamp-run of %s/%s: exit status %d: %s" % (fleet, host, p.returncode, p.stderr))
+    p = subprocess.run([FIOCAMP_RUN, "-q", "--host", host, "-o", out, ini], cwd=tmp,
+                       capture_output=True, text=True, timeout=240)
+    if fail:
+        os.unlink(marker)
+    check((p.returncode == 0) != fail,
+          "fiocamp-run --host %s of %s: exit status %d: %s" % (host, fleet, p.returncode,
+                                                               p.stderr))
 
 
-def fleet_manifest(d, name, hosts, barriers, with_hosts=True):
+def fleet_manifest(d, ini, name, hosts, barriers, with_hosts=True):
     m = {"format": "fiocamp-fleet", "version": 1, "campaign": name, "mode": "fleet",
          "sync": "states", "status": "failed" if any(h[1] != "done" for h in hosts) else "done",
          "created": "2026-12-02T19:00:00.000Z", "updated": "2026-12-02T19:01:00.000Z",
@@ -75,14 +88,13 @@ def fleet_manifest(d, name, hosts, barriers, with_hosts=True):
     if with_hosts:
         m["hosts"] = [{"name": n, "directory": "hosts/" + n, "status": st, "reason": why,
                        "exit_status": es} for n, st, why, es in hosts]
-    with open(os.path.join(d, "campaign.ini"), "w") as f:
-        f.write("[campaign]\nhosts = %s\n" % " ".join(h[0] for h in hosts))
+    shutil.copyfile(ini, os.path.join(d, "campaign.ini"))
     with open(os.path.join(d, "manifest.json"), "w") as f:
         json.dump(m, f, indent=1)
 
 
 F_HOSTS = [("h1", "done", None, 0),
-           ("h2", "failed", "run false: exit status 1", 1),
+           ("h2", "failed", "run false: exit status 1\n", 1),
            ("h3", "failed", "preflight: fio not found on the target", 2)]
 F_BARRIERS = [{"seq": 1, "state": "basis", "repetition": 1, "released": "x",
                "waits": {"h1": 0.0, "h2": 1.5}, "left": ["h3"]},
@@ -104,7 +116,7 @@ def check_fleet_f(tmp):
     h2 = {r["state"] for r in rows if r["variant"] == "h2" and r["metric"] == "iops"}
     check(h2 == {"basis"}, "F: h2's completed state counts, the failed one has no runs: %s" % h2)
     check("warning: %s/manifest.json: host h2 failed (exit status 1): run false: exit status 1; "
-          "what it completed is analyzed" % f in err, "F: h2's failure said: %s" % err)
+          "the 2 runs it completed are analyzed" % f in err, "F: h2's failure said: %s" % err)
     check("warning: %s/manifest.json: host h3 failed (exit status 2): preflight: fio not found "
           "on the target, before it wrote its campaign directory" % f in err,
           "F: h3's failure said: %s" % err)
@@ -136,7 +148,7 @@ def check_fleet_f(tmp):
     check(list(hosts) == ["h1", "h2", "h3"], "F: --json's hosts in order: %s" % list(hosts))
     check(hosts["h1"]["status"] == "done" and hosts["h1"]["variants"] == ["h1"]
           and hosts["h1"]["waited_s"] == 2.25, "F: --json h1: %s" % hosts["h1"])
-    check(hosts["h2"]["status"] == "failed" and hosts["h2"]["reason"] == F_HOSTS[1][2]
+    check(hosts["h2"]["status"] == "failed" and hosts["h2"]["reason"] == F_HOSTS[1][2].strip()
           and hosts["h2"]["exit_status"] == 1 and hosts["h2"]["waited_s"] == 1.5,
           "F: --json h2: %s" % hosts["h2"])
     check(hosts["h3"]["manifest"] is None and hosts["h3"]["variants"] == []
@@ -175,7 +187,8 @@ def check_fleet_f(tmp):
     # a fleet manifest without its host list: the directories below hosts/
     g = os.path.join(tmp, "Fbare")
     shutil.copytree(f, g)
-    fleet_manifest(g, "F", F_HOSTS, F_BARRIERS, with_hosts=False)
+    fleet_manifest(g, os.path.join(f, "campaign.ini"), "F", F_HOSTS, F_BARRIERS,
+                   with_hosts=False)
     rc, out, err = run(["--csv", "summary", g])
     rows, _ = parse_csv(out)
     check(rc == 0 and variants_of(rows) == ["h1", "h2"]
@@ -211,13 +224,16 @@ def main():
     base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
     tmp = tempfile.mkdtemp(prefix="test-analyze-fleet-", dir=base)
     try:
-        at_once(partial(host_run, tmp, "F", "h1"),
-                partial(host_run, tmp, "F", "h2", "before = run false\n", want_rc=1),
-                workers=2)
-        at_once(partial(host_run, tmp, "G", "g1", variants=["a", "b"]),
-                partial(host_run, tmp, "G", "g2", variants=["a", "b"]), workers=2)
-        fleet_manifest(os.path.join(tmp, "F"), "F", F_HOSTS, F_BARRIERS)
-        fleet_manifest(os.path.join(tmp, "G"), "G",
+        # one after the other: the FAIL marker is the campaign's, and G's
+        # hosts share the variants' directories
+        f_ini = fleet_ini(tmp, "F", ["h1", "h2", "h3"])
+        host_run(tmp, f_ini, "F", "h1")
+        host_run(tmp, f_ini, "F", "h2", fail=True)
+        g_ini = fleet_ini(tmp, "G", ["g1", "g2"], variants=["a", "b"])
+        host_run(tmp, g_ini, "G", "g1")
+        host_run(tmp, g_ini, "G", "g2")
+        fleet_manifest(os.path.join(tmp, "F"), f_ini, "F", F_HOSTS, F_BARRIERS)
+        fleet_manifest(os.path.join(tmp, "G"), g_ini, "G",
                        [("g1", "done", None, 0), ("g2", "done", None, 0)], [])
         check_fleet_f(tmp)
         check_fleet_g(tmp)

@@ -24,6 +24,27 @@ static char *str_or_null(const json_t *v)
 	return json_is_string(v) ? cm_utf8_dup(json_string_value(v)) : NULL;
 }
 
+/* A reason on one line: its line breaks and tabs as spaces, none at its
+ * end (a host's last error line comes with its newline). */
+static char *one_line(const json_t *v)
+{
+	char *s = str_or_null(v);
+	if (!s)
+		return NULL;
+	for (char *p = s; *p; p++) {
+		if ((unsigned char)*p < 0x20)
+			*p = ' ';
+	}
+	size_t n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	if (!n) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* A relative path of components that are not "..", as a host's
  * directory must be. */
 static bool inside(const char *p)
@@ -137,7 +158,7 @@ static void hosts_listed(struct an_analysis *a, struct an_fleet *f, const char *
 		free(path);
 		free(own);
 		h->status = str_or_null(json_object_get(jh, "status"));
-		h->reason = str_or_null(json_object_get(jh, "reason"));
+		h->reason = one_line(json_object_get(jh, "reason"));
 		const json_t *es = json_object_get(jh, "exit_status");
 		if (json_is_integer(es) && json_integer_value(es) >= 0 &&
 		    json_integer_value(es) < 256)
@@ -211,10 +232,18 @@ static void fleet_notes(struct an_analysis *a, const struct an_fleet *f)
 			an_warn(a, "%s: host %s %s%s%s%s, before it wrote its campaign directory",
 				f->manifest, h->name, h->status, es, h->reason ? ": " : "",
 				h->reason ? h->reason : "");
-		else
-			an_warn(a, "%s: host %s %s%s%s%s; what it completed is analyzed",
-				f->manifest, h->name, h->status, es, h->reason ? ": " : "",
-				h->reason ? h->reason : "");
+		else {
+			/* the runs its manifest lists as done */
+			size_t runs = 0;
+			for (size_t i = 0; i < a->n_runs; i++)
+				runs += a->runs[i].campaign == h->campaign && !a->runs[i].reason;
+			char *done = runs ? cm_asprintf("the %zu run%s it completed %s analyzed", runs,
+							runs == 1 ? "" : "s", runs == 1 ? "is" : "are")
+					  : cm_strdup("it completed no run");
+			an_warn(a, "%s: host %s %s%s%s%s; %s", f->manifest, h->name, h->status, es,
+				h->reason ? ": " : "", h->reason ? h->reason : "", done);
+			free(done);
+		}
 	}
 }
 
