@@ -672,32 +672,38 @@ def test_record(tmp, fake):
     campaign with FIOCAMP_CHECK_MANIFEST=1, which checks at every save that
     manifest.json with its events is the manifest in memory.  The two
     campaigns run at once, each in a directory of its own."""
-    reps = 240  # the manifest passes 64 KiB before repetition 200
+    # each repetition's action carries a long argument (its text is in the
+    # manifest), so that the manifest passes 64 KiB before repetition 30;
+    # -q: the progress lines, which hold it too, would fill the pipes the
+    # test reads only at the end
+    reps, kill_at = 48, 36
+    pad = 'p' * 1200
     top = tmp
 
     def one(what, env, kills):
         tmp = os.path.join(top, what)
         os.makedirs(tmp)
         counter = os.path.join(tmp, 'counter-' + what)
-        # with kills, rep 200's action waits for the kill (only once: on
+        # with kills, rep kill_at's action waits for the kill (only once: on
         # resume the count is past it); without, nothing waits
-        wait = '[ $(wc -l < %s) -eq 200 ] && sleep 60; ' % counter if kills else ''
-        action = 'run sh -c "echo r >> %s; %strue"' % (counter, wait)
+        wait = ('[ $(wc -l < %s) -eq %d ] && sleep 60; ' % (counter, kill_at)
+                if kills else '')
+        action = 'run sh -c "echo r >> %s; %strue" sh %s' % (counter, wait, pad)
         ini = plain_campaign(tmp, 'record-' + what, (
             '[state many]\nrounds = 0\nrepeat = %d\nbefore = %s\n\n'
-            '[state fio]\nrounds = 3\n' % (reps, action)), runtime='2s',
+            '[state fio]\nrounds = 3\n' % (reps, action)), runtime='1s',
             extra='suite = rw4k\npause = 0s\n')
         d = os.path.join(tmp, 'record-' + what)
         if not kills:
             rc, out, err = H.run(['-q', '-o', d, ini], tmp, env)
             check_eq(rc, 0, '%s: the campaign (%s)' % (what, err[-1500:]))
         else:
-            p = start_plain(['-o', d, ini], tmp, env)
+            p = start_plain(['-q', '-o', d, ini], tmp, env)
             e = wait_event(d, lambda e: e['event'] == 'action-start' and
-                           e.get('repetition') == 200, p)
-            check(e is not None, '%s: repetition 200 began' % what)
+                           e.get('repetition') == kill_at, p)
+            check(e is not None, '%s: repetition %d began' % (what, kill_at))
             H.wait_for(lambda: os.path.exists(counter) and
-                       len(open(counter).readlines()) == 200, p)
+                       len(open(counter).readlines()) == kill_at, p)
             os.kill(p.pid, signal.SIGKILL)
             p.communicate()
             m = H.load_manifest(d)
@@ -709,7 +715,7 @@ def test_record(tmp, fake):
             check(os.path.getsize(os.path.join(d, 'manifest.json')) > 64 << 10,
                   '%s: a manifest of more than 64 KiB' % what)
             # the second kill: in the fio state's second round
-            p = start_plain(['--resume', d], tmp, env)
+            p = start_plain(['-q', '--resume', d], tmp, env)
             e = wait_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'fio'
                            and e.get('round') == 2, p)
             check(e is not None, '%s: the resume reached round 2 of fio' % what)
@@ -717,7 +723,7 @@ def test_record(tmp, fake):
             os.kill(p.pid, signal.SIGKILL)
             p.communicate()
             H.wait_gone(kids)
-            rc, out, err = H.run(['--resume', d], tmp, env)
+            rc, out, err = H.run(['-q', '--resume', d], tmp, env)
             check_eq(rc, 0, '%s: the last resume (%s)' % (what, err[-1500:]))
         m = H.load_manifest(d)
         ev = H.load_journal(d)
@@ -729,7 +735,7 @@ def test_record(tmp, fake):
             if x['event'] == 'action-start' and x.get('state') == 'many':
                 starts[x['repetition']] = starts.get(x['repetition'], 0) + 1
         again = sorted(k for k, n in starts.items() if n > 1)
-        check_eq(again, [200] if kills else [], '%s: the actions run twice' % what)
+        check_eq(again, [kill_at] if kills else [], '%s: the actions run twice' % what)
         check_eq(len(open(counter).readlines()), reps + (1 if kills else 0),
                  '%s: the actions that ran' % what)
         rounds = m['states'][1]['rounds']
