@@ -48,14 +48,9 @@ def campaign(tmp, fake, tok, name, states, suite='rw4k', rounds=1, **over):
 
 def tasks_over(fake, timeout=60):
     """Waits until the fake runs no task; True when it got there."""
-    end = time.time() + timeout
-    while time.time() < end:
-        st = fake.call('/_fake/state')
-        if not any(t['state'] not in ('FINISHED', 'ERROR', 'CANCELED', 'ROLLBACK')
-                   for t in st['tasks']):
-            return True
-        time.sleep(0.1)
-    return False
+    return bool(H.wait_for(lambda: not any(
+        t['state'] not in ('FINISHED', 'ERROR', 'CANCELED', 'ROLLBACK')
+        for t in fake.call('/_fake/state')['tasks']), timeout=timeout, every=0.05))
 
 
 def events(d, name):
@@ -318,7 +313,13 @@ def plain_campaign(tmp, name, body, runtime='4s', extra='suite = rr4k\n'):
 
 
 def fio_pids(pid):
+    """The fio processes below pid."""
     return [p for p in H.proc_tree(pid)[1:] if H.read_proc(p, 'comm').strip() == 'fio']
+
+
+def at_work(pids):
+    """pids once fio runs its job (fio has its job's process below it), else []."""
+    return pids if any(fio_pids(x) for x in pids) else []
 
 
 def wait_event(d, pred, proc, timeout=60):
@@ -336,13 +337,9 @@ def kill9_and_resume(tmp, d, ini, what, extra_env=None, remote=False):
     p = start_plain(['-o', d, ini], tmp, extra_env)
     e = wait_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'basis', p)
     check(e is not None, '%s: fio started' % what)
-    old = []
-    end = time.time() + 10
-    while not old and time.time() < end:
-        old = fio_pids(p.pid) if not remote else remote_fio_pids(d)
-        time.sleep(0.05)
-    check(old, '%s: the first session\'s fio runs: %r' % (what, old))
-    time.sleep(0.5)
+    old = H.wait_for(lambda: at_work(fio_pids(p.pid) if not remote else remote_fio_pids(d)),
+                     p, timeout=10) or []
+    check(old, '%s: the first session\'s fio runs its job: %r' % (what, old))
     os.kill(p.pid, signal.SIGKILL)
     p.communicate()
     q = start_plain(['--resume', d], tmp, extra_env)
@@ -482,13 +479,9 @@ def test_ssh(tmp, fake):
         p = start_plain(['-o', d, ini], tmp, env)
         e = wait_event(d, lambda e: e['event'] == 'fio-start', p)
         check(e is not None, 'ssh: fio started')
-        old, end = [], time.time() + 15
-        while not old and time.time() < end:
-            old = remote_fio_pids(d)
-            time.sleep(0.05)
-        check(old, 'ssh: the remote fio runs: %r' % old)
+        old = H.wait_for(lambda: at_work(remote_fio_pids(d)), p, timeout=15) or []
+        check(old, 'ssh: the remote fio runs its job: %r' % old)
         old_dir = remote_dir_of(d)
-        time.sleep(0.5)
         os.kill(p.pid, signal.SIGKILL)
         p.communicate()
         q = start_plain(['--resume', d], tmp, env)
