@@ -18,6 +18,7 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.parse
 
 import harness as H
 from harness import check, check_eq, load_journal, load_manifest
@@ -500,6 +501,44 @@ def test_proxmox(tmp):
         check(on and on[-1]['status'] == 'done', 'h2\'s engine powered its guest on: %s' % on)
         check(any(e['event'] == 'action-end' and e['state'] == 'after' and e['status'] == 'done'
                   for e in load_journal(host_dir(d, 'h1'))), 'h1 took its snapshot after')
+
+        # SIGTERM to every process at once (as systemd stops a unit) while a
+        # host's power-off runs, held: each engine stops once, so its safety
+        # power-on waits for the power-off and then powers the guest on (the
+        # supervisor's SIGTERM, passed on, would cut that short as a second)
+        fake.reset(guests=guests)
+        fake.fault(kind='task-hold', task='qmshutdown')
+        H.write(ini, text.split('[state down]')[0] +
+                '[state down]\nbefore = power-off; power-on; wait-ssh 127.0.0.1:%d\n' % fake.ssh)
+        d = os.path.join(tmp, 'fleet-pve-term')
+        p, w = H.start_watched(['-o', d, ini], tmp, preexec_fn=os.setpgrp)
+        check(H.wait_for(lambda: PF.held(fake, 'qmshutdown'), p), 'term: the power-off is held')
+        os.killpg(p.pid, signal.SIGTERM)
+
+        def safety_polls():
+            """The host whose safety power-on has polled the held power-off
+            for 1.5 s: longer than the supervisor takes to pass SIGTERM on."""
+            for n in ('h1', 'h2'):
+                j = os.path.join(host_dir(d, n), 'journal.jsonl')
+                if not os.path.exists(j):
+                    continue
+                m = [e['mono'] for e in load_journal(host_dir(d, n))
+                     if e['event'] == 'api-call' and e.get('during') == 'ensure-powered-on'
+                     and ':qmshutdown:' in urllib.parse.unquote(e.get('path', ''))]
+                if len(m) > 1 and m[-1] - m[0] > 1.5:
+                    return n
+            return None
+        down = H.wait_for(safety_polls, p, timeout=30)
+        check(down, 'term: the safety power-on still waits for the power-off after 1.5 s')
+        PF.release(fake, 'qmshutdown')
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 130, 'term: the fleet was interrupted (%s)' % err[-3000:])
+        check_eq(sorted(g['status'] for g in fake.state()['guests']), ['running', 'running'],
+                 'term: both guests run')
+        if down:
+            on = [e for e in load_journal(host_dir(d, down)) if e['event'] == 'ensure-powered-on']
+            check(on and on[-1]['status'] == 'done',
+                  'term: %s\'s engine powered its guest on: %s' % (down, on))
     finally:
         fake.stop()
 

@@ -16,6 +16,7 @@
 
 #include "actions/builtin.h"
 #include "engine/session.h"
+#include "fleet/link.h"
 #include "util/status.h"
 #include "machine/probe.h"
 
@@ -23,9 +24,19 @@
 static volatile int g_interrupts;
 static volatile int g_hard_stop; /* the second one: even copying back stops */
 
-static void on_signal(int sig)
+/* A fleet's host: the supervisor's pid, which passes SIGTERM on; 0 otherwise. */
+static pid_t g_supervisor;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig;
+	(void)uc;
+	/* the supervisor's SIGTERM passed on, when the engine was stopped by
+	 * another way already (systemd signals every process of its unit): the
+	 * same stop, not a second one that would cut the power-on short */
+	if (g_supervisor > 0 && g_interrupts && si && si->si_code == SI_USER &&
+	    si->si_pid == g_supervisor)
+		return;
 	g_interrupts++;
 	if (g_interrupts >= 2)
 		g_hard_stop = 1;
@@ -80,8 +91,10 @@ void fcr_safety_signals(void)
 {
 	struct sigaction sa, old;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
+	g_supervisor = fcr_fleet_linked() ? getppid() : 0;
 	/* no SA_RESTART: waits return early and look at the counter */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -27,6 +27,9 @@
 #include "record/record.h"
 #include "util/status.h"
 
+/* SIGTERM to the supervisor is passed on to the hosts' engines this much later. */
+#define TERM_DELAY_S 0.5
+
 /* A line of a child's output longer than this is passed on in pieces. */
 #define LINE_MAX_BYTES 8192
 
@@ -70,6 +73,7 @@ struct fleet {
 	int sigfd;
 	int lock_fd;
 	unsigned interrupts;
+	double term_at; /* SIGTERM is passed on then; 0: none to pass on */
 	bool tty;
 	double last_line;
 };
@@ -768,13 +772,11 @@ static void on_signal(struct fleet *F, const struct signalfd_siginfo *si)
 	if (si->ssi_signo == SIGCHLD)
 		return;
 	F->interrupts++;
-	if (si->ssi_signo == SIGTERM) {
-		for (size_t i = 0; i < F->n; i++) {
-			struct host *h = &F->hosts[i];
-			if (h->started && !h->reaped)
-				kill(h->pid, SIGTERM);
-		}
-	}
+	/* a little later: when every process was signalled at once (systemd
+	 * stops a unit so), an engine tells the one passed on from the first
+	 * only if that came first (engine/safety.c) */
+	if (si->ssi_signo == SIGTERM && !F->term_at)
+		F->term_at = cm_mono_s() + TERM_DELAY_S;
 	if (F->interrupts == 1)
 		say(F, "stopping: every host stops safely, then the fleet ends");
 }
@@ -928,6 +930,14 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 				if (F->hosts[i].started && F->hosts[i].pid == pid &&
 				    !F->hosts[i].reaped)
 					host_reaped(F, &F->hosts[i], status);
+			}
+		}
+		if (F->term_at && cm_mono_s() >= F->term_at) {
+			F->term_at = 0;
+			for (size_t i = 0; i < F->n; i++) {
+				struct host *h = &F->hosts[i];
+				if (h->started && !h->reaped)
+					kill(h->pid, SIGTERM);
 			}
 		}
 		draw_line(F, false);
