@@ -115,6 +115,19 @@ bool fcr_provider_on_should_stop(void *base)
 	return fcr_provider_should_stop(b->have_ctx ? &b->ctx : NULL, b->safety);
 }
 
+int fcr_provider_on_lock(void *base, const char *key)
+{
+	struct fcr_provider_base *b = base;
+	return b->have_ctx && b->ctx.lock ? b->ctx.lock(b->ctx.opaque, key) : 0;
+}
+
+void fcr_provider_on_unlock(void *base, const char *key)
+{
+	struct fcr_provider_base *b = base;
+	if (b->have_ctx && b->ctx.unlock)
+		b->ctx.unlock(b->ctx.opaque, key);
+}
+
 void fcr_provider_note(const struct fcr_provider_base *b, const char *level, const char *fmt, ...)
 {
 	va_list ap;

@@ -192,6 +192,15 @@ struct fcr_provider_ctx {
 	volatile int *stop;
 	/* Set by a second Ctrl-C: even ensure_powered_on() gives up. */
 	volatile int *hard_stop;
+	/*
+	 * In a fleet, what the hosts share that only one may use at a time (a
+	 * token file whose refresh token rotates): lock(KEY) waits until no
+	 * other host holds KEY, unlock(KEY) lets the next one go.  lock returns
+	 * 0 (held, also when the fleet is gone and the host is alone), or
+	 * FCR_E_STOPPED after a second Ctrl-C.  NULL outside a fleet.
+	 */
+	int (*lock)(void *opaque, const char *key);
+	void (*unlock)(void *opaque, const char *key);
 };
 
 struct fcr_provider {
@@ -262,9 +271,12 @@ void fcr_provider_base_init(struct fcr_provider_base *b, const char *type,
 void fcr_provider_base_release(struct fcr_provider_base *b);
 /* The API client's hooks, with the base as their opaque pointer: an event
  * into the journal (fcr_provider_event), whether a wait is to end
- * (fcr_provider_should_stop). */
+ * (fcr_provider_should_stop), the fleet's turns with what hosts share. */
 void fcr_provider_on_event(void *base, const char *type, json_t *fields);
 bool fcr_provider_on_should_stop(void *base);
+/* ctx->lock and ctx->unlock (0 at once without a fleet). */
+int fcr_provider_on_lock(void *base, const char *key);
+void fcr_provider_on_unlock(void *base, const char *key);
 /* A line for the user (ctx->note), when there is a context. */
 void fcr_provider_note(const struct fcr_provider_base *b, const char *level, const char *fmt, ...)
     CM_PRINTF(3, 4);

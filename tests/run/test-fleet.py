@@ -3,7 +3,7 @@
 """End-to-end tests of a fleet (issue 21): one campaign on several ssh hosts
 at once, kept in step by fiocamp-run's supervisor.
 
-usage: test-fleet.py AREA FIOCAMP_RUN [FAKE_PVE]
+usage: test-fleet.py AREA FIOCAMP_RUN [FAKE_PVE | FAKE_SCP]
 
 Each host is an sshd of the test's own on 127.0.0.1 (harness.start_sshd),
 with a directory of its own.  A host is made slow, or made to fail, by a
@@ -543,6 +543,53 @@ def test_proxmox(tmp):
         fake.stop()
 
 
+def test_netcup(tmp):
+    """Two hosts, two servers of one netcup account (the fake SCP server,
+    which rotates the refresh token at every refresh and refuses the old
+    one), one token file: the hosts take turns with it, each reading what
+    the other wrote, and both run to the end."""
+    import netcup_fake as NF
+    fake = NF.Fake(tmp)
+    try:
+        servers = [NF.SERVER, NF.SERVER + 1]
+        fake.reset(rotate=True)
+        fake.call('/_fake/reset', {'time_scale': NF.SCALE, 'lock_window': 5.0,
+                                   'boot_delay': 3.0, 'rotate': True,
+                                   'refresh_token': NF.TOKEN,
+                                   'servers': [{'id': s} for s in servers]})
+        tok = NF.token_file(tmp)
+        keys = [k for k in NF.provider_keys(fake, tok).splitlines()
+                if not k.startswith('server-id')]
+        text = ('[campaign]\nhosts = h1 h2\nsuite = rw4k\nrounds = 0\ntarget = local\n'
+                'size = 8M\nruntime = 1s\nprefill = no\n\n[provider]\n%s\n\n'
+                % '\n'.join(keys))
+        for k, sid in enumerate(servers):
+            text += ('[host h%d]\ndirectory = %s\nserver-id = %d\n\n'
+                     % (k + 1, os.path.join(tmp, 'local-%d' % k), sid))
+        text += ('[state snap]\nbefore = snapshot fc-s1\n\n'
+                 '[state cleanup]\nbefore = delete-snapshot all-created\n')
+        ini = os.path.join(tmp, 'netcup.ini')
+        H.write(ini, text)
+        d = os.path.join(tmp, 'fleet-netcup')
+        p, w = H.start_watched(['-o', d, ini], tmp)
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 0, 'the fleet is done (%s)' % err[-3000:])
+        refreshed = {n: [e for e in load_journal(host_dir(d, n))
+                         if e['event'] == 'token' and e.get('action') == 'rotated']
+                     for n in ('h1', 'h2')}
+        check(all(refreshed.values()), 'each host rotated the token: %s' % refreshed)
+        check(any(e['event'] == 'token' and e.get('action') == 'reread'
+                  for n in ('h1', 'h2') for e in load_journal(host_dir(d, n))),
+              'a host read again the token the other wrote')
+        with open(tok) as f:
+            check(f.read().strip().startswith('fiocamp-test-refresh-rotated-'),
+                  'the token file holds the last rotated token')
+    finally:
+        fake.stop()
+        leaks = sorted({what for what, text in H.CAPTURED if NF.TOKEN in text})
+        check_eq(leaks, [], 'the refresh token appears in')
+
+
 AREAS = {
     'step': test_step,
     'fail': test_fail,
@@ -550,14 +597,18 @@ AREAS = {
     'sigint': test_sigint,
     'line': test_line,
     'proxmox': test_proxmox,
+    'netcup': test_netcup,
 }
 
 
 def main():
     area, H.BIN = sys.argv[1], os.path.abspath(sys.argv[2])
-    if len(sys.argv) > 3:
+    if area == 'proxmox':
         import proxmox_fake as PF
         PF.FAKE = os.path.abspath(sys.argv[3])  # tests/fake-pve/fake_pve.py
+    elif area == 'netcup':
+        import netcup_fake as NF
+        NF.FAKE = os.path.abspath(sys.argv[3])  # tests/fake-scp/fake_scp.py
     with H.scratch('fiocamp-fleet-%s.' % area) as tmp:
         if AREAS[area](tmp) == H.SKIPPED:
             sys.exit(H.SKIPPED)

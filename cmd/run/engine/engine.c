@@ -148,6 +148,30 @@ static void provider_note(void *opaque, const char *level, const char *text)
 					   "level", level, "text", text));
 }
 
+/*
+ * The provider's turns with what the hosts of a fleet share (provider.h):
+ * a turn is short (one request), so only a second Ctrl-C stops the wait,
+ * and the safety power-on gets its turn too.  With the supervisor gone the
+ * host is alone: it goes on.
+ */
+static int provider_lock(void *opaque, const char *key)
+{
+	struct fcr_session *S = opaque;
+	double waited;
+	int rc = fcr_fleet_lock(key, S->hard_stop, &waited);
+	if (S->journal_ready && waited >= 0.05)
+		fcr_record_event(
+		    &S->rec, "provider-lock",
+		    json_pack("{s:s, s:o}", "key", key, "waited_s", fcr_jseconds(waited)));
+	return rc == 1 ? FCR_E_STOPPED : 0;
+}
+
+static void provider_unlock(void *opaque, const char *key)
+{
+	(void)opaque;
+	fcr_fleet_unlock(key);
+}
+
 /* The provider's configuration and credentials: before anything is created. */
 static int open_provider(struct fcr_session *S, struct fcr_error *err)
 {
@@ -158,6 +182,8 @@ static int open_provider(struct fcr_session *S, struct fcr_error *err)
 	    .opaque = S,
 	    .stop = S->stop,
 	    .hard_stop = S->hard_stop,
+	    .lock = fcr_fleet_linked() ? provider_lock : NULL,
+	    .unlock = fcr_fleet_linked() ? provider_unlock : NULL,
 	};
 	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
 	struct cm_strv problems = {0};

@@ -110,9 +110,8 @@ static void send_line(const char *line)
 	}
 }
 
-/* Waits for the supervisor's "go": 0, or 1 once *stop is set (an
- * interrupt, or the supervisor gone: then the signal lost() sends sets
- * it). */
+/* Waits for the supervisor's "go": 0, 1 once *stop is set, 2 when the
+ * supervisor is gone (the signal lost() sends stops the engine). */
 static int wait_go(volatile int *stop)
 {
 	char buf[64];
@@ -120,11 +119,8 @@ static int wait_go(volatile int *stop)
 	for (;;) {
 		if (*stop)
 			return 1;
-		if (fcr_fleet_lost()) {
-			/* the signal is on its way: wait for its handler */
-			poll(NULL, 0, 20);
-			continue;
-		}
+		if (fcr_fleet_lost())
+			return 2;
 		struct pollfd p = {.fd = g_fd, .events = POLLIN};
 		int n = poll(&p, 1, 200);
 		if (n <= 0)

@@ -42,8 +42,9 @@ bool fcr_fleet_lost(void);
 
 /*
  * Sends "barrier SEQ STATE REP" and waits for "go": 0 with *waited_s when
- * the fleet goes on, 1 when *stop became nonzero meanwhile (Ctrl-C, or the
- * supervisor gone).  Not in a fleet: 0 at once.
+ * the fleet goes on, 1 when *stop became nonzero meanwhile (Ctrl-C), 2
+ * when the supervisor is gone (the engine is being stopped).  Not in a
+ * fleet: 0 at once.
  */
 int fcr_fleet_barrier(unsigned seq, const char *state, unsigned rep, volatile int *stop,
 		      double *waited_s);

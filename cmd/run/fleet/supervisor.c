@@ -53,13 +53,13 @@ struct host {
 	enum waiting wait;
 	unsigned seq, rep; /* the barrier it waits at */
 	char *state;
-	double since;	    /* when it began to wait (barrier or lock) */
-	char *wants;	    /* the lock it waits for */
-	char *holds;	    /* the lock it holds */
-	char *fields;	    /* its last status line's fields (link.h) */
-	double fields_mono; /* when they came */
-	char *last_err;	    /* its last line on stderr */
-	json_t *obj;	    /* its entry in the fleet's manifest (borrowed) */
+	double since;	      /* when it began to wait (barrier or lock) */
+	char *wants;	      /* the lock it waits for */
+	struct cm_strv holds; /* the locks it holds */
+	char *fields;	      /* its last status line's fields (link.h) */
+	double fields_mono;   /* when they came */
+	char *last_err;	      /* its last line on stderr */
+	json_t *obj;	      /* its entry in the fleet's manifest (borrowed) */
 };
 
 struct fleet {
@@ -486,7 +486,7 @@ static void grant(struct fleet *F, const char *key)
 	struct host *next = NULL;
 	for (size_t i = 0; i < F->n; i++) {
 		struct host *h = &F->hosts[i];
-		if (h->holds && !strcmp(h->holds, key) && !h->ended)
+		if (cm_strv_has(&h->holds, key) && !h->ended)
 			return;
 		if (h->wait == AT_LOCK && !h->ended && !strcmp(h->wants, key) &&
 		    (!next || h->since < next->since))
@@ -495,7 +495,7 @@ static void grant(struct fleet *F, const char *key)
 	if (!next)
 		return;
 	double waited = cm_mono_s() - next->since;
-	next->holds = next->wants;
+	cm_strv_take(&next->holds, next->wants);
 	next->wants = NULL;
 	if (waited >= 0.05) {
 		json_t *list = json_object_get(F->m, "lock_waits");
@@ -506,20 +506,20 @@ static void grant(struct fleet *F, const char *key)
 		json_array_append_new(list, json_pack("{s:s, s:s, s:o}", "host", next->name, "key",
 						      key, "waited_s", fcr_jseconds(waited)));
 		save(F);
-		say(F, "%s: its transition begins after %.1fs (%s: one at a time)", next->name,
-		    waited, key);
+		say(F, "%s: its turn with %s after %.1fs (one host at a time)", next->name, key,
+		    waited);
 	}
 	go(next);
 }
 
-static void unlock(struct fleet *F, struct host *h)
+static void unlock(struct fleet *F, struct host *h, const char *key)
 {
-	if (!h->holds)
+	if (!cm_strv_has(&h->holds, key))
 		return;
-	char *key = h->holds;
-	h->holds = NULL;
-	grant(F, key);
-	free(key);
+	char *copy = cm_strdup(key);
+	cm_strv_del(&h->holds, copy);
+	grant(F, copy);
+	free(copy);
 }
 
 static void on_message(struct fleet *F, struct host *h, char *line)
@@ -556,13 +556,11 @@ static void on_message(struct fleet *F, struct host *h, char *line)
 		h->wants = cm_strdup(line + 5);
 		h->since = cm_mono_s();
 		h->wait = AT_LOCK;
-		/* a second lock while it holds one: it holds that one still */
 		grant(F, h->wants);
 		return;
 	}
 	if (!strncmp(line, "unlock ", 7)) {
-		if (h->holds && !strcmp(h->holds, line + 7))
-			unlock(F, h);
+		unlock(F, h, line + 7);
 		return;
 	}
 bad:
@@ -576,7 +574,8 @@ static void host_ended(struct fleet *F, struct host *h)
 	h->wait = FREE;
 	free(h->wants);
 	h->wants = NULL;
-	unlock(F, h);
+	while (h->holds.n)
+		unlock(F, h, h->holds.v[h->holds.n - 1]);
 	/* what the others wait for may need it no longer */
 	for (size_t i = 0; i < F->n; i++) {
 		struct host *o = &F->hosts[i];
@@ -996,7 +995,7 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 		free(h->rel);
 		free(h->state);
 		free(h->wants);
-		free(h->holds);
+		cm_strv_release(&h->holds);
 		free(h->fields);
 		free(h->last_err);
 	}

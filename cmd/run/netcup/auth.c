@@ -91,10 +91,47 @@ static void rotate(struct fcr_netcup *nc, const char *fresh)
 	fcr_api_emit(&nc->auth, "token", f);
 }
 
+static int refresh(struct fcr_netcup *nc, struct fcr_error *err);
+
+/*
+ * Hosts of a fleet may share the token file, and a refresh may rotate the
+ * token, which ends the old one: they take turns (cfg.lock), and each reads
+ * the file again in its turn, for what another host wrote.
+ */
 int fcr_netcup_access_token(struct fcr_netcup *nc, bool force, struct fcr_error *err)
 {
 	if (!force && nc->access_token && cm_mono_s() < nc->access_valid_until)
 		return 0;
+	if (!nc->token_file || !nc->cfg.lock)
+		return refresh(nc, err);
+	char *real = realpath(nc->token_file, NULL);
+	char *key = cm_asprintf("netcup-token:%s", real ? real : nc->token_file);
+	free(real);
+	if (nc->cfg.lock(nc->cfg.ctx, key) < 0) {
+		free(key);
+		return fcr_fail_as(
+		    err, FCR_E_STOPPED,
+		    "stopped while another host of the fleet refreshed the token of %s",
+		    nc->token_file);
+	}
+	char *now = NULL;
+	if (fcr_secret_read_file(nc->token_file, "refresh token", LOGIN_HINT, &now, NULL) == 0 &&
+	    strcmp(now, nc->refresh_token)) {
+		fcr_secret_free(nc->refresh_token);
+		nc->refresh_token = now;
+		fcr_api_emit(&nc->auth, "token", json_pack("{s:s}", "action", "reread"));
+	} else {
+		fcr_secret_free(now);
+	}
+	int rc = refresh(nc, err);
+	nc->cfg.unlock(nc->cfg.ctx, key);
+	free(key);
+	return rc;
+}
+
+/* A new access token from the refresh token (rotated when the realm says). */
+static int refresh(struct fcr_netcup *nc, struct fcr_error *err)
+{
 	fcr_secret_free(nc->access_token);
 	fcr_secret_free(nc->authorization);
 	nc->access_token = nc->authorization = NULL;

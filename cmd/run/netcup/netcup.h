@@ -92,7 +92,12 @@ struct fcr_netcup_config {
 
 	void (*event)(void *ctx, const char *type, json_t *fields); /* may be NULL */
 	bool (*should_stop)(void *ctx);
-	void *ctx; /* passed to event, should_stop and the login prompt */
+	/* Turns with the token file, which hosts of a fleet may share: a
+	 * refresh (which may rotate the token) happens between lock and
+	 * unlock, with the file read again first.  May be NULL. */
+	int (*lock)(void *ctx, const char *key);
+	void (*unlock)(void *ctx, const char *key);
+	void *ctx; /* passed to event, should_stop, lock, unlock and the login prompt */
 };
 
 /* Fills cfg with the defaults above (server_id 0, no token file, no callbacks). */

@@ -134,6 +134,8 @@ static int ncp_configure(const struct fcr_provider_section *sec, const struct fc
 	p->cfg.token_file = p->token_file;
 	p->cfg.event = fcr_provider_on_event;
 	p->cfg.should_stop = fcr_provider_on_should_stop;
+	p->cfg.lock = fcr_provider_on_lock;
+	p->cfg.unlock = fcr_provider_on_unlock;
 	p->cfg.ctx = &p->base;
 	*state = p;
 	return 0;
