@@ -75,7 +75,6 @@ struct fleet {
 	unsigned interrupts;
 	double term_at; /* SIGTERM is passed on then; 0: none to pass on */
 	bool tty;
-	double last_line;
 };
 
 /* ---- the manifest --------------------------------------------------------- */
@@ -245,6 +244,7 @@ static void problem(const char *fmt, ...)
 
 static void host_line(struct fleet *F, struct host *h, struct stream *s, const char *line)
 {
+	(void)F;
 	char *text = cm_asprintf("%s: %s", h->name, line);
 	fcr_progress_text(s == &h->out ? stdout : stderr, text);
 	free(text);
@@ -253,7 +253,6 @@ static void host_line(struct fleet *F, struct host *h, struct stream *s, const c
 		/* its reason: without the program's name */
 		h->last_err = cm_strdup(strncmp(line, "fiocamp-run: ", 13) ? line : line + 13);
 	}
-	F->last_line = cm_mono_s();
 }
 
 static void on_message(struct fleet *F, struct host *h, char *line);
