@@ -318,7 +318,8 @@ def test_resume(tmp):
 
 def test_sigint(tmp):
     """Ctrl-C (SIGINT to the process group) stops every host; the fleet
-    says how to continue."""
+    says how to continue.  Resumed, SIGTERM to the supervisor alone stops
+    every host, and so does SIGINT to it alone."""
     hosts = start_hosts(tmp, ['h1', 'h2'])
     if hosts is None:
         print('sshd or ssh missing: skipped')
@@ -358,6 +359,17 @@ def test_sigint(tmp):
         for n in ('h1', 'h2'):
             check_eq(load_manifest(host_dir(d, n))['status'], 'interrupted',
                      'SIGTERM: %s\'s own manifest' % n)
+        # and SIGINT sent to the supervisor alone (kill -INT PID) is passed on too
+        p, w = H.start_watched(['--resume', d], tmp)
+        check(H.wait_for(lambda: len([e for e in load_journal(host_dir(d, 'h2'))
+                                      if e['event'] == 'action-start']) == 3, p),
+              'h2 is in its action a third time')
+        p.send_signal(signal.SIGINT)
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 130, 'SIGINT to it alone: the fleet was interrupted (%s)' % err[-3000:])
+        for n in ('h1', 'h2'):
+            check_eq(load_manifest(host_dir(d, n))['status'], 'interrupted',
+                     'SIGINT to it alone: %s\'s own manifest' % n)
     finally:
         stop_hosts(hosts)
 

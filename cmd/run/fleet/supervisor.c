@@ -27,8 +27,8 @@
 #include "record/record.h"
 #include "util/status.h"
 
-/* SIGTERM to the supervisor is passed on to the hosts' engines this much later. */
-#define TERM_DELAY_S 0.5
+/* A signal to the supervisor is passed on to the hosts' engines this much later. */
+#define PASS_DELAY_S 0.5
 
 /* A line of a child's output longer than this is passed on in pieces. */
 #define LINE_MAX_BYTES 8192
@@ -73,7 +73,8 @@ struct fleet {
 	int sigfd;
 	int lock_fd;
 	unsigned interrupts;
-	double term_at; /* SIGTERM is passed on then; 0: none to pass on */
+	double pass_at; /* pass_sig is passed on then; 0: none to pass on */
+	int pass_sig;
 	bool tty;
 };
 
@@ -763,18 +764,25 @@ static int severity(int status)
 	}
 }
 
-/* A signal to the supervisor: the first Ctrl-C reached every host through
- * the terminal's process group; SIGTERM is passed on. */
+/*
+ * A signal to the supervisor: Ctrl-C and a hangup of the terminal reached
+ * every host through the terminal's process group already; SIGTERM, and
+ * SIGINT or SIGHUP sent by kill(2) (perhaps to the supervisor alone), are
+ * passed on.
+ */
 static void on_signal(struct fleet *F, const struct signalfd_siginfo *si)
 {
 	if (si->ssi_signo == SIGCHLD)
 		return;
 	F->interrupts++;
-	/* a little later: when every process was signalled at once (systemd
-	 * stops a unit so), an engine tells the one passed on from the first
-	 * only if that came first (engine/safety.c) */
-	if (si->ssi_signo == SIGTERM && !F->term_at)
-		F->term_at = cm_mono_s() + TERM_DELAY_S;
+	bool sent = si->ssi_code == SI_USER || si->ssi_code == SI_QUEUE;
+	/* a little later: when every process was signalled at once (kill -INT
+	 * -PGID, systemd stopping a unit), an engine tells the one passed on
+	 * from the first only if that came first (engine/safety.c) */
+	if ((si->ssi_signo == SIGTERM || sent) && !F->pass_at) {
+		F->pass_at = cm_mono_s() + PASS_DELAY_S;
+		F->pass_sig = (int)si->ssi_signo;
+	}
 	if (F->interrupts == 1)
 		say(F, "stopping: every host stops safely, then the fleet ends");
 }
@@ -930,12 +938,12 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 					host_reaped(F, &F->hosts[i], status);
 			}
 		}
-		if (F->term_at && cm_mono_s() >= F->term_at) {
-			F->term_at = 0;
+		if (F->pass_at && cm_mono_s() >= F->pass_at) {
+			F->pass_at = 0;
 			for (size_t i = 0; i < F->n; i++) {
 				struct host *h = &F->hosts[i];
 				if (h->started && !h->reaped)
-					kill(h->pid, SIGTERM);
+					kill(h->pid, F->pass_sig);
 			}
 		}
 		draw_line(F, false);
