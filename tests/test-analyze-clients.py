@@ -145,6 +145,8 @@ def check_campaign():
         check('<section id="clients">' in page and '<a href="#clients">Clients</a>' in page
               and '<th scope="row">h3 IOPS</th>' in page,
               "campaign: the HTML report's clients")
+        check('<th scope="row">host</th><td>h1: ' in page and "; h3: " in page,
+              "campaign: the HTML facts give each host's")
 
         # without the manifest's clients: as fio reports them, by name
         copy = os.path.join(d, "campaign")
@@ -162,6 +164,38 @@ def check_campaign():
                        ["rounds"][0]["clients"])
         check(names == ports + ["All clients"],
               "campaign without clients: HOSTNAME:PORT in order: %s" % names)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+def check_sockets_named():
+    """A campaign's round whose clients are sockets named as the hosts (as
+    mode = aggregate reaches them: hostname the socket's name, port 8765),
+    the hosts called otherwise by the manifest: its names, in its order."""
+    d = tempfile.mkdtemp(prefix="test-analyze-clients-",
+                         dir=os.environ.get("FC_BUILDDIR") or tempfile.gettempdir())
+    try:
+        os.makedirs(os.path.join(d, "basis", "r1"))
+        shutil.copyfile(SOCK2, os.path.join(d, "basis", "r1", "rr4k.json"))
+        clients = [{"host": "beta", "hostname": "h2", "port": 8765},
+                   {"host": "alpha", "hostname": "h1", "port": 8765}]
+        m = {"format": "fiocamp-manifest", "version": 1, "campaign": "socks",
+             "status": "done", "mode": "aggregate",
+             "states": [{"name": "basis", "status": "done", "before": [], "rounds": [
+                 {"round": 1, "status": "done", "clients": clients, "tests": [
+                     {"test": "rr4k", "status": "done", "json": "basis/r1/rr4k.json",
+                      "logs": []}]}]}]}
+        with open(os.path.join(d, "manifest.json"), "w") as f:
+            json.dump(m, f)
+        rc, out, err = run(["--csv", "clients", d])
+        rows, num = parse_csv(out)
+        check(rc == 0 and [r["client"] for r in rows] == ["beta", "alpha", "All clients"],
+              "sockets named: the manifest's hosts in its order: %d %s %s"
+              % (rc, [r["client"] for r in rows], err))
+        doc = report(SOCK2)
+        h2 = [e for e in doc["client_stats"] if e["hostname"] == "h2"
+              and e["jobname"] != "All clients"][0]
+        close(num(rows[0]["iops_median"]), rates(h2)[0], "sockets named: beta is h2's entry")
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -192,6 +226,7 @@ def check_piles():
 
 def main():
     check_campaign()
+    check_sockets_named()
     check_piles()
     return summary()
 

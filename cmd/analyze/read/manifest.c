@@ -140,29 +140,60 @@ static void manifest_rep(struct an_transition *tr, size_t *cap, size_t *cap_reps
 			       : data_back_s(tr->actions + rep->first_action, rep->n_actions);
 }
 
-/* "vm, kernel 6.1.0, 2 CPUs, 3.8 GiB; target ssh root@vps" from the
- * manifest's host facts, for the report; NULL when it has none. */
-static char *manifest_host(const json_t *root)
+/* ", " after what b holds past start. */
+static const char *sep_after(const struct cm_buf *b, size_t start)
+{
+	return b->len > start ? ", " : "";
+}
+
+/* "vm, kernel 6.1.0, 2 CPUs, 3.8 GiB; target ssh root@vps" from an
+ * object's host facts and target, appended to b. */
+static void host_facts(struct cm_buf *b, const json_t *root, const char *target_sep)
 {
 	const json_t *host = json_object_get(root, "host");
-	struct cm_buf b = {NULL, 0, 0};
 	const char *name = json_string_value(json_object_get(host, "hostname"));
 	const char *kernel = json_string_value(json_object_get(host, "kernel"));
 	const json_t *cpus = json_object_get(host, "cpus");
 	const json_t *mem = json_object_get(host, "mem_kib");
 	const char *target = json_string_value(json_object_get(root, "target"));
+	size_t start = b->len;
 	if (name)
-		cm_buf_puts(&b, name);
+		cm_buf_puts(b, name);
 	if (kernel)
-		cm_buf_printf(&b, "%skernel %s", b.len ? ", " : "", kernel);
+		cm_buf_printf(b, "%skernel %s", sep_after(b, start), kernel);
 	if (json_is_integer(cpus))
-		cm_buf_printf(&b, "%s%lld CPUs", b.len ? ", " : "",
+		cm_buf_printf(b, "%s%lld CPUs", sep_after(b, start),
 			      (long long)json_integer_value(cpus));
 	if (json_is_integer(mem))
-		cm_buf_printf(&b, "%s%.1f GiB", b.len ? ", " : "",
+		cm_buf_printf(b, "%s%.1f GiB", sep_after(b, start),
 			      (double)json_integer_value(mem) / (1024.0 * 1024.0));
 	if (target)
-		cm_buf_printf(&b, "%starget %s", b.len ? "; " : "", target);
+		cm_buf_printf(b, "%starget %s", b->len > start ? target_sep : "", target);
+}
+
+/* The manifest's host facts for the report, one line; of each host of a
+ * campaign of several at once (mode = aggregate: "hosts"), each named;
+ * NULL when it has none. */
+static char *manifest_host(const json_t *root)
+{
+	struct cm_buf b = {NULL, 0, 0};
+	const json_t *hosts = json_object_get(root, "hosts");
+	if (json_is_array(hosts) && !json_object_get(root, "host")) {
+		size_t i;
+		const json_t *h;
+		json_array_foreach(hosts, i, h) {
+			const char *name = json_string_value(json_object_get(h, "name"));
+			if (!name)
+				continue;
+			cm_buf_printf(&b, "%s%s: ", b.len ? "; " : "", name);
+			size_t at = b.len;
+			host_facts(&b, h, ", ");
+			if (b.len == at)
+				cm_buf_puts(&b, "?");
+		}
+	} else {
+		host_facts(&b, root, "; ");
+	}
 	if (!b.len)
 		return NULL;
 	char *clean = cm_utf8_dup(b.s);
