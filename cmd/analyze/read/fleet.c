@@ -237,9 +237,10 @@ static void fleet_notes(struct an_analysis *a, const struct an_fleet *f)
 			size_t runs = 0;
 			for (size_t i = 0; i < a->n_runs; i++)
 				runs += a->runs[i].campaign == h->campaign && !a->runs[i].reason;
-			char *done = runs ? cm_asprintf("the %zu run%s it completed %s analyzed", runs,
-							runs == 1 ? "" : "s", runs == 1 ? "is" : "are")
-					  : cm_strdup("it completed no run");
+			char *done =
+			    runs ? cm_asprintf("the %zu run%s it completed %s analyzed", runs,
+					       runs == 1 ? "" : "s", runs == 1 ? "is" : "are")
+				 : cm_strdup("it completed no run");
 			an_warn(a, "%s: host %s %s%s%s%s; %s", f->manifest, h->name, h->status, es,
 				h->reason ? ": " : "", h->reason ? h->reason : "", done);
 			free(done);
