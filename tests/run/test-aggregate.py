@@ -49,10 +49,12 @@ def host_ini(tmp, name, port, opts):
     return path
 
 
-def fio_tcp_listeners():
-    """The lines of `ss -ltnp` that name a fio process."""
+def fio_tcp_listeners(pids):
+    """The lines of `ss -ltnp` that name one of the fio processes pids (other
+    tests on this machine may run fio servers of their own)."""
     out = subprocess.run(['ss', '-ltnp'], capture_output=True, text=True).stdout
-    return [l for l in out.splitlines() if '"fio"' in l]
+    return [l for l in out.splitlines()
+            if any('"fio",pid=%d,' % q in l for q in pids)]
 
 
 def fio_server_pids(sock):
@@ -126,7 +128,8 @@ def test_server(tmp):
         local = os.path.join(run_dir, 'h1')
         check(stat.S_ISSOCK(os.lstat(local).st_mode), "the tunnel's socket here")
         check_eq(stat.S_IMODE(os.lstat(local).st_mode), 0o600, 'owner-only too')
-        check_eq(fio_tcp_listeners(), [], 'no fio listens on TCP')
+        check(pids, 'fio processes on the socket')
+        check_eq(fio_tcp_listeners(pids), [], 'none of them listens on TCP')
         job = os.path.join(tmp, 'job.fio')
         write(job, '[one]\nioengine=null\nsize=4m\n')
         c = subprocess.run(['fio', '--output-format=json', '--client=sock:h1', job],
@@ -307,7 +310,11 @@ def test_run(tmp):
         servers = [fio_server_pids(os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock'))
                    for k in (1, 2, 3)]
         check(all(servers), 'a server on each host: %r' % servers)
-        check_eq(fio_tcp_listeners(), [], 'no fio listens on TCP (ss -ltnp)')
+        check_eq(fio_tcp_listeners(sum(servers, [])), [],
+                 'no fio of theirs listens on TCP (ss -ltnp)')
+        unix = subprocess.run(['ss', '-lxp'], capture_output=True, text=True).stdout
+        check(all(os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock') in unix
+                  for k in (1, 2, 3)), 'each listens on its Unix socket (ss -lxp)')
         if e:
             check('--client=sock:h1' in e.get('argv', '') and
                   '--client=sock:h3' in e.get('argv', ''), 'one client over all: %s' %
