@@ -4,7 +4,8 @@
  *
  *   fioserver-drive start HOST CAMPAIGN RUN_DIR
  *       starts HOST's server (the campaign file says where), prints
- *       "ready PID" once it answered, stops it when stdin ends ("stopped")
+ *       "ready PID" once it answered, probes it again for each line
+ *       "probe" on stdin, stops it when stdin ends ("stopped")
  *   fioserver-drive reap CAMPAIGN      a leftover stopped: "reaped N"
  *   fioserver-drive versions HOST=CAMPAIGN ...
  *       the fio of each host (its preflight) against this machine's
@@ -63,9 +64,17 @@ static int start(const char *host, const char *path, const char *run_dir)
 	}
 	printf("ready %ld\n", s.pid);
 	fflush(stdout);
-	char buf[256];
-	while (read(0, buf, sizeof(buf)) > 0)
-		;
+	/* each line "probe" probes the server again; the end of stdin stops it */
+	char line[256];
+	while (fgets(line, sizeof(line), stdin)) {
+		if (strcmp(line, "probe\n"))
+			continue;
+		if (fcr_fioserver_probe(&s, &err) < 0)
+			printf("probe failed: %s\n", err.msg);
+		else
+			printf("probe answered\n");
+		fflush(stdout);
+	}
 	int rc = fcr_fioserver_stop(&s, &err);
 	if (rc < 0)
 		fprintf(stderr, "%s\n", err.msg);

@@ -145,7 +145,19 @@ def test_server(tmp):
             'the message names its pid: %s' % r.stderr)
         check(H.alive(server), 'the running one untouched')
 
-        # stopped: server, socket, pid file, tunnel
+        # probed again: it answers; with its server gone the host is named
+        p.stdin.write('probe\n')
+        p.stdin.flush()
+        check_eq(p.stdout.readline(), 'probe answered\n', 'the server answers again')
+        os.kill(server, signal.SIGKILL)
+        H.wait_gone([server])
+        p.stdin.write('probe\n')
+        p.stdin.flush()
+        said = p.stdout.readline()
+        check(said.startswith("probe failed: host h1: fio's server on %s@127.0.0.1 does not "
+                              "answer through the tunnel" % user()), 'the host named: %r' % said)
+
+        # stopped: server (its connection's child), socket, pid file, tunnel
         p.stdin.close()
         check_eq(p.stdout.read().strip(), 'stopped', 'the stop said so')
         check_eq(p.wait(timeout=60), 0, 'the drive ended well: %s' % p.stderr.read())
