@@ -9,8 +9,8 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           left, found by its pid file and stopped; a fio of another version
           on a host (a wrapper named fio) refused with the table of versions.
   run     fiocamp-run on a campaign of mode = aggregate over three ssh hosts
-          (three sshd): each test a client run with three clients and "All
-          clients", each host's own file and size, no fio listening on TCP
+          (three sshd): the prefill and each test a client run with three
+          clients and "All clients", each host's own file and size, no fio listening on TCP
           while it runs (ss -ltnp), the servers stopped at the end.
   resume  Ctrl-C while a client runs: the servers stopped; then the
           controller killed (kill -9) while a client runs: the servers are
@@ -232,7 +232,8 @@ def three_hosts(tmp):
             'runtime = 1s\n'
             'size = 8M\n'
             'ioengine = psync\n'
-            'direct = 0\n')
+            'direct = 0\n'
+            'prefill = yes\n')
     for k, (_, port, _, opts) in enumerate(started, 1):
         text += ('\n[host h%d]\n'
                  'target = ssh %s@127.0.0.1:%d\n'
@@ -254,6 +255,14 @@ def client_report(path):
 def check_aggregate_result(tmp, d, rounds=2):
     m = H.load_manifest(d)
     check_eq(m['status'], 'done', 'campaign status')
+    # the prefill: one client run writing every host's whole test file
+    check_eq(m['prefill']['status'], 'done', 'the prefill')
+    if m['prefill'].get('json'):
+        rep = client_report(os.path.join(d, m['prefill']['json']))
+        w = {c['hostname']: c['write']['io_bytes'] for c in rep.get('client_stats', [])
+             if c['jobname'] != 'All clients'}
+        check_eq(w, {'h1': 8 << 20, 'h2': 16 << 20, 'h3': 24 << 20},
+                 'each host wrote its whole file')
     check_eq(m.get('mode'), 'aggregate', 'the manifest says aggregate')
     check_eq([h['name'] for h in m.get('hosts', [])], ['h1', 'h2', 'h3'], 'its hosts')
     mine = subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()
@@ -368,7 +377,8 @@ def test_resume(tmp):
         # Ctrl-C while a client runs: it stops the servers' jobs, the
         # session stops the servers on its way out
         p, w = H.start_watched(['-o', d, ini], tmp)
-        e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start', p)
+        e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and
+                             e.get('state') == 'basis', p)
         check(e is not None, 'a client run began')
         running = [fio_server_pids(s) for s in socks]
         os.kill(p.pid, signal.SIGINT)

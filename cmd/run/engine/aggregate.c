@@ -50,11 +50,6 @@ int fcr_aggregate_check(const struct fcr_campaign *c, struct cm_strv *problems)
 			     "%s: mode = aggregate has no variants: each host's own directory "
 			     "([host NAME] directory =) is where its client runs",
 			     c->source);
-	if (c->prefill)
-		cm_strv_addf(problems,
-			     "%s: mode = aggregate has no prefill (fio lays out each "
-			     "host's test file before its first run)",
-			     c->source);
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		if (st->steady_max)
