@@ -16,6 +16,8 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           controller killed (kill -9) while a client runs: the servers are
           left; --resume finds and stops them, then finishes.
   refuse  what mode = aggregate does not do, refused before anything runs.
+  fatal   out of memory (FIOCAMP-RUN: the fail-alloc build): the fatal path
+          stops the servers.
 
 Usage: test-aggregate.py AREA FIOCAMP-RUN FIOSERVER-DRIVE
 """
@@ -211,11 +213,12 @@ def test_server(tmp):
             pr.wait(timeout=10)
 
 
-def three_hosts(tmp):
+def three_hosts(tmp, n=3):
     """Three sshd on 127.0.0.1 (None when sshd is missing) and a campaign of
-    mode = aggregate over them: host hN's directory tmp/hN, its size N*8M."""
+    mode = aggregate over them: host hN's directory tmp/hN, its size N*8M;
+    with n, that many hosts."""
     started = []
-    for k in (1, 2, 3):
+    for k in range(1, n + 1):
         d = os.path.join(tmp, 'sshd-%d' % k)
         os.mkdir(d)
         one = H.start_sshd(d)
@@ -224,7 +227,7 @@ def three_hosts(tmp):
         started.append(one)
     ini = os.path.join(tmp, 'agg.ini')
     text = ('[campaign]\n'
-            'hosts = h1 h2 h3\n'
+            'hosts = %s\n' % ' '.join('h%d' % k for k in range(1, n + 1)) +
             'mode = aggregate\n'
             'suite = rr4k rw4k\n'
             'rounds = 2\n'
@@ -421,6 +424,42 @@ def test_resume(tmp):
             pr.wait(timeout=10)
 
 
+def test_fatal(tmp):
+    """Out of memory between two client runs (H.BIN: the test build whose next
+    allocation fails once the trigger file exists): the fatal path stops the
+    servers too."""
+    procs, ini = three_hosts(tmp, n=2)
+    if procs is None:
+        print('sshd or ssh missing: skipped')
+        return H.SKIPPED
+    try:
+        d = os.path.join(tmp, 'camp')
+        trigger = os.path.join(tmp, 'fail-alloc-now')
+        p, w = H.start_watched(['-o', d, ini], tmp, {'FIOCAMP_TEST_FAIL_ALLOC': trigger})
+        e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and
+                             e.get('state') == 'basis', p)
+        check(e is not None, 'a client run began')
+        socks = [os.path.join(tmp, 'h%d' % k, '.fiocamp-fio', 'fio.sock') for k in (1, 2)]
+        running = [fio_server_pids(s) for s in socks]
+        check(all(running), 'the servers run')
+        write(trigger, '')
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 1, 'the fatal exit status (%s)' % err[-1500:])
+        check('fiocamp-run: out of memory' in err, 'says why: %s' % err[-1500:])
+        for pids in running:
+            H.wait_gone(pids)
+            check(not any(H.alive(q) for q in pids), 'the server stopped on the fatal path')
+        j = H.load_journal(d)
+        check_eq(sorted(e['host'] for e in j if e['event'] == 'fio-server-stop' and
+                        e['status'] == 'done'), ['h1', 'h2'], 'each stopped')
+        check(any(e['event'] == 'error' and e.get('step') == 'fatal' for e in j),
+              'the journal has the fatal error')
+    finally:
+        for pr in procs:
+            pr.terminate()
+            pr.wait(timeout=10)
+
+
 def test_refuse(tmp):
     ini = os.path.join(tmp, 'bad.ini')
     write(ini, '[campaign]\nhosts = h1 h2\nmode = aggregate\nsuite = rr4k\n'
@@ -447,6 +486,7 @@ AREAS = {
     'run': test_run,
     'resume': test_resume,
     'refuse': test_refuse,
+    'fatal': test_fatal,
 }
 
 

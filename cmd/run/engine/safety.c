@@ -64,6 +64,8 @@ static void on_fatal(const char *why)
 		fcr_session_failure(S, "fatal", why);
 	if (S->maybe_down && S->prov_ready)
 		fcr_safety_power_on(S, why);
+	/* mode = aggregate: no fio server is left on the hosts */
+	fcr_aggregate_stop(S);
 	if (S->journal_ready)
 		fprintf(stderr,
 			"fiocamp-run: stopped by a fatal error (%s); after fixing the cause: "
