@@ -85,8 +85,9 @@ def in_parallel(tmp, fake, cases, one, new_fake, workers=3):
     each with a fake server (new_fake(wtmp)) and a directory of its own
     (the first thread with `fake` and `tmp`), so that the cases, which wait
     for the fake more than they work, overlap.  A case that raises is a
-    failure."""
+    failure.  No more workers than cases."""
     todo = list(cases)
+    workers = max(1, min(workers, len(todo)))
     lock = threading.Lock()
 
     def worker(k):

@@ -144,13 +144,16 @@ def provider_keys(fake, tok, trust='pin', extra=''):
 
 
 def campaign(tmp, fake, name, states, tok=None, trust='pin', extra='', rounds=1):
-    """states: [(name, before)]; 'WAIT' in before is the fake's wait-ssh."""
+    """states: [(name, before)] or [(name, before, rounds)] (the state's own
+    rounds); 'WAIT' in before is the fake's wait-ssh."""
     text = ('[campaign]\nname = %s\nsuite = rw4k\nrounds = %d\npause = 0s\ntarget = local\n'
             'directory = %s\nsize = 8M\nruntime = 1s\nprefill = no\nwait-timeout = 60s\n\n'
             '[provider]\n%s\n' % (name, rounds, os.path.join(tmp, 'target'),
                                   provider_keys(fake, tok, trust, extra)))
-    for sname, before in states:
+    for sname, before, *own in states:
         text += '[state %s]\n' % sname
+        if own:
+            text += 'rounds = %d\n' % own[0]
         if before:
             text += 'before = %s\n' % before.replace('WAIT', 'wait-ssh 127.0.0.1:%d' % fake.ssh)
         text += '\n'

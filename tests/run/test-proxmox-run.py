@@ -437,7 +437,7 @@ def test_sigint(tmp, fake):
                                  if e['event'] == 'pve-task' and e['type'] == when]
                         if os.path.exists(os.path.join(d, 'journal.jsonl')) else None, p)
         check(upid, '%s: its task started' % what)
-        time.sleep(0.2)
+        check(wait_for(lambda: polled(d, when), p), '%s: its task is polled' % what)
         p.send_signal(signal.SIGINT)
         rc, out, err = finish(p, w)
         check_eq(rc, 130, '%s: exit status after Ctrl-C (%s)' % (what, err[-1500:]))
@@ -511,10 +511,10 @@ def test_resume(tmp, fake):
     # 2. the answer lost (a stall beyond http-timeout), Ctrl-C in the pause
     #    before the check: no UPID, only the task ids seen before
     fake.reset()
-    fake.fault(kind='stall', when='after', seconds=3, method='POST',
+    fake.fault(kind='stall', when='after', seconds=1.5, method='POST',
                path='/nodes/pve1/qemu/100/snapshot')
     text = open(campaign(tmp, fake, 'resume2', [('s', 'snapshot r2')], tok=tok)).read()
-    text = text.replace('http-timeout = 10s', 'http-timeout = 1s').replace(
+    text = text.replace('http-timeout = 10s', 'http-timeout = 500ms').replace(
         'retry-wait = 100ms', 'retry-wait = 20s')
     ini = os.path.join(tmp, 'resume2.ini')
     write(ini, text)
@@ -528,7 +528,9 @@ def test_resume(tmp, fake):
     uw = a.get('result', {}).get('unknown_write', {})
     check('upid' not in uw and isinstance(uw.get('before', {}).get('tasks'), list),
           'resume 2: no UPID, the ids seen before: %r' % uw)
-    time.sleep(3)  # the fake carries the stalled request out
+    # the fake carries the stalled request out: its answer, which no one reads
+    check(wait_for(lambda: [r for r in posts(fake.requests(), '/snapshot') if r['reason']],
+                   timeout=30), 'resume 2: the fake ends the stalled request')
     rc, out, err = run(['--resume', d], tmp)
     check_eq(rc, 0, 'resume 2: the resume (%s)' % err[-2000:])
     a = action(load_manifest(d), 's', 'snapshot r2')
@@ -771,7 +773,7 @@ def test_interrupts(tmp, fake):
     the qmrestore, its start) and of a revert (the rollback, and without RAM
     state its start), then --resume: each transition happened once, its
     task is the one the step is about, and its downtime is marked as cut.
-    The 18 cases run on three fake nodes at once."""
+    The 18 cases run on six fake nodes at once."""
     subs = [('restore', 'qmstop'), ('restore', 'qmrestore'), ('restore', 'qmstart'),
             ('revert', 'qmrollback'), ('revert', 'qmstart'), ('revert-ram', 'qmrollback')]
     cases = []
@@ -784,11 +786,12 @@ def test_interrupts(tmp, fake):
         tok = token_file(tmp)
         what = '%s at its %s, %s' % (kind, sub, sname)
         fake.reset(guest={'data': 'data-0'})
+        # prep only makes what r needs: no round of its own
         if kind == 'restore':
-            states = [('prep', 'backup; snapshot held'), ('r', 'restore last-backup; WAIT')]
+            states = [('prep', 'backup; snapshot held', 0), ('r', 'restore last-backup; WAIT')]
         else:
             ram = ' vmstate' if kind == 'revert-ram' else ''
-            states = [('prep', 'snapshot s1%s' % ram), ('r', 'revert s1; WAIT')]
+            states = [('prep', 'snapshot s1%s' % ram, 0), ('r', 'revert s1; WAIT')]
         ini = campaign(tmp, fake, 'int%d' % n, states, tok=tok)
         d = os.path.join(tmp, 'camp-int%d' % n)
         interrupt_and_resume(tmp, fake, d, ini, sub, sig, what)
@@ -821,20 +824,13 @@ def test_interrupts(tmp, fake):
               '%s: the journal says the downtime was cut: %r' % (what, ev[-1:]))
         check_running_at_end(fake, d, what, safety=False)
 
-    H.in_parallel(tmp, fake, cases, one, Fake)
+    H.in_parallel(tmp, fake, cases, one, Fake, workers=6)
 
 
-def test_outlive(tmp, fake):
-    """A shutdown, a rollback and a restore that outlive task-timeout: the
-    action fails, and the safety power-on waits for the task however long it
-    runs (released here only once the wait has lasted three task-timeouts),
-    then starts the guest.  A second Ctrl-C in that wait says in which state
-    the guest is and what to do."""
-    tok = token_file(tmp)
-    for what, type_, states in (
-            ('shutdown', 'qmshutdown', [('s', 'power-off; power-on; WAIT')]),
-            ('rollback', 'qmrollback', [('p', 'snapshot s1'), ('s', 'revert s1; WAIT')]),
-            ('restore', 'qmrestore', [('p', 'backup'), ('s', 'restore last-backup; WAIT')])):
+def outlive_case(what, type_, states):
+    """One task that outlives task-timeout (test_outlive)."""
+    def case(tmp, fake):
+        tok = token_file(tmp)
         fake.reset()
         text = open(campaign(tmp, fake, 'out-' + what, states, tok=tok)).read()
         ini = os.path.join(tmp, 'out-%s.ini' % what)
@@ -857,8 +853,12 @@ def test_outlive(tmp, fake):
         starts = [x for x in fake.tasks('qmstart') if x['starttime'] >= t['starttime']]
         check(starts and all(x['starttime'] >= t['endtime'] for x in starts),
               '%s: the start began after the %s ended' % (what, type_))
+    return case
 
-    # a second Ctrl-C while the safety power-on waits for the shutdown
+
+def outlive_twice(tmp, fake):
+    """A second Ctrl-C while the safety power-on waits for the shutdown."""
+    tok = token_file(tmp)
     fake.reset()
     ini = campaign(tmp, fake, 'twice', [('s', 'power-off; power-on; WAIT')], tok=tok)
     d = os.path.join(tmp, 'camp-twice')
@@ -895,15 +895,31 @@ def test_outlive(tmp, fake):
     check_eq(len(fake.tasks('qmshutdown')), 1, 'twice: one shutdown, none sent again')
 
 
+def test_outlive(tmp, fake):
+    """A shutdown, a rollback and a restore that outlive task-timeout: the
+    action fails, and the safety power-on waits for the task however long it
+    runs (released here only once the wait has lasted three task-timeouts),
+    then starts the guest.  A second Ctrl-C in that wait says in which state
+    the guest is and what to do.  The four cases on four fake nodes at once."""
+    cases = [outlive_case('shutdown', 'qmshutdown', [('s', 'power-off; power-on; WAIT')]),
+             outlive_case('rollback', 'qmrollback',
+                          [('p', 'snapshot s1', 0), ('s', 'revert s1; WAIT')]),
+             outlive_case('restore', 'qmrestore',
+                          [('p', 'backup', 0), ('s', 'restore last-backup; WAIT')]),
+             outlive_twice]
+    H.in_parallel(tmp, fake, cases, lambda wtmp, wfake, case: case(wtmp, wfake), Fake,
+                  workers=4)
+
+
 def test_running(tmp, fake):
     """kill -9 while a restore (and, apart, a rollback) runs; the resume
     comes while it still runs and waits for it longer than task-timeout:
     the write is never sent again, the task is taken over.  The two at
     once, each with a fake node of its own."""
     cases = (
-        ('restore', 'qmrestore', [('p', 'backup'), ('s', 'restore last-backup; WAIT')],
+        ('restore', 'qmrestore', [('p', 'backup', 0), ('s', 'restore last-backup; WAIT')],
          '/nodes/%s/qemu' % NODE),
-        ('rollback', 'qmrollback', [('p', 'snapshot s1'), ('s', 'revert s1; WAIT')],
+        ('rollback', 'qmrollback', [('p', 'snapshot s1', 0), ('s', 'revert s1; WAIT')],
          '/nodes/%s/qemu/%d/snapshot/s1/rollback' % (NODE, VMID)))
 
     def one(tmp, fake, case):
