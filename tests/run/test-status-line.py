@@ -52,6 +52,7 @@ size      = 8M
 runtime   = 2s
 
 [state basis]
+before = settle 4s
 
 [state steady]
 rounds = until-steady 3
@@ -60,7 +61,6 @@ steady-window = 2
 [state %s]
 rounds = 2
 repeat = 2
-before = settle 4s
 ''' % (TEST, os.path.join(tmp, 'target'), STATE))
     return ini
 
