@@ -302,6 +302,14 @@ def fault_long_error(tmp, fake, tok, ini):
     check(want in err, 'long error: the whole message on stderr: %s' % err[-2000:])
 
 
+def ignores(pid, sig):
+    """Whether process pid ignores signal sig (/proc/PID/status, SigIgn)."""
+    for line in H.read_proc(pid, 'status').split('\n'):
+        if line.startswith('SigIgn:'):
+            return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    return False
+
+
 def fault_sighup(tmp, fake, tok, ini):
     # the terminal goes away (SIGHUP) while the server is off: back on before the exit.
     # A settle keeps the server off while the signal comes.  fiocamp-run
@@ -335,7 +343,9 @@ def fault_sighup(tmp, fake, tok, ini):
     fake.reset()
     d = os.path.join(tmp, 'fnohup')
     p, w = off_then(d, signal.SIG_IGN)
-    time.sleep(1.0)
+    # an ignored signal is dropped as it is sent: SIGHUP ignored now is the
+    # hangup that went nowhere
+    check(ignores(p.pid, signal.SIGHUP), 'nohup: fiocamp-run keeps SIGHUP ignored')
     check(p.poll() is None, 'nohup: a hangup does not stop the campaign')
     os.kill(p.pid, signal.SIGINT)
     rc, out, err = finish(p, w)
@@ -424,8 +434,8 @@ def test_resume(tmp, fake):
     """kill -9 in the middle of the snapshot, then --resume."""
     tok = token_file(tmp)
     fake.reset(lock_window=0)
-    # the API takes the snapshot, its answer comes 2 s later: the kill lands in between
-    fake.fault(kind='delay', seconds=2.0, count=1, method='POST', path=SNAPSHOTS)
+    # the API takes the snapshot, its answer comes 1 s later: the kill lands in between
+    fake.fault(kind='delay', seconds=1.0, count=1, method='POST', path=SNAPSHOTS)
     ini = worked_example(tmp, fake, tok, rounds=1)
     d = os.path.join(tmp, 'camp')
     p, w = start(['-o', d, ini], tmp)
@@ -440,7 +450,9 @@ def test_resume(tmp, fake):
     check_eq(state_of(m, 'snap1')['before'][1]['status'], 'running', 'snapshot cut short')
     basis = os.path.join(d, 'basis', 'r1', 'rw4k.json')
     before = H.sha256(basis)
-    time.sleep(0.3)  # the delayed answer goes nowhere
+    # the delayed answer goes nowhere
+    check(wait_for(lambda: snapshot_posts(fake.requests(), 'grenzlast-1', taken=True)),
+          'the fake answers the snapshot POST after its delay')
 
     rc, out, err = run(['--resume', d], tmp)
     capture_dir(d)
