@@ -233,6 +233,17 @@ def read_proc(pid, what):
         return ''
 
 
+def fio_below(pid):
+    """The fio processes below pid."""
+    return [p for p in proc_tree(pid)[1:] if read_proc(p, 'comm').strip() == 'fio']
+
+
+def fio_at_work(pids):
+    """pids once fio runs its job among them (a fio with the process of its
+    job below it), else []."""
+    return pids if any(fio_below(p) for p in pids) else []
+
+
 class Watch:
     """Reads the command lines of the controller and its children, and the
     environments of the children, into CAPTURED every 50 ms while the run

@@ -171,7 +171,7 @@ def test_resume(tmp):
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 2 and
                        e.get('test') == 'rr4k', p)
     check(e is not None, 'reached round 2 rr4k')
-    time.sleep(0.3)
+    check(H.wait_for(lambda: H.fio_at_work(H.fio_below(p.pid)), p), 'round 2\'s rr4k runs')
     kids = H.children(p.pid)
     os.kill(p.pid, signal.SIGKILL)
     p.communicate()
@@ -246,13 +246,13 @@ def test_resume(tmp):
 
 def test_sigint(tmp):
     ini = campaign(tmp, 'int.ini', '[state basis]\n[state later]\n',
-                   extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='3s')
+                   extra='suite = rw4k\nrounds = 2\npause = 0s\n', runtime='2s')
     d = os.path.join(tmp, 'camp')
     p = subprocess.Popen([H.BIN, '-o', d, ini], cwd=tmp, env=env_for_run(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 1, p)
     check(e is not None, 'fio started')
-    time.sleep(1.5)
+    check(H.wait_for(lambda: H.fio_at_work(H.fio_below(p.pid)), p), 'fio runs its job')
     kids = H.children(p.pid)
     fios = [k for k in kids if open('/proc/%d/comm' % k).read().strip() == 'fio']
     check(len(fios) == 1, 'one fio child (beside the sampler): %r' % kids)
@@ -275,7 +275,7 @@ def test_sigint(tmp):
     # fio puts its "terminating on signal" note in front of the report
     check('fio: terminating on signal 2' in text, 'signal note in the output')
     doc = json.loads(text[text.index('\n{') + 1:])
-    check(doc['jobs'][0]['write']['runtime'] < 3000,
+    check(doc['jobs'][0]['write']['runtime'] < 2000,
           'the interrupted run is shorter than its runtime: %r' % doc['jobs'][0]['write']['runtime'])
     check_eq(m['states'][1]['status'], 'pending', 'later state untouched')
     ev = H.load_journal(d)
@@ -339,12 +339,8 @@ def test_sigint(tmp):
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     e = wait_for_event(d, lambda e: e['event'] == 'action-start', p)
     check(e is not None, 'the run action started')
-    kids = []
-    end = time.time() + 10
-    while len(kids) < 2 and time.time() < end:
-        kids = H.children(p.pid)
-        kids += [g for k in kids for g in H.children(k)]
-        time.sleep(0.05)
+    kids = H.wait_for(lambda: (lambda k: k if len(k) >= 2 else None)(H.proc_tree(p.pid)[1:]),
+                    p, timeout=10) or []
     check_eq(len(kids), 2, 'sh and its sleep run')
     t0 = time.time()
     os.kill(p.pid, signal.SIGINT)
@@ -748,8 +744,8 @@ def test_ssh(tmp):
                     fio_pid = int(fh.read())
             except (OSError, ValueError):
                 time.sleep(0.1)
-        time.sleep(1.5)
-        check(fio_pid and os.path.exists('/proc/%d' % fio_pid), 'remote fio runs')
+        check(fio_pid and H.wait_for(lambda: H.fio_below(fio_pid), p, timeout=20),
+              'remote fio runs its job')
         t0 = time.time()
         os.kill(p.pid, signal.SIGINT)
         out3, err3 = p.communicate(timeout=60)

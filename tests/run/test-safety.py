@@ -312,16 +312,6 @@ def plain_campaign(tmp, name, body, runtime='4s', extra='suite = rr4k\n'):
                       (name, extra))
 
 
-def fio_pids(pid):
-    """The fio processes below pid."""
-    return [p for p in H.proc_tree(pid)[1:] if H.read_proc(p, 'comm').strip() == 'fio']
-
-
-def at_work(pids):
-    """pids once fio runs its job (fio has its job's process below it), else []."""
-    return pids if any(fio_pids(x) for x in pids) else []
-
-
 def wait_event(d, pred, proc, timeout=60):
     return H.wait_for_event(d, pred, proc, timeout=timeout)
 
@@ -337,7 +327,8 @@ def kill9_and_resume(tmp, d, ini, what, extra_env=None, remote=False):
     p = start_plain(['-o', d, ini], tmp, extra_env)
     e = wait_event(d, lambda e: e['event'] == 'fio-start' and e.get('state') == 'basis', p)
     check(e is not None, '%s: fio started' % what)
-    old = H.wait_for(lambda: at_work(fio_pids(p.pid) if not remote else remote_fio_pids(d)),
+    old = H.wait_for(lambda: H.fio_at_work(H.fio_below(p.pid) if not remote
+                                                else remote_fio_pids(d)),
                      p, timeout=10) or []
     check(old, '%s: the first session\'s fio runs its job: %r' % (what, old))
     os.kill(p.pid, signal.SIGKILL)
@@ -479,7 +470,7 @@ def test_ssh(tmp, fake):
         p = start_plain(['-o', d, ini], tmp, env)
         e = wait_event(d, lambda e: e['event'] == 'fio-start', p)
         check(e is not None, 'ssh: fio started')
-        old = H.wait_for(lambda: at_work(remote_fio_pids(d)), p, timeout=15) or []
+        old = H.wait_for(lambda: H.fio_at_work(remote_fio_pids(d)), p, timeout=15) or []
         check(old, 'ssh: the remote fio runs its job: %r' % old)
         old_dir = remote_dir_of(d)
         os.kill(p.pid, signal.SIGKILL)
