@@ -971,7 +971,9 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 	char el[32];
 	fcr_format_clock(el, sizeof(el), cm_mono_s() - t0);
 	if (worst == FCR_EXIT_OK) {
-		fcr_progress_line("fleet %s done in %s: %s", c->name, el, F->dir);
+		fcr_progress_line(
+		    "fleet %s done in %s: %s (the hosts side by side: fiocamp-analyze %s)", c->name,
+		    el, F->dir, F->dir);
 	} else if (worst == FCR_EXIT_INTERRUPTED) {
 		fprintf(stderr,
 			"fiocamp-run: the fleet was interrupted after %s; continue with: "
