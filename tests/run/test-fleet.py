@@ -527,9 +527,10 @@ def test_proxmox(tmp):
         check(H.wait_for(lambda: PF.held(fake, 'qmshutdown'), p), 'term: the power-off is held')
         os.killpg(p.pid, signal.SIGTERM)
 
-        def safety_polls():
+        def safety_polls(span=1.5):
             """The host whose safety power-on has polled the held power-off
-            for 1.5 s: longer than the supervisor takes to pass SIGTERM on."""
+            for `span` s (1.5: longer than the supervisor takes to pass
+            SIGTERM on)."""
             for n in ('h1', 'h2'):
                 j = os.path.join(host_dir(d, n), 'journal.jsonl')
                 if not os.path.exists(j):
@@ -537,7 +538,7 @@ def test_proxmox(tmp):
                 m = [e['mono'] for e in load_journal(host_dir(d, n))
                      if e['event'] == 'api-call' and e.get('during') == 'ensure-powered-on'
                      and ':qmshutdown:' in urllib.parse.unquote(e.get('path', ''))]
-                if len(m) > 1 and m[-1] - m[0] > 1.5:
+                if len(m) > 1 and m[-1] - m[0] > span:
                     return n
             return None
         down = H.wait_for(safety_polls, p, timeout=30)
@@ -551,6 +552,33 @@ def test_proxmox(tmp):
             on = [e for e in load_journal(host_dir(d, down)) if e['event'] == 'ensure-powered-on']
             check(on and on[-1]['status'] == 'done',
                   'term: %s\'s engine powered its guest on: %s' % (down, on))
+
+        # kill -9 of the supervisor while a power-off is held: that host's
+        # engine stops and waits in its safety power-on; a --resume at once
+        # waits for it to end before it starts the hosts again
+        fake.reset(guests=guests)
+        fake.fault(kind='task-hold', task='qmshutdown')
+        d = os.path.join(tmp, 'fleet-pve-kill')
+        p, w = H.start_watched(['-o', d, ini], tmp)
+        check(H.wait_for(lambda: PF.held(fake, 'qmshutdown'), p), 'kill: the power-off is held')
+        engines = H.children(p.pid)
+        p.kill()
+        H.finish_watched(p, w)
+        down = H.wait_for(lambda: safety_polls(0), timeout=60)
+        check(down, 'kill: the safety power-on of the engine left alone waits')
+        p, w = H.start_watched(['--resume', d], tmp)
+        check(H.wait_for(lambda: fleet_manifest(d).get('session') == 2, p),
+              'kill: the resume began')
+        check(any(H.alive(e) for e in engines) and H.children(p.pid) == [],
+              'kill: no new engine while the earlier one runs')
+        PF.release(fake, 'qmshutdown')
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 0, 'kill: the resumed fleet is done (%s)' % err[-3000:])
+        check('its engine of the earlier session still runs' in err and
+              'its earlier engine has ended' in err, 'kill: it said why it waited: %s'
+              % err[-3000:])
+        check_eq(sorted(g['status'] for g in fake.state()['guests']), ['running', 'running'],
+                 'kill: both guests run')
     finally:
         fake.stop()
 

@@ -787,6 +787,48 @@ static void on_signal(struct fleet *F, const struct signalfd_siginfo *si)
 		say(F, "stopping: every host stops safely, then the fleet ends");
 }
 
+/*
+ * --resume after the supervisor was killed: a host's engine of that session
+ * may still be stopping (its safety power-on waits for a power-off, however
+ * long).  Waits until no host's directory is locked by one (record/lock.c),
+ * so that the new engines find them free.  0, or -1 when SIGINT, SIGTERM or
+ * SIGHUP came first.
+ */
+static int wait_earlier_engines(struct fleet *F)
+{
+	for (size_t i = 0; i < F->n; i++) {
+		struct host *h = &F->hosts[i];
+		bool said = false;
+		for (;;) {
+			int fd = open(h->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0)
+				break; /* none: the host begins */
+			int rc = flock(fd, LOCK_EX | LOCK_NB);
+			int e = errno;
+			close(fd);
+			if (rc == 0 || e != EWOULDBLOCK)
+				break;
+			if (!said)
+				say(F,
+				    "host %s: its engine of the earlier session still runs (it may "
+				    "be bringing its machine back): waiting for it to end",
+				    h->name);
+			said = true;
+			struct pollfd p = {.fd = F->sigfd, .events = POLLIN};
+			if (poll(&p, 1, 200) > 0) {
+				struct signalfd_siginfo si;
+				while (read(F->sigfd, &si, sizeof(si)) == sizeof(si)) {
+					if (si.ssi_signo != SIGCHLD)
+						return -1;
+				}
+			}
+		}
+		if (said)
+			say(F, "host %s: its earlier engine has ended", h->name);
+	}
+	return 0;
+}
+
 /* Whether the file at `a` has the bytes of `text`. */
 static bool same_file(const char *a, const char *text, size_t len)
 {
@@ -864,6 +906,10 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 		h->dir = cm_asprintf("%s/%s", F->dir, h->rel);
 		h->out.fd = h->err.fd = h->msg.fd = -1;
 		h->obj = json_array_get(hosts, i);
+	}
+	bool stopped = resume && wait_earlier_engines(F) < 0;
+	for (size_t i = 0; i < F->n && !stopped; i++) {
+		struct host *h = &F->hosts[i];
 		/* a host begun before continues; one that never made its
 		 * directory (or left it empty) begins */
 		char *hm = cm_asprintf("%s/" CM_CAMPAIGN_MANIFEST, h->dir);
@@ -893,7 +939,7 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 		p[np++] = (struct pollfd){.fd = F->sigfd, .events = POLLIN};
 		for (size_t i = 0; i < F->n; i++) {
 			struct host *h = &F->hosts[i];
-			if (h->reaped)
+			if (h->reaped || !h->started)
 				continue;
 			live++;
 			struct stream *ss[] = {&h->out, &h->err, &h->msg};
@@ -963,6 +1009,8 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 			n_failed++;
 		}
 	}
+	if (stopped)
+		worst = FCR_EXIT_INTERRUPTED; /* before any host began */
 	const char *final = worst == FCR_EXIT_OK	    ? CM_STATUS_DONE
 			    : worst == FCR_EXIT_INTERRUPTED ? CM_STATUS_INTERRUPTED
 							    : CM_STATUS_FAILED;
