@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """fiocamp-analyze on runs of fio's client/server mode: each client's share.
 
-Usage: test-analyze-clients.py PATH/TO/fiocamp-analyze
+Usage: test-analyze-clients.py PATH/TO/fiocamp-analyze PATH/TO/fiocamp-run
 
 The fixtures are real fio 3.33 runs (tests/fixtures/make-client-campaign.py):
 tests/fixtures/clients/campaign, a campaign whose runs drove three fio
@@ -15,13 +15,17 @@ median over the rounds) and its share of the clients' sum in --csv clients,
 --json, the table, Markdown and the HTML report; the hosts named as the
 manifest names them (else HOSTNAME:PORT, a socket's path), in that order
 whatever order fio finished them in; --compare's headline is the aggregate;
-no group_reporting warning for "All clients".
+no group_reporting warning for "All clients".  And a campaign of mode =
+aggregate that fiocamp-run runs here over three local hosts: every file
+used (each client's logs, PREFIX_TYPE.N.log.HOST, with its client's job),
+the hosts as the campaign names them.
 """
 
 import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 
@@ -29,6 +33,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from analyze_util import check, parse_csv, run, setup, summary, unwrap  # noqa: E402
 
 setup(sys.argv[1])
+FIOCAMP_RUN = os.path.abspath(sys.argv[2])
+FIO = shutil.which("fio")
 SRC = os.environ.get("FC_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
 FIX = os.path.join(SRC, "tests", "fixtures")
 CAMP = os.path.join(FIX, "clients", "campaign")
@@ -200,6 +206,45 @@ def check_sockets_named():
         shutil.rmtree(d, ignore_errors=True)
 
 
+def check_aggregate_run():
+    """fiocamp-run's mode = aggregate over three local hosts, analyzed."""
+    if not FIO:
+        print("fio not found; the aggregate campaign is not run")
+        return
+    d = tempfile.mkdtemp(prefix="test-analyze-clients-",
+                         dir=os.environ.get("FC_BUILDDIR") or tempfile.gettempdir())
+    try:
+        ini = os.path.join(d, "ag.ini")
+        with open(ini, "w") as f:
+            f.write("[campaign]\nhosts = h1 h2 h3\nmode = aggregate\nsuite = rr4k\n"
+                    "rounds = 2\npause = 0s\nruntime = 1s\nsize = 8M\nioengine = psync\n"
+                    "direct = 0\n")
+            for h in ("h1", "h2", "h3"):
+                f.write("[host %s]\ndirectory = %s\n" % (h, os.path.join(d, "t-" + h)))
+            f.write("[state basis]\n")
+        out = os.path.join(d, "A")
+        p = subprocess.run([FIOCAMP_RUN, "-q", "-o", out, ini], cwd=d, capture_output=True,
+                           text=True, timeout=240)
+        check(p.returncode == 0, "aggregate: fiocamp-run: %d %s" % (p.returncode, p.stderr))
+        rc, text, err = run(["--csv", "clients", out])
+        check(rc == 0 and "rejected" not in err,
+              "aggregate: every file used, exit status 0: %d %s" % (rc, err))
+        rows, num = parse_csv(text)
+        check([r["client"] for r in rows] == ["h1", "h2", "h3", "All clients"]
+              and all(r["n"] == "2" for r in rows),
+              "aggregate: the campaign's hosts: %s" % rows)
+        close(sum(num(r["share_pct"]) for r in rows[:3]), 100.0, "aggregate: the shares add up",
+              tol=0.002)
+        rc, text, err = run(["--json", out])
+        doc = json.loads(text)
+        logs = [l for r in doc["runs"] for l in r["logs"]]
+        check(len(logs) == 2 * 3 * 2 and doc["rejected"] == [],
+              "aggregate: each client's iops and bw logs of each round: %s %s"
+              % (logs, doc["rejected"]))
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def check_piles():
     doc = report(SOCK2)
     socks = sorted(e["hostname"] for e in doc["client_stats"] if e["jobname"] != "All clients")
@@ -228,6 +273,7 @@ def main():
     check_campaign()
     check_sockets_named()
     check_piles()
+    check_aggregate_run()
     return summary()
 
 

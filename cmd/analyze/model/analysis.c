@@ -69,6 +69,7 @@ void an_run_free(struct an_run *r)
 	an_ident_free(&r->id);
 	for (size_t i = 0; i < r->n_logs; i++) {
 		free(r->logs[i].path);
+		free(r->logs[i].host);
 		free(r->logs[i].error);
 	}
 	free(r->logs);
@@ -79,6 +80,7 @@ void an_run_free(struct an_run *r)
 	for (size_t j = 0; j < r->n_jobs; j++) {
 		free(r->jobs[j].name);
 		free(r->jobs[j].client);
+		free(r->jobs[j].client_hostname);
 		for (int d = 0; d < FC_DDIR_COUNT; d++)
 			free(r->jobs[j].dir[d].sec.values);
 	}
@@ -433,7 +435,8 @@ void an_log_name_free(struct an_log_name *n)
 {
 	free(n->key);
 	free(n->key_raw);
-	n->key = n->key_raw = NULL;
+	free(n->host);
+	n->key = n->key_raw = n->host = NULL;
 }
 
 const struct an_sweep_cell *an_sweep_cell(const struct an_analysis *a, const struct an_sweep *s,

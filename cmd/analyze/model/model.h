@@ -77,13 +77,16 @@ struct an_log_name {
 	int index;     /* fio's N; 0 for a shared per_job_logs=0 file */
 	char *key;     /* dir/prefix, with a leading "log-" of the prefix removed */
 	char *key_raw; /* dir/prefix as it is */
+	char *host;    /* fio's client/server mode: the client whose log it is
+			  (the name's suffix, PREFIX_TYPE.N.log.HOST); NULL */
 };
 void an_log_name_free(struct an_log_name *n);
 
 struct an_log {
 	char *path;
 	enum fc_log_type type;
-	int index;
+	int index;   /* the process on its client's server in client mode */
+	char *host;  /* the client, in client/server mode (an_log_name.host); NULL */
 	char *error; /* why it was not used; NULL if fine */
 };
 
@@ -117,6 +120,7 @@ struct an_job {
 	 * reports it (HOSTNAME:PORT, a socket's path); "All clients" for the
 	 * aggregate entry; NULL outside client mode. */
 	char *client;
+	char *client_hostname; /* as fio reports it; NULL */
 	bool all_clients;
 	unsigned procs; /* fio processes summed into this entry (numjobs with
 			   group_reporting), 1 otherwise */

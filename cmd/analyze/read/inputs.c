@@ -167,6 +167,7 @@ void an_run_add_log(struct an_run *r, const char *path, const struct an_log_name
 	l->path = cm_strdup(path);
 	l->type = ln ? ln->type : FC_LOG_UNKNOWN;
 	l->index = ln ? ln->index : 0;
+	l->host = ln && ln->host ? cm_strdup(ln->host) : NULL;
 }
 
 /* An input that held nothing fio wrote is a bad input. */

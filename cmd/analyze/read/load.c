@@ -196,6 +196,9 @@ static const struct fc_run *clients_in_order(struct an_run *r, const struct fc_r
 	for (size_t j = 0; j < run->n_jobs; j++) {
 		(*jobs)[j] = run->jobs[e[j].index];
 		r->jobs[j].client = e[j].name;
+		r->jobs[j].client_hostname = run->jobs[e[j].index].hostname
+						 ? cm_utf8_dup(run->jobs[e[j].index].hostname)
+						 : NULL;
 		r->jobs[j].all_clients = e[j].all;
 	}
 	copy->jobs = *jobs;
@@ -335,8 +338,23 @@ static double point_value(const struct an_run *r, const struct fc_profile *prof,
 }
 
 /* The report entry whose process wrote log number `index`; SIZE_MAX if none. */
-static size_t job_of_log(const struct an_run *r, int index)
+static size_t job_of_log(const struct an_run *r, int index, const char *host)
 {
+	/* client/server mode: the client's log (fio writes it here, named
+	 * after the client) numbers the processes on its server */
+	if (host && r->client_mode) {
+		size_t first = 1;
+		for (size_t j = 0; j < r->n_jobs; j++) {
+			const struct an_job *jb = &r->jobs[j];
+			if (jb->all_clients || !jb->client_hostname ||
+			    strcmp(jb->client_hostname, host) != 0)
+				continue;
+			if ((size_t)index >= first && (size_t)index < first + jb->procs)
+				return j;
+			first += jb->procs;
+		}
+		return SIZE_MAX;
+	}
 	if (index == 0)
 		return 0;
 	size_t first = 1;
@@ -440,7 +458,7 @@ static void load_logs(struct an_run *r)
 		if (l->type != want)
 			continue;
 		/* fio numbers logs by global thread, from 1; 0 is a shared file. */
-		size_t job = job_of_log(r, l->index);
+		size_t job = job_of_log(r, l->index, l->host);
 		if (l->index == 0 && r->n_jobs > 1) {
 			/* Its lines interleave the jobs; whose second is whose is lost. */
 			l->error =
@@ -450,9 +468,16 @@ static void load_logs(struct an_run *r)
 			continue;
 		}
 		if (job == SIZE_MAX) {
-			l->error = cm_asprintf("log number %d, but the report has %zu job(s) "
-					       "(several jobs in one group_reporting group?)",
-					       l->index, r->n_jobs);
+			l->error =
+			    l->host && r->client_mode
+				? cm_asprintf(
+				      "log number %d of client %s, but the report has no such "
+				      "process of that client",
+				      l->index, l->host)
+				: cm_asprintf("log number %d, but the report has %zu job(s) "
+					      "(several jobs in one group_reporting "
+					      "group?)",
+					      l->index, r->n_jobs);
 			continue;
 		}
 		struct fc_profile_opts opts;

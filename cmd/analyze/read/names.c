@@ -457,6 +457,8 @@ bool an_log_name_parse(const char *path, struct an_log_name *out)
 	size_t dir_len = (size_t)(base - path);
 	out->type = ln.type;
 	out->index = ln.index;
+	if (ln.host && ln.host_len)
+		out->host = cm_strndup(ln.host, ln.host_len);
 	out->key_raw = cm_strndup(path, dir_len + ln.prefix_len);
 	/* the published example's logs are named log-<run>_<type>.N.log */
 	const char *prefix = base;
