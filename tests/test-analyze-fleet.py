@@ -16,7 +16,9 @@ member this reader does not know.  Checked: the hosts as variants in the
 CSV, --compare, --json and the HTML report; the failed hosts said; the
 barrier waits; HOST/VARIANT; a host's own directory alone as before; the
 fleet manifest given as a file; a fleet manifest without its host list;
-two fleets side by side.
+two fleets side by side.  And a fleet that fiocamp-run's supervisor runs
+over three local hosts, one of which fails in its preflight: its manifest
+and directories as they are.
 """
 
 import json
@@ -217,6 +219,42 @@ def check_fleet_g(tmp):
     check("barriers" not in " ".join(doc["notes"]), "G: no barrier waits, none said")
 
 
+def check_supervised(tmp):
+    """fiocamp-run FLEET.ini (its supervisor): h1 and h2 in step, h3's
+    directory one it cannot make."""
+    ini = os.path.join(tmp, "R.ini")
+    with open(ini, "w") as f:
+        f.write("[campaign]\nhosts = h1 h2 h3\nsuite = rw4k\nrounds = 2\npause = 0s\n"
+                "runtime = 1s\nsize = 8M\nioengine = psync\ndirect = 0\n"
+                "[host h1]\ndirectory = %s\n[host h2]\ndirectory = %s\n"
+                "[host h3]\ndirectory = /proc/no/such\n[state basis]\n[state after]\n"
+                % (os.path.join(tmp, "r-h1"), os.path.join(tmp, "r-h2")))
+    r = os.path.join(tmp, "R")
+    p = subprocess.run([FIOCAMP_RUN, "-q", "-o", r, ini], cwd=tmp, capture_output=True,
+                       text=True, timeout=240)
+    check(p.returncode != 0, "R: the fleet fails with h3: %d %s" % (p.returncode, p.stderr))
+    rc, out, err = run(["--json", r])
+    doc = json.loads(out)
+    check(rc == 0, "R: exit status 0: %d %s" % (rc, err))
+    check([v["name"] for v in doc["variants"] if v["runs"]] == ["h1", "h2"],
+          "R: h1 and h2 are the variants with runs: %s" % doc["variants"])
+    check(any(w.startswith("%s/manifest.json: host h3 failed (exit status " % r)
+              and "preflight" in w and w.endswith("; it completed no run")
+              for w in doc["warnings"]), "R: h3's failure said: %s" % doc["warnings"])
+    fl = doc["fleets"][0]
+    hosts = {h["name"]: h for h in fl["hosts"]}
+    check(fl["barriers"] == 2 and hosts["h1"]["barriers"] == 2 and hosts["h2"]["barriers"] == 2
+          and hosts["h3"]["barriers"] == 0 and hosts["h1"]["waited_s"] is not None,
+          "R: the supervisor's barriers, each host's waits: %s" % fl)
+    check(hosts["h3"]["reason"] and "\n" not in hosts["h3"]["reason"],
+          "R: h3's reason on one line: %r" % hosts["h3"]["reason"])
+    rc, out, err = run(["--csv", "summary", r])
+    rows, _ = parse_csv(out)
+    check(variants_of(rows) == ["h1", "h2"]
+          and {r["state"] for r in rows} == {"basis", "after"},
+          "R: the CSV's variants and states: %s" % variants_of(rows))
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -237,6 +275,7 @@ def main():
                        [("g1", "done", None, 0), ("g2", "done", None, 0)], [])
         check_fleet_f(tmp)
         check_fleet_g(tmp)
+        check_supervised(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()
