@@ -7,7 +7,8 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           started on a host (owner-only, on a Unix socket, no TCP port), a
           client through the tunnel, the stop; a server a killed session
           left, found by its pid file and stopped; a fio of another version
-          on a host (a wrapper named fio) refused with the table of versions.
+          on a host (a wrapper named fio) refused with the table of versions,
+          by fioserver-drive and by fiocamp-run's preflight.
   run     fiocamp-run on a campaign of mode = aggregate over three ssh hosts
           (three sshd): the prefill and each test a client run with three
           clients and "All clients", each host's own file and size, no fio listening on TCP
@@ -207,6 +208,24 @@ def test_server(tmp):
         check('  controller  %s\n' % mine in r.stderr, 'the table: the controller')
         check('  h1          %s\n' % mine in r.stderr, 'the table: h1')
         check('  h2          fio-3.36   <- differs' in r.stderr, 'the table: h2 differs')
+
+        # the same refusal from fiocamp-run, before any server starts
+        agg = os.path.join(tmp, 'mixed.ini')
+        write(agg, '[campaign]\nhosts = h1 h2\nmode = aggregate\nsuite = rr4k\n'
+              'size = 8M\nruntime = 1s\n'
+              '[host h1]\ntarget = ssh %s@127.0.0.1:%d\nssh-options = %s\ndirectory = %s\n'
+              '[host h2]\ntarget = ssh %s@127.0.0.1:%d\nssh-options = %s\ndirectory = %s\n'
+              '[state basis]\n' % (user(), port, opts, os.path.join(tmp, 'm1'),
+                                    user(), port_b, opts_b, os.path.join(tmp, 'm2')))
+        d = os.path.join(tmp, 'mixed')
+        rc, out, err = H.run(['-o', d, agg], tmp)
+        check_eq(rc, 1, 'fiocamp-run refuses the mixed fio')
+        check('preflight failed: fio differs between the hosts and this controller' in err and
+              '  h2          fio-3.36   <- differs' in err, 'with the table: %s' % err)
+        j = H.load_journal(d)
+        check_eq([e for e in j if e['event'] == 'fio-server-start'], [], 'no server started')
+        check_eq(sorted(e['host'] for e in j if e['event'] == 'host-preflight'), ['h1', 'h2'],
+                 'both preflights journaled')
     finally:
         for pr in (proc, proc_b):
             pr.terminate()
