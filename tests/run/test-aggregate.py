@@ -11,8 +11,9 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           by fioserver-drive and by fiocamp-run's preflight.
   run     fiocamp-run on a campaign of mode = aggregate over three ssh hosts
           (three sshd): the prefill and each test a client run with three
-          clients and "All clients", each host's own file and size, no fio listening on TCP
-          while it runs (ss -ltnp), the servers stopped at the end.
+          clients and "All clients", each host's own file and size, no fio
+          listening on TCP while it runs (ss -ltnp), the servers stopped at
+          the end.
   resume  Ctrl-C while a client runs: the servers stopped; then the
           controller killed (kill -9) while a client runs: the servers are
           left; --resume finds and stops them, then finishes.
