@@ -18,6 +18,7 @@ socket forwarding, on sshd servers of the test's own on 127.0.0.1.
           controller killed (kill -9) while a client runs: the servers are
           left; --resume finds and stops them, then finishes.
   refuse  what mode = aggregate does not do, refused before anything runs.
+  local   two hosts on this machine: the servers' sockets linked, no tunnel.
   fatal   out of memory (FIOCAMP-RUN: the fail-alloc build): the fatal path
           stops the servers.
 
@@ -480,6 +481,36 @@ def test_fatal(tmp):
             pr.wait(timeout=10)
 
 
+def test_local(tmp):
+    """Two hosts on this machine (target = local): the client reaches each
+    server's socket through a link in the run directory, no tunnel."""
+    ini = os.path.join(tmp, 'local.ini')
+    write(ini, '[campaign]\nhosts = a b\nmode = aggregate\nsuite = rr4k\nrounds = 1\n'
+          'size = 8M\nruntime = 1s\nioengine = psync\ndirect = 0\n'
+          '[host a]\ndirectory = %s\n[host b]\ndirectory = %s\nsize = 16M\n'
+          '[state basis]\n' % (os.path.join(tmp, 'a'), os.path.join(tmp, 'b')))
+    os.mkdir(os.path.join(tmp, 't'))
+    d = os.path.join(tmp, 'camp')
+    rc, out, err = H.run(['-o', d, ini], tmp, {'TMPDIR': os.path.join(tmp, 't')})
+    check_eq(rc, 0, 'exit status (%s)' % err[-2000:])
+    m = H.load_manifest(d)
+    rnd = m['states'][0]['rounds'][0]
+    check_eq([c['host'] for c in rnd.get('clients', [])], ['a', 'b'], 'its clients')
+    t = rnd['tests'][0]
+    check_eq((t['status'], sorted(t.get('client_iops', {}))), ('done', ['a', 'b']),
+             'one run over both (%s)' % t.get('error'))
+    if t.get('json'):
+        rep = client_report(os.path.join(d, t['json']))
+        cs = rep['client_stats']
+        check_eq(sorted(c['hostname'] for c in cs if c['jobname'] != 'All clients'),
+                 ['a', 'b'], 'both clients')
+        check_eq([c['jobname'] for c in cs].count('All clients'), 1, 'and All clients')
+    for h in ('a', 'b'):
+        check(not os.path.exists(os.path.join(tmp, h, '.fiocamp-fio')),
+              "%s's server directory removed" % h)
+    check_eq(os.listdir(os.path.join(tmp, 't')), [], 'the run directory removed')
+
+
 def test_refuse(tmp):
     ini = os.path.join(tmp, 'bad.ini')
     write(ini, '[campaign]\nhosts = h1 h2\nmode = aggregate\nsuite = rr4k\n'
@@ -507,6 +538,7 @@ AREAS = {
     'resume': test_resume,
     'refuse': test_refuse,
     'fatal': test_fatal,
+    'local': test_local,
 }
 
 
