@@ -16,7 +16,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 
 import harness as H
 from harness import campaign, check, check_eq, events, load_journal, load_manifest
@@ -474,11 +473,8 @@ def test_demo(tmp):
     check_eq(os.listdir(tmpdir), [], 'a dry run creates nothing')
     proc = subprocess.Popen([H.BIN, '--demo'], cwd=cwd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    end = time.time() + 60
-    dirs = []
-    while time.time() < end and not dirs:
-        dirs = glob.glob(os.path.join(tmpdir, 'fiocamp-demo.*', 'campaign', 'journal.jsonl'))
-        time.sleep(0.1)
+    dirs = H.wait_for(lambda: glob.glob(os.path.join(tmpdir, 'fiocamp-demo.*', 'campaign',
+                                                     'journal.jsonl')), proc, timeout=60) or []
     check_eq(len(dirs), 1, 'one fresh directory with the campaign directory')
     if not dirs:
         proc.kill()

@@ -499,7 +499,11 @@ def test_sigint(tmp, fake):
                 if e['event'] == 'pve-task' and e.get('type') == 'qmrestore'][1:]
     upid = H.wait_for(second_restore, p, timeout=120)
     check(upid, 'sigint: the second restore started')
-    time.sleep(0.1)
+
+    def polled():
+        return any(e['event'] == 'api-call' and upid[0] in urllib.parse.unquote(e.get('path', ''))
+                   for e in H.load_journal(d))
+    check(H.wait_for(polled, p), 'sigint: the second restore is polled')
     p.send_signal(signal.SIGINT)
     rc, out, err = R.finish(p, w)
     check_eq(rc, 130, 'sigint: exit status (%s)' % err[-1500:])

@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import harness as H
 from harness import check, check_eq
@@ -206,7 +205,7 @@ def test_resume(tmp):
     e = H.wait_for_event(d, lambda e: e['event'] == 'fio-start' and e.get('round') == 2 and
                           e.get('variant') == 'disk' and e.get('test') == 'rw4k', p)
     check(e is not None, 'reached round 2, variant disk')
-    time.sleep(0.3)
+    check(H.wait_for(lambda: H.fio_at_work(H.fio_below(p.pid)), p), 'its fio runs its job')
     kids = H.children(p.pid)
     os.kill(p.pid, signal.SIGKILL)
     p.communicate()
