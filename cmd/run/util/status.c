@@ -387,8 +387,12 @@ void fcr_status_fio_rate(const char *text)
 
 void fcr_status_fio_end(double extra_s)
 {
+	const char *test = S.test;
 	S.test = NULL;
 	S.rate[0] = '\0';
+	/* the rate ends with the run: the supervisor must not keep showing it */
+	if (sink && S.begun && test)
+		send_fields(test);
 	if (isfinite(extra_s)) {
 		S.fio_extra_s += extra_s;
 		S.fio_extra_n++;
