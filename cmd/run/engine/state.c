@@ -1014,9 +1014,6 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 							 st->rounds, steady_window(st)});
 	}
 	enum fcr_outcome result = FCR_DONE;
-	if (cut_short)
-		result = fcr_resume_restore_power(S, si, rep_obj);
-	json_t *before = json_object_get(rep_obj, "before");
 	/* in a fleet, from its first provider action to its last one the
 	 * transition may have to wait for another host's (fleet_lock) */
 	size_t last_prov = SIZE_MAX;
@@ -1025,6 +1022,19 @@ static enum fcr_outcome run_repetition(struct fcr_session *S, size_t si, json_t 
 			last_prov = ai;
 	}
 	char *key = NULL;
+	if (cut_short) {
+		/* the power-off it may repeat is a provider's transition too */
+		if (last_prov != SIZE_MAX)
+			result = fleet_lock(S, si, &key);
+		if (result == FCR_DONE)
+			result = fcr_resume_restore_power(S, si, rep_obj);
+		if (key) {
+			fcr_fleet_unlock(key);
+			free(key);
+			key = NULL;
+		}
+	}
+	json_t *before = json_object_get(rep_obj, "before");
 	for (size_t ai = 0; result == FCR_DONE && ai < st->n_actions; ai++) {
 		json_t *a = json_array_get(before, ai);
 		if (fcr_has_status(a, CM_STATUS_DONE))
