@@ -130,7 +130,7 @@ def test_server(tmp):
         mode = stat.S_IMODE(os.stat(os.path.dirname(sock)).st_mode)
         check_eq(mode, 0o700, "the server's directory is owner-only")
         check(stat.S_ISSOCK(os.stat(sock).st_mode), 'a Unix socket')
-        local = os.path.join(run_dir, 'h1')
+        local = os.path.join(run_dir, 'clients', 'h1')
         check(stat.S_ISSOCK(os.lstat(local).st_mode), "the tunnel's socket here")
         check_eq(stat.S_IMODE(os.lstat(local).st_mode), 0o600, 'owner-only too')
         check(pids, 'fio processes on the socket')
@@ -138,7 +138,7 @@ def test_server(tmp):
         job = os.path.join(tmp, 'job.fio')
         write(job, '[one]\nioengine=null\nsize=4m\n')
         c = subprocess.run(['fio', '--output-format=json', '--client=sock:h1', job],
-                           cwd=run_dir, capture_output=True, text=True, timeout=60)
+                           cwd=os.path.dirname(local), capture_output=True, text=True, timeout=60)
         check_eq(c.returncode, 0, 'a client through the tunnel: %s' % c.stderr)
         check('"hostname" : "h1"' in c.stdout, 'the client is called by the host name')
 

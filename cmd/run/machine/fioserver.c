@@ -127,8 +127,19 @@ int fcr_fioserver_init(struct fcr_fioserver *s, const char *host, struct fcr_tar
 		return fcr_fail(err, "host %s: mode = aggregate needs its `directory`", host);
 	struct sockaddr_un sun;
 	size_t max = sizeof(sun.sun_path) - 1;
-	s->local = cm_asprintf("%s/%s", run_dir, host);
+	/* the client's directory holds nothing but the hosts' ends (and the
+	 * logs the client writes): no host name can meet another file there */
+	char *clients = cm_asprintf("%s/" FCR_FIOSERVER_CLIENTS, run_dir);
+	int made = mkdir(clients, 0700) == 0 || errno == EEXIST ? 0 : errno;
+	s->local = cm_asprintf("%s/%s", clients, host);
 	s->tunnel_log = cm_asprintf("%s/%s.ssh", run_dir, host);
+	s->probe_job = cm_asprintf("%s/probe.fio", run_dir);
+	if (made) {
+		fcr_fail_errno(err, made, "%s: cannot create", clients);
+		free(clients);
+		return -1;
+	}
+	free(clients);
 	if (strlen(s->dir) + strlen("/fio.sock") > max)
 		return fcr_fail(err,
 				"host %s: %s/fio.sock is longer than a socket's path may be (%zu "
@@ -147,7 +158,8 @@ void fcr_fioserver_release(struct fcr_fioserver *s)
 	free(s->dir);
 	free(s->local);
 	free(s->tunnel_log);
-	s->dir = s->local = s->tunnel_log = NULL;
+	free(s->probe_job);
+	s->dir = s->local = s->tunnel_log = s->probe_job = NULL;
 }
 
 /* The first line of the tunnel's stderr, for a message. */
@@ -239,22 +251,17 @@ static void close_tunnel(struct fcr_fioserver *s)
 
 int fcr_fioserver_probe(struct fcr_fioserver *s, struct fcr_error *err)
 {
-	char *dir = fcr_path_dirname(s->local);
-	char *job = cm_asprintf("%s/probe.fio", dir);
-	free(dir);
+	const char *job = s->probe_job;
 	int rc = 0;
 	if (!fcr_path_exists(job))
 		rc = fcr_write_file_nosync(job, probe_job, strlen(probe_job), err);
-	if (rc < 0) {
-		free(job);
+	if (rc < 0)
 		return -1;
-	}
 	char *client = cm_asprintf("--client=sock:%s", s->local);
-	char *const argv[] = {"fio", "--output-format=json", client, job, NULL};
+	char *const argv[] = {"fio", "--output-format=json", client, (char *)job, NULL};
 	struct fcr_capture cap;
 	rc = fcr_run_capture(argv, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, err);
 	free(client);
-	free(job);
 	if (rc < 0)
 		return fcr_fail(err, "host %s: fio --client: %s", s->host, err->msg);
 	/* fio's client says what went wrong on stderr, or relayed on stdout */
@@ -443,6 +450,7 @@ static int take_logs(const char *run_dir, const char *dir, const char *test, str
 int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, const char *run_dir,
 			     char *const *job_files, struct fcr_fio_exec *x, struct fcr_error *err)
 {
+	char *clients = cm_asprintf("%s/" FCR_FIOSERVER_CLIENTS, run_dir);
 	char *json_path = cm_asprintf("%s/%s.json", x->dir, x->test);
 	char *stderr_path = cm_asprintf("%s/%s.stderr", x->dir, x->test);
 	int out_fd = open(json_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -459,7 +467,7 @@ int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, cons
 	fcr_fioserver_client_argv(servers, n, job_files, &argv);
 	struct fcr_spawn_opts o = {
 	    .argv = argv.v,
-	    .cwd = run_dir,
+	    .cwd = clients,
 	    .stdin_fd = FCR_SPAWN_DEVNULL,
 	    .stdout_fd = out_fd,
 	    .stderr_fd = err_fd,
@@ -495,7 +503,7 @@ int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, cons
 	c.pid = -1;
 	if (x->on_end)
 		x->on_end(x->opaque);
-	rc = take_logs(run_dir, x->dir, x->test, err);
+	rc = take_logs(clients, x->dir, x->test, err);
 out:
 	if (out_fd >= 0)
 		close(out_fd);
@@ -505,6 +513,7 @@ out:
 			unlink(stderr_path);
 		close(err_fd);
 	}
+	free(clients);
 	free(json_path);
 	free(stderr_path);
 	return rc;

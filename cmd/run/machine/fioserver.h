@@ -12,9 +12,10 @@
  * through `ssh -N -L LOCAL:REMOTE` (OpenSSH forwards Unix sockets; ssh
  * does the authentication); on a local host LOCAL is a symbolic link to
  * the socket.  The LOCAL sockets are in a private directory of the
- * controller's (the run directory, 0700), each named as its host, so that
- * fio calls each client by the host's name (its "hostname" in the JSON,
- * the suffix of the logs it writes for that client).
+ * controller's (RUN/clients/ of the run directory, 0700), each named as its
+ * host, and the client runs there, so that fio calls each client by the
+ * host's name (its "hostname" in the JSON, the suffix of the logs it writes
+ * for that client).
  *
  * The protocol is locked to fio's release (3.33's protocol 97 cannot talk
  * to 3.36's 101), so every host and the controller must run the same fio:
@@ -32,14 +33,17 @@
 
 /* The socket and the pid file, in this directory below the host's. */
 #define FCR_FIOSERVER_DIR "/.fiocamp-fio"
+/* The hosts' ends and the client's cwd, below the run directory. */
+#define FCR_FIOSERVER_CLIENTS "clients"
 
 /* One host's server, and the way to it from here. */
 struct fcr_fioserver {
 	const char *host;	 /* its name in the campaign (borrowed) */
 	struct fcr_target *t;	 /* where it runs (borrowed) */
 	char *dir;		 /* DIR/.fiocamp-fio on the host */
-	char *local;		 /* <run directory>/<host>: what the client connects to */
-	char *tunnel_log;	 /* <run directory>/<host>.ssh: the tunnel's stderr */
+	char *local;		 /* RUN/clients/<host>: what the client connects to */
+	char *tunnel_log;	 /* RUN/<host>.ssh: the tunnel's stderr */
+	char *probe_job;	 /* RUN/probe.fio */
 	struct fcr_child tunnel; /* ssh -N -L; pid 0 when there is none */
 	long pid;		 /* fio --server's pid on the host; 0: not started by us */
 };
@@ -103,7 +107,7 @@ void fcr_fioserver_client_argv(const struct fcr_fioserver *servers, size_t n,
  * entry per job of each host and "All clients"; <test>.stderr when it said
  * something; and the logs the client wrote for each host, as fio names
  * them: <prefix>_iops.1.log.<host>).  job_files[i] (absolute) is server
- * i's job file.  The client runs in the run directory; Ctrl-C (*x->interrupts)
+ * i's job file.  The client runs in RUN/clients; Ctrl-C (*x->interrupts)
  * reaches it as SIGINT, which it passes on to the servers, whose reports
  * it still writes.  0 when it ran.
  */
