@@ -83,6 +83,17 @@ def parent(pid):
     return int(text.rsplit(')', 1)[1].split()[1]) if text else 0
 
 
+def stop_servers(tmp):
+    """Whatever fio --server a failed check left below tmp, ended: a test
+    leaves no process behind."""
+    for h in os.listdir(tmp):
+        for q in fio_server_pids(os.path.join(tmp, h, '.fiocamp-fio', 'fio.sock')):
+            try:
+                os.kill(q, signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def drive(args, **kw):
     return subprocess.run([DRIVE] + args, capture_output=True, text=True, timeout=120, **kw)
 
@@ -229,6 +240,7 @@ def test_server(tmp):
         check_eq(sorted(e['host'] for e in j if e['event'] == 'host-preflight'), ['h1', 'h2'],
                  'both preflights journaled')
     finally:
+        stop_servers(tmp)
         for pr in (proc, proc_b):
             pr.terminate()
             pr.wait(timeout=10)
@@ -385,6 +397,7 @@ def test_run(tmp):
             check(not os.path.exists(os.path.join(tmp, 'h%d' % k, 'fiocamp.testfile')),
                   "h%d's test file removed at the end" % k)
     finally:
+        stop_servers(tmp)
         for pr in procs:
             pr.terminate()
             pr.wait(timeout=10)
@@ -440,6 +453,7 @@ def test_resume(tmp):
         check_aggregate_result(tmp, d)
         no_servers_left(tmp)
     finally:
+        stop_servers(tmp)
         for pr in procs:
             pr.terminate()
             pr.wait(timeout=10)
@@ -476,6 +490,7 @@ def test_fatal(tmp):
         check(any(e['event'] == 'error' and e.get('step') == 'fatal' for e in j),
               'the journal has the fatal error')
     finally:
+        stop_servers(tmp)
         for pr in procs:
             pr.terminate()
             pr.wait(timeout=10)
@@ -509,6 +524,7 @@ def test_local(tmp):
         check(not os.path.exists(os.path.join(tmp, h, '.fiocamp-fio')),
               "%s's server directory removed" % h)
     check_eq(os.listdir(os.path.join(tmp, 't')), [], 'the run directory removed')
+    stop_servers(tmp)
 
 
 def test_refuse(tmp):
