@@ -635,12 +635,13 @@ def test_dryrun(tmp, fake):
     """--dry-run lists every API call a run makes, sends nothing, reads no token."""
     fake.reset()
     tok = token_file(tmp)
+    # the API calls are the point: one fio round, in basis, is enough
     states = [('basis', ''),
-              ('snap', 'power-off; snapshot s1; power-on; WAIT'),
-              ('rollback', 'revert s1; WAIT'),
-              ('backup', 'backup; restore last-backup; WAIT'),
-              ('more', 'snapshot s2; delete-snapshot s2; power-off hard; reboot; WAIT'),
-              ('cleanup', 'delete-snapshot all-created')]
+              ('snap', 'power-off; snapshot s1; power-on; WAIT', 0),
+              ('rollback', 'revert s1; WAIT', 0),
+              ('backup', 'backup; restore last-backup; WAIT', 0),
+              ('more', 'snapshot s2; delete-snapshot s2; power-off hard; reboot; WAIT', 0),
+              ('cleanup', 'delete-snapshot all-created', 0)]
     fake.fault(kind='task-warnings', task='qmsnapshot', warnings=1)
     ini = campaign(tmp, fake, 'dry', states, tok=tok)
     d = os.path.join(tmp, 'camp')
