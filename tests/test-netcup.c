@@ -42,7 +42,7 @@ struct seen {
 	int retries_lock, retries_unavailable, retries_transport, retries_unauthorized;
 	int checks_task, checks_done, checks_not_received;
 	int responses;
-	int token_rotated;
+	int token_rotated, token_shared;
 };
 static struct seen seen;
 /* Over the whole run, never reset. */
@@ -98,6 +98,8 @@ static void on_event(void *ctx, const char *type, json_t *fields)
 		const char *a = json_string_value(json_object_get(fields, "action"));
 		if (a && strcmp(a, "rotated") == 0)
 			s->token_rotated++;
+		if (a && strcmp(a, "shared") == 0)
+			s->token_shared++;
 	}
 	free(text);
 }
@@ -159,8 +161,39 @@ static void fake_post(const char *path, const char *fmt, ...)
 }
 
 /* Resets the fake: one server, the test's refresh token, fast time, plus `extra` keys. */
+/* Forgets the access token shared beside a token file (auth.c): the
+ * next refresh goes to the token endpoint, as in a later run. */
+static void forget_shared(const char *token_file)
+{
+	char p[600];
+	snprintf(p, sizeof(p), "%s.access", token_file);
+	unlink(p);
+}
+
+/* Whether dir holds exactly the file `name` and what auth.c keeps beside it
+ * (name.lock; name.access unless `shared` is false). */
+static bool only_beside(const char *dir, const char *name, bool shared)
+{
+	DIR *d = opendir(dir);
+	int entries = 0, known = 0;
+	char lock[300], access[300];
+	snprintf(lock, sizeof(lock), "%s.lock", name);
+	snprintf(access, sizeof(access), "%s.access", name);
+	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		entries++;
+		known += !strcmp(e->d_name, name) || !strcmp(e->d_name, lock) ||
+			 (shared && !strcmp(e->d_name, access));
+	}
+	if (d)
+		closedir(d);
+	return entries == known && known >= 1;
+}
+
 static void reset(const char *extra)
 {
+	forget_shared(token_path);
 	fake_post("/_fake/reset",
 		  "{\"refresh_token\":\"%s\",\"time_scale\":0.02,\"lock_window\":10,"
 		  "\"boot_delay\":3%s%s}",
@@ -649,24 +682,39 @@ static void test_rotation(void)
 	struct stat st;
 	CHECK_INT(stat(path, &st), 0);
 	CHECK_INT(st.st_mode & 0777, 0600);
-	/* nothing left beside it */
-	DIR *d = opendir(dir);
-	int entries = 0;
-	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
-		entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	if (d)
-		closedir(d);
-	CHECK_INT(entries, 1);
+	/* nothing left beside it but the lock and the shared access token */
+	CHECK(only_beside(dir, "rotating.token", true));
+	char shared[700];
+	snprintf(shared, sizeof(shared), "%s.access", path);
+	CHECK_INT(stat(shared, &st), 0);
+	CHECK_INT(st.st_mode & 0777, 0600);
+	char *cached = read_text(shared);
+	CHECK(cached && !strstr(cached, stored ? stored : "-") && !strstr(cached, refresh_token));
+	free(cached);
 	fcr_netcup_free(nc);
-	/* the next run starts from the stored one; the old one is refused now */
+	/* another process meanwhile takes that access token: no refresh */
+	long m = log_mark();
 	nc = open_nc(&cfg);
 	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
+	CHECK_INT(seen.token_shared, 1);
+	json_t *log = log_since(m);
+	CHECK_INT(count_reqs(log, "POST", "/realms/scp/protocol/openid-connect/token"), 0);
+	json_decref(log);
+	fcr_netcup_free(nc);
+	/* a later run starts from the stored one; the old one is refused now */
+	forget_shared(path);
+	nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
+	CHECK_INT(seen.token_rotated, 2);
 	fcr_netcup_free(nc);
 	char *again = read_text(path);
 	CHECK(again && stored && strcmp(again, stored) != 0);
 	free(again);
 	free(stored);
 	unlink(path);
+	forget_shared(path);
+	snprintf(shared, sizeof(shared), "%s.lock", path);
+	unlink(shared);
 	rmdir(dir);
 }
 
@@ -1414,13 +1462,8 @@ static void test_login(void)
 	CHECK_INT(fcr_netcup_login(&cfg, path, on_prompt_record, &err), 0);
 	CHECK_INT(stat(path, &st), 0);
 	CHECK_INT(st.st_mode & 0777, 0600);
-	DIR *d = opendir(dir);
-	int entries = 0;
-	for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d))
-		entries += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
-	if (d)
-		closedir(d);
-	CHECK_INT(entries, 1);
+	/* (the access token the first file gave is no longer shared) */
+	CHECK(only_beside(dir, strrchr(path, '/') + 1, false));
 
 	/* denied, expired */
 	reset("\"device\":[\"authorization_pending\",\"access_denied\"],\"device_interval\":0.05");

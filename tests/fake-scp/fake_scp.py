@@ -25,6 +25,11 @@ Control endpoints (never logged, JSON in and out):
   POST /_fake/reset          {"servers": [...], "refresh_token": ..., ...}
                              a server: {"id", "state", "uefi", "snapshotAllowed",
                              "disks", "liveInfo", "snapshots": [names taken already]}
+                             "rotate": true: every refresh hands out a new
+                             refresh token and the one sent is refused from
+                             then on (invalid_grant), as Keycloak does with
+                             "Revoke Refresh Token" on; "token_lifetime": the
+                             access tokens' expires_in (s)
   POST /_fake/fault          one fault: {"kind", "method", "path", "prefix",
                              "count" (how many requests it hits, default 1),
                              "skip" (how many matching requests pass first)}

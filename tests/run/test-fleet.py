@@ -583,44 +583,112 @@ def test_proxmox(tmp):
         fake.stop()
 
 
+def token_posts(fake):
+    """The fake's refresh-token grants since its reset: their statuses."""
+    return [r['status'] for r in fake.requests()
+            if r['method'] == 'POST' and r['path'].endswith('/openid-connect/token')]
+
+
 def test_netcup(tmp):
-    """Two hosts, two servers of one netcup account (the fake SCP server,
-    which rotates the refresh token at every refresh and refuses the old
-    one), one token file: the hosts take turns with it, each reading what
-    the other wrote, and both run to the end."""
+    """Three hosts, three servers of one netcup account (the fake SCP
+    server, which rotates the refresh token at every refresh and refuses
+    the old one), one token file.  The fleet makes one refresh while the
+    access token is valid, and so do three `--host` engines started at
+    once without a supervisor (the lock file beside the token file alone);
+    with access tokens that end within the run, the hosts refresh in turns,
+    each with the token the one before rotated, and none is refused."""
     import netcup_fake as NF
     fake = NF.Fake(tmp)
-    try:
-        servers = [NF.SERVER, NF.SERVER + 1]
-        fake.reset(rotate=True)
+    servers = [NF.SERVER, NF.SERVER + 1, NF.SERVER + 2]
+    names = ['h1', 'h2', 'h3']
+    tok = NF.token_file(tmp)
+
+    def reset(lifetime):
         fake.call('/_fake/reset', {'time_scale': NF.SCALE, 'lock_window': 5.0,
                                    'boot_delay': 3.0, 'rotate': True,
+                                   'token_lifetime': lifetime,
                                    'refresh_token': NF.TOKEN,
                                    'servers': [{'id': s} for s in servers]})
-        tok = NF.token_file(tmp)
+        NF.token_file(tmp)
+        for extra in ('.access', '.lock'):
+            if os.path.exists(tok + extra):
+                os.unlink(tok + extra)
+
+    def tokens(dirs):
+        return [e for d in dirs for e in load_journal(d) if e['event'] == 'token']
+
+    try:
         keys = [k for k in NF.provider_keys(fake, tok).splitlines()
                 if not k.startswith('server-id')]
-        text = ('[campaign]\nhosts = h1 h2\nsuite = rw4k\nrounds = 0\ntarget = local\n'
+        text = ('[campaign]\nhosts = %s\nsuite = rw4k\nrounds = 0\ntarget = local\n'
                 'size = 8M\nruntime = 1s\nprefill = no\n\n[provider]\n%s\n\n'
-                % '\n'.join(keys))
+                % (' '.join(names), '\n'.join(keys)))
         for k, sid in enumerate(servers):
-            text += ('[host h%d]\ndirectory = %s\nserver-id = %d\n\n'
-                     % (k + 1, os.path.join(tmp, 'local-%d' % k), sid))
+            text += ('[host %s]\ndirectory = %s\nserver-id = %d\n\n'
+                     % (names[k], os.path.join(tmp, 'local-%d' % k), sid))
         text += ('[state snap]\nbefore = snapshot fc-s1\n\n'
                  '[state cleanup]\nbefore = delete-snapshot all-created\n')
         ini = os.path.join(tmp, 'netcup.ini')
         H.write(ini, text)
+
+        # 0. the token in the environment only: refused, before anything
+        reset(300)
+        env_ini = os.path.join(tmp, 'netcup-env.ini')
+        H.write(env_ini, text.replace('token-file = %s\n' % tok, ''))
+        d = os.path.join(tmp, 'fleet-env')
+        p, w = H.start_watched(['-o', d, env_ini], tmp,
+                               {'FIOCAMP_NETCUP_REFRESH_TOKEN': NF.TOKEN})
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 2, 'env: refused (%s)' % err[-3000:])
+        check('hosts h1, h2, h3 would refresh one netcup refresh token' in err and
+              'set token-file in [provider]' in err, 'env: it says why and what to do: %s'
+              % err[-3000:])
+        check(not os.path.exists(d), 'env: no fleet directory')
+        check_eq(token_posts(fake), [], 'env: no refresh')
+
+        # 1. the fleet, access tokens of 300 s: one refresh for three hosts
+        reset(300)
         d = os.path.join(tmp, 'fleet-netcup')
         p, w = H.start_watched(['-o', d, ini], tmp)
         rc, out, err = H.finish_watched(p, w)
-        check_eq(rc, 0, 'the fleet is done (%s)' % err[-3000:])
-        refreshed = {n: [e for e in load_journal(host_dir(d, n))
-                         if e['event'] == 'token' and e.get('action') == 'rotated']
-                     for n in ('h1', 'h2')}
-        check(all(refreshed.values()), 'each host rotated the token: %s' % refreshed)
-        check(any(e['event'] == 'token' and e.get('action') == 'reread'
-                  for n in ('h1', 'h2') for e in load_journal(host_dir(d, n))),
-              'a host read again the token the other wrote')
+        check_eq(rc, 0, 'fleet: done (%s)' % err[-3000:])
+        check_eq(token_posts(fake), [200], 'fleet: one refresh for the three hosts')
+        ev = tokens([host_dir(d, n) for n in names])
+        check_eq(sorted(e['action'] for e in ev if e['action'] in ('rotated', 'shared')),
+                 ['rotated', 'shared', 'shared'],
+                 'fleet: one host rotated, the others took its access token')
+        check_eq(len([e for e in ev if e['action'] == 'reread']), 2,
+                 'fleet: the others read the rotated token from the file')
+        st = os.stat(tok + '.access')
+        check_eq(st.st_mode & 0o777, 0o600, 'the shared access token has mode 0600')
+
+        # 2. three engines at once without a supervisor: the lock file alone
+        reset(300)
+        alone = [os.path.join(tmp, 'alone-%s' % n) for n in names]
+        runs = [H.start_watched(['--host', n, '-o', a, ini], tmp)
+                for n, a in zip(names, alone)]
+        for (p, w), n in zip(runs, names):
+            rc, out, err = H.finish_watched(p, w)
+            check_eq(rc, 0, 'alone: %s done (%s)' % (n, err[-3000:]))
+        check_eq(token_posts(fake), [200], 'alone: one refresh for the three engines')
+        check_eq(sorted(e['action'] for e in tokens(alone)
+                        if e['action'] in ('rotated', 'shared')),
+                 ['rotated', 'shared', 'shared'], 'alone: one rotated, two shared')
+
+        # 3. access tokens of 0.4 s (renewed at half-life): refreshes in turns
+        reset(0.4)
+        d = os.path.join(tmp, 'fleet-short')
+        p, w = H.start_watched(['-o', d, ini], tmp)
+        rc, out, err = H.finish_watched(p, w)
+        check_eq(rc, 0, 'short: the fleet is done (%s)' % err[-3000:])
+        posts = token_posts(fake)
+        check(len(posts) >= 2 and set(posts) == {200},
+              'short: several refreshes, each with the token the one before '
+              'rotated, none refused: %s' % posts)
+        ev = tokens([host_dir(d, n) for n in names])
+        check(len({n for n in names for e in load_journal(host_dir(d, n))
+                   if e['event'] == 'token' and e['action'] == 'reread'}) >= 2,
+              'short: hosts read again what another rotated')
         with open(tok) as f:
             check(f.read().strip().startswith('fiocamp-test-refresh-rotated-'),
                   'the token file holds the last rotated token')

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "fleet/link.h"
+#include "netcup/netcup.h"
 #include "record/record.h"
 #include "util/status.h"
 
@@ -840,6 +841,42 @@ static bool same_file(const char *a, const char *text, size_t len)
 	return same;
 }
 
+/*
+ * Hosts of one netcup account refresh its token in turns through the token
+ * file (netcup/auth.c: a lock file and the shared access token beside it);
+ * a token that only the environment holds cannot be passed on once a
+ * refresh rotates it, and the other hosts' copies are then refused.  The
+ * names of the hosts that would refresh it from the environment, when
+ * there are two or more; NULL otherwise (caller frees).
+ */
+static char *netcup_env_hosts(const struct fcr_campaign *c)
+{
+	const char *env = getenv(FCR_NETCUP_TOKEN_ENV);
+	if (!c->provider_type || strcmp(c->provider_type, "netcup") || !env || !env[0])
+		return NULL;
+	struct fcr_provider_section sec = fcr_campaign_provider_section(c);
+	bool fleet_file = false;
+	for (size_t i = 0; i < sec.n_keys; i++)
+		fleet_file |= !strcmp(sec.keys[i].key, "token-file") && sec.keys[i].value[0];
+	struct cm_buf names = {0};
+	size_t n = 0;
+	for (size_t i = 0; i < c->n_hosts; i++) {
+		const struct fcr_host *h = &c->hosts[i];
+		bool file = fleet_file;
+		for (size_t k = 0; k < h->n_keys; k++)
+			if (!strcmp(h->keys[k].key, "token-file"))
+				file = h->keys[k].value[0] != '\0';
+		if (file)
+			continue;
+		cm_buf_printf(&names, "%s%s", n++ ? ", " : "", h->name);
+	}
+	if (n < 2) {
+		cm_buf_release(&names);
+		return NULL;
+	}
+	return cm_buf_take(&names);
+}
+
 int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *o)
 {
 	struct fleet F_ = {.c = c, .o = o, .sigfd = -1, .lock_fd = -1}, *F = &F_;
@@ -856,6 +893,17 @@ int fcr_fleet_run(const struct fcr_campaign *c, const struct fcr_fleet_options *
 			"fiocamp-run: %s: mode = aggregate does not run through the fleet's "
 			"supervisor\n",
 			c->source);
+		return FCR_EXIT_USAGE;
+	}
+	char *env_hosts = netcup_env_hosts(c);
+	if (env_hosts) {
+		fprintf(stderr,
+			"fiocamp-run: %s: hosts %s would refresh one netcup refresh token from "
+			"$" FCR_NETCUP_TOKEN_ENV " at once; a refresh may rotate it and end the "
+			"others' copy.  Hosts of a fleet share a token through a file: set "
+			"token-file in [provider] (fiocamp-run netcup-login writes one)\n",
+			c->source, env_hosts);
+		free(env_hosts);
 		return FCR_EXIT_USAGE;
 	}
 	F->tty = !o->quiet && isatty(STDERR_FILENO);

@@ -6,10 +6,16 @@
  * leaves this file except in the Authorization header and the token
  * endpoint's form body.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "http/secret.h"
 #include "netcup/internal.h"
@@ -93,27 +99,119 @@ static void rotate(struct fcr_netcup *nc, const char *fresh)
 
 static int refresh(struct fcr_netcup *nc, struct fcr_error *err);
 
+/* ---- sharing a token file between processes ------------------------------- */
+
 /*
- * Hosts of a fleet may share the token file, and a refresh may rotate the
- * token, which ends the old one: they take turns (cfg.lock), and each reads
- * the file again in its turn, for what another host wrote.
+ * Processes that read one token file (the hosts of a fleet, or campaigns
+ * run side by side on one account) share it through two files beside it:
+ * PATH.lock, which a process holds (flock) from reading the token file to
+ * writing what the refresh rotated, and PATH.access, the access token the
+ * last refresh got with the wall-clock time to renew it and a digest of
+ * the refresh token it came from (a new login makes it stale).  Within its
+ * time every process takes that access token: N processes make one refresh
+ * instead of N, and no two use one refresh token at once.
  */
-int fcr_netcup_access_token(struct fcr_netcup *nc, bool force, struct fcr_error *err)
+#define SHARE_POLL_MS 20
+
+/* Of the realm and the refresh token an access token came from. */
+static uint64_t token_digest(const struct fcr_netcup *nc)
 {
-	if (!force && nc->access_token && cm_mono_s() < nc->access_valid_until)
-		return 0;
-	if (!nc->token_file || !nc->cfg.lock)
-		return refresh(nc, err);
-	char *real = realpath(nc->token_file, NULL);
-	char *key = cm_asprintf("netcup-token:%s", real ? real : nc->token_file);
-	free(real);
-	if (nc->cfg.lock(nc->cfg.ctx, key) < 0) {
-		free(key);
-		return fcr_fail_as(
-		    err, FCR_E_STOPPED,
-		    "stopped while another host of the fleet refreshed the token of %s",
-		    nc->token_file);
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	for (const char *s = nc->auth.base; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	h *= 1099511628211ull; /* a NUL between the two */
+	for (const char *s = nc->refresh_token; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The lock file's descriptor, held; -1 when it cannot be made (a read-only
+ * directory: then the process goes on alone, as before) or the wait was
+ * stopped (*stopped set). */
+static int share_lock(struct fcr_netcup *nc, bool *stopped)
+{
+	*stopped = false;
+	char *path = cm_asprintf("%s.lock", nc->token_file);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(path);
+	if (fd < 0)
+		return -1;
+	double since = cm_mono_s();
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		bool busy = errno == EWOULDBLOCK || errno == EINTR;
+		if (busy && nc->cfg.should_stop && nc->cfg.should_stop(nc->cfg.ctx))
+			*stopped = true;
+		if (!busy || *stopped) {
+			close(fd);
+			return -1;
+		}
+		poll(NULL, 0, SHARE_POLL_MS);
 	}
+	double waited = cm_mono_s() - since;
+	if (waited >= 0.05)
+		fcr_api_emit(&nc->auth, "token",
+			     json_pack("{s:s, s:f}", "action", "waited", "waited_s", waited));
+	return fd;
+}
+
+/* The shared access token when it came from our refresh token and has more
+ * than its margin left (and, with `not`, differs from that one): 0 with
+ * *token and *left_s, else -1. */
+static int share_read(const struct fcr_netcup *nc, const char * not, char **token, double *left_s)
+{
+	char *path = cm_asprintf("%s.access", nc->token_file);
+	char *word = NULL;
+	int rc = fcr_secret_read_file(path, "access token", "", &word, NULL);
+	free(path);
+	if (rc < 0)
+		return -1;
+	/* RENEW_AT:DIGEST:TOKEN */
+	char *end;
+	double renew_at = strtod(word, &end);
+	rc = -1;
+	if (*end == ':' && isfinite(renew_at)) {
+		uint64_t digest = strtoull(end + 1, &end, 16);
+		double left = renew_at - cm_wall_s();
+		if (*end == ':' && end[1] && digest == token_digest(nc) && left > 0 &&
+		    (!not || strcmp(end + 1, not ))) {
+			*token = cm_strdup(end + 1);
+			*left_s = left;
+			rc = 0;
+		}
+	}
+	fcr_secret_free(word);
+	return rc;
+}
+
+static void share_write(struct fcr_netcup *nc, double valid_s)
+{
+	char *path = cm_asprintf("%s.access", nc->token_file);
+	char *word = cm_asprintf("%.3f:%016" PRIx64 ":%s", cm_wall_s() + valid_s, token_digest(nc),
+				 nc->access_token);
+	struct fcr_error werr = {0};
+	if (fcr_secret_write_file(path, word, &werr) < 0)
+		fcr_api_emit(&nc->auth, "token",
+			     json_pack("{s:s, s:s}", "action", "not-shared", "error", werr.msg));
+	fcr_secret_free(word);
+	free(path);
+}
+
+static void use_access(struct fcr_netcup *nc, char *token, double valid_s)
+{
+	fcr_secret_free(nc->access_token);
+	fcr_secret_free(nc->authorization);
+	nc->access_token = token;
+	nc->authorization = cm_asprintf("Bearer %s", token);
+	nc->access_valid_until = cm_mono_s() + valid_s;
+}
+
+/*
+ * In a turn with the token file: read it again (another process may have
+ * rotated it), take the shared access token when there is one (on a
+ * forced renewal, one other than the refused one), else refresh and share.
+ */
+static int refresh_shared(struct fcr_netcup *nc, bool force, struct fcr_error *err)
+{
 	char *now = NULL;
 	if (fcr_secret_read_file(nc->token_file, "refresh token", LOGIN_HINT, &now, NULL) == 0 &&
 	    strcmp(now, nc->refresh_token)) {
@@ -123,9 +221,62 @@ int fcr_netcup_access_token(struct fcr_netcup *nc, bool force, struct fcr_error 
 	} else {
 		fcr_secret_free(now);
 	}
+	char *shared;
+	double left;
+	if (share_read(nc, force ? nc->access_token : NULL, &shared, &left) == 0) {
+		use_access(nc, shared, left);
+		fcr_api_emit(&nc->auth, "token",
+			     json_pack("{s:s, s:f}", "action", "shared", "valid_s", left));
+		return 0;
+	}
 	int rc = refresh(nc, err);
-	nc->cfg.unlock(nc->cfg.ctx, key);
-	free(key);
+	if (rc == 0)
+		share_write(nc, nc->access_valid_until - cm_mono_s());
+	return rc;
+}
+
+/*
+ * Hosts of a fleet may share the token file, and a refresh may rotate the
+ * token, which ends the old one: they take turns (cfg.lock, the fleet's,
+ * and the lock file for every process), and each reads the file again in
+ * its turn, for what another wrote.
+ */
+int fcr_netcup_access_token(struct fcr_netcup *nc, bool force, struct fcr_error *err)
+{
+	if (!force && nc->access_token && cm_mono_s() < nc->access_valid_until)
+		return 0;
+	if (!nc->token_file)
+		return refresh(nc, err);
+	char *key = NULL;
+	if (nc->cfg.lock) {
+		char *real = realpath(nc->token_file, NULL);
+		key = cm_asprintf("netcup-token:%s", real ? real : nc->token_file);
+		free(real);
+		if (nc->cfg.lock(nc->cfg.ctx, key) < 0) {
+			free(key);
+			return fcr_fail_as(
+			    err, FCR_E_STOPPED,
+			    "stopped while another host of the fleet refreshed the token of %s",
+			    nc->token_file);
+		}
+	}
+	bool stopped;
+	int fd = share_lock(nc, &stopped);
+	int rc;
+	if (stopped)
+		rc = fcr_fail_as(err, FCR_E_STOPPED,
+				 "stopped while another process refreshed the token of %s",
+				 nc->token_file);
+	else if (fd < 0)
+		rc = refresh(nc, err);
+	else
+		rc = refresh_shared(nc, force, err);
+	if (fd >= 0)
+		close(fd); /* and the lock with it */
+	if (key) {
+		nc->cfg.unlock(nc->cfg.ctx, key);
+		free(key);
+	}
 	return rc;
 }
 
@@ -321,6 +472,12 @@ int fcr_netcup_login(const struct fcr_netcup_config *cfg, const char *token_file
 	if (rc < 0)
 		goto out;
 	rc = fcr_secret_write_file(token_file, refresh, err);
+	if (rc == 0) {
+		/* what the old token's access token was shared in is stale */
+		char *shared = cm_asprintf("%s.access", token_file);
+		unlink(shared);
+		free(shared);
+	}
 	if (rc == 0)
 		fcr_api_emit(&api, "token",
 			     json_pack("{s:s, s:b, s:s}", "action", "login", "stored", 1, "file",
