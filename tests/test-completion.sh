@@ -100,6 +100,20 @@ check '[[ $reply == lab ]]' "--output=l<TAB> is lab: $reply"
 complete_line _fiocamp_run "$run netcup-login --token-file "
 check "has notes.txt && has my.ini" "--token-file <TAB>: files: $reply"
 
+# --host: the hosts of the campaign file on the line
+printf '[campaign]\nname = f ; a fleet\nhosts = alpha beta  gamma ; three\n\n[host alpha]\nhosts = no\n' >fleet.ini
+complete_line _fiocamp_run "$run --host "
+check '[[ -z $reply ]]' "--host <TAB> without a campaign file: nothing: $reply"
+complete_line _fiocamp_run "$run fleet.ini --host "
+check '[[ $(echo $reply) == "alpha beta gamma" ]]' "fleet.ini --host <TAB>: its hosts: $reply"
+complete_line _fiocamp_run "$run --host b"
+check '[[ -z $reply ]]' "--host b<TAB>, no campaign file on the line: $reply"
+complete_line _fiocamp_run "$run -o runs --host g"
+check '[[ -z $reply ]]' "--host g<TAB>, no campaign file: $reply"
+complete_line _fiocamp_run "$run -n fleet.ini -o runs --host a"
+check '[[ $reply == alpha ]]' "fleet.ini -o runs --host a<TAB>: alpha: $reply"
+rm fleet.ini
+
 # ---- fiocamp-analyze ----------------------------------------------------
 
 complete_line _fiocamp_analyze "$analyze --"
