@@ -107,7 +107,7 @@ static int refresh(struct fcr_netcup *nc, struct fcr_error *err);
  * PATH.lock, which a process holds (flock) from reading the token file to
  * writing what the refresh rotated, and PATH.access, the access token the
  * last refresh got with the wall-clock time to renew it and a digest of
- * the refresh token it came from (a new login makes it stale).  Within its
+ * the realm and refresh token it came from (a new login makes it stale).  Within its
  * time every process takes that access token: N processes make one refresh
  * instead of N, and no two use one refresh token at once.
  */
@@ -155,9 +155,10 @@ static int share_lock(struct fcr_netcup *nc, bool *stopped)
 }
 
 /* The shared access token when it came from our refresh token and has more
- * than its margin left (and, with `not`, differs from that one): 0 with
+ * than its margin left (and, with other_than, is another): 0 with
  * *token and *left_s, else -1. */
-static int share_read(const struct fcr_netcup *nc, const char * not, char **token, double *left_s)
+static int share_read(const struct fcr_netcup *nc, const char *other_than, char **token,
+		      double *left_s)
 {
 	char *path = cm_asprintf("%s.access", nc->token_file);
 	char *word = NULL;
@@ -173,7 +174,7 @@ static int share_read(const struct fcr_netcup *nc, const char * not, char **toke
 		uint64_t digest = strtoull(end + 1, &end, 16);
 		double left = renew_at - cm_wall_s();
 		if (*end == ':' && end[1] && digest == token_digest(nc) && left > 0 &&
-		    (!not || strcmp(end + 1, not ))) {
+		    (!other_than || strcmp(end + 1, other_than))) {
 			*token = cm_strdup(end + 1);
 			*left_s = left;
 			rc = 0;
