@@ -206,12 +206,8 @@ static void use_access(struct fcr_netcup *nc, char *token, double valid_s)
 	nc->access_valid_until = cm_mono_s() + valid_s;
 }
 
-/*
- * In a turn with the token file: read it again (another process may have
- * rotated it), take the shared access token when there is one (on a
- * forced renewal, one other than the refused one), else refresh and share.
- */
-static int refresh_shared(struct fcr_netcup *nc, bool force, struct fcr_error *err)
+/* In a turn with the token file: what another process may have rotated. */
+static void reread(struct fcr_netcup *nc)
 {
 	char *now = NULL;
 	if (fcr_secret_read_file(nc->token_file, "refresh token", LOGIN_HINT, &now, NULL) == 0 &&
@@ -222,6 +218,15 @@ static int refresh_shared(struct fcr_netcup *nc, bool force, struct fcr_error *e
 	} else {
 		fcr_secret_free(now);
 	}
+}
+
+/*
+ * In a turn with the token file and its lock file: take the shared access
+ * token when there is one (on a forced renewal, one other than the refused
+ * one), else refresh and share.
+ */
+static int refresh_shared(struct fcr_netcup *nc, bool force, struct fcr_error *err)
+{
 	char *shared;
 	double left;
 	if (share_read(nc, force ? nc->access_token : NULL, &shared, &left) == 0) {
@@ -268,10 +273,10 @@ int fcr_netcup_access_token(struct fcr_netcup *nc, bool force, struct fcr_error 
 		rc = fcr_fail_as(err, FCR_E_STOPPED,
 				 "stopped while another process refreshed the token of %s",
 				 nc->token_file);
-	else if (fd < 0)
-		rc = refresh(nc, err);
-	else
-		rc = refresh_shared(nc, force, err);
+	else {
+		reread(nc);
+		rc = fd < 0 ? refresh(nc, err) : refresh_shared(nc, force, err);
+	}
 	if (fd >= 0)
 		close(fd); /* and the lock with it */
 	if (key) {
