@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1170,6 +1171,36 @@ static void test_retries(void)
 	fcr_netcup_free(nc);
 }
 
+/* The token file's lock held by another process: the refresh waits for
+ * it, a stop ends the wait before any refresh, and once it is free the
+ * refresh goes on. */
+static void test_shared_lock(void)
+{
+	struct fcr_netcup_config cfg;
+	struct fcr_error err = {0};
+	char lock[600];
+	config(&cfg);
+	reset(NULL);
+	snprintf(lock, sizeof(lock), "%s.lock", token_path);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	long m = log_mark();
+	cfg.should_stop = stop_now;
+	struct fcr_netcup *nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), FCR_E_STOPPED);
+	CHECK(strstr(err.msg, "another process refreshed the token") != NULL);
+	json_t *log = log_since(m);
+	CHECK_INT(count_reqs(log, "POST", "/realms/scp/protocol/openid-connect/token"), 0);
+	json_decref(log);
+	fcr_netcup_free(nc);
+	if (fd >= 0)
+		close(fd);
+	cfg.should_stop = NULL;
+	nc = open_nc(&cfg);
+	CHECK_INT(fcr_netcup_authenticate(nc, &err), 0);
+	fcr_netcup_free(nc);
+}
+
 /* A POST whose answer is lost: checked, never sent twice. */
 static void test_no_duplicate(void)
 {
@@ -1638,6 +1669,7 @@ int main(void)
 	test_auth_cache();
 	test_401_retry();
 	test_rotation();
+	test_shared_lock();
 	test_get_server();
 	test_power();
 	test_reboot();
