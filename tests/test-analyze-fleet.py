@@ -131,8 +131,8 @@ def check_fleet_f(tmp):
 
     rc, out, err = run(["--compare", "--width", "200", f])
     text = unwrap(out)
-    check(text.startswith("fleet F (%s/manifest.json, 3 hosts), 2 variants: h1 (base), "
-                          "h2 (host failed)" % f), "F: --compare's header: %s" % text[:300])
+    check(text.startswith("fleet F (%s/manifest.json): 3 hosts, h1 (base), h2 (host failed) "
+                          "and h3 (host failed)" % f), "F: --compare's header: %s" % text[:300])
     lines = [l.split("  ")[0] for l in out.splitlines() if l.startswith("h") and " / " in l]
     check(lines[:3] == ["h1 / basis (base)", "h1 / after (base)", "h2 / basis"],
           "F: --compare's rows: %s" % lines)
@@ -172,6 +172,13 @@ def check_fleet_f(tmp):
           '</td><td>h1</td>' in page, "F: the HTML report's h1")
     check("campaign of host h2" in page, "F: the HTML facts name each host's campaign")
     check('<section id="compare">' in page, "F: the HTML report compares the hosts")
+    check("<h1>fleet F: 3 hosts, h1, h2 and h3</h1>" in page,
+          "F: the HTML report's title names the fleet and its hosts: %s"
+          % page[page.find("<h1>"):page.find("</h1>") + 5])
+    for h in ("h1", "h2"):
+        check("<title>State transitions of host %s: seconds per action</title>" % h in page
+              and "transitions-F-%s.svg</figcaption>" % h in page,
+              "F: host %s's transitions chart titled and named by the host" % h)
 
     # the fleet manifest given as a file reads the same fleet
     rc, out2, err = run(["--csv", "summary", os.path.join(f, "manifest.json")])

@@ -316,7 +316,8 @@ def options(tmp):
     # the kinds this report has (no compare.svg without variants); every
     # kind there is in the man page and the README
     check(kinds == ["rounds-TEST[-jobN]-DIRECTION-METRIC.svg",
-                    "profile-TEST[-jobN]-DIRECTION[-VARIANT].svg", "transitions[-CAMPAIGN].svg"],
+                    "profile-TEST[-jobN]-DIRECTION[-VARIANT].svg",
+                    "transitions[-CAMPAIGN[-HOST]].svg"],
           f"the report lists the 3 kinds of chart it has: {kinds}")
     for k in kinds + ["compare.svg"]:
         check(k in man, f"the man page lists the chart {k}")

@@ -27,9 +27,10 @@ static const struct {
 			  "per-second p10..p90 band, the second it got back into the band "
 			  "ringed; long logs drawn as the minimum and maximum of each pixel "
 			  "column"},
-    [AN_CHART_TRANSITIONS] = {"transitions[-CAMPAIGN].svg",
+    [AN_CHART_TRANSITIONS] = {"transitions[-CAMPAIGN[-HOST]].svg",
 			      "per state: each action's seconds by fiocamp's stopwatch and "
-			      "by the provider's task, the downtime and the data back time"},
+			      "by the provider's task, the downtime and the data back time; "
+			      "per campaign when there are several, per host of a fleet"},
     [AN_CHART_COMPARE] = {"compare.svg",
 			  "with several variants: each test's headline metric (IOPS, or "
 			  "MiB/s for blocks of 64 KiB and more) per variant and state, the "

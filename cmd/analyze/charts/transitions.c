@@ -302,7 +302,15 @@ void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, si
 
 	char *title;
 	const struct an_campaign *c = &a->campaigns[campaign];
-	if (a->n_campaigns > 1)
+	/* a fleet's hosts share the campaign's name: each chart is its host's
+	 * (and its fleet's, when there are several) */
+	if (c->fleet_host && a->n_fleets > 1)
+		title = cm_asprintf("State transitions of host %s of %s: seconds per action",
+				    c->fleet_host, c->name ? c->name : c->manifest);
+	else if (c->fleet_host)
+		title =
+		    cm_asprintf("State transitions of host %s: seconds per action", c->fleet_host);
+	else if (a->n_campaigns > 1)
 		title = cm_asprintf("State transitions of %s: seconds per action",
 				    c->name ? c->name : c->manifest);
 	else
@@ -321,6 +329,10 @@ void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, si
 	if (a->n_campaigns > 1) {
 		cm_buf_putc(&file, '-');
 		an_chart_slug(&file, c->name ? c->name : a->variants[0].name);
+		if (c->fleet_host) {
+			cm_buf_putc(&file, '-');
+			an_chart_slug(&file, c->fleet_host);
+		}
 	}
 	an_chart_add(out, AN_CHART_TRANSITIONS, &file, title, &b);
 	an_legend_release(&leg);

@@ -341,6 +341,27 @@ const struct an_fleet_host *an_variant_host(const struct an_analysis *a, size_t 
 	return NULL;
 }
 
+const struct an_fleet *an_fleet_alone(const struct an_analysis *a)
+{
+	if (a->n_fleets != 1 || a->n_variants == 0)
+		return NULL;
+	for (size_t v = 0; v < a->n_variants; v++) {
+		const struct an_fleet_host *h = an_variant_host(a, v, NULL);
+		if (!h || strcmp(h->name, a->variants[v].name) != 0)
+			return NULL;
+	}
+	return &a->fleets[0];
+}
+
+size_t an_host_variant(const struct an_analysis *a, const struct an_fleet *f, size_t k)
+{
+	for (size_t v = 0; v < a->n_variants; v++) {
+		if (an_variant_host(a, v, NULL) == &f->hosts[k])
+			return v;
+	}
+	return SIZE_MAX;
+}
+
 size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant)
 {
 	for (size_t k = 0; k < a->n_cols; k++) {

@@ -682,6 +682,13 @@ const struct an_transition *an_transition_of(const struct an_analysis *a, size_t
  * NULL when it is no host of a fleet. */
 const struct an_fleet_host *an_variant_host(const struct an_analysis *a, size_t variant,
 					    size_t *fleet);
+/* The one fleet whose hosts are all the variants, each variant a host
+ * named as it (no host campaign has variants of its own, no other input):
+ * the report is then of the fleet and its hosts.  NULL otherwise. */
+const struct an_fleet *an_fleet_alone(const struct an_analysis *a);
+/* The variant that is the fleet's host k; SIZE_MAX when it has none (a
+ * host that failed before it wrote its campaign directory). */
+size_t an_host_variant(const struct an_analysis *a, const struct an_fleet *f, size_t k);
 /* Column of (state, variant); SIZE_MAX if none. */
 size_t an_col_find(const struct an_analysis *a, size_t state, size_t variant);
 

@@ -417,7 +417,28 @@ static size_t bonnie_rows(const struct an_analysis *a)
 void an_header_text(struct cm_buf *b, const struct an_analysis *a)
 {
 	size_t used = an_used_runs(a);
-	if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
+	const struct an_fleet *fl = an_fleet_alone(a);
+	if (fl) {
+		/* the variants are the fleet's hosts: named once, as its hosts,
+		 * with the baseline and how a host ended when not well */
+		cm_buf_printf(b, "fleet %s (%s): %zu host%s", fl->name ? fl->name : "?",
+			      fl->manifest, fl->n_hosts, fl->n_hosts == 1 ? "" : "s");
+		for (size_t k = 0; k < fl->n_hosts; k++) {
+			const struct an_fleet_host *h = &fl->hosts[k];
+			size_t v = an_host_variant(a, fl, k);
+			bool base = a->n_variants > 1 && v == a->baseline_variant;
+			const char *ended = cm_status_failed(h->status) ? h->status : NULL;
+			cm_buf_printf(b, "%s%s",
+				      k == 0		     ? ", "
+				      : k + 1 == fl->n_hosts ? " and "
+							     : ", ",
+				      h->name);
+			if (base || ended)
+				cm_buf_printf(b, " (%s%s%s%s)", base ? "base" : "",
+					      base && ended ? ", " : "", ended ? "host " : "",
+					      ended ? ended : "");
+		}
+	} else if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
 		const struct an_campaign *c = &a->campaigns[a->variants[0].campaign];
 		cm_buf_printf(b, "campaign %s (%s)", c->name ? c->name : "?", c->manifest);
 	} else if (a->n_variants > 1) {

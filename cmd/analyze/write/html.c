@@ -298,7 +298,18 @@ static void fact(struct cm_buf *b, const char *name, const char *value)
 
 static const char *title_of(const struct an_analysis *a, struct cm_buf *t)
 {
-	if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
+	const struct an_fleet *f = an_fleet_alone(a);
+	if (f) {
+		/* "fleet fl: 3 hosts, h1, h2 and h3" */
+		cm_buf_printf(t, "fleet %s: %zu host%s", f->name ? f->name : f->manifest,
+			      f->n_hosts, f->n_hosts == 1 ? "" : "s");
+		for (size_t k = 0; k < f->n_hosts; k++)
+			cm_buf_printf(t, "%s%s",
+				      k == 0		    ? ", "
+				      : k + 1 == f->n_hosts ? " and "
+							    : ", ",
+				      f->hosts[k].name);
+	} else if (a->n_variants == 1 && a->variants[0].campaign != SIZE_MAX) {
 		const struct an_campaign *c = &a->campaigns[a->variants[0].campaign];
 		cm_buf_printf(t, "campaign %s", c->name ? c->name : a->variants[0].name);
 	} else if (a->n_variants > 1) {
