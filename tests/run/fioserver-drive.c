@@ -90,14 +90,16 @@ static int reap(const char *path)
 {
 	struct fcr_campaign *c = load(path);
 	struct fcr_target t;
-	struct fcr_error err;
-	unsigned n;
 	target(&t, c);
-	if (fcr_fioserver_reap(&t, &n, &err) < 0) {
-		fprintf(stderr, "%s\n", err.msg);
+	struct fcr_target *all[] = {&t};
+	struct fcr_fioserver_end e;
+	fcr_fioserver_signal_all(all, 1, &e);
+	fcr_fioserver_finish(&t, &e);
+	if (e.rc < 0) {
+		fprintf(stderr, "%s\n", e.err.msg);
 		return 1;
 	}
-	printf("reaped %u\n", n);
+	printf("reaped %u%s\n", e.stopped, e.killed ? " (killed)" : "");
 	fcr_target_release(&t);
 	fcr_campaign_free(c);
 	return 0;

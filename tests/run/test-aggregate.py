@@ -191,8 +191,12 @@ def test_server(tmp):
         p.wait()
         H.wait_gone([p.pid])
         check(any(H.alive(q) for q in left), 'the server outlives a killed controller')
+        # one that does not end on SIGTERM (stopped: the signal waits) is killed
+        for q in left:
+            os.kill(q, signal.SIGSTOP)
         r = drive(['reap', ini])
-        check_eq((r.returncode, r.stdout.strip()), (0, 'reaped 1'), 'reaped: %s' % r.stderr)
+        check_eq((r.returncode, r.stdout.strip()), (0, 'reaped 1 (killed)'),
+                 'reaped: %s' % r.stderr)
         H.wait_gone(left)
         check(not any(H.alive(q) for q in left), 'the leftover is gone')
         r = drive(['reap', ini])

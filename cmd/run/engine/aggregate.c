@@ -150,36 +150,59 @@ static json_t *earlier_remote_dirs(struct fcr_session *S, const char *host)
 	return dirs;
 }
 
+/* A server that had to be killed, said. */
+static void said_killed(const char *host, const struct fcr_fioserver_end *e, json_t *ev)
+{
+	if (!e->killed)
+		return;
+	json_object_set_new(ev, "killed", json_true());
+	fcr_progress_problem("host %s: its fio server did not end within 5 s of SIGTERM: killed",
+			     host);
+}
+
 int fcr_aggregate_reap(struct fcr_session *S, struct fcr_error *err)
 {
 	struct fcr_aggregate *A = S->agg;
-	for (size_t i = 0; i < A->n; i++) {
+	struct fcr_target **t = cm_calloc(A->n, sizeof(*t));
+	struct fcr_fioserver_end *ends = cm_calloc(A->n, sizeof(*ends));
+	for (size_t i = 0; i < A->n; i++)
+		t[i] = &A->tgt[i];
+	/* every leftover server told to end first: they end together */
+	fcr_fioserver_signal_all(t, A->n, ends);
+	int rc = 0;
+	for (size_t i = 0; i < A->n && rc == 0; i++) {
 		const char *host = S->c->hosts[i].name;
-		unsigned stopped = 0;
-		int rc = fcr_fioserver_reap(&A->tgt[i], &stopped, err);
-		if (stopped || rc < 0) {
+		struct fcr_fioserver_end *e = &ends[i];
+		fcr_fioserver_finish(t[i], e);
+		if (e->stopped || e->rc < 0) {
 			json_t *ev =
-			    json_pack("{s:s, s:i, s:s}", "host", host, "stopped", (int)stopped,
-				      "status", rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
-			if (rc < 0)
-				fcr_jset_text(ev, "error", err->msg);
+			    json_pack("{s:s, s:i, s:s}", "host", host, "stopped", (int)e->stopped,
+				      "status", e->rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
+			if (e->rc < 0)
+				fcr_jset_text(ev, "error", e->err.msg);
+			said_killed(host, e, ev);
 			fcr_record_event(&S->rec, "leftover-fio-server", ev);
 		}
-		if (rc < 0)
-			return fcr_fail(err, "host %s: %s", host, err->msg);
-		if (stopped)
+		if (e->rc < 0) {
+			rc = fcr_fail(err, "host %s: %s", host, e->err.msg);
+			break;
+		}
+		if (e->stopped)
 			fcr_progress_line("host %s: stopped the fio server an earlier session left "
 					  "running",
 					  host);
 		json_t *dirs = earlier_remote_dirs(S, host);
 		json_t *procs = json_array();
+		unsigned stopped;
 		rc = fcr_reap_leftovers(&A->tgt[i], procs, dirs, &stopped, err);
 		json_decref(procs);
 		json_decref(dirs);
 		if (rc < 0)
-			return fcr_fail(err, "host %s: %s", host, err->msg);
+			rc = fcr_fail(err, "host %s: %s", host, err->msg);
 	}
-	return 0;
+	free(ends);
+	free(t);
+	return rc;
 }
 
 int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
@@ -270,20 +293,29 @@ void fcr_aggregate_stop(struct fcr_session *S)
 	if (!A)
 		return;
 	S->fio.hosts = NULL;
-	for (size_t i = 0; i < A->n; i++) {
-		if (!A->started[i])
-			continue;
-		struct fcr_error err = {0};
-		int rc = fcr_fioserver_stop(&A->srv[i], &err);
-		json_t *ev = json_pack("{s:s, s:s}", "host", A->srv[i].host, "status",
-				       rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
-		if (rc < 0) {
-			fcr_jset_text(ev, "error", err.msg);
-			fcr_progress_problem("host %s: %s", A->srv[i].host, err.msg);
+	struct fcr_fioserver **srv = cm_calloc(A->n, sizeof(*srv));
+	size_t n = 0;
+	for (size_t i = 0; i < A->n; i++)
+		if (A->started[i])
+			srv[n++] = &A->srv[i];
+	struct fcr_fioserver_end *ends = cm_calloc(n ? n : 1, sizeof(*ends));
+	/* all at once: each takes about a second to end */
+	fcr_fioserver_stop_all(srv, n, ends);
+	for (size_t i = 0; i < n; i++) {
+		const struct fcr_fioserver_end *e = &ends[i];
+		json_t *ev = json_pack("{s:s, s:s}", "host", srv[i]->host, "status",
+				       e->rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
+		if (e->rc < 0) {
+			fcr_jset_text(ev, "error", e->err.msg);
+			fcr_progress_problem("host %s: %s", srv[i]->host, e->err.msg);
 		}
+		said_killed(srv[i]->host, e, ev);
 		fcr_record_event(&S->rec, "fio-server-stop", ev);
-		A->started[i] = false;
 	}
+	for (size_t i = 0; i < A->n; i++)
+		A->started[i] = false;
+	free(ends);
+	free(srv);
 	fcr_fioserver_run_dir_remove(A->run_dir);
 }
 

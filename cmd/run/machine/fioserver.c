@@ -29,12 +29,17 @@
  *  start: refuses when a server of ours runs there (exit 3, "running PID"),
  *         else makes the directory owner-only, starts fio --server and
  *         waits for its socket; prints the pid.
- *  stop:  stops the server the pid file names, if it is a fio --server on
- *         this socket (a pid reused by another program is left alone;
- *         "stopped" when one ran), and removes socket, pid file, directory.
+ *  signal: sends SIGTERM to the server the pid file names, if it is a
+ *         fio --server on this socket (a pid reused by another program is
+ *         left alone; "signalled" when one ran), and returns at once.
+ *  stop:  the same, then waits for it to be gone (SIGKILL after 5 s,
+ *         "killed"; "stopped" when one ran), and removes socket, pid file,
+ *         directory.
  * The directory must be ours and no symbolic link: it is what keeps other
  * users away from a socket fio makes writable for everyone.
  */
+#define TERM_Q FCR_KILL_TREE_SH("q", "TERM")
+#define KILL_Q FCR_KILL_TREE_SH("q", "KILL")
 static const char server_script[] =
     "d=$1; s=$d/fio.sock; p=$d/fio.pid; q=$(cat -- \"$p\" 2>/dev/null); "
     "ours() { [ -n \"$q\" ] && kill -0 \"$q\" 2>/dev/null && "
@@ -52,15 +57,12 @@ static const char server_script[] =
     "echo 'fio --server ended at once' >&2; exit 1; fi; "
     "if [ $i -ge 200 ]; then echo 'fio --server made no socket within 10 s' >&2; exit 1; fi; "
     "sleep 0.05; i=$((i+1)); done; cat -- \"$p\";; "
-    "stop) "
-    "if ours; then echo stopped; " FCR_KILL_TREE_SH(
-	"q", "TERM") "; i=0; "
-		     "while kill -0 \"$q\" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); "
-		     "done; "
-		     "kill -0 \"$q\" 2>/dev/null && " FCR_KILL_TREE_SH(
-			 "q", "KILL") "; fi; "
-				      "rm -f -- \"$s\" \"$p\"; rmdir -- \"$d\" 2>/dev/null; true;; "
-				      "esac";
+    "signal) if ours; then echo signalled; " TERM_Q "; fi;; "
+    "stop) if ours; then echo stopped; " TERM_Q "; i=0; "
+    "while ours && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done; "
+    "if ours; then echo killed; " KILL_Q "; fi; fi; "
+    "rm -f -- \"$s\" \"$p\"; rmdir -- \"$d\" 2>/dev/null; true;; "
+    "esac";
 
 static const char probe_job[] = "; fiocamp-run: does the server answer?\n"
 				"[fiocamp-probe]\n"
@@ -74,7 +76,7 @@ static int run_script(struct fcr_target *t, const char *dir, const char *what,
 			      (char *)what, NULL};
 	/* a stop is not stoppable: it is how a session ends after Ctrl-C */
 	volatile int *stop = t->stop;
-	if (!strcmp(what, "stop"))
+	if (strcmp(what, "start"))
 		t->stop = NULL;
 	int rc = fcr_target_exec(t, argv, NULL, 0, cap, err);
 	t->stop = stop;
@@ -323,35 +325,85 @@ int fcr_fioserver_start(struct fcr_fioserver *s, volatile int *stop, struct fcr_
 
 int fcr_fioserver_stop(struct fcr_fioserver *s, struct fcr_error *err)
 {
-	close_tunnel(s);
-	unsigned stopped;
-	int rc = fcr_fioserver_reap(s->t, &stopped, err);
-	if (rc == 0)
-		s->pid = 0;
-	return rc;
+	struct fcr_fioserver_end end;
+	fcr_fioserver_stop_all(&s, 1, &end);
+	if (end.rc < 0)
+		*err = end.err;
+	return end.rc;
 }
 
-int fcr_fioserver_reap(struct fcr_target *t, unsigned *stopped, struct fcr_error *err)
+/* One step of the host's script ("signal", "stop") for the server below
+ * t's directory; cap->out says what it did. */
+static int end_step(struct fcr_target *t, const char *what, struct fcr_fioserver_end *e)
 {
-	*stopped = 0;
 	char *dir = server_dir(t->c);
 	if (!dir)
 		return 0;
 	struct fcr_capture cap;
-	int rc = run_script(t, dir, "stop", &cap, err);
+	int rc = run_script(t, dir, what, &cap, &e->err);
 	if (rc < 0) {
-		rc =
-		    fcr_fail(err, "stopping fio --server in %s on %s: %s", dir, where(t), err->msg);
-	} else if (fcr_command_failed(&cap, err, "stopping fio --server in %s on %s", dir,
+		rc = fcr_fail(&e->err, "stopping fio --server in %s on %s: %s", dir, where(t),
+			      e->err.msg);
+	} else if (fcr_command_failed(&cap, &e->err, "stopping fio --server in %s on %s", dir,
 				      where(t)) < 0) {
 		rc = -1;
 	} else {
-		if (strstr(cap.out, "stopped"))
-			*stopped = 1;
+		if (strstr(cap.out, "signalled") || strstr(cap.out, "stopped"))
+			e->stopped = 1;
+		if (strstr(cap.out, "killed"))
+			e->killed = true;
 		fcr_capture_release(&cap);
 	}
 	free(dir);
 	return rc;
+}
+
+void fcr_fioserver_signal_all(struct fcr_target *const *t, size_t n, struct fcr_fioserver_end *ends)
+{
+	for (size_t i = 0; i < n; i++) {
+		memset(&ends[i], 0, sizeof(ends[i]));
+		ends[i].rc = end_step(t[i], "signal", &ends[i]);
+	}
+}
+
+void fcr_fioserver_finish(struct fcr_target *t, struct fcr_fioserver_end *e)
+{
+	/* a host that could not be told is tried once more, from the start */
+	if (e->rc < 0)
+		e->rc = 0;
+	unsigned told = e->stopped;
+	e->rc = end_step(t, "stop", e);
+	e->stopped |= told;
+}
+
+void fcr_fioserver_stop_all(struct fcr_fioserver *const *s, size_t n,
+			    struct fcr_fioserver_end *ends)
+{
+	struct fcr_target **t = cm_calloc(n ? n : 1, sizeof(*t));
+	for (size_t i = 0; i < n; i++) {
+		close_tunnel(s[i]);
+		t[i] = s[i]->t;
+	}
+	/* fio --server takes about a second to end on SIGTERM: every one is
+	 * told first, so that they end together, then each is waited for */
+	fcr_fioserver_signal_all(t, n, ends);
+	for (size_t i = 0; i < n; i++) {
+		fcr_fioserver_finish(t[i], &ends[i]);
+		if (ends[i].rc == 0)
+			s[i]->pid = 0;
+	}
+	free(t);
+}
+
+int fcr_fioserver_reap(struct fcr_target *t, unsigned *stopped, struct fcr_error *err)
+{
+	struct fcr_fioserver_end end;
+	fcr_fioserver_signal_all(&t, 1, &end);
+	fcr_fioserver_finish(t, &end);
+	*stopped = end.stopped;
+	if (end.rc < 0)
+		*err = end.err;
+	return end.rc;
 }
 
 int fcr_fio_local_version(char **version, struct fcr_error *err)

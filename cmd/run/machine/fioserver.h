@@ -84,6 +84,29 @@ int fcr_fioserver_stop(struct fcr_fioserver *s, struct fcr_error *err);
  */
 int fcr_fioserver_reap(struct fcr_target *t, unsigned *stopped, struct fcr_error *err);
 
+/* How the end of one host's server went. */
+struct fcr_fioserver_end {
+	int rc;		  /* 0, or -1 with err */
+	unsigned stopped; /* 1 when a server of ours ran there */
+	bool killed;	  /* it did not end within 5 s of SIGTERM: SIGKILL */
+	struct fcr_error err;
+};
+
+/*
+ * Many servers at once (fio --server takes about a second to end on
+ * SIGTERM): fcr_fioserver_signal_all() sends SIGTERM to the server of each
+ * host, when it is ours (as fcr_fioserver_reap() decides), without waiting;
+ * fcr_fioserver_finish() then waits for that host's server to be gone
+ * (SIGKILL 5 s after the SIGTERM when it is not) and removes its socket,
+ * pid file and directory.  fcr_fioserver_stop_all() is both over servers
+ * (their ways closed first).  Not stoppable.
+ */
+void fcr_fioserver_signal_all(struct fcr_target *const *t, size_t n,
+			      struct fcr_fioserver_end *ends);
+void fcr_fioserver_finish(struct fcr_target *t, struct fcr_fioserver_end *e);
+void fcr_fioserver_stop_all(struct fcr_fioserver *const *s, size_t n,
+			    struct fcr_fioserver_end *ends);
+
 /* `fio --version` here, on the controller ("fio-3.33"; caller frees). */
 int fcr_fio_local_version(char **version, struct fcr_error *err);
 
