@@ -68,45 +68,9 @@ static void count_work(struct fcr_session *S)
 	}
 }
 
-static char *default_dir_name(const struct fcr_campaign *c)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	char stamp[32];
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	if (c->host)
-		return cm_asprintf("%s-%s-%s", c->name, c->host, stamp);
-	return cm_asprintf("%s-%s", c->name, stamp);
-}
-
 static int create_campaign_dir(struct fcr_session *S, struct fcr_error *err)
 {
-	const struct fcr_campaign *c = S->c;
-	S->cdir = S->o->out_dir ? cm_strdup(S->o->out_dir) : default_dir_name(c);
-	size_t n = strlen(S->cdir);
-	while (n > 1 && S->cdir[n - 1] == '/')
-		S->cdir[--n] = '\0';
-	char *parent = fcr_path_dirname(S->cdir);
-	int rc = fcr_mkdir_p(parent, 0755, err);
-	free(parent);
-	if (rc < 0)
-		return -1;
-	if (mkdir(S->cdir, 0755) < 0) {
-		if (errno == EEXIST)
-			return fcr_fail(err,
-					"%s already exists: a campaign directory is never "
-					"overwritten (continue it with --resume %s, or choose "
-					"another with -o)",
-					S->cdir, S->cdir);
-		return fcr_fail_errno(err, errno, "%s: cannot create", S->cdir);
-	}
-	char *ini = cm_asprintf("%s/" CM_CAMPAIGN_FILE, S->cdir);
-	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
-	free(ini);
-	if (rc < 0)
-		return -1;
-	return fcr_fsync_dir(S->cdir, err);
+	return fcr_record_create_dir(S->o->out_dir, S->c, &S->cdir, err);
 }
 
 static void provider_journal(void *opaque, json_t *event)

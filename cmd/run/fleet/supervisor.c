@@ -135,45 +135,16 @@ static int lock_dir(struct fleet *F, struct fcr_error *err)
 	return 0;
 }
 
-static char *default_dir_name(const struct fcr_campaign *c)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	char stamp[32];
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	return cm_asprintf("%s-%s", c->name, stamp);
-}
-
 /* DIR, its campaign.ini, DIR/hosts/ and the manifest; never over anything. */
 static int create_dir(struct fleet *F, struct fcr_error *err)
 {
-	const struct fcr_campaign *c = F->c;
-	F->dir = F->o->out_dir ? cm_strdup(F->o->out_dir) : default_dir_name(c);
-	size_t n = strlen(F->dir);
-	while (n > 1 && F->dir[n - 1] == '/')
-		F->dir[--n] = '\0';
-	char *parent = fcr_path_dirname(F->dir);
-	int rc = fcr_mkdir_p(parent, 0755, err);
-	free(parent);
-	if (rc < 0)
+	if (fcr_record_create_dir(F->o->out_dir, F->c, &F->dir, err) < 0)
 		return -1;
-	if (mkdir(F->dir, 0755) < 0) {
-		if (errno == EEXIST)
-			return fcr_fail(err,
-					"%s already exists: a campaign directory is never "
-					"overwritten (continue it with --resume %s, or choose "
-					"another with -o)",
-					F->dir, F->dir);
-		return fcr_fail_errno(err, errno, "%s: cannot create", F->dir);
-	}
 	if (lock_dir(F, err) < 0)
 		return -1;
-	char *ini = cm_asprintf("%s/" CM_CAMPAIGN_FILE, F->dir);
-	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
-	free(ini);
+	int rc = 0;
 	char *hosts = cm_asprintf("%s/" FCR_FLEET_HOSTS, F->dir);
-	if (rc == 0 && mkdir(hosts, 0755) < 0)
+	if (mkdir(hosts, 0755) < 0)
 		rc = fcr_fail_errno(err, errno, "%s: cannot create", hosts);
 	free(hosts);
 	if (rc == 0)

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* More steps touched than this in one save: it is whole. */
@@ -410,4 +412,48 @@ json_t *fcr_record_read_events(const char *dir, const char *const *kinds)
 	free(line);
 	fclose(f);
 	return out;
+}
+
+/* ---- a new campaign directory --------------------------------------------- */
+
+static char *default_dir_name(const struct fcr_campaign *c)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	if (c->host)
+		return cm_asprintf("%s-%s-%s", c->name, c->host, stamp);
+	return cm_asprintf("%s-%s", c->name, stamp);
+}
+
+int fcr_record_create_dir(const char *out_dir, const struct fcr_campaign *c, char **dir,
+			  struct fcr_error *err)
+{
+	char *d = out_dir ? cm_strdup(out_dir) : default_dir_name(c);
+	*dir = d;
+	size_t n = strlen(d);
+	while (n > 1 && d[n - 1] == '/')
+		d[--n] = '\0';
+	char *parent = fcr_path_dirname(d);
+	int rc = fcr_mkdir_p(parent, 0755, err);
+	free(parent);
+	if (rc < 0)
+		return -1;
+	if (mkdir(d, 0755) < 0) {
+		if (errno == EEXIST)
+			return fcr_fail(err,
+					"%s already exists: a campaign directory is never "
+					"overwritten (continue it with --resume %s, or choose "
+					"another with -o)",
+					d, d);
+		return fcr_fail_errno(err, errno, "%s: cannot create", d);
+	}
+	char *ini = cm_asprintf("%s/" CM_CAMPAIGN_FILE, d);
+	rc = fcr_write_file(ini, c->text, c->text_len, false, err);
+	free(ini);
+	if (rc < 0)
+		return -1;
+	return fcr_fsync_dir(d, err);
 }

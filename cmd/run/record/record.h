@@ -120,6 +120,16 @@ bool fcr_record_same(json_t *a, json_t *b);
  * still has running).  Steals `fields`. */
 int fcr_record_commit(struct fcr_record *r, const char *event, json_t *fields);
 
+/*
+ * A new campaign directory: out_dir, or else NAME-YYYYmmdd-HHMMSS (with a
+ * host of a fleet NAME-HOST-YYYYmmdd-HHMMSS) in the current directory, its
+ * parents made; never over an existing one.  It holds the campaign file's
+ * copy (campaign.ini) and is fsync'd.  *dir is set (caller frees) whenever
+ * the name was chosen, also on failure.
+ */
+int fcr_record_create_dir(const char *out_dir, const struct fcr_campaign *c, char **dir,
+			  struct fcr_error *err);
+
 /* ---- lock.c ---- */
 /* Locks DIR for the session (r->lock_fd); another holder is an error that
  * names its pid. */
