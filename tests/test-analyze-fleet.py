@@ -6,11 +6,11 @@ Usage: test-analyze-fleet.py PATH/TO/fiocamp-analyze PATH/TO/fiocamp-run
 
 Each host's campaign directory is what fiocamp-run writes for a small local
 fleet campaign file with `--host NAME -o DIR/hosts/NAME`, as the fleet's
-supervisor runs each host (1 s runs, 8 MiB files): fleet F has hosts h1
-(done) and h2, whose state `after` fails in its transition (a `run` whose
-command fails on h2), and h3, which the fleet manifest lists as failed
+supervisor runs each host (1 s runs, 8 MiB files, every host at once):
+fleet F has hosts h1 (done) and h2, whose state `after` fails in its
+transition (h2's copy of the file runs `false` there), and h3, which the fleet manifest lists as failed
 before it wrote a directory; fleet G has hosts g1 and g2 whose campaigns
-have variants a and b of their own.  The
+have variants a and b of their own (one state).  The
 fleet manifests are written here as the supervisor writes them, with a
 member this reader does not know.  Checked: the hosts as variants in the
 CSV, --compare, --json and the HTML report; the failed hosts said; the
@@ -29,17 +29,20 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze_util import check, parse_csv, run, setup, summary, unwrap  # noqa: E402
+from analyze_util import at_once, check, parse_csv, run, setup, summary, unwrap  # noqa: E402
 
 setup(sys.argv[1])
 FIOCAMP_RUN = os.path.abspath(sys.argv[2])
 FIO = shutil.which("fio")
 
 
-def fleet_ini(tmp, fleet, hosts, variants=None):
-    """The fleet's campaign file: `hosts =` and a [host NAME] with a
-    directory of its own each (the variants' directories are the
-    campaign's); state after's transition fails where tmp/FAIL exists."""
+def fleet_ini(d, fleet, hosts, tmp, variants=None, host=None, fail=False,
+              states=("basis", "after")):
+    """The fleet's campaign file d/FLEET.ini (the file's name is the
+    campaign's): `hosts =` and a [host NAME] with a directory of its own
+    each, or the variants' directories below tmp (FLEET-HOST-VARIANT: the
+    file of `host`, so that the hosts can run at once); state after's
+    transition fails with `fail` (one file for the host that fails)."""
     text = ("[campaign]\n"
             "hosts     = %s\n"
             "suite     = rw4k\n"
@@ -52,13 +55,17 @@ def fleet_ini(tmp, fleet, hosts, variants=None):
     if variants:
         text += "variants  = %s\n" % " ".join(variants)
         for v in variants:
-            text += "[variant %s]\ndirectory = %s\n" % (v, os.path.join(tmp, fleet + "-" + v))
+            text += "[variant %s]\ndirectory = %s\n" % (
+                v, os.path.join(tmp, "%s-%s-%s" % (fleet, host, v)))
     else:
         for h in hosts:
             text += "[host %s]\ndirectory = %s\n" % (h, os.path.join(tmp, "target-" + h))
-    text += ("[state basis]\n[state after]\nbefore = run sh -c \"test ! -e %s\"\n"
-             % os.path.join(tmp, "FAIL"))
-    path = os.path.join(tmp, fleet + ".ini")
+    for st in states:
+        text += "[state %s]\n" % st
+        if st == "after":
+            text += "before = run %s\n" % ("false" if fail else "true")
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, fleet + ".ini")
     with open(path, "w") as f:
         f.write(text)
     return path
@@ -66,16 +73,10 @@ def fleet_ini(tmp, fleet, hosts, variants=None):
 
 def host_run(tmp, ini, fleet, host, fail=False):
     """fiocamp-run --host HOST of the fleet's file into FLEET/hosts/HOST, as
-    the fleet's supervisor runs each host; its state after fails with
-    `fail`."""
-    marker = os.path.join(tmp, "FAIL")
-    if fail:
-        open(marker, "w").close()
+    the fleet's supervisor runs each host; it fails with `fail`."""
     out = os.path.join(tmp, fleet, "hosts", host)
     p = subprocess.run([FIOCAMP_RUN, "-q", "--host", host, "-o", out, ini], cwd=tmp,
                        capture_output=True, text=True, timeout=240)
-    if fail:
-        os.unlink(marker)
     check((p.returncode == 0) != fail,
           "fiocamp-run --host %s of %s: exit status %d: %s" % (host, fleet, p.returncode,
                                                                p.stderr))
@@ -226,7 +227,7 @@ def check_fleet_g(tmp):
     check("barriers" not in " ".join(doc["notes"]), "G: no barrier waits, none said")
 
 
-def check_supervised(tmp):
+def run_supervised(tmp):
     """fiocamp-run FLEET.ini (its supervisor): h1 and h2 in step, h3's
     directory one it cannot make."""
     ini = os.path.join(tmp, "R.ini")
@@ -240,6 +241,10 @@ def check_supervised(tmp):
     p = subprocess.run([FIOCAMP_RUN, "-q", "-o", r, ini], cwd=tmp, capture_output=True,
                        text=True, timeout=240)
     check(p.returncode != 0, "R: the fleet fails with h3: %d %s" % (p.returncode, p.stderr))
+
+
+def check_supervised(tmp):
+    r = os.path.join(tmp, "R")
     rc, out, err = run(["--json", r])
     doc = json.loads(out)
     check(rc == 0, "R: exit status 0: %d %s" % (rc, err))
@@ -269,20 +274,24 @@ def main():
     base = os.environ.get("FC_BUILDDIR") or tempfile.gettempdir()
     tmp = tempfile.mkdtemp(prefix="test-analyze-fleet-", dir=base)
     try:
-        # one after the other: the FAIL marker is the campaign's, and G's
-        # hosts share the variants' directories
-        f_ini = fleet_ini(tmp, "F", ["h1", "h2", "h3"])
-        host_run(tmp, f_ini, "F", "h1")
-        host_run(tmp, f_ini, "F", "h2", fail=True)
-        g_ini = fleet_ini(tmp, "G", ["g1", "g2"], variants=["a", "b"])
-        host_run(tmp, g_ini, "G", "g1")
-        host_run(tmp, g_ini, "G", "g2")
+        # every host's campaign at once (each has its files, and its
+        # campaign file where they differ), the supervised fleet beside
+        f_ini = fleet_ini(tmp, "F", ["h1", "h2", "h3"], tmp)
+        f_fail = fleet_ini(os.path.join(tmp, "F-h2"), "F", ["h1", "h2", "h3"], tmp, fail=True)
+        # G: the hosts' own variants, one state is enough
+        g_ini = {h: fleet_ini(os.path.join(tmp, "G-" + h), "G", ["g1", "g2"], tmp,
+                              variants=["a", "b"], host=h, states=["basis"])
+                 for h in ("g1", "g2")}
+        at_once(lambda: host_run(tmp, f_ini, "F", "h1"),
+                lambda: host_run(tmp, f_fail, "F", "h2", fail=True),
+                lambda: host_run(tmp, g_ini["g1"], "G", "g1"),
+                lambda: host_run(tmp, g_ini["g2"], "G", "g2"),
+                lambda: run_supervised(tmp))
         fleet_manifest(os.path.join(tmp, "F"), f_ini, "F", F_HOSTS, F_BARRIERS)
-        fleet_manifest(os.path.join(tmp, "G"), g_ini, "G",
+        fleet_manifest(os.path.join(tmp, "G"), g_ini["g1"], "G",
                        [("g1", "done", None, 0), ("g2", "done", None, 0)], [])
-        check_fleet_f(tmp)
-        check_fleet_g(tmp)
-        check_supervised(tmp)
+        at_once(lambda: check_fleet_f(tmp), lambda: check_fleet_g(tmp),
+                lambda: check_supervised(tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()
