@@ -133,7 +133,8 @@ def check_fleet_f(tmp):
     rc, out, err = run(["--compare", "--width", "200", f])
     text = unwrap(out)
     check(text.startswith("fleet F (%s/manifest.json): 3 hosts, h1 (base), h2 (host failed) "
-                          "and h3 (host failed)" % f), "F: --compare's header: %s" % text[:300])
+                          "and h3 (host failed), " % f) and "baseline host h1, baseline state basis" in text,
+          "F: --compare's header: %s" % text[:300])
     lines = [l.split("  ")[0] for l in out.splitlines() if l.startswith("h") and " / " in l]
     check(lines[:3] == ["h1 / basis (base)", "h1 / after (base)", "h2 / basis"],
           "F: --compare's rows: %s" % lines)
@@ -176,6 +177,7 @@ def check_fleet_f(tmp):
     check("<h1>fleet F: 3 hosts, h1, h2 and h3</h1>" in page,
           "F: the HTML report's title names the fleet and its hosts: %s"
           % page[page.find("<h1>"):page.find("</h1>") + 5])
+    check("baseline basis; baseline host h1; " in page, "F: the HTML report's baseline host")
     for h in ("h1", "h2"):
         check("<title>State transitions of host %s: seconds per action</title>" % h in page
               and "transitions-F-%s.svg</figcaption>" % h in page,

@@ -485,7 +485,8 @@ void an_header_text(struct cm_buf *b, const struct an_analysis *a)
 		cm_buf_printf(b, "; environments %s", a->envs_said);
 	cm_buf_putc(b, '\n');
 	if (a->n_variants > 1)
-		cm_buf_printf(b, "baseline variant %s", a->variants[a->baseline_variant].name);
+		cm_buf_printf(b, "baseline %s %s", fl ? "host" : "variant",
+			      a->variants[a->baseline_variant].name);
 	if (a->n_variants < 2 || a->n_order > 1)
 		cm_buf_printf(b, "%sbaseline %s%s", a->n_variants > 1 ? ", " : "",
 			      a->n_variants > 1 ? "state " : "", a->states[a->baseline].name);

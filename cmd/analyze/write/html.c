@@ -585,7 +585,7 @@ void an_write_html(FILE *f, const struct an_analysis *a, const struct an_report_
 	if (a->n_order > 1)
 		cm_buf_printf(&line, "baseline %s; ", a->states[a->baseline].name);
 	if (a->n_variants > 1)
-		cm_buf_printf(&line, "baseline variant %s; ",
+		cm_buf_printf(&line, "baseline %s %s; ", an_fleet_alone(a) ? "host" : "variant",
 			      a->variants[a->baseline_variant].name);
 	cm_buf_printf(&line, "%zu %s, %zu %s, %zu runs used, %zu inputs rejected. Written by %s.",
 		      a->n_order, a->n_order == 1 ? "state" : "states", a->n_tests,
