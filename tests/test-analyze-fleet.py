@@ -212,6 +212,14 @@ def check_fleet_f(tmp):
     rows, _ = parse_csv(out)
     check(variants_of(rows) == ["F/h1", "F/h2", "Fbare/h1", "Fbare/h2"],
           "F and Fbare: %s" % variants_of(rows))
+    svg = os.path.join(tmp, "svg-F-Fbare")
+    rc, out, err = run(["--svg", svg, f, g])
+    got = sorted(n for n in os.listdir(svg) if n.startswith("transitions")) if rc == 0 else rc
+    check(got == ["transitions-F-h1.svg", "transitions-F-h2.svg", "transitions-Fbare-h1.svg",
+                  "transitions-Fbare-h2.svg"], "F and Fbare: each host's transitions: %s" % got)
+    with open(os.path.join(svg, "transitions-Fbare-h1.svg"), encoding="utf-8") as fh:
+        check("<title>State transitions of host Fbare/h1: seconds per action</title>"
+              in fh.read(), "F and Fbare: the chart titled by the host as its variant")
 
 
 def check_fleet_g(tmp):

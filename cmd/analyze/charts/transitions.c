@@ -302,14 +302,25 @@ void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, si
 
 	char *title;
 	const struct an_campaign *c = &a->campaigns[campaign];
-	/* a fleet's hosts share the campaign's name: each chart is its host's
-	 * (and its fleet's, when there are several) */
-	if (c->fleet_host && a->n_fleets > 1)
-		title = cm_asprintf("State transitions of host %s of %s: seconds per action",
-				    c->fleet_host, c->name ? c->name : c->manifest);
-	else if (c->fleet_host)
-		title =
-		    cm_asprintf("State transitions of host %s: seconds per action", c->fleet_host);
+	/* a fleet's hosts share the campaign's name: each chart is its host's,
+	 * named as the host's variant is when it is one (FLEET/HOST beside
+	 * another fleet) */
+	const char *host = c->fleet_host;
+	size_t n_var = 0, var = SIZE_MAX;
+	for (size_t v = 0; v < a->n_variants; v++) {
+		if (a->variants[v].campaign == campaign) {
+			n_var++;
+			var = v;
+		}
+	}
+	bool host_variant = host && n_var == 1;
+	if (host_variant)
+		host = a->variants[var].name;
+	if (host && a->n_fleets > 1 && !host_variant)
+		title = cm_asprintf("State transitions of host %s of %s: seconds per action", host,
+				    c->name ? c->name : c->manifest);
+	else if (host)
+		title = cm_asprintf("State transitions of host %s: seconds per action", host);
 	else if (a->n_campaigns > 1)
 		title = cm_asprintf("State transitions of %s: seconds per action",
 				    c->name ? c->name : c->manifest);
@@ -326,12 +337,15 @@ void an_chart_transitions(struct an_charts *out, const struct an_analysis *a, si
 
 	struct cm_buf file = {NULL, 0, 0};
 	cm_buf_puts(&file, "transitions");
-	if (a->n_campaigns > 1) {
+	if (host_variant && a->n_fleets > 1) {
+		cm_buf_putc(&file, '-');
+		an_chart_slug(&file, host);
+	} else if (a->n_campaigns > 1) {
 		cm_buf_putc(&file, '-');
 		an_chart_slug(&file, c->name ? c->name : a->variants[0].name);
-		if (c->fleet_host) {
+		if (host) {
 			cm_buf_putc(&file, '-');
-			an_chart_slug(&file, c->fleet_host);
+			an_chart_slug(&file, host);
 		}
 	}
 	an_chart_add(out, AN_CHART_TRANSITIONS, &file, title, &b);
