@@ -210,3 +210,31 @@ void an_md_cell(FILE *f, const char *s)
 		fputc(*p, f);
 	}
 }
+
+void an_md_table(FILE *f, const char *corner, size_t ncols, char *const *heads, size_t nrows,
+		 const char *const *labels, char **const *cells)
+{
+	fputs("| ", f);
+	an_md_cell(f, corner);
+	fputs(" |", f);
+	for (size_t c = 0; c < ncols; c++) {
+		fputc(' ', f);
+		an_md_cell(f, heads[c]);
+		fputs(" |", f);
+	}
+	fputs("\n|---|", f);
+	for (size_t c = 0; c < ncols; c++)
+		fputs("---:|", f);
+	fputc('\n', f);
+	for (size_t r = 0; r < nrows; r++) {
+		fputs("| ", f);
+		an_md_cell(f, labels[r]);
+		fputs(" |", f);
+		for (size_t c = 0; c < ncols; c++) {
+			fputc(' ', f);
+			an_md_cell(f, cells[r][c]);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+}

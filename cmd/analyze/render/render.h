@@ -59,6 +59,10 @@ void an_put_left(struct cm_buf *b, const char *s, size_t w);
 void an_end_line(FILE *f, struct cm_buf *line);
 /* Text in a Markdown cell or heading: no line break; |, * and backslash escaped. */
 void an_md_cell(FILE *f, const char *s);
+/* A Markdown table: `corner` above the row labels, ncols right-aligned
+ * columns under heads, nrows rows of a label and ncols cells. */
+void an_md_table(FILE *f, const char *corner, size_t ncols, char *const *heads, size_t nrows,
+		 const char *const *labels, char **const *cells);
 
 /* ---- names and results (labels.c) ------------------------------------------------- */
 

@@ -139,26 +139,8 @@ static void text_table(void *ctx, const struct an_tab *t)
 	if (x->markdown) {
 		fputs("\n**", f);
 		an_md_cell(f, t->title);
-		fputs("**\n\n| |", f);
-		for (size_t c = 0; c < t->ncols; c++) {
-			an_md_cell(f, t->heads[c]);
-			fputs(" |", f);
-		}
-		fputs("\n|---|", f);
-		for (size_t c = 0; c < t->ncols; c++)
-			fputs("---:|", f);
-		fputc('\n', f);
-		for (size_t r = 0; r < t->nrows; r++) {
-			fputs("| ", f);
-			an_md_cell(f, t->labels[r]);
-			fputs(" |", f);
-			for (size_t c = 0; c < t->ncols; c++) {
-				fputc(' ', f);
-				an_md_cell(f, t->cells[r][c]);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-		}
+		fputs("**\n\n", f);
+		an_md_table(f, "", t->ncols, t->heads, t->nrows, t->labels, t->cells);
 		return;
 	}
 	size_t lw = 4, cw = 6;

@@ -238,27 +238,8 @@ static void compare_markdown(FILE *f, const struct an_analysis *a, const struct 
 	char **titles = t->titles, **labels = t->labels, ***cells = t->cells;
 	char *nl = strchr(head, '\n');
 	fwrite(head, 1, (size_t)(nl - head), f);
-	fprintf(f, "  %s\n\n| %s |", nl, corner);
-	for (size_t c = 0; c < nc; c++) {
-		fputc(' ', f);
-		an_md_cell(f, titles[c]);
-		fputs(" |", f);
-	}
-	fputs("\n|---|", f);
-	for (size_t c = 0; c < nc; c++)
-		fputs("---:|", f);
-	fputc('\n', f);
-	for (size_t r = 0; r < nr; r++) {
-		fputs("| ", f);
-		an_md_cell(f, labels[r]);
-		fputs(" |", f);
-		for (size_t c = 0; c < nc; c++) {
-			fputc(' ', f);
-			an_md_cell(f, cells[r][c]);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-	}
+	fprintf(f, "  %s\n\n", nl);
+	an_md_table(f, corner, nc, titles, nr, (const char *const *)labels, cells);
 	/* a paragraph each */
 	fputc('\n', f);
 	for (const char *p = leg; *p; p++) {
