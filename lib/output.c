@@ -629,6 +629,37 @@ static bool keep_options(struct builder *b, const struct fc_option **out, size_t
 	return *out != NULL;
 }
 
+/*
+ * A key given more than once with different values: in client mode each
+ * server's global options are listed (fio before 3.39 repeats the keys in
+ * one object, in the order the servers answered, which changes from run to
+ * run; 3.39 an object per server), and a value of one host's (its file,
+ * its size) is none of the run's.  Every entry of such a key is left out
+ * (unknown), so that the server listed last does not decide the workload.
+ */
+static bool drop_disagreeing(struct builder *b)
+{
+	struct fc_option *o = b->opts.data;
+	size_t n = b->opts.n, m = 0;
+	bool *differs = calloc(n ? n : 1, sizeof(*differs));
+	if (!differs)
+		return nomem(b);
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++)
+			if (!strcmp(o[k].key, o[i].key) && strcmp(o[k].value, o[i].value))
+				differs[i] = differs[k] = true;
+	/* every entry of such a key goes, however many agree */
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < n && !differs[i]; k++)
+			differs[i] = differs[k] && !strcmp(o[k].key, o[i].key);
+	for (size_t i = 0; i < n; i++)
+		if (!differs[i])
+			o[m++] = o[i];
+	b->opts.n = m;
+	free(differs);
+	return true;
+}
+
 /* "global options" is an object, or an array of per-server objects
  * carrying hostname and port (client mode, fio >= 3.39). */
 static bool parse_global_options(struct builder *b, struct fc_run *run)
@@ -661,6 +692,8 @@ static bool parse_global_options(struct builder *b, struct fc_run *run)
 	} else {
 		return fj_skip(&b->j);
 	}
+	if (!drop_disagreeing(b))
+		return false;
 	return keep_options(b, &run->global_options, &run->n_global_options);
 }
 

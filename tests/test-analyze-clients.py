@@ -22,6 +22,7 @@ the hosts as the campaign names them.
 """
 
 import json
+import re
 import os
 import shutil
 import statistics
@@ -221,12 +222,37 @@ def check_aggregate_run():
                     "direct = 0\n")
             for h in ("h1", "h2", "h3"):
                 f.write("[host %s]\ndirectory = %s\n" % (h, os.path.join(d, "t-" + h)))
+                if h == "h2":
+                    f.write("size = 16M\n")
             f.write("[state basis]\n")
         out = os.path.join(d, "A")
         p = subprocess.run([FIOCAMP_RUN, "-q", "-o", out, ini], cwd=d, capture_output=True,
                            text=True, timeout=240)
         check(p.returncode == 0, "aggregate: fiocamp-run: %d %s" % (p.returncode, p.stderr))
+        # h2's size is its own: fio's "global options" repeat it once per server,
+        # in the order the servers answered; round 2 is made to list them the
+        # other way round than round 1, which must not make it another test
+        reports = [os.path.join(out, "basis", "r%d" % k, "rr4k.json") for k in (1, 2)]
+        texts = []
+        for path in reports:
+            with open(path) as f:
+                texts.append(f.read())
+
+        def sizes(t):
+            head = t[:t.index('"client_stats"')]
+            return [(m.start(1), m.group(1)) for m in re.finditer(r'"size" : "(\d+)"', head)]
+        last = [sizes(t)[-1][1] for t in texts]
+        if last[0] == last[1]:
+            t, sz = texts[1], sizes(texts[1])
+            (p_last, v_last), (p_other, v_other) = sz[-1], [e for e in sz if e[1] != last[1]][-1]
+            t = (t[:p_other] + v_last + t[p_other + len(v_other):p_last] + v_other +
+                 t[p_last + len(v_last):])
+            with open(reports[1], "w") as f:
+                f.write(t)
+            check(sizes(t)[-1][1] != last[0], "aggregate: round 2 lists the sizes otherwise")
         rc, text, err = run(["--csv", "clients", out])
+        check("data sets of" not in err and "different workloads" not in err,
+              "aggregate: hosts of different sizes are one test: %s" % err)
         check(rc == 0 and "rejected" not in err,
               "aggregate: every file used, exit status 0: %d %s" % (rc, err))
         rows, num = parse_csv(text)

@@ -220,6 +220,40 @@ static void test_quirks(void)
 	}
 }
 
+/* The same report with the second server's size and file its own: those
+ * keys are no value of the run (which server fio listed last changes from
+ * run to run), the keys the servers agree on stay. */
+static void test_client_host_values(void)
+{
+	FILE *f = fopen(check_src(FIX "client_2servers_stdout_dup_global_keys.txt"), "rb");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	static char text[1 << 20];
+	size_t len = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	char *second = strstr(text, "\"filename\" : \"/srv/fio/test.dat\",\n");
+	char *size = second ? strstr(second, "\"size\" : \"8M\"") : NULL;
+	char *file = size ? strstr(size, "/srv/fio/test.dat") : NULL;
+	CHECK(size && file);
+	if (!size || !file)
+		return;
+	size[10] = '9'; /* "size" : "9M" */
+	file[10] = 'X'; /* /srv/fio/tXst.dat */
+	struct fc_output *o = NULL;
+	struct fc_error e;
+	CHECK_INT(fc_output_read_buffer(text, len, "buf", &o, &e), FC_OK);
+	if (!o)
+		return;
+	const struct fc_run *r = o->final;
+	CHECK_INT(r->n_global_options, 4);
+	CHECK_STR(fc_job_option(r, NULL, "size"), NULL);
+	CHECK_STR(fc_job_option(r, NULL, "filename"), NULL);
+	CHECK_STR(fc_job_option(r, NULL, "bs"), "4k");
+	fc_output_free(o);
+}
+
 static void test_client(void)
 {
 	struct fc_output *o = load(FIX "client_1server_2jobs_stdout.txt", FC_OK);
@@ -254,6 +288,7 @@ static void test_client(void)
 		CHECK_INT(o->n_diags, 6);
 		fc_output_free(o);
 	}
+	test_client_host_values();
 }
 
 static void check_buffer(const char *text, int expect, const char *msg_part)
