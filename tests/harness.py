@@ -233,6 +233,16 @@ def read_proc(pid, what):
         return ''
 
 
+def ssh_with(text):
+    """The ssh processes (anywhere) whose command line holds text."""
+    out = []
+    for name in os.listdir('/proc'):
+        if name.isdigit() and read_proc(int(name), 'comm').strip() == 'ssh' \
+                and text in read_proc(int(name), 'cmdline'):
+            out.append(int(name))
+    return out
+
+
 def fio_below(pid):
     """The fio processes below pid."""
     return [p for p in proc_tree(pid)[1:] if read_proc(p, 'comm').strip() == 'fio']

@@ -686,8 +686,14 @@ def test_ssh(tmp):
             % (user, port))
         ini_text = open(ini).read().replace(os.path.join(tmp, 'target'), remote_dir)
         write(ini, ini_text)
-        rc, out, err = run(['-o', 'camp', ini], tmp, {'FIOCAMP_SSH_OPTS': opts})
+        # the ssh master's socket lives in a private directory below this one
+        runtime_dir = os.path.join(tmp, 'xdg')
+        os.mkdir(runtime_dir, 0o700)
+        mux_env = {'FIOCAMP_SSH_OPTS': opts, 'XDG_RUNTIME_DIR': runtime_dir}
+        rc, out, err = run(['-o', 'camp', ini], tmp, mux_env)
         check_eq(rc, 0, 'ssh campaign exit status (%s)' % err[-3000:])
+        check_eq(H.ssh_with(runtime_dir), [], 'no ssh master left after the campaign')
+        check_eq(os.listdir(runtime_dir), [], 'the master\'s directory removed')
         d = os.path.join(tmp, 'camp')
         m = load_manifest(d)
         check_eq(m['status'], 'done', 'ssh campaign status')
@@ -731,10 +737,13 @@ def test_ssh(tmp):
                         runtime='20s')
         d3 = os.path.join(tmp, 'camp3')
         p = subprocess.Popen([H.BIN, '-o', d3, ini3], cwd=tmp,
-                             env=env_for_run({'FIOCAMP_SSH_OPTS': opts}),
+                             env=env_for_run(mux_env),
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         e = wait_for_event(d3, lambda e: e['event'] == 'fio-start', p)
         check(e is not None, 'remote fio started')
+        masters = [q for q in H.proc_tree(p.pid)[1:] if q in H.ssh_with(runtime_dir)
+                   and ' -M ' in H.read_proc(q, 'cmdline')]
+        check_eq(len(masters), 1, 'one ssh master while fio runs')
         pre = [e for e in H.load_journal(d3) if e['event'] == 'preflight']
         fio_pid = None
         end = time.time() + 20
@@ -763,6 +772,8 @@ def test_ssh(tmp):
                 check('"jobname" : "rr4k"' in fh.read(), 'the copied report is a report')
         if pre:
             check(not os.path.exists(pre[0]['remote_dir']), 'remote work dir removed')
+        check_eq(H.ssh_with(runtime_dir), [], 'no ssh master left after Ctrl-C')
+        check_eq(os.listdir(runtime_dir), [], 'the master\'s directory removed after Ctrl-C')
 
         # a target whose shell prints a greeting: the preflight says so, and the
         # greeting is never taken for the work directory (which is removed with rm -rf)

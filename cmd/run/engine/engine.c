@@ -365,6 +365,7 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	}
 	if (resume) {
 		S->maybe_down = fcr_safety_maybe_down(S);
+		fcr_target_mux_hold(&S->tgt, S->maybe_down);
 		/* an ssh target can only be checked once the machine is back */
 		if (S->maybe_down && c->target == FCR_TARGET_SSH &&
 		    fcr_safety_power_on(S, "resuming a transition that was cut short") < 0) {

@@ -100,6 +100,7 @@ enum fcr_outcome fcr_resume_restore_power(struct fcr_session *S, size_t si, json
 	    &S->rec, "resume-restore",
 	    fcr_session_at(S, json_pack("{s:s, s:s}", "state", st->name, "action", last->text)));
 	S->maybe_down = true;
+	fcr_target_mux_hold(&S->tgt, true);
 	json_t *res = json_object();
 	struct fcr_error pe = {0};
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();

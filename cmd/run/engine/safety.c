@@ -66,6 +66,9 @@ static void on_fatal(const char *why)
 		fcr_safety_power_on(S, why);
 	/* mode = aggregate: no fio server is left on the hosts */
 	fcr_aggregate_stop(S);
+	/* no ssh master outlives the session */
+	fcr_target_mux_end(&S->tgt);
+	fcr_target_mux_end_all();
 	if (S->journal_ready)
 		fprintf(stderr,
 			"fiocamp-run: stopped by a fatal error (%s); after fixing the cause: "
@@ -162,6 +165,8 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 	fcr_progress_line("the machine may be off (%s): asking %s to power it on", why,
 			  c->provider_type);
 	json_t *res = json_object();
+	/* no command over a connection from before: held until SSH answers */
+	fcr_target_mux_hold(&S->tgt, true);
 	int rc = c->provider->ensure_powered_on(S->prov, res, &pe);
 	char state_buf[32] = "";
 	snprintf(state_buf, sizeof(state_buf), "%s",
@@ -259,6 +264,7 @@ int fcr_safety_power_on(struct fcr_session *S, const char *why)
 		return -1;
 	}
 	S->maybe_down = false;
+	fcr_target_mux_hold(&S->tgt, false);
 	if (host)
 		fprintf(stderr, "fiocamp-run: the server is %s again and answers SSH on %s:%u\n",
 			state ? state : "on", host, port);

@@ -121,8 +121,11 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		json_object_del(obj, stale[i]);
 	if (again)
 		json_object_set_new(obj, "cut", json_true());
-	if (a->takes_down)
+	if (a->takes_down) {
 		S->maybe_down = true;
+		/* no command over a connection from before the transition */
+		fcr_target_mux_hold(&S->tgt, true);
+	}
 	fcr_record_touch(&S->rec, obj);
 	fcr_record_save(&S->rec);
 	json_t *start_ev = fcr_session_at(S, json_pack("{s:s, s:i, s:s}", "state", st->name,
@@ -146,11 +149,15 @@ static enum fcr_outcome perform_action(struct fcr_session *S, size_t si, size_t 
 		fcr_status_waited(a->def->duration_ms(a));
 	int rc = a->def->perform(&ctx, a, res, &err);
 	S->ai = -1;
+	/* after any provider action the next command connects anew */
+	if (a->from_provider)
+		fcr_target_mux_stop(&S->tgt);
 	enum fcr_outcome s = FCR_DONE;
 	if (rc < 0)
 		s = rc == FCR_E_STOPPED || *S->stop ? FCR_INTERRUPTED : FCR_FAILED;
 	if (rc == 0 && a->def->ends_downtime) {
 		S->maybe_down = false;
+		fcr_target_mux_hold(&S->tgt, false);
 		record_downtime(S, st, ai, rep_obj, obj, ctx.back_wall);
 	}
 	/* the contract wants a provider's tasks beside our timing */

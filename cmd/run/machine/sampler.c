@@ -74,6 +74,7 @@ void fcr_sampler_start(struct fcr_sampler *s, struct fcr_target *t, const struct
 			      NULL};
 	struct cm_strv full = {0};
 	fcr_target_argv(t, argv, &full);
+	fcr_target_mux_argv(t, false, &full);
 	struct fcr_spawn_opts o = {
 	    .argv = full.v,
 	    .stdin_fd = FCR_SPAWN_PIPE,

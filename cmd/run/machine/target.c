@@ -17,6 +17,56 @@
 /* Outputs copied back from a remote fio run (JSON and logs) stay below this. */
 #define FETCH_MAX_BYTES	 (512u * 1024 * 1024)
 #define SMALL_OUTPUT_MAX (1024 * 1024)
+/* How long a master may take to log in before commands go without it. */
+#define MUX_START_MS 30000
+#define MUX_STOP_MS  5000
+
+/* The targets whose master runs, for the fatal path. */
+static struct fcr_target *g_masters[16];
+
+static void master_register(struct fcr_target *t, struct fcr_target *was)
+{
+	for (size_t i = 0; i < CM_ARRAY_SIZE(g_masters); i++) {
+		if (g_masters[i] == was) {
+			g_masters[i] = t;
+			return;
+		}
+	}
+}
+
+void fcr_target_mux_end_all(void)
+{
+	for (size_t i = 0; i < CM_ARRAY_SIZE(g_masters); i++) {
+		if (g_masters[i])
+			fcr_target_mux_end(g_masters[i]);
+	}
+}
+
+/* Whether the ssh options (campaign, FIOCAMP_SSH_OPTS) decide about
+ * multiplexing already: -M, -S, ControlMaster, ControlPath, ControlPersist. */
+static bool user_decides_mux(const struct cm_strv *opts)
+{
+	static const char takes_arg[] = "BbcDEeFIiJLlmOoPpQRSWw";
+	for (size_t i = 0; i < opts->n; i++) {
+		const char *w = opts->v[i];
+		if (strcasestr(w, "controlmaster") || strcasestr(w, "controlpath") ||
+		    strcasestr(w, "controlpersist"))
+			return true;
+		if (w[0] != '-' || w[1] == '-')
+			continue;
+		for (const char *p = w + 1; *p; p++) {
+			if (*p == 'M' || *p == 'S')
+				return true;
+			if (strchr(takes_arg, *p)) {
+				/* its argument follows: the next word unless it is here */
+				if (!p[1])
+					i++;
+				break;
+			}
+		}
+	}
+	return false;
+}
 
 int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile int *stop,
 		    volatile int *hard_stop, struct fcr_error *err)
@@ -52,12 +102,165 @@ int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile
 			cm_strv_add(&t->ssh_argv, words.v[i]);
 		cm_strv_release(&words);
 	}
+	t->mux.on = !user_decides_mux(&t->ssh_argv);
 	cm_strv_add(&t->ssh_argv, c->ssh_dest);
 	return 0;
 }
 
+/* Waits up to ms for the master to end; true when it did. */
+static bool master_reaped(pid_t pid, uint64_t ms)
+{
+	double end = cm_mono_s() + (double)ms / 1000.0;
+	for (;;) {
+		int st;
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR))
+			return true;
+		if (cm_mono_s() > end)
+			return false;
+		cm_sleep_ms(10, NULL);
+	}
+}
+
+void fcr_target_mux_stop(struct fcr_target *t)
+{
+	t->mux.failed = false;
+	if (t->mux.pid <= 0)
+		return;
+	pid_t pid = t->mux.pid;
+	t->mux.pid = 0;
+	/* ssh ends its master on SIGTERM as on `ssh -O exit` */
+	kill(pid, SIGTERM);
+	if (!master_reaped(pid, MUX_STOP_MS)) {
+		kill(pid, SIGKILL);
+		master_reaped(pid, MUX_STOP_MS);
+	}
+	master_register(NULL, t);
+	unlink(t->mux.sock);
+}
+
+void fcr_target_mux_end(struct fcr_target *t)
+{
+	fcr_target_mux_stop(t);
+	if (t->mux.dir)
+		rmdir(t->mux.dir);
+}
+
+void fcr_target_mux_hold(struct fcr_target *t, bool held)
+{
+	if (held)
+		fcr_target_mux_stop(t);
+	t->mux.held = held;
+}
+
+/* The private directory of the master's socket. */
+static bool mux_dir(struct fcr_target *t)
+{
+	if (t->mux.dir)
+		return true;
+	const char *base = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	if (!base || base[0] != '/' || stat(base, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    access(base, W_OK | X_OK) < 0)
+		base = "/tmp";
+	char *dir = cm_asprintf("%s/fiocamp-ssh.XXXXXX", base);
+	/* mkdtemp makes it 0700; a socket path has room for about 100 bytes */
+	if (strlen(dir) > 80 || !mkdtemp(dir)) {
+		free(dir);
+		return false;
+	}
+	t->mux.dir = dir;
+	t->mux.sock = cm_asprintf("%s/ctl", dir);
+	return true;
+}
+
+/* Starts the master (ssh -M -N, our child, in its own process group so that
+ * Ctrl-C does not end the connection under the commands) and waits for its
+ * socket.  On failure the commands connect on their own. */
+static void mux_start(struct fcr_target *t)
+{
+	if (!mux_dir(t)) {
+		t->mux.failed = true;
+		return;
+	}
+	unlink(t->mux.sock);
+	struct cm_strv argv = {0};
+	cm_strv_add(&argv, "ssh");
+	cm_strv_add(&argv, "-M");
+	cm_strv_add(&argv, "-N");
+	cm_strv_add(&argv, "-o");
+	cm_strv_addf(&argv, "ControlPath=%s", t->mux.sock);
+	cm_strv_add(&argv, "-o");
+	cm_strv_add(&argv, "ControlPersist=no");
+	for (size_t i = 1; i < t->ssh_argv.n; i++)
+		cm_strv_add(&argv, t->ssh_argv.v[i]);
+	struct fcr_spawn_opts o = {
+	    .argv = argv.v,
+	    .stdin_fd = FCR_SPAWN_DEVNULL,
+	    .stdout_fd = FCR_SPAWN_DEVNULL,
+	    .stderr_fd = FCR_SPAWN_DEVNULL,
+	    .own_pgrp = true,
+	};
+	struct fcr_child child;
+	struct fcr_error err = {0};
+	int rc = fcr_spawn(&o, &child, &err);
+	cm_strv_release(&argv);
+	if (rc < 0) {
+		t->mux.failed = true;
+		return;
+	}
+	t->mux.pid = child.pid;
+	master_register(t, NULL);
+	double end = cm_mono_s() + MUX_START_MS / 1000.0;
+	for (;;) {
+		struct stat st;
+		if (stat(t->mux.sock, &st) == 0 && S_ISSOCK(st.st_mode))
+			return;
+		int status;
+		pid_t r = waitpid(child.pid, &status, WNOHANG);
+		if (r == child.pid || (r < 0 && errno != EINTR)) {
+			master_register(NULL, t);
+			t->mux.pid = 0;
+			t->mux.failed = true;
+			return;
+		}
+		if (cm_mono_s() > end || (t->stop && *t->stop)) {
+			fcr_target_mux_stop(t);
+			t->mux.failed = true;
+			return;
+		}
+		cm_sleep_ms(10, NULL);
+	}
+}
+
+void fcr_target_mux_argv(struct fcr_target *t, bool fresh, struct cm_strv *argv)
+{
+	if (t->c->target != FCR_TARGET_SSH || !t->mux.on || !argv->n || strcmp(argv->v[0], "ssh"))
+		return;
+	if (!fresh && !t->mux.held && !t->mux.failed && t->mux.pid <= 0)
+		mux_start(t);
+	bool shared = !fresh && t->mux.pid > 0;
+	struct cm_strv out = {0};
+	cm_strv_add(&out, "ssh");
+	cm_strv_add(&out, "-o");
+	cm_strv_add(&out, "ControlMaster=no");
+	cm_strv_add(&out, "-o");
+	if (shared)
+		cm_strv_addf(&out, "ControlPath=%s", t->mux.sock);
+	else
+		cm_strv_add(&out, "ControlPath=none");
+	for (size_t i = 1; i < argv->n; i++)
+		cm_strv_add(&out, argv->v[i]);
+	cm_strv_release(argv);
+	*argv = out;
+}
+
 void fcr_target_release(struct fcr_target *t)
 {
+	fcr_target_mux_end(t);
+	free(t->mux.dir);
+	free(t->mux.sock);
+	t->mux.dir = t->mux.sock = NULL;
 	cm_strv_release(&t->ssh_argv);
 	free(t->remote_tmp);
 	free(t->test_file);
@@ -90,12 +293,13 @@ void fcr_target_argv(const struct fcr_target *t, char *const *argv, struct cm_st
 }
 
 /* `script` on the target, ended early when *stop becomes nonzero. */
-static int run_remote_script(struct fcr_target *t, const char *script, const void *input,
-			     size_t input_len, size_t out_max, volatile int *stop,
-			     struct fcr_capture *cap, struct fcr_error *err)
+static int run_remote_script(struct fcr_target *t, const char *script, bool fresh,
+			     const void *input, size_t input_len, size_t out_max,
+			     volatile int *stop, struct fcr_capture *cap, struct fcr_error *err)
 {
 	struct cm_strv argv = {0};
 	ssh_script_argv(t, script, &argv);
+	fcr_target_mux_argv(t, fresh, &argv);
 	int rc = fcr_run_capture(argv.v, input, input_len, out_max, stop, cap, err);
 	cm_strv_release(&argv);
 	return rc;
@@ -107,8 +311,8 @@ int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, 
 	if (t->c->target == FCR_TARGET_LOCAL)
 		return fcr_run_capture(argv, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
 	char *script = fcr_shell_join(argv);
-	int rc =
-	    run_remote_script(t, script, input, input_len, SMALL_OUTPUT_MAX, t->stop, cap, err);
+	int rc = run_remote_script(t, script, false, input, input_len, SMALL_OUTPUT_MAX, t->stop,
+				   cap, err);
 	free(script);
 	return rc;
 }
@@ -180,7 +384,9 @@ static int ssh_preflight(struct fcr_target *t, json_t *host, char **fio_version,
 		    "(sed -n 's/^MemTotal: *\\([0-9]*\\).*/\\1/p' /proc/meminfo | grep . || echo "
 		    "0)");
 	struct fcr_capture cap;
-	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
+	/* a fresh connection: whether the machine answers now, not through a
+	 * master from before */
+	int rc = run_remote_script(t, s.s, true, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || fcr_command_failed(&cap, err, "ssh %s: preflight", c->ssh_dest) < 0)
 		return -1;
@@ -258,7 +464,8 @@ void fcr_target_cleanup(struct fcr_target *t)
 	fcr_shell_quote(&s, t->remote_tmp);
 	struct fcr_capture cap;
 	struct fcr_error err;
-	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) == 0)
+	if (run_remote_script(t, s.s, false, NULL, 0, SMALL_OUTPUT_MAX, t->hard_stop, &cap, &err) ==
+	    0)
 		fcr_capture_release(&cap);
 	cm_buf_release(&s);
 }
@@ -360,7 +567,7 @@ static void remote_signal(struct fcr_target *t, const char *sig)
 	struct fcr_capture cap;
 	struct fcr_error err;
 	/* not stoppable: this is how we stop */
-	if (run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
+	if (run_remote_script(t, s.s, false, NULL, 0, SMALL_OUTPUT_MAX, NULL, &cap, &err) == 0)
 		fcr_capture_release(&cap);
 	cm_buf_release(&s);
 }
@@ -379,7 +586,8 @@ static int fetch_outputs(struct fcr_target *t, const struct fcr_fio_exec *x, str
 	cm_buf_puts(&s, " && set -- * && if [ -e \"$1\" ]; then exec tar -cf - -- \"$@\"; fi");
 	struct fcr_capture cap;
 	/* after a first Ctrl-C fio still wrote its report: fetch it anyway */
-	int rc = run_remote_script(t, s.s, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
+	int rc =
+	    run_remote_script(t, s.s, false, NULL, 0, FETCH_MAX_BYTES, t->hard_stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || fcr_command_failed(&cap, err, "copying fio's outputs back") < 0)
 		return -1;
@@ -420,6 +628,7 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 	}
 	struct cm_strv argv = {0};
 	fcr_target_fio_argv(t, x->test, x->env, job_len, &argv);
+	fcr_target_mux_argv(t, false, &argv);
 	struct fcr_spawn_opts o = {
 	    .argv = argv.v,
 	    .env_add = remote ? NULL : x->env,
@@ -552,7 +761,7 @@ int fcr_target_fresh_file(struct fcr_target *t, struct fcr_error *err)
 	fcr_shell_quote(&s, t->test_file);
 	cm_buf_puts(&s, " && sync");
 	struct fcr_capture cap;
-	int rc = run_remote_script(t, s.s, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
+	int rc = run_remote_script(t, s.s, false, NULL, 0, SMALL_OUTPUT_MAX, t->stop, &cap, err);
 	cm_buf_release(&s);
 	if (rc < 0 || fcr_command_failed(&cap, err, "fresh-file on %s", c->ssh_dest) < 0)
 		return -1;

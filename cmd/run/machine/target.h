@@ -19,6 +19,16 @@
 struct fcr_target {
 	const struct fcr_campaign *c;
 	struct cm_strv ssh_argv; /* "ssh", options, destination */
+	/* ssh: the commands share one connection (OpenSSH multiplexing), a
+	 * master that is our child, its socket in a private 0700 directory */
+	struct {
+		bool on;     /* ours to do: the ssh options set no Control* */
+		bool held;   /* the machine may be away: no master until it is back */
+		bool failed; /* the master did not come up: plain connections */
+		pid_t pid;   /* the master; 0 when none runs */
+		char *dir;   /* $XDG_RUNTIME_DIR or /tmp: fiocamp-ssh.XXXXXX */
+		char *sock;  /* dir/ctl */
+	} mux;
 	char *remote_tmp;	 /* ssh: this run's work directory on the target */
 	char *test_file;	 /* <directory>/fiocamp.testfile */
 	volatile int *stop;	 /* set by Ctrl-C: long commands end early */
@@ -104,6 +114,24 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 int fcr_target_fresh_file(struct fcr_target *t, struct fcr_error *err);
 /* sha256 of `path` on the target, as 64 hex digits (caller frees). */
 int fcr_target_sha256(struct fcr_target *t, const char *path, char **hex, struct fcr_error *err);
+
+/*
+ * The shared connection.  A master starts with the first command that
+ * wants one; commands after a stop open a new one.  Held, no master runs
+ * and each command opens a fresh connection of its own: from an action
+ * that takes the machine away until something saw it back, so that no
+ * command goes over a connection from before the transition.
+ */
+void fcr_target_mux_hold(struct fcr_target *t, bool held);
+void fcr_target_mux_stop(struct fcr_target *t);
+/* Stops the master and removes its directory (at the end; the fatal path). */
+void fcr_target_mux_end(struct fcr_target *t);
+/* fcr_target_mux_end() for every target whose master runs (the fatal path). */
+void fcr_target_mux_end_all(void);
+/* The argv of an ssh command with the multiplexing options after "ssh"
+ * (starting the master if there is none); a fresh connection when there is
+ * no master or `fresh`. */
+void fcr_target_mux_argv(struct fcr_target *t, bool fresh, struct cm_strv *argv);
 
 /* Host and port that wait-ssh probes by default. */
 const char *fcr_target_probe_host(const struct fcr_target *t);
