@@ -221,15 +221,14 @@ static char *one_test_file_end(struct fcr_session *S, const char *path, enum fcr
 
 static char *test_file_end(struct fcr_session *S, enum fcr_outcome result)
 {
-	const struct fcr_campaign *c = S->c;
-	if (!c->n_variants)
-		return c->uses_test_file ? one_test_file_end(S, S->tgt.test_file, result) : NULL;
-	/* each directory variant's test file; a device is left as it is */
+	/* each place's test file; a device is left as it is */
+	struct fcr_place places[FCR_VARIANTS_MAX];
+	size_t n = fcr_target_places(&S->tgt, places);
 	struct cm_buf lines = {0};
-	for (size_t i = 0; i < c->n_variants; i++) {
-		if (!c->variants[i].directory)
+	for (size_t i = 0; i < n; i++) {
+		if (!places[i].directory)
 			continue;
-		char *line = one_test_file_end(S, c->variants[i].test_file, result);
+		char *line = one_test_file_end(S, places[i].test_file, result);
 		if (line)
 			cm_buf_printf(&lines, "%s%s", lines.len ? "; " : "", line);
 		free(line);

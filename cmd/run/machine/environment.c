@@ -346,7 +346,6 @@ json_t *fcr_environment_parse(char *text, const char *const *variants, const cha
 
 json_t *fcr_environment_capture(struct fcr_target *t)
 {
-	const struct fcr_campaign *c = t->c;
 	struct cm_strv argv = {0}, paths = {0};
 	cm_strv_add(&argv, "sh");
 	cm_strv_add(&argv, "-c");
@@ -355,18 +354,14 @@ json_t *fcr_environment_capture(struct fcr_target *t)
 	/* NULL entries: cm_strv keeps them as given */
 	const char *names[FCR_ENV_DEVICES_MAX * 4];
 	size_t n = 0;
-	if (!c->n_variants && c->uses_test_file) {
-		cm_strv_add(&argv, "dir");
-		cm_strv_add(&argv, c->directory);
-		names[n++] = NULL;
-		cm_strv_add(&paths, t->test_file);
-	}
-	for (size_t i = 0; i < c->n_variants && n < CM_ARRAY_SIZE(names); i++) {
-		const struct fcr_variant *v = &c->variants[i];
-		cm_strv_add(&argv, v->filename ? "dev" : "dir");
-		cm_strv_add(&argv, v->filename ? v->filename : v->directory);
-		names[n++] = v->name;
-		cm_strv_add(&paths, v->filename ? v->filename : v->test_file);
+	struct fcr_place places[FCR_VARIANTS_MAX];
+	size_t np = fcr_target_places(t, places);
+	for (size_t i = 0; i < np && n < CM_ARRAY_SIZE(names); i++) {
+		const struct fcr_place *p = &places[i];
+		cm_strv_add(&argv, p->directory ? "dir" : "dev");
+		cm_strv_add(&argv, p->directory ? p->directory : p->test_file);
+		names[n++] = p->variant ? p->variant->name : NULL;
+		cm_strv_add(&paths, p->test_file);
 	}
 	struct fcr_capture cap;
 	struct fcr_error err = {0};

@@ -179,24 +179,24 @@ static int check_directory(struct fcr_target *t, const char *who, const char *wh
 int fcr_target_check_places(struct fcr_target *t, struct fcr_error *err)
 {
 	const struct fcr_campaign *c = t->c;
-	/* without variants the campaign's directory is the one place (a
-	 * campaign of transitions and hashes alone has none) */
-	if (!c->n_variants && c->uses_test_file) {
-		char *where = c->target == FCR_TARGET_SSH
-				  ? cm_asprintf("%s:%s", c->ssh_dest, c->directory)
-				  : cm_strdup(c->directory);
-		int rc =
-		    check_directory(t, "", where, c->directory, t->test_file, c->size_bytes, err);
-		free(where);
-		return rc;
-	}
-	for (size_t i = 0; i < c->n_variants; i++) {
-		const struct fcr_variant *v = &c->variants[i];
-		char *who = cm_asprintf("variant %s: ", v->name);
-		int rc = v->filename ? check_device(t, v, err)
-				     : check_directory(t, who, v->directory, v->directory,
-						       v->test_file, v->file_bytes, err);
+	struct fcr_place places[FCR_VARIANTS_MAX];
+	size_t n = fcr_target_places(t, places);
+	for (size_t i = 0; i < n; i++) {
+		const struct fcr_place *p = &places[i];
+		if (!p->directory) {
+			if (check_device(t, p->variant, err) < 0)
+				return -1;
+			continue;
+		}
+		/* messages name a variant, or say where the campaign's directory is */
+		char *who =
+		    p->variant ? cm_asprintf("variant %s: ", p->variant->name) : cm_strdup("");
+		char *where = p->variant || c->target != FCR_TARGET_SSH
+				  ? cm_strdup(p->directory)
+				  : cm_asprintf("%s:%s", c->ssh_dest, p->directory);
+		int rc = check_directory(t, who, where, p->directory, p->test_file, p->bytes, err);
 		free(who);
+		free(where);
 		if (rc < 0)
 			return -1;
 	}

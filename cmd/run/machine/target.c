@@ -255,6 +255,23 @@ void fcr_target_mux_argv(struct fcr_target *t, bool fresh, struct cm_strv *argv)
 	*argv = out;
 }
 
+size_t fcr_target_places(const struct fcr_target *t, struct fcr_place *out)
+{
+	const struct fcr_campaign *c = t->c;
+	if (!c->n_variants) {
+		if (!c->uses_test_file)
+			return 0;
+		out[0] = (struct fcr_place){NULL, c->directory, t->test_file, c->size_bytes};
+		return 1;
+	}
+	for (size_t i = 0; i < c->n_variants; i++) {
+		const struct fcr_variant *v = &c->variants[i];
+		out[i] = (struct fcr_place){
+		    v, v->directory, v->filename ? v->filename : v->test_file, v->file_bytes};
+	}
+	return c->n_variants;
+}
+
 void fcr_target_release(struct fcr_target *t)
 {
 	fcr_target_mux_end(t);

@@ -35,6 +35,20 @@ struct fcr_target {
 	volatile int *hard_stop; /* set by a second Ctrl-C: even copying back ends */
 };
 
+/*
+ * A place the tests run in, one list whether the campaign has variants or
+ * not: each variant's, or else the campaign's own directory (none when no
+ * round, prefill or action needs a test file).
+ */
+struct fcr_place {
+	const struct fcr_variant *variant; /* NULL: the campaign's directory */
+	const char *directory;		   /* NULL: a block device */
+	const char *test_file;		   /* <directory>/fiocamp.testfile, or the device */
+	uint64_t bytes;			   /* what the test file must hold */
+};
+/* Fills out (room for FCR_VARIANTS_MAX) and returns how many. */
+size_t fcr_target_places(const struct fcr_target *t, struct fcr_place *out);
+
 /* Builds the ssh command line (options from the campaign and from the
  * FIOCAMP_SSH_OPTS environment variable). */
 int fcr_target_init(struct fcr_target *t, const struct fcr_campaign *c, volatile int *stop,
