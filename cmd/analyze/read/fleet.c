@@ -45,24 +45,6 @@ static char *one_line(const json_t *v)
 	return s;
 }
 
-/* A relative path of components that are not "..", as a host's
- * directory must be. */
-static bool inside(const char *p)
-{
-	if (!p[0] || p[0] == '/')
-		return false;
-	for (const char *s = p; *s;) {
-		const char *slash = strchr(s, '/');
-		size_t len = slash ? (size_t)(slash - s) : strlen(s);
-		if (len == 2 && s[0] == '.' && s[1] == '.')
-			return false;
-		if (!slash)
-			break;
-		s = slash + 1;
-	}
-	return true;
-}
-
 static struct an_fleet_host *add_host(struct an_fleet *f, const char *name, const char *dir,
 				      const char *group)
 {
@@ -144,7 +126,7 @@ static void hosts_listed(struct an_analysis *a, struct an_fleet *f, const char *
 		}
 		const char *rel = json_string_value(json_object_get(jh, "directory"));
 		char *own = NULL;
-		if (rel && !inside(rel)) {
+		if (rel && !an_safe_rel_path(rel)) {
 			an_note(a,
 				"%s: host %s: \"%s\" is not a directory inside the fleet's; "
 				"read " CM_FLEET_HOSTS_DIR "/%s",

@@ -29,7 +29,7 @@ static char *str_or_null(const json_t *v)
 }
 
 /* Manifest paths are relative and stay inside the campaign directory. */
-static bool safe_rel_path(const char *p)
+bool an_safe_rel_path(const char *p)
 {
 	if (!p[0] || p[0] == '/')
 		return false;
@@ -539,7 +539,7 @@ static void manifest_telemetry(struct an_run *r, const char *dir, const json_t *
 	if (why && why[0])
 		r->disturbed = cm_utf8_dup(why);
 	const char *file = json_string_value(json_object_get(tm, "file"));
-	if (file && safe_rel_path(file))
+	if (file && an_safe_rel_path(file))
 		r->telemetry_path = an_path_join(dir, file);
 	const char *dev = json_string_value(json_object_get(tm, "device"));
 	if (dev && dev[0] && strlen(dev) < CM_TM_DISK_NAME_MAX)
@@ -633,7 +633,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 	}
 	if (!cm_status_is(status, CM_STATUS_DONE)) {
 		char *where =
-		    json && safe_rel_path(json) ? an_path_join(dir, json) : cm_strdup(label);
+		    json && an_safe_rel_path(json) ? an_path_join(dir, json) : cm_strdup(label);
 		struct an_run *r = manifest_run(m, where, state, round, rep_round, test, variant);
 		const json_t *es = json_object_get(t, "exit_status");
 		if (json_is_integer(es))
@@ -654,7 +654,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 		free(pointed);
 		return;
 	}
-	if (!safe_rel_path(json)) {
+	if (!an_safe_rel_path(json)) {
 		an_reject(a, label,
 			  CM_CAMPAIGN_MANIFEST
 			  " names \"%s\", which is not a path inside the campaign "
@@ -679,7 +679,7 @@ static void manifest_test(struct manifest_ctx *m, const char *state, int round, 
 		if (!rel)
 			continue;
 		char *lpath = an_path_join(dir, rel);
-		if (!safe_rel_path(rel)) {
+		if (!an_safe_rel_path(rel)) {
 			an_reject(a, lpath, "not a path inside the campaign directory");
 			free(lpath);
 			continue;

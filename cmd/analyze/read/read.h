@@ -71,6 +71,8 @@ extern const char *const an_wl_fields[AN_WL_COUNT];
 extern const enum an_wl_field an_wl_columns[AN_WL_N_COLUMNS];
 
 /* fio's sizes and times as fio reads them; false when not that shape. */
+/* A path a manifest names: relative, and no ".." leaves its directory. */
+bool an_safe_rel_path(const char *p);
 bool an_parse_size(const char *text, bool kb_base_1000, uint64_t *bytes);
 bool an_parse_time_ms(const char *text, uint64_t *ms);
 /* 4096 -> "4k", 1048576 -> "1m", 4000 -> "4000". */

@@ -238,3 +238,36 @@ void an_md_table(FILE *f, const char *corner, size_t ncols, char *const *heads, 
 		fputc('\n', f);
 	}
 }
+
+void an_text_table(FILE *f, int width, const char *title, const char *corner, size_t ncols,
+		   char *const *heads, size_t nrows, const char *const *labels, char **const *cells)
+{
+	size_t lw = 4, cw = 6;
+	for (size_t r = 0; r < nrows; r++) {
+		size_t l = an_str_width(labels[r]);
+		lw = l > lw ? l : lw;
+		for (size_t c = 0; c < ncols; c++) {
+			l = an_str_width(cells[r][c]);
+			cw = l > cw ? l : cw;
+		}
+	}
+	for (size_t c = 0; c < ncols; c++) {
+		size_t l = an_str_width(heads[c]);
+		cw = l > cw ? l : cw;
+	}
+	cw += 2;
+	fputc('\n', f);
+	an_wrap(f, "", 0, title, width);
+	struct cm_buf line = {NULL, 0, 0};
+	an_put_left(&line, corner, lw);
+	for (size_t c = 0; c < ncols; c++)
+		an_put_right(&line, heads[c], cw);
+	an_end_line(f, &line);
+	for (size_t r = 0; r < nrows; r++) {
+		an_put_left(&line, labels[r], lw);
+		for (size_t c = 0; c < ncols; c++)
+			an_put_right(&line, cells[r][c], cw);
+		an_end_line(f, &line);
+	}
+	cm_buf_release(&line);
+}

@@ -63,6 +63,11 @@ void an_md_cell(FILE *f, const char *s);
  * columns under heads, nrows rows of a label and ncols cells. */
 void an_md_table(FILE *f, const char *corner, size_t ncols, char *const *heads, size_t nrows,
 		 const char *const *labels, char **const *cells);
+/* The same as the terminal shows it: the title wrapped to `width`, the
+ * labels left, the columns right-aligned, all of one width. */
+void an_text_table(FILE *f, int width, const char *title, const char *corner, size_t ncols,
+		   char *const *heads, size_t nrows, const char *const *labels,
+		   char **const *cells);
 
 /* ---- names and results (labels.c) ------------------------------------------------- */
 

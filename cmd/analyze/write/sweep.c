@@ -176,34 +176,8 @@ static void text_table(void *ctx, const struct an_tab *t)
 		an_md_table(f, corner, t->ncols, t->heads, t->nrows, t->labels, t->cells);
 		fputc('\n', f);
 	} else {
-		size_t lw = 4, cw = 6;
-		for (size_t r = 0; r < t->nrows; r++) {
-			size_t l = an_str_width(t->labels[r]);
-			lw = l > lw ? l : lw;
-			for (size_t c = 0; c < t->ncols; c++) {
-				l = an_str_width(t->cells[r][c]);
-				cw = l > cw ? l : cw;
-			}
-		}
-		for (size_t c = 0; c < t->ncols; c++) {
-			size_t l = an_str_width(t->heads[c]);
-			cw = l > cw ? l : cw;
-		}
-		cw += 2;
-		fputc('\n', f);
-		an_wrap(f, "", 0, t->title, x->width);
-		struct cm_buf line = {NULL, 0, 0};
-		an_put_left(&line, corner, lw);
-		for (size_t c = 0; c < t->ncols; c++)
-			an_put_right(&line, t->heads[c], cw);
-		an_end_line(f, &line);
-		for (size_t r = 0; r < t->nrows; r++) {
-			an_put_left(&line, t->labels[r], lw);
-			for (size_t c = 0; c < t->ncols; c++)
-				an_put_right(&line, t->cells[r][c], cw);
-			an_end_line(f, &line);
-		}
-		cm_buf_release(&line);
+		an_text_table(f, x->width, t->title, corner, t->ncols, t->heads, t->nrows,
+			      t->labels, t->cells);
 	}
 	/* the saturation under a column's second table, its p99 */
 	if (++x->tables % 2 == 0)
