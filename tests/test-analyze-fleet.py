@@ -277,6 +277,27 @@ def check_supervised(tmp):
           "R: the CSV's variants and states: %s" % variants_of(rows))
 
 
+def check_escape(tmp):
+    """A host directory that leaves the fleet's is not followed: said, with
+    the manifest and the host, and the host read at hosts/NAME instead."""
+    f = os.path.join(tmp, "F")
+    esc = os.path.join(tmp, "F-escape")
+    shutil.copytree(f, esc, symlinks=True)
+    path = os.path.join(esc, "manifest.json")
+    with open(path) as fp:
+        m = json.load(fp)
+    m["hosts"][0]["directory"] = "../F/hosts/h1"
+    with open(path, "w") as fp:
+        json.dump(m, fp)
+    rc, out, err = run(["--csv", "summary", esc])
+    check(rc == 0, "F-escape: exit status 0: %d %s" % (rc, err))
+    check('%s: host h1: "../F/hosts/h1" is not a directory inside the fleet\'s; read hosts/h1'
+          % path in err, "F-escape: the escaping directory said: %s" % err)
+    rows, _ = parse_csv(out)
+    check(variants_of(rows) == ["h1", "h2"], "F-escape: h1 read at hosts/h1: %s"
+          % variants_of(rows))
+
+
 def main():
     if not FIO:
         print("fio not found; skipping")
@@ -301,7 +322,7 @@ def main():
         fleet_manifest(os.path.join(tmp, "G"), g_ini["g1"], "G",
                        [("g1", "done", None, 0), ("g2", "done", None, 0)], [])
         at_once(lambda: check_fleet_f(tmp), lambda: check_fleet_g(tmp),
-                lambda: check_supervised(tmp))
+                lambda: check_supervised(tmp), lambda: check_escape(tmp))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return summary()
