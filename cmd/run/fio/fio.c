@@ -27,6 +27,7 @@ static void on_rate(void *opaque, const char *text)
 }
 
 struct started {
+	const char *test;
 	struct fcr_record *rec;
 	json_t *ev;		 /* the fio-start event, until it is journaled */
 	struct fcr_sampler *smp; /* NULL: the run is not sampled */
@@ -37,6 +38,14 @@ static void on_ended(void *opaque)
 	struct started *st = opaque;
 	if (st->smp)
 		fcr_sampler_stop(st->smp);
+}
+
+static void on_slow_stop(void *opaque, unsigned waited_s)
+{
+	struct started *st = opaque;
+	fcr_progress_problem("fio (%s) has not ended %u s after the interrupt; "
+			     "Ctrl-C again kills it",
+			     st->test, waited_s);
 }
 
 static void on_started(void *opaque, json_t *proc)
@@ -550,7 +559,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 		fcr_environment_devices(f->environment, f->variant, &devices);
 		fcr_sampler_start(&smp, f->target, &devices);
 	}
-	struct started start = {f->rec, ev, sample ? &smp : NULL};
+	struct started start = {name, f->rec, ev, sample ? &smp : NULL};
 	double t0_wall = cm_wall_s(), t0 = cm_mono_s();
 	fcr_status_fio_start(name);
 	json_object_set_new(obj, "started", fcr_jutc(t0_wall));
@@ -561,6 +570,7 @@ enum fcr_outcome fcr_fio_run(struct fcr_fio *f, const char *dir_rel, const char 
 	    .on_status = on_rate,
 	    .on_start = on_started,
 	    .on_end = on_ended,
+	    .on_slow_stop = on_slow_stop,
 	    .opaque = &start,
 	    .interrupts = f->stop,
 	};

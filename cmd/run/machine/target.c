@@ -685,16 +685,25 @@ int fcr_target_run_fio(struct fcr_target *t, struct fcr_fio_exec *x, struct fcr_
 	}
 	char buf[4096];
 	size_t used = 0;
+	double t_int = 0;
+	bool said_slow = false;
 	while (c.out_fd >= 0) {
 		struct pollfd pfd = {.fd = c.out_fd, .events = POLLIN};
 		int pr = poll(&pfd, 1, 200);
 		int n_int = x->interrupts ? *x->interrupts : 0;
 		if (n_int >= 1 && !x->interrupted) {
 			x->interrupted = true;
+			t_int = cm_mono_s();
 			if (remote)
 				remote_signal(t, "INT");
 			else
 				kill(c.pid, SIGINT);
+		}
+		if (x->interrupted && !x->killed && !said_slow &&
+		    cm_mono_s() - t_int >= FCR_FIO_STOP_PATIENCE_S) {
+			said_slow = true;
+			if (x->on_slow_stop)
+				x->on_slow_stop(x->opaque, FCR_FIO_STOP_PATIENCE_S);
 		}
 		if (n_int >= 2 && !x->killed) {
 			x->killed = true;

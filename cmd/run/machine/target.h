@@ -95,6 +95,9 @@ void fcr_target_argv(const struct fcr_target *t, char *const *argv, struct cm_st
 int fcr_target_exec(struct fcr_target *t, char *const *argv, const void *input, size_t input_len,
 		    struct fcr_capture *cap, struct fcr_error *err);
 
+/* Seconds fio may take to end after the first interrupt before that is said */
+#define FCR_FIO_STOP_PATIENCE_S 5
+
 /* One fio run. */
 struct fcr_fio_exec {
 	const char *test; /* the test name: <test>.fio, <test>.json, log prefix */
@@ -108,6 +111,10 @@ struct fcr_fio_exec {
 	void (*on_start)(void *opaque, json_t *proc);
 	/* Called once fio (or ssh) ended, before its outputs are copied back */
 	void (*on_end)(void *opaque);
+	/* Called once when fio is still running FCR_FIO_STOP_PATIENCE_S after
+	 * the first interrupt was passed on (fio 3.33 can hang in its own
+	 * SIGINT handler): the user learns that a second one kills it */
+	void (*on_slow_stop)(void *opaque, unsigned waited_s);
 	void *opaque;
 	volatile int *interrupts; /* 1 = stop fio with SIGINT, 2 = kill it */
 
