@@ -17,7 +17,8 @@ disturbed: a change of its own) and flooded (every round disturbed, at 500:
 nothing tells its change from the disturbance).  Checked: --json, --csv summary and
 rounds, the marks and notes of the table, Markdown and HTML,
 --exclude-disturbed, and the note of a change that comes mainly from
-disturbed rounds.
+disturbed rounds, and (a third campaign) of one that comes from the
+baseline's own disturbed rounds.
 
 A second campaign has per-second logs (4 s runs) and .telemetry files
 written here in the format of cmd/common/telemetry.h: round 1 of quiet
@@ -71,10 +72,19 @@ def telemetry(state, rnd, why):
             "cpus_changed": False, "disturbed": why}
 
 
-def make_campaign(d):
+# The baseline's own disturbed rounds: quiet's three held at 500 pull its
+# median down, and clean's change (every round clean, at 2000) comes mainly
+# from them.
+BASE_PLAN = {
+    "quiet": [(500, "foreign I/O 58.2% > 5%")] * 3 + [(2000, None)],
+    "clean": [(2000, None)] * ROUNDS,
+}
+
+
+def make_campaign(d, states_plan=PLAN):
     jobs = []
     states = []
-    for state, plan in PLAN.items():
+    for state, plan in states_plan.items():
         rounds = []
         for k, (rate, why) in enumerate(plan, 1):
             rel = f"{state}/r{k}/rw4k.json"
@@ -361,6 +371,16 @@ def check_table(camp, tmp):
           f"{re.findall(r'round 3: [^<]*', page)}")
 
 
+def check_base_disturbed(camp):
+    rc, out, err = run(["--json", camp])
+    check(rc == 0, f"baseline disturbed: exit 0, got {rc}: {err}")
+    mainly = [n for n in json.loads(out)["notes"] if "comes mainly from" in n]
+    check(len(mainly) == 1 and re.search(
+        r"^clean rw4k: the change against quiet \(\+[0-9.]+ % write IOPS\) comes mainly from "
+        r"3 disturbed round\(s\) of quiet \(without them: [-+][0-9.]+ %\)$", mainly[0]),
+        f"baseline disturbed: the note names the baseline's rounds only: {mainly}")
+
+
 def check_exclude(camp):
     rc, out, err = run(["--json", "--exclude-disturbed", camp])
     check(rc == 0, f"exclude: exit 0, got {rc}: {err}")
@@ -396,8 +416,11 @@ def main():
     try:
         camp = os.path.join(tmp, "trust")
         prof = os.path.join(tmp, "profile")
-        at_once(partial(make_campaign, camp), partial(make_profile_campaign, prof))
+        based = os.path.join(tmp, "base-disturbed")
+        at_once(partial(make_campaign, camp), partial(make_profile_campaign, prof),
+                partial(make_campaign, based, BASE_PLAN))
         at_once(partial(check_json, camp), partial(check_csv, camp),
+                partial(check_base_disturbed, based),
                 partial(check_table, camp, tmp), partial(check_exclude, camp),
                 partial(check_profile, prof, tmp))
     finally:

@@ -147,17 +147,21 @@ static void mainly_disturbed(struct an_analysis *a, const struct an_series *s)
 		}
 		if (fabs(c->clean_change_pct) > fabs(c->change_pct) / 2)
 			continue;
-		char *theirs = base->disturbed_n
-				   ? cm_asprintf(" and %zu of %s's", base->disturbed_n, bname)
-				   : cm_strdup("");
+		/* whose rounds: this state's, the baseline's or both */
+		char *whose =
+		    !c->disturbed_n
+			? cm_asprintf("%zu disturbed round(s) of %s", base->disturbed_n, bname)
+		    : base->disturbed_n ? cm_asprintf("%zu disturbed round(s) and %zu of %s's",
+						      c->disturbed_n, base->disturbed_n, bname)
+					: cm_asprintf("%zu disturbed round(s)", c->disturbed_n);
 		an_note(a,
-			"%s%s %s%s: the change against %s (%+.1f %% %s %s) comes mainly from %zu "
-			"disturbed round(s)%s (without them: %+.1f %%)",
+			"%s%s %s%s: the change against %s (%+.1f %% %s %s) comes mainly from %s "
+			"(without them: %+.1f %%)",
 			variant_of(a, col->variant, vb, sizeof(vb)), a->states[col->state].name,
 			a->tests[s->test].name, job_of(a, s, jb, sizeof(jb)), bname,
 			shown_pct(c->change_pct), fc_ddir_name(s->dir), an_metric_label(s->metric),
-			c->disturbed_n, theirs, shown_pct(c->clean_change_pct));
-		free(theirs);
+			whose, shown_pct(c->clean_change_pct));
+		free(whose);
 	}
 }
 
