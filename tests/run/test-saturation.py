@@ -114,6 +114,7 @@ def test(tmp, run, analyze):
         check(CAP_IOPS * 0.9 < iops[64] <= CAP_IOPS * 1.1, 'IOPS at depth 64: ' + curve)
         knee = expected_knee(iops[1])
         sat = s['saturation'][0]['lines'][0]
+        print('the analysis:', s['saturation'][0]['text'], file=sys.stderr)
         check(sat['reached'] is True, 'a saturation point: %r; %s' % (sat, curve))
         if knee and sat.get('iodepth'):
             i, k = DEPTHS.index(int(sat['iodepth'])), DEPTHS.index(knee)
