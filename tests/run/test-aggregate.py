@@ -561,6 +561,66 @@ def test_local(tmp):
               "%s's server directory removed" % h)
     check_eq(os.listdir(os.path.join(tmp, 't')), [], 'the run directory removed')
     stop_servers(tmp)
+    local_failures(tmp)
+
+
+def local_failures(tmp):
+    """The hosts' preflights, then their servers' starts, run at once: each
+    failure is said with its host's name, in the order of the hosts, and
+    the servers that did start are stopped again."""
+    # b and c cannot make their directories (below a file); a can
+    write(os.path.join(tmp, 'file'), '')
+    ini = os.path.join(tmp, 'bad-dirs.ini')
+    write(ini, '[campaign]\nhosts = a c b\nmode = aggregate\nsuite = rr4k\nrounds = 1\n'
+          'size = 8M\nruntime = 1s\nioengine = psync\ndirect = 0\n'
+          '[host a]\ndirectory = %s\n[host b]\ndirectory = %s\n[host c]\ndirectory = %s\n'
+          '[state basis]\n' % (os.path.join(tmp, 'a'), os.path.join(tmp, 'file', 'b'),
+                                os.path.join(tmp, 'file', 'c')))
+    d = os.path.join(tmp, 'camp-dirs')
+    rc, out, err = H.run(['-o', d, ini], tmp, {'TMPDIR': os.path.join(tmp, 't')})
+    check_eq(rc, 1, 'the preflight fails (%s)' % err[-2000:])
+    at_c = err.find('preflight failed: host c: cannot create')
+    at_b = err.find('\nhost b: cannot create')
+    check(0 <= at_c < at_b, 'both said, c first as in hosts =: %s' % err[-2000:])
+    j = H.load_journal(d)
+    check_eq([e['host'] for e in j if e['event'] == 'host-preflight'], ['a'],
+             'the preflight that passed is journaled')
+    check_eq([e for e in j if e['event'] == 'fio-server-start'], [], 'no server started')
+
+    # b's directory has a server running already (not ours to stop): a's
+    # server starts beside b's refusal, and is stopped again
+    sdir = os.path.join(tmp, 'b', '.fiocamp-fio')
+    os.makedirs(sdir, mode=0o700)
+    sock, pidf = os.path.join(sdir, 'fio.sock'), os.path.join(sdir, 'fio.pid')
+    subprocess.run(['fio', '--server=sock:' + sock, '--daemonize=' + pidf], check=True,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, timeout=60)
+    H.wait_for(lambda: os.path.exists(pidf) and stat.S_ISSOCK(os.stat(sock).st_mode)
+               if os.path.exists(sock) else False)
+    other = int(open(pidf).read())
+    try:
+        ini = os.path.join(tmp, 'busy.ini')
+        write(ini, '[campaign]\nhosts = a b\nmode = aggregate\nsuite = rr4k\nrounds = 1\n'
+              'size = 8M\nruntime = 1s\nioengine = psync\ndirect = 0\n'
+              '[host a]\ndirectory = %s\n[host b]\ndirectory = %s\n[state basis]\n' % (
+                  os.path.join(tmp, 'a'), os.path.join(tmp, 'b')))
+        d = os.path.join(tmp, 'camp-busy')
+        rc, out, err = H.run(['-o', d, ini], tmp, {'TMPDIR': os.path.join(tmp, 't')})
+        check_eq(rc, 1, 'the start fails (%s)' % err[-2000:])
+        check('host b: a fio server runs in %s on this machine already (pid %d)' % (
+            sdir, other) in err, 'the host and the pid named: %s' % err[-2000:])
+        j = H.load_journal(d)
+        check_eq([(e['host'], e['status']) for e in j if e['event'] == 'fio-server-start'],
+                 [('a', 'done'), ('b', 'failed')], 'both starts journaled, in order')
+        check_eq([(e['host'], e['status']) for e in j if e['event'] == 'fio-server-stop'],
+                 [('a', 'done')], "a's server stopped again")
+        check_eq(fio_server_pids(os.path.join(tmp, 'a', '.fiocamp-fio', 'fio.sock')), [],
+                 "no server left on a")
+        check(not os.path.exists(os.path.join(tmp, 'a', '.fiocamp-fio')),
+              "a's server directory removed")
+        check(H.alive(other), "b's server untouched")
+        check_eq(os.listdir(os.path.join(tmp, 't')), [], 'the run directory removed')
+    finally:
+        stop_servers(tmp)
 
 
 def test_refuse(tmp):

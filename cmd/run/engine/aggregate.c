@@ -8,6 +8,7 @@
  * end, after a failure and after Ctrl-C; one a killed session left is found
  * and stopped on --resume.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,7 +31,111 @@ struct fcr_aggregate {
 	bool *started; /* srv[i]'s server runs */
 	char *run_dir;
 	struct fcr_fio_hosts hosts;
+	struct workers *w; /* a thread per host, for the session */
 };
+
+/*
+ * A thread per host for the session: the hosts' preflights, then their
+ * servers' starts, run at once, each a few seconds of ssh logins, commands
+ * and waits.  The threads last as long as the session, since what one
+ * starts (the ssh master, the tunnel) gets SIGTERM when the thread that
+ * started it ends (spawn.c's parent-death signal).  Only these jobs run on
+ * them; what they find is said and recorded by the session's thread, in
+ * the order of the hosts.
+ */
+struct worker {
+	struct workers *all;
+	pthread_t th;
+	void (*job)(void *); /* to run; NULL when done */
+	void *arg;
+};
+
+struct workers {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool quit;
+	size_t n;
+	struct worker *w;
+	bool *on_thread; /* w[i] has its thread (else its jobs run here) */
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct workers *all = w->all;
+	pthread_mutex_lock(&all->mu);
+	for (;;) {
+		while (!w->job && !all->quit)
+			pthread_cond_wait(&all->cv, &all->mu);
+		if (!w->job)
+			break;
+		pthread_mutex_unlock(&all->mu);
+		w->job(w->arg);
+		pthread_mutex_lock(&all->mu);
+		w->job = NULL;
+		pthread_cond_broadcast(&all->cv);
+	}
+	pthread_mutex_unlock(&all->mu);
+	return NULL;
+}
+
+static struct workers *workers_start(size_t n)
+{
+	struct workers *all = cm_calloc(1, sizeof(*all));
+	pthread_mutex_init(&all->mu, NULL);
+	pthread_cond_init(&all->cv, NULL);
+	all->n = n;
+	all->w = cm_calloc(n ? n : 1, sizeof(*all->w));
+	all->on_thread = cm_calloc(n ? n : 1, sizeof(*all->on_thread));
+	for (size_t i = 0; i < n; i++) {
+		all->w[i].all = all;
+		all->on_thread[i] =
+		    pthread_create(&all->w[i].th, NULL, worker_main, &all->w[i]) == 0;
+	}
+	return all;
+}
+
+/* job(arg + i * size) on host i's thread, for every host at once; returns
+ * when all are done. */
+static void workers_run(struct workers *all, void (*job)(void *), void *arg, size_t size)
+{
+	pthread_mutex_lock(&all->mu);
+	for (size_t i = 0; i < all->n; i++) {
+		if (all->on_thread[i]) {
+			all->w[i].arg = (char *)arg + i * size;
+			all->w[i].job = job;
+		}
+	}
+	pthread_cond_broadcast(&all->cv);
+	pthread_mutex_unlock(&all->mu);
+	/* a host without a thread of its own: here, beside the others */
+	for (size_t i = 0; i < all->n; i++)
+		if (!all->on_thread[i])
+			job((char *)arg + i * size);
+	pthread_mutex_lock(&all->mu);
+	for (size_t i = 0; i < all->n; i++)
+		while (all->w[i].job)
+			pthread_cond_wait(&all->cv, &all->mu);
+	pthread_mutex_unlock(&all->mu);
+}
+
+static void workers_end(struct workers *all)
+{
+	if (!all)
+		return;
+	pthread_mutex_lock(&all->mu);
+	all->quit = true;
+	pthread_cond_broadcast(&all->cv);
+	pthread_mutex_unlock(&all->mu);
+	for (size_t i = 0; i < all->n; i++)
+		if (all->on_thread[i])
+			pthread_join(all->w[i].th, NULL);
+	pthread_cond_destroy(&all->cv);
+	pthread_mutex_destroy(&all->mu);
+	free(all->on_thread);
+	free(all->w);
+	free(all);
+}
 
 bool fcr_aggregate_mode(const struct fcr_campaign *c)
 {
@@ -122,6 +227,9 @@ void fcr_aggregate_release(struct fcr_session *S)
 			fcr_campaign_free(A->hc[i]);
 		}
 	}
+	/* the masters and tunnels their threads started have ended: the
+	 * threads may */
+	workers_end(A->w);
 	free(A->hc);
 	free(A->tgt);
 	free(A->srv);
@@ -205,6 +313,50 @@ int fcr_aggregate_reap(struct fcr_session *S, struct fcr_error *err)
 	return rc;
 }
 
+/* Host `host`'s failure `msg` (prefixed with its name when host is not
+ * NULL) into err: the first one is the session's, each later one a line of
+ * its own after it, in the order of the hosts.  Returns -1. */
+static int also_failed(struct fcr_error *err, int rc, const char *host, const char *msg)
+{
+	char line[FCR_ERROR_MAX];
+	/* a message may end with what a command printed, newline and all */
+	int len = (int)strlen(msg);
+	while (len > 0 && msg[len - 1] == '\n')
+		len--;
+	if (host)
+		snprintf(line, sizeof(line), "host %s: %.*s", host, len, msg);
+	else
+		snprintf(line, sizeof(line), "%.*s", len, msg);
+	if (rc == 0)
+		return fcr_fail(err, "%s", line);
+	size_t at = strlen(err->msg);
+	snprintf(err->msg + at, sizeof(err->msg) - at, "\n%s", line);
+	return -1;
+}
+
+/* One host's preflight, on a thread of its own: its answers kept for the
+ * session's thread, which records them in the order of the hosts. */
+struct host_preflight {
+	struct fcr_target *t;
+	json_t *facts;
+	json_t *environment;
+	char *version;
+	int rc;
+	struct fcr_error err;
+};
+
+static void host_preflight(void *arg)
+{
+	struct host_preflight *p = arg;
+	if (fcr_target_preflight(p->t, p->facts, &p->version, &p->err) < 0 ||
+	    fcr_target_check_places(p->t, &p->err) < 0) {
+		p->rc = -1;
+		return;
+	}
+	/* what the host is, once: the sampler does not run in aggregate mode */
+	p->environment = fcr_environment_capture(p->t);
+}
+
 int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
 {
 	struct fcr_aggregate *A = S->agg;
@@ -214,21 +366,27 @@ int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
 	json_object_set_new(S->rec.m, "hosts", hosts);
 	const char **names = cm_calloc(A->n, sizeof(*names));
 	const char **versions = cm_calloc(A->n, sizeof(*versions));
-	int rc = 0;
-	for (size_t i = 0; i < A->n && rc == 0; i++) {
-		const struct fcr_campaign *hc = A->hc[i];
+	struct host_preflight *p = cm_calloc(A->n, sizeof(*p));
+	for (size_t i = 0; i < A->n; i++) {
 		names[i] = c->hosts[i].name;
-		fcr_progress_line("preflight: host %s: %s", names[i], hc->target_text);
-		json_t *facts = json_object();
-		char *v = NULL;
-		if (fcr_target_preflight(&A->tgt[i], facts, &v, err) < 0 ||
-		    fcr_target_check_places(&A->tgt[i], err) < 0) {
-			rc = fcr_fail(err, "host %s: %s", names[i], err->msg);
-			json_decref(facts);
-			free(v);
-			break;
+		fcr_progress_line("preflight: host %s: %s", names[i], A->hc[i]->target_text);
+		p[i] = (struct host_preflight){.t = &A->tgt[i], .facts = json_object()};
+	}
+	if (!A->w)
+		A->w = workers_start(A->n);
+	workers_run(A->w, host_preflight, p, sizeof(*p));
+	/* said and recorded in the order of the hosts */
+	int rc = 0;
+	for (size_t i = 0; i < A->n; i++) {
+		const struct fcr_campaign *hc = A->hc[i];
+		if (p[i].rc < 0) {
+			rc = also_failed(err, rc, names[i], p[i].err.msg);
+			json_decref(p[i].facts);
+			free(p[i].version);
+			continue;
 		}
-		versions[i] = v;
+		const char *v = versions[i] = p[i].version;
+		json_t *facts = p[i].facts;
 		json_t *h = json_pack("{s:s, s:s, s:s, s:o, s:O}", "name", names[i], "target",
 				      hc->target_text, "directory", hc->directory, "fio_version",
 				      fcr_jtext(v), "host", facts);
@@ -237,9 +395,9 @@ int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
 				 json_pack("{s:s, s:o, s:o, s:s*}", "host", names[i], "fio_version",
 					   fcr_jtext(v), "host_facts", facts, "remote_dir",
 					   A->tgt[i].remote_tmp));
-		/* what the host is, once: the sampler does not run in aggregate mode */
-		json_object_set_new(h, "environment", fcr_environment_capture(&A->tgt[i]));
+		json_object_set_new(h, "environment", p[i].environment);
 	}
+	free(p);
 	char *mine = NULL;
 	if (rc == 0 && fcr_fio_local_version(&mine, err) < 0)
 		rc = -1;
@@ -257,6 +415,20 @@ int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
 	return rc;
 }
 
+/* One host's server start, on its thread. */
+struct server_start {
+	struct fcr_fioserver *s;
+	volatile int *stop;
+	int rc;
+	struct fcr_error err;
+};
+
+static void server_start(void *arg)
+{
+	struct server_start *st = arg;
+	st->rc = fcr_fioserver_start(st->s, st->stop, &st->err);
+}
+
 int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err)
 {
 	struct fcr_aggregate *A = S->agg;
@@ -270,18 +442,32 @@ int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err)
 		A->inited[i] = true;
 		fcr_progress_line("host %s: starting fio --server on a Unix socket in %s", host,
 				  A->srv[i].dir);
-		int rc = fcr_fioserver_start(&A->srv[i], S->stop, err);
+	}
+	/* all at once: each is an ssh login or two, fio's start and a probe */
+	struct server_start *st = cm_calloc(A->n, sizeof(*st));
+	for (size_t i = 0; i < A->n; i++)
+		st[i] = (struct server_start){.s = &A->srv[i], .stop = S->stop};
+	if (!A->w)
+		A->w = workers_start(A->n);
+	workers_run(A->w, server_start, st, sizeof(*st));
+	int rc = 0;
+	for (size_t i = 0; i < A->n; i++) {
+		const char *host = S->c->hosts[i].name;
 		json_t *ev = json_pack("{s:s, s:s, s:s}", "host", host, "socket_dir", A->srv[i].dir,
-				       "status", rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
-		if (rc == 0)
+				       "status", st[i].rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
+		if (st[i].rc == 0)
 			json_object_set_new(ev, "pid", json_integer(A->srv[i].pid));
 		else
-			fcr_jset_text(ev, "error", err->msg);
+			fcr_jset_text(ev, "error", st[i].err.msg);
 		fcr_record_event(&S->rec, "fio-server-start", ev);
-		if (rc < 0)
-			return -1;
-		A->started[i] = true;
+		/* one that started is stopped with the others, whatever failed */
+		A->started[i] = st[i].rc == 0;
+		if (st[i].rc < 0)
+			rc = also_failed(err, rc, NULL, st[i].err.msg);
 	}
+	free(st);
+	if (rc < 0)
+		return -1;
 	A->hosts = (struct fcr_fio_hosts){.servers = A->srv, .n = A->n, .run_dir = A->run_dir};
 	S->fio.hosts = &A->hosts;
 	return 0;

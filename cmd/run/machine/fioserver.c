@@ -142,6 +142,10 @@ int fcr_fioserver_init(struct fcr_fioserver *s, const char *host, struct fcr_tar
 		return -1;
 	}
 	free(clients);
+	/* the same for every host: made here, before their starts run at once */
+	if (!fcr_path_exists(s->probe_job) &&
+	    fcr_write_file_nosync(s->probe_job, probe_job, strlen(probe_job), err) < 0)
+		return -1;
 	if (strlen(s->dir) + strlen("/fio.sock") > max)
 		return fcr_fail(err,
 				"host %s: %s/fio.sock is longer than a socket's path may be (%zu "

@@ -54,8 +54,9 @@ struct fcr_fioserver {
 char *fcr_fioserver_run_dir(struct fcr_error *err);
 void fcr_fioserver_run_dir_remove(const char *run_dir);
 
-/* Fills s for `host` on t (both borrowed), its ends in run_dir.  Fails when
- * the host has no directory or a path would be too long for a socket. */
+/* Fills s for `host` on t (both borrowed), its ends in run_dir (the probe's
+ * job file written there, once).  Fails when the host has no directory or
+ * a path would be too long for a socket. */
 int fcr_fioserver_init(struct fcr_fioserver *s, const char *host, struct fcr_target *t,
 		       const char *run_dir, struct fcr_error *err);
 void fcr_fioserver_release(struct fcr_fioserver *s);
@@ -68,6 +69,10 @@ void fcr_fioserver_release(struct fcr_fioserver *s);
  * there is not touched: the failure names its pid (another campaign's, or
  * one an earlier session left: fcr_fioserver_reap()).  On failure whatever
  * was started is stopped again.  *stop (may be NULL) cuts the waits short.
+ * The servers of several hosts may start at once, each on a thread of its
+ * own (fcr_fioserver_init() has made what they share); the tunnel, a child
+ * of that thread, ends when the thread does (spawn.c's parent-death
+ * signal), so the thread must last as long as the server is used.
  */
 int fcr_fioserver_start(struct fcr_fioserver *s, volatile int *stop, struct fcr_error *err);
 /* The probe alone: fio --client through the way to the server. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,17 +22,21 @@
 #define MUX_START_MS 30000
 #define MUX_STOP_MS  5000
 
-/* The targets whose master runs, for the fatal path. */
+/* The targets whose master runs, for the fatal path; mode = aggregate
+ * starts them from a thread per host. */
 static struct fcr_target *g_masters[16];
+static pthread_mutex_t g_masters_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void master_register(struct fcr_target *t, struct fcr_target *was)
 {
+	pthread_mutex_lock(&g_masters_lock);
 	for (size_t i = 0; i < CM_ARRAY_SIZE(g_masters); i++) {
 		if (g_masters[i] == was) {
 			g_masters[i] = t;
-			return;
+			break;
 		}
 	}
+	pthread_mutex_unlock(&g_masters_lock);
 }
 
 void fcr_target_mux_end_all(void)
