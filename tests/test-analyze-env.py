@@ -162,14 +162,14 @@ def check_text(camp, tmp):
     text = unwrap(out)
     check("environments 1 (basis, trend, again), 2 (after, again)" in text,
           f"table: the header says which state ran where: {out}")
-    check("steady: basis: steady from round 5 (window 5)" in text and
-          "steady: trend: not steady over 6 rounds: rw4k range 90 %" in text,
+    check("until-steady: basis: steady from round 5 (window 5)" in text and
+          "until-steady: trend: not steady over 6 rounds: rw4k range 90 %" in text,
           f"table: the manifest's verdicts: {out}")
     check("steady: rw4k (window 5): basis steady from round 5, after steady from round 5, "
           "trend not steady over 6 rounds" in text, f"table: the analysis's own: {out}")
     check("warning: " + WARN_SCHED in text, f"table: the warning: {out}")
     rc, md, err = run(["-m", camp])
-    check(rc == 0 and "- steady: basis: steady from round 5 (window 5)" in md and
+    check(rc == 0 and "- until-steady: basis: steady from round 5 (window 5)" in md and
           "- warning: " + WARN_KERNEL in md, f"markdown: {md}")
     rc, out, err = run(["-t", "-w", "200", "--steady-window", "3", camp])
     check("steady: rw4k (window 3): basis steady from round 3" in unwrap(out),
@@ -187,8 +187,9 @@ def check_text(camp, tmp):
           "scheduler mq-deadline, loop0 read-ahead 128 KiB, loop0 write cache write back, "
           "loop0 nr_requests 128; runs of after, again</td>" in page,
           "html: the facts name environment 2 and where it ran")
-    check("<th scope=\"row\">steady</th><td>trend: not steady over 6 rounds: rw4k range 90 %"
-          in page and "<td>rw4k (window 5): basis steady from round 5" in page,
+    check("<th scope=\"row\">until-steady</th><td>trend: not steady over 6 rounds: rw4k "
+          "range 90 %" in page and "<th scope=\"row\">steady</th><td>rw4k (window 5): basis "
+          "steady from round 5" in page,
           "html: the steady verdicts in the facts")
     check("<p class=\"warn\">warning: " + WARN_KERNEL in page, "html: the warning")
 

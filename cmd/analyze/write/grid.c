@@ -553,7 +553,7 @@ size_t an_table_legends(const struct an_analysis *a, bool grid, bool marks, cons
 	return n;
 }
 
-void an_steady_lines(const struct an_analysis *a, struct cm_strv *out)
+void an_steady_lines(const struct an_analysis *a, struct cm_strv *campaign, struct cm_strv *own)
 {
 	for (size_t k = 0; k < a->n_cols; k++) {
 		const struct an_transition *t =
@@ -569,10 +569,11 @@ void an_steady_lines(const struct an_analysis *a, struct cm_strv *out)
 			if (!rep->steady_text)
 				continue;
 			if (t->n_reps > 1)
-				cm_strv_addf(out, "%s repetition %d: %s", a->states[t->state].name,
-					     rep->repetition, rep->steady_text);
+				cm_strv_addf(campaign, "%s repetition %d: %s",
+					     a->states[t->state].name, rep->repetition,
+					     rep->steady_text);
 			else
-				cm_strv_addf(out, "%s: %s", a->states[t->state].name,
+				cm_strv_addf(campaign, "%s: %s", a->states[t->state].name,
 					     rep->steady_text);
 		}
 	}
@@ -597,7 +598,7 @@ void an_steady_lines(const struct an_analysis *a, struct cm_strv *out)
 				cm_buf_printf(&b, " not steady over %zu rounds", s->n);
 		}
 		if (b.len)
-			cm_strv_add(out, b.s);
+			cm_strv_add(own, b.s);
 		cm_buf_release(&b);
 	}
 }
@@ -616,14 +617,21 @@ void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdo
 			an_wrap(f, "", 0, paras[i], width);
 		}
 	}
-	struct cm_strv steady = {NULL, 0, 0};
-	an_steady_lines(a, &steady);
+	struct cm_strv until = {NULL, 0, 0}, steady = {NULL, 0, 0};
+	an_steady_lines(a, &until, &steady);
+	for (size_t i = 0; i < until.n; i++) {
+		if (markdown)
+			fprintf(f, "\n- until-steady: %s", until.v[i]);
+		else
+			an_wrap(f, "until-steady: ", 14, until.v[i], width);
+	}
 	for (size_t i = 0; i < steady.n; i++) {
 		if (markdown)
 			fprintf(f, "\n- steady: %s", steady.v[i]);
 		else
 			an_wrap(f, "steady: ", 8, steady.v[i], width);
 	}
+	cm_strv_release(&until);
 	for (size_t i = 0; i < a->warnings.n; i++) {
 		if (markdown)
 			fprintf(f, "\n- warning: %s", a->warnings.items[i]);

@@ -421,10 +421,13 @@ static void facts(struct html *h)
 		free(name);
 		cm_buf_release(&w);
 	}
-	struct cm_strv steady = {NULL, 0, 0};
-	an_steady_lines(a, &steady);
+	struct cm_strv until = {NULL, 0, 0}, steady = {NULL, 0, 0};
+	an_steady_lines(a, &until, &steady);
+	for (size_t i = 0; i < until.n; i++)
+		fact(b, "until-steady", until.v[i]);
 	for (size_t i = 0; i < steady.n; i++)
 		fact(b, "steady", steady.v[i]);
+	cm_strv_release(&until);
 	cm_strv_release(&steady);
 	struct cm_buf t = {NULL, 0, 0};
 	for (size_t i = 0; i < a->n_order; i++)

@@ -137,11 +137,12 @@ void an_header_text(struct cm_buf *b, const struct an_analysis *a);
 void an_footer_text(FILE *f, const struct an_analysis *a, int width, bool markdown, bool grid,
 		    bool marks);
 
-/* The steady verdicts in lines, each a new string added to `out`: the
- * campaign's of `rounds = until-steady` ("basis: steady from round 6
- * (window 5)"), then the analysis's own per test ("rw4k (window 5):
- * basis steady from round 5, after not steady over 8 rounds"). */
-void an_steady_lines(const struct an_analysis *a, struct cm_strv *out);
+/* The steady verdicts in lines, each a new string: the campaign's of
+ * `rounds = until-steady` into `campaign` ("basis: steady from round 6
+ * (window 5)", shown as "until-steady: ..."), the analysis's own per test
+ * into `own` ("rw4k (window 5): basis steady from round 5, after not steady
+ * over 8 rounds", shown as "steady: ..."). */
+void an_steady_lines(const struct an_analysis *a, struct cm_strv *campaign, struct cm_strv *own);
 
 /* One table as the terminal shows it.  Borrowed: valid during the callback. */
 struct an_tab {
