@@ -268,51 +268,6 @@ static void said_killed(const char *host, const struct fcr_fioserver_end *e, jso
 			     host);
 }
 
-int fcr_aggregate_reap(struct fcr_session *S, struct fcr_error *err)
-{
-	struct fcr_aggregate *A = S->agg;
-	struct fcr_target **t = cm_calloc(A->n, sizeof(*t));
-	struct fcr_fioserver_end *ends = cm_calloc(A->n, sizeof(*ends));
-	for (size_t i = 0; i < A->n; i++)
-		t[i] = &A->tgt[i];
-	/* every leftover server told to end first: they end together */
-	fcr_fioserver_signal_all(t, A->n, ends);
-	int rc = 0;
-	for (size_t i = 0; i < A->n && rc == 0; i++) {
-		const char *host = S->c->hosts[i].name;
-		struct fcr_fioserver_end *e = &ends[i];
-		fcr_fioserver_finish(t[i], e);
-		if (e->stopped || e->rc < 0) {
-			json_t *ev =
-			    json_pack("{s:s, s:i, s:s}", "host", host, "stopped", (int)e->stopped,
-				      "status", e->rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
-			if (e->rc < 0)
-				fcr_jset_text(ev, "error", e->err.msg);
-			said_killed(host, e, ev);
-			fcr_record_event(&S->rec, "leftover-fio-server", ev);
-		}
-		if (e->rc < 0) {
-			rc = fcr_fail(err, "host %s: %s", host, e->err.msg);
-			break;
-		}
-		if (e->stopped)
-			fcr_progress_line("host %s: stopped the fio server an earlier session left "
-					  "running",
-					  host);
-		json_t *dirs = earlier_remote_dirs(S, host);
-		json_t *procs = json_array();
-		unsigned stopped;
-		rc = fcr_reap_leftovers(&A->tgt[i], procs, dirs, &stopped, err);
-		json_decref(procs);
-		json_decref(dirs);
-		if (rc < 0)
-			rc = fcr_fail(err, "host %s: %s", host, err->msg);
-	}
-	free(ends);
-	free(t);
-	return rc;
-}
-
 /* Host `host`'s failure `msg` (prefixed with its name when host is not
  * NULL) into err: the first one is the session's, each later one a line of
  * its own after it, in the order of the hosts.  Returns -1. */
@@ -332,6 +287,68 @@ static int also_failed(struct fcr_error *err, int rc, const char *host, const ch
 	size_t at = strlen(err->msg);
 	snprintf(err->msg + at, sizeof(err->msg) - at, "\n%s", line);
 	return -1;
+}
+
+/* One host's leftovers, on its thread: its server (SIGTERM, waited for,
+ * SIGKILL 5 s later), then what fcr_reap_leftovers() finds. */
+struct host_reap {
+	struct fcr_target *t;
+	json_t *dirs; /* the work directories of its earlier preflights */
+	struct fcr_fioserver_end end;
+	int rc; /* fcr_reap_leftovers()'s, once the server's end went well */
+	struct fcr_error err;
+};
+
+static void host_reap(void *arg)
+{
+	struct host_reap *r = arg;
+	struct fcr_target *t = r->t;
+	fcr_fioserver_signal_all(&t, 1, &r->end);
+	fcr_fioserver_finish(t, &r->end);
+	if (r->end.rc < 0)
+		return;
+	json_t *procs = json_array();
+	unsigned stopped;
+	r->rc = fcr_reap_leftovers(t, procs, r->dirs, &stopped, &r->err);
+	json_decref(procs);
+}
+
+int fcr_aggregate_reap(struct fcr_session *S, struct fcr_error *err)
+{
+	struct fcr_aggregate *A = S->agg;
+	struct host_reap *r = cm_calloc(A->n, sizeof(*r));
+	for (size_t i = 0; i < A->n; i++)
+		r[i] = (struct host_reap){.t = &A->tgt[i],
+					  .dirs = earlier_remote_dirs(S, S->c->hosts[i].name)};
+	/* every host at once: each leftover server takes about a second to end */
+	if (!A->w)
+		A->w = workers_start(A->n);
+	workers_run(A->w, host_reap, r, sizeof(*r));
+	int rc = 0;
+	for (size_t i = 0; i < A->n; i++) {
+		const char *host = S->c->hosts[i].name;
+		struct fcr_fioserver_end *e = &r[i].end;
+		if (e->stopped || e->rc < 0) {
+			json_t *ev =
+			    json_pack("{s:s, s:i, s:s}", "host", host, "stopped", (int)e->stopped,
+				      "status", e->rc < 0 ? CM_STATUS_FAILED : CM_STATUS_DONE);
+			if (e->rc < 0)
+				fcr_jset_text(ev, "error", e->err.msg);
+			said_killed(host, e, ev);
+			fcr_record_event(&S->rec, "leftover-fio-server", ev);
+		}
+		if (e->rc < 0)
+			rc = also_failed(err, rc, host, e->err.msg);
+		else if (e->stopped)
+			fcr_progress_line("host %s: stopped the fio server an earlier session left "
+					  "running",
+					  host);
+		if (e->rc == 0 && r[i].rc < 0)
+			rc = also_failed(err, rc, host, r[i].err.msg);
+		json_decref(r[i].dirs);
+	}
+	free(r);
+	return rc;
 }
 
 /* One host's preflight, on a thread of its own: its answers kept for the
