@@ -117,17 +117,24 @@ static void tr_rows_of(struct tr_rows *rs, const struct an_analysis *a,
 	an_trans_sum_free(&sum);
 }
 
+/* Decimals for a bar's seconds: two below one second, so that a bar of
+ * 0.06 s on an axis to 0.06 is not labelled 0.1 s */
+static int secs_prec(double s)
+{
+	return fabs(s) < 0.995 ? 2 : 1;
+}
+
 static void secs_text(struct cm_buf *b, const double *v, size_t n)
 {
 	double m = an_median(v, n);
-	cm_buf_printf(b, "%.1f s", m);
+	cm_buf_printf(b, "%.*f s", secs_prec(m), m);
 	if (n > 1) {
 		double lo = v[0], hi = v[0];
 		for (size_t i = 1; i < n; i++) {
 			lo = v[i] < lo ? v[i] : lo;
 			hi = v[i] > hi ? v[i] : hi;
 		}
-		cm_buf_printf(b, " (%.1f..%.1f, n = %zu)", lo, hi, n);
+		cm_buf_printf(b, " (%.*f..%.*f, n = %zu)", secs_prec(lo), lo, secs_prec(hi), hi, n);
 	}
 }
 
