@@ -9,6 +9,7 @@ files in a temporary directory; stdlib only.  Exit 77 = skipped.
 """
 import glob
 import json
+import re
 import os
 import shutil
 import signal
@@ -570,7 +571,9 @@ def test_dryrun(tmp):
     check("run here: echo 'two words'" in out, 'run in the plan')
     check('hash on local: sha256sum -- /etc/hostname (recorded)' in out, 'hash in the plan')
     check('fresh-file: remove %s' % tf in out, 'fresh-file in the plan')
-    check('prefill -> prefill/prefill.json' in out, 'prefill in the plan')
+    check(re.search(r'prefill: 4G of \S+/fiocamp\.testfile -> prefill/prefill\.json', out),
+          'prefill in the plan: ' + out)
+    check('cd prefill && env FIOCAMP_FILE=' in out, 'the prefill run in the plan')
     # 12 runs x (30 s + 0.3 s) + 4 x 10 s + 90 s = 493.6 s, rounded to seconds
     check('expected duration: about 8m14s plus 3 steps' in out,
           'expected duration line in:\n%s' % out[-400:])

@@ -173,6 +173,34 @@ static void describe_round(struct fcr_session *S, const struct fcr_state *st, co
 	free(rel);
 }
 
+/* A place's prefill (the campaign's directory, v NULL, or variant v's), as
+ * fcr_session_prefill runs it: what it fills, its report, its fio command. */
+static void describe_prefill(struct fcr_session *S, const struct fcr_variant *v, const char *indent,
+			     unsigned *step, unsigned *unknown)
+{
+	char size[32];
+	char *name = fcr_prefill_name(v);
+	fcr_session_use_place(S, v, size, sizeof(size));
+	struct cm_strv env = {0}, argv = {0};
+	fcr_fio_env(&S->fio, &S->fio.prefill_job, name, &env);
+	fcr_target_fio_argv(&S->tgt, name, env.v, S->fio.prefill_job.len, &argv);
+	char *joined = fcr_shell_join(argv.v);
+	char *envj = fcr_shell_join(env.v);
+	char what[32];
+	cm_format_size(what, sizeof(what), v ? v->file_bytes : S->c->size_bytes);
+	printf("%3u. %sprefill%s%s: %s of %s -> prefill/%s.json (duration depends on the disk)\n",
+	       ++*step, indent, v ? " of variant " : "", v ? v->name : "", what,
+	       v ? v->test_file : S->tgt.test_file, name);
+	printf("       %scd prefill && env %s %s\n", indent, envj, joined);
+	free(envj);
+	free(joined);
+	cm_strv_release(&env);
+	cm_strv_release(&argv);
+	fcr_session_use_place(S, NULL, NULL, 0);
+	free(name);
+	(*unknown)++;
+}
+
 /* A unit's part of round r in <dir>/r<N>/: the variant's first use in the
  * state (or repetition) first (its before actions; its prefill the first
  * time of all), then the suite. */
@@ -192,12 +220,7 @@ static void describe_unit(struct fcr_session *S, size_t si, const char *dir, uns
 			describe_step(S, si, &v->actions[ai], step, total_s, unknown);
 		if (c->prefill && !prefilled[u->variant_index]) {
 			prefilled[u->variant_index] = true;
-			char size[32];
-			cm_format_size(size, sizeof(size), v->file_bytes);
-			printf("%3u.   prefill of variant %s: %s of %s -> prefill/variant-%s.json "
-			       "(duration depends on the disk)\n",
-			       ++*step, v->name, size, v->test_file, v->name);
-			(*unknown)++;
+			describe_prefill(S, v, "  ", step, unknown);
 		}
 	}
 	S->fio.file = v ? v->test_file : NULL;
@@ -344,8 +367,6 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	double total_s = 0, extra_s = 0;
 	unsigned unknown = 0;
 	unsigned step = 0;
-	struct cm_strv env = {0}, argv = {0};
-	char *joined;
 	printf("\nplan:\n");
 	if (c->uses_test_file)
 		printf("%3u. preflight on %s: fio --version, mkdir -p %s, free space >= %s\n",
@@ -373,20 +394,9 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 		print_indented(desc.s);
 	}
 	cm_buf_release(&desc);
-	if (c->prefill && !c->n_variants) {
-		fcr_fio_env(&S->fio, &S->fio.prefill_job, "prefill", &env);
-		fcr_target_fio_argv(&S->tgt, "prefill", env.v, S->fio.prefill_job.len, &argv);
-		joined = fcr_shell_join(argv.v);
-		char *envj = fcr_shell_join(env.v);
-		printf("%3u. prefill -> prefill/prefill.json (duration depends on the disk)\n"
-		       "       env %s %s\n",
-		       ++step, envj, joined);
-		free(envj);
-		free(joined);
-		cm_strv_release(&env);
-		cm_strv_release(&argv);
-		unknown++;
-	}
+	/* the campaign's own place in the preflight; a variant's at its first use */
+	if (c->prefill && !c->n_variants)
+		describe_prefill(S, NULL, "", &step, &unknown);
 	for (size_t si = 0; si < c->n_states; si++) {
 		const struct fcr_state *st = &c->states[si];
 		char how[160] = "";

@@ -428,14 +428,11 @@ int fcr_engine_run(const struct fcr_campaign *c, const struct fcr_options *o)
 	fcr_record_save(&S->rec);
 	count_work(S);
 
-	json_t *prefill = json_object_get(S->rec.m, "prefill");
-	if (c->prefill && !c->n_variants && !fcr_has_status(prefill, CM_STATUS_DONE)) {
-		result = fcr_fio_prefill(&S->fio, "prefill", prefill, "prefill");
-		fcr_record_touch(&S->rec, S->rec.m);
-		fcr_record_save(&S->rec);
-	}
+	/* the campaign's own place now; a variant's at its first use (state.c) */
+	if (!c->n_variants)
+		result = fcr_session_prefill(S, NULL);
 	bool any_failed = result == FCR_FAILED;
-	if (result == FCR_FAILED && !o->keep_going)
+	if (result == FCR_FATAL || (result == FCR_FAILED && !o->keep_going))
 		goto end;
 	result = FCR_DONE;
 	for (size_t si = 0; si < c->n_states; si++) {

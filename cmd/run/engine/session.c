@@ -123,3 +123,40 @@ json_int_t fcr_session_environment(struct fcr_session *S, json_t *obj, const cha
 	fcr_record_save(&S->rec);
 	return id;
 }
+
+char *fcr_prefill_name(const struct fcr_variant *v)
+{
+	return v ? cm_asprintf("variant-%s", v->name) : cm_strdup("prefill");
+}
+
+void fcr_session_use_place(struct fcr_session *S, const struct fcr_variant *v, char *size,
+			   size_t size_len)
+{
+	S->fio.file = v ? v->test_file : NULL;
+	S->fio.size_bytes = v ? v->file_bytes : 0;
+	if (v)
+		cm_format_size(size, size_len, v->file_bytes);
+	S->fio.size_text = v ? size : NULL;
+	S->fio.variant = v ? v->name : NULL;
+}
+
+enum fcr_outcome fcr_session_prefill(struct fcr_session *S, const struct fcr_variant *v)
+{
+	const struct fcr_campaign *c = S->c;
+	json_t *owner =
+	    v ? json_array_get(json_object_get(S->rec.m, "variants"), (size_t)(v - c->variants))
+	      : S->rec.m;
+	json_t *prefill = json_object_get(owner, "prefill");
+	if (!c->prefill || fcr_has_status(prefill, CM_STATUS_DONE))
+		return FCR_DONE;
+	char size[32], label[300];
+	snprintf(label, sizeof(label), v ? "prefill of variant %s" : "prefill", v ? v->name : "");
+	char *name = fcr_prefill_name(v);
+	fcr_session_use_place(S, v, size, sizeof(size));
+	enum fcr_outcome result = fcr_fio_prefill(&S->fio, name, prefill, label);
+	fcr_session_use_place(S, NULL, NULL, 0);
+	free(name);
+	fcr_record_touch(&S->rec, v ? owner : S->rec.m);
+	fcr_record_save(&S->rec);
+	return S->rec.failed ? FCR_FATAL : result;
+}

@@ -69,6 +69,21 @@ void fcr_session_cut_marks(json_t *obj, json_t *event);
 json_int_t fcr_session_environment(struct fcr_session *S, json_t *obj, const char *where);
 /* Records an "error" event for a step that failed. */
 void fcr_session_failure(struct fcr_session *S, const char *what, const char *msg);
+/*
+ * The prefill of a place (prefill = yes), once per campaign: the campaign's
+ * directory (v NULL) or variant v's.  The callers say when: the campaign's
+ * in the preflight, before any state's actions; a variant's after its first
+ * `before` actions, which may be what makes its place.  Its run is
+ * prefill/NAME.json (fcr_prefill_name), its record the manifest's "prefill"
+ * or its variant's.  FCR_DONE at once when there is none or it is done.
+ */
+enum fcr_outcome fcr_session_prefill(struct fcr_session *S, const struct fcr_variant *v);
+/* A place's prefill run: "prefill" or "variant-NAME" (caller frees) */
+char *fcr_prefill_name(const struct fcr_variant *v);
+/* Points the fio unit at a place's test file, its largest size, for its
+ * prefill (v NULL: the campaign's) */
+void fcr_session_use_place(struct fcr_session *S, const struct fcr_variant *v, char *size,
+			   size_t size_len);
 
 /* ---- state.c ---- */
 /* One state of the campaign: its repetitions, each its actions and rounds.

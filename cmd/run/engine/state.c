@@ -671,24 +671,7 @@ static enum fcr_outcome prepare_variant(struct fcr_session *S, size_t si, size_t
 		if (result != FCR_DONE)
 			return result;
 	}
-	json_t *prefill =
-	    json_object_get(json_array_get(json_object_get(S->rec.m, "variants"), vi), "prefill");
-	if (!c->prefill || fcr_has_status(prefill, CM_STATUS_DONE))
-		return FCR_DONE;
-	char size[32], label[300];
-	cm_format_size(size, sizeof(size), v->file_bytes);
-	snprintf(label, sizeof(label), "prefill of variant %s", v->name);
-	char *name = cm_asprintf("variant-%s", v->name);
-	S->fio.file = v->test_file;
-	S->fio.size_bytes = v->file_bytes;
-	S->fio.size_text = size;
-	S->fio.variant = v->name;
-	result = fcr_fio_prefill(&S->fio, name, prefill, label);
-	use_unit(S, NULL);
-	free(name);
-	fcr_record_touch(&S->rec, json_array_get(json_object_get(S->rec.m, "variants"), vi));
-	fcr_record_save(&S->rec);
-	return S->rec.failed ? FCR_FATAL : result;
+	return fcr_session_prefill(S, v);
 }
 
 /*
