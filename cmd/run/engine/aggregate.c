@@ -522,32 +522,55 @@ void fcr_aggregate_stop(struct fcr_session *S)
 	fcr_fioserver_run_dir_remove(A->run_dir);
 }
 
+/* One host's end, on its thread: its test file removed (when the campaign
+ * is done and keeps none), its ssh work directory too. */
+struct host_end {
+	struct fcr_target *t;
+	bool remove;
+	const char *what; /* the test file: "kept", "removed", "failed" */
+	struct fcr_error err;
+};
+
+static void host_end(void *arg)
+{
+	struct host_end *h = arg;
+	if (h->remove)
+		h->what = fcr_target_remove_test_file(h->t, &h->err) < 0 ? "failed" : "removed";
+	fcr_target_cleanup(h->t);
+}
+
 char *fcr_aggregate_end(struct fcr_session *S, enum fcr_outcome result)
 {
 	struct fcr_aggregate *A = S->agg;
 	struct cm_buf lines = {0};
+	struct host_end *h = cm_calloc(A->n, sizeof(*h));
+	for (size_t i = 0; i < A->n; i++) {
+		bool file = A->tgt[i].test_file && A->hc[i]->uses_test_file;
+		h[i] =
+		    (struct host_end){.t = &A->tgt[i],
+				      .remove = file && result == FCR_DONE && !A->hc[i]->keep_file,
+				      .what = "kept"};
+	}
+	/* every host at once: an ssh call or two each */
+	if (!A->w)
+		A->w = workers_start(A->n);
+	workers_run(A->w, host_end, h, sizeof(*h));
 	for (size_t i = 0; i < A->n; i++) {
 		const char *host = S->c->hosts[i].name;
 		const char *path = A->tgt[i].test_file;
-		if (path && A->hc[i]->uses_test_file) {
-			const char *what = "kept";
-			struct fcr_error err = {0};
-			if (result == FCR_DONE && !A->hc[i]->keep_file) {
-				what = fcr_target_remove_test_file(&A->tgt[i], &err) < 0
-					   ? "failed"
-					   : "removed";
-			}
-			json_t *ev = json_pack("{s:s, s:s, s:s}", "host", host, "path", path,
-					       "status", what);
-			if (err.msg[0])
-				fcr_jset_text(ev, "error", err.msg);
-			fcr_record_event(&S->rec, "test-file", ev);
-			cm_buf_printf(&lines, "%shost %s: the test file %s is %s%s%s",
-				      lines.len ? "; " : "", host, path, what,
-				      err.msg[0] ? ": " : "", err.msg);
-		}
-		fcr_target_cleanup(&A->tgt[i]);
+		if (!path || !A->hc[i]->uses_test_file)
+			continue;
+		const struct fcr_error *err = &h[i].err;
+		json_t *ev =
+		    json_pack("{s:s, s:s, s:s}", "host", host, "path", path, "status", h[i].what);
+		if (err->msg[0])
+			fcr_jset_text(ev, "error", err->msg);
+		fcr_record_event(&S->rec, "test-file", ev);
+		cm_buf_printf(&lines, "%shost %s: the test file %s is %s%s%s",
+			      lines.len ? "; " : "", host, path, h[i].what, err->msg[0] ? ": " : "",
+			      err->msg);
 	}
+	free(h);
 	return lines.s;
 }
 
