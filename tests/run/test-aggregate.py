@@ -207,13 +207,18 @@ def test_server(tmp):
         check_eq(c.returncode, 0, 'a client through the tunnel: %s' % c.stderr)
         check('"hostname" : "h1"' in c.stdout, 'the client is called by the host name')
 
-        # a second start finds the server running and leaves it alone
-        r = drive(['start', 'h1', ini, os.path.join(tmp, 'run')], input='')
+        # a second start (another session's: a run directory of its own)
+        # finds the server running and leaves it alone
+        run2 = os.path.join(tmp, 'run2')
+        os.mkdir(run2, 0o700)
+        r = drive(['start', 'h1', ini, run2], input='')
         check_eq(r.returncode, 1, 'a second server refused')
         check('a fio server runs in %s on %s@127.0.0.1 already (pid %d)' % (
             os.path.dirname(sock), user(), server) in r.stderr,
             'the message names its pid: %s' % r.stderr)
         check(H.alive(server), 'the running one untouched')
+        check(not os.path.lexists(os.path.join(run2, 'clients', 'h1')),
+              "the refused start's tunnel closed")
 
         # probed again: it answers; with its server gone the host is named
         p.stdin.write('probe\n')

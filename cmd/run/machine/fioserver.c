@@ -185,8 +185,11 @@ static bool is_socket(const char *path)
 	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-/* ssh -N -L local:remote, the campaign's ssh options before the destination. */
-static int open_tunnel(struct fcr_fioserver *s, volatile int *stop, struct fcr_error *err)
+/* ssh -N -L local:remote, the campaign's ssh options before the destination:
+ * started, not waited for (tunnel_ready()).  Its forward reaches the remote
+ * socket only when a client connects, so it may log in while the server
+ * starts. */
+static int open_tunnel(struct fcr_fioserver *s, struct fcr_error *err)
 {
 	const struct cm_strv *ssh = &s->t->ssh_argv;
 	struct cm_strv argv = {0};
@@ -220,7 +223,13 @@ static int open_tunnel(struct fcr_fioserver *s, volatile int *stop, struct fcr_e
 	close(log);
 	cm_strv_release(&argv);
 	if (rc < 0)
-		return -1;
+		s->tunnel.pid = 0;
+	return rc;
+}
+
+/* Waits for the tunnel open_tunnel() started: its local socket. */
+static int tunnel_ready(struct fcr_fioserver *s, volatile int *stop, struct fcr_error *err)
+{
 	/* ssh makes the local socket once it is logged in and the forward set
 	 * up; it exits instead when it cannot (ExitOnForwardFailure) */
 	double end = cm_mono_s() + TUNNEL_WAIT_S;
@@ -291,25 +300,35 @@ int fcr_fioserver_probe(struct fcr_fioserver *s, struct fcr_error *err)
 
 int fcr_fioserver_start(struct fcr_fioserver *s, volatile int *stop, struct fcr_error *err)
 {
+	bool ssh = s->t->c->target == FCR_TARGET_SSH;
+	/* the tunnel's login beside the server's start: each takes a while */
+	if (ssh && open_tunnel(s, err) < 0)
+		return -1;
 	struct fcr_capture cap;
-	if (run_script(s->t, s->dir, "start", &cap, err) < 0)
-		return fcr_fail(err, "host %s: starting fio --server: %s", s->host, err->msg);
-	if (WIFEXITED(cap.status) && WEXITSTATUS(cap.status) == 3) {
+	int rc = run_script(s->t, s->dir, "start", &cap, err);
+	if (rc < 0) {
+		fcr_fail(err, "host %s: starting fio --server: %s", s->host, err->msg);
+	} else if (WIFEXITED(cap.status) && WEXITSTATUS(cap.status) == 3) {
 		long pid = strtol(cap.out + strcspn(cap.out, "0123456789"), NULL, 10);
 		fcr_capture_release(&cap);
-		return fcr_fail(err,
-				"host %s: a fio server runs in %s on %s already (pid %ld): another "
-				"campaign's, or one an earlier session of this one left (--resume "
-				"stops that)",
-				s->host, s->dir, where(s->t), pid);
+		rc = fcr_fail(err,
+			      "host %s: a fio server runs in %s on %s already (pid %ld): another "
+			      "campaign's, or one an earlier session of this one left (--resume "
+			      "stops that)",
+			      s->host, s->dir, where(s->t), pid);
+	} else if (fcr_command_failed(&cap, err, "host %s: fio --server on %s", s->host,
+				      where(s->t)) < 0) {
+		rc = -1;
 	}
-	if (fcr_command_failed(&cap, err, "host %s: fio --server on %s", s->host, where(s->t)) < 0)
+	if (rc < 0) {
+		/* no server of ours there: the way alone is closed */
+		close_tunnel(s);
 		return -1;
+	}
 	s->pid = strtol(cap.out, NULL, 10);
 	fcr_capture_release(&cap);
-	int rc;
-	if (s->t->c->target == FCR_TARGET_SSH) {
-		rc = open_tunnel(s, stop, err);
+	if (ssh) {
+		rc = tunnel_ready(s, stop, err);
 	} else {
 		char *sock = cm_asprintf("%s/fio.sock", s->dir);
 		unlink(s->local);
