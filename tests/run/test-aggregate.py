@@ -117,6 +117,43 @@ def guarded(fn):
     return run
 
 
+def killed_session(tmp, port, opts):
+    """A session killed: its tunnel ends with it, the server is left; found
+    by its pid file and stopped (host k1 of its own: this runs beside the
+    server's checks on h1, since its SIGTERM-proof server takes 5 s)."""
+    ini = host_ini(tmp, 'k1', port, opts)
+    run_dir = os.path.join(tmp, 'run-k1')
+    os.mkdir(run_dir, 0o700)
+    sock = os.path.join(tmp, 'k1', '.fiocamp-fio', 'fio.sock')
+    p, line = start_drive(['start', 'k1', ini, run_dir])
+    check(line.startswith('ready '), 'started on k1: %r' % line)
+    left = fio_server_pids(sock)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    H.wait_gone([p.pid])
+    check(any(H.alive(q) for q in left), 'the server outlives a killed controller')
+    # one that does not end on SIGTERM (stopped: the signal waits) is killed
+    for q in left:
+        os.kill(q, signal.SIGSTOP)
+    r = drive(['reap', ini])
+    check_eq((r.returncode, r.stdout.strip()), (0, 'reaped 1 (killed)'),
+             'reaped: %s' % r.stderr)
+    H.wait_gone(left)
+    check(not any(H.alive(q) for q in left), 'the leftover is gone')
+    r = drive(['reap', ini])
+    check_eq(r.stdout.strip(), 'reaped 0', 'nothing left the second time')
+
+    # a pid file naming another process is no server of ours
+    os.makedirs(os.path.dirname(sock), mode=0o700)
+    sleeper = subprocess.Popen(['sleep', '60'])
+    write(os.path.join(os.path.dirname(sock), 'fio.pid'), '%d\n' % sleeper.pid)
+    r = drive(['reap', ini])
+    check_eq(r.stdout.strip(), 'reaped 0', 'a reused pid is no server')
+    check(sleeper.poll() is None, 'and is left alone')
+    sleeper.kill()
+    sleeper.wait()
+
+
 def check_versions(tmp, port, opts, port_b, opts_b):
     """The versions: the same, then a host (port_b) whose fio says it is
     3.36, refused by fioserver-drive and by fiocamp-run's preflight (hosts
@@ -175,8 +212,10 @@ def test_server(tmp):
     # the versions' checks meet no server: beside the rest, on a thread
     versions = threading.Thread(target=guarded(check_versions),
                                 args=(tmp, port, opts, port_b, opts_b))
+    killed = threading.Thread(target=guarded(killed_session), args=(tmp, port, opts))
     try:
         versions.start()
+        killed.start()
         ini = host_ini(tmp, 'h1', port, opts)
         run_dir = os.path.join(tmp, 'run')
         os.mkdir(run_dir, 0o700)
@@ -241,39 +280,10 @@ def test_server(tmp):
         check(not os.path.exists(os.path.dirname(sock)), 'its directory removed')
         check(not os.path.lexists(local), "the tunnel's socket removed")
 
-        # a session killed: its tunnel ends with it, the server is left; found
-        # by its pid file and stopped
-        p, line = start_drive(['start', 'h1', ini, run_dir])
-        check(line.startswith('ready '), 'started again: %r' % line)
-        left = fio_server_pids(sock)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        H.wait_gone([p.pid])
-        check(any(H.alive(q) for q in left), 'the server outlives a killed controller')
-        # one that does not end on SIGTERM (stopped: the signal waits) is killed
-        for q in left:
-            os.kill(q, signal.SIGSTOP)
-        r = drive(['reap', ini])
-        check_eq((r.returncode, r.stdout.strip()), (0, 'reaped 1 (killed)'),
-                 'reaped: %s' % r.stderr)
-        H.wait_gone(left)
-        check(not any(H.alive(q) for q in left), 'the leftover is gone')
-        r = drive(['reap', ini])
-        check_eq(r.stdout.strip(), 'reaped 0', 'nothing left the second time')
-
-        # a pid file naming another process is no server of ours
-        os.makedirs(os.path.dirname(sock), mode=0o700)
-        sleeper = subprocess.Popen(['sleep', '60'])
-        write(os.path.join(os.path.dirname(sock), 'fio.pid'), '%d\n' % sleeper.pid)
-        r = drive(['reap', ini])
-        check_eq(r.stdout.strip(), 'reaped 0', 'a reused pid is no server')
-        check(sleeper.poll() is None, 'and is left alone')
-        sleeper.kill()
-        sleeper.wait()
-
     finally:
-        if versions.ident:
-            versions.join()
+        for t in (versions, killed):
+            if t.ident:
+                t.join()
         stop_servers(tmp)
         for pr in (proc, proc_b):
             pr.terminate()
