@@ -9,12 +9,13 @@ files in a temporary directory; stdlib only.  Exit 77 = skipped.
 """
 import glob
 import json
-import re
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import harness as H
@@ -321,11 +322,22 @@ def test_sigint(tmp):
                 return 'terminating on signal 2' in f.read()
         except OSError:
             return False
+    # stderr as it comes: fio that outlives the first Ctrl-C is said
+    lines = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(p.stderr.readline, '')),
+                              daemon=True)
+    reader.start()
     os.kill(p.pid, signal.SIGINT)
     check(H.wait_for(took_first, p, timeout=30), 'fio was passed the first Ctrl-C')
+    said = 'fio (rr4k) has not ended 5 s after the interrupt; Ctrl-C again kills it'
+    check(H.wait_for(lambda: any(said in ln for ln in list(lines)), p, timeout=30),
+          'the first Ctrl-C that fio outlives is said: %r' % lines)
     t0 = time.time()
     os.kill(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=60)
+    out = p.stdout.read()
+    p.wait(timeout=60)
+    reader.join(timeout=10)
+    err = ''.join(lines)
     check_eq(p.returncode, 130, 'exit status after two SIGINTs')
     check(time.time() - t0 < 5, 'ended at once: %.1fs' % (time.time() - t0))
     H.wait_for(lambda: not any(H.alive(k) for k in tree), timeout=5)
