@@ -173,6 +173,8 @@ def check_fleet_f(tmp):
     check('<tr><th scope="row">h1</th><td>done</td><td></td><td>2.2 s at 2 (longest 2.2 s)'
           '</td><td>h1</td>' in page, "F: the HTML report's h1")
     check("campaign of host h2" in page, "F: the HTML facts name each host's campaign")
+    check('<tr><th scope="row">hosts</th><td>h1, h2 (baseline h1)</td></tr>' in page,
+          "F: the HTML facts call the fleet's variants hosts")
     check('<section id="compare">' in page, "F: the HTML report compares the hosts")
     check("<h1>fleet F: 3 hosts, h1, h2 and h3</h1>" in page,
           "F: the HTML report's title names the fleet and its hosts: %s"

@@ -440,7 +440,16 @@ static void facts(struct html *h)
 		cm_buf_printf(&t, "%s%s", v ? ", " : "", a->variants[v].name);
 	if (a->n_variants > 1)
 		cm_buf_printf(&t, " (baseline %s)", a->variants[a->baseline_variant].name);
-	fact(b, a->n_variants > 1 ? "variants" : "variant", t.s);
+	/* a fleet's variants are its hosts (HOST/VARIANT where a host has its own) */
+	const struct an_fleet *fleet = an_fleet_alone(a);
+	bool several = a->n_variants > 1, own = false;
+	for (size_t v = 0; fleet && v < a->n_variants; v++)
+		own |= strchr(a->variants[v].name, '/') != NULL;
+	const char *what = !fleet    ? (several ? "variants" : "variant")
+			   : own     ? "hosts/variants"
+			   : several ? "hosts"
+				     : "host";
+	fact(b, what, t.s);
 	t.len = 0;
 	for (size_t i = 0; i < a->n_tests; i++)
 		cm_buf_printf(&t, "%s%s", i ? ", " : "", a->tests[i].name);
