@@ -533,6 +533,9 @@ struct an_sweep_cell {
 	/* the headline's and p99's median against the reference column's
 	 * (an_ref_col) at the same point; NaN */
 	double change_pct, p99_change_pct;
+	/* of its rounds, how many the campaign's telemetry called disturbed
+	 * (the most of any of its jobs' headline cells) */
+	size_t disturbed_n;
 };
 
 /* Saturation says -1: not reached; AN_SAT_UNKNOWN: fewer than two points. */

@@ -271,3 +271,8 @@ void an_text_table(FILE *f, int width, const char *title, const char *corner, si
 	}
 	cm_buf_release(&line);
 }
+
+const char *an_disturbed_mark(size_t disturbed_n, size_t n)
+{
+	return !disturbed_n ? "" : disturbed_n * 2 > n ? "!!" : "!";
+}

@@ -42,6 +42,9 @@ void an_csv_number(struct cm_buf *b, const struct an_csv *c, double v, int decim
 void an_fmt_short(char *buf, size_t len, double v);
 /* "+6.6%", "-87.0%", "" for NaN. */
 void an_fmt_pct(char *buf, size_t len, double pct);
+/* The mark of a median some of whose n rounds were disturbed: "!" for
+ * some, "!!" for most, "" for none (the table, --compare, the sweeps). */
+const char *an_disturbed_mark(size_t disturbed_n, size_t n);
 /* Display width of n bytes of UTF-8 text: code points, not bytes (what we
  * print has no wide glyphs but those job names bring). */
 size_t an_text_width(const char *s, size_t n);

@@ -382,6 +382,8 @@ static void fill_cell(const struct an_analysis *a, size_t test, size_t col,
 			continue;
 		if (rate || se->metric == p99)
 			acc_add(&ac, &se->cells[col], se->metric);
+		if (rate && se->cells[col].disturbed_n > out->disturbed_n)
+			out->disturbed_n = se->cells[col].disturbed_n;
 	}
 	size_t *order = cm_calloc(ac.n ? ac.n : 1, sizeof(*order));
 	for (size_t i = 0; i < ac.n; i++)

@@ -39,8 +39,7 @@ static char *cell_text(const struct an_cmp_cell *cell, bool change)
 	if (change && pct[0])
 		cm_buf_printf(&b, " %s%s", pct, cell->outside ? "*" : "");
 	/* as in the table: most of its rounds disturbed !!, some ! */
-	if (c->disturbed_n)
-		cm_buf_puts(&b, c->disturbed_n * 2 > c->n ? "!!" : "!");
+	cm_buf_puts(&b, an_disturbed_mark(c->disturbed_n, c->n));
 	if (c->too_fast)
 		cm_buf_printf(&b, " +%zu too fast", c->too_fast);
 	return cm_buf_take(&b);

@@ -147,7 +147,7 @@ static void metric_rows(struct an_grid_block *b, const struct an_analysis *a,
 		if (c->disturbed_n) {
 			/* most of its rounds disturbed: !!, some: ! */
 			char *marked =
-			    cm_asprintf("%s%s", med[k], c->disturbed_n * 2 > c->n ? "!!" : "!");
+			    cm_asprintf("%s%s", med[k], an_disturbed_mark(c->disturbed_n, c->n));
 			free(med[k]);
 			med[k] = marked;
 		}

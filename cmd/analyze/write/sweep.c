@@ -67,11 +67,13 @@ static char *cell_text(const struct an_sweep_cell *x, bool p99, bool bw, bool ch
 		return cm_strdup("-");
 	char num[32], pct[32];
 	an_fmt_short(num, sizeof(num), v);
+	/* marked as the table marks the median: disturbed rounds in it */
+	const char *mark = an_disturbed_mark(x->disturbed_n, x->n);
 	double ch = p99 ? x->p99_change_pct : x->change_pct;
 	if (!changes || !isfinite(ch))
-		return cm_strdup(num);
+		return cm_asprintf("%s%s", num, mark);
 	an_fmt_pct(pct, sizeof(pct), ch);
-	return cm_asprintf("%s %s", num, pct);
+	return cm_asprintf("%s %s%s", num, pct, mark);
 }
 
 void an_sweep_visit(const struct an_analysis *a, size_t si, an_tab_fn fn, void *ctx)
