@@ -436,6 +436,7 @@ int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
 struct server_start {
 	struct fcr_fioserver *s;
 	volatile int *stop;
+	bool *started; /* set here: the fatal path, on any thread, stops it */
 	int rc;
 	struct fcr_error err;
 };
@@ -444,6 +445,7 @@ static void server_start(void *arg)
 {
 	struct server_start *st = arg;
 	st->rc = fcr_fioserver_start(st->s, st->stop, &st->err);
+	*st->started = st->rc == 0;
 }
 
 int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err)
@@ -463,7 +465,8 @@ int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err)
 	/* all at once: each is an ssh login or two, fio's start and a probe */
 	struct server_start *st = cm_calloc(A->n, sizeof(*st));
 	for (size_t i = 0; i < A->n; i++)
-		st[i] = (struct server_start){.s = &A->srv[i], .stop = S->stop};
+		st[i] = (struct server_start){
+		    .s = &A->srv[i], .stop = S->stop, .started = &A->started[i]};
 	if (!A->w)
 		A->w = workers_start(A->n);
 	workers_run(A->w, server_start, st, sizeof(*st));
@@ -477,8 +480,8 @@ int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err)
 		else
 			fcr_jset_text(ev, "error", st[i].err.msg);
 		fcr_record_event(&S->rec, "fio-server-start", ev);
-		/* one that started is stopped with the others, whatever failed */
-		A->started[i] = st[i].rc == 0;
+		/* one that started (A->started[i]) is stopped with the others,
+		 * whatever failed */
 		if (st[i].rc < 0)
 			rc = also_failed(err, rc, NULL, st[i].err.msg);
 	}
