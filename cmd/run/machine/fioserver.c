@@ -559,6 +559,8 @@ int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, cons
 		x->on_start(x->opaque, proc);
 		json_decref(proc);
 	}
+	double t_int = 0;
+	bool said_slow = false;
 	for (;;) {
 		pid_t r = waitpid(c.pid, &x->status, WNOHANG);
 		if (r == c.pid || (r < 0 && errno != EINTR))
@@ -567,7 +569,14 @@ int fcr_fioserver_run_client(const struct fcr_fioserver *servers, size_t n, cons
 		if (n_int >= 1 && !x->interrupted) {
 			/* the client stops the servers' jobs and writes their reports */
 			x->interrupted = true;
+			t_int = cm_mono_s();
 			kill(c.pid, SIGINT);
+		}
+		if (x->interrupted && !x->killed && !said_slow &&
+		    cm_mono_s() - t_int >= FCR_FIO_STOP_PATIENCE_S) {
+			said_slow = true;
+			if (x->on_slow_stop)
+				x->on_slow_stop(x->opaque, FCR_FIO_STOP_PATIENCE_S);
 		}
 		if (n_int >= 2 && !x->killed) {
 			x->killed = true;
