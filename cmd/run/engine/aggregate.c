@@ -137,6 +137,15 @@ static void workers_end(struct workers *all)
 	free(all);
 }
 
+/* job(arg + i * size) for every host i at once, on the session's threads
+ * (started with the first job: what a thread starts lives as long as it) */
+static void on_every_host(struct fcr_aggregate *A, void (*job)(void *), void *arg, size_t size)
+{
+	if (!A->w)
+		A->w = workers_start(A->n);
+	workers_run(A->w, job, arg, size);
+}
+
 bool fcr_aggregate_mode(const struct fcr_campaign *c)
 {
 	return c->n_hosts > 0 && c->mode == FCR_MODE_AGGREGATE;
@@ -321,9 +330,7 @@ int fcr_aggregate_reap(struct fcr_session *S, struct fcr_error *err)
 		r[i] = (struct host_reap){.t = &A->tgt[i],
 					  .dirs = earlier_remote_dirs(S, S->c->hosts[i].name)};
 	/* every host at once: each leftover server takes about a second to end */
-	if (!A->w)
-		A->w = workers_start(A->n);
-	workers_run(A->w, host_reap, r, sizeof(*r));
+	on_every_host(A, host_reap, r, sizeof(*r));
 	int rc = 0;
 	for (size_t i = 0; i < A->n; i++) {
 		const char *host = S->c->hosts[i].name;
@@ -389,9 +396,7 @@ int fcr_aggregate_preflight(struct fcr_session *S, struct fcr_error *err)
 		fcr_progress_line("preflight: host %s: %s", names[i], A->hc[i]->target_text);
 		p[i] = (struct host_preflight){.t = &A->tgt[i], .facts = json_object()};
 	}
-	if (!A->w)
-		A->w = workers_start(A->n);
-	workers_run(A->w, host_preflight, p, sizeof(*p));
+	on_every_host(A, host_preflight, p, sizeof(*p));
 	/* said and recorded in the order of the hosts */
 	int rc = 0;
 	for (size_t i = 0; i < A->n; i++) {
@@ -467,9 +472,7 @@ int fcr_aggregate_start(struct fcr_session *S, struct fcr_error *err)
 	for (size_t i = 0; i < A->n; i++)
 		st[i] = (struct server_start){
 		    .s = &A->srv[i], .stop = S->stop, .started = &A->started[i]};
-	if (!A->w)
-		A->w = workers_start(A->n);
-	workers_run(A->w, server_start, st, sizeof(*st));
+	on_every_host(A, server_start, st, sizeof(*st));
 	int rc = 0;
 	for (size_t i = 0; i < A->n; i++) {
 		const char *host = S->c->hosts[i].name;
@@ -555,9 +558,7 @@ char *fcr_aggregate_end(struct fcr_session *S, enum fcr_outcome result)
 				      .what = "kept"};
 	}
 	/* every host at once: an ssh call or two each */
-	if (!A->w)
-		A->w = workers_start(A->n);
-	workers_run(A->w, host_end, h, sizeof(*h));
+	on_every_host(A, host_end, h, sizeof(*h));
 	for (size_t i = 0; i < A->n; i++) {
 		const char *host = S->c->hosts[i].name;
 		const char *path = A->tgt[i].test_file;
