@@ -150,13 +150,13 @@ enum fcr_outcome fcr_session_prefill(struct fcr_session *S, const struct fcr_var
 	if (!c->prefill || fcr_has_status(prefill, CM_STATUS_DONE))
 		return FCR_DONE;
 	char size[32], label[300];
-	snprintf(label, sizeof(label), v ? "prefill of variant %s" : "prefill", v ? v->name : "");
+	snprintf(label, sizeof(label), "prefill%s%s", v ? " of variant " : "", v ? v->name : "");
 	char *name = fcr_prefill_name(v);
 	fcr_session_use_place(S, v, size, sizeof(size));
 	enum fcr_outcome result = fcr_fio_prefill(&S->fio, name, prefill, label);
 	fcr_session_use_place(S, NULL, NULL, 0);
 	free(name);
-	fcr_record_touch(&S->rec, v ? owner : S->rec.m);
+	fcr_record_touch(&S->rec, owner);
 	fcr_record_save(&S->rec);
 	return S->rec.failed ? FCR_FATAL : result;
 }
