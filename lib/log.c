@@ -212,6 +212,12 @@ struct shape {
 	 * end */
 	uint8_t end[MAX_FIELDS], digits[MAX_FIELDS];
 	uint64_t mask[MAX_FIELDS];
+	/* x and lim for a block of lines that is a whole number of 16-byte
+	 * vectors (lcm(16, len) bytes), the ddir and the guessed prio at their
+	 * own limits (see shaped_lines()); block_key says for which, 0 until
+	 * block_build() */
+	uint8_t block_x[16 * SHAPE_WORDS * 8], block_lim[16 * SHAPE_WORDS * 8];
+	unsigned block_vectors, block_lines, block_key;
 };
 
 struct fields {
@@ -618,6 +624,33 @@ static void shape_build(struct shape *sh, const char *p, const char *next, const
 	sh->words = (unsigned)(len + 7) / 8;
 	sh->columns = fs->n;
 	sh->len = (unsigned)len;
+	sh->block_key = 0;
+}
+
+/* The block of shape sh (see struct shape) whose ddir digit, at ddir_at,
+ * is at most 2 and whose byte at guard_at is at most guard_max. */
+static void block_build(struct shape *sh, unsigned ddir_at, unsigned guard_at, unsigned guard_max)
+{
+	unsigned a = sh->len, b = 16;
+	while (b) {
+		unsigned t = a % b;
+		a = b;
+		b = t;
+	}
+	unsigned bytes = sh->len / a * 16; /* lcm(len, 16) */
+	sh->block_vectors = bytes / 16;
+	sh->block_lines = bytes / sh->len;
+	for (unsigned q = 0; q < bytes; q++) {
+		sh->block_x[q] = sh->x[q % sh->len];
+		sh->block_lim[q] = sh->lim[q % sh->len];
+	}
+	for (unsigned l = 0; l < sh->block_lines; l++) {
+		uint8_t *lim = sh->block_lim + l * sh->len;
+		lim[ddir_at] = 2;
+		if (lim[guard_at] > guard_max - '0')
+			lim[guard_at] = (uint8_t)(guard_max - '0');
+	}
+	sh->block_key = 1u << 24 | guard_max << 16 | guard_at << 8 | ddir_at;
 }
 
 /* Start of field `index` (0-based) of the line just scanned, for messages. */
@@ -971,16 +1004,30 @@ static int fields_to_hist(struct fc_log_reader *r, const struct fields *fs, stru
 
 /* ---- input --------------------------------------------------------------- */
 
-/* buf with room for `len` bytes and a '\n', zeroed, and the room around it
+/*
+ * Where fill() reads to: an address READ_ALIGN bytes aligned.  The kernel's
+ * copy from the page cache to an address 1 to 31 bytes past a 64-byte
+ * boundary ran 3.3 times slower on the development machine (AMD EPYC,
+ * Linux 6.1): 256 KiB reads of a cached 84 MB file took 38-40 ms in all
+ * there, 11-12 ms at an aligned address.
+ */
+#define READ_ALIGN 64
+_Static_assert(PAD_BEFORE <= READ_ALIGN, "the padding fits before an aligned buf");
+
+/* buf, READ_ALIGN bytes aligned, with room for `len` bytes that start up to
+ * READ_ALIGN - 1 bytes into it and a '\n', zeroed, and the room around it
  * that the word reads need. */
 static bool alloc_buffer(struct fc_log_reader *r, size_t len)
 {
-	r->alloc = calloc(1, PAD_BEFORE + len + 1 + PAD_AFTER);
-	if (!r->alloc)
+	size_t size = READ_ALIGN + len + READ_ALIGN + PAD_AFTER;
+	void *a;
+	if (posix_memalign(&a, READ_ALIGN, size) != 0)
 		return false;
-	r->buf = r->alloc + PAD_BEFORE;
+	memset(a, 0, size);
+	r->alloc = a;
+	r->buf = r->alloc + READ_ALIGN;
 	r->fast_lo = r->buf;
-	r->fast_hi = r->buf + len + 1;
+	r->fast_hi = r->buf + len + READ_ALIGN;
 	return true;
 }
 
@@ -1023,15 +1070,17 @@ static int fill(struct fc_log_reader *r, struct fc_error *err)
 {
 	if (r->fd < 0)
 		return fill_buffer_input(r, err);
+	/* the bytes kept, of a line not complete yet, end where the next read
+	 * starts: at an aligned address (see READ_ALIGN) */
 	size_t keep = (size_t)(r->data_end - r->p);
-	size_t shift = (size_t)(r->p - r->buf);
-	if (shift) {
-		memmove(r->buf, r->p, keep);
-		r->base_offset += shift;
-		r->scanned -= shift;
+	char *to = r->buf + (READ_ALIGN - keep % READ_ALIGN) % READ_ALIGN;
+	if (r->p != to) {
+		memmove(to, r->p, keep);
+		r->base_offset += (unsigned long long)(r->p - to); /* wraps right */
+		r->scanned = to + (r->scanned - r->p);
 	}
-	r->p = r->end = r->buf;
-	r->data_end = r->buf + keep;
+	r->p = r->end = to;
+	r->data_end = to + keep;
 	for (;;) {
 		size_t unscanned = (size_t)(r->data_end - r->scanned);
 		char *nl = unscanned ? memrchr(r->scanned, '\n', unscanned) : NULL;
@@ -1049,7 +1098,7 @@ static int fill(struct fc_log_reader *r, struct fc_error *err)
 			r->end = r->data_end;
 			return 1;
 		}
-		size_t room = r->buf_cap - (size_t)(r->data_end - r->buf);
+		size_t room = r->buf_cap - (size_t)(r->data_end - r->p);
 		if (room == 0)
 			return fc_err(err, FC_E_LIMIT, r->source, r->line + 1, 0,
 				      "line is longer than %u bytes", FC_LOG_LINE_MAX - 1);
@@ -1423,9 +1472,10 @@ static bool shape_is_plain(const struct fc_log_reader *r, const struct shape *sh
  * line whose ddir or guessed prio the checks of fields_to_out() must see.
  * WORDS is sh->words, a constant here so that the check unrolls.
  */
-static inline __attribute__((always_inline)) size_t
-shaped_lines(const struct fc_log_reader *r, const struct shape *sh, const char *stop, size_t cap,
-	     const unsigned WORDS, const bool SSE2)
+static inline __attribute__((always_inline)) size_t shaped_lines(const struct fc_log_reader *r,
+								 struct shape *sh, const char *stop,
+								 size_t cap, const unsigned WORDS,
+								 const bool SSE2)
 {
 	const int8_t *col = r->col;
 	/* the one-digit ddir, and a second byte that must be at most guard_max:
@@ -1453,8 +1503,36 @@ shaped_lines(const struct fc_log_reader *r, const struct shape *sh, const char *
 	size_t max = (size_t)(stop - p) / len + 1;
 	if (max > cap)
 		max = cap;
-	size_t n;
-	for (n = 0; n < max; n++, p += len) {
+	size_t n = 0;
+#ifdef HAVE_SSE2
+	/* a block of lines at a time (see struct shape), while whole blocks
+	 * lie before r->end; the lines after one that does not fit, one by one */
+	if (SSE2 && max >= 2 * 16) {
+		const unsigned key = 1u << 24 | guard_max << 16 | guard_at << 8 | ddir_at;
+		if (sh->block_key != key)
+			block_build(sh, ddir_at, guard_at, guard_max);
+		const unsigned vectors = sh->block_vectors, lines = sh->block_lines;
+		const size_t bytes = 16 * (size_t)vectors;
+		while (n + lines <= max && (size_t)(r->end - p) >= bytes) {
+			__m128i all = _mm_set1_epi8(-1);
+			for (unsigned k = 0; k < vectors; k++) {
+				__m128i lim_k = _mm_loadu_si128(
+				    (const __m128i *)(const void *)(sh->block_lim + 16 * k));
+				__m128i b = _mm_xor_si128(
+				    _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k)),
+				    _mm_loadu_si128(
+					(const __m128i *)(const void *)(sh->block_x + 16 * k)));
+				all = _mm_and_si128(all,
+						    _mm_cmpeq_epi8(_mm_max_epu8(b, lim_k), lim_k));
+			}
+			if (_mm_movemask_epi8(all) != 0xffff)
+				break;
+			n += lines;
+			p += bytes;
+		}
+	}
+#endif
+	for (; n < max; n++, p += len) {
 		uint64_t bad = 0;
 		for (unsigned k = 0; !SSE2 && k < WORDS; k++) {
 			uint64_t b = fc_log_word(p + 8 * k) ^ x[k];
@@ -1476,7 +1554,7 @@ shaped_lines(const struct fc_log_reader *r, const struct shape *sh, const char *
 }
 
 /* shaped_lines() for shape sh if it is plain. */
-static size_t shaped_count(const struct fc_log_reader *r, const struct shape *sh, const char *stop,
+static size_t shaped_count(const struct fc_log_reader *r, struct shape *sh, const char *stop,
 			   size_t cap)
 {
 	if (!shape_is_plain(r, sh))
@@ -1564,7 +1642,7 @@ long fc_log_read_run(struct fc_log_reader *r, struct fc_log_run *run)
 		return 0;
 	/* a run short enough to stay in the first-level cache between its
 	 * check here and its reading by the caller */
-	const struct shape *sh = &r->shapes[r->shape];
+	struct shape *sh = &r->shapes[r->shape];
 	const char *stop = run_stop(r);
 	size_t n = shaped_count(r, sh, stop, FC_LOG_RUN_MAX);
 	/* a run that ends at a line of another shape: the lines after it are

@@ -603,28 +603,117 @@ add_per_io_kind(struct builder *b, const struct fc_log_point *s, size_t n, enum 
 	return rc;
 }
 
-/* A run of per-I/O lines (see log.h), read where they are. */
+/*
+ * The lines of a run from `line` on that have the time of the first: at
+ * most `max`, stopping before a bs of 0 (an error add_per_io() reports).
+ * Their counts per direction go to *packed as in add_per_io(), and for
+ * K_BW their bytes to bytes[].
+ */
+static inline __attribute__((always_inline)) size_t
+same_time(const char *line, size_t max, unsigned len, unsigned ddir_at, struct fc_log_field *bs,
+	  uint64_t time_word, const struct fc_log_field *time, enum kind kind, uint64_t *packed,
+	  uint64_t bytes[3])
+{
+	size_t j = 0;
+	do {
+		unsigned ddir = (unsigned char)line[ddir_at] - (unsigned)'0';
+		uint64_t size = fc_log_field_value(bs, line);
+		if (UNLIKELY(size == 0))
+			break;
+		*packed += 1ull << (COUNT_BITS * ddir);
+		if (kind == K_BW)
+			bytes[ddir] += size;
+		j++;
+		line += len;
+	} while (j < max && (fc_log_word(line + time->end - 8) & time->mask) == time_word);
+	return j;
+}
+
+/*
+ * Adds lines of time t, counted by same_time(), to their directions'
+ * current intervals; false, changing nothing, when one of them is not
+ * there (add_per_io() then moves it, line by line) or when a sum of bytes
+ * reaches 2^53 (where add_per_io()'s sums, line by line, round).
+ */
+static inline __attribute__((always_inline)) bool add_same_time(struct builder *b, uint64_t t,
+								uint64_t packed,
+								const uint64_t bytes[3],
+								enum kind kind)
+{
+	for (int d = 0; d < 3; d++) {
+		const struct series *se = &b->s[d];
+		if (!((packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1)))
+			continue;
+		if (UNLIKELY(t - se->cur_lo >= se->cur_len))
+			return false;
+		/* below 2^53 every sum on the way is exact, in any order */
+		if (kind == K_BW && UNLIKELY(se->cur->sum + (double)bytes[d] >= 0x1p53))
+			return false;
+	}
+	for (int d = 0; d < 3; d++) {
+		uint64_t c = (packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1);
+		if (!c)
+			continue;
+		struct series *se = &b->s[d];
+		if (t < se->prev_t)
+			b->p->time_went_backwards = true;
+		se->prev_t = t;
+		se->cur->samples += c;
+		if (kind == K_BW)
+			se->cur->sum += (double)bytes[d];
+	}
+	if (t > b->max_t)
+		b->max_t = t;
+	return true;
+}
+
+/*
+ * A run of per-I/O lines (see log.h), read where they are.  For iops and bw
+ * the lines of one time (fio writes milliseconds; a busy device does many
+ * I/Os in one) are counted together, and the interval, order and time
+ * checks of add_per_io() made once for them; where one fails, or for lat,
+ * each line goes through add_per_io().
+ */
 static inline __attribute__((always_inline)) int
 add_run_kind(struct builder *b, struct fc_log_run *run, enum kind kind)
 {
-	uint64_t packed = 0, max_t = b->max_t;
 	int rc = FC_OK;
 	/* in locals, where the compiler can keep them in registers */
 	struct fc_log_field time = run->time, value = run->value, bs = run->bs;
 	const unsigned len = run->len, ddir_at = run->ddir_at;
 	const char *line = run->text;
 	const size_t n = run->n;
-	for (size_t i = 0; i < n && rc == FC_OK; i++, line += len) {
-		uint64_t t = fc_log_field_value(&time, line);
-		unsigned ddir = (unsigned char)line[ddir_at] - (unsigned)'0';
-		uint64_t size = fc_log_field_value(&bs, line);
-		int64_t v = kind == K_LAT ? (int64_t)fc_log_field_value(&value, line) : 0;
-		rc = add_per_io(b, true, t, ddir, size, v, run->first_line + i, kind, &packed,
-				&max_t);
+	size_t i = 0;
+	while (i < n && rc == FC_OK) {
+		while (kind != K_LAT && i < n) {
+			uint64_t t = fc_log_field_value(&time, line);
+			uint64_t packed = 0, bytes[3] = {0, 0, 0};
+			size_t j = same_time(line, n - i, len, ddir_at, &bs, time.last_word, &time,
+					     kind, &packed, bytes);
+			if (j == 0 || !add_same_time(b, t, packed, bytes, kind))
+				break;
+			i += j;
+			line += j * len;
+		}
+		/* line by line, for iops and bw until the next time */
+		uint64_t packed = 0, max_t = b->max_t;
+		while (i < n && rc == FC_OK) {
+			uint64_t t = fc_log_field_value(&time, line);
+			unsigned ddir = (unsigned char)line[ddir_at] - (unsigned)'0';
+			uint64_t size = fc_log_field_value(&bs, line);
+			int64_t v = kind == K_LAT ? (int64_t)fc_log_field_value(&value, line) : 0;
+			rc = add_per_io(b, true, t, ddir, size, v, run->first_line + i, kind,
+					&packed, &max_t);
+			i++;
+			line += len;
+			if (kind != K_LAT && i < n &&
+			    (fc_log_word(line + time.end - 8) & time.mask) != time.last_word)
+				break;
+		}
+		if (kind == K_IOPS)
+			add_counts(b, &packed);
+		b->max_t = max_t;
 	}
-	if (kind == K_IOPS)
-		add_counts(b, &packed);
-	b->max_t = max_t;
 	return rc;
 }
 

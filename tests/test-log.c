@@ -1252,6 +1252,26 @@ static void test_shapes(void)
 		len += (size_t)snprintf(text + len, cap - len, "%u, 1, 1, 4096, %u\n", i / 3,
 					i < 20000 ? 0 : 8192 * i);
 	differ += compare_ways(text, len, "gen_prio_iops.1.log", true);
+	/* a busy device's per-I/O log: 29 I/Os a millisecond, read in groups of
+	 * one time (profile.c), with a line in the middle of a group that
+	 * breaks it: a bs of 0, a time gone back, a trim, a time gone ahead, a
+	 * ddir of 3, a last field that is not a prio */
+	for (unsigned b = 0; b < 7; b++) {
+		len = 0;
+		for (unsigned i = 0; i < 60000; i++) {
+			unsigned t = i / 29, ddir = i % 7 < 2, bs = 4096, last = 0;
+			if (b && i == 30013) {
+				bs = b == 1 ? 0 : bs;
+				t = b == 2 ? t - 700 : b == 4 ? t + 1 : t;
+				ddir = b == 3 ? 2 : b == 5 ? 3 : ddir;
+				last = b == 6 ? 2 : 0; /* the guessed prio an offset */
+			}
+			len += (size_t)snprintf(text + len, cap - len, "%u, 1, %u, %u, %u\n", t,
+						ddir, bs, last);
+		}
+		differ += compare_ways(text, len, "gen_busy_iops.1.log", b == 0);
+		compared++;
+	}
 	/* lines at the very start and end of a buffer, every length up to 80 */
 	for (size_t l = 1; l <= 80; l++) {
 		len = 0;
