@@ -158,6 +158,9 @@ def test_dryrun(tmp):
     check_eq(rc, 0, 'dry-run exit status (%s)' % err)
     check('state 1/2: basis (5–8 rounds x 2 tests: until the last 5 rounds are steady)' in out,
           'the state line:\n%s' % out)
+    check(out.splitlines()[0].endswith(
+        '; some states have rounds or tests of their own (plan below)'),
+        'the campaign line says a state has its own rounds:\n%s' % out)
     check('round 5/8 -> basis/r5/' in out, 'the window\'s rounds one by one')
     check('round 6/8 -> basis/r6/' not in out, 'not the rounds after it')
     check('rounds 6-8 -> basis/r6/ ... r8/, each only while the last 5 rounds are not steady'
@@ -171,7 +174,8 @@ def test_dryrun(tmp):
                    extra=paced_jobs(tmp) + 'rounds = until-steady 6\nsteady-window = 4\n')
     rc, out, err = H.run(['--dry-run', ini], tmp)
     check_eq(rc, 0, 'dry-run exit status (%s)' % err)
-    check('2 states x 4–6 rounds x 2 tests' in out, 'the campaign line:\n%s' % out)
+    check('2 states x 4–6 rounds x 2 tests, target local\n' in out,
+          'the campaign line:\n%s' % out)
     check('rounds 5-6 -> a/r5/ ... r6/' in out, 'state a\'s extra rounds')
     check('rounds 5-6 -> b/r5/ ... r6/' in out, 'state b\'s extra rounds')
     # a mistake is the file's line

@@ -296,9 +296,14 @@ int fcr_engine_dry_run(const struct fcr_campaign *c, const struct fcr_options *o
 	rounds_text(rounds, sizeof(rounds), c->rounds, c->steady_max, c->steady_window);
 	if (c->host)
 		printf("host %s of %zu: target %s\n", c->host, c->n_hosts, c->target_text);
-	printf("campaign %s (%s): %zu state%s x %s x %zu test%s, target %s\n", c->name, c->source,
+	/* a state's own rounds or suite: the plan below says which */
+	bool own = false;
+	for (size_t i = 0; i < c->n_states; i++)
+		own |= c->states[i].rounds_line || c->states[i].suite_line;
+	printf("campaign %s (%s): %zu state%s x %s x %zu test%s, target %s%s\n", c->name, c->source,
 	       c->n_states, c->n_states == 1 ? "" : "s", rounds, c->suite.n,
-	       c->suite.n == 1 ? "" : "s", c->target_text);
+	       c->suite.n == 1 ? "" : "s", c->target_text,
+	       own ? "; some states have rounds or tests of their own (plan below)" : "");
 	if (c->uses_test_file)
 		printf("test file %s, %s (%llu bytes), %s at the end; runtime %s; pause %s; "
 		       "ioengine %s, direct=%d\n",
