@@ -1514,18 +1514,21 @@ static inline __attribute__((always_inline)) size_t shaped_lines(const struct fc
 		const unsigned vectors = sh->block_vectors, lines = sh->block_lines;
 		const size_t bytes = 16 * (size_t)vectors;
 		while (n + lines <= max && (size_t)(r->end - p) >= bytes) {
-			__m128i all = _mm_set1_epi8(-1);
+			/* b ^ x above lim leaves something after a saturating
+			 * subtraction of lim */
+			__m128i over = _mm_setzero_si128();
 			for (unsigned k = 0; k < vectors; k++) {
-				__m128i lim_k = _mm_loadu_si128(
-				    (const __m128i *)(const void *)(sh->block_lim + 16 * k));
 				__m128i b = _mm_xor_si128(
 				    _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k)),
 				    _mm_loadu_si128(
 					(const __m128i *)(const void *)(sh->block_x + 16 * k)));
-				all = _mm_and_si128(all,
-						    _mm_cmpeq_epi8(_mm_max_epu8(b, lim_k), lim_k));
+				over = _mm_or_si128(
+				    over, _mm_subs_epu8(
+					      b, _mm_loadu_si128(
+						     (const __m128i *)(const void *)(sh->block_lim +
+										     16 * k))));
 			}
-			if (_mm_movemask_epi8(all) != 0xffff)
+			if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) != 0xffff)
 				break;
 			n += lines;
 			p += bytes;

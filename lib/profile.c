@@ -614,18 +614,31 @@ same_time(const char *line, size_t max, unsigned len, unsigned ddir_at, struct f
 	  uint64_t time_word, const struct fc_log_field *time, enum kind kind, uint64_t *packed,
 	  uint64_t bytes[3])
 {
+	static const uint64_t one[3] = {1, 1ull << COUNT_BITS, 1ull << (2 * COUNT_BITS)};
+	/* in locals: the loop keeps them in registers */
+	const ptrdiff_t t_at = (ptrdiff_t)time->end - 8, b_at = (ptrdiff_t)bs->end - 8;
+	const uint64_t t_mask = time->mask, b_mask = bs->mask;
+	uint64_t b_word = bs->last_word, b_value = bs->last_value, counts = *packed;
 	size_t j = 0;
 	do {
 		unsigned ddir = (unsigned char)line[ddir_at] - (unsigned)'0';
-		uint64_t size = fc_log_field_value(bs, line);
-		if (UNLIKELY(size == 0))
-			break;
-		*packed += 1ull << (COUNT_BITS * ddir);
+		uint64_t w = fc_log_word(line + b_at) & b_mask;
+		if (UNLIKELY(w != b_word)) {
+			uint64_t v = fc_log_digits8(w);
+			if (UNLIKELY(v == 0))
+				break;
+			b_word = w;
+			b_value = v;
+		}
+		counts += one[ddir];
 		if (kind == K_BW)
-			bytes[ddir] += size;
+			bytes[ddir] += b_value;
 		j++;
 		line += len;
-	} while (j < max && (fc_log_word(line + time->end - 8) & time->mask) == time_word);
+	} while (j < max && (fc_log_word(line + t_at) & t_mask) == time_word);
+	bs->last_word = b_word;
+	bs->last_value = b_value;
+	*packed = counts;
 	return j;
 }
 
