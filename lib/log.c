@@ -627,6 +627,12 @@ static void shape_build(struct shape *sh, const char *p, const char *next, const
 	sh->block_key = 0;
 }
 
+/* What a block is built for: its ddir's and guard's places, guard_max. */
+static unsigned block_key_of(unsigned ddir_at, unsigned guard_at, unsigned guard_max)
+{
+	return 1u << 24 | guard_max << 16 | guard_at << 8 | ddir_at;
+}
+
 /* The block of shape sh (see struct shape) whose ddir digit, at ddir_at,
  * is at most 2 and whose byte at guard_at is at most guard_max. */
 static void block_build(struct shape *sh, unsigned ddir_at, unsigned guard_at, unsigned guard_max)
@@ -650,7 +656,7 @@ static void block_build(struct shape *sh, unsigned ddir_at, unsigned guard_at, u
 		if (lim[guard_at] > guard_max - '0')
 			lim[guard_at] = (uint8_t)(guard_max - '0');
 	}
-	sh->block_key = 1u << 24 | guard_max << 16 | guard_at << 8 | ddir_at;
+	sh->block_key = block_key_of(ddir_at, guard_at, guard_max);
 }
 
 /* Start of field `index` (0-based) of the line just scanned, for messages. */
@@ -1508,8 +1514,7 @@ static inline __attribute__((always_inline)) size_t shaped_lines(const struct fc
 	/* a block of lines at a time (see struct shape), while whole blocks
 	 * lie before r->end; the lines after one that does not fit, one by one */
 	if (SSE2 && max >= 2 * 16) {
-		const unsigned key = 1u << 24 | guard_max << 16 | guard_at << 8 | ddir_at;
-		if (sh->block_key != key)
+		if (sh->block_key != block_key_of(ddir_at, guard_at, guard_max))
 			block_build(sh, ddir_at, guard_at, guard_max);
 		const unsigned vectors = sh->block_vectors, lines = sh->block_lines;
 		const size_t bytes = 16 * (size_t)vectors;

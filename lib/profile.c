@@ -529,11 +529,17 @@ static int add_windowed(struct builder *b, const struct fc_log_point *s, size_t 
  */
 #define COUNT_BITS 21
 
+/* Direction d's count in a packed word. */
+static inline uint64_t count_of(uint64_t packed, int d)
+{
+	return (packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1);
+}
+
 /* Adds the counts packed in *packed to the directions' current intervals. */
 static void add_counts(struct builder *b, uint64_t *packed)
 {
 	for (int d = 0; d < 3; d++) {
-		uint64_t c = (*packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1);
+		uint64_t c = count_of(*packed, d);
 		if (c)
 			b->s[d].cur->samples += c;
 	}
@@ -604,20 +610,21 @@ add_per_io_kind(struct builder *b, const struct fc_log_point *s, size_t n, enum 
 }
 
 /*
- * The lines of a run from `line` on that have the time of the first: at
- * most `max`, stopping before a bs of 0 (an error add_per_io() reports).
- * Their counts per direction go to *packed as in add_per_io(), and for
- * K_BW their bytes to bytes[].
+ * The lines of a run from `line` on that have the time of the first (the
+ * word time caches): at most `max`, stopping before a bs of 0 (an error
+ * add_per_io() reports).  Their counts per direction go to *packed as in
+ * add_per_io(), and for K_BW their bytes to bytes[].  bs's cache is read
+ * and kept here as fc_log_field_value() would, in locals: through bs the
+ * loop took 6 % longer.
  */
 static inline __attribute__((always_inline)) size_t
 same_time(const char *line, size_t max, unsigned len, unsigned ddir_at, struct fc_log_field *bs,
-	  uint64_t time_word, const struct fc_log_field *time, enum kind kind, uint64_t *packed,
-	  uint64_t bytes[3])
+	  const struct fc_log_field *time, enum kind kind, uint64_t *packed, uint64_t bytes[3])
 {
 	static const uint64_t one[3] = {1, 1ull << COUNT_BITS, 1ull << (2 * COUNT_BITS)};
 	/* in locals: the loop keeps them in registers */
 	const ptrdiff_t t_at = (ptrdiff_t)time->end - 8, b_at = (ptrdiff_t)bs->end - 8;
-	const uint64_t t_mask = time->mask, b_mask = bs->mask;
+	const uint64_t t_mask = time->mask, time_word = time->last_word, b_mask = bs->mask;
 	uint64_t b_word = bs->last_word, b_value = bs->last_value, counts = *packed;
 	size_t j = 0;
 	do {
@@ -655,7 +662,7 @@ static inline __attribute__((always_inline)) bool add_same_time(struct builder *
 {
 	for (int d = 0; d < 3; d++) {
 		const struct series *se = &b->s[d];
-		if (!((packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1)))
+		if (!count_of(packed, d))
 			continue;
 		if (UNLIKELY(t - se->cur_lo >= se->cur_len))
 			return false;
@@ -664,7 +671,7 @@ static inline __attribute__((always_inline)) bool add_same_time(struct builder *
 			return false;
 	}
 	for (int d = 0; d < 3; d++) {
-		uint64_t c = (packed >> (COUNT_BITS * d)) & ((1u << COUNT_BITS) - 1);
+		uint64_t c = count_of(packed, d);
 		if (!c)
 			continue;
 		struct series *se = &b->s[d];
@@ -701,8 +708,8 @@ add_run_kind(struct builder *b, struct fc_log_run *run, enum kind kind)
 		while (kind != K_LAT && i < n) {
 			uint64_t t = fc_log_field_value(&time, line);
 			uint64_t packed = 0, bytes[3] = {0, 0, 0};
-			size_t j = same_time(line, n - i, len, ddir_at, &bs, time.last_word, &time,
-					     kind, &packed, bytes);
+			size_t j =
+			    same_time(line, n - i, len, ddir_at, &bs, &time, kind, &packed, bytes);
 			if (j == 0 || !add_same_time(b, t, packed, bytes, kind))
 				break;
 			i += j;
